@@ -1,0 +1,50 @@
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { NestFactory } from '@nestjs/core';
+import type { IncomingMessage } from 'node:http';
+import { Logger } from 'nestjs-pino';
+import { AppConfig, BODY_LIMIT_BYTES, MetricsService, requestId } from '@app/core';
+import { AppModule } from './app.module.js';
+import { setupOpenApi } from './openapi.js';
+
+/** Builds the HTTP application exactly as it serves: used by main.ts and by the e2e tests. */
+export async function createApp(config: AppConfig): Promise<NestFastifyApplication> {
+  const adapter = new FastifyAdapter({
+    bodyLimit: BODY_LIMIT_BYTES,
+    trustProxy: config.TRUST_PROXY,
+    genReqId: (req: IncomingMessage) => requestId(req),
+    routerOptions: { ignoreTrailingSlash: true },
+  });
+  const fastify = adapter.getInstance();
+  fastify.addHook('onRequest', async (request, reply) => {
+    void reply.header('x-request-id', request.id);
+  });
+
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config), adapter, {
+    bufferLogs: true,
+    abortOnError: false,
+  });
+  app.useLogger(app.get(Logger));
+  app.enableShutdownHooks();
+  app.enableCors({
+    origin: config.CORS_ORIGINS.includes('*') ? true : config.CORS_ORIGINS,
+    methods: ['GET', 'POST', 'PATCH', 'PUT', 'DELETE', 'OPTIONS'],
+    allowedHeaders: [
+      'authorization',
+      'apikey',
+      'x-client-info',
+      'content-type',
+      'x-request-id',
+      'idempotency-key',
+      'x-supabase-api-version',
+    ],
+    exposedHeaders: ['x-request-id', 'retry-after'],
+    maxAge: 600,
+  });
+  const metrics = app.get(MetricsService);
+  fastify.addHook('onResponse', async (request, reply) => {
+    metrics.observeHttp(request.method, request.routeOptions.url ?? 'unmatched', reply.statusCode, reply.elapsedTime / 1000);
+  });
+  setupOpenApi(app, config);
+  await app.init();
+  return app;
+}

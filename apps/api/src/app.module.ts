@@ -1,0 +1,36 @@
+import { Module, type DynamicModule } from '@nestjs/common';
+import { APP_GUARD } from '@nestjs/core';
+import { AiModule } from '@app/ai';
+import { AuthGuard, AuthModule, AuthTables1763800100000, RolesGuard } from '@app/auth';
+import { BillingModule } from '@app/billing';
+import { CommerceModule, StoresAndMembers1763800200000 } from '@app/commerce';
+import { AppConfig, AppThrottlerGuard, CoreModule } from '@app/core';
+import { SocialModule } from '@app/social';
+import { WebhooksModule } from '@app/webhooks';
+
+/** Every lib's migrations, run at boot in timestamp order. */
+export const MIGRATIONS = [AuthTables1763800100000, StoresAndMembers1763800200000];
+
+@Module({})
+export class AppModule {
+  static forRoot(config: AppConfig): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        CoreModule.forRoot({ config, migrations: MIGRATIONS }),
+        AuthModule,
+        CommerceModule,
+        BillingModule,
+        AiModule,
+        SocialModule,
+        WebhooksModule,
+      ],
+      // Global guards run in this order: who is calling, how often, in which role.
+      providers: [
+        { provide: APP_GUARD, useExisting: AuthGuard },
+        { provide: APP_GUARD, useClass: AppThrottlerGuard },
+        { provide: APP_GUARD, useExisting: RolesGuard },
+      ],
+    };
+  }
+}

@@ -1,0 +1,32 @@
+import 'reflect-metadata';
+import { NestFactory } from '@nestjs/core';
+import { Logger } from 'nestjs-pino';
+import { ConfigError, ensureDatabase, ensureRedis, loadConfig, StartupError, type AppConfig } from '@app/core';
+import { createApp } from './app.factory.js';
+import { AppModule } from './app.module.js';
+
+async function start(config: AppConfig): Promise<void> {
+  await ensureDatabase(config.DATABASE_URL);
+  await ensureRedis(config.REDIS_URL);
+  if (config.APP_ROLE === 'worker') {
+    const worker = await NestFactory.createApplicationContext(AppModule.forRoot(config), { bufferLogs: true, abortOnError: false });
+    worker.useLogger(worker.get(Logger));
+    worker.enableShutdownHooks();
+    return;
+  }
+  const app = await createApp(config);
+  await app.listen(config.PORT, config.HOST);
+  app.get(Logger).log(`Storefront Platform API on ${config.baseUrl} (role ${config.APP_ROLE}); docs at ${config.baseUrl}/docs`);
+}
+
+try {
+  await start(loadConfig());
+} catch (error) {
+  // Known start-up problems print one line each, no stack trace.
+  if (error instanceof ConfigError || error instanceof StartupError) {
+    console.error(error.message);
+  } else {
+    console.error(`Start-up failed: ${(error as Error).message}`);
+  }
+  process.exit(1);
+}

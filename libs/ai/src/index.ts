@@ -1,0 +1,1 @@
+export * from './ai.module.js';

@@ -1,0 +1,33 @@
+import { Module } from '@nestjs/common';
+import { JwtModule } from '@nestjs/jwt';
+import { AuthController } from './auth.controller.js';
+import { AuthService } from './auth.service.js';
+import { GoogleSignInService } from './google/google-sign-in.service.js';
+import { AuthGuard } from './guards/auth.guard.js';
+import { RolesGuard } from './guards/roles.guard.js';
+import { SignInThrottleGuard } from './guards/sign-in-throttle.guard.js';
+import { AccessTokenService } from './sessions/access-token.service.js';
+import { SessionRepository } from './sessions/session.repository.js';
+import { AdminBootstrapService } from './users/admin-bootstrap.service.js';
+import { PasswordHasher } from './users/password-hasher.js';
+import { UserRepository } from './users/user.repository.js';
+
+/** /auth/v1, access tokens, and the guards that identify callers (AuthGuard) and check roles (RolesGuard). */
+@Module({
+  imports: [JwtModule.register({})],
+  controllers: [AuthController],
+  providers: [
+    AuthService,
+    AccessTokenService,
+    SessionRepository,
+    UserRepository,
+    PasswordHasher,
+    GoogleSignInService,
+    SignInThrottleGuard,
+    AdminBootstrapService,
+    AuthGuard,
+    RolesGuard,
+  ],
+  exports: [AuthGuard, RolesGuard, AccessTokenService, UserRepository],
+})
+export class AuthModule {}

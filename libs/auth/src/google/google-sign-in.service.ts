@@ -1,0 +1,119 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { Redis } from 'ioredis';
+import * as oidc from 'openid-client';
+import { AppConfig, GoTrueError, InjectRedis } from '@app/core';
+import { AuthService } from '../auth.service.js';
+import type { SessionMeta } from '../sessions/session.repository.js';
+import type { SessionView } from '../sessions/session.js';
+import { UserRepository } from '../users/user.repository.js';
+
+/** A Google sign-in in flight lives this long between /authorize and /callback. */
+export const OAUTH_STATE_TTL_SECONDS = 600;
+
+interface PendingSignIn {
+  verifier: string;
+  nonce: string;
+  redirectTo: string;
+}
+
+/** Google sign-in: authorization code flow with state, nonce and PKCE (S256); endpoints come from config. */
+@Injectable()
+export class GoogleSignInService {
+  private readonly logger = new Logger(GoogleSignInService.name);
+  private client?: oidc.Configuration;
+
+  constructor(
+    private readonly config: AppConfig,
+    private readonly auth: AuthService,
+    private readonly users: UserRepository,
+    @InjectRedis() private readonly redis: Redis,
+  ) {}
+
+  get callbackUrl(): string {
+    return `${this.config.baseUrl}/auth/v1/callback`;
+  }
+
+  /** The URL of Google's consent page for this sign-in; its state is remembered for 10 minutes. */
+  async authorizationUrl(redirectTo: string): Promise<string> {
+    const client = this.configuration();
+    const state = oidc.randomState();
+    const pending: PendingSignIn = { verifier: oidc.randomPKCECodeVerifier(), nonce: oidc.randomNonce(), redirectTo };
+    await this.redis.set(this.stateKey(state), JSON.stringify(pending), 'EX', OAUTH_STATE_TTL_SECONDS);
+    return oidc
+      .buildAuthorizationUrl(client, {
+        redirect_uri: this.callbackUrl,
+        response_type: 'code',
+        scope: 'openid email profile',
+        state,
+        nonce: pending.nonce,
+        code_challenge: await oidc.calculatePKCECodeChallenge(pending.verifier),
+        code_challenge_method: 'S256',
+      })
+      .toString();
+  }
+
+  /** Takes (once) the sign-in a state belongs to; null when unknown, expired or already used. */
+  async takePending(state: string): Promise<PendingSignIn | null> {
+    const raw = await this.redis.getdel(this.stateKey(state));
+    return raw ? (JSON.parse(raw) as PendingSignIn) : null;
+  }
+
+  /** Exchanges the code (with the PKCE verifier), checks the ID token and signs the Google user in. */
+  async complete(callbackQuery: Record<string, string>, pending: PendingSignIn, meta: SessionMeta): Promise<SessionView> {
+    const client = this.configuration();
+    const currentUrl = new URL(this.callbackUrl);
+    for (const [key, value] of Object.entries(callbackQuery)) currentUrl.searchParams.set(key, value);
+    let claims: oidc.IDToken | undefined;
+    try {
+      const tokens = await oidc.authorizationCodeGrant(client, currentUrl, {
+        pkceCodeVerifier: pending.verifier,
+        expectedState: callbackQuery.state,
+        expectedNonce: pending.nonce,
+        idTokenExpected: true,
+      });
+      claims = tokens.claims();
+    } catch (error) {
+      this.logger.warn({ err: error }, 'Google code exchange failed');
+      throw new GoTrueError(400, 'bad_oauth_callback', 'Google sign-in could not be completed');
+    }
+    const email = typeof claims?.email === 'string' ? claims.email : undefined;
+    if (!email || claims?.email_verified !== true) {
+      throw new GoTrueError(400, 'email_not_confirmed', 'Google did not confirm an e-mail address for this account');
+    }
+    const name = typeof claims?.name === 'string' ? claims.name : null;
+    const existing = await this.users.findByEmail(email);
+    const created = existing
+      ? null
+      : await this.users.insert({ email, passwordHash: null, role: 'merchant', fullName: name, provider: 'google', storeId: null });
+    // 'email_taken' here means a concurrent first sign-in created the account a moment ago.
+    const user = existing ?? (typeof created === 'object' && created ? created : await this.users.findByEmail(email));
+    if (!user) throw new GoTrueError(400, 'bad_oauth_callback', 'Google sign-in could not be completed');
+    return this.auth.startSession(user, meta);
+  }
+
+  private configuration(): oidc.Configuration {
+    if (!this.config.googleConfigured) {
+      throw new GoTrueError(400, 'provider_disabled', 'Unsupported provider: Google sign-in is not configured on this server');
+    }
+    if (!this.client) {
+      this.client = new oidc.Configuration(
+        {
+          issuer: this.config.GOOGLE_ISSUER,
+          authorization_endpoint: this.config.GOOGLE_AUTHORIZATION_URL,
+          token_endpoint: this.config.GOOGLE_TOKEN_URL,
+          jwks_uri: this.config.GOOGLE_JWKS_URL,
+        },
+        this.config.GOOGLE_CLIENT_ID!,
+        { client_secret: this.config.GOOGLE_CLIENT_SECRET },
+        oidc.ClientSecretPost(this.config.GOOGLE_CLIENT_SECRET),
+      );
+      // Only development and tests point Google's endpoints at plain-http fakes.
+      if (!this.config.isProduction && new URL(this.config.GOOGLE_TOKEN_URL).protocol === 'http:') oidc.allowInsecureRequests(this.client);
+    }
+    return this.client;
+  }
+
+  private stateKey(state: string): string {
+    return `oauth:google:${state}`;
+  }
+}

@@ -1,0 +1,57 @@
+import { Injectable } from '@nestjs/common';
+import { JwtService } from '@nestjs/jwt';
+import { AppConfig, ROLES, type Role, type UserPrincipal } from '@app/core';
+
+/** Access tokens live exactly this long (API.md §1). */
+export const ACCESS_TOKEN_TTL_SECONDS = 3600;
+
+export interface AccessTokenClaims {
+  sub: string;
+  email: string;
+  role: Role;
+  aud: string;
+  iat: number;
+  exp: number;
+  session_id: string;
+}
+
+/** Signs and verifies the HS256 access tokens. */
+@Injectable()
+export class AccessTokenService {
+  constructor(
+    private readonly jwt: JwtService,
+    private readonly config: AppConfig,
+  ) {}
+
+  sign(
+    user: { id: string; email: string; role: Role },
+    sessionId: string,
+    now = Math.floor(Date.now() / 1000),
+  ): { token: string; expiresAt: number } {
+    const claims: AccessTokenClaims = {
+      sub: user.id,
+      email: user.email,
+      role: user.role,
+      aud: this.config.JWT_AUDIENCE,
+      iat: now,
+      exp: now + ACCESS_TOKEN_TTL_SECONDS,
+      session_id: sessionId,
+    };
+    return { token: this.jwt.sign(claims, { secret: this.config.jwtSecret, algorithm: 'HS256' }), expiresAt: claims.exp };
+  }
+
+  /** The token's principal, or null when it is malformed, tampered with, expired or for another audience. */
+  verify(token: string): UserPrincipal | null {
+    try {
+      const claims = this.jwt.verify<AccessTokenClaims>(token, {
+        secret: this.config.jwtSecret,
+        algorithms: ['HS256'],
+        audience: this.config.JWT_AUDIENCE,
+      });
+      if (!claims.sub || !claims.session_id || !ROLES.includes(claims.role)) return null;
+      return { kind: 'user', userId: claims.sub, email: claims.email, role: claims.role, sessionId: claims.session_id };
+    } catch {
+      return null;
+    }
+  }
+}

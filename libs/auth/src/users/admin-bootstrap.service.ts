@@ -1,0 +1,34 @@
+import { Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
+import { ClsService } from 'nestjs-cls';
+import { AppConfig } from '@app/core';
+import { PasswordHasher } from './password-hasher.js';
+import { UserRepository } from './user.repository.js';
+
+/** Creates (or re-asserts) the admin account from ADMIN_EMAIL / ADMIN_PASSWORD at boot; admins cannot sign up. */
+@Injectable()
+export class AdminBootstrapService implements OnApplicationBootstrap {
+  private readonly logger = new Logger(AdminBootstrapService.name);
+
+  constructor(
+    private readonly config: AppConfig,
+    private readonly users: UserRepository,
+    private readonly hasher: PasswordHasher,
+    private readonly cls: ClsService,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    const { ADMIN_EMAIL: email, ADMIN_PASSWORD: password } = this.config;
+    if (!email || !password) return;
+    await this.cls.run(async () => {
+      const passwordHash = await this.hasher.hash(password);
+      const existing = await this.users.findByEmail(email);
+      if (existing && existing.role !== 'admin' && existing.role !== 'merchant') {
+        this.logger.warn(`ADMIN_EMAIL ${email} belongs to a ${existing.role}; it was not made an admin`);
+        return;
+      }
+      if (existing) await this.users.setPassword(existing.id, passwordHash, 'admin');
+      else await this.users.insert({ email, passwordHash, role: 'admin', fullName: 'Administrator', provider: 'email', storeId: null });
+      this.logger.log(`Admin account ready: ${email}`);
+    });
+  }
+}

@@ -1,0 +1,29 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import type { UserPrincipal } from '@app/core';
+import { PERMISSIONS, type Permission, type StoreAccess } from './store-access.js';
+
+/** Resolves how a user relates to a store, outside row-level security (guards run before the request transaction). */
+@Injectable()
+export class StoreAccessService {
+  constructor(private readonly dataSource: DataSource) {}
+
+  /** The caller's access to the store, or null when the store does not exist or is not theirs to see. */
+  async resolve(principal: UserPrincipal, storeId: string): Promise<StoreAccess | null> {
+    const rows: { owner_id: string; permissions: Permission[] | null; customer_store: string | null }[] = await this.dataSource.query(
+      `SELECT s.owner_id, m.permissions,
+              (SELECT u.store_id FROM users u WHERE u.id = $2 AND u.role = 'customer') AS customer_store
+         FROM stores s
+         LEFT JOIN store_members m ON m.store_id = s.id AND m.user_id = $2 AND m.status = 'active'
+        WHERE s.id = $1`,
+      [storeId, principal.userId],
+    );
+    const row = rows[0];
+    if (!row) return null;
+    if (principal.role === 'admin') return { storeId, relation: 'admin', permissions: PERMISSIONS };
+    if (row.owner_id === principal.userId) return { storeId, relation: 'owner', permissions: PERMISSIONS };
+    if (row.permissions) return { storeId, relation: 'member', permissions: row.permissions };
+    if (row.customer_store === storeId) return { storeId, relation: 'customer', permissions: [] };
+    return null;
+  }
+}

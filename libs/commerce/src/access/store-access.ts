@@ -1,0 +1,19 @@
+/** What a team member may be allowed to do in a store (API.md §1, Roles). */
+export const PERMISSIONS = ['catalog', 'orders', 'customers', 'ai', 'social', 'webhooks', 'billing'] as const;
+export type Permission = (typeof PERMISSIONS)[number];
+
+/** How the caller relates to a store. */
+export type StoreRelation = 'admin' | 'owner' | 'member' | 'customer';
+
+export interface StoreAccess {
+  storeId: string;
+  relation: StoreRelation;
+  /** A member's permissions; owners and admins hold all of them, customers none. */
+  permissions: readonly Permission[];
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    storeAccess?: StoreAccess;
+  }
+}

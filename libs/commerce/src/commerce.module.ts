@@ -1,0 +1,28 @@
+import { Module } from '@nestjs/common';
+import { StoreAccessGuard } from './access/store-access.guard.js';
+import { StoreAccessService } from './access/store-access.service.js';
+import { MemberCommandHandlers } from './members/commands/index.js';
+import { MemberRepository } from './members/member.repository.js';
+import { MembersController } from './members/members.controller.js';
+import { MemberQueryHandlers } from './members/queries/index.js';
+import { StoreCommandHandlers } from './stores/commands/index.js';
+import { StoreQueryHandlers } from './stores/queries/index.js';
+import { StoreRepository } from './stores/store.repository.js';
+import { StoresController } from './stores/stores.controller.js';
+
+/** Stores and their team members (issue 3 adds catalog, inventory, customers and orders). */
+@Module({
+  controllers: [StoresController, MembersController],
+  providers: [
+    StoreRepository,
+    MemberRepository,
+    StoreAccessService,
+    StoreAccessGuard,
+    ...StoreCommandHandlers,
+    ...StoreQueryHandlers,
+    ...MemberCommandHandlers,
+    ...MemberQueryHandlers,
+  ],
+  exports: [StoreAccessService, StoreAccessGuard],
+})
+export class CommerceModule {}

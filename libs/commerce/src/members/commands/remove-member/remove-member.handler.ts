@@ -1,0 +1,13 @@
+import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { ApiError } from '@app/core';
+import { MemberRepository } from '../../member.repository.js';
+import { RemoveMemberCommand } from './remove-member.command.js';
+
+@CommandHandler(RemoveMemberCommand)
+export class RemoveMemberHandler implements ICommandHandler<RemoveMemberCommand> {
+  constructor(private readonly members: MemberRepository) {}
+
+  async execute({ storeId, memberId }: RemoveMemberCommand): Promise<void> {
+    if (!(await this.members.remove(storeId, memberId))) throw ApiError.notFound('Member');
+  }
+}

@@ -1,0 +1,13 @@
+import { Command } from '@nestjs/cqrs';
+import type { Permission } from '../../../access/store-access.js';
+import type { MemberView } from '../../member.js';
+
+export class UpdateMemberCommand extends Command<MemberView> {
+  constructor(
+    readonly storeId: string,
+    readonly memberId: string,
+    readonly permissions: Permission[],
+  ) {
+    super();
+  }
+}

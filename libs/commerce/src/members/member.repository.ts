@@ -1,0 +1,66 @@
+import { Injectable } from '@nestjs/common';
+import { TransactionHost } from '@nestjs-cls/transactional';
+import type { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
+import { hashToken, type Cursor } from '@app/core';
+import type { Permission } from '../access/store-access.js';
+import type { MemberRow } from './member.js';
+
+const COLUMNS = 'id, store_id, email, user_id, permissions, status, invite_expires_at, accepted_at, created_at, updated_at';
+
+@Injectable()
+export class MemberRepository {
+  constructor(private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>) {}
+
+  /** Creates an invitation, or answers null when the store already has a member with that e-mail. */
+  async invite(
+    storeId: string,
+    email: string,
+    permissions: Permission[],
+    token: string,
+    ttlHours: number,
+    invitedBy: string,
+  ): Promise<MemberRow | null> {
+    const rows: MemberRow[] = await this.txHost.tx.query(
+      `INSERT INTO store_members (store_id, email, permissions, invite_token_hash, invite_expires_at, invited_by)
+       VALUES ($1, $2, $3, $4, now() + make_interval(hours => $5), $6)
+       ON CONFLICT (store_id, lower(email)) DO NOTHING
+       RETURNING ${COLUMNS}`,
+      [storeId, email, permissions, hashToken(token), ttlHours, invitedBy],
+    );
+    return rows[0] ?? null;
+  }
+
+  async pageOfStore(storeId: string, limit: number, after: Cursor | null): Promise<MemberRow[]> {
+    return this.txHost.tx.query(
+      `SELECT ${COLUMNS} FROM store_members
+        WHERE store_id = $1 AND ($2::timestamptz IS NULL OR (created_at, id) < ($2::timestamptz, $3::uuid))
+        ORDER BY created_at DESC, id DESC LIMIT $4`,
+      [storeId, after?.createdAt ?? null, after?.id ?? null, limit + 1],
+    );
+  }
+
+  async updatePermissions(storeId: string, memberId: string, permissions: Permission[]): Promise<MemberRow | null> {
+    const rows: MemberRow[] = await this.txHost.tx.query(
+      `UPDATE store_members SET permissions = $3, updated_at = now() WHERE store_id = $1 AND id = $2 RETURNING ${COLUMNS}`,
+      [storeId, memberId, permissions],
+    );
+    return rows[0] ?? null;
+  }
+
+  async remove(storeId: string, memberId: string): Promise<boolean> {
+    const rows = await this.txHost.tx.query('DELETE FROM store_members WHERE store_id = $1 AND id = $2 RETURNING id', [storeId, memberId]);
+    return rows.length > 0;
+  }
+
+  /** Binds a pending, unexpired invitation for `email` to the new user; null when the token does not fit. */
+  async accept(token: string, email: string, userId: string): Promise<MemberRow | null> {
+    const rows: MemberRow[] = await this.txHost.tx.query(
+      `UPDATE store_members
+          SET user_id = $3, status = 'active', accepted_at = now(), updated_at = now(), invite_token_hash = NULL
+        WHERE invite_token_hash = $1 AND lower(email) = lower($2) AND status = 'invited' AND invite_expires_at > now()
+        RETURNING ${COLUMNS}`,
+      [hashToken(token), email, userId],
+    );
+    return rows[0] ?? null;
+  }
+}

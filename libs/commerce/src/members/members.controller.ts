@@ -1,0 +1,70 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Patch, Post, Query } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiError, ApiFunctionRoute, ApiSuccess, CurrentUser, PageQueryDto, type UserPrincipal } from '@app/core';
+import { StoreScoped } from '../access/store-access.guard.js';
+import { InviteMemberCommand } from './commands/invite-member/invite-member.command.js';
+import { RemoveMemberCommand } from './commands/remove-member/remove-member.command.js';
+import { UpdateMemberCommand } from './commands/update-member/update-member.command.js';
+import { InviteMemberDto, UpdateMemberDto } from './member.dto.js';
+import { MEMBER_EXAMPLE } from './member.js';
+import { ListMembersQuery } from './queries/list-members/list-members.query.js';
+
+const memberId = new ParseUUIDPipe({
+  exceptionFactory: () => ApiError.validation([{ field: 'member_id', message: 'member_id must be a UUID' }]),
+});
+
+/** Team members of a store: invited by e-mail, given permissions; managed by the owner (or an admin). */
+@ApiTags('members')
+@ApiFunctionRoute()
+@ApiParam({ name: 'store_id', format: 'uuid' })
+@Controller('functions/v1/stores/:store_id/members')
+export class MembersController {
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
+  ) {}
+
+  @Post()
+  @HttpCode(201)
+  @StoreScoped({ from: 'param', need: 'manage' })
+  @ApiOperation({
+    summary: 'Invite a team member',
+    description:
+      'Answers the `invite_token` once; the invitee signs up at /auth/v1/signup with `data.invite_token` and the same e-mail within INVITE_TTL_HOURS (default 7 days).',
+  })
+  @ApiSuccess(201, { member: MEMBER_EXAMPLE, invite_token: 'Xq3v9kz0Qm8b7w2Tn5Lr1Yc4Hs6Jd0Fa8Ge2Ku9Pi3o' })
+  async invite(@Param('store_id') storeId: string, @Body() body: InviteMemberDto, @CurrentUser() user: UserPrincipal) {
+    const { member, inviteToken } = await this.commands.execute(
+      new InviteMemberCommand(storeId, body.email, body.permissions, user.userId),
+    );
+    return { success: true, member, invite_token: inviteToken };
+  }
+
+  @Get()
+  @StoreScoped({ from: 'param', need: 'manage' })
+  @ApiOperation({ summary: "The store's members and pending invitations" })
+  @ApiSuccess(200, { data: [MEMBER_EXAMPLE], next_cursor: null })
+  async list(@Param('store_id') storeId: string, @Query() page: PageQueryDto) {
+    return { success: true, ...(await this.queries.execute(new ListMembersQuery(storeId, page.limit, page.cursor))) };
+  }
+
+  @Patch(':member_id')
+  @StoreScoped({ from: 'param', need: 'manage' })
+  @ApiParam({ name: 'member_id', format: 'uuid' })
+  @ApiOperation({ summary: "Replace a member's permissions" })
+  @ApiSuccess(200, { member: { ...MEMBER_EXAMPLE, permissions: ['catalog'] } })
+  async update(@Param('store_id') storeId: string, @Param('member_id', memberId) id: string, @Body() body: UpdateMemberDto) {
+    return { success: true, member: await this.commands.execute(new UpdateMemberCommand(storeId, id, body.permissions)) };
+  }
+
+  @Delete(':member_id')
+  @StoreScoped({ from: 'param', need: 'manage' })
+  @ApiParam({ name: 'member_id', format: 'uuid' })
+  @ApiOperation({ summary: 'Remove a member or withdraw an invitation' })
+  @ApiSuccess(200, { message: 'Member removed' })
+  async remove(@Param('store_id') storeId: string, @Param('member_id', memberId) id: string) {
+    await this.commands.execute(new RemoveMemberCommand(storeId, id));
+    return { success: true, message: 'Member removed' };
+  }
+}

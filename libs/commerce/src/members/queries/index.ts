@@ -1,0 +1,3 @@
+import { ListMembersHandler } from './list-members/list-members.handler.js';
+
+export const MemberQueryHandlers = [ListMembersHandler];

@@ -1,0 +1,57 @@
+import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { ApiForbiddenResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiFunctionRoute, ApiSuccess, CurrentUser, PageQueryDto, type UserPrincipal } from '@app/core';
+import { Roles } from '@app/auth';
+import { StoreScoped } from '../access/store-access.guard.js';
+import { CreateStoreCommand } from './commands/create-store/create-store.command.js';
+import { UpdateStoreCommand } from './commands/update-store/update-store.command.js';
+import { GetStoreQuery } from './queries/get-store/get-store.query.js';
+import { ListStoresQuery } from './queries/list-stores/list-stores.query.js';
+import { CreateStoreDto, UpdateStoreDto } from './store.dto.js';
+import { STORE_EXAMPLE } from './store.js';
+
+@ApiTags('stores')
+@ApiFunctionRoute()
+@Controller('functions/v1/stores')
+export class StoresController {
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
+  ) {}
+
+  @Post()
+  @HttpCode(201)
+  @Roles('merchant', 'admin')
+  @ApiOperation({ summary: 'Create a store owned by the caller (merchants and admins)' })
+  @ApiSuccess(201, { store: STORE_EXAMPLE })
+  @ApiForbiddenResponse({ description: 'Team members and customers cannot create stores' })
+  async create(@CurrentUser() user: UserPrincipal, @Body() body: CreateStoreDto) {
+    return { success: true, store: await this.commands.execute(new CreateStoreCommand(user.userId, body)) };
+  }
+
+  @Get()
+  @ApiOperation({ summary: 'The stores the caller can see: owned, member of, customer of (admins: all)' })
+  @ApiSuccess(200, { data: [STORE_EXAMPLE], next_cursor: null })
+  async list(@Query() page: PageQueryDto) {
+    return { success: true, ...(await this.queries.execute(new ListStoresQuery(page.limit, page.cursor))) };
+  }
+
+  @Get(':store_id')
+  @ApiParam({ name: 'store_id', format: 'uuid' })
+  @StoreScoped({ from: 'param', need: 'read' })
+  @ApiOperation({ summary: 'One store' })
+  @ApiSuccess(200, { store: STORE_EXAMPLE })
+  async get(@Param('store_id') storeId: string) {
+    return { success: true, store: await this.queries.execute(new GetStoreQuery(storeId)) };
+  }
+
+  @Patch(':store_id')
+  @ApiParam({ name: 'store_id', format: 'uuid' })
+  @StoreScoped({ from: 'param', need: 'manage' })
+  @ApiOperation({ summary: "Change a store's settings (owner or admin)" })
+  @ApiSuccess(200, { store: STORE_EXAMPLE })
+  async update(@Param('store_id') storeId: string, @Body() body: UpdateStoreDto) {
+    return { success: true, store: await this.commands.execute(new UpdateStoreCommand(storeId, body)) };
+  }
+}

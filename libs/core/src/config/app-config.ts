@@ -1,0 +1,231 @@
+import { plainToInstance, Transform, Type } from 'class-transformer';
+import {
+  getMetadataStorage,
+  IsEmail,
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  IsUrl,
+  Matches,
+  Max,
+  Min,
+  MinLength,
+  validateSync,
+  type ValidationError,
+} from 'class-validator';
+
+/** Values used when a variable is unset outside production, so `npm start` works on a fresh clone. */
+export const DEVELOPMENT_DEFAULTS = {
+  JWT_SECRET: 'development-only-jwt-secret-change-me-0123456789',
+  PUBLIC_API_KEY: 'sf_public_development_key',
+  ENCRYPTION_KEY: 'ZGV2ZWxvcG1lbnQtb25seS1lbmNyeXB0aW9uLWtleSE=',
+} as const;
+
+const list = ({ value }: { value: unknown }) =>
+  typeof value === 'string'
+    ? value
+        .split(',')
+        .map((item) => item.trim())
+        .filter(Boolean)
+    : value;
+
+const bool = ({ value }: { value: unknown }) => (typeof value === 'string' ? value === 'true' || value === '1' : value);
+
+/**
+ * Every setting the service reads from the environment, validated once at boot.
+ * Names are documented in README.md (configuration table).
+ */
+export class AppConfig {
+  @IsIn(['development', 'test', 'production'])
+  NODE_ENV: 'development' | 'test' | 'production' = 'development';
+
+  @IsIn(['all', 'api', 'worker'])
+  APP_ROLE: 'all' | 'api' | 'worker' = 'all';
+
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  @Max(65535)
+  PORT = 3000;
+
+  @IsString()
+  HOST = '0.0.0.0';
+
+  @IsOptional()
+  @IsUrl({ require_tld: false, protocols: ['http', 'https'] })
+  PUBLIC_BASE_URL?: string;
+
+  @Matches(/^postgres(ql)?:\/\//, { message: 'must be a postgres:// connection URL' })
+  DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/storefront';
+
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(200)
+  DATABASE_POOL_SIZE = 10;
+
+  @Matches(/^rediss?:\/\//, { message: 'must be a redis:// URL' })
+  REDIS_URL = 'redis://127.0.0.1:6379';
+
+  @IsString()
+  REDIS_PREFIX = 'storefront:';
+
+  @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+  LOG_LEVEL = 'info';
+
+  @Transform(bool)
+  TRUST_PROXY = false;
+
+  @Transform(list)
+  @IsString({ each: true })
+  CORS_ORIGINS: string[] = ['*'];
+
+  @IsOptional()
+  @IsString()
+  @MinLength(32, { message: 'must be at least 32 characters' })
+  JWT_SECRET?: string;
+
+  @IsString()
+  JWT_AUDIENCE = 'authenticated';
+
+  @IsOptional()
+  @IsString()
+  @MinLength(16, { message: 'must be at least 16 characters' })
+  PUBLIC_API_KEY?: string;
+
+  @IsOptional()
+  @Matches(/^[A-Za-z0-9+/]{43}=$/, { message: 'must be 32 bytes, base64-encoded (openssl rand -base64 32)' })
+  ENCRYPTION_KEY?: string;
+
+  @IsOptional()
+  @IsEmail()
+  ADMIN_EMAIL?: string;
+
+  @IsOptional()
+  @IsString()
+  @MinLength(8, { message: 'must be at least 8 characters' })
+  ADMIN_PASSWORD?: string;
+
+  @Transform(list)
+  @IsUrl({ require_tld: false, protocols: ['http', 'https'], require_protocol: true }, { each: true })
+  ALLOWED_REDIRECT_ORIGINS: string[] = ['http://localhost:3000', 'http://localhost:5173'];
+
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  RATE_LIMIT_PER_MINUTE = 1200;
+
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  SIGNIN_LIMIT_PER_IP = 30;
+
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  SIGNIN_LIMIT_PER_EMAIL = 10;
+
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  SIGNIN_WINDOW_SECONDS = 300;
+
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  INVITE_TTL_HOURS = 168;
+
+  @IsOptional()
+  @IsString()
+  GOOGLE_CLIENT_ID?: string;
+
+  @IsOptional()
+  @IsString()
+  GOOGLE_CLIENT_SECRET?: string;
+
+  @IsUrl({ require_tld: false, require_protocol: true })
+  GOOGLE_ISSUER = 'https://accounts.google.com';
+
+  @IsUrl({ require_tld: false, require_protocol: true })
+  GOOGLE_AUTHORIZATION_URL = 'https://accounts.google.com/o/oauth2/v2/auth';
+
+  @IsUrl({ require_tld: false, require_protocol: true })
+  GOOGLE_TOKEN_URL = 'https://oauth2.googleapis.com/token';
+
+  @IsUrl({ require_tld: false, require_protocol: true })
+  GOOGLE_JWKS_URL = 'https://www.googleapis.com/oauth2/v3/certs';
+
+  get isProduction(): boolean {
+    return this.NODE_ENV === 'production';
+  }
+
+  get baseUrl(): string {
+    return (this.PUBLIC_BASE_URL ?? `http://localhost:${this.PORT}`).replace(/\/$/, '');
+  }
+
+  get jwtSecret(): string {
+    return this.JWT_SECRET ?? DEVELOPMENT_DEFAULTS.JWT_SECRET;
+  }
+
+  get publicApiKey(): string {
+    return this.PUBLIC_API_KEY ?? DEVELOPMENT_DEFAULTS.PUBLIC_API_KEY;
+  }
+
+  get encryptionKey(): Buffer {
+    return Buffer.from(this.ENCRYPTION_KEY ?? DEVELOPMENT_DEFAULTS.ENCRYPTION_KEY, 'base64');
+  }
+
+  /** Whether a browser may be sent back to `url`: its origin must be on ALLOWED_REDIRECT_ORIGINS. */
+  allowsRedirectTo(url: string): boolean {
+    try {
+      const origin = new URL(url).origin;
+      return this.ALLOWED_REDIRECT_ORIGINS.some((allowed) => new URL(allowed).origin === origin);
+    } catch {
+      return false;
+    }
+  }
+
+  get googleConfigured(): boolean {
+    return Boolean(this.GOOGLE_CLIENT_ID && this.GOOGLE_CLIENT_SECRET);
+  }
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((line) => `  ${line}`).join('\n')}`);
+  }
+}
+
+const REQUIRED_IN_PRODUCTION = ['JWT_SECRET', 'PUBLIC_API_KEY', 'ENCRYPTION_KEY', 'PUBLIC_BASE_URL'] as const;
+
+function flatten(errors: ValidationError[], env: Record<string, string | undefined>): string[] {
+  return errors.map((error) => {
+    const raw = env[error.property];
+    const shown = raw === undefined ? 'unset' : JSON.stringify(raw.length > 60 ? `${raw.slice(0, 57)}...` : raw);
+    const reasons = Object.values(error.constraints ?? {}).join('; ');
+    return `${error.property} (${shown}): ${reasons}`;
+  });
+}
+
+/** Reads and validates the environment; throws ConfigError with one line per bad or missing variable. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): AppConfig {
+  const known = new Set(
+    getMetadataStorage()
+      .getTargetValidationMetadatas(AppConfig, '', true, false)
+      .map((meta) => meta.propertyName),
+  );
+  const input = Object.fromEntries(Object.entries(env).filter(([key, value]) => value && known.has(key)));
+  const config = plainToInstance(AppConfig, input);
+  const problems = flatten(validateSync(config, { skipMissingProperties: false }), env);
+  if (config.isProduction) {
+    for (const key of REQUIRED_IN_PRODUCTION) {
+      if (!env[key]) problems.push(`${key} (unset): required when NODE_ENV=production`);
+    }
+  }
+  if (Boolean(config.ADMIN_EMAIL) !== Boolean(config.ADMIN_PASSWORD)) {
+    problems.push('ADMIN_EMAIL / ADMIN_PASSWORD: set both to create the admin account, or neither');
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
+  return config;
+}

@@ -1,0 +1,82 @@
+import { Module, type DynamicModule } from '@nestjs/common';
+import { APP_FILTER, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
+import { getDataSourceToken, TypeOrmModule } from '@nestjs/typeorm';
+import { BullModule } from '@nestjs/bull';
+import { CqrsModule } from '@nestjs/cqrs';
+import { TerminusModule } from '@nestjs/terminus';
+import { ThrottlerModule } from '@nestjs/throttler';
+import { ClsPluginTransactional } from '@nestjs-cls/transactional';
+import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
+import { ClsModule } from 'nestjs-cls';
+import { LoggerModule } from 'nestjs-pino';
+import { AppConfig } from './config/app-config.js';
+import { ConfigModule } from './config/config.module.js';
+import { DatabaseModule } from './database/database.module.js';
+import { ErrorEnvelopeFilter } from './errors/error-envelope.filter.js';
+import { strictValidationPipe } from './errors/validation.js';
+import { HealthController } from './observability/health.controller.js';
+import { loggerParams } from './observability/logging.js';
+import { MetricsService } from './observability/metrics.service.js';
+import { RedisModule } from './redis/redis.module.js';
+import { RedisThrottlerStorage } from './throttling/redis-throttler.storage.js';
+import { TenantTransactionInterceptor } from './transactions/tenant-transaction.interceptor.js';
+
+/** Holds the throttler storage so ThrottlerModule's factory can inject it. */
+@Module({})
+class ThrottlerHost {}
+
+export interface CoreOptions {
+  config: AppConfig;
+  /** Every lib's migration classes; they run at boot, ordered by the timestamp in their names. */
+  migrations: Function[];
+}
+
+/** Config, PostgreSQL, Redis, Bull, CQRS, transactions, logging, errors, validation, health and metrics. */
+@Module({})
+export class CoreModule {
+  static forRoot({ config, migrations }: CoreOptions): DynamicModule {
+    const throttlerModule = ThrottlerModule.forRootAsync({
+      inject: [AppConfig, RedisThrottlerStorage],
+      useFactory: (appConfig: AppConfig, storage: RedisThrottlerStorage) => ({
+        storage,
+        throttlers: [{ name: 'default', ttl: 60_000, limit: appConfig.RATE_LIMIT_PER_MINUTE, setHeaders: false }],
+      }),
+    });
+    return {
+      module: CoreModule,
+      global: true,
+      imports: [
+        ConfigModule.forRoot(config),
+        LoggerModule.forRootAsync({ inject: [AppConfig], useFactory: loggerParams }),
+        DatabaseModule.forRoot(migrations),
+        RedisModule,
+        BullModule.forRootAsync({
+          inject: [AppConfig],
+          useFactory: (appConfig: AppConfig) => ({ redis: appConfig.REDIS_URL, prefix: `${appConfig.REDIS_PREFIX}bull` }),
+        }),
+        ClsModule.forRoot({
+          global: true,
+          middleware: { mount: true },
+          plugins: [
+            new ClsPluginTransactional({
+              imports: [TypeOrmModule],
+              adapter: new TransactionalAdapterTypeOrm({ dataSourceToken: getDataSourceToken() }),
+            }),
+          ],
+        }),
+        CqrsModule.forRoot(),
+        TerminusModule,
+        { module: ThrottlerHost, global: true, providers: [RedisThrottlerStorage], exports: [RedisThrottlerStorage] },
+        throttlerModule,
+      ],
+      controllers: [HealthController],
+      providers: [
+        MetricsService,
+        { provide: APP_FILTER, useClass: ErrorEnvelopeFilter },
+        { provide: APP_PIPE, useFactory: strictValidationPipe },
+        { provide: APP_INTERCEPTOR, useClass: TenantTransactionInterceptor },
+      ],
+      exports: [MetricsService, ThrottlerModule, CqrsModule, BullModule],
+    };
+  }
+}

@@ -1,0 +1,70 @@
+import { HttpException, HttpStatus } from '@nestjs/common';
+
+/** The `error.code` values of the contract's error envelope (API.md §0). */
+export type ApiErrorCode =
+  | 'VALIDATION_FAILED'
+  | 'MALFORMED_JSON'
+  | 'UNAUTHENTICATED'
+  | 'INSUFFICIENT_CREDITS'
+  | 'FORBIDDEN'
+  | 'NOT_FOUND'
+  | 'CONFLICT'
+  | 'INVALID_TRANSITION'
+  | 'NOT_CANCELLABLE'
+  | 'OUT_OF_STOCK'
+  | 'PAYLOAD_TOO_LARGE'
+  | 'UNSUPPORTED_MEDIA_TYPE'
+  | 'UNPROCESSABLE'
+  | 'RATE_LIMITED'
+  | 'UPSTREAM_FAILED'
+  | 'NOT_CONFIGURED'
+  | 'INTERNAL';
+
+export interface FieldError {
+  field: string;
+  message: string;
+}
+
+/** An error that becomes `{success: false, error: {code, message, details}}` with its HTTP status. */
+export class ApiError extends HttpException {
+  constructor(
+    status: number,
+    readonly code: ApiErrorCode,
+    message: string,
+    readonly details?: unknown,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message, status);
+  }
+
+  static validation(details: FieldError[], message = 'Request validation failed'): ApiError {
+    return new ApiError(HttpStatus.BAD_REQUEST, 'VALIDATION_FAILED', message, details);
+  }
+
+  static unauthenticated(message = 'A valid access token is required'): ApiError {
+    return new ApiError(HttpStatus.UNAUTHORIZED, 'UNAUTHENTICATED', message);
+  }
+
+  static forbidden(message = 'You are not allowed to do this'): ApiError {
+    return new ApiError(HttpStatus.FORBIDDEN, 'FORBIDDEN', message);
+  }
+
+  static notFound(what = 'Resource'): ApiError {
+    return new ApiError(HttpStatus.NOT_FOUND, 'NOT_FOUND', `${what} not found`);
+  }
+
+  static conflict(message: string, details?: unknown): ApiError {
+    return new ApiError(HttpStatus.CONFLICT, 'CONFLICT', message, details);
+  }
+
+  static rateLimited(limit: number, windowSeconds: number, retryAfterSeconds: number): ApiError {
+    const retry = Math.max(1, Math.ceil(retryAfterSeconds));
+    return new ApiError(
+      HttpStatus.TOO_MANY_REQUESTS,
+      'RATE_LIMITED',
+      `Too many requests: at most ${limit} per ${windowSeconds} seconds; retry in ${retry} s`,
+      { limit, window_seconds: windowSeconds, retry_after_seconds: retry },
+      { 'Retry-After': String(retry) },
+    );
+  }
+}

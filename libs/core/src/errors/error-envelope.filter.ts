@@ -1,0 +1,79 @@
+import { ArgumentsHost, Catch, HttpException, Logger, type ExceptionFilter } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError, type ApiErrorCode } from './api-error.js';
+import { errorBody, isClientStatus, type ErrorDescription } from './error-body.js';
+import { GoTrueError } from './gotrue-error.js';
+
+/** Bodies over this size answer 413 PAYLOAD_TOO_LARGE (API.md §0). */
+export const BODY_LIMIT_BYTES = 1024 * 1024;
+
+/** Fastify's own request errors (raised while reading the body, before any handler), as contract errors. */
+const FASTIFY_ERRORS: Record<string, { code: ApiErrorCode; message: (error: Error) => string }> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: { code: 'MALFORMED_JSON', message: () => 'Body is not valid JSON' },
+  FST_ERR_CTP_EMPTY_JSON_BODY: { code: 'MALFORMED_JSON', message: () => 'Body is empty but Content-Type is application/json' },
+  FST_ERR_CTP_BODY_TOO_LARGE: { code: 'PAYLOAD_TOO_LARGE', message: () => `Request body is larger than ${BODY_LIMIT_BYTES} bytes (1 MiB)` },
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: { code: 'UNSUPPORTED_MEDIA_TYPE', message: () => 'Content-Type must be application/json' },
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: { code: 'VALIDATION_FAILED', message: () => 'Content-Length does not match the body' },
+};
+
+/** Turns every exception into the contract's error body; unexpected ones become a bare 500 with no trace. */
+@Catch()
+export class ErrorEnvelopeFilter implements ExceptionFilter {
+  private readonly logger = new Logger('Errors');
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const http = host.switchToHttp();
+    const request = http.getRequest<FastifyRequest>();
+    const reply = http.getResponse<FastifyReply>();
+    const { description, headers } = this.describe(exception, request);
+    if (description.status >= 500) {
+      // Message and stack only: a query error's parameters may hold secrets.
+      const error =
+        exception instanceof Error
+          ? { type: exception.name, message: exception.message, stack: exception.stack }
+          : { message: String(exception) };
+      this.logger.error({ err: error, request_id: request.id, path: request.url.split('?')[0] }, 'request failed');
+    }
+    for (const [name, value] of Object.entries(headers)) reply.header(name, value);
+    void reply.status(description.status).send(errorBody(request.url, description));
+  }
+
+  private describe(exception: unknown, request: FastifyRequest): { description: ErrorDescription; headers: Record<string, string> } {
+    if (exception instanceof ApiError) {
+      return {
+        description: { status: exception.getStatus(), code: exception.code, message: exception.message, details: exception.details },
+        headers: exception.headers,
+      };
+    }
+    if (exception instanceof GoTrueError) {
+      return {
+        description: { status: exception.getStatus(), code: exception.errorCode, message: exception.message },
+        headers: exception.headers,
+      };
+    }
+    // The Fastify adapter wraps Fastify's request errors in an HttpException whose cause is the original.
+    const raw = (exception instanceof HttpException ? exception.cause : exception) as { code?: string; statusCode?: number } | undefined;
+    const fastifyError = FASTIFY_ERRORS[raw?.code ?? ''];
+    if (fastifyError && typeof raw?.statusCode === 'number') {
+      return {
+        description: { status: raw.statusCode, code: fastifyError.code, message: fastifyError.message(exception as Error) },
+        headers: {},
+      };
+    }
+    const fastifyStatus = (exception as { statusCode?: number })?.statusCode;
+    if (exception instanceof HttpException) {
+      const status = exception.getStatus();
+      const message =
+        status === 404 && /^Cannot (GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)/.test(exception.message)
+          ? `Route not found: ${request.method} ${request.url.split('?')[0]}`
+          : status >= 500
+            ? 'Internal error'
+            : exception.message;
+      return { description: { status, message }, headers: {} };
+    }
+    if (typeof fastifyStatus === 'number' && isClientStatus(fastifyStatus)) {
+      return { description: { status: fastifyStatus, message: (exception as Error).message }, headers: {} };
+    }
+    return { description: { status: 500, code: 'INTERNAL', message: 'Internal error' }, headers: {} };
+  }
+}

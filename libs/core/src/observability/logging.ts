@@ -1,0 +1,47 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import type { Params } from 'nestjs-pino';
+import type { AppConfig } from '../config/app-config.js';
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** The request's id: the caller's `X-Request-Id` when it is sane, else a new UUID; written back for the logger. */
+export function requestId(req: IncomingMessage): string {
+  const given = req.headers['x-request-id'];
+  const id = typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+  req.headers['x-request-id'] = id;
+  return id;
+}
+
+/** Structured JSON logs; credentials, cookies and query strings (OAuth codes) never reach them. */
+export function loggerParams(config: AppConfig): Params {
+  return {
+    pinoHttp: {
+      level: config.LOG_LEVEL,
+      genReqId: (req) => requestId(req),
+      redact: {
+        paths: [
+          'req.headers.authorization',
+          'req.headers.apikey',
+          'req.headers.cookie',
+          'res.headers["set-cookie"]',
+          '*.password',
+          '*.refresh_token',
+          '*.access_token',
+          '*.secret',
+        ],
+        censor: '[redacted]',
+      },
+      serializers: {
+        req: (req: { id: string; method: string; url: string; headers: Record<string, unknown>; remoteAddress?: string }) => ({
+          id: req.id,
+          method: req.method,
+          url: req.url?.split('?')[0],
+          headers: req.headers,
+          remoteAddress: req.remoteAddress,
+        }),
+      },
+      customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? 'error' : 'info'),
+    },
+  };
+}

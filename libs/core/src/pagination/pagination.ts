@@ -1,0 +1,64 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { IsInt, IsOptional, IsString, isUUID, Max, Min } from 'class-validator';
+import { ApiError } from '../errors/api-error.js';
+
+export const DEFAULT_PAGE_SIZE = 20;
+export const MAX_PAGE_SIZE = 100;
+
+/** `?limit=&cursor=` of every list route. */
+export class PageQueryDto {
+  @ApiPropertyOptional({ description: 'Items per page, 1 to 100', example: 20, default: DEFAULT_PAGE_SIZE })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(MAX_PAGE_SIZE)
+  limit: number = DEFAULT_PAGE_SIZE;
+
+  @ApiPropertyOptional({
+    description: 'The `next_cursor` of the previous page',
+    example: 'eyJ0IjoiMjAyNi0xMS0yMlQxMDowMDowMC4wMDBaIiwiaSI6IjEifQ',
+  })
+  @IsOptional()
+  @IsString()
+  cursor?: string;
+}
+
+/** Position after the last item of a page, newest first: (created_at, id). */
+export interface Cursor {
+  createdAt: Date;
+  id: string;
+}
+
+export function encodeCursor(item: { created_at: Date | string; id: string }): string {
+  return Buffer.from(JSON.stringify({ t: new Date(item.created_at).toISOString(), i: item.id })).toString('base64url');
+}
+
+export function decodeCursor(cursor: string | undefined): Cursor | null {
+  if (!cursor) return null;
+  try {
+    const { t, i } = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { t: unknown; i: unknown };
+    const createdAt = new Date(String(t));
+    if (typeof i !== 'string' || !isUUID(i) || Number.isNaN(createdAt.getTime())) throw new Error('bad cursor');
+    return { createdAt, id: i };
+  } catch {
+    throw ApiError.validation([{ field: 'cursor', message: 'is not a cursor returned by this list' }]);
+  }
+}
+
+export interface Page<T> {
+  data: T[];
+  next_cursor: string | null;
+}
+
+/** Cuts the one extra row a query fetched (limit + 1) into a page and its next cursor. */
+export function toPage<Row extends { created_at: Date | string; id: string }, T>(
+  rows: Row[],
+  limit: number,
+  view: (row: Row) => T,
+): Page<T> {
+  const more = rows.length > limit;
+  const pageRows = more ? rows.slice(0, limit) : rows;
+  return { data: pageRows.map(view), next_cursor: more ? encodeCursor(pageRows[pageRows.length - 1]) : null };
+}

@@ -1,0 +1,83 @@
+import { randomUUID } from 'node:crypto';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { loadConfig, type AppConfig } from '@app/core';
+import { createApp } from '../../apps/api/src/app.factory.js';
+
+export const PUBLIC_KEY = 'test-public-api-key-0123456789';
+
+export interface HttpResult<T = any> {
+  status: number;
+  body: T;
+  headers: Headers;
+}
+
+/** A real app on the run's PostgreSQL and Redis, listening on a free port of 127.0.0.1. */
+export interface TestApp {
+  app: NestFastifyApplication;
+  config: AppConfig;
+  url: string;
+  request<T = any>(
+    method: string,
+    path: string,
+    options?: { token?: string; body?: unknown; raw?: string; headers?: Record<string, string> },
+  ): Promise<HttpResult<T>>;
+  close(): Promise<void>;
+}
+
+export async function startApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const config = loadConfig({ ...process.env, PUBLIC_API_KEY: PUBLIC_KEY, ...env });
+  const app = await createApp(config);
+  await app.listen(0, '127.0.0.1');
+  const address = app.getHttpServer().address() as { port: number };
+  const url = `http://127.0.0.1:${address.port}`;
+  return {
+    app,
+    config,
+    url,
+    async request(method, path, options = {}) {
+      const headers: Record<string, string> = { ...options.headers };
+      if (options.token) headers.authorization = `Bearer ${options.token}`;
+      let body: string | undefined = options.raw;
+      if (options.body !== undefined) body = JSON.stringify(options.body);
+      if (body !== undefined) headers['content-type'] ??= 'application/json';
+      const response = await fetch(`${url}${path}`, { method, headers, body, redirect: 'manual' });
+      const text = await response.text();
+      let parsed: unknown = text;
+      try {
+        parsed = text ? JSON.parse(text) : undefined;
+      } catch {
+        /* not JSON: keep the text */
+      }
+      return { status: response.status, body: parsed as any, headers: response.headers };
+    },
+    close: () => app.close(),
+  };
+}
+
+export function uniqueEmail(label = 'user'): string {
+  return `${label}-${randomUUID().slice(0, 8)}@example.com`;
+}
+
+export interface Session {
+  access_token: string;
+  refresh_token: string;
+  user: { id: string; email: string; role: string };
+}
+
+/** Signs a new user up through /auth/v1/signup and returns the session. */
+export async function signUp(api: TestApp, data: Record<string, unknown> = {}, email = uniqueEmail()): Promise<Session> {
+  const result = await api.request<Session>('POST', '/auth/v1/signup', {
+    headers: { apikey: PUBLIC_KEY },
+    body: { email, password: 'correct horse battery', data },
+  });
+  if (result.status !== 200) throw new Error(`sign-up failed: ${result.status} ${JSON.stringify(result.body)}`);
+  return result.body;
+}
+
+/** A merchant with one store. */
+export async function merchantWithStore(api: TestApp, name = 'Test store'): Promise<{ session: Session; token: string; storeId: string }> {
+  const session = await signUp(api);
+  const created = await api.request('POST', '/functions/v1/stores', { token: session.access_token, body: { name } });
+  if (created.status !== 201) throw new Error(`store creation failed: ${created.status} ${JSON.stringify(created.body)}`);
+  return { session, token: session.access_token, storeId: created.body.store.id };
+}
