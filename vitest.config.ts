@@ -26,6 +26,7 @@ export default defineConfig({
   },
   test: {
     globals: true,
+    setupFiles: ['reflect-metadata'],
     environment: 'node',
     testTimeout: 60_000,
     hookTimeout: 60_000,

@@ -1,8 +1,8 @@
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { NestFactory } from '@nestjs/core';
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, Server } from 'node:http';
 import { Logger } from 'nestjs-pino';
-import { AppConfig, BODY_LIMIT_BYTES, MetricsService, requestId } from '@app/core';
+import { AppConfig, AUTH_PREFIX, BODY_LIMIT_BYTES, MetricsService, requestId } from '@app/core';
 import { AppModule } from './app.module.js';
 import { setupOpenApi } from './openapi.js';
 
@@ -24,6 +24,13 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
     abortOnError: false,
   });
   app.useLogger(app.get(Logger));
+  // supabase-js sends `Content-Type: application/json` with no body on POST /auth/v1/logout; GoTrue
+  // accepts that, so /auth/v1 does too. Everywhere else an empty JSON body stays a MALFORMED_JSON.
+  app.useBodyParser<Server>('application/json', { bodyLimit: BODY_LIMIT_BYTES }, (request, body, done) => {
+    if (body.length === 0 && request.url.startsWith(`${AUTH_PREFIX}/`)) return done(null, undefined);
+    const { onProtoPoisoning, onConstructorPoisoning } = fastify.initialConfig;
+    fastify.getDefaultJsonParser(onProtoPoisoning ?? 'error', onConstructorPoisoning ?? 'error')(request, body.toString('utf8'), done);
+  });
   app.enableShutdownHooks();
   app.enableCors({
     origin: config.CORS_ORIGINS.includes('*') ? true : config.CORS_ORIGINS,

@@ -21,3 +21,4 @@ export * from './throttling/redis-throttler.storage.js';
 export * from './transactions/tenant-transaction.interceptor.js';
 export * from './validation/validators.js';
 export * from './openapi/api-responses.js';
+export * from './database/query-rows.js';

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import type { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
-import { hashToken } from '@app/core';
+import { hashToken, queryRows } from '@app/core';
 
 export interface SessionMeta {
   userAgent?: string;
@@ -17,7 +17,8 @@ export class SessionRepository {
   constructor(private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>) {}
 
   async create(userId: string, meta: SessionMeta): Promise<string> {
-    const rows: { id: string }[] = await this.txHost.tx.query(
+    const rows: { id: string }[] = await queryRows(
+      this.txHost.tx,
       'INSERT INTO auth_sessions (user_id, user_agent, ip) VALUES ($1, $2, $3) RETURNING id',
       [userId, meta.userAgent?.slice(0, 512) ?? null, meta.ip ?? null],
     );
@@ -25,7 +26,7 @@ export class SessionRepository {
   }
 
   async addRefreshToken(sessionId: string, token: string, parentId: string | null): Promise<void> {
-    await this.txHost.tx.query('INSERT INTO auth_refresh_tokens (session_id, token_hash, parent_id) VALUES ($1, $2, $3)', [
+    await queryRows(this.txHost.tx, 'INSERT INTO auth_refresh_tokens (session_id, token_hash, parent_id) VALUES ($1, $2, $3)', [
       sessionId,
       hashToken(token),
       parentId,
@@ -38,7 +39,8 @@ export class SessionRepository {
    */
   async consumeRefreshToken(token: string): Promise<RotationResult> {
     const hash = hashToken(token);
-    const rotated: { id: string; session_id: string; user_id: string }[] = await this.txHost.tx.query(
+    const rotated: { id: string; session_id: string; user_id: string }[] = await queryRows(
+      this.txHost.tx,
       `UPDATE auth_refresh_tokens t SET used_at = now()
          FROM auth_sessions s
         WHERE t.token_hash = $1 AND t.used_at IS NULL AND s.id = t.session_id AND s.revoked_at IS NULL
@@ -46,7 +48,8 @@ export class SessionRepository {
       [hash],
     );
     if (rotated[0]) return { kind: 'rotated', tokenId: rotated[0].id, sessionId: rotated[0].session_id, userId: rotated[0].user_id };
-    const known: { session_id: string; used_at: Date | null }[] = await this.txHost.tx.query(
+    const known: { session_id: string; used_at: Date | null }[] = await queryRows(
+      this.txHost.tx,
       'SELECT session_id, used_at FROM auth_refresh_tokens WHERE token_hash = $1',
       [hash],
     );
@@ -55,23 +58,24 @@ export class SessionRepository {
   }
 
   async markRefreshed(sessionId: string): Promise<void> {
-    await this.txHost.tx.query('UPDATE auth_sessions SET refreshed_at = now() WHERE id = $1', [sessionId]);
+    await queryRows(this.txHost.tx, 'UPDATE auth_sessions SET refreshed_at = now() WHERE id = $1', [sessionId]);
   }
 
   async revoke(sessionId: string): Promise<void> {
-    await this.txHost.tx.query('UPDATE auth_sessions SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL', [sessionId]);
+    await queryRows(this.txHost.tx, 'UPDATE auth_sessions SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL', [sessionId]);
   }
 
   /** Revokes the user's sessions: all of them, or all but `exceptSessionId`. */
   async revokeAllOf(userId: string, exceptSessionId?: string): Promise<void> {
-    await this.txHost.tx.query(
+    await queryRows(
+      this.txHost.tx,
       'UPDATE auth_sessions SET revoked_at = now() WHERE user_id = $1 AND revoked_at IS NULL AND id IS DISTINCT FROM $2',
       [userId, exceptSessionId ?? null],
     );
   }
 
   async isActive(sessionId: string, userId: string): Promise<boolean> {
-    const rows = await this.txHost.tx.query('SELECT 1 FROM auth_sessions WHERE id = $1 AND user_id = $2 AND revoked_at IS NULL', [
+    const rows = await queryRows(this.txHost.tx, 'SELECT 1 FROM auth_sessions WHERE id = $1 AND user_id = $2 AND revoked_at IS NULL', [
       sessionId,
       userId,
     ]);

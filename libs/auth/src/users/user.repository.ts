@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import type { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
-import type { Role } from '@app/core';
+import { type Role, queryRows } from '@app/core';
 import type { UserRow } from './user.js';
 
 const FOREIGN_KEY_VIOLATION = '23503';
@@ -20,38 +20,37 @@ export class UserRepository {
   constructor(private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>) {}
 
   async findById(id: string): Promise<UserRow | null> {
-    const rows: UserRow[] = await this.txHost.tx.query('SELECT * FROM users WHERE id = $1', [id]);
+    const rows: UserRow[] = await queryRows(this.txHost.tx, 'SELECT * FROM users WHERE id = $1', [id]);
     return rows[0] ?? null;
   }
 
   async findByEmail(email: string): Promise<UserRow | null> {
-    const rows: UserRow[] = await this.txHost.tx.query('SELECT * FROM users WHERE lower(email) = lower($1)', [email]);
+    const rows: UserRow[] = await queryRows(this.txHost.tx, 'SELECT * FROM users WHERE lower(email) = lower($1)', [email]);
     return rows[0] ?? null;
   }
 
   /** Inserts the user; says why not when the e-mail is taken (also by a concurrent sign-up) or a customer's store is unknown. */
   async insert(user: NewUser): Promise<UserRow | 'email_taken' | 'unknown_store'> {
-    const rows: UserRow[] | 'unknown_store' = await this.txHost.tx
-      .query(
-        `INSERT INTO users (email, password_hash, role, full_name, provider, store_id)
+    const rows: UserRow[] | 'unknown_store' = await queryRows<UserRow>(
+      this.txHost.tx,
+      `INSERT INTO users (email, password_hash, role, full_name, provider, store_id)
        VALUES ($1, $2, $3, $4, $5, $6)
        ON CONFLICT ((lower(email))) DO NOTHING
        RETURNING *`,
-        [user.email, user.passwordHash, user.role, user.fullName, user.provider, user.storeId],
-      )
-      .catch((error: { code?: string }) => {
-        if (error.code === FOREIGN_KEY_VIOLATION) return 'unknown_store' as const;
-        throw error;
-      });
+      [user.email, user.passwordHash, user.role, user.fullName, user.provider, user.storeId],
+    ).catch((error: { code?: string }) => {
+      if (error.code === FOREIGN_KEY_VIOLATION) return 'unknown_store' as const;
+      throw error;
+    });
     return rows === 'unknown_store' ? rows : (rows[0] ?? 'email_taken');
   }
 
   async touchSignIn(id: string): Promise<void> {
-    await this.txHost.tx.query('UPDATE users SET last_sign_in_at = now() WHERE id = $1', [id]);
+    await queryRows(this.txHost.tx, 'UPDATE users SET last_sign_in_at = now() WHERE id = $1', [id]);
   }
 
   async setPassword(id: string, passwordHash: string, role: Role): Promise<void> {
-    await this.txHost.tx.query('UPDATE users SET password_hash = $2, role = $3, updated_at = now() WHERE id = $1', [
+    await queryRows(this.txHost.tx, 'UPDATE users SET password_hash = $2, role = $3, updated_at = now() WHERE id = $1', [
       id,
       passwordHash,
       role,

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import type { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
-import { hashToken, type Cursor } from '@app/core';
+import { hashToken, type Cursor, queryRows } from '@app/core';
 import type { Permission } from '../access/store-access.js';
 import type { MemberRow } from './member.js';
 
@@ -20,7 +20,8 @@ export class MemberRepository {
     ttlHours: number,
     invitedBy: string,
   ): Promise<MemberRow | null> {
-    const rows: MemberRow[] = await this.txHost.tx.query(
+    const rows: MemberRow[] = await queryRows(
+      this.txHost.tx,
       `INSERT INTO store_members (store_id, email, permissions, invite_token_hash, invite_expires_at, invited_by)
        VALUES ($1, $2, $3, $4, now() + make_interval(hours => $5), $6)
        ON CONFLICT (store_id, lower(email)) DO NOTHING
@@ -31,7 +32,8 @@ export class MemberRepository {
   }
 
   async pageOfStore(storeId: string, limit: number, after: Cursor | null): Promise<MemberRow[]> {
-    return this.txHost.tx.query(
+    return queryRows(
+      this.txHost.tx,
       `SELECT ${COLUMNS} FROM store_members
         WHERE store_id = $1 AND ($2::timestamptz IS NULL OR (created_at, id) < ($2::timestamptz, $3::uuid))
         ORDER BY created_at DESC, id DESC LIMIT $4`,
@@ -40,7 +42,8 @@ export class MemberRepository {
   }
 
   async updatePermissions(storeId: string, memberId: string, permissions: Permission[]): Promise<MemberRow | null> {
-    const rows: MemberRow[] = await this.txHost.tx.query(
+    const rows: MemberRow[] = await queryRows(
+      this.txHost.tx,
       `UPDATE store_members SET permissions = $3, updated_at = now() WHERE store_id = $1 AND id = $2 RETURNING ${COLUMNS}`,
       [storeId, memberId, permissions],
     );
@@ -48,13 +51,17 @@ export class MemberRepository {
   }
 
   async remove(storeId: string, memberId: string): Promise<boolean> {
-    const rows = await this.txHost.tx.query('DELETE FROM store_members WHERE store_id = $1 AND id = $2 RETURNING id', [storeId, memberId]);
+    const rows = await queryRows(this.txHost.tx, 'DELETE FROM store_members WHERE store_id = $1 AND id = $2 RETURNING id', [
+      storeId,
+      memberId,
+    ]);
     return rows.length > 0;
   }
 
   /** Binds a pending, unexpired invitation for `email` to the new user; null when the token does not fit. */
   async accept(token: string, email: string, userId: string): Promise<MemberRow | null> {
-    const rows: MemberRow[] = await this.txHost.tx.query(
+    const rows: MemberRow[] = await queryRows(
+      this.txHost.tx,
       `UPDATE store_members
           SET user_id = $3, status = 'active', accepted_at = now(), updated_at = now(), invite_token_hash = NULL
         WHERE invite_token_hash = $1 AND lower(email) = lower($2) AND status = 'invited' AND invite_expires_at > now()

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import type { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
-import type { Cursor } from '@app/core';
+import { type Cursor, queryRows } from '@app/core';
 import type { StoreRow } from './store.js';
 
 export interface StoreFields {
@@ -17,7 +17,8 @@ export class StoreRepository {
   constructor(private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>) {}
 
   async insert(ownerId: string, fields: StoreFields): Promise<StoreRow> {
-    const rows: StoreRow[] = await this.txHost.tx.query(
+    const rows: StoreRow[] = await queryRows(
+      this.txHost.tx,
       `INSERT INTO stores (owner_id, name, currency, default_language, timezone)
        VALUES ($1, $2, coalesce($3, 'USD'), coalesce($4, 'en'), coalesce($5, 'UTC')) RETURNING *`,
       [ownerId, fields.name, fields.currency ?? null, fields.default_language ?? null, fields.timezone ?? null],
@@ -26,13 +27,14 @@ export class StoreRepository {
   }
 
   async findVisible(id: string): Promise<StoreRow | null> {
-    const rows: StoreRow[] = await this.txHost.tx.query('SELECT * FROM stores WHERE id = $1', [id]);
+    const rows: StoreRow[] = await queryRows(this.txHost.tx, 'SELECT * FROM stores WHERE id = $1', [id]);
     return rows[0] ?? null;
   }
 
   /** Newest first; `limit + 1` rows so the caller can tell whether another page follows. */
   async pageVisible(limit: number, after: Cursor | null): Promise<StoreRow[]> {
-    return this.txHost.tx.query(
+    return queryRows(
+      this.txHost.tx,
       `SELECT * FROM stores
         WHERE $1::timestamptz IS NULL OR (created_at, id) < ($1::timestamptz, $2::uuid)
         ORDER BY created_at DESC, id DESC
@@ -42,7 +44,8 @@ export class StoreRepository {
   }
 
   async update(id: string, fields: StoreFields): Promise<StoreRow | null> {
-    const rows: StoreRow[] = await this.txHost.tx.query(
+    const rows: StoreRow[] = await queryRows(
+      this.txHost.tx,
       `UPDATE stores SET
          name = coalesce($2, name), currency = coalesce($3, currency),
          default_language = coalesce($4, default_language), timezone = coalesce($5, timezone),

@@ -1,6 +1,7 @@
 import { plainToInstance, Transform, Type } from 'class-transformer';
 import {
   getMetadataStorage,
+  IsBoolean,
   IsEmail,
   IsIn,
   IsInt,
@@ -75,6 +76,7 @@ export class AppConfig {
   LOG_LEVEL = 'info';
 
   @Transform(bool)
+  @IsBoolean()
   TRUST_PROXY = false;
 
   @Transform(list)

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import { RequestMethod } from '@nestjs/common';
 import type { Params } from 'nestjs-pino';
 import type { AppConfig } from '../config/app-config.js';
 
@@ -16,6 +17,7 @@ export function requestId(req: IncomingMessage): string {
 /** Structured JSON logs; credentials, cookies and query strings (OAuth codes) never reach them. */
 export function loggerParams(config: AppConfig): Params {
   return {
+    forRoutes: [{ path: '{*splat}', method: RequestMethod.ALL }],
     pinoHttp: {
       level: config.LOG_LEVEL,
       genReqId: (req) => requestId(req),

@@ -1,0 +1,154 @@
+import { signUp, startApp, type TestApp } from './support/app.js';
+
+/** The conventions of API.md §0 and §6: error envelope, limits, CORS, docs, health and metrics. */
+describe('HTTP contract', () => {
+  let api: TestApp;
+  let token: string;
+
+  beforeAll(async () => {
+    api = await startApp({ CORS_ORIGINS: 'http://localhost:5173' });
+    token = (await signUp(api)).access_token;
+  });
+  afterAll(() => api.close());
+
+  it('400 VALIDATION_FAILED lists each bad field', async () => {
+    const result = await api.request('POST', '/functions/v1/stores', { token, body: { name: 42, extra: true } });
+    expect(result.status).toBe(400);
+    expect(result.body.success).toBe(false);
+    expect(result.body.error.code).toBe('VALIDATION_FAILED');
+    expect(result.body.error.details).toEqual(
+      expect.arrayContaining([
+        { field: 'extra', message: 'is not a known field' },
+        { field: 'name', message: 'name must be a string' },
+      ]),
+    );
+  });
+
+  it('400 MALFORMED_JSON when the body is not JSON', async () => {
+    const result = await api.request('POST', '/functions/v1/stores', { token, raw: '{"name": ' });
+    expect(result.status).toBe(400);
+    expect(result.body).toEqual({ success: false, error: { code: 'MALFORMED_JSON', message: 'Body is not valid JSON' } });
+  });
+
+  it('413 PAYLOAD_TOO_LARGE above 1 MiB, and a body just under it is read', async () => {
+    const big = await api.request('POST', '/functions/v1/stores', { token, raw: JSON.stringify({ name: 'x'.repeat(1024 * 1024) }) });
+    expect(big.status).toBe(413);
+    expect(big.body.error.code).toBe('PAYLOAD_TOO_LARGE');
+    const under = await api.request('POST', '/functions/v1/stores', { token, raw: JSON.stringify({ name: 'x'.repeat(1000 * 1000) }) });
+    expect(under.status).toBe(400);
+    expect(under.body.error.details[0].field).toBe('name');
+  });
+
+  it('unknown routes answer 404 in the envelope, with no stack trace', async () => {
+    const result = await api.request('GET', '/functions/v1/no-such-function', { token });
+    expect(result.status).toBe(404);
+    expect(result.body).toEqual({
+      success: false,
+      error: { code: 'NOT_FOUND', message: 'Route not found: GET /functions/v1/no-such-function' },
+    });
+    expect(JSON.stringify(result.body)).not.toMatch(/at .*\.(js|ts):\d+/);
+  });
+
+  it('every answer carries a request id, echoing a sane X-Request-Id', async () => {
+    const echoed = await api.request('GET', '/health', { headers: { 'x-request-id': 'trace-abc.123' } });
+    expect(echoed.headers.get('x-request-id')).toBe('trace-abc.123');
+    const generated = await api.request('GET', '/health', { headers: { 'x-request-id': 'bad id with spaces' } });
+    expect(generated.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('lets a browser app using supabase-js call the API (CORS preflight)', async () => {
+    const response = await fetch(`${api.url}/functions/v1/stores`, {
+      method: 'OPTIONS',
+      headers: {
+        origin: 'http://localhost:5173',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'authorization, apikey, x-client-info, content-type',
+      },
+    });
+    expect(response.status).toBeLessThan(300);
+    expect(response.headers.get('access-control-allow-origin')).toBe('http://localhost:5173');
+    const allowed = (response.headers.get('access-control-allow-headers') ?? '').toLowerCase();
+    for (const header of ['authorization', 'apikey', 'x-client-info', 'content-type']) expect(allowed).toContain(header);
+    const foreign = await fetch(`${api.url}/functions/v1/stores`, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' },
+    });
+    expect(foreign.headers.get('access-control-allow-origin')).toBeNull();
+  });
+
+  it('/health answers, /health/ready checks PostgreSQL and Redis', async () => {
+    expect((await api.request('GET', '/health')).body).toEqual({ status: 'ok' });
+    const ready = await api.request('GET', '/health/ready');
+    expect(ready.status).toBe(200);
+    expect(ready.body.details).toMatchObject({ postgres: { status: 'up' }, redis: { status: 'up' } });
+  });
+
+  it('/metrics exposes Prometheus metrics, HTTP requests by route included', async () => {
+    await api.request('GET', '/functions/v1/stores', { token });
+    const metrics = await fetch(`${api.url}/metrics`);
+    expect(metrics.headers.get('content-type')).toContain('text/plain');
+    const text = await metrics.text();
+    expect(text).toMatch(/http_requests_total\{method="GET",route="\/functions\/v1\/stores",status="200"\} \d+/);
+    expect(text).toContain('process_cpu_seconds_total');
+  });
+
+  it('/docs serves Swagger UI and /docs-json documents every route with examples', async () => {
+    const ui = await fetch(`${api.url}/docs`);
+    expect(ui.status).toBe(200);
+    expect(await ui.text()).toContain('swagger');
+    const doc = (await api.request('GET', '/docs-json')).body;
+    expect(doc.openapi).toMatch(/^3\./);
+    const routes = [
+      ['post', '/auth/v1/signup'],
+      ['post', '/auth/v1/token'],
+      ['get', '/auth/v1/user'],
+      ['post', '/auth/v1/logout'],
+      ['get', '/auth/v1/authorize'],
+      ['get', '/auth/v1/callback'],
+      ['post', '/functions/v1/stores'],
+      ['get', '/functions/v1/stores'],
+      ['get', '/functions/v1/stores/{store_id}'],
+      ['patch', '/functions/v1/stores/{store_id}'],
+      ['post', '/functions/v1/stores/{store_id}/members'],
+      ['get', '/functions/v1/stores/{store_id}/members'],
+      ['patch', '/functions/v1/stores/{store_id}/members/{member_id}'],
+      ['delete', '/functions/v1/stores/{store_id}/members/{member_id}'],
+      ['get', '/health'],
+      ['get', '/health/ready'],
+    ];
+    for (const [method, path] of routes) {
+      const operation = doc.paths[path]?.[method];
+      expect(operation, `${method} ${path}`).toBeDefined();
+      expect(operation.summary, `${method} ${path} summary`).toBeTruthy();
+    }
+    const createStore = doc.paths['/functions/v1/stores'].post;
+    expect(createStore.responses['201'].content['application/json'].schema.example.success).toBe(true);
+    const schema = doc.components.schemas.CreateStoreDto;
+    for (const [field, property] of Object.entries<any>(schema.properties)) {
+      expect(property.description, field).toBeTruthy();
+      expect(property.example, field).toBeDefined();
+    }
+  });
+});
+
+describe('general rate limit', () => {
+  let api: TestApp;
+  beforeAll(async () => {
+    api = await startApp({ RATE_LIMIT_PER_MINUTE: '3' });
+  });
+  afterAll(() => api.close());
+
+  it('answers 429 RATE_LIMITED with Retry-After and details past the limit', async () => {
+    const token = (await signUp(api)).access_token;
+    const statuses: number[] = [];
+    let last;
+    for (let i = 0; i < 4; i++) {
+      last = await api.request('GET', '/functions/v1/stores', { token });
+      statuses.push(last.status);
+    }
+    expect(statuses).toEqual([200, 200, 200, 429]);
+    expect(last!.body.error).toMatchObject({ code: 'RATE_LIMITED', details: { limit: 3, window_seconds: 60 } });
+    expect(Number(last!.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(last!.body.error.details.retry_after_seconds).toBe(Number(last!.headers.get('retry-after')));
+  });
+});

@@ -1,0 +1,220 @@
+import {
+  createClient,
+  FunctionsHttpError,
+  isAuthApiError,
+  type SupabaseClient,
+  type WebSocketLikeConstructor,
+} from '@supabase/supabase-js';
+import ws from 'ws';
+import { PUBLIC_KEY, startApp, uniqueEmail, type TestApp } from './support/app.js';
+
+/**
+ * Proves API.md §1: the unmodified @supabase/supabase-js client signs up, signs in, refreshes,
+ * signs out and invokes store functions against the real app.
+ */
+describe('@supabase/supabase-js against the app', () => {
+  const password = 'correct horse battery';
+  let api: TestApp;
+
+  const client = (): SupabaseClient =>
+    createClient(api.url, PUBLIC_KEY, {
+      auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
+      // ws's overloaded constructor type does not match realtime-js's; the class itself works (Node 20 has no WebSocket).
+      realtime: { transport: ws as unknown as WebSocketLikeConstructor },
+    });
+
+  /** A raw refresh-token grant, outside supabase-js. */
+  const refreshRaw = (refreshToken: string) =>
+    api.request<{ code: number; error_code: string; msg: string }>('POST', '/auth/v1/token?grant_type=refresh_token', {
+      headers: { apikey: PUBLIC_KEY },
+      body: { refresh_token: refreshToken },
+    });
+
+  beforeAll(async () => {
+    api = await startApp();
+  });
+  afterAll(() => api.close());
+
+  it('signs up a merchant and returns a GoTrue session', async () => {
+    const supabase = client();
+    const email = uniqueEmail('sbjs-signup');
+    const { data, error } = await supabase.auth.signUp({ email, password, options: { data: { full_name: 'Ada Merchant' } } });
+    expect(error).toBeNull();
+    expect(data.session).not.toBeNull();
+    expect(typeof data.session!.access_token).toBe('string');
+    expect(data.session!.access_token.split('.')).toHaveLength(3);
+    expect(data.session!.token_type).toBe('bearer');
+    expect(data.session!.expires_in).toBe(3600);
+    expect(data.session!.expires_at).toBeGreaterThan(Math.floor(Date.now() / 1000) + 3500);
+    expect(typeof data.session!.refresh_token).toBe('string');
+    expect(data.user?.email).toBe(email);
+    expect(data.user?.user_metadata.full_name).toBe('Ada Merchant');
+    expect(data.user?.role ?? data.user?.app_metadata.role).toBe('merchant');
+    expect(data.user?.app_metadata.role).toBe('merchant');
+
+    // The client keeps the session: getSession answers it without a request.
+    const { data: current } = await supabase.auth.getSession();
+    expect(current.session?.access_token).toBe(data.session!.access_token);
+  });
+
+  it('signs in with a password; a wrong password is invalid_credentials', async () => {
+    const email = uniqueEmail('sbjs-signin');
+    const signedUp = await client().auth.signUp({ email, password });
+    expect(signedUp.error).toBeNull();
+
+    const supabase = client();
+    const { data, error } = await supabase.auth.signInWithPassword({ email, password });
+    expect(error).toBeNull();
+    expect(data.session?.expires_in).toBe(3600);
+    expect(data.session?.access_token).not.toBe(signedUp.data.session?.access_token);
+    expect(data.user?.id).toBe(signedUp.data.user?.id);
+    expect(data.user?.email).toBe(email);
+
+    const wrong = await client().auth.signInWithPassword({ email, password: 'not the password' });
+    expect(wrong.data.session).toBeNull();
+    expect(wrong.data.user).toBeNull();
+    expect(isAuthApiError(wrong.error)).toBe(true);
+    expect(wrong.error?.status).toBe(400);
+    expect(wrong.error?.code).toBe('invalid_credentials');
+    expect(wrong.error?.message).toBe('Invalid login credentials');
+
+    const unknown = await client().auth.signInWithPassword({ email: uniqueEmail('sbjs-nobody'), password });
+    expect(unknown.error?.status).toBe(400);
+    expect(unknown.error?.code).toBe('invalid_credentials');
+  });
+
+  it('rotates refresh tokens; reusing an old one revokes the whole family', async () => {
+    const supabase = client();
+    const { data: signedUp, error: signUpError } = await supabase.auth.signUp({ email: uniqueEmail('sbjs-refresh'), password });
+    expect(signUpError).toBeNull();
+    const first = signedUp.session!;
+
+    const { data: refreshed, error } = await supabase.auth.refreshSession();
+    expect(error).toBeNull();
+    const second = refreshed.session!;
+    expect(second.refresh_token).toEqual(expect.any(String));
+    expect(second.refresh_token).not.toBe(first.refresh_token);
+    expect(second.expires_in).toBe(3600);
+    expect(refreshed.user?.id).toBe(signedUp.user?.id);
+
+    // The new session works.
+    const me = await api.request('GET', '/auth/v1/user', { token: second.access_token, headers: { apikey: PUBLIC_KEY } });
+    expect(me.status).toBe(200);
+    expect(me.body.id).toBe(signedUp.user?.id);
+
+    // The used token again, through supabase-js (another client: the failure clears a client's session).
+    const reuse = await client().auth.refreshSession({ refresh_token: first.refresh_token });
+    expect(reuse.data.session).toBeNull();
+    expect(isAuthApiError(reuse.error)).toBe(true);
+    expect(reuse.error?.status).toBe(400);
+    expect(reuse.error?.code).toBe('refresh_token_already_used');
+
+    // And again through a raw fetch: still the reuse answer.
+    const rawReuse = await refreshRaw(first.refresh_token);
+    expect(rawReuse.status).toBe(400);
+    expect(rawReuse.body.error_code).toBe('refresh_token_already_used');
+
+    // The family is revoked: the newer refresh token and the newer access token are refused too.
+    const descendant = await refreshRaw(second.refresh_token);
+    expect(descendant.status).toBe(400);
+    expect(['refresh_token_not_found', 'refresh_token_already_used']).toContain(descendant.body.error_code);
+    const viaClient = await supabase.auth.refreshSession();
+    expect(viaClient.data.session).toBeNull();
+    expect(viaClient.error?.status).toBe(400);
+    const afterRevoke = await api.request('GET', '/auth/v1/user', { token: second.access_token, headers: { apikey: PUBLIC_KEY } });
+    expect(afterRevoke.status).toBe(401);
+  });
+
+  it('gets the user, rejects a tampered token, and signs out server-side', async () => {
+    const supabase = client();
+    const email = uniqueEmail('sbjs-user');
+    const { data: signedUp, error: signUpError } = await supabase.auth.signUp({
+      email,
+      password,
+      options: { data: { full_name: 'Grace' } },
+    });
+    expect(signUpError).toBeNull();
+    const accessToken = signedUp.session!.access_token;
+
+    const { data, error } = await supabase.auth.getUser();
+    expect(error).toBeNull();
+    expect(data.user?.id).toBe(signedUp.user?.id);
+    expect(data.user?.email).toBe(email);
+    expect(data.user?.user_metadata.full_name).toBe('Grace');
+    expect(data.user?.app_metadata.role).toBe('merchant');
+
+    // The same token passed explicitly is accepted ...
+    const explicit = await client().auth.getUser(accessToken);
+    expect(explicit.error).toBeNull();
+    expect(explicit.data.user?.id).toBe(signedUp.user?.id);
+
+    // ... but one with a changed signature is not.
+    const [header, payload, signature] = accessToken.split('.');
+    const flipped = signature[0] === 'A' ? `B${signature.slice(1)}` : `A${signature.slice(1)}`;
+    const tampered = await client().auth.getUser(`${header}.${payload}.${flipped}`);
+    expect(tampered.data.user).toBeNull();
+    expect(isAuthApiError(tampered.error)).toBe(true);
+    expect(tampered.error?.status).toBe(401);
+
+    // A forged payload (another role) under the original signature is refused as well.
+    const claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as Record<string, unknown>;
+    expect(claims.sub).toBe(signedUp.user?.id);
+    const forgedPayload = Buffer.from(JSON.stringify({ ...claims, role: 'admin' })).toString('base64url');
+    const forged = await client().auth.getUser(`${header}.${forgedPayload}.${signature}`);
+    expect(forged.data.user).toBeNull();
+    expect(forged.error?.status).toBe(401);
+
+    const before = await api.request('GET', '/auth/v1/user', { token: accessToken, headers: { apikey: PUBLIC_KEY } });
+    expect(before.status).toBe(200);
+
+    const signedOut = await supabase.auth.signOut();
+    expect(signedOut.error).toBeNull();
+    const { data: afterSession } = await supabase.auth.getSession();
+    expect(afterSession.session).toBeNull();
+
+    // supabase-js ignores a failed logout call, so prove the server really ended the session.
+    const after = await api.request('GET', '/auth/v1/user', { token: accessToken, headers: { apikey: PUBLIC_KEY } });
+    expect(after.status).toBe(401);
+    const refreshAfter = await refreshRaw(signedUp.session!.refresh_token);
+    expect(refreshAfter.status).toBe(400);
+  });
+
+  it('invokes store functions with the session token, and refuses the public key alone', async () => {
+    const supabase = client();
+    const { error: signUpError } = await supabase.auth.signUp({ email: uniqueEmail('sbjs-functions'), password });
+    expect(signUpError).toBeNull();
+
+    const created = await supabase.functions.invoke<{ success: boolean; store: { id: string; name: string } }>('stores', {
+      method: 'POST',
+      body: { name: 'Invoked store' },
+    });
+    expect(created.error).toBeNull();
+    expect(created.data?.success).toBe(true);
+    expect(created.data?.store.name).toBe('Invoked store');
+    expect(created.data?.store.id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(created.response?.status).toBe(201);
+
+    const listed = await supabase.functions.invoke<{ success: boolean; data: { id: string; name: string }[] }>('stores', {
+      method: 'GET',
+    });
+    expect(listed.error).toBeNull();
+    expect(listed.data?.success).toBe(true);
+    expect(listed.data?.data.map((store) => store.id)).toEqual([created.data!.store.id]);
+    expect(listed.data?.data[0].name).toBe('Invoked store');
+
+    // No session: supabase-js sends the public key as the bearer token.
+    const anonymous = await client().functions.invoke('stores');
+    expect(anonymous.data).toBeNull();
+    expect(anonymous.error).toBeInstanceOf(FunctionsHttpError);
+    const response = (anonymous.error as FunctionsHttpError).context as Response;
+    expect(response.status).toBe(401);
+    const body = (await response.json()) as { success: boolean; error: { code: string; message: string } };
+    expect(body.success).toBe(false);
+    expect(body.error.code).toBe('UNAUTHENTICATED');
+    expect(body.error.message).toMatch(/token/i);
+
+    const anonymousList = await client().functions.invoke('stores', { method: 'GET' });
+    expect(anonymousList.error).toBeInstanceOf(FunctionsHttpError);
+    expect(((anonymousList.error as FunctionsHttpError).context as Response).status).toBe(401);
+  });
+});
