@@ -245,9 +245,9 @@ describe('Google sign-in (e2e against a fake OIDC provider)', () => {
     expect(unknown.location).toBeNull();
     expect(unknown.body).toMatchObject({ code: 400, error_code: 'bad_oauth_state' });
 
-    const made_up = await callback({ code, state: 'A'.repeat(43) });
-    expect(made_up.status).toBe(400);
-    expect(made_up.body.error_code).toBe('bad_oauth_state');
+    const madeUp = await callback({ code, state: 'A'.repeat(43) });
+    expect(madeUp.status).toBe(400);
+    expect(madeUp.body.error_code).toBe('bad_oauth_state');
 
     const missing = await callback({ code });
     expect(missing.status).toBe(400);

@@ -2,7 +2,7 @@ import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fa
 import { NestFactory } from '@nestjs/core';
 import type { IncomingMessage, Server } from 'node:http';
 import { Logger } from 'nestjs-pino';
-import { AppConfig, AUTH_PREFIX, BODY_LIMIT_BYTES, MetricsService, requestId } from '@app/core';
+import { ApiError, AppConfig, AUTH_PREFIX, BODY_LIMIT_BYTES, MetricsService, pathWithNul, requestId } from '@app/core';
 import { AppModule } from './app.module.js';
 import { setupOpenApi } from './openapi.js';
 
@@ -26,10 +26,20 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
   app.useLogger(app.get(Logger));
   // supabase-js sends `Content-Type: application/json` with no body on POST /auth/v1/logout; GoTrue
   // accepts that, so /auth/v1 does too. Everywhere else an empty JSON body stays a MALFORMED_JSON.
+  // PostgreSQL text cannot hold NUL characters: they are refused here as a 400, for every route.
+  const parseJson = fastify.getDefaultJsonParser(
+    fastify.initialConfig.onProtoPoisoning ?? 'error',
+    fastify.initialConfig.onConstructorPoisoning ?? 'error',
+  );
   app.useBodyParser<Server>('application/json', { bodyLimit: BODY_LIMIT_BYTES }, (request, body, done) => {
     if (body.length === 0 && request.url.startsWith(`${AUTH_PREFIX}/`)) return done(null, undefined);
-    const { onProtoPoisoning, onConstructorPoisoning } = fastify.initialConfig;
-    fastify.getDefaultJsonParser(onProtoPoisoning ?? 'error', onConstructorPoisoning ?? 'error')(request, body.toString('utf8'), done);
+    parseJson(request, body.toString('utf8'), (error, value) => {
+      if (error) return done(error, undefined);
+      const field = pathWithNul(value);
+      if (field !== null)
+        return done(ApiError.validation([{ field: field || 'body', message: 'must not contain NUL (\\u0000) characters' }]), undefined);
+      done(null, value);
+    });
   });
   app.enableShutdownHooks();
   app.enableCors({

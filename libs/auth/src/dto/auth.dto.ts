@@ -94,9 +94,11 @@ export function parseGoTrueBody<T extends object>(type: new () => T, body: unkno
   const value = plainToInstance(type, body);
   const errors = validateSync(value, { whitelist: true, forbidNonWhitelisted: false });
   if (errors.length > 0) {
-    const first = errors[0];
-    const constraint = Object.values(first.constraints ?? first.children?.[0]?.constraints ?? {})[0];
-    throw new GoTrueError(400, 'validation_failed', constraint ?? `${first.property} is invalid`);
+    const first = errors[0].children?.length ? errors[0].children[0] : errors[0];
+    const name = errors[0] === first ? first.property : `${errors[0].property}.${first.property}`;
+    // class-validator lists a field's constraints last-declared first: name the commonest cause plainly.
+    const message = first.value === undefined ? `${name} is required` : Object.values(first.constraints ?? {}).pop();
+    throw new GoTrueError(400, 'validation_failed', message ?? `${name} is invalid`);
   }
   return value;
 }

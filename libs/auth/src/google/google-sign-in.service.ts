@@ -107,6 +107,8 @@ export class GoogleSignInService {
         { client_secret: this.config.GOOGLE_CLIENT_SECRET },
         oidc.ClientSecretPost(this.config.GOOGLE_CLIENT_SECRET),
       );
+      // Also check the ID token's signature against GOOGLE_JWKS_URL (openid-client skips it by default, trusting TLS).
+      oidc.enableNonRepudiationChecks(this.client);
       // Only development and tests point Google's endpoints at plain-http fakes.
       if (!this.config.isProduction && new URL(this.config.GOOGLE_TOKEN_URL).protocol === 'http:') oidc.allowInsecureRequests(this.client);
     }

@@ -23,3 +23,16 @@ export function strictValidationPipe(): ValidationPipe {
     exceptionFactory: (errors) => ApiError.validation(fieldErrors(errors)),
   });
 }
+
+/** The dotted path of the first string (value or key) holding a NUL character, or null when there is none. */
+export function pathWithNul(value: unknown, path = ''): string | null {
+  if (typeof value === 'string') return value.includes('\0') ? path : null;
+  if (value === null || typeof value !== 'object') return null;
+  for (const [key, child] of Object.entries(value)) {
+    const childPath = path ? `${path}.${key}` : key;
+    if (key.includes('\0')) return childPath;
+    const found = pathWithNul(child, childPath);
+    if (found !== null) return found;
+  }
+  return null;
+}
