@@ -1,4 +1,4 @@
-import { signUp, startApp, type TestApp } from './support/app.js';
+import { PUBLIC_KEY, signUp, startApp, type TestApp } from './support/app.js';
 
 /** The conventions of API.md §0 and §6: error envelope, limits, CORS, docs, health and metrics. */
 describe('HTTP contract', () => {
@@ -28,6 +28,18 @@ describe('HTTP contract', () => {
     const result = await api.request('POST', '/functions/v1/stores', { token, raw: '{"name": ' });
     expect(result.status).toBe(400);
     expect(result.body).toEqual({ success: false, error: { code: 'MALFORMED_JSON', message: 'Body is not valid JSON' } });
+  });
+
+  it('refuses NUL characters, which PostgreSQL text cannot hold, with a 400 naming the field', async () => {
+    const result = await api.request('POST', '/functions/v1/stores', { token, raw: '{"name":"bad\\u0000name"}' });
+    expect(result.status).toBe(400);
+    expect(result.body.error).toMatchObject({ code: 'VALIDATION_FAILED', details: [{ field: 'name' }] });
+    const auth = await api.request('POST', '/auth/v1/token?grant_type=password', {
+      token: PUBLIC_KEY,
+      raw: '{"email":"a\\u0000@example.com","password":"x"}',
+    });
+    expect(auth.status).toBe(400);
+    expect(auth.body.error_code).toBe('validation_failed');
   });
 
   it('413 PAYLOAD_TOO_LARGE above 1 MiB, and a body just under it is read', async () => {
