@@ -268,3 +268,29 @@ describe('/auth/v1', () => {
     });
   });
 });
+
+describe('admin bootstrap over an existing account', () => {
+  it('promotes the account named by ADMIN_EMAIL and signs out whoever held it', async () => {
+    const first = await startApp();
+    const email = uniqueEmail('squatter');
+    const squatter = await signUp(first, {}, email);
+    await first.close();
+
+    const second = await startApp({ ADMIN_EMAIL: email, ADMIN_PASSWORD: 'the-real-admin-pw' });
+    try {
+      expect((await second.request('GET', '/auth/v1/user', { token: squatter.access_token })).status).toBe(401);
+      const old = await second.request('POST', '/auth/v1/token?grant_type=password', {
+        headers: withKey,
+        body: { email, password: PASSWORD },
+      });
+      expect(old.body.error_code).toBe('invalid_credentials');
+      const admin = await second.request('POST', '/auth/v1/token?grant_type=password', {
+        headers: withKey,
+        body: { email, password: 'the-real-admin-pw' },
+      });
+      expect(admin.body.user).toMatchObject({ id: squatter.user.id, role: 'admin' });
+    } finally {
+      await second.close();
+    }
+  });
+});

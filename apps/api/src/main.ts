@@ -12,6 +12,7 @@ async function start(config: AppConfig): Promise<void> {
     const worker = await NestFactory.createApplicationContext(AppModule.forRoot(config), { bufferLogs: true, abortOnError: false });
     worker.useLogger(worker.get(Logger));
     worker.enableShutdownHooks();
+    worker.get(Logger).log('Storefront Platform worker running (role worker, no HTTP)');
     return;
   }
   const app = await createApp(config);

@@ -1,6 +1,7 @@
 import { Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import { ClsService } from 'nestjs-cls';
 import { AppConfig } from '@app/core';
+import { SessionRepository } from '../sessions/session.repository.js';
 import { PasswordHasher } from './password-hasher.js';
 import { UserRepository } from './user.repository.js';
 
@@ -13,6 +14,7 @@ export class AdminBootstrapService implements OnApplicationBootstrap {
     private readonly config: AppConfig,
     private readonly users: UserRepository,
     private readonly hasher: PasswordHasher,
+    private readonly sessions: SessionRepository,
     private readonly cls: ClsService,
   ) {}
 
@@ -26,8 +28,11 @@ export class AdminBootstrapService implements OnApplicationBootstrap {
         this.logger.warn(`ADMIN_EMAIL ${email} belongs to a ${existing.role}; it was not made an admin`);
         return;
       }
-      if (existing) await this.users.setPassword(existing.id, passwordHash, 'admin');
-      else await this.users.insert({ email, passwordHash, role: 'admin', fullName: 'Administrator', provider: 'email', storeId: null });
+      if (existing) {
+        await this.users.setPassword(existing.id, passwordHash, 'admin');
+        // Whoever held this account before (e.g. someone who signed up with the admin's e-mail) is signed out.
+        if (existing.role !== 'admin') await this.sessions.revokeAllOf(existing.id);
+      } else await this.users.insert({ email, passwordHash, role: 'admin', fullName: 'Administrator', provider: 'email', storeId: null });
       this.logger.log(`Admin account ready: ${email}`);
     });
   }
