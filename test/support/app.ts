@@ -24,8 +24,12 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
+/**
+ * Boots the app. The outbox relay is off unless a test turns it on (OUTBOX_RELAY: 'true'): apps of
+ * other test files share the database, and a relay would claim their events.
+ */
 export async function startApp(env: Record<string, string> = {}): Promise<TestApp> {
-  const config = loadConfig({ ...process.env, PUBLIC_API_KEY: PUBLIC_KEY, ...env });
+  const config = loadConfig({ ...process.env, PUBLIC_API_KEY: PUBLIC_KEY, OUTBOX_RELAY: 'false', ...env });
   const app = await createApp(config);
   await app.listen(0, '127.0.0.1');
   const address = app.getHttpServer().address() as { port: number };

@@ -3,13 +3,13 @@ import { APP_GUARD } from '@nestjs/core';
 import { AiModule } from '@app/ai';
 import { AuthGuard, AuthModule, AuthTables1763800100000, RolesGuard } from '@app/auth';
 import { BillingModule } from '@app/billing';
-import { CommerceModule, StoresAndMembers1763800200000 } from '@app/commerce';
+import { CatalogCustomersOrders1763800300000, CommerceModule, StoresAndMembers1763800200000 } from '@app/commerce';
 import { AppConfig, AppThrottlerGuard, CoreModule } from '@app/core';
 import { SocialModule } from '@app/social';
 import { WebhooksModule } from '@app/webhooks';
 
 /** Every lib's migrations, run at boot in timestamp order. */
-export const MIGRATIONS = [AuthTables1763800100000, StoresAndMembers1763800200000];
+export const MIGRATIONS = [AuthTables1763800100000, StoresAndMembers1763800200000, CatalogCustomersOrders1763800300000];
 
 @Module({})
 export class AppModule {

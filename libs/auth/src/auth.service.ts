@@ -3,6 +3,7 @@ import { CommandBus } from '@nestjs/cqrs';
 import { Transactional } from '@nestjs-cls/transactional';
 import { AppConfig, GoTrueError, randomToken, type Role, type UserPrincipal } from '@app/core';
 import { AcceptStoreInvitationCommand } from './commands/accept-store-invitation.command.js';
+import { RegisterStoreCustomerCommand } from './commands/register-store-customer.command.js';
 import { MIN_PASSWORD_LENGTH, type PasswordGrantBody, type SignUpBody } from './dto/auth.dto.js';
 import { AccessTokenService, ACCESS_TOKEN_TTL_SECONDS } from './sessions/access-token.service.js';
 import type { SessionView } from './sessions/session.js';
@@ -54,6 +55,9 @@ export class AuthService {
     });
     if (user === 'email_taken') throw new GoTrueError(422, 'user_already_exists', 'User already registered');
     if (user === 'unknown_store') throw new GoTrueError(400, 'validation_failed', 'data.store_id does not name an existing store');
+    if (role === 'customer') {
+      await this.commands.execute(new RegisterStoreCustomerCommand(data.store_id!, user.id, user.email, user.full_name));
+    }
     if (role === 'team_member') {
       await this.commands.execute(new AcceptStoreInvitationCommand(data.invite_token!, user.email, user.id));
     }

@@ -1,6 +1,7 @@
 export * from './auth.module.js';
 export * from './auth.service.js';
 export * from './commands/accept-store-invitation.command.js';
+export * from './commands/register-store-customer.command.js';
 export * from './guards/auth.guard.js';
 export * from './guards/roles.guard.js';
 export * from './migrations/1763800100000-auth-tables.js';

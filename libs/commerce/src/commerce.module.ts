@@ -1,10 +1,16 @@
 import { Module } from '@nestjs/common';
 import { StoreAccessGuard } from './access/store-access.guard.js';
 import { StoreAccessService } from './access/store-access.service.js';
+import { CustomersModule } from './customers/customers.module.js';
+import { OrdersModule } from './orders/orders.module.js';
 import { MemberCommandHandlers } from './members/commands/index.js';
 import { MemberRepository } from './members/member.repository.js';
 import { MembersController } from './members/members.controller.js';
 import { MemberQueryHandlers } from './members/queries/index.js';
+import { ProductCommandHandlers } from './products/commands/index.js';
+import { ProductRepository } from './products/product.repository.js';
+import { ProductsController } from './products/products.controller.js';
+import { ProductQueryHandlers } from './products/queries/index.js';
 import { StoreCommandHandlers } from './stores/commands/index.js';
 import { StoreQueryHandlers } from './stores/queries/index.js';
 import { StoreRepository } from './stores/store.repository.js';
@@ -12,16 +18,20 @@ import { StoresController } from './stores/stores.controller.js';
 
 /** Stores and their team members (issue 3 adds catalog, inventory, customers and orders). */
 @Module({
-  controllers: [StoresController, MembersController],
+  imports: [CustomersModule, OrdersModule],
+  controllers: [StoresController, MembersController, ProductsController],
   providers: [
     StoreRepository,
     MemberRepository,
+    ProductRepository,
     StoreAccessService,
     StoreAccessGuard,
     ...StoreCommandHandlers,
     ...StoreQueryHandlers,
     ...MemberCommandHandlers,
     ...MemberQueryHandlers,
+    ...ProductCommandHandlers,
+    ...ProductQueryHandlers,
   ],
   exports: [StoreAccessService, StoreAccessGuard],
 })

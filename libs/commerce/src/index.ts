@@ -4,3 +4,6 @@ export * from './access/store-access.service.js';
 export * from './commerce.module.js';
 export * from './migrations/1763800200000-stores-and-members.js';
 export * from './stores/store.js';
+export * from './events/store-event-kinds.js';
+export * from './migrations/1763800300000-catalog-customers-orders.js';
+export * from './products/product.js';

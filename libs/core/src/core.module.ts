@@ -17,6 +17,8 @@ import { strictValidationPipe } from './errors/validation.js';
 import { HealthController } from './observability/health.controller.js';
 import { loggerParams } from './observability/logging.js';
 import { MetricsService } from './observability/metrics.service.js';
+import { OutboxRelay } from './outbox/outbox-relay.js';
+import { OutboxService } from './outbox/outbox.service.js';
 import { RedisModule } from './redis/redis.module.js';
 import { RedisThrottlerStorage } from './throttling/redis-throttler.storage.js';
 import { TenantTransactionInterceptor } from './transactions/tenant-transaction.interceptor.js';
@@ -72,11 +74,13 @@ export class CoreModule {
       controllers: [HealthController],
       providers: [
         MetricsService,
+        OutboxService,
+        OutboxRelay,
         { provide: APP_FILTER, useClass: ErrorEnvelopeFilter },
         { provide: APP_PIPE, useFactory: strictValidationPipe },
         { provide: APP_INTERCEPTOR, useClass: TenantTransactionInterceptor },
       ],
-      exports: [MetricsService, ThrottlerModule, CqrsModule, BullModule],
+      exports: [MetricsService, OutboxService, OutboxRelay, ThrottlerModule, CqrsModule, BullModule],
     };
   }
 }

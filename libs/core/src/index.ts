@@ -22,3 +22,6 @@ export * from './transactions/tenant-transaction.interceptor.js';
 export * from './validation/validators.js';
 export * from './openapi/api-responses.js';
 export * from './database/query-rows.js';
+export * from './outbox/outbox-relay.js';
+export * from './outbox/outbox.service.js';
+export * from './outbox/store-event.js';

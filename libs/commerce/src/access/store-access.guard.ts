@@ -5,11 +5,14 @@ import type { FastifyRequest } from 'fastify';
 import { isUUID } from 'class-validator';
 import { ApiError, requireUser } from '@app/core';
 import type { Permission } from './store-access.js';
-import { StoreAccessService } from './store-access.service.js';
+import { StoreAccessService, type StoreResource } from './store-access.service.js';
 
 export interface StoreAccessRule {
-  /** Where the store id is: a path parameter, a body field or a query parameter, by name. */
-  from: 'param' | 'body' | 'query';
+  /**
+   * Where the store id is: a path parameter, a body field or a query parameter, by name; or the
+   * store of the product, customer or order whose id is the path parameter `key`.
+   */
+  from: 'param' | 'body' | 'query' | StoreResource;
   key?: string;
   /**
    * What the route needs: `read` (anyone with access to the store, customers included unless
@@ -17,7 +20,12 @@ export interface StoreAccessRule {
    */
   need: 'read' | 'manage' | Permission;
   customers?: boolean;
+  /** A customer may also act on a customer or order record of its own (its customer record, its order). */
+  self?: boolean;
 }
+
+const RESOURCE_KEYS: Record<StoreResource, string> = { product: 'product_id', customer: 'customer_id', order: 'order_id' };
+const RESOURCE_NAMES: Record<StoreResource, string> = { product: 'Product', customer: 'Customer', order: 'Order' };
 
 const RULE_KEY = 'storefront:store-access';
 
@@ -36,17 +44,26 @@ export class StoreAccessGuard implements CanActivate {
     const rule = this.reflector.get<StoreAccessRule>(RULE_KEY, context.getHandler());
     const request = context.switchToHttp().getRequest<FastifyRequest>();
     const principal = requireUser(request.principal);
-    const key = rule.key ?? 'store_id';
-    const source = (rule.from === 'param' ? request.params : rule.from === 'body' ? request.body : request.query) as
+    const resource = rule.from === 'param' || rule.from === 'body' || rule.from === 'query' ? null : rule.from;
+    const key = rule.key ?? (resource ? RESOURCE_KEYS[resource] : 'store_id');
+    const source = (rule.from === 'body' ? request.body : rule.from === 'query' ? request.query : request.params) as
       Record<string, unknown> | undefined;
-    const storeId = source?.[key];
-    if (typeof storeId !== 'string' || !isUUID(storeId)) {
+    const id = source?.[key];
+    if (typeof id !== 'string' || !isUUID(id)) {
       throw ApiError.validation([{ field: key, message: `${key} must be a UUID` }]);
     }
+    const located = resource ? await this.access.locate(resource, id) : { storeId: id, ownerUserId: null };
+    if (!located) throw ApiError.notFound(RESOURCE_NAMES[resource!]);
+    const storeId = located.storeId;
     const access = await this.access.resolve(principal, storeId);
-    if (!access) throw ApiError.notFound('Store');
-    if (access.relation === 'customer' && (rule.need !== 'read' || rule.customers === false)) {
-      throw ApiError.forbidden('Customers may not do this');
+    // Whoever cannot see the store learns nothing about the record either.
+    if (!access) throw ApiError.notFound(resource ? RESOURCE_NAMES[resource] : 'Store');
+    if (access.relation === 'customer') {
+      const ownRecord = rule.self === true && located.ownerUserId === principal.userId;
+      if (resource && resource !== 'product' && !ownRecord) throw ApiError.notFound(RESOURCE_NAMES[resource]);
+      if (!ownRecord && (rule.need !== 'read' || rule.customers === false)) throw ApiError.forbidden('Customers may not do this');
+      request.storeAccess = access;
+      return true;
     }
     if (rule.need === 'manage' && access.relation === 'member') {
       throw ApiError.forbidden('Only the store owner may do this');

@@ -3,10 +3,28 @@ import { DataSource } from 'typeorm';
 import type { UserPrincipal } from '@app/core';
 import { PERMISSIONS, type Permission, type StoreAccess } from './store-access.js';
 
+/** Records that belong to a store and are addressed by their own id in routes. */
+export type StoreResource = 'product' | 'customer' | 'order';
+
+const LOCATE: Record<StoreResource, string> = {
+  product: 'SELECT store_id, NULL::uuid AS owner_user_id FROM products WHERE id = $1',
+  customer: 'SELECT store_id, user_id AS owner_user_id FROM customers WHERE id = $1',
+  order: 'SELECT o.store_id, c.user_id AS owner_user_id FROM orders o LEFT JOIN customers c ON c.id = o.customer_id WHERE o.id = $1',
+};
+
 /** Resolves how a user relates to a store, outside row-level security (guards run before the request transaction). */
 @Injectable()
 export class StoreAccessService {
   constructor(private readonly dataSource: DataSource) {}
+
+  /**
+   * The store (and, for customer-owned records, the owning user) of a product, customer or order;
+   * null when there is no such record.
+   */
+  async locate(resource: StoreResource, id: string): Promise<{ storeId: string; ownerUserId: string | null } | null> {
+    const rows: { store_id: string; owner_user_id: string | null }[] = await this.dataSource.query(LOCATE[resource], [id]);
+    return rows[0] ? { storeId: rows[0].store_id, ownerUserId: rows[0].owner_user_id } : null;
+  }
 
   /** The caller's access to the store, or null when the store does not exist or is not theirs to see. */
   async resolve(principal: UserPrincipal, storeId: string): Promise<StoreAccess | null> {

@@ -138,6 +138,15 @@ export class AppConfig {
   @Min(1)
   INVITE_TTL_HOURS = 168;
 
+  @Transform(bool)
+  @IsBoolean()
+  OUTBOX_RELAY = true;
+
+  @Type(() => Number)
+  @IsInt()
+  @Min(100)
+  OUTBOX_SWEEP_INTERVAL_MS = 5000;
+
   @IsOptional()
   @IsString()
   GOOGLE_CLIENT_ID?: string;

@@ -4,6 +4,7 @@ import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/app-config.js';
 import { ensureDatabase } from './ensure-database.js';
 import { CoreRlsFoundation1763800000000 } from './migrations/1763800000000-core-rls-foundation.js';
+import { CoreOutbox1763800050000 } from './migrations/1763800050000-outbox.js';
 
 /**
  * Runs pending migrations while holding a PostgreSQL advisory lock, so that instances booting
@@ -40,7 +41,7 @@ export class DatabaseModule {
               synchronize: false,
               migrationsRun: false,
               migrationsTransactionMode: 'each' as const,
-              migrations: [CoreRlsFoundation1763800000000, ...migrations],
+              migrations: [CoreRlsFoundation1763800000000, CoreOutbox1763800050000, ...migrations],
               extra: { max: config.DATABASE_POOL_SIZE, application_name: `storefront-${config.APP_ROLE}` },
               retryAttempts: 0,
               logging: false,

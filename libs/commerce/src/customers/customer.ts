@@ -1,0 +1,51 @@
+import type { CustomerEventData } from '../events/store-event-kinds.js';
+
+export interface CustomerRow {
+  id: string;
+  store_id: string;
+  user_id: string | null;
+  name: string;
+  email: string;
+  phone: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface CustomerView {
+  id: string;
+  store_id: string;
+  user_id: string | null;
+  name: string;
+  email: string;
+  phone: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export function toCustomerView(row: CustomerRow): CustomerView {
+  return {
+    id: row.id,
+    store_id: row.store_id,
+    user_id: row.user_id,
+    name: row.name,
+    email: row.email,
+    phone: row.phone,
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
+  };
+}
+
+export function customerEventData(row: CustomerRow): CustomerEventData {
+  return { customer_id: row.id, name: row.name, email: row.email };
+}
+
+export const CUSTOMER_EXAMPLE: CustomerView = {
+  id: '3c2b1a09-8f7e-4d6c-9b5a-4e3d2c1b0a98',
+  store_id: '6f1c0b1e-2d4a-4c1b-9f57-1f0e8f6b8a11',
+  user_id: null,
+  name: 'Grace Hopper',
+  email: 'grace@example.com',
+  phone: '+1 555 0100',
+  created_at: '2026-11-22T10:00:00.000Z',
+  updated_at: '2026-11-22T10:00:00.000Z',
+};

@@ -1,0 +1,101 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { ApiConflictResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiFunctionRoute, ApiSuccess } from '@app/core';
+import { StoreScoped } from '../access/store-access.guard.js';
+import { AdjustInventoryCommand } from './commands/adjust-inventory/adjust-inventory.command.js';
+import { CreateProductCommand } from './commands/create-product/create-product.command.js';
+import { DeleteProductCommand } from './commands/delete-product/delete-product.command.js';
+import { UpdateProductCommand } from './commands/update-product/update-product.command.js';
+import { AdjustInventoryDto, CreateProductDto, ListProductsQuery as ListProductsParams, UpdateProductDto } from './product.dto.js';
+import { PRODUCT_EXAMPLE } from './product.js';
+import { GetProductQuery } from './queries/get-product/get-product.query.js';
+import { ListProductsQuery } from './queries/list-products/list-products.query.js';
+
+/** The catalog: team members need the `catalog` permission to change it; customers read active products. */
+@ApiTags('catalog')
+@ApiFunctionRoute()
+@Controller('functions/v1')
+export class ProductsController {
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
+  ) {}
+
+  @Post('stores/:store_id/products')
+  @HttpCode(201)
+  @ApiParam({ name: 'store_id', format: 'uuid' })
+  @StoreScoped({ from: 'param', need: 'catalog' })
+  @ApiOperation({ summary: 'Create a product', description: 'Fires `product.created`.' })
+  @ApiSuccess(201, { product: PRODUCT_EXAMPLE })
+  async create(@Param('store_id') storeId: string, @Body() body: CreateProductDto) {
+    return { success: true, product: await this.commands.execute(new CreateProductCommand(storeId, body)) };
+  }
+
+  @Get('stores/:store_id/products')
+  @ApiParam({ name: 'store_id', format: 'uuid' })
+  @StoreScoped({ from: 'param', need: 'read' })
+  @ApiOperation({
+    summary: "A store's products, newest first",
+    description: 'Filters: `status`, `category`, `q` (name or description). Customers see active products only.',
+  })
+  @ApiSuccess(200, { data: [PRODUCT_EXAMPLE], next_cursor: null })
+  async list(@Param('store_id') storeId: string, @Query() params: ListProductsParams) {
+    return { success: true, ...(await this.queries.execute(new ListProductsQuery(storeId, params))) };
+  }
+
+  @Get('products/:product_id')
+  @ApiParam({ name: 'product_id', format: 'uuid' })
+  @StoreScoped({ from: 'product', need: 'read' })
+  @ApiOperation({ summary: 'One product' })
+  @ApiSuccess(200, { product: PRODUCT_EXAMPLE })
+  async get(@Param('product_id') productId: string) {
+    return { success: true, product: await this.queries.execute(new GetProductQuery(productId)) };
+  }
+
+  @Patch('products/:product_id')
+  @ApiParam({ name: 'product_id', format: 'uuid' })
+  @StoreScoped({ from: 'product', need: 'catalog' })
+  @ApiOperation({ summary: 'Change a product', description: 'Fires `product.updated`. Stock changes go through `/inventory`.' })
+  @ApiSuccess(200, { product: PRODUCT_EXAMPLE })
+  async update(@Param('product_id') productId: string, @Body() body: UpdateProductDto) {
+    return { success: true, product: await this.commands.execute(new UpdateProductCommand(productId, body)) };
+  }
+
+  @Delete('products/:product_id')
+  @ApiParam({ name: 'product_id', format: 'uuid' })
+  @StoreScoped({ from: 'product', need: 'catalog' })
+  @ApiOperation({ summary: 'Delete a product', description: 'Fires `product.deleted`. Past orders keep the item name and price.' })
+  @ApiSuccess(200, { message: 'Product deleted' })
+  async remove(@Param('product_id') productId: string) {
+    await this.commands.execute(new DeleteProductCommand(productId));
+    return { success: true, message: 'Product deleted' };
+  }
+
+  @Post('products/:product_id/inventory')
+  @HttpCode(200)
+  @ApiParam({ name: 'product_id', format: 'uuid' })
+  @StoreScoped({ from: 'product', need: 'catalog' })
+  @ApiOperation({
+    summary: 'Adjust stock by `delta` or set it to `quantity`',
+    description: 'Fires `inventory.updated`. Stock never goes below 0: a larger removal answers 409 `OUT_OF_STOCK` and changes nothing.',
+  })
+  @ApiSuccess(200, { product: PRODUCT_EXAMPLE })
+  @ApiConflictResponse({
+    description: 'Not enough stock',
+    schema: {
+      example: {
+        success: false,
+        error: {
+          code: 'OUT_OF_STOCK',
+          message: 'Only 2 in stock: cannot remove 5',
+          details: { product_id: PRODUCT_EXAMPLE.id, available: 2, requested_delta: -5 },
+        },
+      },
+    },
+  })
+  async adjust(@Param('product_id') productId: string, @Body() body: AdjustInventoryDto) {
+    const change = { delta: body.delta, quantity: body.quantity };
+    return { success: true, product: await this.commands.execute(new AdjustInventoryCommand(productId, change, body.reason ?? null)) };
+  }
+}
