@@ -1,0 +1,111 @@
+import { EventBus, ofType } from '@nestjs/cqrs';
+import { DataSource } from 'typeorm';
+import { OutboxRelay, StoreEvent, type StoreEventEnvelope } from '@app/core';
+import { merchantWithStore, startApp, type TestApp } from './support/app.js';
+
+/** Collects the store events an app's EventBus publishes for one store. */
+function collect(api: TestApp, storeId: () => string): StoreEventEnvelope[] {
+  const seen: StoreEventEnvelope[] = [];
+  api.app
+    .get(EventBus)
+    .pipe(ofType(StoreEvent))
+    .subscribe((event) => {
+      if (event.envelope.store_id === storeId()) seen.push(event.envelope);
+    });
+  return seen;
+}
+
+async function until(check: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/**
+ * The transactional outbox: events are rows committed with their change; a relay publishes them on
+ * the EventBus after commit (LISTEN/NOTIFY) and a sweep catches up on anything left undispatched.
+ */
+describe('outbox relay', () => {
+  let api: TestApp;
+  let second: TestApp;
+  let store: { token: string; storeId: string };
+  let seen: StoreEventEnvelope[];
+  let seenBySecond: StoreEventEnvelope[];
+  const undispatched = async (storeId: string) =>
+    Number(
+      (
+        await api.app.get(DataSource).query('SELECT count(*) FROM outbox_events WHERE store_id = $1 AND dispatched_at IS NULL', [storeId])
+      )[0].count,
+    );
+
+  beforeAll(async () => {
+    // A long sweep interval: what the tests see is the immediate publish or an explicit sweep.
+    const relaying = { OUTBOX_RELAY: 'true', OUTBOX_SWEEP_INTERVAL_MS: '600000' };
+    api = await startApp(relaying);
+    second = await startApp(relaying);
+    store = await merchantWithStore(api, 'Outbox store');
+    seen = collect(api, () => store.storeId);
+    seenBySecond = collect(second, () => store.storeId);
+  });
+  afterAll(async () => {
+    await second.close();
+    await api.close();
+  });
+
+  it('publishes a committed change right after commit, as the documented envelope, exactly once across relays', async () => {
+    const created = await api.request('POST', `/functions/v1/stores/${store.storeId}/products`, {
+      token: store.token,
+      body: { name: 'Relayed', price: 3 },
+    });
+    const all = () => [...seen, ...seenBySecond];
+    await until(() => all().some((e) => e.data.product_id === created.body.product.id), 'product.created on the EventBus');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const published = all().filter((e) => e.data.product_id === created.body.product.id);
+    expect(published).toHaveLength(1);
+    expect(published[0]).toMatchObject({ event: 'product.created', store_id: store.storeId, data: { name: 'Relayed', price: 3 } });
+    expect(published[0].id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(new Date(published[0].created_at).toISOString()).toBe(published[0].created_at);
+    expect(await undispatched(store.storeId)).toBe(0);
+  });
+
+  it('publishes nothing for a change that rolled back', async () => {
+    const product = (
+      await api.request('POST', `/functions/v1/stores/${store.storeId}/products`, {
+        token: store.token,
+        body: { name: 'Scarce', price: 1 },
+      })
+    ).body.product.id;
+    await until(() => seen.concat(seenBySecond).some((e) => e.data.product_id === product), 'product.created');
+    const refused = await api.request('POST', `/functions/v1/products/${product}/inventory`, { token: store.token, body: { delta: -1 } });
+    expect(refused.status).toBe(409);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(seen.concat(seenBySecond).filter((e) => e.event === 'inventory.updated' && e.data.product_id === product)).toEqual([]);
+    const rows = await api.app
+      .get(DataSource)
+      .query(`SELECT 1 FROM outbox_events WHERE event = 'inventory.updated' AND data->>'product_id' = $1`, [product]);
+    expect(rows).toEqual([]);
+  });
+
+  it('the sweep publishes an event whose immediate publish was lost', async () => {
+    await api.app.get(OutboxRelay).stop();
+    await second.app.get(OutboxRelay).stop();
+    const created = await api.request('POST', `/functions/v1/stores/${store.storeId}/products`, {
+      token: store.token,
+      body: { name: 'Swept', price: 4 },
+    });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const mine = () => seen.concat(seenBySecond).filter((e) => e.data.product_id === created.body.product.id);
+    expect(mine()).toEqual([]);
+    expect(await undispatched(store.storeId)).toBe(1);
+
+    expect(await api.app.get(OutboxRelay).sweep()).toBeGreaterThanOrEqual(1);
+    expect(mine()).toHaveLength(1);
+    expect(mine()[0].event).toBe('product.created');
+    expect(await undispatched(store.storeId)).toBe(0);
+    // Sweeping again publishes nothing twice.
+    await api.app.get(OutboxRelay).sweep();
+    expect(mine()).toHaveLength(1);
+  });
+});
