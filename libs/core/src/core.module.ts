@@ -17,6 +17,7 @@ import { strictValidationPipe } from './errors/validation.js';
 import { HealthController } from './observability/health.controller.js';
 import { loggerParams } from './observability/logging.js';
 import { MetricsService } from './observability/metrics.service.js';
+import { EventErrorLogger } from './outbox/event-error-logger.js';
 import { OutboxRelay } from './outbox/outbox-relay.js';
 import { OutboxService } from './outbox/outbox.service.js';
 import { RedisModule } from './redis/redis.module.js';
@@ -76,6 +77,7 @@ export class CoreModule {
         MetricsService,
         OutboxService,
         OutboxRelay,
+        EventErrorLogger,
         { provide: APP_FILTER, useClass: ErrorEnvelopeFilter },
         { provide: APP_PIPE, useFactory: strictValidationPipe },
         { provide: APP_INTERCEPTOR, useClass: TenantTransactionInterceptor },

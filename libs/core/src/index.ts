@@ -25,3 +25,4 @@ export * from './database/query-rows.js';
 export * from './outbox/outbox-relay.js';
 export * from './outbox/outbox.service.js';
 export * from './outbox/store-event.js';
+export * from './database/sql-text.js';

@@ -1,8 +1,18 @@
 import { Injectable } from '@nestjs/common';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import type { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
-import { queryRows } from '@app/core';
+import { queryRows, type Cursor, containsPattern } from '@app/core';
 import type { CustomerRow } from './customer.js';
+
+const UNIQUE_VIOLATION = '23505';
+const EMAIL_KEY = 'customers_email_key';
+
+/** The fields of a customer that staff (or the customer itself) may change. */
+export interface CustomerFields {
+  name?: string;
+  email?: string;
+  phone?: string | null;
+}
 
 @Injectable()
 export class CustomerRepository {
@@ -31,5 +41,46 @@ export class CustomerRepository {
       [storeId, email, userId],
     );
     return rows[0] ?? null;
+  }
+
+  async findVisible(id: string): Promise<CustomerRow | null> {
+    return (await queryRows<CustomerRow>(this.txHost.tx, 'SELECT * FROM customers WHERE id = $1', [id]))[0] ?? null;
+  }
+
+  /** The customer, locked for the rest of the transaction; null when not visible. */
+  async findForUpdate(id: string): Promise<CustomerRow | null> {
+    return (await queryRows<CustomerRow>(this.txHost.tx, 'SELECT * FROM customers WHERE id = $1 FOR UPDATE', [id]))[0] ?? null;
+  }
+
+  /** A page of the store's customers, newest first, optionally matching `q` in name or e-mail. */
+  async pageOfStore(storeId: string, q: string | undefined, limit: number, after: Cursor | null): Promise<CustomerRow[]> {
+    return queryRows<CustomerRow>(
+      this.txHost.tx,
+      `SELECT * FROM customers
+        WHERE store_id = $1
+          AND ($2::text IS NULL OR name ILIKE $2 OR email ILIKE $2)
+          AND ($3::timestamptz IS NULL OR (created_at, id) < ($3::timestamptz, $4::uuid))
+        ORDER BY created_at DESC, id DESC
+        LIMIT $5`,
+      [storeId, q ? containsPattern(q) : null, after?.createdAt ?? null, after?.id ?? null, limit + 1],
+    );
+  }
+
+  /**
+   * Applies the given fields and answers the row after the change; 'email_taken' when another
+   * customer of the store has that e-mail (also one written by a concurrent change).
+   */
+  async update(id: string, fields: CustomerFields): Promise<CustomerRow | 'email_taken'> {
+    const set = (['name', 'email', 'phone'] as const).filter((key) => fields[key] !== undefined);
+    const assignments = set.map((key, index) => `${key} = $${index + 2}`);
+    const rows = await queryRows<CustomerRow>(
+      this.txHost.tx,
+      `UPDATE customers SET ${[...assignments, 'updated_at = now()'].join(', ')} WHERE id = $1 RETURNING *`,
+      [id, ...set.map((key) => fields[key])],
+    ).catch((error: { code?: string; constraint?: string }) => {
+      if (error.code === UNIQUE_VIOLATION && error.constraint === EMAIL_KEY) return 'email_taken' as const;
+      throw error;
+    });
+    return rows === 'email_taken' ? rows : rows[0];
   }
 }

@@ -1,3 +1,4 @@
+import { ApiError } from '@app/core';
 import type { CustomerEventData } from '../events/store-event-kinds.js';
 
 export interface CustomerRow {
@@ -49,3 +50,6 @@ export const CUSTOMER_EXAMPLE: CustomerView = {
   created_at: '2026-11-22T10:00:00.000Z',
   updated_at: '2026-11-22T10:00:00.000Z',
 };
+
+/** 409: e-mails are unique in a store regardless of case (customers_email_key). */
+export const customerEmailTaken = (): ApiError => ApiError.conflict('This store already has a customer with that e-mail');

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import type { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
-import { queryRows, type Cursor } from '@app/core';
+import { queryRows, type Cursor, containsPattern } from '@app/core';
 import type { ProductRow, ProductStatus } from './product.js';
 
 export interface ProductFields {
@@ -80,7 +80,7 @@ export class ProductRepository {
         storeId,
         filter.status ?? null,
         filter.category ?? null,
-        filter.q ? `%${escapeLike(filter.q)}%` : null,
+        filter.q ? containsPattern(filter.q) : null,
         after?.createdAt ?? null,
         after?.id ?? null,
         limit + 1,
@@ -114,8 +114,4 @@ export class ProductRepository {
     const rows = await queryRows<StockMove>(this.txHost.tx, 'SELECT * FROM app_move_stock($1, $2, $3)', [id, delta, activeOnly]);
     return rows[0] ?? null;
   }
-}
-
-function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, (char) => `\\${char}`);
 }

@@ -1,5 +1,6 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { ApiError, OutboxService } from '@app/core';
+import { NULLABLE_PRODUCT_FIELDS } from '../../product.dto.js';
 import { ProductRepository } from '../../product.repository.js';
 import { productEventData, toProductView, type ProductView } from '../../product.js';
 import { UpdateProductCommand } from './update-product.command.js';
@@ -12,6 +13,10 @@ export class UpdateProductHandler implements ICommandHandler<UpdateProductComman
   ) {}
 
   async execute({ productId, fields }: UpdateProductCommand): Promise<ProductView> {
+    const cleared = Object.entries(fields)
+      .filter(([key, value]) => value === null && !(NULLABLE_PRODUCT_FIELDS as readonly string[]).includes(key))
+      .map(([field]) => ({ field, message: `${field} cannot be null` }));
+    if (cleared.length > 0) throw ApiError.validation(cleared);
     const current = await this.products.findForUpdate(productId);
     if (!current) throw ApiError.notFound('Product');
     if (fields.inventory_quantity !== undefined) {
