@@ -125,6 +125,21 @@ describe('HTTP contract', () => {
       ['get', '/functions/v1/stores/{store_id}/members'],
       ['patch', '/functions/v1/stores/{store_id}/members/{member_id}'],
       ['delete', '/functions/v1/stores/{store_id}/members/{member_id}'],
+      ['post', '/functions/v1/stores/{store_id}/products'],
+      ['get', '/functions/v1/stores/{store_id}/products'],
+      ['get', '/functions/v1/products/{product_id}'],
+      ['patch', '/functions/v1/products/{product_id}'],
+      ['delete', '/functions/v1/products/{product_id}'],
+      ['post', '/functions/v1/products/{product_id}/inventory'],
+      ['post', '/functions/v1/stores/{store_id}/customers'],
+      ['get', '/functions/v1/stores/{store_id}/customers'],
+      ['get', '/functions/v1/customers/{customer_id}'],
+      ['patch', '/functions/v1/customers/{customer_id}'],
+      ['post', '/functions/v1/stores/{store_id}/orders'],
+      ['get', '/functions/v1/stores/{store_id}/orders'],
+      ['get', '/functions/v1/orders'],
+      ['get', '/functions/v1/orders/{order_id}'],
+      ['patch', '/functions/v1/orders/{order_id}'],
       ['get', '/health'],
       ['get', '/health/ready'],
     ];
@@ -135,10 +150,11 @@ describe('HTTP contract', () => {
     }
     const createStore = doc.paths['/functions/v1/stores'].post;
     expect(createStore.responses['201'].content['application/json'].schema.example.success).toBe(true);
-    const schema = doc.components.schemas.CreateStoreDto;
-    for (const [field, property] of Object.entries<any>(schema.properties)) {
-      expect(property.description, field).toBeTruthy();
-      expect(property.example, field).toBeDefined();
+    for (const dto of ['CreateStoreDto', 'InviteMemberDto', 'CreateProductDto', 'AdjustInventoryDto']) {
+      for (const [field, property] of Object.entries<any>(doc.components.schemas[dto].properties)) {
+        expect(property.description, `${dto}.${field}`).toBeTruthy();
+        expect(property.example, `${dto}.${field}`).toBeDefined();
+      }
     }
   });
 });

@@ -1,3 +1,4 @@
+export * from './access/current-store-access.decorator.js';
 export * from './access/store-access.js';
 export * from './access/store-access.guard.js';
 export * from './access/store-access.service.js';
@@ -7,3 +8,6 @@ export * from './stores/store.js';
 export * from './events/store-event-kinds.js';
 export * from './migrations/1763800300000-catalog-customers-orders.js';
 export * from './products/product.js';
+export * from './customers/customer.js';
+export * from './orders/order-status.js';
+export * from './orders/order.js';

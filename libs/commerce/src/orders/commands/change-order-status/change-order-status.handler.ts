@@ -1,0 +1,79 @@
+import { HttpStatus } from '@nestjs/common';
+import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { ApiError, OutboxService } from '@app/core';
+import type { InventoryEventData } from '../../../events/store-event-kinds.js';
+import { ProductRepository } from '../../../products/product.repository.js';
+import { allowedTransitions, canTransition, eventFor } from '../../order-status.js';
+import { OrderRepository } from '../../order.repository.js';
+import { orderEventData, toOrderView, type OrderRow, type OrderView } from '../../order.js';
+import { ChangeOrderStatusCommand } from './change-order-status.command.js';
+
+/**
+ * Moves an order along the status machine (order-status.ts). The order row is locked first, so
+ * concurrent moves of one order run one after the other and each sees the status the previous left.
+ * Fires `order.updated` and the specific event, both with the order after the change; cancelling
+ * also restocks (one `inventory.updated` per product). A refund does not restock: whether refunded
+ * goods come back to stock is the merchant's call, through POST /products/{id}/inventory.
+ */
+@CommandHandler(ChangeOrderStatusCommand)
+export class ChangeOrderStatusHandler implements ICommandHandler<ChangeOrderStatusCommand> {
+  constructor(
+    private readonly orders: OrderRepository,
+    private readonly products: ProductRepository,
+    private readonly outbox: OutboxService,
+  ) {}
+
+  async execute({ orderId, access, status }: ChangeOrderStatusCommand): Promise<OrderView> {
+    const order = await this.orders.findForUpdate(orderId);
+    if (!order) throw ApiError.notFound('Order');
+    if (access.relation === 'customer') {
+      if (status !== 'cancelled') throw ApiError.forbidden('Customers may only cancel their orders');
+      if (order.status !== 'pending')
+        throw ApiError.forbidden(`Only a pending order can be cancelled by the customer; this one is ${order.status}`);
+    }
+    if (!canTransition(order.status, status)) {
+      const allowed = allowedTransitions(order.status);
+      throw new ApiError(
+        HttpStatus.CONFLICT,
+        'INVALID_TRANSITION',
+        `An order cannot move from ${order.status} to ${status}` +
+          (allowed.length ? ` (allowed: ${allowed.join(', ')})` : `: ${order.status} is final`),
+        { from: order.status, to: status, allowed: [...allowed] },
+      );
+    }
+    await this.orders.updateStatus(orderId, status);
+    const restocked = status === 'cancelled' ? await this.restock(order) : [];
+
+    const details = (await this.orders.findDetails(orderId))!;
+    const data = orderEventData(details);
+    await this.outbox.append(order.store_id, 'order.updated', data);
+    await this.outbox.append(order.store_id, eventFor(status)!, data);
+    for (const move of restocked) await this.outbox.append(order.store_id, 'inventory.updated', move);
+    return toOrderView(details);
+  }
+
+  /**
+   * Puts the items back in stock, products in ascending id order (as orders take them). Items whose
+   * product was deleted since (product_id null) are skipped; inactive products are restocked too.
+   */
+  private async restock(order: OrderRow): Promise<InventoryEventData[]> {
+    const quantities = new Map<string, number>();
+    for (const item of await this.orders.itemsOf(order.id)) {
+      if (item.product_id) quantities.set(item.product_id, (quantities.get(item.product_id) ?? 0) + item.quantity);
+    }
+    const moves: InventoryEventData[] = [];
+    for (const productId of [...quantities.keys()].sort()) {
+      const delta = quantities.get(productId)!;
+      const moved = await this.products.moveStock(productId, delta, false);
+      if (!moved) continue;
+      moves.push({
+        product_id: productId,
+        previous_quantity: moved.previous_quantity,
+        quantity: moved.quantity,
+        delta,
+        reason: `order ${order.order_number} cancelled`,
+      });
+    }
+    return moves;
+  }
+}

@@ -1,0 +1,16 @@
+import { Command } from '@nestjs/cqrs';
+import type { StoreAccess } from '../../../access/store-access.js';
+import type { OrderView } from '../../order.js';
+
+export class PlaceOrderCommand extends Command<OrderView> {
+  constructor(
+    readonly storeId: string,
+    /** How the caller relates to the store (StoreAccessGuard). */
+    readonly access: StoreAccess,
+    readonly userId: string,
+    readonly customerId: string | undefined,
+    readonly items: readonly { product_id: string; quantity: number }[],
+  ) {
+    super();
+  }
+}

@@ -1,0 +1,151 @@
+import { HttpStatus } from '@nestjs/common';
+import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { ApiError, OutboxService } from '@app/core';
+import type { StoreAccess } from '../../../access/store-access.js';
+import type { InventoryEventData } from '../../../events/store-event-kinds.js';
+import type { ProductRow } from '../../../products/product.js';
+import { ProductRepository, type StockMove } from '../../../products/product.repository.js';
+import { OrderRepository, type NewOrderItem, type OrderCustomer } from '../../order.repository.js';
+import { MAX_ORDER_TOTAL_CENTS, fromCents, orderEventData, toCents, toOrderView, type OrderView } from '../../order.js';
+import { PlaceOrderCommand } from './place-order.command.js';
+
+type Line = { product_id: string; quantity: number };
+
+/**
+ * Places an order in one transaction: prices from the catalog, stock reserved for every item or
+ * none, the store's next order number, then `order.created` and one `inventory.updated` per item.
+ * Any refusal throws, and the request transaction rolls back every reservation, the number and the events.
+ */
+@CommandHandler(PlaceOrderCommand)
+export class PlaceOrderHandler implements ICommandHandler<PlaceOrderCommand> {
+  constructor(
+    private readonly orders: OrderRepository,
+    private readonly products: ProductRepository,
+    private readonly outbox: OutboxService,
+  ) {}
+
+  async execute({ storeId, access, userId, customerId, items }: PlaceOrderCommand): Promise<OrderView> {
+    const lines = items.map((item) => ({ product_id: item.product_id.toLowerCase(), quantity: item.quantity }));
+    const customer = await this.customerFor(storeId, access, userId, customerId?.toLowerCase());
+    const priced = await this.price(storeId, lines);
+    const total = priced.reduce((sum, line) => sum + toCents(line.price) * BigInt(line.quantity), 0n);
+    if (total > MAX_ORDER_TOTAL_CENTS) {
+      throw new ApiError(HttpStatus.UNPROCESSABLE_ENTITY, 'UNPROCESSABLE', `The order total exceeds ${fromCents(MAX_ORDER_TOTAL_CENTS)}`);
+    }
+    const moves = await this.reserve(storeId, lines);
+
+    const orderNumber = await this.orders.takeOrderNumber(storeId);
+    const order = await this.orders.insert(storeId, {
+      orderNumber,
+      customerId: customer?.id ?? null,
+      total: fromCents(total),
+      placedBy: userId,
+    });
+    await this.orders.insertItems(order, priced);
+    const details = (await this.orders.findDetails(order.id))!;
+
+    await this.outbox.append(storeId, 'order.created', orderEventData(details));
+    for (const line of lines) {
+      const moved = moves.get(line.product_id)!;
+      const data: InventoryEventData = {
+        product_id: line.product_id,
+        previous_quantity: moved.previous_quantity,
+        quantity: moved.quantity,
+        delta: -line.quantity,
+        reason: `order ${orderNumber}`,
+      };
+      await this.outbox.append(storeId, 'inventory.updated', data);
+    }
+    return toOrderView(details);
+  }
+
+  /**
+   * Staff (with `orders`) may name any customer of the store, or none. A customer orders for itself:
+   * `customer_id` omitted or its own.
+   */
+  private async customerFor(
+    storeId: string,
+    access: StoreAccess,
+    userId: string,
+    customerId: string | undefined,
+  ): Promise<OrderCustomer | null> {
+    if (access.relation === 'customer') {
+      const own = await this.orders.findCustomerOfUser(storeId, userId);
+      if (!own) throw ApiError.forbidden('Your account has no customer record in this store');
+      if (customerId !== undefined && customerId !== own.id) throw ApiError.forbidden('Customers place orders for themselves only');
+      return own;
+    }
+    if (!access.permissions.includes('orders')) throw ApiError.forbidden('This needs the "orders" permission on the store');
+    if (customerId === undefined) return null;
+    const customer = await this.orders.findCustomer(storeId, customerId);
+    if (!customer) throw ApiError.notFound('Customer');
+    return customer;
+  }
+
+  /** Each item at its catalog name and price; 422 naming every item that is not an active product of the store. */
+  private async price(storeId: string, lines: Line[]): Promise<NewOrderItem[]> {
+    const found = new Map((await this.products.findManyVisible(lines.map((line) => line.product_id))).map((p) => [p.id, p]));
+    const orderable = (product: ProductRow | undefined): product is ProductRow =>
+      product?.store_id === storeId && product.status === 'active';
+    const refused = lines.flatMap((line, index) => (orderable(found.get(line.product_id)) ? [] : [{ index, product_id: line.product_id }]));
+    if (refused.length > 0) throw notOrderable(refused);
+    return lines.map((line) => {
+      const product = found.get(line.product_id)!;
+      return { product_id: product.id, name: product.name, quantity: line.quantity, price: product.price };
+    });
+  }
+
+  /**
+   * Takes the stock of every item, in ascending product id order so that concurrent orders lock
+   * products in the same order and cannot deadlock. app_move_stock never goes below zero: the
+   * first item short of stock ends the order with 409 OUT_OF_STOCK, and the rollback returns what
+   * was already taken.
+   */
+  private async reserve(storeId: string, lines: Line[]): Promise<Map<string, StockMove>> {
+    const sorted = [...lines].sort((a, b) => (a.product_id < b.product_id ? -1 : a.product_id > b.product_id ? 1 : 0));
+    const moves = new Map<string, StockMove>();
+    for (const [index, line] of sorted.entries()) {
+      const moved = await this.products.moveStock(line.product_id, -line.quantity, true);
+      if (!moved) throw await this.shortOfStock(storeId, sorted.slice(index), lines);
+      moves.set(line.product_id, moved);
+    }
+    return moves;
+  }
+
+  /** The error for a failed reservation: the item that failed and every later one that is short too. */
+  private async shortOfStock(storeId: string, unreserved: Line[], lines: Line[]): Promise<ApiError> {
+    const current = new Map((await this.products.findManyVisible(unreserved.map((line) => line.product_id))).map((p) => [p.id, p]));
+    const failed = current.get(unreserved[0].product_id);
+    // Made inactive (or deleted) since it was priced: not a stock problem.
+    if (failed?.store_id !== storeId || failed.status !== 'active') {
+      return notOrderable([
+        { index: lines.findIndex((line) => line.product_id === unreserved[0].product_id), product_id: unreserved[0].product_id },
+      ]);
+    }
+    const short = unreserved
+      .filter((line, index) => index === 0 || (current.get(line.product_id)?.inventory_quantity ?? 0) < line.quantity)
+      .map((line) => ({
+        product_id: line.product_id,
+        requested: line.quantity,
+        available: current.get(line.product_id)?.inventory_quantity ?? 0,
+      }));
+    const message =
+      short.length === 1
+        ? `Only ${short[0].available} of "${failed.name}" in stock: cannot order ${short[0].requested}`
+        : `${short.length} items are short of stock`;
+    return new ApiError(HttpStatus.CONFLICT, 'OUT_OF_STOCK', message, short);
+  }
+}
+
+function notOrderable(refused: { index: number; product_id: string }[]): ApiError {
+  return new ApiError(
+    HttpStatus.UNPROCESSABLE_ENTITY,
+    'UNPROCESSABLE',
+    refused.length === 1 ? `Product ${refused[0].product_id} cannot be ordered` : `${refused.length} products cannot be ordered`,
+    refused.map(({ index, product_id }) => ({
+      field: `items.${index}.product_id`,
+      product_id,
+      message: 'is not an active product of this store',
+    })),
+  );
+}

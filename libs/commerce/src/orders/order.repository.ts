@@ -1,0 +1,180 @@
+import { Injectable } from '@nestjs/common';
+import { TransactionHost } from '@nestjs-cls/transactional';
+import type { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
+import { queryRows, type Cursor } from '@app/core';
+import type { OrderStatus } from './order-status.js';
+import type { OrderDetailsRow, OrderItemRow, OrderRow } from './order.js';
+
+/** The customer an order is for, as orders need it. */
+export interface OrderCustomer {
+  id: string;
+  name: string;
+  email: string;
+}
+
+export interface NewOrderItem {
+  product_id: string;
+  name: string;
+  quantity: number;
+  /** Unit price as a NUMERIC literal, e.g. "12.50". */
+  price: string;
+}
+
+const ORDER_WITH_CUSTOMER = `
+  SELECT o.*, c.name AS customer_name, c.email AS customer_email
+    FROM orders o
+    LEFT JOIN customers c ON c.id = o.customer_id`;
+
+/** Orders and their items, read and written in the request's transaction under row-level security. */
+@Injectable()
+export class OrderRepository {
+  constructor(private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>) {}
+
+  /** A customer record of the store; null when it does not exist there (or is not visible). */
+  async findCustomer(storeId: string, customerId: string): Promise<OrderCustomer | null> {
+    const rows = await queryRows<OrderCustomer>(this.txHost.tx, 'SELECT id, name, email FROM customers WHERE id = $1 AND store_id = $2', [
+      customerId,
+      storeId,
+    ]);
+    return rows[0] ?? null;
+  }
+
+  /** The customer record of a signed-in customer in the store; null when it has none. */
+  async findCustomerOfUser(storeId: string, userId: string): Promise<OrderCustomer | null> {
+    const rows = await queryRows<OrderCustomer>(
+      this.txHost.tx,
+      'SELECT id, name, email FROM customers WHERE user_id = $1 AND store_id = $2',
+      [userId, storeId],
+    );
+    return rows[0] ?? null;
+  }
+
+  /**
+   * The store's next order number ("1001", "1002", …). The counter row stays locked until the
+   * transaction ends, so concurrent orders take numbers one after the other, and a rollback gives
+   * the number back: numbers are unique and gapless.
+   */
+  async takeOrderNumber(storeId: string): Promise<string> {
+    const rows = await queryRows<{ last_number: string }>(
+      this.txHost.tx,
+      `INSERT INTO store_order_counters (store_id, last_number) VALUES ($1, 1001)
+       ON CONFLICT (store_id) DO UPDATE SET last_number = store_order_counters.last_number + 1
+       RETURNING last_number`,
+      [storeId],
+    );
+    return String(rows[0].last_number);
+  }
+
+  /** Inserts an order in the store's currency, status `pending`. */
+  async insert(
+    storeId: string,
+    fields: { orderNumber: string; customerId: string | null; total: string; placedBy: string },
+  ): Promise<OrderRow> {
+    const rows = await queryRows<OrderRow>(
+      this.txHost.tx,
+      `INSERT INTO orders (store_id, order_number, customer_id, currency, total, placed_by)
+       SELECT s.id, $2, $3, s.currency, $4, $5 FROM stores s WHERE s.id = $1
+       RETURNING *`,
+      [storeId, fields.orderNumber, fields.customerId, fields.total, fields.placedBy],
+    );
+    return rows[0];
+  }
+
+  /** Inserts the items of an order, numbered in the given order. */
+  async insertItems(order: OrderRow, items: NewOrderItem[]): Promise<void> {
+    await queryRows(
+      this.txHost.tx,
+      `INSERT INTO order_items (order_id, store_id, product_id, position, name, quantity, price)
+       SELECT $1, $2, i.product_id, i.position, i.name, i.quantity, i.price
+         FROM unnest($3::uuid[], $4::text[], $5::integer[], $6::numeric[]) WITH ORDINALITY
+              AS i(product_id, name, quantity, price, position)`,
+      [
+        order.id,
+        order.store_id,
+        items.map((item) => item.product_id),
+        items.map((item) => item.name),
+        items.map((item) => item.quantity),
+        items.map((item) => item.price),
+      ],
+    );
+  }
+
+  /** The order with its customer and items; null when not visible. */
+  async findDetails(id: string): Promise<OrderDetailsRow | null> {
+    const rows = await queryRows<OrderRow & { customer_name: string | null; customer_email: string | null }>(
+      this.txHost.tx,
+      `${ORDER_WITH_CUSTOMER} WHERE o.id = $1`,
+      [id],
+    );
+    return (await this.withItems(rows))[0] ?? null;
+  }
+
+  /** The order, locked until the transaction ends (concurrent status changes wait); null when not visible. */
+  async findForUpdate(id: string): Promise<OrderRow | null> {
+    return (await queryRows<OrderRow>(this.txHost.tx, 'SELECT * FROM orders WHERE id = $1 FOR UPDATE', [id]))[0] ?? null;
+  }
+
+  async updateStatus(id: string, status: OrderStatus): Promise<void> {
+    await queryRows(this.txHost.tx, 'UPDATE orders SET status = $2, updated_at = now() WHERE id = $1', [id, status]);
+  }
+
+  /** The items of an order, in the order placed. */
+  async itemsOf(orderId: string): Promise<OrderItemRow[]> {
+    return queryRows<OrderItemRow>(
+      this.txHost.tx,
+      'SELECT order_id, product_id, position, name, quantity, price FROM order_items WHERE order_id = $1 ORDER BY position',
+      [orderId],
+    );
+  }
+
+  /** A page of the store's orders, newest first; `limit + 1` rows so the caller can tell whether another page follows. */
+  async pageOfStore(storeId: string, status: OrderStatus | undefined, limit: number, after: Cursor | null): Promise<OrderDetailsRow[]> {
+    return this.page('o.store_id = $1', storeId, status, limit, after);
+  }
+
+  /** A page of the orders of the user's customer records, newest first (`limit + 1` rows). */
+  async pageOfCustomerUser(
+    userId: string,
+    status: OrderStatus | undefined,
+    limit: number,
+    after: Cursor | null,
+  ): Promise<OrderDetailsRow[]> {
+    return this.page('o.customer_id IN (SELECT id FROM customers WHERE user_id = $1)', userId, status, limit, after);
+  }
+
+  private async page(
+    scope: string,
+    scopeId: string,
+    status: OrderStatus | undefined,
+    limit: number,
+    after: Cursor | null,
+  ): Promise<OrderDetailsRow[]> {
+    const rows = await queryRows<OrderRow & { customer_name: string | null; customer_email: string | null }>(
+      this.txHost.tx,
+      `${ORDER_WITH_CUSTOMER}
+        WHERE ${scope}
+          AND ($2::text IS NULL OR o.status = $2)
+          AND ($3::timestamptz IS NULL OR (o.created_at, o.id) < ($3::timestamptz, $4::uuid))
+        ORDER BY o.created_at DESC, o.id DESC
+        LIMIT $5`,
+      [scopeId, status ?? null, after?.createdAt ?? null, after?.id ?? null, limit + 1],
+    );
+    return this.withItems(rows);
+  }
+
+  /** Attaches the items of the orders, fetched in one query. */
+  private async withItems(
+    rows: (OrderRow & { customer_name: string | null; customer_email: string | null })[],
+  ): Promise<OrderDetailsRow[]> {
+    if (rows.length === 0) return [];
+    const items = await queryRows<OrderItemRow>(
+      this.txHost.tx,
+      `SELECT order_id, product_id, position, name, quantity, price FROM order_items
+        WHERE order_id = ANY ($1::uuid[]) ORDER BY order_id, position`,
+      [rows.map((row) => row.id)],
+    );
+    const byOrder = new Map<string, OrderItemRow[]>();
+    for (const item of items) byOrder.set(item.order_id, [...(byOrder.get(item.order_id) ?? []), item]);
+    return rows.map((row) => ({ ...row, items: byOrder.get(row.id) ?? [] }));
+  }
+}

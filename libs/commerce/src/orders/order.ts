@@ -1,0 +1,116 @@
+import type { OrderEventData } from '../events/store-event-kinds.js';
+import type { OrderStatus } from './order-status.js';
+
+export interface OrderRow {
+  id: string;
+  store_id: string;
+  order_number: string;
+  customer_id: string | null;
+  status: OrderStatus;
+  currency: string;
+  total: string;
+  placed_by: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface OrderItemRow {
+  order_id: string;
+  product_id: string | null;
+  position: number;
+  name: string;
+  quantity: number;
+  price: string;
+}
+
+/** An order with its customer (name and e-mail as they are now) and its items, in the order placed. */
+export interface OrderDetailsRow extends OrderRow {
+  customer_name: string | null;
+  customer_email: string | null;
+  items: OrderItemRow[];
+}
+
+export interface OrderItemView {
+  product_id: string | null;
+  name: string;
+  quantity: number;
+  price: number;
+}
+
+export interface OrderView {
+  id: string;
+  store_id: string;
+  order_number: string;
+  status: OrderStatus;
+  currency: string;
+  total: number;
+  customer: { id: string; name: string; email: string } | null;
+  items: OrderItemView[];
+  created_at: string;
+  updated_at: string;
+}
+
+function itemView(item: OrderItemRow): OrderItemView {
+  return { product_id: item.product_id, name: item.name, quantity: item.quantity, price: Number(item.price) };
+}
+
+export function toOrderView(row: OrderDetailsRow): OrderView {
+  return {
+    id: row.id,
+    store_id: row.store_id,
+    order_number: row.order_number,
+    status: row.status,
+    currency: row.currency,
+    total: Number(row.total),
+    customer:
+      row.customer_id && row.customer_name !== null ? { id: row.customer_id, name: row.customer_name, email: row.customer_email! } : null,
+    items: row.items.map(itemView),
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
+  };
+}
+
+export function orderEventData(row: OrderDetailsRow): OrderEventData {
+  return {
+    order_id: row.id,
+    order_number: row.order_number,
+    total: Number(row.total),
+    currency: row.currency,
+    status: row.status,
+    customer: row.customer_id && row.customer_name !== null ? { name: row.customer_name, email: row.customer_email! } : null,
+    items: row.items.map(itemView),
+  };
+}
+
+/**
+ * Money in exact integer cents. NUMERIC(12,2) arrives from PostgreSQL as a string such as "12.50";
+ * sums are done in cents (BigInt: 100 items × 10,000 units × the largest price exceed 2^53).
+ */
+export function toCents(numeric: string): bigint {
+  const match = /^(\d+)(?:\.(\d{1,2}))?$/.exec(numeric.trim());
+  if (!match) throw new Error(`not a money amount: ${numeric}`);
+  return BigInt(match[1]) * 100n + BigInt((match[2] ?? '').padEnd(2, '0'));
+}
+
+/** Cents as a NUMERIC literal, e.g. 2510n → "25.10". */
+export function fromCents(cents: bigint): string {
+  const whole = cents / 100n;
+  const rest = cents % 100n;
+  return `${whole}.${rest.toString().padStart(2, '0')}`;
+}
+
+/** The largest order total the `orders.total` column (NUMERIC(14,2)) holds. */
+export const MAX_ORDER_TOTAL_CENTS = 99_999_999_999_999n;
+
+export const ORDER_EXAMPLE: OrderView = {
+  id: '5d4c3b2a-1f0e-4d9c-8b7a-6f5e4d3c2b1a',
+  store_id: '6f1c0b1e-2d4a-4c1b-9f57-1f0e8f6b8a11',
+  order_number: '1001',
+  status: 'pending',
+  currency: 'USD',
+  total: 74.7,
+  customer: { id: '3c2b1a09-8f7e-4d6c-9b5a-4e3d2c1b0a98', name: 'Grace Hopper', email: 'grace@example.com' },
+  items: [{ product_id: '9a1b2c3d-4e5f-4a6b-8c7d-0e1f2a3b4c5d', name: 'Linen tote bag', quantity: 3, price: 24.9 }],
+  created_at: '2026-11-22T10:00:00.000Z',
+  updated_at: '2026-11-22T10:00:00.000Z',
+};

@@ -1,0 +1,176 @@
+import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import {
+  ApiConflictResponse,
+  ApiForbiddenResponse,
+  ApiOperation,
+  ApiParam,
+  ApiTags,
+  ApiUnprocessableEntityResponse,
+} from '@nestjs/swagger';
+import { ApiFunctionRoute, ApiSuccess, CurrentUser, type UserPrincipal } from '@app/core';
+import type { StoreAccess } from '../access/store-access.js';
+import { StoreScoped } from '../access/store-access.guard.js';
+import { ChangeOrderStatusCommand } from './commands/change-order-status/change-order-status.command.js';
+import { PlaceOrderCommand } from './commands/place-order/place-order.command.js';
+import { CurrentStoreAccess } from '../access/current-store-access.decorator.js';
+import { ListOrdersQuery as ListOrdersParams, PlaceOrderDto, UpdateOrderDto } from './order.dto.js';
+import { ORDER_EXAMPLE } from './order.js';
+import { GetOrderQuery } from './queries/get-order/get-order.query.js';
+import { ListMyOrdersQuery } from './queries/list-my-orders/list-my-orders.query.js';
+import { ListStoreOrdersQuery } from './queries/list-store-orders/list-store-orders.query.js';
+
+const STATUS_MACHINE =
+  'Status machine: pending → paid | cancelled; paid → shipped | cancelled | refunded; shipped → delivered | refunded; ' +
+  'delivered → refunded; cancelled and refunded are final. Any other move, the same status included, answers 409 ' +
+  '`INVALID_TRANSITION` with `details: {from, to, allowed}`.';
+
+/**
+ * Orders: placed by staff with the `orders` permission or by a customer for itself; read and moved
+ * along the status machine by staff; a customer reads its own orders and cancels its own pending ones.
+ */
+@ApiTags('orders')
+@ApiFunctionRoute()
+@Controller('functions/v1')
+export class OrdersController {
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
+  ) {}
+
+  @Post('stores/:store_id/orders')
+  @HttpCode(201)
+  @ApiParam({ name: 'store_id', format: 'uuid' })
+  @StoreScoped({ from: 'param', need: 'read' })
+  @ApiOperation({
+    summary: 'Place an order',
+    description:
+      'Staff need the `orders` permission and may name a `customer_id` of the store (404 otherwise) or none. ' +
+      'A customer orders for itself: `customer_id` omitted or its own (403 otherwise). ' +
+      'Items: 1 to 100, each product once, quantity 1 to 10,000. Names, prices and the total come from the catalog at the time ' +
+      'of the order; a client-sent price is refused (400, unknown field). Only `active` products of the store can be ordered: ' +
+      'any other product id (draft, archived, deleted, unknown or of another store) answers 422 `UNPROCESSABLE` naming each item. ' +
+      'Stock is reserved for every item or none: when one is short, 409 `OUT_OF_STOCK` lists `{product_id, requested, available}` and nothing changes. ' +
+      '`order_number` is the store\'s next number ("1001", "1002", …), without gaps: a refused order takes none. ' +
+      'Fires `order.created` and one `inventory.updated` per item (reason "order <number>").',
+  })
+  @ApiSuccess(201, { order: ORDER_EXAMPLE })
+  @ApiConflictResponse({
+    description: 'An item is short of stock; nothing was reserved',
+    schema: {
+      example: {
+        success: false,
+        error: {
+          code: 'OUT_OF_STOCK',
+          message: 'Only 2 of "Linen tote bag" in stock: cannot order 3',
+          details: [{ product_id: ORDER_EXAMPLE.items[0].product_id, requested: 3, available: 2 }],
+        },
+      },
+    },
+  })
+  @ApiUnprocessableEntityResponse({
+    description: 'An item is not an active product of this store',
+    schema: {
+      example: {
+        success: false,
+        error: {
+          code: 'UNPROCESSABLE',
+          message: `Product ${ORDER_EXAMPLE.items[0].product_id} cannot be ordered`,
+          details: [
+            {
+              field: 'items.0.product_id',
+              product_id: ORDER_EXAMPLE.items[0].product_id,
+              message: 'is not an active product of this store',
+            },
+          ],
+        },
+      },
+    },
+  })
+  async place(
+    @Param('store_id') storeId: string,
+    @Body() body: PlaceOrderDto,
+    @CurrentUser() user: UserPrincipal,
+    @CurrentStoreAccess() access: StoreAccess,
+  ) {
+    const command = new PlaceOrderCommand(storeId, access, user.userId, body.customer_id, body.items);
+    return { success: true, order: await this.commands.execute(command) };
+  }
+
+  @Get('stores/:store_id/orders')
+  @ApiParam({ name: 'store_id', format: 'uuid' })
+  @StoreScoped({ from: 'param', need: 'orders' })
+  @ApiOperation({
+    summary: "A store's orders, newest first",
+    description: 'Staff with the `orders` permission. Filter: `status`. Customers list their own orders with GET /functions/v1/orders.',
+  })
+  @ApiSuccess(200, { data: [ORDER_EXAMPLE], next_cursor: null })
+  async listOfStore(@Param('store_id') storeId: string, @Query() params: ListOrdersParams) {
+    return { success: true, ...(await this.queries.execute(new ListStoreOrdersQuery(storeId, params))) };
+  }
+
+  @Get('orders')
+  @ApiOperation({
+    summary: "The calling customer's own orders, newest first",
+    description:
+      "Customers only (403 for other roles, which list a store's orders with GET /functions/v1/stores/{store_id}/orders). Filter: `status`.",
+  })
+  @ApiSuccess(200, { data: [ORDER_EXAMPLE], next_cursor: null })
+  @ApiForbiddenResponse({
+    description: 'The caller is not a customer',
+    schema: {
+      example: {
+        success: false,
+        error: {
+          code: 'FORBIDDEN',
+          message: "This lists a customer's own orders; staff list a store's orders with GET /functions/v1/stores/{store_id}/orders",
+        },
+      },
+    },
+  })
+  async listMine(@CurrentUser() user: UserPrincipal, @Query() params: ListOrdersParams) {
+    return { success: true, ...(await this.queries.execute(new ListMyOrdersQuery(user, params))) };
+  }
+
+  @Get('orders/:order_id')
+  @ApiParam({ name: 'order_id', format: 'uuid' })
+  @StoreScoped({ from: 'order', need: 'orders', self: true })
+  @ApiOperation({
+    summary: 'One order',
+    description: "Staff with the `orders` permission, or the order's customer (others' orders answer 404).",
+  })
+  @ApiSuccess(200, { order: ORDER_EXAMPLE })
+  async get(@Param('order_id') orderId: string) {
+    return { success: true, order: await this.queries.execute(new GetOrderQuery(orderId)) };
+  }
+
+  @Patch('orders/:order_id')
+  @ApiParam({ name: 'order_id', format: 'uuid' })
+  @StoreScoped({ from: 'order', need: 'orders', self: true })
+  @ApiOperation({
+    summary: "Change an order's status",
+    description:
+      `${STATUS_MACHINE} Staff with the \`orders\` permission make any move; the order's customer may only cancel it while it is ` +
+      '`pending` (403 otherwise). Every move fires `order.updated` and the specific event (`order.paid`, `order.shipped`, ' +
+      '`order.delivered`, `order.cancelled`, `order.refunded`), both with the order after the change. Cancelling puts the items ' +
+      'back in stock (one `inventory.updated` per product still in the catalog, reason "order <number> cancelled"); a refund does ' +
+      'not restock (adjust stock with POST /functions/v1/products/{product_id}/inventory if goods come back).',
+  })
+  @ApiSuccess(200, { order: { ...ORDER_EXAMPLE, status: 'paid' } })
+  @ApiConflictResponse({
+    description: 'The status machine does not allow this move',
+    schema: {
+      example: {
+        success: false,
+        error: {
+          code: 'INVALID_TRANSITION',
+          message: 'An order cannot move from pending to shipped (allowed: paid, cancelled)',
+          details: { from: 'pending', to: 'shipped', allowed: ['paid', 'cancelled'] },
+        },
+      },
+    },
+  })
+  async changeStatus(@Param('order_id') orderId: string, @Body() body: UpdateOrderDto, @CurrentStoreAccess() access: StoreAccess) {
+    return { success: true, order: await this.commands.execute(new ChangeOrderStatusCommand(orderId, access, body.status)) };
+  }
+}
