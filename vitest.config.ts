@@ -34,7 +34,12 @@ export default defineConfig({
     poolOptions: { forks: { maxForks: 2, minForks: 1 } },
     projects: [
       { extends: true, test: { name: 'unit', include: ['libs/**/*.spec.ts', 'apps/**/*.spec.ts'] } },
-      { extends: true, test: { name: 'e2e', include: ['test/**/*.e2e-spec.ts'], globalSetup: ['test/support/global-setup.ts'] } },
+      // e2e files run one at a time: they share one database and Redis, and the outbox relays and
+      // delivery workers some of them start must not pick up another file's events or jobs.
+      {
+        extends: true,
+        test: { name: 'e2e', include: ['test/**/*.e2e-spec.ts'], globalSetup: ['test/support/global-setup.ts'], fileParallelism: false },
+      },
     ],
   },
 });

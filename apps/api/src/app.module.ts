@@ -6,10 +6,10 @@ import { BillingModule } from '@app/billing';
 import { CatalogCustomersOrders1763800300000, CommerceModule, StoresAndMembers1763800200000 } from '@app/commerce';
 import { AppConfig, AppThrottlerGuard, CoreModule } from '@app/core';
 import { SocialModule } from '@app/social';
-import { WebhooksModule } from '@app/webhooks';
+import { Webhooks1763800400000, WebhooksModule } from '@app/webhooks';
 
 /** Every lib's migrations, run at boot in timestamp order. */
-export const MIGRATIONS = [AuthTables1763800100000, StoresAndMembers1763800200000, CatalogCustomersOrders1763800300000];
+export const MIGRATIONS = [AuthTables1763800100000, StoresAndMembers1763800200000, CatalogCustomersOrders1763800300000, Webhooks1763800400000];
 
 @Module({})
 export class AppModule {

@@ -11,7 +11,10 @@ import { ClsModule } from 'nestjs-cls';
 import { LoggerModule } from 'nestjs-pino';
 import { AppConfig } from './config/app-config.js';
 import { ConfigModule } from './config/config.module.js';
+import { SecretBox } from './crypto/secret-box.js';
 import { DatabaseModule } from './database/database.module.js';
+import { SafeHttpClient } from './http-client/safe-http-client.js';
+import { SAFE_HTTP_PROVIDERS } from './http-client/safe-http.providers.js';
 import { ErrorEnvelopeFilter } from './errors/error-envelope.filter.js';
 import { strictValidationPipe } from './errors/validation.js';
 import { HealthController } from './observability/health.controller.js';
@@ -77,12 +80,14 @@ export class CoreModule {
         MetricsService,
         OutboxService,
         OutboxRelay,
+        SecretBox,
+        ...SAFE_HTTP_PROVIDERS,
         EventErrorLogger,
         { provide: APP_FILTER, useClass: ErrorEnvelopeFilter },
         { provide: APP_PIPE, useFactory: strictValidationPipe },
         { provide: APP_INTERCEPTOR, useClass: TenantTransactionInterceptor },
       ],
-      exports: [MetricsService, OutboxService, OutboxRelay, ThrottlerModule, CqrsModule, BullModule],
+      exports: [MetricsService, OutboxService, OutboxRelay, SecretBox, SafeHttpClient, ThrottlerModule, CqrsModule, BullModule],
     };
   }
 }

@@ -26,3 +26,5 @@ export * from './outbox/outbox-relay.js';
 export * from './outbox/outbox.service.js';
 export * from './outbox/store-event.js';
 export * from './database/sql-text.js';
+export * from './crypto/secret-box.js';
+export * from './http-client/index.js';

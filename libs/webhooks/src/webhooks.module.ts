@@ -1,5 +1,45 @@
+import { BullModule } from '@nestjs/bull';
 import { Module } from '@nestjs/common';
+import { StoreAccessGuard, StoreAccessService } from '@app/commerce';
+import { DeliveryQueue, DELIVERY_QUEUE } from './deliveries/delivery-queue.js';
+import { DeliveryRepository } from './deliveries/delivery.repository.js';
+import { DeliveryWorker } from './deliveries/delivery.worker.js';
+import { DispatchWebhookHandler } from './dispatch/dispatch-webhook/dispatch-webhook.handler.js';
+import { WebhookSaga } from './dispatch/webhook.saga.js';
+import { NotificationRepository } from './notifications/notification.repository.js';
+import { NotificationsController } from './notifications/notifications.controller.js';
+import { NotificationQueryHandlers } from './notifications/queries/index.js';
+import { WebhookCommandHandlers } from './webhooks/commands/index.js';
+import { DeliveryStarter } from './webhooks/delivery-starter.js';
+import { WebhookQueryHandlers } from './webhooks/queries/index.js';
+import { WebhookDeliveriesController } from './webhooks/webhook-deliveries.controller.js';
+import { WebhookSecrets } from './webhooks/webhook-secrets.js';
+import { WebhookUrlChecker } from './webhooks/webhook-url.checker.js';
+import { WebhookRepository } from './webhooks/webhook.repository.js';
+import { WebhooksController } from './webhooks/webhooks.controller.js';
 
-/** Webhook registration and signed deliveries (issue 4). Wired into the app; not built yet. */
-@Module({})
+/** Webhook registration, the event saga, signed deliveries with retries, disabling and merchant notifications. */
+@Module({
+  imports: [BullModule.registerQueue({ name: DELIVERY_QUEUE })],
+  controllers: [WebhooksController, WebhookDeliveriesController, NotificationsController],
+  providers: [
+    WebhookRepository,
+    DeliveryRepository,
+    NotificationRepository,
+    DeliveryQueue,
+    DeliveryWorker,
+    WebhookSaga,
+    DispatchWebhookHandler,
+    // The management API (StoreAccessGuard for @StoreScoped routes, as in the commerce modules).
+    StoreAccessService,
+    StoreAccessGuard,
+    WebhookSecrets,
+    WebhookUrlChecker,
+    DeliveryStarter,
+    ...WebhookCommandHandlers,
+    ...WebhookQueryHandlers,
+    ...NotificationQueryHandlers,
+  ],
+  exports: [DeliveryQueue, DeliveryWorker],
+})
 export class WebhooksModule {}

@@ -24,8 +24,13 @@ export interface StoreAccessRule {
   self?: boolean;
 }
 
-const RESOURCE_KEYS: Record<StoreResource, string> = { product: 'product_id', customer: 'customer_id', order: 'order_id' };
-const RESOURCE_NAMES: Record<StoreResource, string> = { product: 'Product', customer: 'Customer', order: 'Order' };
+const RESOURCE_KEYS: Record<StoreResource, string> = {
+  product: 'product_id',
+  customer: 'customer_id',
+  order: 'order_id',
+  webhook: 'webhook_id',
+};
+const RESOURCE_NAMES: Record<StoreResource, string> = { product: 'Product', customer: 'Customer', order: 'Order', webhook: 'Webhook' };
 
 const RULE_KEY = 'storefront:store-access';
 

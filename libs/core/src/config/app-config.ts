@@ -147,6 +147,26 @@ export class AppConfig {
   @Min(100)
   OUTBOX_SWEEP_INTERVAL_MS = 5000;
 
+  @Transform(bool)
+  @IsBoolean()
+  WEBHOOK_ALLOW_PRIVATE_URLS = false;
+
+  @Transform(bool)
+  @IsBoolean()
+  WEBHOOK_ALLOW_HTTP = false;
+
+  @Type(() => Number)
+  @IsInt()
+  @Min(100)
+  @Max(60_000)
+  WEBHOOK_TIMEOUT_MS = 10_000;
+
+  /** Delay before each delivery attempt: the first immediately, then 1 min, 5 min, 30 min, 1 h. */
+  @Transform(({ value }) => (typeof value === 'string' ? value.split(',').map((part) => Number(part.trim())) : value))
+  @IsInt({ each: true, message: 'WEBHOOK_RETRY_DELAYS_MS must be comma-separated whole milliseconds' })
+  @Min(0, { each: true })
+  WEBHOOK_RETRY_DELAYS_MS: number[] = [0, 60_000, 300_000, 1_800_000, 3_600_000];
+
   @IsOptional()
   @IsString()
   GOOGLE_CLIENT_ID?: string;

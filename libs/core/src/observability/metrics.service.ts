@@ -21,6 +21,13 @@ export class MetricsService {
     registers: [this.registry],
   });
 
+  readonly webhookAttempts = new Counter({
+    name: 'webhook_delivery_attempts_total',
+    help: 'Webhook delivery attempts, by outcome (succeeded, failed)',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
+
   constructor() {
     collectDefaultMetrics({ register: this.registry });
   }

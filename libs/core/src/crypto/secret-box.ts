@@ -1,0 +1,31 @@
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { AppConfig } from '../config/app-config.js';
+
+const VERSION = 'v1';
+
+/**
+ * Encrypts secrets at rest (webhook secrets, platform tokens) with AES-256-GCM under ENCRYPTION_KEY.
+ * Format: `v1.<iv>.<tag>.<ciphertext>`, base64url parts; a fresh 96-bit IV per secret; tampering fails to open.
+ */
+@Injectable()
+export class SecretBox {
+  constructor(private readonly config: AppConfig) {}
+
+  seal(plaintext: string): string {
+    const iv = randomBytes(12);
+    const cipher = createCipheriv('aes-256-gcm', this.config.encryptionKey, iv);
+    const ciphertext = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
+    return [VERSION, iv, cipher.getAuthTag(), ciphertext]
+      .map((part) => (typeof part === 'string' ? part : part.toString('base64url')))
+      .join('.');
+  }
+
+  open(sealed: string): string {
+    const [version, iv, tag, ciphertext] = sealed.split('.');
+    if (version !== VERSION || !iv || !tag || ciphertext === undefined) throw new Error('not a sealed secret');
+    const decipher = createDecipheriv('aes-256-gcm', this.config.encryptionKey, Buffer.from(iv, 'base64url'));
+    decipher.setAuthTag(Buffer.from(tag, 'base64url'));
+    return Buffer.concat([decipher.update(Buffer.from(ciphertext, 'base64url')), decipher.final()]).toString('utf8');
+  }
+}

@@ -1,0 +1,342 @@
+import { lookup as dnsLookup } from 'node:dns/promises';
+import { isIP, type LookupFunction, type Socket } from 'node:net';
+import { performance } from 'node:perf_hooks';
+import { StringDecoder } from 'node:string_decoder';
+import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
+import { Agent, buildConnector, errors as undiciErrors, request as undiciRequest, type Dispatcher } from 'undici';
+import { isForbiddenAddress } from './address-policy.js';
+import { HttpClientError, HttpConnectionError, HttpResponseTooLargeError, HttpTimeoutError, UnsafeUrlError } from './http-client.errors.js';
+
+export interface ResolvedAddress {
+  address: string;
+  /** 4 or 6. */
+  family: number;
+}
+
+/** Resolves a host name to all its addresses (as `dns.promises.lookup(host, { all: true })`). */
+export type HostResolver = (hostname: string) => Promise<ResolvedAddress[]>;
+
+export interface SafeHttpOptions {
+  /** Allow loopback, private, link-local, metadata… addresses (development and tests only). */
+  allowPrivate: boolean;
+  /** Allow `http:` URLs as well as `https:` (development and tests only). */
+  allowHttp: boolean;
+  /** Name resolution, at registration and at every connect. Default: `dns.promises.lookup` (all addresses). */
+  lookup?: HostResolver;
+  /** Longest wait for the TCP (and TLS) connection. Default 10 s; a request's `timeoutMs` bounds it too. */
+  connectTimeoutMs?: number;
+  /** Longest wait for name resolution in `assertUrl`. Default 5 s. */
+  resolveTimeoutMs?: number;
+}
+
+/** Injection token of the `SafeHttpOptions` that `SafeHttpClient` is built with. */
+export const SAFE_HTTP_OPTIONS = Symbol('SAFE_HTTP_OPTIONS');
+
+export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+export interface HttpRequestOptions {
+  headers?: Record<string, string>;
+  body?: string | Buffer;
+  /** Hard limit for the whole exchange: connect, headers and the body that is read. Default 10 000. */
+  timeoutMs?: number;
+  /** Most body bytes read. `excerpt`: the rest is dropped; `buffer`: more is an error. Default 4096. */
+  maxResponseBytes?: number;
+  /** `excerpt` (default): a UTF-8 excerpt; `buffer`: the whole body as bytes, with its content type. */
+  readBody?: 'excerpt' | 'buffer';
+}
+
+export interface HttpResponseMeta {
+  status: number;
+  /** Lower-case names; repeated headers joined with `, `. */
+  headers: Record<string, string>;
+  durationMs: number;
+}
+
+export interface HttpExcerptResponse extends HttpResponseMeta {
+  /** At most `maxResponseBytes` bytes of the body, decoded as UTF-8 (an incomplete last character is dropped). */
+  bodyExcerpt: string;
+  /** The body was longer than `maxResponseBytes`. */
+  truncated: boolean;
+}
+
+export interface HttpBufferResponse extends HttpResponseMeta {
+  body: Buffer;
+  contentType: string | null;
+}
+
+type ExcerptOptions = HttpRequestOptions & { readBody?: 'excerpt' };
+type BufferOptions = HttpRequestOptions & { readBody: 'buffer' };
+
+export const DEFAULT_TIMEOUT_MS = 10_000;
+export const DEFAULT_MAX_RESPONSE_BYTES = 4096;
+
+const defaultResolver: HostResolver = (hostname) => dnsLookup(hostname, { all: true });
+
+/**
+ * The one way out to the internet for webhooks, AI providers and social platforms.
+ *
+ * SSRF guard: `assertUrl` checks a URL when it is registered; every connection is checked again
+ * where it is made. The agent's connector refuses literal IP hosts the policy forbids, resolves
+ * names itself (through `lookup`) and refuses the connection when any address is forbidden, then
+ * connects to exactly the addresses it checked, so a DNS answer that changes between the check and
+ * the connection (rebinding) cannot slip through. As a last net the connected socket's peer
+ * address is checked before the request is written.
+ *
+ * Never follows redirects (a 3xx is returned as it is), bounds every exchange by `timeoutMs`, and
+ * reads at most `maxResponseBytes` of a body.
+ */
+@Injectable()
+export class SafeHttpClient implements OnApplicationShutdown {
+  private readonly resolver: HostResolver;
+  private readonly agent: Agent;
+
+  constructor(@Inject(SAFE_HTTP_OPTIONS) private readonly options: SafeHttpOptions) {
+    this.resolver = options.lookup ?? defaultResolver;
+    const connect = buildConnector({ timeout: options.connectTimeoutMs ?? 10_000, lookup: this.guardedLookup });
+    this.agent = new Agent({
+      connect: (target, callback) => {
+        const refused = this.refuseLiteral(target.hostname);
+        if (refused) return callback(refused, null);
+        connect(target, (error, socket) => {
+          if (error) return callback(error, null);
+          const late = this.refusePeer(target.hostname, socket!);
+          if (late) {
+            socket!.destroy();
+            return callback(late, null);
+          }
+          callback(null, socket!);
+        });
+      },
+    });
+  }
+
+  /**
+   * Refuses (with `UnsafeUrlError`) a URL that is not absolute, not https (or http when allowed),
+   * carries credentials, does not resolve, or resolves to any forbidden address (unless private
+   * addresses are allowed). For registration; requests are checked again at connect time.
+   */
+  async assertUrl(url: string): Promise<void> {
+    const target = this.parseUrl(url);
+    const host = bareHost(target.hostname);
+    if (isIP(host)) {
+      const refused = this.refuseLiteral(host);
+      if (refused) throw refused;
+      return;
+    }
+    await this.resolveChecked(host, this.options.resolveTimeoutMs ?? 5000).catch((error: unknown) => {
+      if (error instanceof UnsafeUrlError) throw error;
+      const code = (error as { code?: unknown }).code;
+      throw new UnsafeUrlError('unresolvable', `url host ${host} does not resolve${typeof code === 'string' ? ` (${code})` : ''}`);
+    });
+  }
+
+  post(url: string, options: BufferOptions): Promise<HttpBufferResponse>;
+  post(url: string, options?: ExcerptOptions): Promise<HttpExcerptResponse>;
+  post(url: string, options: HttpRequestOptions = {}): Promise<HttpExcerptResponse | HttpBufferResponse> {
+    return this.send('POST', url, options);
+  }
+
+  get(url: string, options: BufferOptions): Promise<HttpBufferResponse>;
+  get(url: string, options?: ExcerptOptions): Promise<HttpExcerptResponse>;
+  get(url: string, options: HttpRequestOptions = {}): Promise<HttpExcerptResponse | HttpBufferResponse> {
+    return this.send('GET', url, options);
+  }
+
+  request(method: HttpMethod, url: string, options: BufferOptions): Promise<HttpBufferResponse>;
+  request(method: HttpMethod, url: string, options?: ExcerptOptions): Promise<HttpExcerptResponse>;
+  request(method: HttpMethod, url: string, options: HttpRequestOptions = {}): Promise<HttpExcerptResponse | HttpBufferResponse> {
+    return this.send(method, url, options);
+  }
+
+  /** Closes the pooled connections. */
+  async close(): Promise<void> {
+    await this.agent.close();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.agent.destroy();
+  }
+
+  private async send(method: HttpMethod, url: string, options: HttpRequestOptions): Promise<HttpExcerptResponse | HttpBufferResponse> {
+    const target = this.parseUrl(url);
+    const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    const limit = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+    const timeout = new HttpTimeoutError(timeoutMs);
+    const abort = new AbortController();
+    const timer = setTimeout(() => abort.abort(timeout), timeoutMs);
+    const started = performance.now();
+    try {
+      const response = await undiciRequest(target, {
+        method,
+        headers: options.headers,
+        body: options.body,
+        dispatcher: this.agent,
+        signal: abort.signal,
+      });
+      const meta = () => ({ status: response.statusCode, headers: flattenHeaders(response.headers), durationMs: elapsed(started) });
+      if (options.readBody === 'buffer') {
+        const body = await readAll(response, limit);
+        const contentType = response.headers['content-type'];
+        return { ...meta(), body, contentType: typeof contentType === 'string' ? contentType : null };
+      }
+      const { excerpt, truncated } = await readExcerpt(response.body, limit);
+      return { ...meta(), bodyExcerpt: excerpt, truncated };
+    } catch (error) {
+      if (error instanceof HttpClientError) throw error;
+      if (abort.signal.aborted) throw timeout;
+      if (error instanceof undiciErrors.InvalidArgumentError) throw error; // the caller's mistake (e.g. a forbidden header), not the network's
+      throw connectionError(error);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** Absolute URL, allowed scheme, no credentials. */
+  private parseUrl(url: string): URL {
+    let target: URL;
+    try {
+      target = new URL(url);
+    } catch {
+      throw new UnsafeUrlError('invalid-url', 'url must be a valid absolute URL');
+    }
+    const schemes = this.options.allowHttp ? ['https:', 'http:'] : ['https:'];
+    if (!schemes.includes(target.protocol)) {
+      throw new UnsafeUrlError('scheme', this.options.allowHttp ? 'url must use https or http' : 'url must use https');
+    }
+    if (target.username || target.password) throw new UnsafeUrlError('credentials', 'url must not contain credentials');
+    if (!target.hostname) throw new UnsafeUrlError('invalid-url', 'url must have a host');
+    return target;
+  }
+
+  /** The refusal for a literal IP host the policy forbids; null for names and allowed addresses. */
+  private refuseLiteral(hostname: string): UnsafeUrlError | null {
+    const host = bareHost(hostname);
+    if (this.options.allowPrivate || !isIP(host)) return null;
+    const reason = isForbiddenAddress(host);
+    return reason ? new UnsafeUrlError(reason, `url host ${host} is not allowed (${reason})`, host) : null;
+  }
+
+  /** Checks the address the socket actually connected to. */
+  private refusePeer(hostname: string, socket: Socket): UnsafeUrlError | null {
+    if (this.options.allowPrivate) return null;
+    const peer = socket.remoteAddress;
+    if (!peer) return new UnsafeUrlError('unresolvable', `url host ${bareHost(hostname)}: connected peer address unknown`);
+    const reason = isForbiddenAddress(peer);
+    return reason ? new UnsafeUrlError(reason, `url host ${bareHost(hostname)} connected to ${peer} (${reason})`, peer) : null;
+  }
+
+  /** All addresses of `hostname`, refused when any is forbidden (unless private addresses are allowed). */
+  private async resolveChecked(hostname: string, timeoutMs?: number): Promise<ResolvedAddress[]> {
+    const addresses = await withTimeout(this.resolver(hostname), timeoutMs, hostname);
+    if (addresses.length === 0) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
+    if (!this.options.allowPrivate) {
+      for (const { address } of addresses) {
+        const reason = isForbiddenAddress(address);
+        if (reason) throw new UnsafeUrlError(reason, `url host ${hostname} resolves to ${address} (${reason})`, address);
+      }
+    }
+    return addresses;
+  }
+
+  /** `net.connect`'s lookup: the addresses it connects to are the ones checked here. */
+  private readonly guardedLookup: LookupFunction = (hostname, options, callback) => {
+    const family = options.family === 'IPv4' ? 4 : options.family === 'IPv6' ? 6 : options.family || 0;
+    this.resolveChecked(hostname).then(
+      (all) => {
+        const addresses = family ? all.filter((entry) => entry.family === family) : all;
+        if (addresses.length === 0) {
+          callback(Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' }), '');
+        } else if (options.all) {
+          callback(
+            null,
+            addresses.map(({ address, family }) => ({ address, family })),
+          );
+        } else {
+          callback(null, addresses[0].address, addresses[0].family);
+        }
+      },
+      (error: NodeJS.ErrnoException) => callback(error, ''),
+    );
+  };
+}
+
+function bareHost(hostname: string): string {
+  return hostname.startsWith('[') && hostname.endsWith(']') ? hostname.slice(1, -1) : hostname;
+}
+
+function elapsed(started: number): number {
+  return Math.round(performance.now() - started);
+}
+
+function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
+  const flat: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value !== undefined) flat[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return flat;
+}
+
+async function withTimeout<T>(promise: Promise<T>, timeoutMs: number | undefined, hostname: string): Promise<T> {
+  if (timeoutMs === undefined) return promise;
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(Object.assign(new Error(`getaddrinfo timed out ${hostname}`), { code: 'ETIMEOUT' })), timeoutMs);
+  });
+  try {
+    return await Promise.race([promise, expired]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Reads up to `limit` bytes, then stops (leaving the loop destroys the stream and its connection). */
+async function readExcerpt(body: Dispatcher.ResponseData['body'], limit: number): Promise<{ excerpt: string; truncated: boolean }> {
+  const decoder = new StringDecoder('utf8');
+  let excerpt = '';
+  let size = 0;
+  let truncated = false;
+  if (limit <= 0) {
+    discard(body);
+    return { excerpt, truncated: true };
+  }
+  for await (const chunk of body as AsyncIterable<Buffer>) {
+    const room = limit - size;
+    if (room <= 0 || chunk.length > room) {
+      if (room > 0) excerpt += decoder.write(chunk.subarray(0, room));
+      truncated = true;
+      break;
+    }
+    excerpt += decoder.write(chunk);
+    size += chunk.length;
+  }
+  return { excerpt, truncated };
+}
+
+/** Reads the whole body, refusing (before reading, when Content-Length says so) one longer than `limit`. */
+async function readAll(response: Dispatcher.ResponseData, limit: number): Promise<Buffer> {
+  const declared = Number(response.headers['content-length']);
+  if (Number.isFinite(declared) && declared > limit) {
+    discard(response.body);
+    throw new HttpResponseTooLargeError(limit);
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of response.body as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > limit) throw new HttpResponseTooLargeError(limit);
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks, size);
+}
+
+/** Drops an unread body; undici reports that as an 'error' event, which is expected here. */
+function discard(body: Dispatcher.ResponseData['body']): void {
+  body.on('error', () => undefined).destroy();
+}
+
+function connectionError(error: unknown): HttpConnectionError {
+  const first = error instanceof AggregateError && error.errors.length > 0 ? error.errors[0] : error;
+  const { message, code } = (first ?? {}) as { message?: unknown; code?: unknown };
+  const text = typeof message === 'string' && message ? message : typeof code === 'string' ? code : 'connection failed';
+  return new HttpConnectionError(text, typeof code === 'string' ? code : undefined);
+}

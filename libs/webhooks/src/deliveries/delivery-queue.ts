@@ -1,0 +1,23 @@
+import { InjectQueue } from '@nestjs/bull';
+import { Injectable } from '@nestjs/common';
+import type { Queue } from 'bull';
+
+export const DELIVERY_QUEUE = 'webhook-deliveries';
+
+export interface DeliveryJob {
+  deliveryId: string;
+  attempt: number;
+}
+
+/** Schedules delivery attempts on Bull; one job per attempt (jobId `<delivery>:<attempt>`), so a repeat enqueue is a no-op. */
+@Injectable()
+export class DeliveryQueue {
+  constructor(@InjectQueue(DELIVERY_QUEUE) readonly queue: Queue<DeliveryJob>) {}
+
+  async enqueue(deliveryId: string, attempt = 1, delayMs = 0): Promise<void> {
+    await this.queue.add(
+      { deliveryId, attempt },
+      { jobId: `${deliveryId}:${attempt}`, delay: delayMs, attempts: 1, removeOnComplete: true, removeOnFail: 100 },
+    );
+  }
+}

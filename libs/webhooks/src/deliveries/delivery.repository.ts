@@ -1,0 +1,192 @@
+import { Injectable } from '@nestjs/common';
+import { TransactionHost } from '@nestjs-cls/transactional';
+import type { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
+import { queryRows, type Cursor } from '@app/core';
+import type { WebhookStatus } from '../webhooks/webhook.js';
+import type { AttemptRow, DeliveryRow, DeliveryStatus } from './delivery.js';
+
+/** A delivery with what an attempt needs of its webhook. */
+export interface DeliveryTarget extends DeliveryRow {
+  url: string;
+  webhook_status: WebhookStatus;
+  secret_sealed: string;
+  previous_secret_sealed: string | null;
+  previous_secret_expires_at: Date | null;
+}
+
+export interface AttemptOutcome {
+  attempt: number;
+  startedAt: Date;
+  durationMs: number;
+  statusCode: number | null;
+  error: string | null;
+  responseExcerpt: string | null;
+  nextAttemptAt: Date | null;
+  deliveryStatus: DeliveryStatus;
+}
+
+@Injectable()
+export class DeliveryRepository {
+  constructor(private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>) {}
+
+  /**
+   * One pending delivery per active webhook of the store subscribed to the event; none twice for the
+   * same event and webhook (a republished event finds its deliveries already there). Answers the new ids.
+   */
+  async createForEvent(storeId: string, eventId: string, event: string, body: string): Promise<string[]> {
+    const rows = await queryRows<{ id: string }>(
+      this.txHost.tx,
+      `INSERT INTO webhook_deliveries (webhook_id, store_id, event_id, event, body)
+       SELECT id, store_id, $2, $3, $4 FROM webhooks WHERE store_id = $1 AND status = 'active' AND $3 = ANY (events)
+       ON CONFLICT (event_id, webhook_id) WHERE redelivery_of IS NULL DO NOTHING
+       RETURNING id`,
+      [storeId, eventId, event, body],
+    );
+    return rows.map((row) => row.id);
+  }
+
+  /** A delivery of one event to one webhook outside the event flow: a test event or a redelivery. */
+  async createOne(
+    webhookId: string,
+    storeId: string,
+    eventId: string,
+    event: string,
+    body: string,
+    redeliveryOf: string | null,
+  ): Promise<DeliveryRow> {
+    const rows = await queryRows<DeliveryRow>(
+      this.txHost.tx,
+      `INSERT INTO webhook_deliveries (webhook_id, store_id, event_id, event, body, redelivery_of)
+       VALUES ($1, $2, $3, $4, $5, $6) RETURNING *`,
+      [webhookId, storeId, eventId, event, body, redeliveryOf],
+    );
+    return rows[0];
+  }
+
+  async findOfWebhook(webhookId: string, deliveryId: string): Promise<DeliveryRow | null> {
+    return (
+      (
+        await queryRows<DeliveryRow>(this.txHost.tx, 'SELECT * FROM webhook_deliveries WHERE id = $1 AND webhook_id = $2', [
+          deliveryId,
+          webhookId,
+        ])
+      )[0] ?? null
+    );
+  }
+
+  /** The latest delivery of each event that failed or was cancelled since `since` (for recover). */
+  async failedSince(webhookId: string, since: Date): Promise<DeliveryRow[]> {
+    return queryRows<DeliveryRow>(
+      this.txHost.tx,
+      `SELECT DISTINCT ON (event_id) * FROM webhook_deliveries
+        WHERE webhook_id = $1 AND created_at >= $2
+        ORDER BY event_id, created_at DESC`,
+      [webhookId, since],
+    ).then((rows) => rows.filter((row) => row.status === 'failed' || row.status === 'cancelled'));
+  }
+
+  /**
+   * Recover in one statement: a new pending delivery (`redelivery_of` the failed one) for each event
+   * whose latest delivery to the webhook since `since` failed or was cancelled, oldest first, at most
+   * `limit`. The new deliveries are then those events' latest, so calling again picks up only the rest.
+   */
+  async redeliverFailedSince(webhookId: string, since: Date, limit: number): Promise<DeliveryRow[]> {
+    return queryRows<DeliveryRow>(
+      this.txHost.tx,
+      `WITH latest AS (
+         SELECT DISTINCT ON (event_id) * FROM webhook_deliveries
+          WHERE webhook_id = $1 AND created_at >= $2
+          ORDER BY event_id, created_at DESC, id DESC
+       ), chosen AS (
+         SELECT * FROM latest WHERE status IN ('failed', 'cancelled') ORDER BY created_at, id LIMIT $3
+       )
+       INSERT INTO webhook_deliveries (webhook_id, store_id, event_id, event, body, redelivery_of)
+       SELECT webhook_id, store_id, event_id, event, body, id FROM chosen ORDER BY created_at, id
+       RETURNING *`,
+      [webhookId, since, limit],
+    );
+  }
+
+  /** Whether some event's latest delivery to the webhook since `since` failed or was cancelled (what recover would still send). */
+  async anyFailedSince(webhookId: string, since: Date): Promise<boolean> {
+    const rows = await queryRows<{ found: boolean }>(
+      this.txHost.tx,
+      `SELECT EXISTS (
+         SELECT 1 FROM (
+           SELECT DISTINCT ON (event_id) status FROM webhook_deliveries
+            WHERE webhook_id = $1 AND created_at >= $2
+            ORDER BY event_id, created_at DESC, id DESC
+         ) latest WHERE status IN ('failed', 'cancelled')
+       ) AS found`,
+      [webhookId, since],
+    );
+    return rows[0].found;
+  }
+
+  async pageOfWebhook(webhookId: string, status: DeliveryStatus | undefined, limit: number, after: Cursor | null): Promise<DeliveryRow[]> {
+    return queryRows<DeliveryRow>(
+      this.txHost.tx,
+      `SELECT * FROM webhook_deliveries
+        WHERE webhook_id = $1 AND ($2::text IS NULL OR status = $2)
+          AND ($3::timestamptz IS NULL OR (created_at, id) < ($3::timestamptz, $4::uuid))
+        ORDER BY created_at DESC, id DESC LIMIT $5`,
+      [webhookId, status ?? null, after?.createdAt ?? null, after?.id ?? null, limit + 1],
+    );
+  }
+
+  async attemptsOf(deliveryIds: string[]): Promise<AttemptRow[]> {
+    return queryRows<AttemptRow>(
+      this.txHost.tx,
+      'SELECT * FROM webhook_attempts WHERE delivery_id = ANY ($1::uuid[]) ORDER BY delivery_id, attempt',
+      [deliveryIds],
+    );
+  }
+
+  async findTarget(deliveryId: string): Promise<DeliveryTarget | null> {
+    const rows = await queryRows<DeliveryTarget>(
+      this.txHost.tx,
+      `SELECT d.*, w.url, w.status AS webhook_status, w.secret_sealed, w.previous_secret_sealed, w.previous_secret_expires_at
+         FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id
+        WHERE d.id = $1`,
+      [deliveryId],
+    );
+    return rows[0] ?? null;
+  }
+
+  /** Records an attempt and the delivery's new state; false when another worker recorded this attempt first. */
+  async recordAttempt(delivery: DeliveryRow, outcome: AttemptOutcome): Promise<boolean> {
+    const inserted = await queryRows(
+      this.txHost.tx,
+      `INSERT INTO webhook_attempts (delivery_id, store_id, attempt, started_at, duration_ms, status_code, error, response_excerpt, next_attempt_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (delivery_id, attempt) DO NOTHING RETURNING id`,
+      [
+        delivery.id,
+        delivery.store_id,
+        outcome.attempt,
+        outcome.startedAt,
+        outcome.durationMs,
+        outcome.statusCode,
+        outcome.error,
+        outcome.responseExcerpt,
+        outcome.nextAttemptAt,
+      ],
+    );
+    if (inserted.length === 0) return false;
+    await queryRows(
+      this.txHost.tx,
+      `UPDATE webhook_deliveries SET status = $2, attempt_count = $3, next_attempt_at = $4, last_status_code = $5, updated_at = now()
+        WHERE id = $1 AND status = 'pending'`,
+      [delivery.id, outcome.deliveryStatus, outcome.attempt, outcome.nextAttemptAt, outcome.statusCode],
+    );
+    return true;
+  }
+
+  /** Stops a disabled webhook's pending deliveries. */
+  async cancelPending(webhookId: string): Promise<void> {
+    await queryRows(
+      this.txHost.tx,
+      `UPDATE webhook_deliveries SET status = 'cancelled', next_attempt_at = NULL, updated_at = now() WHERE webhook_id = $1 AND status = 'pending'`,
+      [webhookId],
+    );
+  }
+}

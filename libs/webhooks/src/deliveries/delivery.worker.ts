@@ -1,0 +1,148 @@
+import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { TransactionHost } from '@nestjs-cls/transactional';
+import type { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
+import type { Job } from 'bull';
+import { ClsService } from 'nestjs-cls';
+import { AppConfig, HttpTimeoutError, MetricsService, queryRows, SafeHttpClient, SecretBox } from '@app/core';
+import { NotificationRepository } from '../notifications/notification.repository.js';
+import { MAX_DELIVERY_ATTEMPTS } from '../webhooks/webhook.js';
+import { WebhookRepository } from '../webhooks/webhook.repository.js';
+import { deliveryHeaders } from '../signing/webhook-signature.js';
+import { DeliveryQueue, type DeliveryJob } from './delivery-queue.js';
+import { DeliveryRepository, type AttemptOutcome, type DeliveryTarget } from './delivery.repository.js';
+
+/** How much of a receiver's answer is kept in the delivery log. */
+const RESPONSE_EXCERPT_BYTES = 2048;
+/** A pending delivery whose attempt is this late is assumed lost (Redis flushed, crash) and enqueued again. */
+const LOST_JOB_GRACE_MS = 60_000;
+const SWEEP_INTERVAL_MS = 30_000;
+
+/**
+ * Runs delivery attempts (worker processes): signs and POSTs the envelope, records the attempt,
+ * and schedules the next one on WEBHOOK_RETRY_DELAYS_MS, or, after the 5th failure or a 410 Gone,
+ * disables the webhook, stops its pending deliveries and notifies the merchant.
+ */
+@Injectable()
+export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger(DeliveryWorker.name);
+  private sweepTimer?: NodeJS.Timeout;
+
+  constructor(
+    private readonly queue: DeliveryQueue,
+    private readonly deliveries: DeliveryRepository,
+    private readonly webhooks: WebhookRepository,
+    private readonly notifications: NotificationRepository,
+    private readonly http: SafeHttpClient,
+    private readonly secrets: SecretBox,
+    private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
+    private readonly cls: ClsService,
+    private readonly metrics: MetricsService,
+    private readonly config: AppConfig,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    if (this.config.APP_ROLE === 'api') return;
+    void this.queue.queue.process(8, (job: Job<DeliveryJob>) => this.attempt(job.data.deliveryId, job.data.attempt));
+    this.sweepTimer = setInterval(() => void this.requeueLost().catch(() => undefined), SWEEP_INTERVAL_MS);
+    this.sweepTimer.unref();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    clearInterval(this.sweepTimer);
+  }
+
+  /** One attempt of one delivery; a repeated or stale job (attempt already made, delivery no longer pending) does nothing. */
+  async attempt(deliveryId: string, attempt: number): Promise<void> {
+    const target = await this.cls.run(() => this.deliveries.findTarget(deliveryId));
+    if (!target || target.status !== 'pending' || target.attempt_count >= attempt) return;
+    if (target.webhook_status !== 'active') {
+      await this.cls.run(() => this.deliveries.cancelPending(target.webhook_id));
+      return;
+    }
+    const outcome = await this.post(target, attempt);
+    this.metrics.webhookAttempts.inc({ outcome: outcome.deliveryStatus === 'succeeded' ? 'succeeded' : 'failed' });
+    await this.cls.run(() =>
+      this.txHost.withTransaction(async () => {
+        if (!(await this.deliveries.recordAttempt(target, outcome))) return;
+        if (outcome.deliveryStatus === 'failed') await this.disable(target, this.failureReason(outcome));
+      }),
+    );
+    if (outcome.deliveryStatus === 'pending')
+      await this.queue.enqueue(deliveryId, attempt + 1, outcome.nextAttemptAt!.getTime() - Date.now());
+  }
+
+  private async post(target: DeliveryTarget, attempt: number): Promise<AttemptOutcome> {
+    const body = Buffer.from(target.body, 'utf8');
+    const secrets = [this.secrets.open(target.secret_sealed)];
+    if (target.previous_secret_sealed && target.previous_secret_expires_at && target.previous_secret_expires_at > new Date()) {
+      secrets.push(this.secrets.open(target.previous_secret_sealed));
+    }
+    const headers = deliveryHeaders({ body, envelopeId: target.event_id, event: target.event, deliveryId: target.id, attempt, secrets });
+    const startedAt = new Date();
+    let statusCode: number | null = null;
+    let error: string | null = null;
+    let responseExcerpt: string | null = null;
+    try {
+      const response = await this.http.post(target.url, {
+        headers,
+        body,
+        timeoutMs: this.config.WEBHOOK_TIMEOUT_MS,
+        maxResponseBytes: RESPONSE_EXCERPT_BYTES,
+      });
+      statusCode = response.status;
+      responseExcerpt = response.bodyExcerpt || null;
+      if (response.status >= 300 && response.status < 400) error = `Redirect (${response.status}) not followed`;
+      else if (response.status >= 400) error = `Receiver answered ${response.status}`;
+    } catch (failure) {
+      error = failure instanceof HttpTimeoutError ? `No answer within ${this.config.WEBHOOK_TIMEOUT_MS} ms` : (failure as Error).message;
+    }
+    const durationMs = Date.now() - startedAt.getTime();
+    const succeeded = statusCode !== null && statusCode >= 200 && statusCode < 300;
+    const delays = this.config.WEBHOOK_RETRY_DELAYS_MS;
+    const lastAttempt = attempt >= Math.min(MAX_DELIVERY_ATTEMPTS, delays.length) || statusCode === 410;
+    const nextAttemptAt = succeeded || lastAttempt ? null : new Date(Date.now() + delays[attempt]);
+    return {
+      attempt,
+      startedAt,
+      durationMs,
+      statusCode,
+      error,
+      responseExcerpt,
+      nextAttemptAt,
+      deliveryStatus: succeeded ? 'succeeded' : lastAttempt ? 'failed' : 'pending',
+    };
+  }
+
+  private failureReason(outcome: AttemptOutcome): string {
+    return outcome.statusCode === 410
+      ? 'The receiver answered 410 Gone'
+      : `${outcome.attempt} delivery attempts failed; the last: ${outcome.error ?? 'unknown error'}`;
+  }
+
+  /** Disables the webhook (once), stops its pending deliveries and tells the merchant why. */
+  private async disable(target: DeliveryTarget, reason: string): Promise<void> {
+    const disabled = await this.webhooks.disable(target.webhook_id, reason);
+    await this.deliveries.cancelPending(target.webhook_id);
+    if (!disabled) return;
+    this.logger.warn({ webhook_id: target.webhook_id, reason }, 'webhook disabled');
+    await this.notifications.add(target.store_id, 'webhook.disabled', `Webhook ${disabled.url} was disabled: ${reason}`, {
+      webhook_id: disabled.id,
+      url: disabled.url,
+      reason,
+      delivery_id: target.id,
+    });
+  }
+
+  /** Re-enqueues pending deliveries whose attempt is long overdue: their job was lost. */
+  async requeueLost(): Promise<number> {
+    const due = await this.cls.run(() =>
+      queryRows<{ id: string; attempt_count: number }>(
+        this.txHost.tx,
+        `SELECT id, attempt_count FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at < now() - make_interval(secs => $1) LIMIT 500`,
+        [LOST_JOB_GRACE_MS / 1000],
+      ),
+    );
+    await Promise.all(due.map((delivery) => this.queue.enqueue(delivery.id, delivery.attempt_count + 1)));
+    return due.length;
+  }
+}

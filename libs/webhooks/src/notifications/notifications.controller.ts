@@ -1,0 +1,30 @@
+import { Controller, Get, Query } from '@nestjs/common';
+import { QueryBus } from '@nestjs/cqrs';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { StoreScoped } from '@app/commerce';
+import { ApiFunctionRoute, ApiSuccess } from '@app/core';
+import { NOTIFICATION_EXAMPLE } from '../webhooks/webhook-api.constants.js';
+import { ListNotificationsParams } from './notification.dto.js';
+import { ListNotificationsQuery } from './queries/list-notifications/list-notifications.query.js';
+
+/** What the platform tells a merchant about their store (e.g. a webhook it had to disable). */
+@ApiTags('webhooks')
+@ApiFunctionRoute()
+@Controller('functions/v1/notifications')
+export class NotificationsController {
+  constructor(private readonly queries: QueryBus) {}
+
+  @Get()
+  @StoreScoped({ from: 'query', need: 'webhooks' })
+  @ApiOperation({
+    summary: "A store's merchant notifications, newest first",
+    description:
+      'Notices the platform leaves for the merchant. Kinds so far: `webhook.disabled` (a webhook was disabled after its ' +
+      '5th failed delivery attempt or a `410 Gone`; `data` has `webhook_id`, `url`, `reason`, `delivery_id`). ' +
+      'Staff with the `webhooks` permission, owners and admins.',
+  })
+  @ApiSuccess(200, { data: [NOTIFICATION_EXAMPLE], next_cursor: null })
+  async list(@Query() params: ListNotificationsParams) {
+    return { success: true, ...(await this.queries.execute(new ListNotificationsQuery(params.store_id, params.limit, params.cursor))) };
+  }
+}

@@ -1,0 +1,3 @@
+import { ListNotificationsHandler } from './list-notifications/list-notifications.handler.js';
+
+export const NotificationQueryHandlers = [ListNotificationsHandler];

@@ -1,0 +1,7 @@
+import { Command } from '@nestjs/cqrs';
+
+export class DeleteWebhookCommand extends Command<void> {
+  constructor(readonly webhookId: string) {
+    super();
+  }
+}

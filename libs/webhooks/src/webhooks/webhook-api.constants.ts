@@ -1,0 +1,127 @@
+import { STORE_EVENT_KINDS } from '@app/commerce';
+import type { DeliveryStatus, DeliveryView } from '../deliveries/delivery.js';
+import type { NotificationView } from '../notifications/notification.repository.js';
+import { WEBHOOK_EXAMPLE, type WebhookStatus } from './webhook.js';
+
+/**
+ * Every rule and value of the webhook management API (API.md §5) in one place: the routes'
+ * limits, the secret format, the test event, recovery bounds, and the OpenAPI examples.
+ */
+
+// ── Secrets ──────────────────────────────────────────────────────────────────────────────────────
+
+/** Prefix of server-generated secrets: `whsec_<base64>` is the Standard Webhooks format. */
+export const SECRET_PREFIX = 'whsec_';
+/** Random bytes in a server-generated secret (base64 after the prefix). */
+export const GENERATED_SECRET_BYTES = 32;
+/** A secret the merchant supplies: at least this many characters (API.md §5)… */
+export const MIN_SUPPLIED_SECRET_LENGTH = 16;
+/** …and at most this many. */
+export const MAX_SUPPLIED_SECRET_LENGTH = 256;
+/** Supplied secrets are printable ASCII without spaces, so they survive copy-paste and every receiver's config format. */
+export const SUPPLIED_SECRET_PATTERN = /^[\x21-\x7e]+$/;
+/** A supplied `whsec_` secret must be `whsec_` + standard base64, because Standard Webhooks receivers decode it. */
+export const WHSEC_SECRET_PATTERN = /^whsec_(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
+// ── URLs and subscriptions ───────────────────────────────────────────────────────────────────────
+
+/** Longest accepted webhook URL. */
+export const MAX_WEBHOOK_URL_LENGTH = 2048;
+/** The most event kinds one webhook lists: all 13 (duplicates are removed first). */
+export const MAX_SUBSCRIBED_EVENTS = STORE_EVENT_KINDS.length;
+/** An error about unknown event kinds names at most this many of them. */
+export const MAX_NAMED_UNKNOWN_KINDS = 10;
+
+/** What PATCH may set `status` to. */
+export const WEBHOOK_STATUSES: readonly WebhookStatus[] = ['active', 'disabled'];
+
+// ── Deliveries ───────────────────────────────────────────────────────────────────────────────────
+
+/** The delivery statuses a delivery log can be filtered by. */
+export const DELIVERY_STATUSES: readonly DeliveryStatus[] = ['pending', 'succeeded', 'failed', 'cancelled'];
+
+/**
+ * Delay of the first attempt of a delivery created by a request (test event, redeliver, recover).
+ * The job is enqueued inside the request's transaction; the worker re-reads the delivery and skips
+ * one it cannot see yet, so the delay keeps the first attempt behind the commit. Should the worker
+ * still run first, or Redis be unreachable, the delivery stays `pending` in PostgreSQL and the
+ * worker's lost-job sweep enqueues it again.
+ */
+export const FIRST_ATTEMPT_DELAY_MS = 200;
+
+/** The event kind of `POST /webhooks/{id}/test`; sent whatever the webhook subscribes to. */
+export const TEST_EVENT_KIND = 'webhook.test';
+export const TEST_EVENT_MESSAGE = 'This is a test event';
+
+/** `recover` looks back at most this far (deliveries are kept longer, but a month bounds the work). */
+export const RECOVER_MAX_AGE_DAYS = 30;
+export const RECOVER_MAX_AGE_MS = RECOVER_MAX_AGE_DAYS * 24 * 60 * 60 * 1000;
+/** `recover` redelivers at most this many events per call, oldest first; `has_more` tells the client to call again. */
+export const RECOVER_MAX_DELIVERIES = 500;
+
+// ── Answers ──────────────────────────────────────────────────────────────────────────────────────
+
+export const WEBHOOK_DELETED_MESSAGE = 'Webhook deleted';
+
+// ── OpenAPI examples ─────────────────────────────────────────────────────────────────────────────
+
+export const SECRET_EXAMPLE = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw1R3PqZ8Q2dk=';
+
+export const DELIVERY_EXAMPLE: DeliveryView = {
+  id: '0b6e1c7a-9a55-4f4e-8f0e-3c2d1b0a9f8e',
+  webhook_id: WEBHOOK_EXAMPLE.id,
+  event_id: '7c9e6679-7425-40de-944b-e07fc1f90ae7',
+  event: 'order.paid',
+  status: 'pending',
+  attempt_count: 1,
+  next_attempt_at: '2026-11-22T10:01:00.412Z',
+  last_status_code: 500,
+  redelivery_of: null,
+  created_at: '2026-11-22T10:00:00.000Z',
+  updated_at: '2026-11-22T10:00:00.412Z',
+  attempts: [
+    {
+      attempt: 1,
+      started_at: '2026-11-22T10:00:00.210Z',
+      duration_ms: 202,
+      status_code: 500,
+      error: 'Receiver answered 500',
+      response_excerpt: 'Internal Server Error',
+      next_attempt_at: '2026-11-22T10:01:00.412Z',
+    },
+  ],
+};
+
+export const NEW_DELIVERY_EXAMPLE: DeliveryView = {
+  ...DELIVERY_EXAMPLE,
+  id: '3a1f0c2e-5b6d-4e7f-8a9b-0c1d2e3f4a5b',
+  event: TEST_EVENT_KIND,
+  event_id: 'f47ac10b-58cc-4372-a567-0e02b2c3d479',
+  attempt_count: 0,
+  next_attempt_at: '2026-11-22T10:05:00.000Z',
+  last_status_code: null,
+  created_at: '2026-11-22T10:05:00.000Z',
+  updated_at: '2026-11-22T10:05:00.000Z',
+  attempts: [],
+};
+
+export const REDELIVERY_EXAMPLE: DeliveryView = {
+  ...NEW_DELIVERY_EXAMPLE,
+  event: DELIVERY_EXAMPLE.event,
+  event_id: DELIVERY_EXAMPLE.event_id,
+  redelivery_of: DELIVERY_EXAMPLE.id,
+};
+
+export const NOTIFICATION_EXAMPLE: NotificationView = {
+  id: '9b2d4f6a-8c0e-4a1b-9d3f-5e7a9c1b3d5f',
+  store_id: WEBHOOK_EXAMPLE.store_id,
+  kind: 'webhook.disabled',
+  message: `Webhook ${WEBHOOK_EXAMPLE.url} was disabled: 5 delivery attempts failed; the last: Receiver answered 500`,
+  data: {
+    webhook_id: WEBHOOK_EXAMPLE.id,
+    url: WEBHOOK_EXAMPLE.url,
+    reason: '5 delivery attempts failed; the last: Receiver answered 500',
+    delivery_id: DELIVERY_EXAMPLE.id,
+  },
+  created_at: '2026-11-22T11:36:00.000Z',
+};

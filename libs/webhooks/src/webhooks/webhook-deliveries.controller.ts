@@ -1,0 +1,119 @@
+import { Body, Controller, Get, HttpCode, Param, ParseUUIDPipe, Post, Query } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { ApiConflictResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { StoreScoped } from '@app/commerce';
+import { ApiError, ApiFunctionRoute, ApiSuccess } from '@app/core';
+import { RecoverDeliveriesCommand } from './commands/recover-deliveries/recover-deliveries.command.js';
+import { RedeliverDeliveryCommand } from './commands/redeliver-delivery/redeliver-delivery.command.js';
+import { SendTestEventCommand } from './commands/send-test-event/send-test-event.command.js';
+import { ListDeliveriesQuery } from './queries/list-deliveries/list-deliveries.query.js';
+import {
+  DELIVERY_EXAMPLE,
+  FIRST_ATTEMPT_DELAY_MS,
+  NEW_DELIVERY_EXAMPLE,
+  RECOVER_MAX_AGE_DAYS,
+  RECOVER_MAX_DELIVERIES,
+  REDELIVERY_EXAMPLE,
+  TEST_EVENT_KIND,
+  TEST_EVENT_MESSAGE,
+} from './webhook-api.constants.js';
+import { ListDeliveriesParams, RecoverDeliveriesDto } from './webhook.dto.js';
+
+const deliveryId = new ParseUUIDPipe({
+  exceptionFactory: () => ApiError.validation([{ field: 'delivery_id', message: 'delivery_id must be a UUID' }]),
+});
+
+const DisabledConflict = () =>
+  ApiConflictResponse({
+    description: 'The webhook is disabled: re-enable it first',
+    schema: {
+      example: {
+        success: false,
+        error: {
+          code: 'CONFLICT',
+          message: 'Webhook is disabled: re-enable it with PATCH {"status": "active"} first',
+          details: { status: 'disabled', disabled_reason: '5 delivery attempts failed; the last: Receiver answered 500' },
+        },
+      },
+    },
+  });
+
+const QUEUED = `Its first attempt runs about ${FIRST_ATTEMPT_DELAY_MS} ms after the answer, then the usual retry schedule applies.`;
+
+/** The delivery log of a webhook, test events, redelivery and recovery (API.md §5). */
+@ApiTags('webhooks')
+@ApiFunctionRoute()
+@ApiParam({ name: 'webhook_id', format: 'uuid' })
+@Controller('functions/v1/webhooks/:webhook_id')
+export class WebhookDeliveriesController {
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
+  ) {}
+
+  @Get('deliveries')
+  @StoreScoped({ from: 'webhook', need: 'webhooks' })
+  @ApiOperation({
+    summary: "A webhook's deliveries with their attempts, newest first",
+    description:
+      'One delivery per event (plus test events and redeliveries), filtered by `status` (`pending`, `succeeded`, `failed`, ' +
+      '`cancelled`). Each attempt records when it started, its duration, the status code, the error, a short excerpt of the ' +
+      "receiver's answer and when the next attempt is due.",
+  })
+  @ApiSuccess(200, { data: [DELIVERY_EXAMPLE], next_cursor: null })
+  async list(@Param('webhook_id') webhookId: string, @Query() params: ListDeliveriesParams) {
+    return {
+      success: true,
+      ...(await this.queries.execute(new ListDeliveriesQuery(webhookId, params.status, params.limit, params.cursor))),
+    };
+  }
+
+  @Post('test')
+  @HttpCode(201)
+  @StoreScoped({ from: 'webhook', need: 'webhooks' })
+  @ApiOperation({
+    summary: 'Send a test event',
+    description:
+      `Creates a delivery of a \`${TEST_EVENT_KIND}\` event, whatever the webhook subscribes to, signed like any other: ` +
+      `\`{id, event: "${TEST_EVENT_KIND}", created_at, store_id, data: {webhook_id, message: "${TEST_EVENT_MESSAGE}"}}\`. ${QUEUED}`,
+  })
+  @ApiSuccess(201, { delivery: NEW_DELIVERY_EXAMPLE })
+  @DisabledConflict()
+  async test(@Param('webhook_id') webhookId: string) {
+    return { success: true, delivery: await this.commands.execute(new SendTestEventCommand(webhookId)) };
+  }
+
+  @Post('deliveries/:delivery_id/redeliver')
+  @HttpCode(201)
+  @StoreScoped({ from: 'webhook', need: 'webhooks' })
+  @ApiParam({ name: 'delivery_id', format: 'uuid' })
+  @ApiOperation({
+    summary: 'Deliver an event again',
+    description:
+      'Creates a new delivery of the same event (same envelope `id` and body, so receivers can de-duplicate), with its own ' +
+      `attempts and \`redelivery_of\` the delivery given, whatever that one's state. ${QUEUED} A delivery of another webhook ` +
+      'answers 404.',
+  })
+  @ApiSuccess(201, { delivery: REDELIVERY_EXAMPLE })
+  @DisabledConflict()
+  async redeliver(@Param('webhook_id') webhookId: string, @Param('delivery_id', deliveryId) id: string) {
+    return { success: true, delivery: await this.commands.execute(new RedeliverDeliveryCommand(webhookId, id)) };
+  }
+
+  @Post('recover')
+  @HttpCode(200)
+  @StoreScoped({ from: 'webhook', need: 'webhooks' })
+  @ApiOperation({
+    summary: 'Re-send what failed since a time',
+    description:
+      `Redelivers every event whose latest delivery since \`since\` (at most ${RECOVER_MAX_AGE_DAYS} days ago, not in the ` +
+      'future) failed or was cancelled, e.g. after re-enabling a disabled webhook. Events already redelivered are not sent ' +
+      `again, so repeating the call is safe. At most ${RECOVER_MAX_DELIVERIES} events per call, oldest first; \`has_more\` ` +
+      `says more remain (call again with the same \`since\`). Answers 200 even when nothing qualified. ${QUEUED}`,
+  })
+  @ApiSuccess(200, { redelivered: 1, deliveries: [REDELIVERY_EXAMPLE], has_more: false })
+  @DisabledConflict()
+  async recover(@Param('webhook_id') webhookId: string, @Body() body: RecoverDeliveriesDto) {
+    return { success: true, ...(await this.commands.execute(new RecoverDeliveriesCommand(webhookId, new Date(body.since)))) };
+  }
+}

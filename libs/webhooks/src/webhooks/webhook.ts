@@ -1,0 +1,66 @@
+export type WebhookStatus = 'active' | 'disabled';
+
+export interface WebhookRow {
+  id: string;
+  store_id: string;
+  url: string;
+  events: string[];
+  status: WebhookStatus;
+  disabled_reason: string | null;
+  secret_sealed: string;
+  secret_hint: string;
+  previous_secret_sealed: string | null;
+  previous_secret_expires_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/** The webhook as answered (API.md §5): never the secret, only a hint of it. */
+export interface WebhookView {
+  id: string;
+  store_id: string;
+  url: string;
+  events: string[];
+  status: WebhookStatus;
+  disabled_reason: string | null;
+  secret_hint: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export function toWebhookView(row: WebhookRow): WebhookView {
+  return {
+    id: row.id,
+    store_id: row.store_id,
+    url: row.url,
+    events: row.events,
+    status: row.status,
+    disabled_reason: row.disabled_reason,
+    secret_hint: row.secret_hint,
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
+  };
+}
+
+/** What a merchant sees of a secret: its kind and last four characters. */
+export function secretHint(secret: string): string {
+  return `${secret.startsWith('whsec_') ? 'whsec_' : ''}…${secret.slice(-4)}`;
+}
+
+/** How long a rotated-out secret keeps signing beside the new one. */
+export const SECRET_OVERLAP_MS = 24 * 60 * 60 * 1000;
+
+/** Deliveries that fail this many attempts disable their webhook. */
+export const MAX_DELIVERY_ATTEMPTS = 5;
+
+export const WEBHOOK_EXAMPLE: WebhookView = {
+  id: '5d4c3b2a-1908-4f7e-8d6c-5b4a39281706',
+  store_id: '6f1c0b1e-2d4a-4c1b-9f57-1f0e8f6b8a11',
+  url: 'https://merchant.example/hooks/storefront',
+  events: ['order.created', 'order.paid'],
+  status: 'active',
+  disabled_reason: null,
+  secret_hint: 'whsec_…Q2dk',
+  created_at: '2026-11-22T10:00:00.000Z',
+  updated_at: '2026-11-22T10:00:00.000Z',
+};

@@ -1,0 +1,53 @@
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface ReceivedRequest {
+  path: string;
+  headers: IncomingHttpHeaders;
+  body: string;
+  at: number;
+}
+
+export type Behaviour = 'ok' | 'fail' | 'gone' | 'slow' | 'redirect';
+
+/**
+ * A webhook receiver on 127.0.0.1: `/<behaviour>/<anything>` answers 200, 500, 410, nothing for
+ * 5 s, or a 302 to `/ok/redirected`. Every request is recorded with its exact body.
+ */
+export class WebhookReceiver {
+  readonly requests: ReceivedRequest[] = [];
+  private server?: Server;
+
+  async start(): Promise<string> {
+    this.server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.on('end', () => {
+        const path = req.url ?? '/';
+        this.requests.push({ path, headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), at: Date.now() });
+        const behaviour = path.split('/')[1] as Behaviour;
+        if (behaviour === 'slow') {
+          setTimeout(() => res.writeHead(200).end('too late'), 5000).unref();
+          return;
+        }
+        if (behaviour === 'redirect') {
+          res.writeHead(302, { location: '/ok/redirected' }).end();
+          return;
+        }
+        const status = behaviour === 'ok' ? 200 : behaviour === 'gone' ? 410 : 500;
+        res.writeHead(status, { 'content-type': 'text/plain' }).end(behaviour === 'ok' ? 'thanks' : `${'x'.repeat(5000)}`);
+      });
+    });
+    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
+    return `http://127.0.0.1:${(this.server!.address() as AddressInfo).port}`;
+  }
+
+  to(path: string): ReceivedRequest[] {
+    return this.requests.filter((request) => request.path === path);
+  }
+
+  async stop(): Promise<void> {
+    this.server?.closeAllConnections();
+    await new Promise<void>((resolve) => this.server?.close(() => resolve()) ?? resolve());
+  }
+}

@@ -1,0 +1,235 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { Webhook } from 'standardwebhooks';
+import { DataSource } from 'typeorm';
+import { OutboxRelay } from '@app/core';
+import { WebhookReceiver, type ReceivedRequest } from './fakes/webhook-receiver.js';
+import { merchantWithStore, startApp, type TestApp } from './support/app.js';
+
+async function until<T>(probe: () => T | null | false | Promise<T | null | false>, what: string, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+/** What a receiver does: check X-Service-Signature with node's crypto, in constant time. */
+function serviceSignatureValid(request: ReceivedRequest, secret: string): boolean {
+  const expected = Buffer.from(createHmac('sha256', secret).update(request.body).digest('hex'));
+  const given = Buffer.from(String(request.headers['x-service-signature'] ?? ''));
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+/** And the Standard Webhooks way, with the `standardwebhooks` package (throws when invalid). */
+function verifyStandard(request: ReceivedRequest, secret: string): unknown {
+  const webhook = secret.startsWith('whsec_') ? new Webhook(secret) : new Webhook(secret, { format: 'raw' });
+  return webhook.verify(request.body, request.headers as Record<string, string>);
+}
+
+/**
+ * Store events reach webhooks as signed POSTs (API.md §5): through the outbox relay, the saga and
+ * the delivery worker, against a real receiver on 127.0.0.1, with a compressed retry schedule.
+ */
+describe('webhook deliveries', () => {
+  let api: TestApp;
+  let receiver: WebhookReceiver;
+  let base: string;
+  let owner: { token: string; storeId: string };
+  const db = () => api.app.get(DataSource);
+
+  const register = async (path: string, events: string[], secret?: string) => {
+    const result = await api.request('POST', '/functions/v1/webhooks/register', {
+      token: owner.token,
+      body: { store_id: owner.storeId, url: `${base}${path}`, events, ...(secret ? { secret } : {}) },
+    });
+    expect(result.status, JSON.stringify(result.body)).toBe(201);
+    return { id: result.body.webhook.id as string, secret: (secret ?? result.body.secret) as string };
+  };
+  const product = async (stock = 100) =>
+    (
+      await api.request('POST', `/functions/v1/stores/${owner.storeId}/products`, {
+        token: owner.token,
+        body: { name: 'Delivered mug', price: 12.5, inventory_quantity: stock, status: 'active' },
+      })
+    ).body.product.id as string;
+  const placeOrder = async (productId: string) =>
+    (
+      await api.request('POST', `/functions/v1/stores/${owner.storeId}/orders`, {
+        token: owner.token,
+        body: { items: [{ product_id: productId, quantity: 2 }] },
+      })
+    ).body.order;
+  const move = (orderId: string, status: string) =>
+    api.request('PATCH', `/functions/v1/orders/${orderId}`, { token: owner.token, body: { status } });
+  const webhookRow = async (id: string) => (await db().query('SELECT status, disabled_reason FROM webhooks WHERE id = $1', [id]))[0];
+
+  beforeAll(async () => {
+    receiver = new WebhookReceiver();
+    base = await receiver.start();
+    api = await startApp({
+      OUTBOX_RELAY: 'true',
+      OUTBOX_SWEEP_INTERVAL_MS: '600000',
+      WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+      WEBHOOK_ALLOW_HTTP: 'true',
+      WEBHOOK_RETRY_DELAYS_MS: '0,150,150,150,150',
+      WEBHOOK_TIMEOUT_MS: '400',
+      REDIS_PREFIX: `${process.env.REDIS_PREFIX}deliveries:`,
+    });
+    owner = await merchantWithStore(api, 'Webhook store');
+  });
+  afterAll(async () => {
+    await api.close();
+    await receiver.stop();
+  });
+
+  it('an order moved through its states delivers exactly the subscribed events, signed both ways', async () => {
+    const hook = await register('/ok/orders', ['order.created', 'order.paid', 'order.shipped']);
+    const productId = await product();
+    const order = await placeOrder(productId);
+    expect((await move(order.id, 'paid')).status).toBe(200);
+    expect((await move(order.id, 'shipped')).status).toBe(200);
+
+    const received = await until(() => (receiver.to('/ok/orders').length >= 3 ? receiver.to('/ok/orders') : null), 'three deliveries');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(receiver.to('/ok/orders')).toHaveLength(3);
+    const bodies = received.map((request) => JSON.parse(request.body));
+    expect(bodies.map((body) => body.event)).toEqual(['order.created', 'order.paid', 'order.shipped']);
+    expect(bodies[1]).toMatchObject({
+      store_id: owner.storeId,
+      event: 'order.paid',
+      data: {
+        order_id: order.id,
+        order_number: order.order_number,
+        total: 25,
+        currency: 'USD',
+        status: 'paid',
+        customer: null,
+        items: [{ product_id: productId, name: 'Delivered mug', quantity: 2, price: 12.5 }],
+      },
+    });
+    for (const request of received) {
+      expect(request.headers['content-type']).toBe('application/json');
+      expect(serviceSignatureValid(request, hook.secret)).toBe(true);
+      expect(verifyStandard(request, hook.secret)).toEqual(JSON.parse(request.body));
+      expect(request.headers['webhook-id']).toBe(JSON.parse(request.body).id);
+      expect(request.headers['x-service-event']).toBe(JSON.parse(request.body).event);
+      expect(request.headers['x-service-attempt']).toBe('1');
+      expect(request.headers['x-service-delivery']).toMatch(/^[0-9a-f-]{36}$/);
+      expect(serviceSignatureValid({ ...request, body: request.body.replace('"', ' "') }, hook.secret)).toBe(false);
+    }
+    const log = await api.request('GET', `/functions/v1/webhooks/${hook.id}/deliveries`, { token: owner.token });
+    expect(log.body.data.map((d: { status: string }) => d.status)).toEqual(['succeeded', 'succeeded', 'succeeded']);
+    expect(log.body.data[0].attempts[0]).toMatchObject({ attempt: 1, status_code: 200, error: null, response_excerpt: 'thanks' });
+  });
+
+  it('a republished outbox row delivers nothing twice', async () => {
+    await register('/ok/once', ['product.created']);
+    const productId = await product();
+    await until(() => receiver.to('/ok/once').length === 1, 'the first delivery');
+    await db().query(`UPDATE outbox_events SET dispatched_at = NULL WHERE event = 'product.created' AND data->>'product_id' = $1`, [
+      productId,
+    ]);
+    expect(await api.app.get(OutboxRelay).sweep()).toBeGreaterThanOrEqual(1);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(receiver.to('/ok/once')).toHaveLength(1);
+    const [{ count }] = await db().query(
+      `SELECT count(*)::int AS count FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id WHERE w.url LIKE '%/ok/once'`,
+    );
+    expect(count).toBe(1);
+  });
+
+  it.each([
+    ['500', '/fail/hook', 'Receiver answered 500'],
+    ['a timeout', '/slow/hook', 'No answer within 400 ms'],
+    ['a redirect', '/redirect/hook', 'Redirect (302) not followed'],
+  ])('%s is retried on the schedule, then the webhook is disabled with a notification', async (_, path, error) => {
+    const hook = await register(path, ['product.created']);
+    await product();
+    await until(async () => (await webhookRow(hook.id)).status === 'disabled', 'the webhook to be disabled');
+    const attempts = receiver.to(path);
+    expect(attempts).toHaveLength(5);
+    expect(attempts.map((request) => request.headers['x-service-attempt'])).toEqual(['1', '2', '3', '4', '5']);
+    for (let i = 1; i < attempts.length; i++) expect(attempts[i].at - attempts[i - 1].at).toBeGreaterThanOrEqual(140);
+    expect(new Set(attempts.map((request) => request.headers['webhook-id'])).size).toBe(1);
+    if (path.startsWith('/redirect')) expect(receiver.to('/ok/redirected')).toHaveLength(0);
+    expect((await webhookRow(hook.id)).disabled_reason).toContain(error);
+
+    const log = await api.request('GET', `/functions/v1/webhooks/${hook.id}/deliveries`, { token: owner.token });
+    const delivery = log.body.data[0];
+    expect(delivery).toMatchObject({ status: 'failed', attempt_count: 5 });
+    expect(delivery.attempts.map((a: { attempt: number }) => a.attempt)).toEqual([1, 2, 3, 4, 5]);
+    expect(delivery.attempts[0].error).toContain(error);
+    expect(delivery.attempts[0].next_attempt_at).not.toBeNull();
+    expect(delivery.attempts[4].next_attempt_at).toBeNull();
+    if (path.startsWith('/fail')) expect(delivery.attempts[0].response_excerpt.length).toBeLessThanOrEqual(2048);
+
+    const notices = await api.request('GET', `/functions/v1/notifications?store_id=${owner.storeId}`, { token: owner.token });
+    expect(
+      notices.body.data.filter(
+        (n: { kind: string; data: { webhook_id: string } }) => n.kind === 'webhook.disabled' && n.data.webhook_id === hook.id,
+      ),
+    ).toHaveLength(1);
+  });
+
+  it('410 Gone disables the webhook at once and stops its pending deliveries; re-enabling resumes new ones', async () => {
+    const hook = await register('/gone/hook', ['product.created', 'product.updated']);
+    const productId = await product();
+    await until(async () => (await webhookRow(hook.id)).status === 'disabled', 'the webhook to be disabled');
+    expect(receiver.to('/gone/hook')).toHaveLength(1);
+    expect((await webhookRow(hook.id)).disabled_reason).toBe('The receiver answered 410 Gone');
+
+    // While disabled, new events make no deliveries.
+    await api.request('PATCH', `/functions/v1/products/${productId}`, { token: owner.token, body: { name: 'Renamed while disabled' } });
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(receiver.to('/gone/hook')).toHaveLength(1);
+
+    const enabled = await api.request('PATCH', `/functions/v1/webhooks/${hook.id}`, {
+      token: owner.token,
+      body: { status: 'active', url: `${base}/ok/again` },
+    });
+    expect(enabled.body.webhook).toMatchObject({ status: 'active', disabled_reason: null });
+    await api.request('PATCH', `/functions/v1/products/${productId}`, { token: owner.token, body: { name: 'Renamed after' } });
+    const [again] = await until(() => (receiver.to('/ok/again').length ? receiver.to('/ok/again') : null), 'a delivery after re-enabling');
+    expect(JSON.parse(again.body)).toMatchObject({ event: 'product.updated', data: { name: 'Renamed after' } });
+  });
+
+  it('after a rotation both the new and the old secret verify, for 24 hours', async () => {
+    const hook = await register('/ok/rotated', ['product.created'], 'plain-secret-of-merchant');
+    const rotated = await api.request('POST', `/functions/v1/webhooks/${hook.id}/rotate-secret`, { token: owner.token });
+    expect(rotated.status).toBe(200);
+    const fresh = rotated.body.secret as string;
+    expect(fresh).toMatch(/^whsec_/);
+    await product();
+    const [request] = await until(
+      () => (receiver.to('/ok/rotated').length ? receiver.to('/ok/rotated') : null),
+      'a delivery after rotation',
+    );
+    expect(String(request.headers['webhook-signature']).split(' ')).toHaveLength(2);
+    expect(verifyStandard(request, fresh)).toBeTruthy();
+    expect(verifyStandard(request, 'plain-secret-of-merchant')).toBeTruthy();
+    expect(serviceSignatureValid(request, fresh)).toBe(true);
+    expect(() => verifyStandard(request, 'whsec_' + Buffer.from('someone else entirely').toString('base64'))).toThrow();
+  });
+
+  it('a redelivery and a test event arrive, with the original event id for the redelivery', async () => {
+    const hook = await register('/ok/redeliver', ['product.created']);
+    await product();
+    const [first] = await until(() => (receiver.to('/ok/redeliver').length ? receiver.to('/ok/redeliver') : null), 'the first delivery');
+    const log = await api.request('GET', `/functions/v1/webhooks/${hook.id}/deliveries`, { token: owner.token });
+    const redelivered = await api.request('POST', `/functions/v1/webhooks/${hook.id}/deliveries/${log.body.data[0].id}/redeliver`, {
+      token: owner.token,
+    });
+    expect(redelivered.status).toBe(201);
+    await until(() => receiver.to('/ok/redeliver').length === 2, 'the redelivery');
+    const second = receiver.to('/ok/redeliver')[1];
+    expect(second.body).toBe(first.body);
+    expect(second.headers['webhook-id']).toBe(first.headers['webhook-id']);
+    expect(second.headers['x-service-delivery']).not.toBe(first.headers['x-service-delivery']);
+
+    expect((await api.request('POST', `/functions/v1/webhooks/${hook.id}/test`, { token: owner.token })).status).toBe(201);
+    await until(() => receiver.to('/ok/redeliver').length === 3, 'the test event');
+    expect(JSON.parse(receiver.to('/ok/redeliver')[2].body).event).toBe('webhook.test');
+  });
+});
