@@ -9,7 +9,12 @@ import { SocialModule } from '@app/social';
 import { Webhooks1763800400000, WebhooksModule } from '@app/webhooks';
 
 /** Every lib's migrations, run at boot in timestamp order. */
-export const MIGRATIONS = [AuthTables1763800100000, StoresAndMembers1763800200000, CatalogCustomersOrders1763800300000, Webhooks1763800400000];
+export const MIGRATIONS = [
+  AuthTables1763800100000,
+  StoresAndMembers1763800200000,
+  CatalogCustomersOrders1763800300000,
+  Webhooks1763800400000,
+];
 
 @Module({})
 export class AppModule {
