@@ -452,21 +452,24 @@ describe('customers', () => {
       expect((await api.request('GET', `/functions/v1/customers/${id}`, { token: session.access_token })).status).toBe(200);
     });
 
-    it('links the record staff made for that e-mail (any case): same record, user_id set, one customer.updated', async () => {
+    it('refuses a sign-up with the e-mail of a record staff made (any case): the record is never handed over', async () => {
       const email = uniqueEmail('walkin');
       const made = (await create('owner', { name: 'Walk-in Buyer', email, phone: '+1 555 0199' })).body.customer;
-      const session = await signUp(api, { role: 'customer', store_id: storeA, full_name: 'Other Name' }, email.toUpperCase());
+      const attempt = await api.request('POST', '/auth/v1/signup', {
+        headers: { apikey: PUBLIC_KEY },
+        body: { email: email.toUpperCase(), password: 'correct horse battery', data: { role: 'customer', store_id: storeA } },
+      });
+      expect(attempt.status).toBe(422);
+      expect(attempt.body.error_code).toBe('user_already_exists');
       const rows = await recordsWithEmail(storeA, email);
       expect(rows).toHaveLength(1);
-      expect(rows[0]).toMatchObject({ id: made.id, user_id: session.user.id, name: 'Walk-in Buyer', email, phone: '+1 555 0199' });
-      expect(await events(storeA, made.id)).toEqual([
-        { event: 'customer.created', data: { customer_id: made.id, name: 'Walk-in Buyer', email } },
-        { event: 'customer.updated', data: { customer_id: made.id, name: 'Walk-in Buyer', email } },
-      ]);
-      const own = await api.request('GET', `/functions/v1/customers/${made.id}`, { token: session.access_token });
-      expect(own.body.customer).toMatchObject({ id: made.id, user_id: session.user.id });
-      // The record staff see is the same one, now linked.
-      expect((await call('owner', 'GET', `/customers/${made.id}`)).body.customer.user_id).toBe(session.user.id);
+      expect(rows[0]).toMatchObject({ id: made.id, user_id: null });
+      expect((await events(storeA, made.id)).map((e) => e.event)).toEqual(['customer.created']);
+      const login = await api.request('POST', '/auth/v1/token?grant_type=password', {
+        headers: { apikey: PUBLIC_KEY },
+        body: { email, password: 'correct horse battery' },
+      });
+      expect(login.body.error_code).toBe('invalid_credentials');
     });
   });
 

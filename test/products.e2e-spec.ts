@@ -221,6 +221,13 @@ describe('products and inventory', () => {
       expect(
         (await api.request('POST', `/functions/v1/products/${id}/inventory`, { token: owner.token, body: { delta: 1.5 } })).status,
       ).toBe(400);
+      // Stock is capped at 1,000,000,000: a move past it is a 409, never an overflow (500).
+      const huge = await api.request('POST', `/functions/v1/products/${id}/inventory`, {
+        token: owner.token,
+        body: { delta: 1_000_000_000 },
+      });
+      expect(huge.status).toBe(409);
+      expect(huge.body.error.code).toBe('CONFLICT');
       const moves = (await events(owner.storeId))
         .filter((e) => e.event === 'inventory.updated' && e.data.product_id === id)
         .map((e) => e.data);

@@ -81,6 +81,15 @@ describe('row-level security', () => {
     await expect(asUser(a.session.user.id, 'merchant', (q) => q('SELECT 1 FROM auth_refresh_tokens'))).rejects.toThrow(/permission denied/);
   });
 
+  it('a temporary table cannot shadow what the SECURITY DEFINER helpers read', async () => {
+    const ids = await asUser(a.session.user.id, 'merchant', async (q) => {
+      await q('CREATE TEMP TABLE stores (id uuid, owner_id uuid) ON COMMIT DROP');
+      await q('INSERT INTO pg_temp.stores VALUES ($1, $2)', [b.storeId, a.session.user.id]);
+      return q('SELECT unnest(app_accessible_store_ids()) AS id');
+    });
+    expect(ids.map((r: { id: string }) => r.id)).toEqual([a.storeId]);
+  });
+
   it('an admin sees every store', async () => {
     const admin = await signUp(api);
     const ids = (await asUser(admin.user.id, 'admin', (q) => q('SELECT id FROM stores'))).map((r: { id: string }) => r.id);

@@ -3,7 +3,12 @@ import { APP_GUARD } from '@nestjs/core';
 import { AiModule } from '@app/ai';
 import { AuthGuard, AuthModule, AuthTables1763800100000, RolesGuard } from '@app/auth';
 import { BillingModule } from '@app/billing';
-import { CatalogCustomersOrders1763800300000, CommerceModule, StoresAndMembers1763800200000 } from '@app/commerce';
+import {
+  CatalogCustomersOrders1763800300000,
+  CommerceModule,
+  RlsHardening1763800500000,
+  StoresAndMembers1763800200000,
+} from '@app/commerce';
 import { AppConfig, AppThrottlerGuard, CoreModule } from '@app/core';
 import { SocialModule } from '@app/social';
 import { Webhooks1763800400000, WebhooksModule } from '@app/webhooks';
@@ -14,6 +19,7 @@ export const MIGRATIONS = [
   StoresAndMembers1763800200000,
   CatalogCustomersOrders1763800300000,
   Webhooks1763800400000,
+  RlsHardening1763800500000,
 ];
 
 @Module({})

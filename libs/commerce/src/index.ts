@@ -11,3 +11,4 @@ export * from './products/product.js';
 export * from './customers/customer.js';
 export * from './orders/order-status.js';
 export * from './orders/order.js';
+export * from './migrations/1763800500000-rls-hardening.js';

@@ -5,7 +5,7 @@ import { DeliveryQueue, DELIVERY_QUEUE } from './deliveries/delivery-queue.js';
 import { DeliveryRepository } from './deliveries/delivery.repository.js';
 import { DeliveryWorker } from './deliveries/delivery.worker.js';
 import { DispatchWebhookHandler } from './dispatch/dispatch-webhook/dispatch-webhook.handler.js';
-import { WebhookSaga } from './dispatch/webhook.saga.js';
+import { WebhookDispatchConsumer } from './dispatch/webhook-dispatch.consumer.js';
 import { NotificationRepository } from './notifications/notification.repository.js';
 import { NotificationsController } from './notifications/notifications.controller.js';
 import { NotificationQueryHandlers } from './notifications/queries/index.js';
@@ -28,7 +28,7 @@ import { WebhooksController } from './webhooks/webhooks.controller.js';
     NotificationRepository,
     DeliveryQueue,
     DeliveryWorker,
-    WebhookSaga,
+    WebhookDispatchConsumer,
     DispatchWebhookHandler,
     // The management API (StoreAccessGuard for @StoreScoped routes, as in the commerce modules).
     StoreAccessService,

@@ -5,6 +5,7 @@ import { AppConfig, GoTrueError, InjectRedis } from '@app/core';
 import { AuthService } from '../auth.service.js';
 import type { SessionMeta } from '../sessions/session.repository.js';
 import type { SessionView } from '../sessions/session.js';
+import { SessionRepository } from '../sessions/session.repository.js';
 import { UserRepository } from '../users/user.repository.js';
 
 /** A Google sign-in in flight lives this long between /authorize and /callback. */
@@ -26,6 +27,7 @@ export class GoogleSignInService {
     private readonly config: AppConfig,
     private readonly auth: AuthService,
     private readonly users: UserRepository,
+    private readonly sessions: SessionRepository,
     @InjectRedis() private readonly redis: Redis,
   ) {}
 
@@ -88,6 +90,12 @@ export class GoogleSignInService {
     // 'email_taken' here means a concurrent first sign-in created the account a moment ago.
     const user = existing ?? (typeof created === 'object' && created ? created : await this.users.findByEmail(email));
     if (!user) throw new GoTrueError(400, 'bad_oauth_callback', 'Google sign-in could not be completed');
+    if (existing?.password_hash) {
+      // Sign-up does not verify e-mail addresses; Google just did. Whoever set a password on this
+      // address before (possibly not its owner) loses it and every session: the owner keeps the account.
+      await this.users.clearPassword(existing.id);
+      await this.sessions.revokeAllOf(existing.id);
+    }
     return this.auth.startSession(user, meta);
   }
 

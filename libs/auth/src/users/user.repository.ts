@@ -49,6 +49,10 @@ export class UserRepository {
     await queryRows(this.txHost.tx, 'UPDATE users SET last_sign_in_at = now() WHERE id = $1', [id]);
   }
 
+  async clearPassword(id: string): Promise<void> {
+    await queryRows(this.txHost.tx, 'UPDATE users SET password_hash = NULL, updated_at = now() WHERE id = $1', [id]);
+  }
+
   async setPassword(id: string, passwordHash: string, role: Role): Promise<void> {
     await queryRows(this.txHost.tx, 'UPDATE users SET password_hash = $2, role = $3, updated_at = now() WHERE id = $1', [
       id,

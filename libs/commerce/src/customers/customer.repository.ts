@@ -32,17 +32,6 @@ export class CustomerRepository {
     return rows[0] ?? null;
   }
 
-  /** Gives an unclaimed customer record with this e-mail to a user signing up; null when there is none. */
-  async claim(storeId: string, email: string, userId: string): Promise<CustomerRow | null> {
-    const rows = await queryRows<CustomerRow>(
-      this.txHost.tx,
-      `UPDATE customers SET user_id = $3, updated_at = now()
-        WHERE store_id = $1 AND lower(email) = lower($2) AND user_id IS NULL RETURNING *`,
-      [storeId, email, userId],
-    );
-    return rows[0] ?? null;
-  }
-
   async findVisible(id: string): Promise<CustomerRow | null> {
     return (await queryRows<CustomerRow>(this.txHost.tx, 'SELECT * FROM customers WHERE id = $1', [id]))[0] ?? null;
   }

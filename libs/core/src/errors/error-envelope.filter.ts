@@ -71,6 +71,14 @@ export class ErrorEnvelopeFilter implements ExceptionFilter {
             : exception.message;
       return { description: { status, message }, headers: {} };
     }
+    // A backstop, not a substitute for validation: data PostgreSQL refuses is the client's, not ours.
+    const sqlState = (exception as { driverError?: { code?: string } })?.driverError?.code;
+    if (sqlState?.startsWith('22')) {
+      return { description: { status: 400, code: 'VALIDATION_FAILED', message: 'A value is out of range or malformed' }, headers: {} };
+    }
+    if (sqlState === '23505' || sqlState === '23503' || sqlState === '23514') {
+      return { description: { status: 409, code: 'CONFLICT', message: 'The change conflicts with existing data' }, headers: {} };
+    }
     if (typeof fastifyStatus === 'number' && isClientStatus(fastifyStatus)) {
       return { description: { status: fastifyStatus, message: (exception as Error).message }, headers: {} };
     }

@@ -6,6 +6,9 @@ import { AppConfig } from '../config/app-config.js';
 import { StoreEvent, type StoreEventEnvelope } from './store-event.js';
 
 const CHANNEL = 'outbox_events';
+
+/** Work an event must get done before it is marked dispatched; idempotent on the envelope id. */
+export type StoreEventConsumer = (envelope: StoreEventEnvelope) => Promise<void>;
 const BATCH = 200;
 
 interface OutboxRow {
@@ -20,12 +23,14 @@ interface OutboxRow {
  * Publishes committed outbox rows on the EventBus. It hears of each commit through LISTEN/NOTIFY
  * (PostgreSQL delivers the notification at commit, never for a rollback) and sweeps on a timer for
  * rows a lost notification, a crash or a restart left undispatched. Claims use FOR UPDATE SKIP
- * LOCKED, so several processes can relay without publishing a row twice at the same time.
+ * LOCKED, so several processes can relay without publishing a row twice at the same time. Registered
+ * consumers (the webhook dispatch) run, awaited, before a row is marked; then the EventBus hears of it.
  * Runs in the worker (APP_ROLE worker or all).
  */
 @Injectable()
 export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger(OutboxRelay.name);
+  private readonly consumers: StoreEventConsumer[] = [];
   private listener?: pg.Client;
   private sweepTimer?: NodeJS.Timeout;
   private running = false;
@@ -45,14 +50,22 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
     await this.stop();
   }
 
+  /**
+   * Adds a consumer that must finish before an event counts as dispatched (the webhook dispatch).
+   * EventBus subscribers, by contrast, are told after the fact and may miss an event if they fail.
+   */
+  registerConsumer(consumer: StoreEventConsumer): void {
+    this.consumers.push(consumer);
+  }
+
   /** Starts listening and sweeping; catches up on whatever is pending. */
   async start(): Promise<void> {
     if (this.running) return;
     this.running = true;
     await this.listen();
-    this.sweepTimer = setInterval(() => void this.sweep(), this.config.OUTBOX_SWEEP_INTERVAL_MS);
+    this.sweepTimer = setInterval(() => void this.scheduledSweep(), this.config.OUTBOX_SWEEP_INTERVAL_MS);
     this.sweepTimer.unref();
-    await this.sweep();
+    await this.scheduledSweep();
   }
 
   /** Stops listening and sweeping (tests use it to lose the immediate publish on purpose). */
@@ -63,6 +76,21 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
     this.listener = undefined;
     await listener?.end().catch(() => undefined);
     await this.draining;
+  }
+
+  private sweeping = false;
+
+  /** A timer's sweep: never two at once, and a failure (database down) is logged, not thrown. */
+  private async scheduledSweep(): Promise<void> {
+    if (this.sweeping) return;
+    this.sweeping = true;
+    try {
+      await this.sweep();
+    } catch (error) {
+      this.logger.warn({ err: { message: (error as Error).message } }, 'outbox sweep failed; retrying on the next tick');
+    } finally {
+      this.sweeping = false;
+    }
   }
 
   /** Publishes every undispatched row, oldest first, in batches. */
@@ -76,18 +104,44 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
   }
 
   private async listen(): Promise<void> {
-    const client = new pg.Client({ connectionString: this.config.DATABASE_URL, application_name: 'storefront-outbox-relay' });
+    const client = new pg.Client({
+      connectionString: this.config.DATABASE_URL,
+      application_name: 'storefront-outbox-relay',
+      keepAlive: true,
+    });
     client.on('notification', (message) => {
       if (message.payload) this.enqueue(message.payload);
     });
     client.on('error', (error) => {
       this.logger.warn({ err: { message: error.message } }, 'outbox listener lost its connection; relying on the sweep until it is back');
-      if (this.listener === client) this.listener = undefined;
-      setTimeout(() => void (this.running && !this.listener && this.listen().catch(() => undefined)), 1000).unref();
+      void client.end().catch(() => undefined);
+      if (this.listener === client) {
+        this.listener = undefined;
+        this.reconnect();
+      }
     });
-    await client.connect();
-    await client.query(`LISTEN ${CHANNEL}`);
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${CHANNEL}`);
+    } catch (error) {
+      await client.end().catch(() => undefined);
+      throw error;
+    }
+    if (!this.running) {
+      await client.end().catch(() => undefined);
+      return;
+    }
     this.listener = client;
+  }
+
+  /** Listens again, backing off up to 30 s between tries, and catches up with a sweep once back. */
+  private reconnect(delayMs = 1000): void {
+    setTimeout(() => {
+      if (!this.running || this.listener) return;
+      this.listen()
+        .then(() => this.scheduledSweep())
+        .catch(() => this.reconnect(Math.min(delayMs * 2, 30_000)));
+    }, delayMs).unref();
   }
 
   // Notifications are handled one batch at a time, in arrival order.
@@ -115,7 +169,13 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
           FOR UPDATE SKIP LOCKED`,
         [ids],
       );
-      for (const row of rows) this.events.publish(new StoreEvent(toEnvelope(row)));
+      const envelopes = rows.map(toEnvelope);
+      // Consumers finish before the rows are marked: if one fails or the process dies, the rows stay
+      // undispatched and are offered again (consumers are idempotent on the envelope id).
+      for (const envelope of envelopes) {
+        for (const consumer of this.consumers) await consumer(envelope);
+      }
+      for (const envelope of envelopes) this.events.publish(new StoreEvent(envelope));
       if (rows.length > 0) {
         await manager.query('UPDATE outbox_events SET dispatched_at = now() WHERE id = ANY ($1::uuid[])', [rows.map((row) => row.id)]);
       }

@@ -9,7 +9,10 @@ export interface DeliveryJob {
   attempt: number;
 }
 
-/** Schedules delivery attempts on Bull; one job per attempt (jobId `<delivery>:<attempt>`), so a repeat enqueue is a no-op. */
+/**
+ * Schedules delivery attempts on Bull; one job per attempt (jobId `<delivery>:<attempt>`), so a repeat
+ * enqueue of a waiting job is a no-op. Finished jobs are removed, so the lost-job sweep can enqueue again.
+ */
 @Injectable()
 export class DeliveryQueue {
   constructor(@InjectQueue(DELIVERY_QUEUE) readonly queue: Queue<DeliveryJob>) {}
@@ -17,7 +20,7 @@ export class DeliveryQueue {
   async enqueue(deliveryId: string, attempt = 1, delayMs = 0): Promise<void> {
     await this.queue.add(
       { deliveryId, attempt },
-      { jobId: `${deliveryId}:${attempt}`, delay: delayMs, attempts: 1, removeOnComplete: true, removeOnFail: 100 },
+      { jobId: `${deliveryId}:${attempt}`, delay: delayMs, attempts: 1, removeOnComplete: true, removeOnFail: true },
     );
   }
 }

@@ -42,7 +42,12 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
 
   onApplicationBootstrap(): void {
     if (this.config.APP_ROLE === 'api') return;
-    void this.queue.queue.process(8, (job: Job<DeliveryJob>) => this.attempt(job.data.deliveryId, job.data.attempt));
+    void this.queue.queue.process(8, (job: Job<DeliveryJob>) =>
+      // A job never fails silently: the delivery stays pending and the lost-job sweep retries it.
+      this.attempt(job.data.deliveryId, job.data.attempt).catch((error: Error) =>
+        this.logger.error({ err: { message: error.message }, delivery_id: job.data.deliveryId }, 'delivery attempt could not be recorded'),
+      ),
+    );
     this.sweepTimer = setInterval(() => void this.requeueLost().catch(() => undefined), SWEEP_INTERVAL_MS);
     this.sweepTimer.unref();
   }
@@ -90,11 +95,14 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
         maxResponseBytes: RESPONSE_EXCERPT_BYTES,
       });
       statusCode = response.status;
-      responseExcerpt = response.bodyExcerpt || null;
+      responseExcerpt = withoutNul(response.bodyExcerpt) || null;
       if (response.status >= 300 && response.status < 400) error = `Redirect (${response.status}) not followed`;
       else if (response.status >= 400) error = `Receiver answered ${response.status}`;
     } catch (failure) {
-      error = failure instanceof HttpTimeoutError ? `No answer within ${this.config.WEBHOOK_TIMEOUT_MS} ms` : (failure as Error).message;
+      error =
+        failure instanceof HttpTimeoutError
+          ? `No answer within ${this.config.WEBHOOK_TIMEOUT_MS} ms`
+          : withoutNul((failure as Error).message);
     }
     const durationMs = Date.now() - startedAt.getTime();
     const succeeded = statusCode !== null && statusCode >= 200 && statusCode < 300;
@@ -145,4 +153,9 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
     await Promise.all(due.map((delivery) => this.queue.enqueue(delivery.id, delivery.attempt_count + 1)));
     return due.length;
   }
+}
+
+/** PostgreSQL text cannot hold NUL: a receiver's binary answer must not stop its attempt being recorded. */
+function withoutNul(text: string): string {
+  return text.replaceAll(String.fromCharCode(0), '');
 }

@@ -207,5 +207,9 @@ export class RecoverDeliveriesDto {
   @IsString()
   @IsISO8601({ strict: true, strictSeparator: true }, { message: 'since must be an ISO 8601 timestamp such as 2026-11-21T00:00:00Z' })
   @Matches(/(Z|[+-]\d{2}:?\d{2})$/i, { message: 'since must carry a time zone (Z or ±hh:mm)' })
+  // ISO 8601 forms that JavaScript's Date cannot read (week dates, expanded years) are refused too.
+  @Matches(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/i, {
+    message: 'since must be a timestamp such as 2026-11-21T00:00:00Z',
+  })
   since: string;
 }

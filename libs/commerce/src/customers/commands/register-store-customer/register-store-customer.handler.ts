@@ -5,9 +5,9 @@ import { CustomerRepository } from '../../customer.repository.js';
 import { customerEventData } from '../../customer.js';
 
 /**
- * A customer signing up becomes the store's customer record: a new one (`customer.created`), or the
- * record staff already made for that e-mail, now linked to the account (`customer.updated`).
- * Runs inside the sign-up transaction.
+ * A customer signing up becomes a new customer record of the store (`customer.created`), inside the
+ * sign-up transaction. An e-mail the store already has a customer for is refused (422): sign-up does
+ * not verify e-mail addresses, so linking an existing record would let anyone claim it.
  */
 @CommandHandler(RegisterStoreCustomerCommand)
 export class RegisterStoreCustomerHandler implements ICommandHandler<RegisterStoreCustomerCommand> {
@@ -22,9 +22,7 @@ export class RegisterStoreCustomerHandler implements ICommandHandler<RegisterSto
       await this.outbox.append(storeId, 'customer.created', customerEventData(created));
       return { customerId: created.id };
     }
-    const claimed = await this.customers.claim(storeId, email, userId);
-    if (!claimed) throw new GoTrueError(422, 'user_already_exists', 'This store already has a customer account with that e-mail');
-    await this.outbox.append(storeId, 'customer.updated', customerEventData(claimed));
-    return { customerId: claimed.id };
+    // Never linked on an unverified e-mail: that would hand a stranger the record and its orders.
+    throw new GoTrueError(422, 'user_already_exists', 'This store already has a customer with that e-mail; ask the store to reach you');
   }
 }

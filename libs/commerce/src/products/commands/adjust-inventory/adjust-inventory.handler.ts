@@ -2,6 +2,7 @@ import { HttpStatus } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { ApiError, OutboxService } from '@app/core';
 import type { InventoryEventData } from '../../../events/store-event-kinds.js';
+import { MAX_STOCK } from '../../../migrations/1763800500000-rls-hardening.js';
 import { ProductRepository } from '../../product.repository.js';
 import { toProductView, type ProductView } from '../../product.js';
 import { AdjustInventoryCommand } from './adjust-inventory.command.js';
@@ -23,6 +24,13 @@ export class AdjustInventoryHandler implements ICommandHandler<AdjustInventoryCo
     if (!current) throw ApiError.notFound('Product');
     const delta = change.delta ?? change.quantity! - current.inventory_quantity;
     const moved = await this.products.moveStock(productId, delta);
+    if (!moved && delta > 0) {
+      throw ApiError.conflict(`Stock cannot exceed ${MAX_STOCK}: ${current.inventory_quantity} in stock, adding ${delta}`, {
+        product_id: productId,
+        available: current.inventory_quantity,
+        requested_delta: delta,
+      });
+    }
     if (!moved) {
       throw new ApiError(HttpStatus.CONFLICT, 'OUT_OF_STOCK', `Only ${current.inventory_quantity} in stock: cannot remove ${-delta}`, {
         product_id: productId,
