@@ -74,22 +74,6 @@ export class DeliveryRepository {
     );
   }
 
-  /** The latest delivery of each event that failed or was cancelled since `since` (for recover). */
-  async failedSince(webhookId: string, since: Date): Promise<DeliveryRow[]> {
-    return queryRows<DeliveryRow>(
-      this.txHost.tx,
-      `SELECT DISTINCT ON (event_id) * FROM webhook_deliveries
-        WHERE webhook_id = $1 AND created_at >= $2
-        ORDER BY event_id, created_at DESC`,
-      [webhookId, since],
-    ).then((rows) => rows.filter((row) => row.status === 'failed' || row.status === 'cancelled'));
-  }
-
-  /**
-   * Recover in one statement: a new pending delivery (`redelivery_of` the failed one) for each event
-   * whose latest delivery to the webhook since `since` failed or was cancelled, oldest first, at most
-   * `limit`. The new deliveries are then those events' latest, so calling again picks up only the rest.
-   */
   async redeliverFailedSince(webhookId: string, since: Date, limit: number): Promise<DeliveryRow[]> {
     return queryRows<DeliveryRow>(
       this.txHost.tx,
