@@ -1,6 +1,5 @@
 import { Module } from '@nestjs/common';
-import { StoreAccessGuard } from './access/store-access.guard.js';
-import { StoreAccessService } from './access/store-access.service.js';
+import { StoreAccessModule } from './access/store-access.module.js';
 import { CustomersModule } from './customers/customers.module.js';
 import { OrdersModule } from './orders/orders.module.js';
 import { MemberCommandHandlers } from './members/commands/index.js';
@@ -18,14 +17,12 @@ import { StoresController } from './stores/stores.controller.js';
 
 /** Stores and their team members (issue 3 adds catalog, inventory, customers and orders). */
 @Module({
-  imports: [CustomersModule, OrdersModule],
+  imports: [StoreAccessModule, CustomersModule, OrdersModule],
   controllers: [StoresController, MembersController, ProductsController],
   providers: [
     StoreRepository,
     MemberRepository,
     ProductRepository,
-    StoreAccessService,
-    StoreAccessGuard,
     ...StoreCommandHandlers,
     ...StoreQueryHandlers,
     ...MemberCommandHandlers,
@@ -33,6 +30,6 @@ import { StoresController } from './stores/stores.controller.js';
     ...ProductCommandHandlers,
     ...ProductQueryHandlers,
   ],
-  exports: [StoreAccessService, StoreAccessGuard],
+  exports: [StoreAccessModule],
 })
 export class CommerceModule {}

@@ -1,6 +1,6 @@
 import { BullModule } from '@nestjs/bull';
 import { Module } from '@nestjs/common';
-import { StoreAccessGuard, StoreAccessService } from '@app/commerce';
+import { StoreAccessModule } from '@app/commerce';
 import { DeliveryQueue, DELIVERY_QUEUE } from './deliveries/delivery-queue.js';
 import { DeliveryRepository } from './deliveries/delivery.repository.js';
 import { DeliveryWorker } from './deliveries/delivery.worker.js';
@@ -20,7 +20,7 @@ import { WebhooksController } from './webhooks/webhooks.controller.js';
 
 /** Webhook registration, the event saga, signed deliveries with retries, disabling and merchant notifications. */
 @Module({
-  imports: [BullModule.registerQueue({ name: DELIVERY_QUEUE })],
+  imports: [StoreAccessModule, BullModule.registerQueue({ name: DELIVERY_QUEUE })],
   controllers: [WebhooksController, WebhookDeliveriesController, NotificationsController],
   providers: [
     WebhookRepository,
@@ -30,9 +30,6 @@ import { WebhooksController } from './webhooks/webhooks.controller.js';
     DeliveryWorker,
     WebhookDispatchConsumer,
     DispatchWebhookHandler,
-    // The management API (StoreAccessGuard for @StoreScoped routes, as in the commerce modules).
-    StoreAccessService,
-    StoreAccessGuard,
     WebhookSecrets,
     WebhookUrlChecker,
     DeliveryStarter,

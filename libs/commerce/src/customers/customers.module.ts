@@ -1,6 +1,5 @@
 import { Module } from '@nestjs/common';
-import { StoreAccessGuard } from '../access/store-access.guard.js';
-import { StoreAccessService } from '../access/store-access.service.js';
+import { StoreAccessModule } from '../access/store-access.module.js';
 import { CustomerCommandHandlers } from './commands/index.js';
 import { CustomerRepository } from './customer.repository.js';
 import { CustomersController } from './customers.controller.js';
@@ -8,8 +7,9 @@ import { CustomerQueryHandlers } from './queries/index.js';
 
 /** Customers of a store: created by staff or by signing up; read and changed by staff or by themselves. */
 @Module({
+  imports: [StoreAccessModule],
   controllers: [CustomersController],
-  providers: [CustomerRepository, StoreAccessService, StoreAccessGuard, ...CustomerCommandHandlers, ...CustomerQueryHandlers],
+  providers: [CustomerRepository, ...CustomerCommandHandlers, ...CustomerQueryHandlers],
   exports: [CustomerRepository],
 })
 export class CustomersModule {}
