@@ -187,6 +187,56 @@ export class AppConfig {
   @IsUrl({ require_tld: false, require_protocol: true })
   GOOGLE_JWKS_URL = 'https://www.googleapis.com/oauth2/v3/certs';
 
+  /** Credits granted to every new store (API.md §3, Credits). */
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  @Max(1_000_000)
+  STORE_WELCOME_CREDITS = 50;
+
+  /**
+   * Overrides of the hourly maxima per AI function, `function:count` comma-separated
+   * (`social-generate-content:60,generate-product:100`); functions not named keep the seed's numbers.
+   */
+  @IsOptional()
+  @Matches(/^\s*[a-z-]+\s*:\s*\d{1,6}\s*(,\s*[a-z-]+\s*:\s*\d{1,6}\s*)*$/, {
+    message: 'AI_HOURLY_LIMITS must look like "generate-product:100,social-generate-content:60"',
+  })
+  AI_HOURLY_LIMITS?: string;
+
+  /** `local` (offline, deterministic; the default) or `openai` (any OpenAI-compatible API). */
+  @IsIn(['local', 'openai'])
+  AI_PROVIDER: 'local' | 'openai' = 'local';
+
+  @IsUrl({ require_tld: false, require_protocol: true })
+  AI_BASE_URL = 'https://api.openai.com/v1';
+
+  @IsOptional()
+  @IsString()
+  AI_API_KEY?: string;
+
+  @IsString()
+  @MinLength(1)
+  AI_MODEL = 'gpt-4o-mini';
+
+  @IsString()
+  @MinLength(1)
+  AI_IMAGE_MODEL = 'gpt-image-1';
+
+  /** Longest wait for one provider request (text or image), per attempt. */
+  @Type(() => Number)
+  @IsInt()
+  @Min(100)
+  @Max(600_000)
+  AI_TIMEOUT_MS = 60_000;
+
+  /** Retries of a provider request answered 429 or 5xx, or that timed out. */
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  @Max(5)
+  AI_MAX_RETRIES = 1;
+
   get isProduction(): boolean {
     return this.NODE_ENV === 'production';
   }
