@@ -1,8 +1,8 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
-import { AiModule } from '@app/ai';
+import { AiImages1763800650000, AiModule } from '@app/ai';
 import { AuthGuard, AuthModule, AuthTables1763800100000, RolesGuard } from '@app/auth';
-import { BillingModule } from '@app/billing';
+import { BillingModule, Credits1763800600000 } from '@app/billing';
 import {
   CatalogCustomersOrders1763800300000,
   CommerceModule,
@@ -11,7 +11,7 @@ import {
 } from '@app/commerce';
 import { AppConfig, AppThrottlerGuard, CoreModule } from '@app/core';
 import { SocialModule } from '@app/social';
-import { Webhooks1763800400000, WebhooksModule } from '@app/webhooks';
+import { MillisecondTimestamps1763800560000, Webhooks1763800400000, WebhooksModule } from '@app/webhooks';
 
 /** Every lib's migrations, run at boot in timestamp order. */
 export const MIGRATIONS = [
@@ -20,6 +20,9 @@ export const MIGRATIONS = [
   CatalogCustomersOrders1763800300000,
   Webhooks1763800400000,
   RlsHardening1763800500000,
+  MillisecondTimestamps1763800560000,
+  Credits1763800600000,
+  AiImages1763800650000,
 ];
 
 @Module({})

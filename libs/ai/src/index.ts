@@ -1,1 +1,3 @@
 export * from './ai.module.js';
+export * from './migrations/1763800650000-ai-images.js';
+export * from './providers/ai-provider.js';

@@ -1,5 +1,14 @@
 import { Module } from '@nestjs/common';
+import { StoreAccessModule } from '@app/commerce';
+import { CreditsController } from './credits.controller.js';
+import { CreditsService } from './credits.service.js';
+import { OpenCreditAccountHandler } from './open-credit-account.handler.js';
 
-/** The AI credit ledger, costs and hourly limits (issue 5). Wired into the app; not built yet. */
-@Module({})
+/** AI credits: the ledger, costs, hourly maxima, charge and refund, welcome and admin grants. */
+@Module({
+  imports: [StoreAccessModule],
+  controllers: [CreditsController],
+  providers: [CreditsService, OpenCreditAccountHandler],
+  exports: [CreditsService],
+})
 export class BillingModule {}

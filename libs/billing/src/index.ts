@@ -1,1 +1,5 @@
 export * from './billing.module.js';
+export * from './credit-costs.js';
+export * from './credit-ledger.js';
+export * from './credits.service.js';
+export * from './migrations/1763800600000-credits.js';

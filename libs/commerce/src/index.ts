@@ -13,3 +13,4 @@ export * from './customers/customer.js';
 export * from './orders/order-status.js';
 export * from './orders/order.js';
 export * from './migrations/1763800500000-rls-hardening.js';
+export * from './stores/commands/open-credit-account.command.js';

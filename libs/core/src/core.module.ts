@@ -23,6 +23,8 @@ import { MetricsService } from './observability/metrics.service.js';
 import { EventErrorLogger } from './outbox/event-error-logger.js';
 import { OutboxRelay } from './outbox/outbox-relay.js';
 import { OutboxService } from './outbox/outbox.service.js';
+import { IdempotencyInterceptor } from './idempotency/idempotent.decorator.js';
+import { IdempotencyStore } from './idempotency/idempotency.store.js';
 import { RedisModule } from './redis/redis.module.js';
 import { RedisThrottlerStorage } from './throttling/redis-throttler.storage.js';
 import { TenantTransactionInterceptor } from './transactions/tenant-transaction.interceptor.js';
@@ -81,13 +83,26 @@ export class CoreModule {
         OutboxService,
         OutboxRelay,
         SecretBox,
+        IdempotencyStore,
+        IdempotencyInterceptor,
         ...SAFE_HTTP_PROVIDERS,
         EventErrorLogger,
         { provide: APP_FILTER, useClass: ErrorEnvelopeFilter },
         { provide: APP_PIPE, useFactory: strictValidationPipe },
         { provide: APP_INTERCEPTOR, useClass: TenantTransactionInterceptor },
       ],
-      exports: [MetricsService, OutboxService, OutboxRelay, SecretBox, SafeHttpClient, ThrottlerModule, CqrsModule, BullModule],
+      exports: [
+        MetricsService,
+        OutboxService,
+        OutboxRelay,
+        SecretBox,
+        IdempotencyStore,
+        IdempotencyInterceptor,
+        SafeHttpClient,
+        ThrottlerModule,
+        CqrsModule,
+        BullModule,
+      ],
     };
   }
 }

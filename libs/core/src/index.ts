@@ -28,3 +28,5 @@ export * from './outbox/store-event.js';
 export * from './database/sql-text.js';
 export * from './crypto/secret-box.js';
 export * from './http-client/index.js';
+export * from './idempotency/idempotency.store.js';
+export * from './idempotency/idempotent.decorator.js';

@@ -1,1 +1,2 @@
+export * from './platform-text.js';
 export * from './social.module.js';

@@ -4,15 +4,8 @@
  * the suggested publishing time are the AiService's, the same for every provider.
  */
 
-/** The five charged functions, by their route names. */
-export const AI_FUNCTIONS = [
-  'generate-product',
-  'generate-blog-cover',
-  'generate-blog-autopilot',
-  'research-social-context',
-  'social-generate-content',
-] as const;
-export type AiFunction = (typeof AI_FUNCTIONS)[number];
+/** The five charged functions, by their route names (billing keeps their costs and limits). */
+export { AI_FUNCTIONS, type AiFunction } from '@app/billing';
 
 export const ARTICLE_LENGTHS = ['short', 'medium', 'long'] as const;
 export type ArticleLength = (typeof ARTICLE_LENGTHS)[number];

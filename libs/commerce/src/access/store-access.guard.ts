@@ -14,6 +14,13 @@ export interface StoreAccessRule {
    */
   from: 'param' | 'body' | 'query' | StoreResource;
   key?: string;
+  /** For a record (`from: 'product'`…): whether its id is a path parameter (default) or a body field. */
+  in?: 'param' | 'body';
+  /**
+   * With `from: 'body'` or `'query'`: the store id may be left out when the caller has exactly one
+   * store (owned, joined or its customer store); with none or several it is required (400).
+   */
+  optional?: boolean;
   /**
    * What the route needs: `read` (anyone with access to the store, customers included unless
    * `customers: false`), a team-member permission, or `manage` (owners and admins only).
@@ -51,9 +58,16 @@ export class StoreAccessGuard implements CanActivate {
     const principal = requireUser(request.principal);
     const resource = rule.from === 'param' || rule.from === 'body' || rule.from === 'query' ? null : rule.from;
     const key = rule.key ?? (resource ? RESOURCE_KEYS[resource] : 'store_id');
-    const source = (rule.from === 'body' ? request.body : rule.from === 'query' ? request.query : request.params) as
+    const place = resource ? (rule.in ?? 'param') : rule.from;
+    const source = (place === 'body' ? request.body : place === 'query' ? request.query : request.params) as
       Record<string, unknown> | undefined;
-    const id = source?.[key];
+    let id = source?.[key];
+    if (id === undefined && rule.optional && !resource) {
+      id = await this.access.onlyStoreOf(principal.userId);
+      if (id === null) {
+        throw ApiError.validation([{ field: key, message: `${key} is required when the caller does not have exactly one store` }]);
+      }
+    }
     if (typeof id !== 'string' || !isUUID(id)) {
       throw ApiError.validation([{ field: key, message: `${key} must be a UUID` }]);
     }

@@ -45,4 +45,16 @@ export class StoreAccessService {
     if (row.customer_store === storeId) return { storeId, relation: 'customer', permissions: [] };
     return null;
   }
+
+  /** The caller's one store (owned, joined as an active member, or its customer store); null with none or several. */
+  async onlyStoreOf(userId: string): Promise<string | null> {
+    const rows: { id: string }[] = await this.dataSource.query(
+      `SELECT id FROM stores WHERE owner_id = $1
+        UNION SELECT store_id FROM store_members WHERE user_id = $1 AND status = 'active'
+        UNION SELECT store_id FROM users WHERE id = $1 AND role = 'customer' AND store_id IS NOT NULL
+        LIMIT 2`,
+      [userId],
+    );
+    return rows.length === 1 ? rows[0].id : null;
+  }
 }

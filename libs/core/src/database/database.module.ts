@@ -5,6 +5,7 @@ import { AppConfig } from '../config/app-config.js';
 import { ensureDatabase } from './ensure-database.js';
 import { CoreRlsFoundation1763800000000 } from './migrations/1763800000000-core-rls-foundation.js';
 import { CoreOutbox1763800050000 } from './migrations/1763800050000-outbox.js';
+import { CoreIdempotency1763800060000 } from './migrations/1763800060000-idempotency.js';
 
 /**
  * Runs pending migrations while holding a PostgreSQL advisory lock, so that instances booting
@@ -41,7 +42,7 @@ export class DatabaseModule {
               synchronize: false,
               migrationsRun: false,
               migrationsTransactionMode: 'each' as const,
-              migrations: [CoreRlsFoundation1763800000000, CoreOutbox1763800050000, ...migrations],
+              migrations: [CoreRlsFoundation1763800000000, CoreOutbox1763800050000, CoreIdempotency1763800060000, ...migrations],
               extra: { max: config.DATABASE_POOL_SIZE, application_name: `storefront-${config.APP_ROLE}` },
               retryAttempts: 0,
               logging: false,

@@ -67,4 +67,25 @@ export class ApiError extends HttpException {
       { 'Retry-After': String(retry) },
     );
   }
+
+  static unprocessable(message: string, details?: unknown): ApiError {
+    return new ApiError(HttpStatus.UNPROCESSABLE_ENTITY, 'UNPROCESSABLE', message, details);
+  }
+
+  static insufficientCredits(required: number, balance: number): ApiError {
+    return new ApiError(
+      HttpStatus.PAYMENT_REQUIRED,
+      'INSUFFICIENT_CREDITS',
+      `This needs ${required} AI credits; the store has ${balance}`,
+      { required, balance },
+    );
+  }
+
+  static upstreamFailed(message: string): ApiError {
+    return new ApiError(HttpStatus.BAD_GATEWAY, 'UPSTREAM_FAILED', message);
+  }
+
+  static notConfigured(message: string): ApiError {
+    return new ApiError(HttpStatus.SERVICE_UNAVAILABLE, 'NOT_CONFIGURED', message);
+  }
 }

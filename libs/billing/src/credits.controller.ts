@@ -1,0 +1,60 @@
+import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
+import { ApiForbiddenResponse, ApiNotFoundResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Roles } from '@app/auth';
+import { StoreScoped } from '@app/commerce';
+import { ApiFunctionRoute, ApiSuccess, CurrentUser, OwnTransactions, type UserPrincipal } from '@app/core';
+import { AI_FUNCTIONS, CREDIT_COSTS, USAGE_WINDOW_SECONDS } from './credit-costs.js';
+import { LEDGER_ENTRY_EXAMPLE } from './credit-ledger.js';
+import { CreditsQueryDto, GrantCreditsDto } from './credits.dto.js';
+import { CreditsService } from './credits.service.js';
+
+const COSTS_TEXT = AI_FUNCTIONS.map((fn) => `${fn} ${CREDIT_COSTS[fn]}`).join(', ');
+
+/** AI credits (API.md §3, Credits): a store's balance, usage and ledger; admin grants. */
+@ApiTags('credits')
+@ApiFunctionRoute()
+@Controller('functions/v1/credits')
+export class CreditsController {
+  constructor(private readonly credits: CreditsService) {}
+
+  @Get()
+  @StoreScoped({ from: 'query', need: 'billing', customers: false })
+  @ApiOperation({
+    summary: "A store's AI credits",
+    description:
+      `The balance, each AI function's calls in the last ${USAGE_WINDOW_SECONDS / 60} minutes against its hourly maximum ` +
+      '(refunded calls do not count), and the ledger newest first, paginated with `limit` and `cursor` (`next_cursor`). ' +
+      'Ledger amounts are signed: grants and refunds add, charges take; a store’s entries sum to its balance. ' +
+      `Costs per call: ${COSTS_TEXT}. Owners, admins and team members with the \`billing\` permission.`,
+  })
+  @ApiSuccess(200, {
+    balance: 45,
+    usage: Object.fromEntries(AI_FUNCTIONS.map((fn) => [fn, { used_last_hour: fn === 'generate-blog-autopilot' ? 1 : 0, limit: 20 }])),
+    ledger: [LEDGER_ENTRY_EXAMPLE],
+    next_cursor: null,
+  })
+  async get(@Query() query: CreditsQueryDto) {
+    return { success: true, ...(await this.credits.overview(query.store_id, query.limit, query.cursor)) };
+  }
+
+  @Post('grant')
+  @HttpCode(200)
+  @Roles('admin')
+  @OwnTransactions()
+  @ApiOperation({
+    summary: 'Grant credits to a store (admin)',
+    description: 'Adds a `grant` entry to the ledger and answers the new balance. Only the admin; another role gets 403.',
+  })
+  @ApiSuccess(200, { balance: 150 })
+  @ApiForbiddenResponse({
+    description: 'Not the admin',
+    schema: { example: { success: false, error: { code: 'FORBIDDEN', message: 'Only admin accounts may do this' } } },
+  })
+  @ApiNotFoundResponse({
+    description: 'No such store',
+    schema: { example: { success: false, error: { code: 'NOT_FOUND', message: 'Store not found' } } },
+  })
+  async grant(@Body() body: GrantCreditsDto, @CurrentUser() user: UserPrincipal) {
+    return { success: true, balance: await this.credits.grant(body.store_id, body.amount, body.reason, user.userId) };
+  }
+}

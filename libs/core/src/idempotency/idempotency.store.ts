@@ -1,0 +1,65 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { queryRows } from '../database/query-rows.js';
+
+/** How long a key is remembered, and how long a claim may stay unfinished before it counts as abandoned. */
+export const IDEMPOTENCY_TTL_HOURS = 24;
+export const IDEMPOTENCY_ABANDONED_AFTER_MINUTES = 5;
+
+export type IdempotencyClaim = { kind: 'claimed' } | { kind: 'replay'; response: unknown } | { kind: 'in_progress' } | { kind: 'mismatch' };
+
+/**
+ * Idempotency keys in PostgreSQL, outside any request transaction: a claim commits at once, so a
+ * second request with the same key sees it whichever instance serves it.
+ */
+@Injectable()
+export class IdempotencyStore {
+  constructor(private readonly dataSource: DataSource) {}
+
+  /**
+   * Claims `key` for this user and request, or tells what an earlier request with it left: its
+   * answer (same route and body), `mismatch` (another route or body) or `in_progress`. A key older
+   * than 24 h, or a claim abandoned for 5 minutes (its process died), is claimed anew.
+   */
+  async claim(userId: string, key: string, route: string, fingerprint: string): Promise<IdempotencyClaim> {
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const claimed = await queryRows(
+        this.dataSource.manager,
+        `INSERT INTO idempotency_keys (user_id, key, route, fingerprint) VALUES ($1, $2, $3, $4)
+         ON CONFLICT (user_id, key) DO UPDATE
+            SET route = EXCLUDED.route, fingerprint = EXCLUDED.fingerprint, state = 'pending', response = NULL,
+                created_at = clock_timestamp()
+          WHERE idempotency_keys.created_at < clock_timestamp() - make_interval(hours => ${IDEMPOTENCY_TTL_HOURS})
+             OR (idempotency_keys.state = 'pending'
+                 AND idempotency_keys.created_at < clock_timestamp() - make_interval(mins => ${IDEMPOTENCY_ABANDONED_AFTER_MINUTES}))
+         RETURNING 1`,
+        [userId, key, route, fingerprint],
+      );
+      if (claimed.length > 0) return { kind: 'claimed' };
+      const [existing] = await queryRows<{ route: string; fingerprint: string; state: string; response: unknown }>(
+        this.dataSource.manager,
+        `SELECT route, fingerprint, state, response FROM idempotency_keys WHERE user_id = $1 AND key = $2`,
+        [userId, key],
+      );
+      // Released between the two statements: try to claim it again.
+      if (!existing) continue;
+      if (existing.route !== route || existing.fingerprint !== fingerprint) return { kind: 'mismatch' };
+      return existing.state === 'done' ? { kind: 'replay', response: existing.response } : { kind: 'in_progress' };
+    }
+    return { kind: 'in_progress' };
+  }
+
+  /** Keeps the successful answer for replays. */
+  async complete(userId: string, key: string, response: unknown): Promise<void> {
+    await this.dataSource.query(`UPDATE idempotency_keys SET state = 'done', response = $3 WHERE user_id = $1 AND key = $2`, [
+      userId,
+      key,
+      JSON.stringify(response ?? null),
+    ]);
+  }
+
+  /** Forgets a claim whose request failed, so the same key can be tried again. */
+  async release(userId: string, key: string): Promise<void> {
+    await this.dataSource.query(`DELETE FROM idempotency_keys WHERE user_id = $1 AND key = $2 AND state = 'pending'`, [userId, key]);
+  }
+}

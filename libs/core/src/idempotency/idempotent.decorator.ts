@@ -1,0 +1,114 @@
+import { createHash } from 'node:crypto';
+import {
+  applyDecorators,
+  Injectable,
+  UseInterceptors,
+  type CallHandler,
+  type ExecutionContext,
+  type NestInterceptor,
+} from '@nestjs/common';
+import { ApiConflictResponse, ApiHeader } from '@nestjs/swagger';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { catchError, from, mergeMap, of, throwError, type Observable } from 'rxjs';
+import { requireUser } from '../auth-context/principal.js';
+import { ApiError } from '../errors/api-error.js';
+import { IDEMPOTENCY_TTL_HOURS, IdempotencyStore } from './idempotency.store.js';
+
+export const IDEMPOTENCY_HEADER = 'idempotency-key';
+export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
+
+/** JSON with object keys sorted, so the same body always gives the same fingerprint. */
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.keys(value)
+      .sort()
+      .map((key) => `${JSON.stringify(key)}:${canonicalJson((value as Record<string, unknown>)[key])}`);
+    return `{${entries.join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+function readKey(request: FastifyRequest): string | null {
+  const raw = request.headers[IDEMPOTENCY_HEADER];
+  if (raw === undefined) return null;
+  const key = Array.isArray(raw) ? null : raw;
+  // Visible ASCII and spaces only: a key is an opaque token the client chose (a UUID, say).
+  if (key === null || key.length === 0 || key.length > MAX_IDEMPOTENCY_KEY_LENGTH || !/^[\x20-\x7e]+$/.test(key)) {
+    throw ApiError.validation([
+      {
+        field: 'Idempotency-Key',
+        message: `Idempotency-Key must be one value of 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} printable ASCII characters`,
+      },
+    ]);
+  }
+  return key;
+}
+
+/**
+ * Makes a POST safe to retry: the first successful answer to a user's `Idempotency-Key` is kept
+ * 24 hours and answered again (header `Idempotent-Replayed: true`) instead of running the route a
+ * second time. A failed request keeps nothing, so the same key may be retried. The same key with
+ * another route or body → 422; while the first request still runs → 409.
+ */
+@Injectable()
+export class IdempotencyInterceptor implements NestInterceptor {
+  constructor(private readonly store: IdempotencyStore) {}
+
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    const request = context.switchToHttp().getRequest<FastifyRequest>();
+    const reply = context.switchToHttp().getResponse<FastifyReply>();
+    const key = readKey(request);
+    if (key === null) return next.handle();
+    const userId = requireUser(request.principal).userId;
+    const route = `${request.method} ${request.routeOptions.url ?? request.url.split('?')[0]}`;
+    const fingerprint = createHash('sha256')
+      .update(canonicalJson(request.body ?? null))
+      .digest('hex');
+    return from(this.store.claim(userId, key, route, fingerprint)).pipe(
+      mergeMap((claim) => {
+        switch (claim.kind) {
+          case 'replay':
+            void reply.header('Idempotent-Replayed', 'true');
+            return of(claim.response);
+          case 'mismatch':
+            throw ApiError.unprocessable('This Idempotency-Key was already used for a different request; use a new key for a new request');
+          case 'in_progress':
+            throw ApiError.conflict('A request with this Idempotency-Key is still being processed; retry once it has finished');
+          case 'claimed':
+            return next.handle().pipe(
+              mergeMap(async (response) => {
+                await this.store.complete(userId, key, response);
+                return response;
+              }),
+              catchError((error: unknown) => from(this.store.release(userId, key)).pipe(mergeMap(() => throwError(() => error)))),
+            );
+        }
+      }),
+    );
+  }
+}
+
+/** Accepts an `Idempotency-Key` header on the route (API.md §0). */
+export const Idempotent = () =>
+  applyDecorators(
+    UseInterceptors(IdempotencyInterceptor),
+    ApiHeader({
+      name: 'Idempotency-Key',
+      required: false,
+      description:
+        `Optional, at most ${MAX_IDEMPOTENCY_KEY_LENGTH} printable ASCII characters. The same key from the same user within ` +
+        `${IDEMPOTENCY_TTL_HOURS} h answers the first successful response again (header \`Idempotent-Replayed: true\`) ` +
+        'without charging or publishing twice. A failed request keeps nothing, so its key may be retried. ' +
+        'The key reused with another route or body → 422 UNPROCESSABLE; while the first request runs → 409 CONFLICT.',
+    }),
+    ApiConflictResponse({
+      description: 'A request with the same Idempotency-Key is still being processed',
+      schema: {
+        example: {
+          success: false,
+          error: { code: 'CONFLICT', message: 'A request with this Idempotency-Key is still being processed; retry once it has finished' },
+        },
+      },
+    }),
+  );
