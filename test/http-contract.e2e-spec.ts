@@ -151,6 +151,14 @@ describe('HTTP contract', () => {
       ['post', '/functions/v1/webhooks/{webhook_id}/recover'],
       ['post', '/functions/v1/webhooks/{webhook_id}/rotate-secret'],
       ['get', '/functions/v1/notifications'],
+      ['post', '/functions/v1/generate-product'],
+      ['post', '/functions/v1/generate-blog-cover'],
+      ['post', '/functions/v1/generate-blog-autopilot'],
+      ['post', '/functions/v1/research-social-context'],
+      ['post', '/functions/v1/social-generate-content'],
+      ['get', '/functions/v1/credits'],
+      ['post', '/functions/v1/credits/grant'],
+      ['get', '/media/covers/{file}'],
       ['get', '/health'],
       ['get', '/health/ready'],
     ];
@@ -161,7 +169,23 @@ describe('HTTP contract', () => {
     }
     const createStore = doc.paths['/functions/v1/stores'].post;
     expect(createStore.responses['201'].content['application/json'].schema.example.success).toBe(true);
-    for (const dto of ['CreateStoreDto', 'InviteMemberDto', 'CreateProductDto', 'AdjustInventoryDto']) {
+    // The AI functions document what they answer and the headers they take.
+    const product = doc.paths['/functions/v1/generate-product'].post;
+    expect(product.responses['200'].content['application/json'].schema.example.product.ai_credits_used).toBe(2);
+    for (const status of ['402', '429', '502']) expect(product.responses[status], `generate-product ${status}`).toBeDefined();
+    expect(product.parameters.map((parameter: { name: string }) => parameter.name)).toContain('Idempotency-Key');
+    for (const dto of [
+      'CreateStoreDto',
+      'InviteMemberDto',
+      'CreateProductDto',
+      'AdjustInventoryDto',
+      'GenerateProductDto',
+      'GenerateBlogCoverDto',
+      'GenerateBlogAutopilotDto',
+      'ResearchSocialContextDto',
+      'SocialGenerateContentDto',
+      'GrantCreditsDto',
+    ]) {
       for (const [field, property] of Object.entries<any>(doc.components.schemas[dto].properties)) {
         expect(property.description, `${dto}.${field}`).toBeTruthy();
         expect(property.example, `${dto}.${field}`).toBeDefined();

@@ -2,6 +2,7 @@ import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Serv
 import type { AddressInfo } from 'node:net';
 import sharp from 'sharp';
 import { SCHEMA_NAMES, type SchemaName } from '../../libs/ai/src/openai/schemas.js';
+import { readBody } from './http-body.js';
 
 /**
  * A small fake OpenAI-compatible API for tests: a real HTTP server on 127.0.0.1 that speaks enough of
@@ -276,13 +277,4 @@ function parseJson(text: string): any {
   } catch {
     return undefined;
   }
-}
-
-function readBody(request: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    request.on('error', reject);
-  });
 }

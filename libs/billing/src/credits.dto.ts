@@ -8,13 +8,13 @@ const STORE_ID_EXAMPLE = '0f8fad5b-d9cb-469f-a165-70867728950e';
 
 /** `GET /functions/v1/credits?store_id=&limit=&cursor=` (the ledger is paginated, newest first). */
 export class CreditsQueryDto extends PageQueryDto {
-  @ApiProperty({ format: 'uuid', example: STORE_ID_EXAMPLE })
+  @ApiProperty({ format: 'uuid', description: 'The store whose credits to read', example: STORE_ID_EXAMPLE })
   @IsUUID()
   store_id!: string;
 }
 
 export class GrantCreditsDto {
-  @ApiProperty({ format: 'uuid', example: STORE_ID_EXAMPLE })
+  @ApiProperty({ format: 'uuid', description: 'The store to credit', example: STORE_ID_EXAMPLE })
   @IsUUID()
   store_id!: string;
 

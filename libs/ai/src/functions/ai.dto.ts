@@ -63,7 +63,7 @@ export class GenerateProductDto {
   @IsUrl({ protocols: ['http', 'https'], require_protocol: true, require_tld: false }, { message: 'image_url must be an http(s) URL' })
   image_url!: string;
 
-  @ApiProperty({ format: 'uuid', example: STORE_ID })
+  @ApiProperty({ format: 'uuid', description: 'The store charged for the call', example: STORE_ID })
   @IsUUID()
   store_id!: string;
 
@@ -105,7 +105,7 @@ export class GenerateBlogAutopilotDto {
   @Language()
   language!: string;
 
-  @ApiProperty({ format: 'uuid', example: STORE_ID })
+  @ApiProperty({ format: 'uuid', description: 'The store charged for the call', example: STORE_ID })
   @IsUUID()
   store_id!: string;
 }
@@ -133,7 +133,7 @@ export class SocialGenerateContentDto {
   @IsUUID()
   product_id!: string;
 
-  @ApiProperty({ enum: SOCIAL_PLATFORMS, example: 'instagram' })
+  @ApiProperty({ enum: SOCIAL_PLATFORMS, description: 'The platform the post is written for', example: 'instagram' })
   @IsIn(SOCIAL_PLATFORMS, { message: `platform must be one of ${SOCIAL_PLATFORMS.join(', ')}` })
   platform!: string;
 

@@ -13,7 +13,7 @@ import type {
   ResearchSocialContextDto,
   SocialGenerateContentDto,
 } from './ai.dto.js';
-import { normalizeArticle, normalizeInsights, normalizeProduct, toHashtag } from './normalize.js';
+import { normalizeArticle, normalizeInsights, normalizeProduct } from './normalize.js';
 import { ProductImageFetcher } from './product-image.fetcher.js';
 import { nextLocalSlot } from './suggested-time.js';
 
@@ -118,7 +118,7 @@ export class AiService {
       const hour = Number.isInteger(draft.best_hour) && draft.best_hour >= 0 && draft.best_hour <= 23 ? draft.best_hour : 12;
       const postText = typeof draft.text === 'string' ? draft.text.trim() : '';
       if (!postText) throw new AiProviderError("The AI provider's answer is unusable: text is empty", 'invalid_answer');
-      const hashtags = (Array.isArray(draft.hashtags) ? draft.hashtags : []).filter((tag) => typeof tag === 'string').map(toHashtag);
+      const hashtags = (Array.isArray(draft.hashtags) ? draft.hashtags : []).filter((tag) => typeof tag === 'string');
       const post = composePost(platform, postText, hashtags);
       // `text` is the post without its hashtags; text + blank line + hashtags fits the platform.
       const suffix = post.hashtags.length ? `\n\n${post.hashtags.join(' ')}` : '';

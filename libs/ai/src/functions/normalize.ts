@@ -1,3 +1,4 @@
+import { normaliseHashtags } from '@app/social';
 import { sanitizeArticleHtml, htmlToText } from '../content/html-sanitizer.js';
 import { AiProviderError, type ArticleDraft, type InsightsDraft, type ProductDraft } from '../providers/ai-provider.js';
 
@@ -33,11 +34,8 @@ function distinct(items: unknown, field: string, tidy: (item: string) => string)
 
 const cents = (value: number) => Math.round(value * 100) / 100;
 
-/** `#` exactly once at the front, no whitespace inside. */
-export function toHashtag(raw: string): string {
-  const body = raw.replace(/^#+/, '').replace(/\s+/g, '');
-  return body ? `#${body}` : '';
-}
+/** One hashtag as `#body` (whitespace removed), or '' when nothing is left: the social module's rule. */
+const toHashtag = (raw: string): string => normaliseHashtags([raw])[0] ?? '';
 
 export function normalizeProduct(draft: ProductDraft): ProductDraft {
   const price = cents(Number(draft.price));
