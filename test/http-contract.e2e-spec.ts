@@ -159,6 +159,13 @@ describe('HTTP contract', () => {
       ['get', '/functions/v1/credits'],
       ['post', '/functions/v1/credits/grant'],
       ['get', '/media/covers/{file}'],
+      ['post', '/functions/v1/social-connect'],
+      ['get', '/functions/v1/social-connect/callback'],
+      ['get', '/functions/v1/social-accounts'],
+      ['delete', '/functions/v1/social-accounts/{account_id}'],
+      ['post', '/functions/v1/social-publish'],
+      ['delete', '/functions/v1/social-publish/{post_id}'],
+      ['get', '/functions/v1/social-posts'],
       ['get', '/health'],
       ['get', '/health/ready'],
     ];
@@ -185,6 +192,10 @@ describe('HTTP contract', () => {
       'ResearchSocialContextDto',
       'SocialGenerateContentDto',
       'GrantCreditsDto',
+      'SocialConnectDto',
+      'SocialPublishDto',
+      'PostContentDto',
+      'MediaDto',
     ]) {
       for (const [field, property] of Object.entries<any>(doc.components.schemas[dto].properties)) {
         expect(property.description, `${dto}.${field}`).toBeTruthy();

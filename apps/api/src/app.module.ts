@@ -10,7 +10,7 @@ import {
   StoresAndMembers1763800200000,
 } from '@app/commerce';
 import { AppConfig, AppThrottlerGuard, CoreModule } from '@app/core';
-import { SocialModule } from '@app/social';
+import { Social1763800700000, SocialModule } from '@app/social';
 import { MillisecondTimestamps1763800560000, Webhooks1763800400000, WebhooksModule } from '@app/webhooks';
 
 /** Every lib's migrations, run at boot in timestamp order. */
@@ -23,6 +23,7 @@ export const MIGRATIONS = [
   MillisecondTimestamps1763800560000,
   Credits1763800600000,
   AiImages1763800650000,
+  Social1763800700000,
 ];
 
 @Module({})

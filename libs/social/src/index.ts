@@ -1,2 +1,5 @@
 export * from './platform-text.js';
 export * from './social.module.js';
+export * from './migrations/1763800700000-social.js';
+export * from './platforms/social-platform.js';
+export * from './publishing/scheduled-post.worker.js';

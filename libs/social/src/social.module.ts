@@ -1,5 +1,33 @@
+import { BullModule } from '@nestjs/bull';
 import { Module } from '@nestjs/common';
+import { StoreAccessModule } from '@app/commerce';
+import { WebhooksModule } from '@app/webhooks';
+import { AccountTokens } from './accounts/account-tokens.js';
+import { SocialConnectController } from './connect/social-connect.controller.js';
+import { SocialConnectService } from './connect/social-connect.service.js';
+import { socialPlatformRegistry } from './platforms/registry.js';
+import { PostPublisher } from './publishing/post-publisher.js';
+import { PostQueue, SOCIAL_POST_QUEUE } from './publishing/post-queue.js';
+import { ScheduledPostWorker } from './publishing/scheduled-post.worker.js';
+import { SocialPublishController } from './publishing/social-publish.controller.js';
+import { SocialPublishService } from './publishing/social-publish.service.js';
+import { SocialSandboxController } from './sandbox/social-sandbox.controller.js';
+import { SocialRepository } from './social.repository.js';
 
-/** Social connect, publish, schedule and cancel (issue 6). Wired into the app; not built yet. */
-@Module({})
+/** Social connect (OAuth + PKCE), connected accounts, publishing now, scheduling and cancelling (API.md §4). */
+@Module({
+  imports: [StoreAccessModule, WebhooksModule, BullModule.registerQueue({ name: SOCIAL_POST_QUEUE })],
+  controllers: [SocialConnectController, SocialPublishController, SocialSandboxController],
+  providers: [
+    socialPlatformRegistry,
+    SocialRepository,
+    AccountTokens,
+    SocialConnectService,
+    PostPublisher,
+    PostQueue,
+    ScheduledPostWorker,
+    SocialPublishService,
+  ],
+  exports: [ScheduledPostWorker],
+})
 export class SocialModule {}

@@ -37,6 +37,6 @@ import { WebhooksController } from './webhooks/webhooks.controller.js';
     ...WebhookQueryHandlers,
     ...NotificationQueryHandlers,
   ],
-  exports: [DeliveryQueue, DeliveryWorker],
+  exports: [DeliveryQueue, DeliveryWorker, NotificationRepository],
 })
 export class WebhooksModule {}

@@ -36,8 +36,17 @@ const RESOURCE_KEYS: Record<StoreResource, string> = {
   customer: 'customer_id',
   order: 'order_id',
   webhook: 'webhook_id',
+  social_account: 'account_id',
+  social_post: 'post_id',
 };
-const RESOURCE_NAMES: Record<StoreResource, string> = { product: 'Product', customer: 'Customer', order: 'Order', webhook: 'Webhook' };
+const RESOURCE_NAMES: Record<StoreResource, string> = {
+  product: 'Product',
+  customer: 'Customer',
+  order: 'Order',
+  webhook: 'Webhook',
+  social_account: 'Social account',
+  social_post: 'Scheduled post',
+};
 
 const RULE_KEY = 'storefront:store-access';
 

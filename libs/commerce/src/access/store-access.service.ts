@@ -4,13 +4,15 @@ import type { UserPrincipal } from '@app/core';
 import { PERMISSIONS, type Permission, type StoreAccess } from './store-access.js';
 
 /** Records that belong to a store and are addressed by their own id in routes. */
-export type StoreResource = 'product' | 'customer' | 'order' | 'webhook';
+export type StoreResource = 'product' | 'customer' | 'order' | 'webhook' | 'social_account' | 'social_post';
 
 const LOCATE: Record<StoreResource, string> = {
   product: 'SELECT store_id, NULL::uuid AS owner_user_id FROM products WHERE id = $1',
   customer: 'SELECT store_id, user_id AS owner_user_id FROM customers WHERE id = $1',
   order: 'SELECT o.store_id, c.user_id AS owner_user_id FROM orders o LEFT JOIN customers c ON c.id = o.customer_id WHERE o.id = $1',
   webhook: 'SELECT store_id, NULL::uuid AS owner_user_id FROM webhooks WHERE id = $1',
+  social_account: 'SELECT store_id, NULL::uuid AS owner_user_id FROM social_accounts WHERE id = $1',
+  social_post: 'SELECT store_id, NULL::uuid AS owner_user_id FROM social_posts WHERE id = $1',
 };
 
 /** Resolves how a user relates to a store, outside row-level security (guards run before the request transaction). */

@@ -237,6 +237,105 @@ export class AppConfig {
   @Max(5)
   AI_MAX_RETRIES = 1;
 
+  /**
+   * Waits before the 2nd, 3rd… attempt of a scheduled post whose platform answered 429 or 5xx (a
+   * platform's longer Retry-After wins); their count is the number of retries.
+   */
+  @Transform(({ value }) => (typeof value === 'string' ? value.split(',').map((part) => Number(part.trim())) : value))
+  @IsInt({ each: true, message: 'SOCIAL_RETRY_DELAYS_MS must be comma-separated whole milliseconds' })
+  @Min(0, { each: true })
+  @Max(86_400_000, { each: true })
+  SOCIAL_RETRY_DELAYS_MS: number[] = [60_000, 300_000];
+
+  /** `sandbox` (the default): connect and publish against the built-in sandbox, no network; `live`: the platforms' APIs. */
+  @IsIn(['sandbox', 'live'])
+  SOCIAL_MODE: 'sandbox' | 'live' = 'sandbox';
+
+  /** Longest wait for one request to a social platform's API (live mode). */
+  @Type(() => Number)
+  @IsInt()
+  @Min(100)
+  @Max(120_000)
+  SOCIAL_HTTP_TIMEOUT_MS = 15_000;
+
+  @IsOptional()
+  @IsString()
+  X_CLIENT_ID?: string;
+
+  /** Unset for a public client (PKCE only); set, the token requests use HTTP Basic. */
+  @IsOptional()
+  @IsString()
+  X_CLIENT_SECRET?: string;
+
+  @IsUrl({ require_tld: false, require_protocol: true })
+  X_AUTHORIZE_URL = 'https://x.com/i/oauth2/authorize';
+
+  @IsUrl({ require_tld: false, require_protocol: true })
+  X_API_URL = 'https://api.x.com';
+
+  /** Facebook Login app, for Facebook Pages and Instagram professional accounts. */
+  @IsOptional()
+  @IsString()
+  META_APP_ID?: string;
+
+  @IsOptional()
+  @IsString()
+  META_APP_SECRET?: string;
+
+  @IsUrl({ require_tld: false, require_protocol: true })
+  META_DIALOG_URL = 'https://www.facebook.com';
+
+  @IsUrl({ require_tld: false, require_protocol: true })
+  META_GRAPH_URL = 'https://graph.facebook.com';
+
+  @Matches(/^v\d+\.\d+$/, { message: 'must look like v21.0' })
+  META_GRAPH_VERSION = 'v21.0';
+
+  @IsOptional()
+  @IsString()
+  THREADS_APP_ID?: string;
+
+  @IsOptional()
+  @IsString()
+  THREADS_APP_SECRET?: string;
+
+  @IsUrl({ require_tld: false, require_protocol: true })
+  THREADS_AUTHORIZE_URL = 'https://threads.net/oauth/authorize';
+
+  @IsUrl({ require_tld: false, require_protocol: true })
+  THREADS_API_URL = 'https://graph.threads.net';
+
+  @IsOptional()
+  @IsString()
+  TIKTOK_CLIENT_KEY?: string;
+
+  @IsOptional()
+  @IsString()
+  TIKTOK_CLIENT_SECRET?: string;
+
+  @IsUrl({ require_tld: false, require_protocol: true })
+  TIKTOK_AUTHORIZE_URL = 'https://www.tiktok.com/v2/auth/authorize/';
+
+  @IsUrl({ require_tld: false, require_protocol: true })
+  TIKTOK_API_URL = 'https://open.tiktokapis.com';
+
+  @IsOptional()
+  @IsString()
+  YOUTUBE_CLIENT_ID?: string;
+
+  @IsOptional()
+  @IsString()
+  YOUTUBE_CLIENT_SECRET?: string;
+
+  @IsUrl({ require_tld: false, require_protocol: true })
+  YOUTUBE_AUTHORIZE_URL = 'https://accounts.google.com/o/oauth2/v2/auth';
+
+  @IsUrl({ require_tld: false, require_protocol: true })
+  YOUTUBE_TOKEN_URL = 'https://oauth2.googleapis.com/token';
+
+  @IsUrl({ require_tld: false, require_protocol: true })
+  YOUTUBE_API_URL = 'https://www.googleapis.com';
+
   get isProduction(): boolean {
     return this.NODE_ENV === 'production';
   }

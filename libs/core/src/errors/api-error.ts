@@ -23,6 +23,8 @@ export type ApiErrorCode =
 export interface FieldError {
   field: string;
   message: string;
+  /** For a rule of one social platform (API.md §4): which. */
+  platform?: string;
 }
 
 /** An error that becomes `{success: false, error: {code, message, details}}` with its HTTP status. */

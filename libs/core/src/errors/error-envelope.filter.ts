@@ -35,7 +35,8 @@ export class ErrorEnvelopeFilter implements ExceptionFilter {
       this.logger.error({ err: error, request_id: request.id, path: request.url.split('?')[0] }, 'request failed');
     }
     for (const [name, value] of Object.entries(headers)) reply.header(name, value);
-    void reply.status(description.status).send(errorBody(request.url, description));
+    // JSON even where the route set another type (an HTML page that failed before its body was made).
+    void reply.status(description.status).type('application/json; charset=utf-8').send(errorBody(request.url, description));
   }
 
   private describe(exception: unknown, request: FastifyRequest): { description: ErrorDescription; headers: Record<string, string> } {

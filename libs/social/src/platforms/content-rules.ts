@@ -1,0 +1,37 @@
+import { PLATFORM_TEXT_LIMITS, textLength, type SocialPlatformId } from '../platform-text.js';
+import type { MediaItem, PostContent } from './social-platform.js';
+
+/**
+ * The text a platform without a link field receives: the text, then the link on its own line
+ * (just the link when there is no text). Validation counts this whole text, so a link counts
+ * against the limit as it will when posted (on X, 23 weighted characters).
+ */
+export function textWithLink(content: PostContent): string {
+  const text = content.text.trim();
+  if (!content.link) return text;
+  return text ? `${text}\n${content.link}` : content.link;
+}
+
+/** The limit problem of `text` on `platform`, if any. */
+export function textLimitProblem(platform: SocialPlatformId, name: string, text: string, what = 'text'): string[] {
+  const limit = PLATFORM_TEXT_LIMITS[platform];
+  const length = textLength(platform, text);
+  if (length <= limit) return [];
+  const unit = platform === 'x' ? 'weighted characters (a URL counts 23, emoji and CJK 2)' : 'characters';
+  return [`${name} allows ${limit.toLocaleString('en-US')} ${unit} of ${what}; this has ${length.toLocaleString('en-US')}`];
+}
+
+export const imagesOf = (content: PostContent): MediaItem[] => content.media.filter((item) => item.type === 'image');
+export const videosOf = (content: PostContent): MediaItem[] => content.media.filter((item) => item.type === 'video');
+
+/** The first line of `text`, at most `max` code points (YouTube titles, TikTok photo titles). */
+export function firstLine(text: string, max: number): string {
+  const line = text.trim().split(/\r?\n/, 1)[0]?.trim() ?? '';
+  const points = Array.from(line);
+  return points.length <= max
+    ? line
+    : `${points
+        .slice(0, max - 1)
+        .join('')
+        .trimEnd()}…`;
+}

@@ -1,0 +1,100 @@
+import type { AppConfig } from '@app/core';
+import { imagesOf, textLimitProblem, videosOf } from './content-rules.js';
+import { asReauthorize } from './platform-http.js';
+import { MetaLogin, type MetaPage } from './meta-graph.js';
+import {
+  PlatformError,
+  type AccountCredentials,
+  type AuthorizeParams,
+  type ConnectedProfile,
+  type ExchangeParams,
+  type PostContent,
+  type PublishedPost,
+  type SocialPlatform,
+  type TokenSet,
+} from './social-platform.js';
+
+const SCOPES = ['pages_show_list', 'pages_manage_posts', 'pages_read_engagement'];
+
+/**
+ * A Facebook Page, through Facebook Login. The account is the first Page `/me/accounts` lists;
+ * what posts is that Page's access token (no expiry when it comes from a long-lived user token).
+ * The long-lived user token is kept as the "refresh token": renewing access extends it and reads
+ * the Page's token again.
+ *
+ * Publishing: text (and link) → `POST /{page-id}/feed {message, link}`; with images, the first
+ * image → `POST /{page-id}/photos {url, caption}` (the link then goes into the caption). Videos
+ * are not published to Pages by this provider (refused by `validate`).
+ */
+export class FacebookPlatform implements SocialPlatform {
+  readonly id = 'facebook' as const;
+  readonly displayName = 'Facebook';
+  readonly usesPkce = false;
+  private readonly meta: MetaLogin;
+
+  constructor(private readonly config: AppConfig) {
+    this.meta = new MetaLogin(config, this.displayName, 'facebook');
+  }
+
+  get configured(): boolean {
+    return this.meta.configured;
+  }
+
+  authorizeUrl(params: AuthorizeParams): string {
+    return this.meta.dialogUrl(params, SCOPES);
+  }
+
+  async exchangeCode({ code, redirectUri }: ExchangeParams): Promise<ConnectedProfile> {
+    const user = await this.meta.exchangeCode(code, redirectUri);
+    const page = (await this.meta.pages(user.token)).find((candidate) => candidate.accessToken);
+    if (!page)
+      throw new PlatformError('Facebook: no Page was shared with this app; choose a Page when connecting', 'rejected', 'facebook_no_page');
+    return { accountId: page.id, username: page.name, displayName: page.name, tokens: this.tokens(page, user.token) };
+  }
+
+  async refresh(account: AccountCredentials): Promise<TokenSet> {
+    if (!account.refreshToken) throw new PlatformError('Facebook: connect the Page again', 'reauthorize', 'reauthorize_required');
+    try {
+      const user = await this.meta.extend(account.refreshToken);
+      const page = (await this.meta.pages(user.token)).find((candidate) => candidate.id === account.accountId && candidate.accessToken);
+      if (!page) throw new PlatformError('Facebook: the Page is no longer shared with this app', 'reauthorize', 'reauthorize_required');
+      return this.tokens(page, user.token);
+    } catch (error) {
+      throw asReauthorize(error, this.displayName);
+    }
+  }
+
+  validate(content: PostContent): string[] {
+    const problems = textLimitProblem('facebook', 'Facebook', content.text);
+    if (videosOf(content).length) problems.push('Facebook Page posts here take text, a link and images, not videos');
+    if (!content.text.trim() && !content.link && imagesOf(content).length === 0) problems.push('Facebook needs text, a link or an image');
+    return problems;
+  }
+
+  async publish(account: AccountCredentials, content: PostContent): Promise<PublishedPost> {
+    const image = imagesOf(content)[0];
+    const auth = { method: 'POST' as const, secrets: [account.accessToken] };
+    let id: unknown;
+    if (image) {
+      const caption = [content.text.trim(), content.link ?? ''].filter(Boolean).join('\n');
+      const answer = await this.meta.graph.call(this.meta.url(`/${encodeURIComponent(account.accountId)}/photos`), {
+        ...auth,
+        form: { url: image.url, caption: caption || undefined, access_token: account.accessToken },
+      });
+      // A photo post answers {id: photo id, post_id: page-post id}; the post id addresses the post.
+      id = answer.body?.post_id ?? answer.body?.id;
+    } else {
+      const answer = await this.meta.graph.call(this.meta.url(`/${encodeURIComponent(account.accountId)}/feed`), {
+        ...auth,
+        form: { message: content.text.trim() || undefined, link: content.link ?? undefined, access_token: account.accessToken },
+      });
+      id = answer.body?.id;
+    }
+    if (!id) throw new PlatformError('Facebook accepted the post but did not return its id', 'unknown_outcome', 'unknown_outcome');
+    return { id: String(id), url: `https://www.facebook.com/${encodeURIComponent(String(id))}` };
+  }
+
+  private tokens(page: MetaPage, userToken: string): TokenSet {
+    return { accessToken: page.accessToken, refreshToken: userToken, expiresAt: null, scopes: [...SCOPES] };
+  }
+}

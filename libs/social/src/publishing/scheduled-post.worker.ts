@@ -1,0 +1,102 @@
+import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import type { Job } from 'bull';
+import { ClsService } from 'nestjs-cls';
+import { AppConfig } from '@app/core';
+import { NotificationRepository } from '@app/webhooks';
+import { SocialRepository, type SocialPostRow } from '../social.repository.js';
+import { PostPublisher } from './post-publisher.js';
+import { PostQueue, type PostJob } from './post-queue.js';
+import { finalStatus } from './social-post.js';
+
+/** A scheduled post this late with no job running is assumed lost (Redis flushed, crash) and enqueued again. */
+const LOST_JOB_GRACE_MS = 60_000;
+/** A post `publishing` this long belongs to a worker that died mid-way. */
+const INTERRUPTED_AFTER_MS = 15 * 60_000;
+const SWEEP_INTERVAL_MS = 30_000;
+
+/**
+ * Publishes scheduled posts when their Bull delayed job fires (worker processes). The claim
+ * (`scheduled` → `publishing`) runs first, so a post cancelled before it is never published and a
+ * duplicate job finds nothing to do. 429/5xx platforms stay pending and are tried again after
+ * SOCIAL_RETRY_DELAYS_MS (or the platform's Retry-After, if longer); after the last attempt, or
+ * when any platform failed for good, the merchant gets a notification.
+ */
+@Injectable()
+export class ScheduledPostWorker implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger(ScheduledPostWorker.name);
+  private sweepTimer?: NodeJS.Timeout;
+
+  constructor(
+    private readonly queue: PostQueue,
+    private readonly repository: SocialRepository,
+    private readonly publisher: PostPublisher,
+    private readonly notifications: NotificationRepository,
+    private readonly cls: ClsService,
+    private readonly config: AppConfig,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    if (this.config.APP_ROLE === 'api') return;
+    void this.queue.queue.process(4, (job: Job<PostJob>) =>
+      // A job never fails silently: the post stays scheduled and the sweep enqueues it again.
+      this.publish(job.data.postId).catch((error: Error) =>
+        this.logger.error({ err: { message: error.message }, post_id: job.data.postId }, 'scheduled post could not be published'),
+      ),
+    );
+    this.sweepTimer = setInterval(() => void this.sweep().catch(() => undefined), SWEEP_INTERVAL_MS);
+    this.sweepTimer.unref();
+  }
+
+  onApplicationShutdown(): void {
+    clearInterval(this.sweepTimer);
+  }
+
+  /** One attempt at a scheduled post; nothing when it is not (or no longer) scheduled and due. */
+  async publish(postId: string): Promise<void> {
+    await this.cls.run(async () => {
+      const post = await this.repository.claimDue(postId);
+      if (!post) return;
+      const maxAttempts = this.config.SOCIAL_RETRY_DELAYS_MS.length + 1;
+      const run = await this.publisher.run(post, post.attempts < maxAttempts);
+      if (run.retry.length) {
+        const delay = Math.max(this.config.SOCIAL_RETRY_DELAYS_MS[post.attempts - 1], run.retryAfterMs);
+        const at = new Date(Date.now() + delay);
+        await this.repository.reschedule(post.id, at);
+        await this.queue.enqueue(post.id, post.attempts + 1, at);
+        return;
+      }
+      await this.finish(post);
+    });
+  }
+
+  /** Enqueues scheduled posts whose job was lost; closes posts a dead worker left `publishing`. */
+  async sweep(): Promise<void> {
+    await this.cls.run(async () => {
+      for (const post of await this.repository.overdue(LOST_JOB_GRACE_MS)) {
+        await this.queue.enqueue(post.id, post.attempts + 1, new Date());
+      }
+      for (const post of await this.repository.failInterrupted(INTERRUPTED_AFTER_MS)) {
+        await this.notifications.add(post.store_id, 'social_post_failed', 'A scheduled post was interrupted while publishing', {
+          post_id: post.id,
+        });
+      }
+    });
+  }
+
+  private async finish(post: SocialPostRow): Promise<void> {
+    const results = await this.repository.results([post.id]);
+    const status = finalStatus(results);
+    await this.repository.finish(post.id, status);
+    if (status === 'published') return;
+    const failed = results.filter((result) => result.status === 'failed');
+    await this.notifications.add(
+      post.store_id,
+      'social_post_failed',
+      `A scheduled post could not be published to ${failed.map((result) => result.platform).join(', ')}`,
+      {
+        post_id: post.id,
+        failed: failed.map((result) => ({ platform: result.platform, code: result.error_code, message: result.error_message })),
+      },
+    );
+  }
+}

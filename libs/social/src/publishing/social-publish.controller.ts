@@ -1,0 +1,118 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { StoreScoped } from '@app/commerce';
+import { ApiFunctionRoute, ApiSuccess, CurrentUser, Idempotent, OwnTransactions, type UserPrincipal } from '@app/core';
+import { SocialPostsQueryDto, SocialPublishDto } from '../social.dto.js';
+import { SocialPublishService } from './social-publish.service.js';
+
+const POST_ID = '3d6f0a1e-8c2b-4f5d-9e7a-1b2c3d4e5f60';
+
+/** Publishing now, scheduling, cancelling, and the history (API.md §4). */
+@ApiTags('social')
+@ApiFunctionRoute()
+@Controller('functions/v1')
+export class SocialPublishController {
+  constructor(private readonly posts: SocialPublishService) {}
+
+  @Post('social-publish')
+  @HttpCode(200)
+  @OwnTransactions()
+  @Idempotent()
+  @StoreScoped({ from: 'body', need: 'social' })
+  @ApiOperation({
+    summary: 'Publish a post now, or schedule it',
+    description:
+      "Every platform is checked first: connected to the store, and the platform's rules (X 280 weighted characters, a URL " +
+      'counting 23; Threads 500; Instagram 2200 and an image or video; Facebook 63,206; TikTok media; YouTube one video). Any ' +
+      'problem answers 400 with one `details` item per problem, each naming its `platform`, and nothing is sent.\n\n' +
+      'Without `schedule_at` the post is published at once: one result per platform, `published` with a platform-prefixed ' +
+      "`post_id` and the post's `url`, or `failed` with `error: {code, message}`; when any failed the answer is still 200 with " +
+      '`success: false`. An expired token is refreshed and the publish tried once more.\n\n' +
+      'With a future `schedule_at` (at most a year ahead) the post is stored and published at that time by a background ' +
+      "worker; each result is `scheduled` with the scheduled post's id as `post_id`. A scheduled post whose platforms answer " +
+      '429 or 5xx is tried again (SOCIAL_RETRY_DELAYS_MS); a final failure notifies the merchant (`GET /functions/v1/notifications`).\n\n' +
+      'Owners, admins and members with the `social` permission.',
+  })
+  @ApiSuccess(200, {
+    results: [
+      { platform: 'x', status: 'published', post_id: 'x_1790123456789012345', url: 'https://x.com/i/web/status/1790123456789012345' },
+    ],
+  })
+  @ApiResponse({
+    status: 400,
+    description: 'A platform cannot take this post; nothing was sent',
+    schema: {
+      example: {
+        success: false,
+        error: {
+          code: 'VALIDATION_FAILED',
+          message: 'The post cannot be published as it is; nothing was sent',
+          details: [{ field: 'content', platform: 'x', message: 'X takes at most 280 weighted characters; this text has 281' }],
+        },
+      },
+    },
+  })
+  async publish(@CurrentUser() user: UserPrincipal, @Body() body: SocialPublishDto) {
+    return this.posts.publish(user.userId, body);
+  }
+
+  @Delete('social-publish/:post_id')
+  @ApiParam({ name: 'post_id', format: 'uuid', example: POST_ID })
+  @StoreScoped({ from: 'social_post', need: 'social' })
+  @ApiOperation({
+    summary: 'Cancel a scheduled post',
+    description: 'It is then never published. A post already publishing, published, failed or cancelled answers 409 `NOT_CANCELLABLE`.',
+  })
+  @ApiSuccess(200, { message: 'Scheduled post cancelled' })
+  @ApiResponse({
+    status: 409,
+    description: 'Not scheduled (any more)',
+    schema: {
+      example: {
+        success: false,
+        error: { code: 'NOT_CANCELLABLE', message: 'Only a scheduled post can be cancelled; this one is published' },
+      },
+    },
+  })
+  async cancel(@Param('post_id') postId: string) {
+    await this.posts.cancel(postId);
+    return { success: true, message: 'Scheduled post cancelled' };
+  }
+
+  @Get('social-posts')
+  @StoreScoped({ from: 'query', need: 'social' })
+  @ApiOperation({
+    summary: "A store's posts with their per-platform results, newest first",
+    description: 'Paginated with `limit` and `cursor`; `status` filters.',
+  })
+  @ApiSuccess(200, {
+    data: [
+      {
+        id: POST_ID,
+        store_id: '0f8fad5b-d9cb-469f-a165-70867728950e',
+        platforms: ['x'],
+        content: { text: 'Our new mug is here', media: [], link: null },
+        status: 'published',
+        scheduled_at: null,
+        attempts: 1,
+        created_at: '2026-11-22T10:00:00.000Z',
+        finished_at: '2026-11-22T10:00:01.000Z',
+        cancelled_at: null,
+        results: [
+          {
+            platform: 'x',
+            status: 'published',
+            post_id: 'x_1790123456789012345',
+            url: 'https://x.com/i/web/status/1790123456789012345',
+            error: null,
+            published_at: '2026-11-22T10:00:01.000Z',
+          },
+        ],
+      },
+    ],
+    next_cursor: null,
+  })
+  async list(@Query() query: SocialPostsQueryDto) {
+    return { success: true, ...(await this.posts.list(query)) };
+  }
+}

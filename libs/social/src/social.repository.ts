@@ -1,0 +1,294 @@
+import { Injectable } from '@nestjs/common';
+import { TransactionHost } from '@nestjs-cls/transactional';
+import type { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
+import { queryRows, type Cursor } from '@app/core';
+import type { SocialPlatformId } from './platform-text.js';
+import type { PostContent, TokenSet } from './platforms/social-platform.js';
+import type { PostStatus } from './social.dto.js';
+
+export interface ConnectStateRow {
+  store_id: string;
+  user_id: string;
+  platform: SocialPlatformId;
+  redirect_url: string;
+  code_verifier_sealed: string | null;
+  expires_at: Date;
+}
+
+export interface SocialAccountRow {
+  id: string;
+  store_id: string;
+  platform: SocialPlatformId;
+  platform_account_id: string;
+  username: string;
+  display_name: string | null;
+  access_token_sealed: string;
+  refresh_token_sealed: string | null;
+  token_expires_at: Date | null;
+  scopes: string[];
+  status: 'active' | 'reauthorize';
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface SocialPostRow {
+  id: string;
+  store_id: string;
+  platforms: SocialPlatformId[];
+  content: PostContent;
+  status: PostStatus;
+  scheduled_at: Date | null;
+  attempts: number;
+  finished_at: Date | null;
+  cancelled_at: Date | null;
+  created_at: Date;
+}
+
+export type ResultStatus = 'pending' | 'published' | 'failed' | 'cancelled';
+
+export interface PostResultRow {
+  post_id: string;
+  platform: SocialPlatformId;
+  status: ResultStatus;
+  platform_post_id: string | null;
+  url: string | null;
+  error_code: string | null;
+  error_message: string | null;
+  published_at: Date | null;
+}
+
+export interface NewAccount {
+  storeId: string;
+  platform: SocialPlatformId;
+  platformAccountId: string;
+  username: string;
+  displayName: string | null;
+  accessTokenSealed: string;
+  refreshTokenSealed: string | null;
+  tokens: TokenSet;
+  connectedBy: string;
+}
+
+/**
+ * All SQL of social publishing. Runs in the request's transaction (row-level security) where there
+ * is one, else in the service's own context (the OAuth callback, the publishing worker), scoped by id.
+ */
+@Injectable()
+export class SocialRepository {
+  constructor(private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>) {}
+
+  private query<T>(sql: string, params: unknown[]): Promise<T[]> {
+    return queryRows<T>(this.txHost.tx, sql, params);
+  }
+
+  // ——— Connect states ———
+
+  async insertState(stateHash: string, row: ConnectStateRow): Promise<void> {
+    await this.query(
+      `INSERT INTO social_connect_states (state_hash, store_id, user_id, platform, redirect_url, code_verifier_sealed, expires_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+      [stateHash, row.store_id, row.user_id, row.platform, row.redirect_url, row.code_verifier_sealed, row.expires_at],
+    );
+    // Expired states are of no use to anyone: each new one clears them.
+    await this.query(`DELETE FROM social_connect_states WHERE expires_at < now() - interval '1 hour'`, []);
+  }
+
+  /** Takes a state (single use: it is gone afterwards, valid or not). */
+  async takeState(stateHash: string): Promise<ConnectStateRow | null> {
+    const rows = await this.query<ConnectStateRow>(`DELETE FROM social_connect_states WHERE state_hash = $1 RETURNING *`, [stateHash]);
+    return rows[0] ?? null;
+  }
+
+  // ——— Accounts ———
+
+  /** Connecting a platform again replaces the store's account for it (new tokens, active again). */
+  async upsertAccount(account: NewAccount): Promise<SocialAccountRow> {
+    const rows = await this.query<SocialAccountRow>(
+      `INSERT INTO social_accounts (store_id, platform, platform_account_id, username, display_name,
+              access_token_sealed, refresh_token_sealed, token_expires_at, scopes, connected_by)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+       ON CONFLICT (store_id, platform) DO UPDATE SET
+         platform_account_id = excluded.platform_account_id, username = excluded.username, display_name = excluded.display_name,
+         access_token_sealed = excluded.access_token_sealed, refresh_token_sealed = excluded.refresh_token_sealed,
+         token_expires_at = excluded.token_expires_at, scopes = excluded.scopes, connected_by = excluded.connected_by,
+         status = 'active', updated_at = date_trunc('milliseconds', clock_timestamp())
+       RETURNING *`,
+      [
+        account.storeId,
+        account.platform,
+        account.platformAccountId,
+        account.username,
+        account.displayName,
+        account.accessTokenSealed,
+        account.refreshTokenSealed,
+        account.tokens.expiresAt,
+        account.tokens.scopes,
+        account.connectedBy,
+      ],
+    );
+    return rows[0];
+  }
+
+  accountsOfStore(storeId: string): Promise<SocialAccountRow[]> {
+    return this.query<SocialAccountRow>(`SELECT * FROM social_accounts WHERE store_id = $1 ORDER BY platform`, [storeId]);
+  }
+
+  async accountForUpdate(id: string): Promise<SocialAccountRow | null> {
+    return (await this.query<SocialAccountRow>(`SELECT * FROM social_accounts WHERE id = $1 FOR UPDATE`, [id]))[0] ?? null;
+  }
+
+  async deleteAccount(id: string): Promise<boolean> {
+    return (await this.query(`DELETE FROM social_accounts WHERE id = $1 RETURNING id`, [id])).length > 0;
+  }
+
+  async saveTokens(id: string, accessTokenSealed: string, refreshTokenSealed: string | null, expiresAt: Date | null): Promise<void> {
+    await this.query(
+      `UPDATE social_accounts SET access_token_sealed = $2, refresh_token_sealed = $3, token_expires_at = $4, status = 'active',
+              updated_at = date_trunc('milliseconds', clock_timestamp())
+        WHERE id = $1`,
+      [id, accessTokenSealed, refreshTokenSealed, expiresAt],
+    );
+  }
+
+  async markReauthorize(id: string): Promise<void> {
+    await this.query(`UPDATE social_accounts SET status = 'reauthorize', updated_at = now() WHERE id = $1`, [id]);
+  }
+
+  // ——— Posts ———
+
+  async insertPost(
+    storeId: string,
+    userId: string,
+    platforms: SocialPlatformId[],
+    content: PostContent,
+    status: 'scheduled' | 'publishing',
+    scheduledAt: Date | null,
+  ): Promise<SocialPostRow> {
+    const [post] = await this.query<SocialPostRow>(
+      `INSERT INTO social_posts (store_id, created_by, platforms, content, status, scheduled_at, attempts, publishing_started_at)
+       VALUES ($1, $2, $3, $4, $5, $6, CASE WHEN $5 = 'publishing' THEN 1 ELSE 0 END, CASE WHEN $5 = 'publishing' THEN now() END)
+       RETURNING *`,
+      [storeId, userId, platforms, JSON.stringify(content), status, scheduledAt],
+    );
+    await this.query(`INSERT INTO social_post_results (post_id, store_id, platform, status) SELECT $1, $2, unnest($3::text[]), 'pending'`, [
+      post.id,
+      storeId,
+      platforms,
+    ]);
+    return post;
+  }
+
+  async findPost(id: string): Promise<SocialPostRow | null> {
+    return (await this.query<SocialPostRow>(`SELECT * FROM social_posts WHERE id = $1`, [id]))[0] ?? null;
+  }
+
+  /**
+   * The claim that makes a scheduled post publish once: `scheduled` → `publishing`, only when due.
+   * A cancel that got there first leaves nothing to claim.
+   */
+  async claimDue(id: string): Promise<SocialPostRow | null> {
+    const rows = await this.query<SocialPostRow>(
+      `UPDATE social_posts SET status = 'publishing', attempts = attempts + 1, publishing_started_at = now(), updated_at = now()
+        WHERE id = $1 AND status = 'scheduled' AND scheduled_at <= now() + interval '1 second'
+        RETURNING *`,
+      [id],
+    );
+    return rows[0] ?? null;
+  }
+
+  /** `scheduled` → `cancelled`, with its pending results; null when the post was not scheduled (any more). */
+  async cancel(id: string): Promise<SocialPostRow | null> {
+    const rows = await this.query<SocialPostRow>(
+      `UPDATE social_posts SET status = 'cancelled', cancelled_at = now(), finished_at = now(), updated_at = now()
+        WHERE id = $1 AND status = 'scheduled' RETURNING *`,
+      [id],
+    );
+    if (rows[0])
+      await this.query(
+        `UPDATE social_post_results SET status = 'cancelled', updated_at = now() WHERE post_id = $1 AND status = 'pending'`,
+        [id],
+      );
+    return rows[0] ?? null;
+  }
+
+  /** Back to `scheduled` for another attempt at `at` (the pending results only). */
+  async reschedule(id: string, at: Date): Promise<void> {
+    await this.query(
+      `UPDATE social_posts SET status = 'scheduled', scheduled_at = $2, updated_at = now() WHERE id = $1 AND status = 'publishing'`,
+      [id, at],
+    );
+  }
+
+  async finish(id: string, status: 'published' | 'partially_published' | 'failed'): Promise<void> {
+    await this.query(`UPDATE social_posts SET status = $2, finished_at = now(), updated_at = now() WHERE id = $1`, [id, status]);
+  }
+
+  results(postIds: string[]): Promise<PostResultRow[]> {
+    return this.query<PostResultRow>(`SELECT * FROM social_post_results WHERE post_id = ANY($1::uuid[]) ORDER BY platform`, [postIds]);
+  }
+
+  async recordPublished(postId: string, platform: SocialPlatformId, platformPostId: string, url: string): Promise<void> {
+    await this.query(
+      `UPDATE social_post_results SET status = 'published', platform_post_id = $3, url = $4, error_code = NULL, error_message = NULL,
+              published_at = now(), updated_at = now()
+        WHERE post_id = $1 AND platform = $2`,
+      [postId, platform, platformPostId, url],
+    );
+  }
+
+  async recordFailed(postId: string, platform: SocialPlatformId, code: string, message: string): Promise<void> {
+    await this.query(
+      `UPDATE social_post_results SET status = 'failed', error_code = $3, error_message = $4, updated_at = now()
+        WHERE post_id = $1 AND platform = $2`,
+      [postId, platform, code, message],
+    );
+  }
+
+  /** Keeps the last transient error on a result that stays pending for another attempt. */
+  async recordRetry(postId: string, platform: SocialPlatformId, code: string, message: string): Promise<void> {
+    await this.query(
+      `UPDATE social_post_results SET error_code = $3, error_message = $4, updated_at = now() WHERE post_id = $1 AND platform = $2`,
+      [postId, platform, code, message],
+    );
+  }
+
+  pageOfStore(storeId: string, status: PostStatus | undefined, limit: number, after: Cursor | null): Promise<SocialPostRow[]> {
+    return this.query<SocialPostRow>(
+      `SELECT * FROM social_posts
+        WHERE store_id = $1 AND ($2::text IS NULL OR status = $2)
+          AND ($3::timestamptz IS NULL OR (created_at, id) < ($3::timestamptz, $4::uuid))
+        ORDER BY created_at DESC, id DESC LIMIT $5`,
+      [storeId, status ?? null, after?.createdAt ?? null, after?.id ?? null, limit + 1],
+    );
+  }
+
+  /** Scheduled posts due for a while whose job was lost (Redis flushed, a crash), to enqueue again. */
+  overdue(graceMs: number): Promise<{ id: string; attempts: number }[]> {
+    return this.query<{ id: string; attempts: number }>(
+      `SELECT id, attempts FROM social_posts WHERE status = 'scheduled' AND scheduled_at < now() - make_interval(secs => $1::double precision / 1000)
+        ORDER BY scheduled_at LIMIT 100`,
+      [graceMs],
+    );
+  }
+
+  /** Posts left `publishing` by a worker that died mid-way: their outcome on the platform is unknown. */
+  async failInterrupted(staleMs: number): Promise<{ id: string; store_id: string }[]> {
+    const posts = await this.query<{ id: string; store_id: string }>(
+      `UPDATE social_posts SET status = CASE WHEN EXISTS (SELECT 1 FROM social_post_results r WHERE r.post_id = social_posts.id AND r.status = 'published')
+                                          THEN 'partially_published' ELSE 'failed' END,
+              finished_at = now(), updated_at = now()
+        WHERE status = 'publishing' AND publishing_started_at < now() - make_interval(secs => $1::double precision / 1000)
+        RETURNING id, store_id`,
+      [staleMs],
+    );
+    if (posts.length) {
+      await this.query(
+        `UPDATE social_post_results SET status = 'failed', error_code = 'interrupted',
+                error_message = 'Publishing was interrupted; check the account before posting again', updated_at = now()
+          WHERE post_id = ANY($1::uuid[]) AND status = 'pending'`,
+        [posts.map((post) => post.id)],
+      );
+    }
+    return posts;
+  }
+}

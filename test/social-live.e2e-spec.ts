@@ -1,0 +1,244 @@
+import { createHash } from 'node:crypto';
+import { DataSource } from 'typeorm';
+import { ImageServer, twoColourPhoto } from './fakes/image-server.js';
+import { FakePlatformServer } from './fakes/platform-server.js';
+import { merchantWithStore, startApp, type TestApp } from './support/app.js';
+import { eventually, localPath, redirectOf, startConnect } from './support/social.js';
+
+/**
+ * Social publishing in SOCIAL_MODE=live against fake platform APIs (real HTTP on 127.0.0.1): what
+ * each provider sends (PKCE pair, container-then-publish, auth headers) and how their errors end
+ * (expired token → refresh → retry once; 429; 500; a refused post → a failed result).
+ */
+describe('social publishing (live mode, fake platforms)', () => {
+  let fake: FakePlatformServer;
+  let media: ImageServer;
+  let api: TestApp;
+  let db: DataSource;
+  let store: { token: string; storeId: string };
+  const accounts: Record<string, string> = {};
+
+  const publish = (body: Record<string, unknown>) =>
+    api.request('POST', '/functions/v1/social-publish', { token: store.token, body: { store_id: store.storeId, ...body } });
+  const image = () => ({ type: 'image', url: `${media.url}/photo.jpg` });
+  const video = () => ({ type: 'video', url: `${media.url}/clip.mp4` });
+  const requestsTo = (platform: string) => fake.requests.filter((request) => request.platform === platform);
+
+  /** Connects through the fake's consent endpoint as a browser would; answers the account id. */
+  async function connect(platform: string): Promise<string> {
+    const { auth_url, state } = await startConnect(api, store.token, store.storeId, platform);
+    const consent = await fetch(auth_url, { redirect: 'manual' });
+    expect(consent.status).toBe(302);
+    const back = new URL(consent.headers.get('location')!);
+    expect(back.searchParams.get('state')).toBe(state);
+    const { params } = redirectOf(await api.request('GET', localPath(back.toString())));
+    expect(params).toMatchObject({ platform, status: 'connected' });
+    return params.account;
+  }
+
+  beforeAll(async () => {
+    fake = await FakePlatformServer.start();
+    media = await new ImageServer({
+      '/photo.jpg': { headers: { 'content-type': 'image/jpeg' }, body: await twoColourPhoto('jpeg') },
+      '/clip.mp4': { headers: { 'content-type': 'video/mp4' }, body: Buffer.alloc(4096, 7) },
+    }).start();
+    api = await startApp({
+      ...fake.env(),
+      SOCIAL_MODE: 'live',
+      SOCIAL_RETRY_DELAYS_MS: '300,300',
+      SOCIAL_HTTP_TIMEOUT_MS: '5000',
+      WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+      WEBHOOK_ALLOW_HTTP: 'true',
+    });
+    db = api.app.get(DataSource);
+    store = await merchantWithStore(api, 'Live social');
+    for (const platform of ['x', 'instagram', 'facebook', 'threads', 'tiktok', 'youtube']) accounts[platform] = await connect(platform);
+  });
+  beforeEach(() => fake.reset());
+  afterAll(async () => {
+    await api?.close();
+    await media?.stop();
+    await fake?.close();
+  });
+
+  describe('connect', () => {
+    it('X: the authorize URL carries an S256 challenge; the token request sends the matching verifier', async () => {
+      const { auth_url } = await startConnect(api, store.token, store.storeId, 'x');
+      const authorize = new URL(auth_url);
+      expect(authorize.searchParams.get('response_type')).toBe('code');
+      expect(authorize.searchParams.get('code_challenge_method')).toBe('S256');
+      const challenge = authorize.searchParams.get('code_challenge')!;
+      expect(authorize.searchParams.get('redirect_uri')).toBe(`${api.config.baseUrl}/functions/v1/social-connect/callback`);
+      const consent = await fetch(auth_url, { redirect: 'manual' });
+      const { params } = redirectOf(await api.request('GET', localPath(consent.headers.get('location')!)));
+      expect(params.status).toBe('connected');
+      const token = requestsTo('x').find((request) => request.path.endsWith('/2/oauth2/token'))!;
+      expect(token.body.grant_type).toBe('authorization_code');
+      const verifier = token.body.code_verifier as string;
+      expect(verifier).toMatch(/^[A-Za-z0-9_-]{43,128}$/);
+      expect(createHash('sha256').update(verifier).digest('base64url')).toBe(challenge);
+      // A confidential client authenticates with HTTP Basic.
+      expect(token.headers.authorization).toMatch(/^Basic /);
+    });
+
+    it('a platform that refuses the code sends the browser back with status=error', async () => {
+      const { auth_url } = await startConnect(api, store.token, store.storeId, 'threads');
+      const consent = await fetch(auth_url, { redirect: 'manual' });
+      const back = new URL(consent.headers.get('location')!);
+      back.searchParams.set('code', 'forged-code');
+      const { params } = redirectOf(await api.request('GET', localPath(back.toString())));
+      expect(params.platform).toBe('threads');
+      expect(params.status).toBe('error');
+      expect(params.error).toBeTruthy();
+    });
+  });
+
+  describe('publish now', () => {
+    it('publishes to four platforms with the right calls; the one that fails has its own failed result', async () => {
+      fake.enqueue('facebook', 'publish', {
+        kind: 'status',
+        status: 400,
+        body: { error: { message: 'Duplicate status message', code: 506 } },
+      });
+      const result = await publish({
+        platforms: ['x', 'instagram', 'threads', 'facebook'],
+        content: { text: 'Fresh mugs, fresh coffee', media: [image()] },
+      });
+      expect(result.status).toBe(200);
+      expect(result.body.success).toBe(false);
+      const byPlatform = Object.fromEntries(result.body.results.map((item: { platform: string }) => [item.platform, item]));
+      for (const platform of ['x', 'instagram', 'threads']) {
+        expect(byPlatform[platform].status, platform).toBe('published');
+        expect(byPlatform[platform].post_id).toMatch(new RegExp(`^${platform}_.+`));
+        expect(byPlatform[platform].url).toMatch(/^https?:\/\//);
+      }
+      expect(byPlatform.facebook).toMatchObject({ status: 'failed', post_id: null, url: null });
+      expect(byPlatform.facebook.error.message).toContain('Duplicate status message');
+
+      // X: the image uploaded first, then the post naming it, with the account's bearer token.
+      const x = requestsTo('x').filter((request) => request.method === 'POST');
+      expect(x.map((request) => request.path)).toEqual(expect.arrayContaining(['/x/2/tweets']));
+      const tweet = x.find((request) => request.path.endsWith('/2/tweets'))!;
+      expect(tweet.headers.authorization).toMatch(/^Bearer /);
+      expect(tweet.body.text).toBe('Fresh mugs, fresh coffee');
+      expect(tweet.body.media.media_ids).toHaveLength(1);
+
+      // Instagram and Threads: a container, then its publication.
+      for (const [platform, container, publishPath] of [
+        ['instagram', '/media', '/media_publish'],
+        ['threads', '/threads', '/threads_publish'],
+      ]) {
+        const posts = requestsTo(platform).filter((request) => request.method === 'POST');
+        const created = posts.findIndex((request) => request.path.endsWith(container));
+        const published = posts.findIndex((request) => request.path.endsWith(publishPath));
+        expect(created, platform).toBeGreaterThanOrEqual(0);
+        expect(published, platform).toBeGreaterThan(created);
+      }
+      const history = await api.request('GET', `/functions/v1/social-posts?store_id=${store.storeId}&limit=1`, { token: store.token });
+      expect(history.body.data[0].status).toBe('partially_published');
+    });
+
+    it('an expired token is refreshed and the post sent once more; the new token is kept', async () => {
+      const [before] = (await db.query('SELECT access_token_sealed FROM social_accounts WHERE id = $1', [accounts.x])) as {
+        access_token_sealed: string;
+      }[];
+      fake.expireAccessTokens('x');
+      const result = await publish({ platforms: ['x'], content: { text: 'After a refresh' } });
+      expect(result.body.results[0].status).toBe('published');
+      const x = requestsTo('x');
+      const tweets = x.filter((request) => request.path.endsWith('/2/tweets'));
+      expect(tweets.map((request) => request.status)).toEqual([401, expect.any(Number)]);
+      expect(x.filter((request) => request.path.endsWith('/2/oauth2/token') && request.body.grant_type === 'refresh_token')).toHaveLength(
+        1,
+      );
+      const [after] = (await db.query('SELECT access_token_sealed FROM social_accounts WHERE id = $1', [accounts.x])) as {
+        access_token_sealed: string;
+      }[];
+      expect(after.access_token_sealed).not.toBe(before.access_token_sealed);
+    });
+
+    it('429 and 500 on publish now → failed results with their codes; nothing retried blindly', async () => {
+      fake.enqueue('x', 'publish', { kind: 'status', status: 429, headers: { 'retry-after': '30' } });
+      fake.enqueue('threads', 'publish', { kind: 'status', status: 500 });
+      const result = await publish({ platforms: ['x', 'threads'], content: { text: 'Busy' } });
+      expect(result.body.success).toBe(false);
+      const [x, threads] = result.body.results;
+      expect(x).toMatchObject({ platform: 'x', status: 'failed' });
+      expect(threads).toMatchObject({ platform: 'threads', status: 'failed' });
+      expect(x.error.code).toMatch(/rate/);
+      expect(requestsTo('x').filter((request) => request.path.endsWith('/2/tweets'))).toHaveLength(1);
+    });
+
+    it('TikTok and YouTube need media: refused before anything is sent; with a video they publish', async () => {
+      const refused = await publish({ platforms: ['tiktok', 'youtube'], content: { text: 'No video' } });
+      expect(refused.status).toBe(400);
+      expect(refused.body.error.details.map((d: { platform: string }) => d.platform).sort()).toEqual(['tiktok', 'youtube']);
+      expect(fake.requests).toHaveLength(0);
+      const result = await publish({
+        platforms: ['tiktok', 'youtube'],
+        content: { text: 'Our mug in action\nMore below', media: [video()] },
+      });
+      expect(result.status).toBe(200);
+      expect(result.body.results.map((item: { status: string }) => item.status)).toEqual(['published', 'published']);
+      expect(result.body.results[1].url).toContain('youtube.com/watch?v=');
+    });
+
+    // Last of this block: the fake revokes every X token, the main store's included.
+    it('a refused refresh marks the account for reconnection', async () => {
+      const { token, storeId } = await merchantWithStore(api, 'Revoked');
+      const own = { token, storeId };
+      const previous = store;
+      store = own;
+      try {
+        await connect('x');
+        fake.expireAccessTokens('x', { revokeRefreshTokens: true });
+        const result = await publish({ platforms: ['x'], content: { text: 'Revoked' } });
+        expect(result.body.results[0]).toMatchObject({ status: 'failed', error: { code: 'reauthorize_required' } });
+        const listed = await api.request('GET', `/functions/v1/social-accounts?store_id=${storeId}`, { token });
+        expect(listed.body.data[0].status).toBe('reauthorize');
+      } finally {
+        store = previous;
+      }
+    });
+  });
+
+  describe('scheduled posts', () => {
+    it('a 500 is retried after SOCIAL_RETRY_DELAYS_MS and the post then published', async () => {
+      fake.enqueue('threads', 'publish', { kind: 'status', status: 500 });
+      const result = await publish({
+        platforms: ['threads'],
+        content: { text: 'Retried' },
+        schedule_at: new Date(Date.now() + 1500).toISOString(),
+      });
+      const postId = result.body.results[0].post_id;
+      const post = await eventually(async () => {
+        const [row] = (await db.query('SELECT status, attempts FROM social_posts WHERE id = $1', [postId])) as {
+          status: string;
+          attempts: number;
+        }[];
+        return row.status === 'published' ? row : null;
+      });
+      expect(post.attempts).toBe(2);
+    });
+
+    it('a platform failing every attempt → failed after the last retry, and the merchant is notified', async () => {
+      fake.enqueue('threads', 'publish', ...[1, 2, 3, 4].map(() => ({ kind: 'status' as const, status: 503 })));
+      const result = await publish({
+        platforms: ['threads'],
+        content: { text: 'Doomed' },
+        schedule_at: new Date(Date.now() + 1500).toISOString(),
+      });
+      const postId = result.body.results[0].post_id;
+      await eventually(async () => {
+        const [row] = (await db.query('SELECT status FROM social_posts WHERE id = $1', [postId])) as { status: string }[];
+        return row.status === 'failed';
+      });
+      const [row] = (await db.query('SELECT attempts FROM social_posts WHERE id = $1', [postId])) as { attempts: number }[];
+      expect(row.attempts).toBe(3);
+      const notifications = await api.request('GET', `/functions/v1/notifications?store_id=${store.storeId}`, { token: store.token });
+      const notice = notifications.body.data.find((item: { data: { post_id?: string } }) => item.data.post_id === postId);
+      expect(notice).toMatchObject({ kind: 'social_post_failed' });
+      expect(notice.message).toContain('threads');
+    });
+  });
+});

@@ -1,0 +1,389 @@
+import { randomUUID } from 'node:crypto';
+import { DataSource } from 'typeorm';
+import { ScheduledPostWorker } from '@app/social';
+import { merchantWithStore, signUp, startApp, uniqueEmail, type TestApp } from './support/app.js';
+import { connectSandbox, eventually, linkOf, localPath, REDIRECT_URL, redirectOf, startConnect } from './support/social.js';
+
+/**
+ * Social publishing in SOCIAL_MODE=sandbox (API.md §4): connect through the built-in consent page,
+ * accounts, validation, publishing now, scheduling with the Bull worker, cancelling and its race
+ * with the worker, idempotency, and two stores that never see each other's accounts or posts.
+ */
+describe('social publishing (sandbox mode)', () => {
+  let api: TestApp;
+  let db: DataSource;
+  let owner: { token: string; storeId: string };
+  let other: { token: string; storeId: string };
+  const tokens: Record<string, string> = {};
+
+  const publish = (token: string, body: Record<string, unknown>, headers?: Record<string, string>) =>
+    api.request('POST', '/functions/v1/social-publish', { token, body, headers });
+  const cancel = (token: string, postId: string) => api.request('DELETE', `/functions/v1/social-publish/${postId}`, { token });
+  const posts = (token: string, storeId: string, query = '') =>
+    api.request('GET', `/functions/v1/social-posts?store_id=${storeId}${query}`, { token });
+  const postStatus = async (id: string) =>
+    ((await db.query('SELECT status FROM social_posts WHERE id = $1', [id])) as { status: string }[])[0]?.status;
+  const inSeconds = (seconds: number) => new Date(Date.now() + seconds * 1000).toISOString();
+
+  beforeAll(async () => {
+    api = await startApp({ SOCIAL_MODE: 'sandbox', SOCIAL_RETRY_DELAYS_MS: '200,400' });
+    db = api.app.get(DataSource);
+    owner = await merchantWithStore(api, 'Social store');
+    other = await merchantWithStore(api, 'Other social store');
+    const invite = async (permissions: string[]) => {
+      const email = uniqueEmail('member');
+      const made = await api.request('POST', `/functions/v1/stores/${owner.storeId}/members`, {
+        token: owner.token,
+        body: { email, permissions },
+      });
+      return (await signUp(api, { invite_token: made.body.invite_token }, email)).access_token;
+    };
+    tokens.socialMember = await invite(['social']);
+    tokens.catalogMember = await invite(['catalog']);
+    tokens.customer = (await signUp(api, { role: 'customer', store_id: owner.storeId })).access_token;
+    for (const platform of ['x', 'threads', 'instagram', 'facebook']) await connectSandbox(api, owner.token, owner.storeId, platform);
+  });
+  afterAll(() => api?.close());
+
+  describe('connect', () => {
+    it('hands out a consent URL and a 256-bit state; the consent page sends the browser back through the callback to redirect_url', async () => {
+      const { token, storeId } = await merchantWithStore(api, 'Connecting');
+      const { auth_url, state } = await startConnect(api, token, storeId, 'x');
+      expect(state).toMatch(/^[A-Za-z0-9_-]{43}$/);
+      const consentUrl = new URL(auth_url);
+      expect(consentUrl.pathname).toBe('/functions/v1/social-sandbox/authorize');
+      expect(consentUrl.searchParams.get('state')).toBe(state);
+      // X uses PKCE: an S256 challenge goes to the consent page, the verifier stays on the server.
+      expect(consentUrl.searchParams.get('code_challenge')).toMatch(/^[A-Za-z0-9_-]{43}$/);
+      expect(consentUrl.searchParams.get('code_challenge_method')).toBe('S256');
+
+      const consent = await fetch(`${api.url}${localPath(auth_url)}`);
+      expect(consent.status).toBe(200);
+      const html = await consent.text();
+      expect(html).toContain('Sandbox');
+      const callback = await api.request('GET', localPath(linkOf(html, 'allow')));
+      const { url, params } = redirectOf(callback);
+      expect(`${url.origin}${url.pathname}`).toBe(REDIRECT_URL);
+      expect(params).toEqual({ platform: 'x', status: 'connected', account: expect.stringMatching(/^[0-9a-f-]{36}$/) });
+
+      const listed = await api.request('GET', `/functions/v1/social-accounts?store_id=${storeId}`, { token });
+      expect(listed.status).toBe(200);
+      expect(listed.body.data).toHaveLength(1);
+      expect(listed.body.data[0]).toMatchObject({ id: params.account, store_id: storeId, platform: 'x', status: 'active' });
+      expect(Object.keys(listed.body.data[0]).filter((key) => /token/.test(key))).toEqual(['token_expires_at']);
+      // Tokens are sealed at rest: the stored form is not a usable token.
+      const [row] = (await db.query('SELECT access_token_sealed, refresh_token_sealed FROM social_accounts WHERE id = $1', [
+        params.account,
+      ])) as {
+        access_token_sealed: string;
+        refresh_token_sealed: string;
+      }[];
+      expect(row.access_token_sealed).toMatch(/^v1\./);
+      expect(row.refresh_token_sealed).toMatch(/^v1\./);
+    });
+
+    it('a state works once: the same callback again is refused with 400', async () => {
+      const { token, storeId } = await merchantWithStore(api, 'Replay');
+      const { auth_url } = await startConnect(api, token, storeId, 'threads');
+      const allow = localPath(linkOf(await (await fetch(`${api.url}${localPath(auth_url)}`)).text(), 'allow'));
+      expect(redirectOf(await api.request('GET', allow)).params.status).toBe('connected');
+      const again = await api.request('GET', allow);
+      expect(again.status).toBe(400);
+      expect(again.body.error.details[0].field).toBe('state');
+      const made_up = await api.request('GET', `/functions/v1/social-connect/callback?code=x&state=${'a'.repeat(43)}`);
+      expect(made_up.status).toBe(400);
+    });
+
+    it('an expired state (over 10 minutes) goes back to redirect_url with status=error and connects nothing', async () => {
+      const { token, storeId } = await merchantWithStore(api, 'Late');
+      const { auth_url } = await startConnect(api, token, storeId, 'facebook');
+      const allow = localPath(linkOf(await (await fetch(`${api.url}${localPath(auth_url)}`)).text(), 'allow'));
+      await db.query(`UPDATE social_connect_states SET expires_at = now() - interval '1 second' WHERE store_id = $1`, [storeId]);
+      expect(redirectOf(await api.request('GET', allow)).params).toEqual({ platform: 'facebook', status: 'error', error: 'expired_state' });
+      expect(await db.query('SELECT 1 FROM social_accounts WHERE store_id = $1', [storeId])).toHaveLength(0);
+    });
+
+    it('a denied consent goes back with status=error&error=access_denied', async () => {
+      const { token, storeId } = await merchantWithStore(api, 'Denied');
+      const { auth_url } = await startConnect(api, token, storeId, 'youtube');
+      const deny = localPath(linkOf(await (await fetch(`${api.url}${localPath(auth_url)}`)).text(), 'deny'));
+      expect(redirectOf(await api.request('GET', deny)).params).toEqual({ platform: 'youtube', status: 'error', error: 'access_denied' });
+    });
+
+    it('a verifier that does not match the challenge is refused (PKCE)', async () => {
+      const { token, storeId } = await merchantWithStore(api, 'Pkce');
+      const { auth_url, state } = await startConnect(api, token, storeId, 'x');
+      const forged = new URL(auth_url);
+      forged.searchParams.set('code_challenge', 'A'.repeat(43));
+      const allow = new URL(linkOf(await (await fetch(`${api.url}${localPath(forged.toString())}`)).text(), 'allow'));
+      expect(allow.searchParams.get('state')).toBe(state);
+      expect(redirectOf(await api.request('GET', localPath(allow.toString()))).params.status).toBe('error');
+      expect(await db.query('SELECT 1 FROM social_accounts WHERE store_id = $1', [storeId])).toHaveLength(0);
+    });
+
+    it('redirect_url off the allow-list → 400; the sandbox consent page only returns to this service', async () => {
+      const evil = await api.request('POST', '/functions/v1/social-connect', {
+        token: owner.token,
+        body: { platform: 'x', store_id: owner.storeId, redirect_url: 'https://evil.example.com/steal' },
+      });
+      expect(evil.status).toBe(400);
+      expect(evil.body.error.details[0].field).toBe('redirect_url');
+      const { auth_url } = await startConnect(api, owner.token, owner.storeId, 'x');
+      const elsewhere = new URL(auth_url);
+      elsewhere.searchParams.set('redirect_uri', 'https://evil.example.com/callback');
+      expect((await fetch(`${api.url}${localPath(elsewhere.toString())}`)).status).toBe(400);
+    });
+
+    it('access: another store 404, a customer 403, a member without social 403, with social 200; anon 401', async () => {
+      const body = (token?: string) => ({ token, body: { platform: 'x', store_id: owner.storeId, redirect_url: REDIRECT_URL } });
+      expect((await api.request('POST', '/functions/v1/social-connect', body(other.token))).status).toBe(404);
+      expect((await api.request('POST', '/functions/v1/social-connect', body(tokens.customer))).status).toBe(403);
+      expect((await api.request('POST', '/functions/v1/social-connect', body(tokens.catalogMember))).status).toBe(403);
+      expect((await api.request('POST', '/functions/v1/social-connect', body(tokens.socialMember))).status).toBe(200);
+      expect((await api.request('POST', '/functions/v1/social-connect', body())).status).toBe(401);
+      const bad = await api.request('POST', '/functions/v1/social-connect', {
+        token: owner.token,
+        body: { platform: 'myspace', store_id: owner.storeId, redirect_url: 'not a url' },
+      });
+      expect(bad.status).toBe(400);
+      expect(bad.body.error.details.map((d: { field: string }) => d.field).sort()).toEqual(['platform', 'redirect_url']);
+    });
+
+    it("accounts: another store's list 404 and its account cannot be disconnected (404); the owner disconnects", async () => {
+      const { token, storeId } = await merchantWithStore(api, 'Disconnecting');
+      const accountId = await connectSandbox(api, token, storeId, 'threads');
+      expect((await api.request('GET', `/functions/v1/social-accounts?store_id=${storeId}`, { token: other.token })).status).toBe(404);
+      expect((await api.request('DELETE', `/functions/v1/social-accounts/${accountId}`, { token: other.token })).status).toBe(404);
+      const gone = await api.request('DELETE', `/functions/v1/social-accounts/${accountId}`, { token });
+      expect(gone.body).toEqual({ success: true, message: 'Social account disconnected' });
+      expect((await api.request('DELETE', `/functions/v1/social-accounts/${accountId}`, { token })).status).toBe(404);
+      const after = await publish(token, { store_id: storeId, platforms: ['threads'], content: { text: 'hello' } });
+      expect(after.status).toBe(400);
+      expect(after.body.error.details).toEqual([
+        { field: 'platforms', platform: 'threads', message: 'Threads is not connected to this store' },
+      ]);
+    });
+
+    it('connecting a platform again replaces its account', async () => {
+      const { token, storeId } = await merchantWithStore(api, 'Again');
+      const first = await connectSandbox(api, token, storeId, 'x');
+      const second = await connectSandbox(api, token, storeId, 'x');
+      expect(second).toBe(first);
+      expect(await db.query('SELECT 1 FROM social_accounts WHERE store_id = $1', [storeId])).toHaveLength(1);
+    });
+  });
+
+  describe('publish now', () => {
+    it('publishes to each platform: platform-prefixed ids and sandbox URLs, in the order asked', async () => {
+      const result = await publish(owner.token, {
+        store_id: owner.storeId,
+        platforms: ['threads', 'x'],
+        content: { text: 'New mugs in store ☕', link: 'https://shop.example.com/mugs' },
+      });
+      expect(result.status).toBe(200);
+      expect(result.body.success).toBe(true);
+      expect(result.body.results.map((r: { platform: string }) => r.platform)).toEqual(['threads', 'x']);
+      for (const item of result.body.results) {
+        expect(item.status).toBe('published');
+        expect(item.post_id).toMatch(new RegExp(`^${item.platform}_\\d+$`));
+        expect(item.url).toContain('sandbox');
+      }
+      const page = await fetch(`${api.url}${localPath(result.body.results[1].url)}`);
+      expect(page.status).toBe(200);
+      expect(await page.text()).toContain('New mugs in store ☕');
+      const history = await posts(owner.token, owner.storeId, '&status=published&limit=1');
+      expect(history.body.data[0]).toMatchObject({ status: 'published', platforms: ['threads', 'x'], attempts: 1 });
+      expect(history.body.data[0].results.map((r: { post_id: string }) => r.post_id).sort()).toEqual(
+        result.body.results.map((r: { post_id: string }) => r.post_id).sort(),
+      );
+    });
+
+    it('validates every platform first: X 281 weighted characters and Instagram without media → 400 per platform, nothing sent', async () => {
+      const before = (await db.query('SELECT count(*)::int AS n FROM social_posts WHERE store_id = $1', [owner.storeId]))[0].n;
+      // 257 letters, a space and a URL (23) = 281 weighted characters.
+      const text = `${'a'.repeat(257)} https://shop.example.com/a/very/long/path/that/still/counts/as/twenty/three`;
+      const refused = await publish(owner.token, { store_id: owner.storeId, platforms: ['x', 'instagram', 'threads'], content: { text } });
+      expect(refused.status).toBe(400);
+      expect(refused.body.error.code).toBe('VALIDATION_FAILED');
+      const platforms = refused.body.error.details.map((d: { platform: string }) => d.platform);
+      expect(platforms.sort()).toEqual(['instagram', 'x']);
+      expect((await db.query('SELECT count(*)::int AS n FROM social_posts WHERE store_id = $1', [owner.storeId]))[0].n).toBe(before);
+      // One character less fits X.
+      const fits = await publish(owner.token, { store_id: owner.storeId, platforms: ['x'], content: { text: text.slice(1) } });
+      expect(fits.status).toBe(200);
+      expect(fits.body.results[0].status).toBe('published');
+    });
+
+    it('a platform not connected for the store is a 400 naming it', async () => {
+      const result = await publish(owner.token, {
+        store_id: owner.storeId,
+        platforms: ['tiktok'],
+        content: { text: 'hi', media: [{ type: 'video', url: 'https://cdn.example.com/v.mp4' }] },
+      });
+      expect(result.status).toBe(400);
+      expect(result.body.error.details).toEqual([
+        { field: 'platforms', platform: 'tiktok', message: 'TikTok is not connected to this store' },
+      ]);
+    });
+
+    it('refuses bad bodies: unknown or repeated platforms, media type and URL, a past or far schedule_at', async () => {
+      const cases: [Record<string, unknown>, string][] = [
+        [{ platforms: ['x', 'x'], content: { text: 'a' } }, 'platforms'],
+        [{ platforms: ['friendster'], content: { text: 'a' } }, 'platforms'],
+        [{ platforms: [], content: { text: 'a' } }, 'platforms'],
+        [{ platforms: ['x'], content: { text: 'a', media: [{ type: 'gif', url: 'https://x.example/a.gif' }] } }, 'content.media.0.type'],
+        [{ platforms: ['x'], content: { text: 'a', media: [{ type: 'image', url: 'ftp://x.example/a.png' }] } }, 'content.media.0.url'],
+        [{ platforms: ['x'], content: { text: 'a' }, schedule_at: '2020-01-01T00:00:00Z' }, 'schedule_at'],
+        [{ platforms: ['x'], content: { text: 'a' }, schedule_at: inSeconds(400 * 24 * 3600) }, 'schedule_at'],
+        [{ platforms: ['x'], content: { text: 'a' }, schedule_at: 'tomorrow' }, 'schedule_at'],
+        [{ platforms: ['x'] }, 'content'],
+      ];
+      for (const [body, field] of cases) {
+        const result = await publish(owner.token, { store_id: owner.storeId, ...body });
+        expect(result.status, JSON.stringify(body)).toBe(400);
+        expect(result.body.error.details[0].field, JSON.stringify(body)).toBe(field);
+      }
+    });
+
+    it('Idempotency-Key: the same key answers the first result again and publishes once', async () => {
+      const body = { store_id: owner.storeId, platforms: ['facebook'], content: { text: `Once only ${randomUUID()}` } };
+      const headers = { 'idempotency-key': `publish-${randomUUID()}` };
+      const first = await publish(owner.token, body, headers);
+      const again = await publish(owner.token, body, headers);
+      expect(first.status).toBe(200);
+      expect(again.headers.get('idempotent-replayed')).toBe('true');
+      expect(again.body).toEqual(first.body);
+      const rows = await db.query(`SELECT 1 FROM social_posts WHERE store_id = $1 AND content->>'text' = $2`, [
+        owner.storeId,
+        body.content.text,
+      ]);
+      expect(rows).toHaveLength(1);
+    });
+
+    it('access: another store 404, a customer 403, a member without social 403, a member with it publishes', async () => {
+      const body = { store_id: owner.storeId, platforms: ['x'], content: { text: 'from a member' } };
+      expect((await publish(other.token, body)).status).toBe(404);
+      expect((await publish(tokens.customer, body)).status).toBe(403);
+      expect((await publish(tokens.catalogMember, body)).status).toBe(403);
+      expect((await publish(tokens.socialMember, body)).status).toBe(200);
+      expect((await posts(other.token, owner.storeId)).status).toBe(404);
+      const mine = await posts(other.token, other.storeId);
+      expect(mine.body.data).toEqual([]);
+    });
+  });
+
+  describe('schedule and cancel', () => {
+    it('a scheduled post is published by the worker at its time', async () => {
+      const at = inSeconds(1.5);
+      const result = await publish(owner.token, {
+        store_id: owner.storeId,
+        platforms: ['x', 'threads'],
+        content: { text: 'Later!' },
+        schedule_at: at,
+      });
+      expect(result.status).toBe(200);
+      const postId = result.body.results[0].post_id;
+      expect(result.body.results).toEqual([
+        { platform: 'x', status: 'scheduled', post_id: postId, url: null, scheduled_at: new Date(at).toISOString() },
+        { platform: 'threads', status: 'scheduled', post_id: postId, url: null, scheduled_at: new Date(at).toISOString() },
+      ]);
+      expect(await postStatus(postId)).toBe('scheduled');
+      const listed = await posts(owner.token, owner.storeId, '&status=scheduled');
+      expect(listed.body.data.map((p: { id: string }) => p.id)).toContain(postId);
+
+      await eventually(async () => (await postStatus(postId)) === 'published');
+      const [published] = (await db.query(
+        `SELECT min(r.published_at) AS first FROM social_post_results r WHERE r.post_id = $1 AND r.status = 'published'`,
+        [postId],
+      )) as { first: Date }[];
+      expect(new Date(published.first).getTime()).toBeGreaterThanOrEqual(new Date(at).getTime() - 1000);
+      const history = (await posts(owner.token, owner.storeId, '&status=published')).body.data.find((p: { id: string }) => p.id === postId);
+      expect(history.results.map((r: { status: string }) => r.status)).toEqual(['published', 'published']);
+      // Too late to cancel.
+      const late = await cancel(owner.token, postId);
+      expect(late.status).toBe(409);
+      expect(late.body.error.code).toBe('NOT_CANCELLABLE');
+    });
+
+    it('cancelled before its time, a post is never published', async () => {
+      const at = inSeconds(1);
+      const result = await publish(owner.token, { store_id: owner.storeId, platforms: ['x'], content: { text: 'Never' }, schedule_at: at });
+      const postId = result.body.results[0].post_id;
+      const cancelled = await cancel(owner.token, postId);
+      expect(cancelled.status).toBe(200);
+      expect(cancelled.body).toEqual({ success: true, message: 'Scheduled post cancelled' });
+      await new Promise((resolve) => setTimeout(resolve, 2000));
+      // Even a job that fires anyway finds nothing to publish.
+      await api.app.get(ScheduledPostWorker).publish(postId);
+      expect(await postStatus(postId)).toBe('cancelled');
+      const results = (await db.query('SELECT status, platform_post_id FROM social_post_results WHERE post_id = $1', [postId])) as {
+        status: string;
+        platform_post_id: string | null;
+      }[];
+      expect(results).toEqual([{ status: 'cancelled', platform_post_id: null }]);
+      expect((await cancel(owner.token, postId)).status).toBe(409);
+    });
+
+    it("another store's post → 404, unknown → 404, not a UUID → 400; a member without social 403", async () => {
+      const result = await publish(owner.token, {
+        store_id: owner.storeId,
+        platforms: ['x'],
+        content: { text: 'Mine' },
+        schedule_at: inSeconds(3600),
+      });
+      const postId = result.body.results[0].post_id;
+      expect((await cancel(other.token, postId)).status).toBe(404);
+      expect((await cancel(tokens.catalogMember, postId)).status).toBe(403);
+      expect((await cancel(tokens.customer, postId)).status).toBe(404);
+      expect((await cancel(owner.token, randomUUID())).status).toBe(404);
+      expect((await cancel(owner.token, 'nope')).status).toBe(400);
+      expect(await postStatus(postId)).toBe('scheduled');
+      expect((await cancel(tokens.socialMember, postId)).status).toBe(200);
+    });
+
+    it('a cancel racing the worker never yields both: each post is either cancelled or published', async () => {
+      const worker = api.app.get(ScheduledPostWorker);
+      const ids: string[] = [];
+      for (let i = 0; i < 12; i++) {
+        const result = await publish(owner.token, {
+          store_id: owner.storeId,
+          platforms: ['x'],
+          content: { text: `Race ${i}` },
+          schedule_at: inSeconds(1),
+        });
+        ids.push(result.body.results[0].post_id);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 1100));
+      const outcomes = await Promise.all(
+        ids.map(async (id) => ({ id, work: await Promise.all([cancel(owner.token, id), worker.publish(id)]) })),
+      );
+      for (const { id, work } of outcomes) {
+        const [cancelled] = work;
+        await eventually(async () => ['cancelled', 'published'].includes((await postStatus(id)) ?? ''));
+        const status = await postStatus(id);
+        const published = (await db.query(`SELECT 1 FROM social_post_results WHERE post_id = $1 AND status = 'published'`, [id])).length;
+        if (cancelled.status === 200) {
+          expect([status, published]).toEqual(['cancelled', 0]);
+        } else {
+          expect(cancelled.status).toBe(409);
+          expect([status, published]).toEqual(['published', 1]);
+        }
+      }
+    });
+
+    it('the sweep enqueues a due post whose job was lost', async () => {
+      const result = await publish(owner.token, {
+        store_id: owner.storeId,
+        platforms: ['threads'],
+        content: { text: 'Lost job' },
+        schedule_at: inSeconds(3600),
+      });
+      const postId = result.body.results[0].post_id;
+      // The job vanishes (Redis flushed) and the time has long passed.
+      await api.app.get(ScheduledPostWorker)['queue'].remove(postId, 1);
+      await db.query(`UPDATE social_posts SET scheduled_at = now() - interval '5 minutes' WHERE id = $1`, [postId]);
+      await api.app.get(ScheduledPostWorker).sweep();
+      await eventually(async () => (await postStatus(postId)) === 'published');
+    });
+  });
+});
