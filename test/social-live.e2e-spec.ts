@@ -49,6 +49,8 @@ describe('social publishing (live mode, fake platforms)', () => {
       SOCIAL_HTTP_TIMEOUT_MS: '5000',
       WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
       WEBHOOK_ALLOW_HTTP: 'true',
+      // Its own Bull queues: a worker of another file's app (sandbox mode) must not take these posts.
+      REDIS_PREFIX: `${process.env.REDIS_PREFIX}social-live:`,
     });
     db = api.app.get(DataSource);
     store = await merchantWithStore(api, 'Live social');

@@ -48,7 +48,7 @@ export async function connectSandbox(api: TestApp, token: string, storeId: strin
 }
 
 /** Polls until `check` answers a value (or fails after `timeoutMs`): for work a background worker does. */
-export async function eventually<T>(check: () => Promise<T | undefined | null | false>, timeoutMs = 20_000, everyMs = 100): Promise<T> {
+export async function eventually<T>(check: () => Promise<T | undefined | null | false>, timeoutMs = 30_000, everyMs = 100): Promise<T> {
   const until = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();

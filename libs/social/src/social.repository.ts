@@ -183,13 +183,15 @@ export class SocialRepository {
   }
 
   /**
-   * The claim that makes a scheduled post publish once: `scheduled` → `publishing`, only when due.
-   * A cancel that got there first leaves nothing to claim.
+   * The claim that makes a scheduled post publish once: `scheduled` → `publishing`. A cancel that got
+   * there first leaves nothing to claim. The time is not checked again: the delayed job is the
+   * schedule (a timer that fires a few milliseconds early, or a clock a little ahead of the
+   * database's, must not drop the post).
    */
-  async claimDue(id: string): Promise<SocialPostRow | null> {
+  async claimScheduled(id: string): Promise<SocialPostRow | null> {
     const rows = await this.query<SocialPostRow>(
       `UPDATE social_posts SET status = 'publishing', attempts = attempts + 1, publishing_started_at = now(), updated_at = now()
-        WHERE id = $1 AND status = 'scheduled' AND scheduled_at <= now() + interval '1 second'
+        WHERE id = $1 AND status = 'scheduled'
         RETURNING *`,
       [id],
     );

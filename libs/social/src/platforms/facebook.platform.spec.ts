@@ -1,39 +1,22 @@
 import { loadConfig } from '@app/core';
-import { FAKE_ACCOUNTS, FAKE_CLIENTS, FakePlatformServer } from '../../../../test/fakes/platform-server.js';
+import { FAKE_ACCOUNTS, FAKE_CLIENTS, type FakePlatformServer } from '../../../../test/fakes/platform-server.js';
+import { connectAccount, failure, fakePlatformConfig, REDIRECT, useFakePlatforms } from '../../../../test/support/platform-fixture.js';
 import { FacebookPlatform } from './facebook.platform.js';
-import { PlatformError, type AccountCredentials, type PostContent } from './social-platform.js';
+import type { AccountCredentials, PostContent } from './social-platform.js';
 
-const REDIRECT = 'http://localhost:3000/functions/v1/social-connect/callback';
 const post = (text: string, extra: Partial<PostContent> = {}): PostContent => ({ text, media: [], link: null, ...extra });
-
-async function failure(promise: Promise<unknown>): Promise<PlatformError> {
-  const error = await promise.then(
-    () => null,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(PlatformError);
-  return error as PlatformError;
-}
 
 describe('FacebookPlatform (against the fake Graph API)', () => {
   let fake: FakePlatformServer;
   let facebook: FacebookPlatform;
   let account: AccountCredentials;
 
-  async function connect(): Promise<AccountCredentials> {
-    const { code } = await fake.consent(facebook.authorizeUrl({ state: 's', redirectUri: REDIRECT, codeChallenge: null }));
-    const profile = await facebook.exchangeCode({ code, redirectUri: REDIRECT, codeVerifier: null });
-    return { accountId: profile.accountId, username: profile.username, ...profile.tokens };
-  }
+  const connect = () => connectAccount(fake, facebook);
 
-  beforeAll(async () => {
-    fake = await FakePlatformServer.start();
-    facebook = new FacebookPlatform(loadConfig({ ...process.env, ...fake.env(), SOCIAL_HTTP_TIMEOUT_MS: '500' }));
+  useFakePlatforms(async (started) => {
+    fake = started;
+    facebook = new FacebookPlatform(fakePlatformConfig(fake));
     account = await connect();
-  });
-  beforeEach(() => fake.reset());
-  afterAll(async () => {
-    await fake?.close();
   });
 
   it('authorize URL: the Facebook Login dialog with the Page scopes; configured by app id and secret', () => {

@@ -1,7 +1,7 @@
 import type { AppConfig } from '@app/core';
 import { imagesOf, textLimitProblem, videosOf } from './content-rules.js';
-import { asReauthorize } from './platform-http.js';
 import { MetaLogin, type MetaPage } from './meta-graph.js';
+import { renewAccess, requireRefreshToken } from './oauth.js';
 import {
   PlatformError,
   type AccountCredentials,
@@ -53,15 +53,13 @@ export class FacebookPlatform implements SocialPlatform {
   }
 
   async refresh(account: AccountCredentials): Promise<TokenSet> {
-    if (!account.refreshToken) throw new PlatformError('Facebook: connect the Page again', 'reauthorize', 'reauthorize_required');
-    try {
-      const user = await this.meta.extend(account.refreshToken);
+    const userToken = requireRefreshToken(account, 'Facebook: connect the Page again');
+    return renewAccess(this.displayName, async () => {
+      const user = await this.meta.extend(userToken);
       const page = (await this.meta.pages(user.token)).find((candidate) => candidate.id === account.accountId && candidate.accessToken);
       if (!page) throw new PlatformError('Facebook: the Page is no longer shared with this app', 'reauthorize', 'reauthorize_required');
       return this.tokens(page, user.token);
-    } catch (error) {
-      throw asReauthorize(error, this.displayName);
-    }
+    });
   }
 
   validate(content: PostContent): string[] {

@@ -1,45 +1,33 @@
-import { loadConfig } from '@app/core';
-import { FAKE_ACCOUNTS, FAKE_CLIENTS, FakePlatformServer } from '../../../../test/fakes/platform-server.js';
+import { FAKE_ACCOUNTS, FAKE_CLIENTS, type FakePlatformServer } from '../../../../test/fakes/platform-server.js';
+import {
+  connectAccount,
+  failure,
+  fakePlatformConfig,
+  FAST_POLLING,
+  REDIRECT,
+  useFakePlatforms,
+} from '../../../../test/support/platform-fixture.js';
 import { InstagramPlatform } from './instagram.platform.js';
-import { PlatformError, type AccountCredentials, type PostContent } from './social-platform.js';
+import type { AccountCredentials, PostContent } from './social-platform.js';
 
-const REDIRECT = 'http://localhost:3000/functions/v1/social-connect/callback';
-const FAST = { attempts: 4, firstDelayMs: 10, maxDelayMs: 20 };
 const image = { type: 'image' as const, url: 'https://cdn.example.com/mug.jpg' };
 const video = { type: 'video' as const, url: 'https://cdn.example.com/mug.mp4' };
 const post = (text: string, extra: Partial<PostContent> = {}): PostContent => ({ text, media: [image], link: null, ...extra });
-
-async function failure(promise: Promise<unknown>): Promise<PlatformError> {
-  const error = await promise.then(
-    () => null,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(PlatformError);
-  return error as PlatformError;
-}
 
 describe('InstagramPlatform (against the fake Graph API)', () => {
   let fake: FakePlatformServer;
   let instagram: InstagramPlatform;
   let account: AccountCredentials;
 
-  async function connect(): Promise<AccountCredentials> {
-    const { code } = await fake.consent(instagram.authorizeUrl({ state: 's', redirectUri: REDIRECT, codeChallenge: null }));
-    const profile = await instagram.exchangeCode({ code, redirectUri: REDIRECT, codeVerifier: null });
-    return { accountId: profile.accountId, username: profile.username, ...profile.tokens };
-  }
+  const connect = () => connectAccount(fake, instagram);
 
-  beforeAll(async () => {
-    fake = await FakePlatformServer.start();
-    instagram = new InstagramPlatform(loadConfig({ ...process.env, ...fake.env(), SOCIAL_HTTP_TIMEOUT_MS: '500' }), FAST);
+  useFakePlatforms(async (started) => {
+    fake = started;
+    instagram = new InstagramPlatform(fakePlatformConfig(fake), FAST_POLLING);
     account = await connect();
   });
   beforeEach(() => {
-    fake.reset();
     fake.processingPolls = 1;
-  });
-  afterAll(async () => {
-    await fake?.close();
   });
 
   it('authorize URL: the Facebook Login dialog of the configured version, with the Instagram scopes', () => {
@@ -115,7 +103,7 @@ describe('InstagramPlatform (against the fake Graph API)', () => {
     fake.processingPolls = 10;
     const slow = await failure(instagram.publish(account, post('slow')));
     expect(slow).toMatchObject({ kind: 'transient', code: 'media_processing' });
-    expect(fake.requestsTo('instagram', 'status')).toHaveLength(FAST.attempts);
+    expect(fake.requestsTo('instagram', 'status')).toHaveLength(FAST_POLLING.attempts);
     expect(fake.requestsTo('instagram', 'publish')).toHaveLength(0);
     fake.processingPolls = 1;
     fake.enqueue('instagram', 'status', {

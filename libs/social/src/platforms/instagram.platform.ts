@@ -1,8 +1,9 @@
 import type { AppConfig } from '@app/core';
 import { textLimitProblem, textWithLink } from './content-rules.js';
+import { MetaContainerFlow } from './meta-container.js';
 import { MetaLogin } from './meta-graph.js';
-import { asReauthorize } from './platform-http.js';
-import { DEFAULT_POLLING, pollUntil, type PollingOptions } from './polling.js';
+import { renewAccess } from './oauth.js';
+import { DEFAULT_POLLING, type PollingOptions } from './polling.js';
 import {
   PlatformError,
   type AccountCredentials,
@@ -32,12 +33,21 @@ export class InstagramPlatform implements SocialPlatform {
   readonly displayName = 'Instagram';
   readonly usesPkce = false;
   private readonly meta: MetaLogin;
+  private readonly containers: MetaContainerFlow;
 
   constructor(
     private readonly config: AppConfig,
-    private readonly polling: PollingOptions = DEFAULT_POLLING,
+    polling: PollingOptions = DEFAULT_POLLING,
   ) {
     this.meta = new MetaLogin(config, this.displayName, 'instagram');
+    this.containers = new MetaContainerFlow({
+      name: this.displayName,
+      platform: 'instagram',
+      http: this.meta.graph,
+      url: (path) => this.meta.url(path),
+      statusFields: { status: 'status_code', reason: 'status' },
+      polling,
+    });
   }
 
   get configured(): boolean {
@@ -67,12 +77,10 @@ export class InstagramPlatform implements SocialPlatform {
   }
 
   async refresh(account: AccountCredentials): Promise<TokenSet> {
-    try {
+    return renewAccess(this.displayName, async () => {
       const user = await this.meta.extend(account.accessToken);
       return { accessToken: user.token, refreshToken: null, expiresAt: user.expiresAt, scopes: [...SCOPES] };
-    } catch (error) {
-      throw asReauthorize(error, this.displayName);
-    }
+    });
   }
 
   validate(content: PostContent): string[] {
@@ -84,57 +92,15 @@ export class InstagramPlatform implements SocialPlatform {
   async publish(account: AccountCredentials, content: PostContent): Promise<PublishedPost> {
     const medium = content.media[0];
     if (!medium) throw new PlatformError('Instagram needs an image or a video', 'rejected', 'instagram_media_required');
-    const secrets = [account.accessToken];
     const user = encodeURIComponent(account.accountId);
     const caption = textWithLink(content) || undefined;
-    const container = await this.meta.graph.call(this.meta.url(`/${user}/media`), {
-      method: 'POST',
-      form:
-        medium.type === 'image'
-          ? { image_url: medium.url, caption, access_token: account.accessToken }
-          : { media_type: 'REELS', video_url: medium.url, caption, access_token: account.accessToken },
-      harmless: true,
-      secrets,
-    });
-    const containerId = container.body?.id;
-    if (!containerId) throw new PlatformError('Instagram did not return a media container', 'transient', 'platform_unavailable');
-
-    const ready = await pollUntil(this.polling, async () => {
-      const status = await this.meta.graph.call(this.meta.url(`/${encodeURIComponent(containerId)}`), {
-        query: { fields: 'status_code,status', access_token: account.accessToken },
-        secrets,
-      });
-      const code = status.body?.status_code;
-      if (code === 'ERROR' || code === 'EXPIRED') {
-        const reason = typeof status.body?.status === 'string' ? `: ${status.body.status}` : '';
-        throw new PlatformError(`Instagram could not process the media${reason}`, 'rejected', 'instagram_media_error');
-      }
-      return code === 'FINISHED' || code === 'PUBLISHED' ? true : undefined;
-    });
-    if (!ready)
-      throw new PlatformError('Instagram is still processing the media; nothing was published yet', 'transient', 'media_processing');
-
-    const published = await this.meta.graph.call(this.meta.url(`/${user}/media_publish`), {
-      method: 'POST',
-      form: { creation_id: String(containerId), access_token: account.accessToken },
-      secrets,
-    });
-    const id = published.body?.id;
-    if (!id) throw new PlatformError('Instagram accepted the post but did not return its id', 'unknown_outcome', 'unknown_outcome');
-    return { id: String(id), url: await this.permalink(String(id), account) };
-  }
-
-  /** The post's address; it is published already, so a failure here falls back to the profile. */
-  private async permalink(id: string, account: AccountCredentials): Promise<string> {
-    try {
-      const answer = await this.meta.graph.call(this.meta.url(`/${encodeURIComponent(id)}`), {
-        query: { fields: 'permalink', access_token: account.accessToken },
-        secrets: [account.accessToken],
-      });
-      if (typeof answer.body?.permalink === 'string') return answer.body.permalink;
-    } catch {
-      // published; only the address is missing
-    }
-    return `https://www.instagram.com/${encodeURIComponent(account.username)}/`;
+    const containerId = await this.containers.create(
+      `/${user}/media`,
+      medium.type === 'image' ? { image_url: medium.url, caption } : { media_type: 'REELS', video_url: medium.url, caption },
+      account,
+    );
+    await this.containers.waitUntilReady(containerId, account);
+    const id = await this.containers.publish(`/${user}/media_publish`, containerId, account);
+    return { id, url: await this.containers.permalink(id, account, `https://www.instagram.com/${encodeURIComponent(account.username)}/`) };
   }
 }

@@ -1,4 +1,5 @@
 import type { AppConfig } from '@app/core';
+import { authorizeUrl } from './oauth.js';
 import { expiresIn, PlatformHttp, type PlatformFailure } from './platform-http.js';
 import { PlatformError, type AuthorizeParams } from './social-platform.js';
 
@@ -59,15 +60,13 @@ export class MetaLogin {
   }
 
   dialogUrl({ state, redirectUri }: AuthorizeParams, scopes: string[]): string {
-    const url = new URL(`${this.config.META_DIALOG_URL.replace(/\/+$/, '')}/${this.config.META_GRAPH_VERSION}/dialog/oauth`);
-    url.search = new URLSearchParams({
+    return authorizeUrl(`${this.config.META_DIALOG_URL.replace(/\/+$/, '')}/${this.config.META_GRAPH_VERSION}/dialog/oauth`, {
       client_id: this.config.META_APP_ID ?? '',
       redirect_uri: redirectUri,
       state,
       response_type: 'code',
       scope: scopes.join(','),
-    }).toString();
-    return url.toString();
+    });
   }
 
   /** The code → a short-lived user token → a long-lived one. */

@@ -1,6 +1,6 @@
-import { createHash, randomBytes } from 'node:crypto';
 import { loadConfig, SafeHttpClient } from '@app/core';
 import { FakePlatformServer } from '../../../../test/fakes/platform-server.js';
+import { pkce } from '../../../../test/support/platform-fixture.js';
 import { SOCIAL_PLATFORMS } from '../platform-text.js';
 import { buildPlatformRegistry } from './registry.js';
 import { SandboxPlatform, sandboxCode, sandboxCodeMatches } from './sandbox.platform.js';
@@ -9,10 +9,6 @@ import { XPlatform } from './x.platform.js';
 
 const BASE = 'https://api.shop.example';
 const REDIRECT = `${BASE}/functions/v1/social-connect/callback`;
-const pkce = () => {
-  const verifier = randomBytes(32).toString('base64url');
-  return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') };
-};
 
 describe('sandbox codes', () => {
   it('bind the PKCE challenge: only the matching verifier passes', () => {

@@ -1,5 +1,6 @@
 import { createHash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
 import type { SocialPlatformId } from '../platform-text.js';
+import { addCodeChallenge } from './oauth.js';
 import {
   PlatformError,
   type AccountCredentials,
@@ -68,10 +69,7 @@ export class SandboxPlatform implements SocialPlatform {
 
   authorizeUrl({ state, redirectUri, codeChallenge }: AuthorizeParams): string {
     const params = new URLSearchParams({ platform: this.id, state, redirect_uri: redirectUri });
-    if (this.usesPkce && codeChallenge) {
-      params.set('code_challenge', codeChallenge);
-      params.set('code_challenge_method', 'S256');
-    }
+    addCodeChallenge(params, this.usesPkce ? codeChallenge : null);
     return `${this.baseUrl}${SANDBOX_PATH}/authorize?${params.toString()}`;
   }
 

@@ -1,40 +1,28 @@
-import { loadConfig } from '@app/core';
-import { FAKE_ACCOUNTS, FAKE_CLIENTS, FakePlatformServer } from '../../../../test/fakes/platform-server.js';
-import { PlatformError, type AccountCredentials, type PostContent } from './social-platform.js';
+import { FAKE_ACCOUNTS, FAKE_CLIENTS, type FakePlatformServer } from '../../../../test/fakes/platform-server.js';
+import {
+  connectAccount,
+  failure,
+  fakePlatformConfig,
+  FAST_POLLING,
+  REDIRECT,
+  useFakePlatforms,
+} from '../../../../test/support/platform-fixture.js';
+import type { AccountCredentials, PostContent } from './social-platform.js';
 import { ThreadsPlatform } from './threads.platform.js';
 
-const REDIRECT = 'http://localhost:3000/functions/v1/social-connect/callback';
-const FAST = { attempts: 4, firstDelayMs: 10, maxDelayMs: 20 };
 const post = (text: string, extra: Partial<PostContent> = {}): PostContent => ({ text, media: [], link: null, ...extra });
-
-async function failure(promise: Promise<unknown>): Promise<PlatformError> {
-  const error = await promise.then(
-    () => null,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(PlatformError);
-  return error as PlatformError;
-}
 
 describe('ThreadsPlatform (against the fake Threads API)', () => {
   let fake: FakePlatformServer;
   let threads: ThreadsPlatform;
   let account: AccountCredentials;
 
-  async function connect(): Promise<AccountCredentials> {
-    const { code } = await fake.consent(threads.authorizeUrl({ state: 's', redirectUri: REDIRECT, codeChallenge: null }));
-    const profile = await threads.exchangeCode({ code, redirectUri: REDIRECT, codeVerifier: null });
-    return { accountId: profile.accountId, username: profile.username, ...profile.tokens };
-  }
+  const connect = () => connectAccount(fake, threads);
 
-  beforeAll(async () => {
-    fake = await FakePlatformServer.start();
-    threads = new ThreadsPlatform(loadConfig({ ...process.env, ...fake.env(), SOCIAL_HTTP_TIMEOUT_MS: '500' }), FAST);
+  useFakePlatforms(async (started) => {
+    fake = started;
+    threads = new ThreadsPlatform(fakePlatformConfig(fake), FAST_POLLING);
     account = await connect();
-  });
-  beforeEach(() => fake.reset());
-  afterAll(async () => {
-    await fake?.close();
   });
 
   it('authorize URL: client id, callback, scopes, state', () => {

@@ -1,8 +1,10 @@
 import type { AppConfig } from '@app/core';
 import { textLimitProblem, textWithLink } from './content-rules.js';
+import { MetaContainerFlow } from './meta-container.js';
 import { graphFailure } from './meta-graph.js';
-import { asReauthorize, expiresIn, PlatformHttp } from './platform-http.js';
-import { DEFAULT_POLLING, pollUntil, type PollingOptions } from './polling.js';
+import { authorizeUrl, renewAccess } from './oauth.js';
+import { expiresIn, PlatformHttp } from './platform-http.js';
+import { DEFAULT_POLLING, type PollingOptions } from './polling.js';
 import {
   PlatformError,
   type AccountCredentials,
@@ -31,12 +33,21 @@ export class ThreadsPlatform implements SocialPlatform {
   readonly displayName = 'Threads';
   readonly usesPkce = false;
   private readonly api: PlatformHttp;
+  private readonly containers: MetaContainerFlow;
 
   constructor(
     private readonly config: AppConfig,
-    private readonly polling: PollingOptions = DEFAULT_POLLING,
+    polling: PollingOptions = DEFAULT_POLLING,
   ) {
     this.api = new PlatformHttp('threads', this.displayName, config.SOCIAL_HTTP_TIMEOUT_MS, graphFailure);
+    this.containers = new MetaContainerFlow({
+      name: this.displayName,
+      platform: 'threads',
+      http: this.api,
+      url: (path) => this.url(`/${VERSION}${path}`),
+      statusFields: { status: 'status', reason: 'error_message' },
+      polling,
+    });
   }
 
   get configured(): boolean {
@@ -44,15 +55,13 @@ export class ThreadsPlatform implements SocialPlatform {
   }
 
   authorizeUrl({ state, redirectUri }: AuthorizeParams): string {
-    const url = new URL(this.config.THREADS_AUTHORIZE_URL);
-    url.search = new URLSearchParams({
+    return authorizeUrl(this.config.THREADS_AUTHORIZE_URL, {
       client_id: this.config.THREADS_APP_ID ?? '',
       redirect_uri: redirectUri,
       scope: SCOPES.join(','),
       response_type: 'code',
       state,
-    }).toString();
-    return url.toString();
+    });
   }
 
   async exchangeCode({ code, redirectUri }: ExchangeParams): Promise<ConnectedProfile> {
@@ -86,15 +95,13 @@ export class ThreadsPlatform implements SocialPlatform {
   }
 
   async refresh(account: AccountCredentials): Promise<TokenSet> {
-    try {
+    return renewAccess(this.displayName, async () => {
       const answer = await this.api.call(this.url('/refresh_access_token'), {
         query: { grant_type: 'th_refresh_token', access_token: account.accessToken },
         secrets: [account.accessToken],
       });
       return this.tokens(answer.body);
-    } catch (error) {
-      throw asReauthorize(error, this.displayName);
-    }
+    });
   }
 
   validate(content: PostContent): string[] {
@@ -104,7 +111,6 @@ export class ThreadsPlatform implements SocialPlatform {
   }
 
   async publish(account: AccountCredentials, content: PostContent): Promise<PublishedPost> {
-    const secrets = [account.accessToken];
     const user = encodeURIComponent(account.accountId);
     const text = textWithLink(content) || undefined;
     const medium = content.media[0];
@@ -113,55 +119,11 @@ export class ThreadsPlatform implements SocialPlatform {
       : medium.type === 'image'
         ? { media_type: 'IMAGE', image_url: medium.url, text }
         : { media_type: 'VIDEO', video_url: medium.url, text };
-    const container = await this.api.call(this.url(`/${VERSION}/${user}/threads`), {
-      method: 'POST',
-      form: { ...form, access_token: account.accessToken },
-      harmless: true,
-      secrets,
-    });
-    const containerId = container.body?.id;
-    if (!containerId) throw new PlatformError('Threads did not return a media container', 'transient', 'platform_unavailable');
-    if (medium) await this.waitForContainer(String(containerId), account);
-
-    const published = await this.api.call(this.url(`/${VERSION}/${user}/threads_publish`), {
-      method: 'POST',
-      form: { creation_id: String(containerId), access_token: account.accessToken },
-      secrets,
-    });
-    const id = published.body?.id;
-    if (!id) throw new PlatformError('Threads accepted the post but did not return its id', 'unknown_outcome', 'unknown_outcome');
-    return { id: String(id), url: await this.permalink(String(id), account) };
-  }
-
-  private async waitForContainer(containerId: string, account: AccountCredentials): Promise<void> {
-    const ready = await pollUntil(this.polling, async () => {
-      const answer = await this.api.call(this.url(`/${VERSION}/${encodeURIComponent(containerId)}`), {
-        query: { fields: 'status,error_message', access_token: account.accessToken },
-        secrets: [account.accessToken],
-      });
-      const status = answer.body?.status;
-      if (status === 'ERROR' || status === 'EXPIRED') {
-        const reason = typeof answer.body?.error_message === 'string' ? `: ${answer.body.error_message}` : '';
-        throw new PlatformError(`Threads could not process the media${reason}`, 'rejected', 'threads_media_error');
-      }
-      return status === 'FINISHED' || status === 'PUBLISHED' ? true : undefined;
-    });
-    if (!ready)
-      throw new PlatformError('Threads is still processing the media; nothing was published yet', 'transient', 'media_processing');
-  }
-
-  /** The post's address; it is published already, so a failure here falls back to the profile. */
-  private async permalink(id: string, account: AccountCredentials): Promise<string> {
-    try {
-      const answer = await this.api.call(this.url(`/${VERSION}/${encodeURIComponent(id)}`), {
-        query: { fields: 'permalink', access_token: account.accessToken },
-        secrets: [account.accessToken],
-      });
-      if (typeof answer.body?.permalink === 'string') return answer.body.permalink;
-    } catch {
-      // published; only the address is missing
-    }
-    return `https://www.threads.net/@${encodeURIComponent(account.username)}`;
+    const containerId = await this.containers.create(`/${user}/threads`, form, account);
+    // A text container is ready at once; a media one is processed first.
+    if (medium) await this.containers.waitUntilReady(containerId, account);
+    const id = await this.containers.publish(`/${user}/threads_publish`, containerId, account);
+    return { id, url: await this.containers.permalink(id, account, `https://www.threads.net/@${encodeURIComponent(account.username)}`) };
   }
 
   private tokens(body: any): TokenSet {

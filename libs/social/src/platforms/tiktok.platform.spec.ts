@@ -1,51 +1,35 @@
-import { createHash, randomBytes } from 'node:crypto';
-import { loadConfig } from '@app/core';
-import { FAKE_ACCOUNTS, FAKE_CLIENTS, FakePlatformServer } from '../../../../test/fakes/platform-server.js';
-import { PlatformError, type AccountCredentials, type PostContent } from './social-platform.js';
+import { createHash } from 'node:crypto';
+import { FAKE_ACCOUNTS, FAKE_CLIENTS, type FakePlatformServer } from '../../../../test/fakes/platform-server.js';
+import {
+  connectAccount,
+  failure,
+  fakePlatformConfig,
+  FAST_POLLING,
+  pkce,
+  REDIRECT,
+  useFakePlatforms,
+} from '../../../../test/support/platform-fixture.js';
+import type { AccountCredentials, PostContent } from './social-platform.js';
 import { TikTokPlatform } from './tiktok.platform.js';
 
-const REDIRECT = 'http://localhost:3000/functions/v1/social-connect/callback';
-const FAST = { attempts: 4, firstDelayMs: 10, maxDelayMs: 20 };
 const video = { type: 'video' as const, url: 'https://cdn.example.com/clip.mp4' };
 const image = { type: 'image' as const, url: 'https://cdn.example.com/a.jpg' };
 const post = (text: string, extra: Partial<PostContent> = {}): PostContent => ({ text, media: [video], link: null, ...extra });
-const pkce = () => {
-  const verifier = randomBytes(32).toString('base64url');
-  return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') };
-};
-
-async function failure(promise: Promise<unknown>): Promise<PlatformError> {
-  const error = await promise.then(
-    () => null,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(PlatformError);
-  return error as PlatformError;
-}
 
 describe('TikTokPlatform (against the fake TikTok API)', () => {
   let fake: FakePlatformServer;
   let tiktok: TikTokPlatform;
   let account: AccountCredentials;
 
-  async function connect(): Promise<AccountCredentials> {
-    const { verifier, challenge } = pkce();
-    const { code } = await fake.consent(tiktok.authorizeUrl({ state: 's', redirectUri: REDIRECT, codeChallenge: challenge }));
-    const profile = await tiktok.exchangeCode({ code, redirectUri: REDIRECT, codeVerifier: verifier });
-    return { accountId: profile.accountId, username: profile.username, ...profile.tokens };
-  }
+  const connect = () => connectAccount(fake, tiktok);
 
-  beforeAll(async () => {
-    fake = await FakePlatformServer.start();
-    tiktok = new TikTokPlatform(loadConfig({ ...process.env, ...fake.env(), SOCIAL_HTTP_TIMEOUT_MS: '500' }), FAST);
+  useFakePlatforms(async (started) => {
+    fake = started;
+    tiktok = new TikTokPlatform(fakePlatformConfig(fake), FAST_POLLING);
     account = await connect();
   });
   beforeEach(() => {
-    fake.reset();
     fake.processingPolls = 1;
-  });
-  afterAll(async () => {
-    await fake?.close();
   });
 
   it('authorize URL: client_key, comma-separated scopes, S256 challenge', () => {

@@ -1,6 +1,7 @@
 import type { AppConfig } from '@app/core';
 import { firstLine, imagesOf, textLimitProblem, textWithLink, videosOf } from './content-rules.js';
-import { asReauthorize, expiresIn, PlatformHttp, scopeList, type PlatformFailure } from './platform-http.js';
+import { authorizeUrl, renewAccess, requireRefreshToken, tokenAnswer } from './oauth.js';
+import { PlatformHttp, type PlatformFailure } from './platform-http.js';
 import { DEFAULT_POLLING, pollUntil, type PollingOptions } from './polling.js';
 import {
   PlatformError,
@@ -71,20 +72,17 @@ export class TikTokPlatform implements SocialPlatform {
   }
 
   authorizeUrl({ state, redirectUri, codeChallenge }: AuthorizeParams): string {
-    const url = new URL(this.config.TIKTOK_AUTHORIZE_URL);
-    const params = new URLSearchParams({
-      client_key: this.config.TIKTOK_CLIENT_KEY ?? '',
-      scope: SCOPES.join(','),
-      response_type: 'code',
-      redirect_uri: redirectUri,
-      state,
-    });
-    if (codeChallenge) {
-      params.set('code_challenge', codeChallenge);
-      params.set('code_challenge_method', 'S256');
-    }
-    url.search = params.toString();
-    return url.toString();
+    return authorizeUrl(
+      this.config.TIKTOK_AUTHORIZE_URL,
+      {
+        client_key: this.config.TIKTOK_CLIENT_KEY ?? '',
+        scope: SCOPES.join(','),
+        response_type: 'code',
+        redirect_uri: redirectUri,
+        state,
+      },
+      codeChallenge,
+    );
   }
 
   async exchangeCode({ code, redirectUri, codeVerifier }: ExchangeParams): Promise<ConnectedProfile> {
@@ -108,15 +106,10 @@ export class TikTokPlatform implements SocialPlatform {
   }
 
   async refresh(account: AccountCredentials): Promise<TokenSet> {
-    if (!account.refreshToken) throw new PlatformError('TikTok: connect the account again', 'reauthorize', 'reauthorize_required');
-    try {
-      return await this.token({ grant_type: 'refresh_token', refresh_token: account.refreshToken }, [
-        account.refreshToken,
-        account.accessToken,
-      ]);
-    } catch (error) {
-      throw asReauthorize(error, this.displayName);
-    }
+    const refreshToken = requireRefreshToken(account, 'TikTok: connect the account again');
+    return renewAccess(this.displayName, () =>
+      this.token({ grant_type: 'refresh_token', refresh_token: refreshToken }, [refreshToken, account.accessToken]),
+    );
   }
 
   validate(content: PostContent): string[] {
@@ -207,15 +200,7 @@ export class TikTokPlatform implements SocialPlatform {
       form: { client_key: this.config.TIKTOK_CLIENT_KEY, client_secret: secret, ...form },
       secrets: [...secrets, secret],
     });
-    const body = answer.body ?? {};
-    if (typeof body.access_token !== 'string')
-      throw new PlatformError('TikTok answered the token request without a token', 'rejected', 'tiktok_no_token');
-    return {
-      accessToken: body.access_token,
-      refreshToken: typeof body.refresh_token === 'string' ? body.refresh_token : null,
-      expiresAt: expiresIn(body.expires_in),
-      scopes: scopeList(body.scope, SCOPES),
-    };
+    return tokenAnswer(answer.body, { issuer: 'TikTok', platform: 'tiktok', scopes: SCOPES });
   }
 
   private url(path: string): string {

@@ -1,26 +1,21 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { loadConfig, SafeHttpClient } from '@app/core';
+import { loadConfig, type SafeHttpClient } from '@app/core';
 import { FAKE_ACCOUNTS, FAKE_CLIENTS, FakePlatformServer } from '../../../../test/fakes/platform-server.js';
 import { ImageServer } from '../../../../test/fakes/image-server.js';
-import { PlatformError, type AccountCredentials, type PostContent } from './social-platform.js';
+import {
+  connectAccount,
+  failure,
+  fakePlatformConfig,
+  FAST_POLLING,
+  localMediaClient,
+  pkce,
+  REDIRECT,
+  useFakePlatforms,
+} from '../../../../test/support/platform-fixture.js';
+import type { AccountCredentials, PostContent } from './social-platform.js';
 import { XPlatform } from './x.platform.js';
 
-const REDIRECT = 'http://localhost:3000/functions/v1/social-connect/callback';
-const pkce = () => {
-  const verifier = randomBytes(32).toString('base64url');
-  return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') };
-};
 const post = (text: string, extra: Partial<PostContent> = {}): PostContent => ({ text, media: [], link: null, ...extra });
-const FAST = { attempts: 4, firstDelayMs: 10, maxDelayMs: 20 };
-
-async function failure(promise: Promise<unknown>): Promise<PlatformError> {
-  const error = await promise.then(
-    () => null,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(PlatformError);
-  return error as PlatformError;
-}
 
 describe('XPlatform (against the fake X API)', () => {
   let fake: FakePlatformServer;
@@ -30,27 +25,20 @@ describe('XPlatform (against the fake X API)', () => {
   const photo = randomBytes(2048);
   const clip = randomBytes(5 * 1024 * 1024 + 100); // two append segments
 
-  async function connect(): Promise<AccountCredentials> {
-    const { verifier, challenge } = pkce();
-    const { code } = await fake.consent(x.authorizeUrl({ state: 's', redirectUri: REDIRECT, codeChallenge: challenge }));
-    const profile = await x.exchangeCode({ code, redirectUri: REDIRECT, codeVerifier: verifier });
-    return { accountId: profile.accountId, username: profile.username, ...profile.tokens };
-  }
+  const connect = () => connectAccount(fake, x);
 
-  beforeAll(async () => {
-    fake = await FakePlatformServer.start();
+  useFakePlatforms(async (started) => {
+    fake = started;
     media = await new ImageServer({
       '/photo.jpg': { headers: { 'content-type': 'image/jpeg' }, body: photo },
       '/clip.mp4': { headers: { 'content-type': 'video/mp4' }, body: clip },
     }).start();
-    http = new SafeHttpClient({ allowPrivate: true, allowHttp: true });
-    x = new XPlatform(loadConfig({ ...process.env, ...fake.env(), SOCIAL_HTTP_TIMEOUT_MS: '500' }), http, FAST);
+    http = localMediaClient();
+    x = new XPlatform(fakePlatformConfig(fake), http, FAST_POLLING);
   });
-  beforeEach(() => fake.reset());
   afterAll(async () => {
     await http?.close();
     await media?.stop();
-    await fake?.close();
   });
 
   it('is configured by its client id; PKCE is required', () => {
@@ -94,7 +82,7 @@ describe('XPlatform (against the fake X API)', () => {
   });
 
   it('a public client (no secret) sends its client_id in the body instead of Basic', async () => {
-    const publicX = new XPlatform(loadConfig({ ...process.env, ...fake.env(), X_CLIENT_SECRET: '' }), http, FAST);
+    const publicX = new XPlatform(loadConfig({ ...process.env, ...fake.env(), X_CLIENT_SECRET: '' }), http, FAST_POLLING);
     const { verifier, challenge } = pkce();
     const { code } = await fake.consent(publicX.authorizeUrl({ state: 's', redirectUri: REDIRECT, codeChallenge: challenge }));
     await publicX.exchangeCode({ code, redirectUri: REDIRECT, codeVerifier: verifier });
@@ -279,7 +267,7 @@ describe('XPlatform (against the fake X API)', () => {
       const closed = await FakePlatformServer.start();
       const env = closed.env();
       await closed.close();
-      const nowhere = new XPlatform(loadConfig({ ...process.env, ...env }), http, FAST);
+      const nowhere = new XPlatform(loadConfig({ ...process.env, ...env }), http, FAST_POLLING);
       const refused = await failure(nowhere.publish(account, post('nowhere')));
       expect(refused).toMatchObject({ kind: 'transient', code: 'platform_unreachable' });
     });

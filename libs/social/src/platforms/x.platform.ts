@@ -1,7 +1,8 @@
 import type { AppConfig, SafeHttpClient } from '@app/core';
 import { imagesOf, textLimitProblem, textWithLink, videosOf } from './content-rules.js';
 import { fetchMedia } from './merchant-media.js';
-import { asReauthorize, expiresIn, PlatformHttp, scopeList, type PlatformFailure } from './platform-http.js';
+import { authorizeUrl, renewAccess, requireRefreshToken, tokenAnswer } from './oauth.js';
+import { PlatformHttp, type PlatformFailure } from './platform-http.js';
 import { DEFAULT_POLLING, pollUntil, type PollingOptions } from './polling.js';
 import {
   PlatformError,
@@ -63,8 +64,8 @@ export class XPlatform implements SocialPlatform {
   }
 
   authorizeUrl({ state, redirectUri, codeChallenge }: AuthorizeParams): string {
-    const url = new URL(this.config.X_AUTHORIZE_URL);
-    url.search = new URLSearchParams({
+    // PKCE is required by X: the challenge parameters are always sent.
+    return authorizeUrl(this.config.X_AUTHORIZE_URL, {
       response_type: 'code',
       client_id: this.config.X_CLIENT_ID ?? '',
       redirect_uri: redirectUri,
@@ -72,8 +73,7 @@ export class XPlatform implements SocialPlatform {
       state,
       code_challenge: codeChallenge ?? '',
       code_challenge_method: 'S256',
-    }).toString();
-    return url.toString();
+    });
   }
 
   async exchangeCode({ code, redirectUri, codeVerifier }: ExchangeParams): Promise<ConnectedProfile> {
@@ -88,16 +88,10 @@ export class XPlatform implements SocialPlatform {
   }
 
   async refresh(account: AccountCredentials): Promise<TokenSet> {
-    if (!account.refreshToken)
-      throw new PlatformError('X gave no refresh token; connect the account again', 'reauthorize', 'reauthorize_required');
-    try {
-      return await this.token({ grant_type: 'refresh_token', refresh_token: account.refreshToken }, [
-        account.refreshToken,
-        account.accessToken,
-      ]);
-    } catch (error) {
-      throw asReauthorize(error, this.displayName);
-    }
+    const refreshToken = requireRefreshToken(account, 'X gave no refresh token; connect the account again');
+    return renewAccess(this.displayName, () =>
+      this.token({ grant_type: 'refresh_token', refresh_token: refreshToken }, [refreshToken, account.accessToken]),
+    );
   }
 
   validate(content: PostContent): string[] {
@@ -136,15 +130,7 @@ export class XPlatform implements SocialPlatform {
       basic: secret ? { id: clientId, secret } : undefined,
       secrets: [...secrets, secret, form.code, form.code_verifier],
     });
-    const body = answer.body ?? {};
-    if (typeof body.access_token !== 'string')
-      throw new PlatformError('X answered the token request without a token', 'rejected', 'x_no_token');
-    return {
-      accessToken: body.access_token,
-      refreshToken: typeof body.refresh_token === 'string' ? body.refresh_token : null,
-      expiresAt: expiresIn(body.expires_in),
-      scopes: scopeList(body.scope, SCOPES),
-    };
+    return tokenAnswer(answer.body, { issuer: 'X', platform: 'x', scopes: SCOPES });
   }
 
   private async uploadImage(account: AccountCredentials, url: string): Promise<string> {

@@ -1,24 +1,18 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { loadConfig, SafeHttpClient } from '@app/core';
+import type { SafeHttpClient } from '@app/core';
 import { ImageServer } from '../../../../test/fakes/image-server.js';
-import { FAKE_ACCOUNTS, FAKE_CLIENTS, FakePlatformServer } from '../../../../test/fakes/platform-server.js';
-import { PlatformError, type AccountCredentials, type PostContent } from './social-platform.js';
+import { FAKE_ACCOUNTS, FAKE_CLIENTS, type FakePlatformServer } from '../../../../test/fakes/platform-server.js';
+import {
+  connectAccount,
+  failure,
+  fakePlatformConfig,
+  localMediaClient,
+  pkce,
+  REDIRECT,
+  useFakePlatforms,
+} from '../../../../test/support/platform-fixture.js';
+import type { AccountCredentials, PostContent } from './social-platform.js';
 import { YouTubePlatform } from './youtube.platform.js';
-
-const REDIRECT = 'http://localhost:3000/functions/v1/social-connect/callback';
-const pkce = () => {
-  const verifier = randomBytes(32).toString('base64url');
-  return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') };
-};
-
-async function failure(promise: Promise<unknown>): Promise<PlatformError> {
-  const error = await promise.then(
-    () => null,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(PlatformError);
-  return error as PlatformError;
-}
 
 describe('YouTubePlatform (against the fake Google APIs)', () => {
   let fake: FakePlatformServer;
@@ -29,26 +23,19 @@ describe('YouTubePlatform (against the fake Google APIs)', () => {
   const clip = randomBytes(4096);
   let post: (text: string, extra?: Partial<PostContent>) => PostContent;
 
-  async function connect(): Promise<AccountCredentials> {
-    const { verifier, challenge } = pkce();
-    const { code } = await fake.consent(youtube.authorizeUrl({ state: 's', redirectUri: REDIRECT, codeChallenge: challenge }));
-    const profile = await youtube.exchangeCode({ code, redirectUri: REDIRECT, codeVerifier: verifier });
-    return { accountId: profile.accountId, username: profile.username, ...profile.tokens };
-  }
+  const connect = () => connectAccount(fake, youtube);
 
-  beforeAll(async () => {
-    fake = await FakePlatformServer.start();
+  useFakePlatforms(async (started) => {
+    fake = started;
     media = await new ImageServer({ '/clip.mp4': { headers: { 'content-type': 'video/mp4' }, body: clip } }).start();
     post = (text, extra = {}) => ({ text, media: [{ type: 'video', url: `${media.url}/clip.mp4` }], link: null, ...extra });
-    http = new SafeHttpClient({ allowPrivate: true, allowHttp: true });
-    youtube = new YouTubePlatform(loadConfig({ ...process.env, ...fake.env(), SOCIAL_HTTP_TIMEOUT_MS: '500' }), http);
+    http = localMediaClient();
+    youtube = new YouTubePlatform(fakePlatformConfig(fake), http);
     account = await connect();
   });
-  beforeEach(() => fake.reset());
   afterAll(async () => {
     await http?.close();
     await media?.stop();
-    await fake?.close();
   });
 
   it('authorize URL: offline access with consent, the upload and readonly scopes, S256', () => {

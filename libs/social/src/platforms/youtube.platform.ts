@@ -1,7 +1,8 @@
 import type { AppConfig, SafeHttpClient } from '@app/core';
 import { firstLine, textLimitProblem, textWithLink, videosOf } from './content-rules.js';
 import { fetchMedia } from './merchant-media.js';
-import { asReauthorize, expiresIn, PlatformHttp, scopeList, type PlatformFailure } from './platform-http.js';
+import { authorizeUrl, renewAccess, requireRefreshToken, tokenAnswer } from './oauth.js';
+import { PlatformHttp, type PlatformFailure } from './platform-http.js';
 import {
   PlatformError,
   type AccountCredentials,
@@ -64,23 +65,20 @@ export class YouTubePlatform implements SocialPlatform {
   }
 
   authorizeUrl({ state, redirectUri, codeChallenge }: AuthorizeParams): string {
-    const url = new URL(this.config.YOUTUBE_AUTHORIZE_URL);
-    const params = new URLSearchParams({
-      client_id: this.config.YOUTUBE_CLIENT_ID ?? '',
-      redirect_uri: redirectUri,
-      response_type: 'code',
-      scope: SCOPES.join(' '),
-      access_type: 'offline',
-      prompt: 'consent',
-      include_granted_scopes: 'true',
-      state,
-    });
-    if (codeChallenge) {
-      params.set('code_challenge', codeChallenge);
-      params.set('code_challenge_method', 'S256');
-    }
-    url.search = params.toString();
-    return url.toString();
+    return authorizeUrl(
+      this.config.YOUTUBE_AUTHORIZE_URL,
+      {
+        client_id: this.config.YOUTUBE_CLIENT_ID ?? '',
+        redirect_uri: redirectUri,
+        response_type: 'code',
+        scope: SCOPES.join(' '),
+        access_type: 'offline',
+        prompt: 'consent',
+        include_granted_scopes: 'true',
+        state,
+      },
+      codeChallenge,
+    );
   }
 
   async exchangeCode({ code, redirectUri, codeVerifier }: ExchangeParams): Promise<ConnectedProfile> {
@@ -102,14 +100,10 @@ export class YouTubePlatform implements SocialPlatform {
   }
 
   async refresh(account: AccountCredentials): Promise<TokenSet> {
-    if (!account.refreshToken) throw new PlatformError('YouTube: connect the channel again', 'reauthorize', 'reauthorize_required');
-    try {
-      return await this.token({ grant_type: 'refresh_token', refresh_token: account.refreshToken }, account.refreshToken, [
-        account.accessToken,
-      ]);
-    } catch (error) {
-      throw asReauthorize(error, this.displayName);
-    }
+    const refreshToken = requireRefreshToken(account, 'YouTube: connect the channel again');
+    return renewAccess(this.displayName, () =>
+      this.token({ grant_type: 'refresh_token', refresh_token: refreshToken }, refreshToken, [account.accessToken]),
+    );
   }
 
   validate(content: PostContent): string[] {
@@ -170,16 +164,8 @@ export class YouTubePlatform implements SocialPlatform {
       form: { client_id: this.config.YOUTUBE_CLIENT_ID, client_secret: secret, ...form },
       secrets: [...secrets, secret, refreshToken, form.code],
     });
-    const body = answer.body ?? {};
-    if (typeof body.access_token !== 'string')
-      throw new PlatformError('Google answered the token request without a token', 'rejected', 'youtube_no_token');
-    return {
-      accessToken: body.access_token,
-      // Google does not rotate refresh tokens: a refresh answer usually has none, so the old one stays.
-      refreshToken: typeof body.refresh_token === 'string' ? body.refresh_token : refreshToken,
-      expiresAt: expiresIn(body.expires_in),
-      scopes: scopeList(body.scope, SCOPES),
-    };
+    // Google does not rotate refresh tokens: a refresh answer usually has none, so the old one stays.
+    return tokenAnswer(answer.body, { issuer: 'Google', platform: 'youtube', scopes: SCOPES, keptRefreshToken: refreshToken });
   }
 
   private url(path: string): string {

@@ -51,10 +51,10 @@ export class ScheduledPostWorker implements OnApplicationBootstrap, OnApplicatio
     clearInterval(this.sweepTimer);
   }
 
-  /** One attempt at a scheduled post; nothing when it is not (or no longer) scheduled and due. */
+  /** One attempt at a scheduled post; nothing when it is not (or no longer) scheduled. */
   async publish(postId: string): Promise<void> {
     await this.cls.run(async () => {
-      const post = await this.repository.claimDue(postId);
+      const post = await this.repository.claimScheduled(postId);
       if (!post) return;
       const maxAttempts = this.config.SOCIAL_RETRY_DELAYS_MS.length + 1;
       const run = await this.publisher.run(post, post.attempts < maxAttempts);
