@@ -140,6 +140,48 @@ describe('webhook deliveries', () => {
     expect(count).toBe(1);
   });
 
+  it("one relay batch with events of two stores delivers each to its own store's webhooks only", async () => {
+    const other = await merchantWithStore(api, 'Other webhook store');
+    await register('/ok/batch-a', ['customer.created']);
+    const otherHook = await api.request('POST', '/functions/v1/webhooks/register', {
+      token: other.token,
+      body: { store_id: other.storeId, url: `${base}/ok/batch-b`, events: ['customer.created'] },
+    });
+    expect(otherHook.status).toBe(201);
+    const relay = api.app.get(OutboxRelay);
+    await relay.stop();
+    try {
+      const customer = (who: { token: string; storeId: string }, name: string) =>
+        api.request('POST', `/functions/v1/stores/${who.storeId}/customers`, {
+          token: who.token,
+          body: { name, email: `${name.toLowerCase()}@example.com` },
+        });
+      for (const [who, name] of [
+        [owner, 'Ada'],
+        [other, 'Bea'],
+        [owner, 'Cy'],
+      ] as const) {
+        expect((await customer(who, name)).status).toBe(201);
+      }
+      expect(await relay.sweep()).toBeGreaterThanOrEqual(3);
+    } finally {
+      await relay.start();
+    }
+    await until(() => receiver.to('/ok/batch-a').length === 2 && receiver.to('/ok/batch-b').length === 1, 'the batch deliveries');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const names = (path: string) => receiver.to(path).map((request) => JSON.parse(request.body));
+    // Attempts run in parallel: arrival order is not part of the contract.
+    expect(
+      names('/ok/batch-a')
+        .map((body) => [body.store_id, body.data.name])
+        .sort(),
+    ).toEqual([
+      [owner.storeId, 'Ada'],
+      [owner.storeId, 'Cy'],
+    ]);
+    expect(names('/ok/batch-b').map((body) => [body.store_id, body.data.name])).toEqual([[other.storeId, 'Bea']]);
+  });
+
   it.each([
     ['500', '/fail/hook', 'Receiver answered 500'],
     ['a timeout', '/slow/hook', 'No answer within 400 ms'],

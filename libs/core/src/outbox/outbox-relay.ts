@@ -7,8 +7,11 @@ import { StoreEvent, type StoreEventEnvelope } from './store-event.js';
 
 const CHANNEL = 'outbox_events';
 
-/** Work an event must get done before it is marked dispatched; idempotent on the envelope id. */
-export type StoreEventConsumer = (envelope: StoreEventEnvelope) => Promise<void>;
+/**
+ * Work a batch of events must get done before they are marked dispatched; idempotent on the envelope
+ * ids. A batch, not one event at a time: per-event statements were what limited the relay's rate.
+ */
+export type StoreEventConsumer = (envelopes: StoreEventEnvelope[]) => Promise<void>;
 const BATCH = 200;
 
 interface OutboxRow {
@@ -172,8 +175,8 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
       const envelopes = rows.map(toEnvelope);
       // Consumers finish before the rows are marked: if one fails or the process dies, the rows stay
       // undispatched and are offered again (consumers are idempotent on the envelope id).
-      for (const envelope of envelopes) {
-        for (const consumer of this.consumers) await consumer(envelope);
+      if (envelopes.length > 0) {
+        for (const consumer of this.consumers) await consumer(envelopes);
       }
       for (const envelope of envelopes) this.events.publish(new StoreEvent(envelope));
       if (rows.length > 0) {

@@ -8,10 +8,28 @@ export class OutboxService {
   constructor(private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>) {}
 
   async append(storeId: string, event: string, data: object): Promise<void> {
-    await this.txHost.tx.query('INSERT INTO outbox_events (store_id, event, data) VALUES ($1, $2, $3)', [
-      storeId,
-      event,
-      JSON.stringify(data),
-    ]);
+    await this.appendAll(storeId, [{ event, data }]);
+  }
+
+  /** Several events of one change in one statement, in the given order (their created_at ascends with it). */
+  async appendAll(storeId: string, events: { event: string; data: object }[]): Promise<void> {
+    if (events.length === 0) return;
+    if (events.length === 1) {
+      await this.txHost.tx.query('INSERT INTO outbox_events (store_id, event, data) VALUES ($1, $2, $3)', [
+        storeId,
+        events[0].event,
+        JSON.stringify(events[0].data),
+      ]);
+      return;
+    }
+    await this.txHost.tx.query(
+      // created_at is clock_timestamp() per row; the added microseconds keep it strictly ascending even
+      // when two rows read the same clock, so the relay (ordering by created_at) keeps the given order.
+      `INSERT INTO outbox_events (store_id, event, data, created_at)
+       SELECT $1, e.event, e.data, clock_timestamp() + make_interval(secs => e.position / 1e6)
+         FROM ROWS FROM (json_to_recordset($2::json) AS (event text, data jsonb)) WITH ORDINALITY AS e(event, data, position)
+        ORDER BY e.position`,
+      [storeId, JSON.stringify(events)],
+    );
   }
 }

@@ -66,12 +66,16 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
     }
     const outcome = await this.post(target, attempt);
     this.metrics.webhookAttempts.inc({ outcome: outcome.deliveryStatus === 'succeeded' ? 'succeeded' : 'failed' });
-    await this.cls.run(() =>
-      this.txHost.withTransaction(async () => {
-        if (!(await this.deliveries.recordAttempt(target, outcome))) return;
-        if (outcome.deliveryStatus === 'failed') await this.disable(target, this.failureReason(outcome));
-      }),
-    );
+    await this.cls.run(async () => {
+      // One statement records the attempt; only a final failure needs a transaction, to disable the webhook with it.
+      if (outcome.deliveryStatus !== 'failed') {
+        await this.deliveries.recordAttempt(target, outcome);
+        return;
+      }
+      await this.txHost.withTransaction(async () => {
+        if (await this.deliveries.recordAttempt(target, outcome)) await this.disable(target, this.failureReason(outcome));
+      });
+    });
     if (outcome.deliveryStatus === 'pending')
       await this.queue.enqueue(deliveryId, attempt + 1, outcome.nextAttemptAt!.getTime() - Date.now());
   }

@@ -17,8 +17,8 @@ export class WebhookDispatchConsumer implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    this.relay.registerConsumer(async (envelope) => {
-      await this.commands.execute(new DispatchWebhookCommand(envelope));
+    this.relay.registerConsumer(async (envelopes) => {
+      await this.commands.execute(new DispatchWebhookCommand(envelopes));
     });
   }
 }

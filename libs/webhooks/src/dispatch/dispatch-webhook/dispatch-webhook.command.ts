@@ -1,9 +1,9 @@
 import { Command } from '@nestjs/cqrs';
 import type { StoreEventEnvelope } from '@app/core';
 
-/** Turn one store event into deliveries for the store's active webhooks subscribed to its kind. */
+/** Turn a batch of store events into deliveries for their stores' active webhooks subscribed to each kind. */
 export class DispatchWebhookCommand extends Command<number> {
-  constructor(readonly envelope: StoreEventEnvelope) {
+  constructor(readonly envelopes: StoreEventEnvelope[]) {
     super();
   }
 }

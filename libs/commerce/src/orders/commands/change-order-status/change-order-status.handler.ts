@@ -46,9 +46,11 @@ export class ChangeOrderStatusHandler implements ICommandHandler<ChangeOrderStat
 
     const details = (await this.orders.findDetails(orderId))!;
     const data = orderEventData(details);
-    await this.outbox.append(order.store_id, 'order.updated', data);
-    await this.outbox.append(order.store_id, eventFor(status)!, data);
-    for (const move of restocked) await this.outbox.append(order.store_id, 'inventory.updated', move);
+    await this.outbox.appendAll(order.store_id, [
+      { event: 'order.updated', data },
+      { event: eventFor(status)!, data },
+      ...restocked.map((move) => ({ event: 'inventory.updated', data: move })),
+    ]);
     return toOrderView(details);
   }
 

@@ -44,18 +44,20 @@ export class PlaceOrderHandler implements ICommandHandler<PlaceOrderCommand> {
     await this.orders.insertItems(order, priced);
     const details = (await this.orders.findDetails(order.id))!;
 
-    await this.outbox.append(storeId, 'order.created', orderEventData(details));
-    for (const line of lines) {
+    const inventory = lines.map((line): { event: string; data: InventoryEventData } => {
       const moved = moves.get(line.product_id)!;
-      const data: InventoryEventData = {
-        product_id: line.product_id,
-        previous_quantity: moved.previous_quantity,
-        quantity: moved.quantity,
-        delta: -line.quantity,
-        reason: `order ${orderNumber}`,
+      return {
+        event: 'inventory.updated',
+        data: {
+          product_id: line.product_id,
+          previous_quantity: moved.previous_quantity,
+          quantity: moved.quantity,
+          delta: -line.quantity,
+          reason: `order ${orderNumber}`,
+        },
       };
-      await this.outbox.append(storeId, 'inventory.updated', data);
-    }
+    });
+    await this.outbox.appendAll(storeId, [{ event: 'order.created', data: orderEventData(details) }, ...inventory]);
     return toOrderView(details);
   }
 

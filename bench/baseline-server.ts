@@ -1,0 +1,145 @@
+/**
+ * The benchmark's baseline: the same SQL as the API's product list and order placement, through
+ * `pg` on a bare Fastify route, with no framework around it. What it leaves out is what the API
+ * adds: JWT verification, the session and store-access checks, NestJS (guards, interceptors,
+ * validation, CQRS), the error envelope, request logging and metrics. Both bind the transaction to
+ * the merchant for row-level security, so the database does the same work.
+ *
+ * Env: PORT, DATABASE_URL, DATABASE_POOL_SIZE (default 10, as the API), BASELINE_USER_ID (the merchant).
+ */
+import Fastify from 'fastify';
+import pg from 'pg';
+
+const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: Number(process.env.DATABASE_POOL_SIZE ?? 10) });
+const userId = process.env.BASELINE_USER_ID!;
+const app = Fastify({ logger: false });
+
+const PAGE = 20;
+
+app.get('/health', async () => ({ status: 'ok' }));
+
+/** One RLS-bound transaction, as the API's request transaction. */
+async function inTenantTransaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    await client.query(`SELECT set_config('app.user_id', $1, true), set_config('app.role', $2, true), set_config('role', $3, true)`, [
+      userId,
+      'merchant',
+      'storefront_rls',
+    ]);
+    const result = await work(client);
+    await client.query('COMMIT');
+    return result;
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  } finally {
+    client.release();
+  }
+}
+
+app.get<{ Params: { storeId: string } }>('/functions/v1/stores/:storeId/products', async (request) => {
+  const rows = await inTenantTransaction(
+    async (client) =>
+      (
+        await client.query(
+          `SELECT * FROM products
+            WHERE store_id = $1
+              AND ($2::text IS NULL OR status = $2)
+              AND ($3::text IS NULL OR category = $3)
+              AND ($4::text IS NULL OR name ILIKE $4 OR description ILIKE $4)
+              AND ($5::timestamptz IS NULL OR (created_at, id) < ($5::timestamptz, $6::uuid))
+            ORDER BY created_at DESC, id DESC
+            LIMIT $7`,
+          [request.params.storeId, null, null, null, null, null, PAGE + 1],
+        )
+      ).rows,
+  );
+  return { success: true, data: rows.slice(0, PAGE), next_cursor: rows.length > PAGE ? rows[PAGE - 1].id : null };
+});
+
+app.post<{ Params: { storeId: string }; Body: { items: { product_id: string; quantity: number }[] } }>(
+  '/functions/v1/stores/:storeId/orders',
+  async (request, reply) => {
+    const storeId = request.params.storeId;
+    const lines = request.body.items;
+    const order = await inTenantTransaction(async (client) => {
+      const products = new Map(
+        (await client.query('SELECT * FROM products WHERE id = ANY ($1::uuid[])', [lines.map((line) => line.product_id)])).rows.map(
+          (row) => [row.id, row],
+        ),
+      );
+      let total = 0;
+      for (const line of lines) total += Number(products.get(line.product_id).price) * line.quantity;
+      const moves = [];
+      for (const line of [...lines].sort((a, b) => a.product_id.localeCompare(b.product_id))) {
+        moves.push((await client.query('SELECT * FROM app_move_stock($1, $2, $3)', [line.product_id, -line.quantity, true])).rows[0]);
+      }
+      const number = (
+        await client.query(
+          `INSERT INTO store_order_counters (store_id, last_number) VALUES ($1, 1001)
+           ON CONFLICT (store_id) DO UPDATE SET last_number = store_order_counters.last_number + 1
+           RETURNING last_number`,
+          [storeId],
+        )
+      ).rows[0].last_number;
+      const inserted = (
+        await client.query(
+          `INSERT INTO orders (store_id, order_number, customer_id, currency, total, placed_by)
+           SELECT s.id, $2, $3, s.currency, $4, $5 FROM stores s WHERE s.id = $1
+           RETURNING *`,
+          [storeId, String(number), null, total.toFixed(2), userId],
+        )
+      ).rows[0];
+      await client.query(
+        `INSERT INTO order_items (order_id, store_id, product_id, position, name, quantity, price)
+         SELECT $1, $2, i.product_id, i.position, i.name, i.quantity, i.price
+           FROM unnest($3::uuid[], $4::text[], $5::integer[], $6::numeric[]) WITH ORDINALITY
+                AS i(product_id, name, quantity, price, position)`,
+        [
+          inserted.id,
+          storeId,
+          lines.map((line) => line.product_id),
+          lines.map((line) => products.get(line.product_id).name),
+          lines.map((line) => line.quantity),
+          lines.map((line) => products.get(line.product_id).price),
+        ],
+      );
+      const details = (
+        await client.query(
+          `SELECT o.*, c.name AS customer_name, c.email AS customer_email
+             FROM orders o LEFT JOIN customers c ON c.id = o.customer_id WHERE o.id = $1`,
+          [inserted.id],
+        )
+      ).rows[0];
+      details.items = (
+        await client.query(
+          `SELECT order_id, product_id, position, name, quantity, price FROM order_items
+            WHERE order_id = ANY ($1::uuid[]) ORDER BY order_id, position`,
+          [[inserted.id]],
+        )
+      ).rows;
+      await client.query('INSERT INTO outbox_events (store_id, event, data) VALUES ($1, $2, $3)', [
+        storeId,
+        'order.created',
+        JSON.stringify(details),
+      ]);
+      for (const move of moves) {
+        await client.query('INSERT INTO outbox_events (store_id, event, data) VALUES ($1, $2, $3)', [
+          storeId,
+          'inventory.updated',
+          JSON.stringify(move),
+        ]);
+      }
+      return details;
+    });
+    reply.code(201);
+    return { success: true, order };
+  },
+);
+
+await app.listen({ port: Number(process.env.PORT), host: '127.0.0.1' });
+const stop = () => void app.close().then(() => pool.end().then(() => process.exit(0)));
+process.on('SIGTERM', stop);
+process.on('SIGINT', stop);

@@ -1,0 +1,131 @@
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { freePort, startChild, type Child } from './child.js';
+import { call, inParallel } from './http.js';
+import type { BenchServices } from './services.js';
+
+/** The repository root, from dist/bench/bench/lib. */
+export const ROOT = path.resolve(import.meta.dirname, '../../../..');
+export const RESULTS_DIR = path.join(ROOT, 'bench/results');
+const MAIN = path.join(ROOT, 'dist/apps/api/src/main.js');
+
+export const PUBLIC_KEY = `bench_public_${randomBytes(12).toString('hex')}`;
+export const ADMIN = { email: 'bench-admin@example.com', password: `admin-${randomBytes(8).toString('hex')}` };
+
+/** The API's settings for every bench process: production mode, limits out of the way of the load. */
+export function appEnv(services: BenchServices): Record<string, string> {
+  return {
+    NODE_ENV: 'production',
+    HOST: '127.0.0.1',
+    PUBLIC_BASE_URL: 'http://127.0.0.1',
+    DATABASE_URL: services.databaseUrl,
+    REDIS_URL: services.redisUrl,
+    REDIS_PREFIX: services.redisPrefix,
+    JWT_SECRET: randomBytes(32).toString('hex'),
+    PUBLIC_API_KEY: PUBLIC_KEY,
+    ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+    ADMIN_EMAIL: ADMIN.email,
+    ADMIN_PASSWORD: ADMIN.password,
+    LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info',
+    RATE_LIMIT_PER_MINUTE: '100000000',
+    WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+    WEBHOOK_ALLOW_HTTP: 'true',
+    AI_PROVIDER: 'local',
+    AI_HOURLY_LIMITS: 'research-social-context:999999',
+  };
+}
+
+/** Sends an IPC message to a profiled API and waits for its answer. */
+export function tell(child: Child, message: string): Promise<Record<string, string>> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${child.name} did not answer ${message}`)), 60_000);
+    child.process.once('message', (answer) => {
+      clearTimeout(timer);
+      resolve(answer as Record<string, string>);
+    });
+    child.process.send(message);
+  });
+}
+
+/** Starts the built API in a role (`api`: HTTP only; `worker`: relay and queues, no HTTP). */
+export async function startApi(
+  env: Record<string, string>,
+  role: 'api' | 'worker',
+  options: { name?: string; profileDir?: string } = {},
+): Promise<Child> {
+  const name = options.name ?? `app-${role}`;
+  const logDir = path.join(RESULTS_DIR, 'logs');
+  const profiled = options.profileDir !== undefined;
+  const script = profiled ? path.join(ROOT, 'dist/bench/bench/profiled-main.js') : MAIN;
+  const profiling: Record<string, string> = profiled
+    ? { BENCH_APP_MAIN: pathToFileURL(MAIN).href, BENCH_PROFILE_DIR: options.profileDir! }
+    : {};
+  if (role === 'worker') {
+    const workerEnv = { ...env, ...profiling, APP_ROLE: 'worker' };
+    return startChild({ name, script, env: workerEnv, logDir, readyLine: /worker running/, ipc: profiled });
+  }
+  const port = await freePort();
+  return startChild({
+    name,
+    script,
+    env: { ...env, ...profiling, APP_ROLE: 'api', PORT: String(port) },
+    logDir,
+    port,
+    readyPath: '/health/ready',
+    ipc: profiled,
+  });
+}
+
+export async function startBaseline(env: Record<string, string>, userId: string): Promise<Child> {
+  const port = await freePort();
+  return startChild({
+    name: 'baseline',
+    script: path.join(ROOT, 'dist/bench/bench/baseline-server.js'),
+    env: { DATABASE_URL: env.DATABASE_URL, PORT: String(port), BASELINE_USER_ID: userId },
+    logDir: path.join(RESULTS_DIR, 'logs'),
+    port,
+    readyPath: '/health',
+  });
+}
+
+export interface Merchant {
+  token: string;
+  userId: string;
+  storeId: string;
+}
+
+/** A merchant signed up through /auth/v1 with one store. */
+export async function merchant(url: string, label: string): Promise<Merchant> {
+  const session = await call(`POST`, `${url}/auth/v1/signup`, {
+    headers: { apikey: PUBLIC_KEY },
+    body: { email: `${label}-${randomBytes(4).toString('hex')}@example.com`, password: 'correct horse battery staple' },
+  });
+  const token = session.body.access_token as string;
+  const store = await call('POST', `${url}/functions/v1/stores`, { token, body: { name: `Bench ${label}` } });
+  return { token, userId: session.body.user.id, storeId: store.body.store.id };
+}
+
+export async function adminToken(url: string): Promise<string> {
+  const session = await call('POST', `${url}/auth/v1/token?grant_type=password`, { headers: { apikey: PUBLIC_KEY }, body: ADMIN });
+  return session.body.access_token as string;
+}
+
+/** `count` active products with stock for the whole run. */
+export async function seedProducts(url: string, owner: Merchant, count: number): Promise<string[]> {
+  const created = await inParallel(Array.from({ length: count }), 4, (_, index) =>
+    call('POST', `${url}/functions/v1/stores/${owner.storeId}/products`, {
+      token: owner.token,
+      body: {
+        name: `Bench product ${index + 1}`,
+        description: `A product of the benchmark's catalog, number ${index + 1}.`,
+        price: 10 + index,
+        category: index % 2 ? 'apparel' : 'home',
+        seo_keywords: ['bench', 'catalog', `item-${index + 1}`],
+        status: 'active',
+        inventory_quantity: 100_000_000,
+      },
+    }),
+  );
+  return created.map((result) => result.body.product.id as string);
+}

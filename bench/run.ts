@@ -1,0 +1,281 @@
+/**
+ * `npm run bench`: measures the built API on the local PostgreSQL and Redis and prints a table;
+ * writes bench/results/latest.json. See docs/performance.md for what each figure means.
+ *
+ * Phases: seed (API process) → baseline server (bare Fastify + pg, same SQL) → API read and write
+ * → CPU profile pass → webhook pipeline (API + worker process) → AI credits. Every process, the
+ * database and the Redis keys it made are removed at the end, also after a failure.
+ *
+ * Env: BENCH_DURATION (s per measured run, 15), BENCH_WARMUP (s, 3), BENCH_CONNECTIONS (16),
+ * BENCH_WEBHOOK_RATE (changes/s, 200), BENCH_WEBHOOK_SECONDS (30, changes committed in SQL),
+ * BENCH_WEBHOOK_API_SECONDS (10, changes through the API), BENCH_PROFILE (1; 0 skips the
+ * profile pass), BENCH_PROFILE_WORKER (1 profiles the worker during the webhook pipeline: slower, for
+ * diagnosis), BENCH_LOG_LEVEL (the API's LOG_LEVEL, info), BENCH_KEEP_DB (keep the database).
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Redis } from 'ioredis';
+import { adminToken, appEnv, merchant, RESULTS_DIR, seedProducts, startApi, startBaseline, tell } from './lib/app.js';
+import type { Child } from './lib/child.js';
+import { call, sleep } from './lib/http.js';
+import { summariseProfile, type ProfileShare, type ProfileSummary } from './lib/profile.js';
+import { createServices } from './lib/services.js';
+import { measureApi, measureRead, measureWrite, type ApiResults } from './scenarios/api.js';
+import { measureCredits, type CreditResults } from './scenarios/credits.js';
+import { measureWebhooks, type WebhookResults } from './scenarios/webhooks.js';
+
+const setting = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
+const settings = {
+  durationSec: setting('BENCH_DURATION', 15),
+  warmupSec: setting('BENCH_WARMUP', 3),
+  connections: setting('BENCH_CONNECTIONS', 16),
+  webhookRate: setting('BENCH_WEBHOOK_RATE', 200),
+  webhookSec: setting('BENCH_WEBHOOK_SECONDS', 30),
+  webhookApiSec: setting('BENCH_WEBHOOK_API_SECONDS', 10),
+  profile: process.env.BENCH_PROFILE !== '0',
+  profileWorker: process.env.BENCH_PROFILE_WORKER === '1',
+  logLevel: process.env.BENCH_LOG_LEVEL ?? 'info',
+};
+
+const log = (message: string) => console.log(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}`);
+
+async function machine(db: import('pg').Pool, redisUrl: string) {
+  const redis = new Redis(redisUrl);
+  const info = await redis.info('server');
+  redis.disconnect();
+  return {
+    cpu: os.cpus()[0]?.model ?? 'unknown',
+    cores: os.cpus().length,
+    memory_gib: Math.round(os.totalmem() / 2 ** 30),
+    os: `${os.type()} ${os.release()}`,
+    node: process.version,
+    postgres: (await db.query<{ server_version: string }>('SHOW server_version')).rows[0].server_version,
+    redis: /redis_version:(\S+)/.exec(info)?.[1] ?? 'unknown',
+  };
+}
+
+/** Runs `profile` seconds of reads and of writes against a profiled API and summarises where the time went. */
+async function profilePass(
+  env: Record<string, string>,
+  seed: { token: string; storeId: string; productIds: string[] },
+): Promise<{ read: ProfileSummary; write: ProfileSummary }> {
+  const dir = path.join(RESULTS_DIR, 'profiles');
+  fs.rmSync(dir, { recursive: true, force: true });
+  fs.mkdirSync(dir, { recursive: true });
+  const api = await startApi(env, 'api', { name: 'app-api-profiled', profileDir: dir });
+  try {
+    const summaries: ProfileSummary[] = [];
+    for (const phase of ['read', 'write'] as const) {
+      await tell(api, 'profile:start');
+      const target = { url: api.url, token: seed.token, storeId: seed.storeId, productIds: seed.productIds };
+      const pass = { durationSec: Math.min(settings.durationSec, 8), warmupSec: 1, connections: settings.connections };
+      await (phase === 'read' ? measureRead(target, pass) : measureWrite(target, pass));
+      const { written } = await tell(api, 'profile:stop');
+      summaries.push(summariseProfile(written));
+    }
+    return { read: summaries[0], write: summaries[1] };
+  } finally {
+    await api.stop();
+  }
+}
+
+const ratio = (value: number, base: number) => (base > 0 ? `${Math.round((100 * value) / base)}%` : '—');
+const fixed = (value: number, digits = 0) => (Number.isFinite(value) ? value.toFixed(digits) : '—');
+
+function table(rows: string[][]): string {
+  const widths = rows[0].map((_, column) => Math.max(...rows.map((row) => row[column].length)));
+  const line = (row: string[]) =>
+    row.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]) : cell.padStart(widths[column]))).join('  ');
+  return [line(rows[0]), widths.map((width) => '-'.repeat(width)).join('  '), ...rows.slice(1).map(line)].join('\n');
+}
+
+function report(results: {
+  baseline: ApiResults;
+  api: ApiResults;
+  webhooks: { sql: WebhookResults; api: WebhookResults };
+  credits: CreditResults;
+  profile: { read?: ProfileSummary; write?: ProfileSummary; worker?: ProfileSummary };
+}): string {
+  const { baseline, api, webhooks, credits } = results;
+  const loadRow = (name: string, ours: ApiResults['read'], base: ApiResults['read']) => [
+    name,
+    fixed(ours.rps),
+    fixed(ours.p50, 1),
+    fixed(ours.p99, 1),
+    String(ours.errors),
+    fixed(base.rps),
+    fixed(base.p50, 1),
+    fixed(base.p99, 1),
+    ratio(ours.rps, base.rps),
+  ];
+  const lines = [
+    '',
+    table([
+      ['API (autocannon)', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'baseline req/s', 'p50 ms', 'p99 ms', 'API/baseline'],
+      loadRow('read: GET products (JWT + RLS tx)', api.read, baseline.read),
+      loadRow('write: POST orders', api.write, baseline.write),
+    ]),
+    '',
+    table([
+      [
+        'Webhook pipeline (order.updated)',
+        'changes',
+        'committed/s',
+        'delivered',
+        'lost',
+        'dup',
+        'deliv/s',
+        'p50 ms',
+        'p95 ms',
+        'p99 ms',
+        'max ms',
+      ],
+      ...(['sql', 'api'] as const).flatMap((from) => {
+        const run = webhooks[from];
+        const label = from === 'sql' ? 'changes committed in SQL' : 'changes through PATCH /orders/{id}';
+        return [
+          [
+            `${label}, ${run.rate}/s for ${run.durationSec} s: commit→arrival`,
+            String(run.changes),
+            fixed(run.committedRate, 1),
+            String(run.delivered),
+            String(run.lost),
+            String(run.duplicates),
+            fixed(run.deliveriesPerSec, 1),
+            ...[run.commitToArrival.p50, run.commitToArrival.p95, run.commitToArrival.p99, run.commitToArrival.max].map((v) => fixed(v, 1)),
+          ],
+          [
+            '  lower bound: answer→arrival',
+            ...Array<string>(6).fill(''),
+            ...[run.answerToArrival.p50, run.answerToArrival.p95, run.answerToArrival.p99, run.answerToArrival.max].map((v) => fixed(v, 1)),
+          ],
+        ];
+      }),
+    ]),
+    '',
+    table([
+      ['AI credits (local provider)', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'books'],
+      [
+        `research-social-context, ${settings.connections} connections`,
+        fixed(credits.load.rps),
+        fixed(credits.load.p50, 1),
+        fixed(credits.load.p99, 1),
+        String(credits.load.errors),
+        credits.ledger.consistent
+          ? `ok: ${credits.ledger.succeeded} × ${credits.ledger.cost} = ${credits.ledger.spent} spent = ledger`
+          : `MISMATCH ${JSON.stringify(credits.ledger)}`,
+      ],
+      [
+        `${credits.overdraft.calls} parallel calls on ${credits.overdraft.balanceBefore} credits`,
+        '',
+        '',
+        '',
+        '',
+        credits.overdraft.consistent
+          ? `ok: ${credits.overdraft.succeeded} served, ${credits.overdraft.refused402} × 402, balance ${credits.overdraft.balanceAfter}`
+          : `MISMATCH ${JSON.stringify(credits.overdraft)}`,
+      ],
+    ]),
+  ];
+  for (const phase of ['read', 'write', 'worker'] as const) {
+    const summary = results.profile[phase];
+    if (!summary) continue;
+    const what = phase === 'worker' ? 'the worker during the webhook pipeline' : `the API during ${phase}s`;
+    lines.push('', `CPU profile of ${what} (busy ${summary.busyPercent}% of samples): self time by package | by function`);
+    for (let row = 0; row < Math.max(summary.byPackage.length, summary.byFunction.length); row++) {
+      const cell = (share?: ProfileShare) => (share ? `${String(share.percent).padStart(5)}%  ${share.name}` : '');
+      lines.push(`  ${cell(summary.byPackage[row]).padEnd(40)}${cell(summary.byFunction[row])}`);
+    }
+  }
+  return lines.join('\n');
+}
+
+async function main(): Promise<void> {
+  const started = Date.now();
+  const services = await createServices();
+  const children: Child[] = [];
+  const keep = (child: Child) => (children.push(child), child);
+  try {
+    const env = { ...appEnv(services), LOG_LEVEL: settings.logLevel };
+    log('seeding through the API');
+    let api = keep(await startApi(env, 'api'));
+    const owner = await merchant(api.url, 'owner');
+    const productIds = await seedProducts(api.url, owner, 50);
+    const admin = await adminToken(api.url);
+    await call('POST', `${api.url}/functions/v1/credits/grant`, {
+      token: admin,
+      body: { store_id: owner.storeId, amount: 1_000_000, reason: 'benchmark' },
+    });
+    const small = await merchant(api.url, 'small');
+    await api.stop();
+
+    log('baseline: bare Fastify + pg, same SQL');
+    const baselineServer = keep(await startBaseline(env, owner.userId));
+    const apiSettings = { durationSec: settings.durationSec, warmupSec: settings.warmupSec, connections: settings.connections };
+    const baseline = await measureApi({ url: baselineServer.url, storeId: owner.storeId, productIds }, apiSettings);
+    await baselineServer.stop();
+
+    log('API: authenticated read and write');
+    api = keep(await startApi(env, 'api'));
+    const apiResults = await measureApi({ url: api.url, token: owner.token, storeId: owner.storeId, productIds }, apiSettings);
+
+    let profile: { read: ProfileSummary; write: ProfileSummary } | undefined;
+    if (settings.profile) {
+      log('CPU profile pass');
+      await api.stop();
+      profile = await profilePass(env, { token: owner.token, storeId: owner.storeId, productIds });
+      api = keep(await startApi(env, 'api'));
+    }
+
+    log(
+      `webhook pipeline: ${settings.webhookRate} changes/s, ${settings.webhookSec} s in SQL and ${settings.webhookApiSec} s through the API`,
+    );
+    const workerProfiles = path.join(RESULTS_DIR, 'profiles', 'worker');
+    if (settings.profileWorker) fs.mkdirSync(workerProfiles, { recursive: true });
+    const worker = keep(await startApi(env, 'worker', settings.profileWorker ? { profileDir: workerProfiles } : {}));
+    for (let waited = 0; waited < 120_000; waited += 500) {
+      const pending = Number((await services.db.query('SELECT count(*) FROM outbox_events WHERE dispatched_at IS NULL')).rows[0].count);
+      if (pending === 0) break;
+      await sleep(500);
+    }
+    if (settings.profileWorker) await tell(worker, 'profile:start');
+    const source = { url: api.url, token: owner.token, storeId: owner.storeId, productIds };
+    const pipeline = (from: 'sql' | 'api', durationSec: number) =>
+      measureWebhooks(source, services.db, { source: from, rate: settings.webhookRate, durationSec, drainSec: 30 });
+    const webhooks = { sql: await pipeline('sql', settings.webhookSec), api: await pipeline('api', settings.webhookApiSec) };
+    const workerProfile = settings.profileWorker ? summariseProfile((await tell(worker, 'profile:stop')).written) : undefined;
+    await worker.stop();
+
+    log('AI credits: parallel calls and the books');
+    const credits = await measureCredits(api.url, services.db, owner, small, {
+      ...apiSettings,
+      durationSec: Math.min(settings.durationSec, 10),
+      contention: 60,
+    });
+    await api.stop();
+
+    const results = { baseline, api: apiResults, webhooks, credits, profile: { ...profile, worker: workerProfile } };
+    console.log(report(results));
+    const output = {
+      ran_at: new Date(started).toISOString(),
+      duration_s: Math.round((Date.now() - started) / 1000),
+      machine: await machine(services.db, services.redisUrl),
+      settings,
+      results,
+      ratios: { read: apiResults.read.rps / baseline.read.rps, write: apiResults.write.rps / baseline.write.rps },
+    };
+    fs.mkdirSync(RESULTS_DIR, { recursive: true });
+    fs.writeFileSync(path.join(RESULTS_DIR, 'latest.json'), `${JSON.stringify(output, null, 2)}\n`);
+    log(`done in ${output.duration_s} s; bench/results/latest.json written`);
+    if (webhooks.sql.lost > 0 || webhooks.api.lost > 0 || !credits.ledger.consistent || !credits.overdraft.consistent) process.exitCode = 1;
+  } catch (error) {
+    for (const child of children) console.error(`--- last output of ${child.name} (${child.logFile}) ---\n${child.output()}`);
+    throw error;
+  } finally {
+    await Promise.all(children.map((child) => child.stop().catch(() => undefined)));
+    await services.cleanUp();
+  }
+}
+
+await main();
