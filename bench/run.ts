@@ -10,7 +10,7 @@
  * BENCH_WEBHOOK_RATE (changes/s, 200), BENCH_WEBHOOK_SECONDS (30, changes committed in SQL),
  * BENCH_WEBHOOK_API_SECONDS (10, changes through the API), BENCH_PROFILE (1; 0 skips the
  * profile pass), BENCH_PROFILE_WORKER (1 profiles the worker during the webhook pipeline: slower, for
- * diagnosis), BENCH_LOG_LEVEL (the API's LOG_LEVEL, info), BENCH_KEEP_DB (keep the database).
+ * diagnosis), BENCH_LOG_LEVEL (the API's LOG_LEVEL, info; the worker stays at info or lower), BENCH_KEEP_DB (keep the database).
  */
 import fs from 'node:fs';
 import os from 'node:os';

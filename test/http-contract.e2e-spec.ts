@@ -42,6 +42,64 @@ describe('HTTP contract', () => {
     expect(auth.body.error_code).toBe('validation_failed');
   });
 
+  it('refuses unpaired surrogates (\\udfff), which have no UTF-8 form, with a 400 naming the field (found by the fuzz test: a 500 before)', async () => {
+    const result = await api.request('POST', '/functions/v1/stores', { token, raw: '{"name":"ok","currency":"\\udfff x"}' });
+    expect(result.status).toBe(400);
+    expect(result.body.error).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      details: [{ field: 'currency', message: expect.stringContaining('well-formed Unicode') }],
+    });
+    const auth = await api.request('POST', '/auth/v1/signup', {
+      headers: { apikey: PUBLIC_KEY },
+      raw: '{"email":"\\udfff x","password":"long enough pass"}',
+    });
+    expect(auth.status).toBe(400);
+    expect(auth.body.error_code).toBe('validation_failed');
+    const emoji = await api.request('POST', '/functions/v1/stores', { token, raw: '{"name":"Smile \\ud83d\\ude00"}' });
+    expect(emoji.status).toBe(201);
+    expect(emoji.body.store.name).toBe('Smile 😀');
+  });
+
+  it('refuses bodies nested deeper than 32 levels with a 400, on both surfaces (found by the fuzz test: a 500 before)', async () => {
+    const deep = (depth: number) => '{"a":'.repeat(depth) + '1' + '}'.repeat(depth);
+    const result = await api.request('POST', '/functions/v1/stores', { token, raw: `{"name":"x","extra":${deep(40)}}` });
+    expect(result.status).toBe(400);
+    expect(result.body.error).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      details: [{ field: expect.stringMatching(/^extra\.a\.a/), message: 'is nested deeper than 32 levels' }],
+    });
+    const auth = await api.request('POST', '/auth/v1/signup', {
+      headers: { apikey: PUBLIC_KEY },
+      raw: `{"email":"deep@example.com","password":${deep(3000)}}`,
+    });
+    expect(auth.status).toBe(400);
+    expect(auth.body).toEqual({ code: 400, error_code: 'validation_failed', msg: expect.any(String) });
+    // 32 levels are read as usual: the store is refused for its unknown field, not for its depth.
+    const shallow = await api.request('POST', '/functions/v1/stores', { token, raw: `{"name":"x","extra":${deep(31)}}` });
+    expect(shallow.status).toBe(400);
+    expect(shallow.body.error.details).toEqual([{ field: 'extra', message: 'is not a known field' }]);
+  });
+
+  it('a path that is not valid percent-encoding, or a path segment over 100 characters, is a 400 in the envelope', async () => {
+    const long = await api.request('PATCH', `/functions/v1/products/${'x'.repeat(101)}`, { token, body: {} });
+    expect(long.status).toBe(400);
+    expect(long.body).toEqual({
+      success: false,
+      error: {
+        code: 'VALIDATION_FAILED',
+        message: 'A path segment is longer than 100 characters',
+        details: [{ field: 'path', message: 'A path segment is longer than 100 characters' }],
+      },
+    });
+    expect(long.headers.get('x-request-id')).toBeTruthy();
+    const malformed = await api.request('GET', '/functions/v1/products/%E0%A4%A', { token });
+    expect(malformed.status).toBe(400);
+    expect(malformed.body.error).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      message: 'The path is not a valid URL (malformed percent-encoding)',
+    });
+  });
+
   it('413 PAYLOAD_TOO_LARGE above 1 MiB, and a body just under it is read', async () => {
     const big = await api.request('POST', '/functions/v1/stores', { token, raw: JSON.stringify({ name: 'x'.repeat(1024 * 1024) }) });
     expect(big.status).toBe(413);

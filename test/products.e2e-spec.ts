@@ -79,6 +79,10 @@ describe('products and inventory', () => {
     const cases: [Record<string, unknown>, string][] = [
       [{ name: 'x', price: 1.005 }, 'price'],
       [{ name: 'x', price: -1 }, 'price'],
+      // Exponent forms: a number's text with no decimal point must not get past the 2-decimal rule.
+      [{ name: 'x', price: 1e-7 }, 'price'],
+      [{ name: 'x', price: -1e-323 }, 'price'],
+      [{ name: 'x', price: 10, compare_price: 1e21 }, 'compare_price'],
       [{ name: 'x', price: 10, compare_price: 9.99 }, 'compare_price'],
       [{ name: 'x', price: 10, status: 'sold' }, 'status'],
       [{ name: 'x', price: 10, inventory_quantity: -1 }, 'inventory_quantity'],

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { freePort, startChild, type Child } from './child.js';
 import { call, inParallel } from './http.js';
-import type { BenchServices } from './services.js';
+import { productionEnv, type BenchServices } from './services.js';
 
 /** The repository root, from dist/bench/bench/lib. */
 export const ROOT = path.resolve(import.meta.dirname, '../../../..');
@@ -16,21 +16,12 @@ export const ADMIN = { email: 'bench-admin@example.com', password: `admin-${rand
 /** The API's settings for every bench process: production mode, limits out of the way of the load. */
 export function appEnv(services: BenchServices): Record<string, string> {
   return {
-    NODE_ENV: 'production',
-    HOST: '127.0.0.1',
+    ...productionEnv(services, PUBLIC_KEY),
     PUBLIC_BASE_URL: 'http://127.0.0.1',
-    DATABASE_URL: services.databaseUrl,
-    REDIS_URL: services.redisUrl,
-    REDIS_PREFIX: services.redisPrefix,
-    JWT_SECRET: randomBytes(32).toString('hex'),
-    PUBLIC_API_KEY: PUBLIC_KEY,
-    ENCRYPTION_KEY: randomBytes(32).toString('base64'),
     ADMIN_EMAIL: ADMIN.email,
     ADMIN_PASSWORD: ADMIN.password,
     LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info',
     RATE_LIMIT_PER_MINUTE: '100000000',
-    WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
-    WEBHOOK_ALLOW_HTTP: 'true',
     AI_PROVIDER: 'local',
     AI_HOURLY_LIMITS: 'research-social-context:999999',
   };
@@ -62,7 +53,9 @@ export async function startApi(
     ? { BENCH_APP_MAIN: pathToFileURL(MAIN).href, BENCH_PROFILE_DIR: options.profileDir! }
     : {};
   if (role === 'worker') {
-    const workerEnv = { ...env, ...profiling, APP_ROLE: 'worker' };
+    // Its readiness is its "worker running" line, logged at info: a quieter BENCH_LOG_LEVEL is the API's only.
+    const quiet = ['warn', 'error', 'fatal', 'silent'].includes(env.LOG_LEVEL ?? '');
+    const workerEnv = { ...env, ...profiling, APP_ROLE: 'worker', ...(quiet ? { LOG_LEVEL: 'info' } : {}) };
     return startChild({ name, script, env: workerEnv, logDir, readyLine: /worker running/, ipc: profiled });
   }
   const port = await freePort();

@@ -2,7 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 
-/** The bench's own database and Redis key prefix on the local servers, removed by `cleanUp`. */
+/**
+ * A database and a Redis key prefix of their own on the local servers, removed by `cleanUp`: for the
+ * bench, and for the fault tests (which pass their own label and, for the Redis outage, their own Redis).
+ */
 export interface BenchServices {
   databaseUrl: string;
   redisUrl: string;
@@ -18,9 +21,10 @@ function withDatabase(url: string, name: string): string {
   return parsed.toString();
 }
 
-export async function createServices(): Promise<BenchServices> {
+export async function createServices(options: { label?: string; redisUrl?: string } = {}): Promise<BenchServices> {
+  const label = options.label ?? 'bench';
   const run = `${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
-  const name = `storefront_bench_${run}`;
+  const name = `storefront_${label}_${run}`;
   const base = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
   const adminUrl = withDatabase(base, 'postgres');
   const admin = new pg.Client({ connectionString: adminUrl });
@@ -28,8 +32,8 @@ export async function createServices(): Promise<BenchServices> {
   await admin.query(`CREATE DATABASE ${pg.escapeIdentifier(name)}`);
   await admin.end();
   const databaseUrl = withDatabase(base, name);
-  const redisUrl = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
-  const redisPrefix = `storefront_bench:${run}:`;
+  const redisUrl = options.redisUrl ?? process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
+  const redisPrefix = `storefront_${label}:${run}:`;
   const db = new pg.Pool({ connectionString: databaseUrl, max: 8 });
   return {
     databaseUrl,
@@ -43,10 +47,37 @@ export async function createServices(): Promise<BenchServices> {
       await client.connect();
       await client.query(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(name)} WITH (FORCE)`);
       await client.end();
-      const redis = new Redis(redisUrl);
-      const keys = await redis.keys(`${redisPrefix}*`);
-      if (keys.length > 0) await redis.del(...keys);
-      redis.disconnect();
+      // A Redis the caller has already stopped has nothing left to clean.
+      const redis = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+      redis.on('error', () => undefined);
+      try {
+        await redis.connect();
+        const keys = await redis.keys(`${redisPrefix}*`);
+        if (keys.length > 0) await redis.del(...keys);
+      } catch {
+        /* gone: nothing to remove */
+      } finally {
+        redis.disconnect();
+      }
     },
+  };
+}
+
+/**
+ * The settings every process started from the build shares, for the bench and the fault tests:
+ * production mode on these services, fresh secrets, and local receivers allowed as webhook URLs.
+ */
+export function productionEnv(services: BenchServices, publicKey: string): Record<string, string> {
+  return {
+    NODE_ENV: 'production',
+    HOST: '127.0.0.1',
+    DATABASE_URL: services.databaseUrl,
+    REDIS_URL: services.redisUrl,
+    REDIS_PREFIX: services.redisPrefix,
+    JWT_SECRET: randomBytes(32).toString('hex'),
+    PUBLIC_API_KEY: publicKey,
+    ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+    WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+    WEBHOOK_ALLOW_HTTP: 'true',
   };
 }

@@ -55,6 +55,8 @@ export type FakePlatformBehaviour =
   | { kind: 'delay'; ms: number; then: FakePlatformBehaviour }
   /** The fake's normal answer (after a delay, for instance). */
   | { kind: 'default' }
+  /** Does the work at once (the post exists on the platform) but holds the answer back for `ms`. */
+  | { kind: 'answer-late'; ms: number }
   /** Closes the connection without answering. */
   | { kind: 'drop' };
 
@@ -331,6 +333,15 @@ export class FakePlatformServer {
           body: behaviour.body ?? errorBody(platform, behaviour.status, `Scripted failure (HTTP ${behaviour.status})`),
           headers: behaviour.headers,
         });
+      case 'answer-late': {
+        const reply = normal();
+        const timer = setTimeout(() => {
+          this.timers.delete(timer);
+          if (!ctx.response.destroyed && !ctx.response.writableEnded) this.send(ctx, reply);
+        }, behaviour.ms);
+        this.timers.add(timer);
+        return;
+      }
       case 'delay': {
         const timer = setTimeout(() => {
           this.timers.delete(timer);

@@ -8,14 +8,16 @@ export interface ReceivedRequest {
   at: number;
 }
 
-export type Behaviour = 'ok' | 'fail' | 'gone' | 'slow' | 'redirect';
+export type Behaviour = 'ok' | 'fail' | 'gone' | 'slow' | 'lag' | 'redirect';
 
 /**
  * A webhook receiver on 127.0.0.1: `/<behaviour>/<anything>` answers 200, 500, 410, nothing for
- * 5 s, or a 302 to `/ok/redirected`. Every request is recorded with its exact body.
+ * 5 s, 200 after 100 ms (`lag`: deliveries stay in flight a while), or a 302 to `/ok/redirected`.
+ * Every request is recorded with its exact body; `unanswered` counts those still waiting.
  */
 export class WebhookReceiver {
   readonly requests: ReceivedRequest[] = [];
+  unanswered = 0;
   private server?: Server;
 
   async start(): Promise<string> {
@@ -28,6 +30,14 @@ export class WebhookReceiver {
         const behaviour = path.split('/')[1] as Behaviour;
         if (behaviour === 'slow') {
           setTimeout(() => res.writeHead(200).end('too late'), 5000).unref();
+          return;
+        }
+        if (behaviour === 'lag') {
+          this.unanswered += 1;
+          setTimeout(() => {
+            this.unanswered -= 1;
+            if (!res.destroyed) res.writeHead(200).end('thanks');
+          }, 100).unref();
           return;
         }
         if (behaviour === 'redirect') {

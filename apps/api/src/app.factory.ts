@@ -2,7 +2,17 @@ import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fa
 import { NestFactory } from '@nestjs/core';
 import type { IncomingMessage, Server } from 'node:http';
 import { Logger } from 'nestjs-pino';
-import { ApiError, AppConfig, AUTH_PREFIX, BODY_LIMIT_BYTES, MetricsService, pathWithNul, requestId } from '@app/core';
+import {
+  ApiError,
+  AppConfig,
+  AUTH_PREFIX,
+  BODY_LIMIT_BYTES,
+  MAX_PARAM_LENGTH,
+  MetricsService,
+  bodyShapeError,
+  frameworkErrorReply,
+  requestId,
+} from '@app/core';
 import { AppModule } from './app.module.js';
 import { setupOpenApi } from './openapi.js';
 
@@ -12,7 +22,8 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
     bodyLimit: BODY_LIMIT_BYTES,
     trustProxy: config.TRUST_PROXY,
     genReqId: (req: IncomingMessage) => requestId(req),
-    routerOptions: { ignoreTrailingSlash: true },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
+    frameworkErrors: frameworkErrorReply,
   });
   const fastify = adapter.getInstance();
   fastify.addHook('onRequest', async (request, reply) => {
@@ -26,7 +37,8 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
   app.useLogger(app.get(Logger));
   // supabase-js sends `Content-Type: application/json` with no body on POST /auth/v1/logout; GoTrue
   // accepts that, so /auth/v1 does too. Everywhere else an empty JSON body stays a MALFORMED_JSON.
-  // PostgreSQL text cannot hold NUL characters: they are refused here as a 400, for every route.
+  // PostgreSQL text cannot hold NUL characters, and no route takes a body nested deeper than
+  // MAX_BODY_DEPTH: both are refused here as a 400, for every route.
   const parseJson = fastify.getDefaultJsonParser(
     fastify.initialConfig.onProtoPoisoning ?? 'error',
     fastify.initialConfig.onConstructorPoisoning ?? 'error',
@@ -35,9 +47,8 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
     if (body.length === 0 && request.url.startsWith(`${AUTH_PREFIX}/`)) return done(null, undefined);
     parseJson(request, body.toString('utf8'), (error, value) => {
       if (error) return done(error, undefined);
-      const field = pathWithNul(value);
-      if (field !== null)
-        return done(ApiError.validation([{ field: field || 'body', message: 'must not contain NUL (\\u0000) characters' }]), undefined);
+      const problem = bodyShapeError(value);
+      if (problem !== null) return done(ApiError.validation([problem]), undefined);
       done(null, value);
     });
   });

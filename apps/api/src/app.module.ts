@@ -1,4 +1,4 @@
-import { Module, type DynamicModule } from '@nestjs/common';
+import { Module, type DynamicModule, type OnApplicationBootstrap } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { AiImages1763800650000, AiModule } from '@app/ai';
 import { AuthGuard, AuthModule, AuthTables1763800100000, RolesGuard } from '@app/auth';
@@ -9,7 +9,7 @@ import {
   RlsHardening1763800500000,
   StoresAndMembers1763800200000,
 } from '@app/commerce';
-import { AppConfig, AppThrottlerGuard, CoreModule } from '@app/core';
+import { AppConfig, AppThrottlerGuard, CoreModule, OutboxRelay } from '@app/core';
 import { Social1763800700000, SocialModule } from '@app/social';
 import { MillisecondTimestamps1763800560000, Webhooks1763800400000, WebhooksModule } from '@app/webhooks';
 
@@ -27,7 +27,17 @@ export const MIGRATIONS = [
 ];
 
 @Module({})
-export class AppModule {
+export class AppModule implements OnApplicationBootstrap {
+  constructor(private readonly relay: OutboxRelay) {}
+
+  /**
+   * The root module's bootstrap hook runs after every other module's, so the command handlers are
+   * registered by the time the relay's first sweep hands pending events to the webhook dispatch.
+   */
+  async onApplicationBootstrap(): Promise<void> {
+    if (this.relay.enabled) await this.relay.start();
+  }
+
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: AppModule,

@@ -88,6 +88,11 @@ export class AuthController {
     ...GOTRUE_ERROR,
   })
   @ApiResponse({ status: 429, description: '`over_request_rate_limit`, with Retry-After' })
+  @ApiResponse({
+    status: 503,
+    description: '`service_unavailable`, with Retry-After: password attempts cannot be counted while Redis is unreachable',
+    ...GOTRUE_ERROR,
+  })
   token(@Query('grant_type') grantType: string | undefined, @Body() body: unknown, @Req() request: FastifyRequest): Promise<SessionView> {
     if (grantType === 'password') return this.auth.signInWithPassword(parseGoTrueBody(PasswordGrantBody, body), sessionMeta(request));
     if (grantType === 'refresh_token') return this.auth.refresh(parseGoTrueBody(RefreshGrantBody, body).refresh_token);

@@ -6,7 +6,6 @@ import {
   IsIn,
   IsInt,
   IsNotEmpty,
-  IsNumber,
   IsOptional,
   IsString,
   Max,
@@ -16,13 +15,12 @@ import {
   ValidationArguments,
   registerDecorator,
 } from 'class-validator';
-import { PageQueryDto } from '@app/core';
+import { IsMoney, PageQueryDto } from '@app/core';
 import { PRODUCT_STATUSES, type ProductStatus } from './product.js';
 
 const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
 export const MAX_PRICE = 9_999_999_999.99;
 export const MAX_QUANTITY = 1_000_000_000;
-const moneyRule = { maxDecimalPlaces: 2, allowNaN: false, allowInfinity: false };
 
 /** compare_price, when both are given, is at least the price. */
 function NotBelowPrice() {
@@ -56,7 +54,7 @@ export class CreateProductDto {
   description?: string;
 
   @ApiProperty({ description: 'Price in the store currency, at most 2 decimals', example: 24.9 })
-  @IsNumber(moneyRule)
+  @IsMoney()
   @Min(0)
   @Max(MAX_PRICE)
   price: number;
@@ -64,7 +62,7 @@ export class CreateProductDto {
   @ApiPropertyOptional({ description: 'Price before discount; at least `price`', example: 29.9, nullable: true })
   @IsOptional()
   @ValidateIf((_, value) => value !== null)
-  @IsNumber(moneyRule)
+  @IsMoney()
   @Min(0)
   @Max(MAX_PRICE)
   @NotBelowPrice()

@@ -147,6 +147,26 @@ export class AppConfig {
   @Min(100)
   OUTBOX_SWEEP_INTERVAL_MS = 5000;
 
+  /**
+   * How often the workers look for background jobs a crash or a Redis restart lost: pending webhook
+   * deliveries and scheduled posts whose time is more than LOST_JOB_AFTER_MS past are enqueued again.
+   */
+  @Type(() => Number)
+  @IsInt()
+  @Min(100)
+  JOB_SWEEP_INTERVAL_MS = 30_000;
+
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  LOST_JOB_AFTER_MS = 60_000;
+
+  /** A scheduled post `publishing` this long belongs to a worker that died mid-way; it is closed as interrupted. */
+  @Type(() => Number)
+  @IsInt()
+  @Min(1000)
+  SOCIAL_INTERRUPTED_AFTER_MS = 900_000;
+
   @Transform(bool)
   @IsBoolean()
   WEBHOOK_ALLOW_PRIVATE_URLS = false;

@@ -86,3 +86,23 @@ export class ErrorEnvelopeFilter implements ExceptionFilter {
     return { description: { status: 500, code: 'INTERNAL', message: 'Internal error' }, headers: {} };
   }
 }
+
+/** The longest path parameter the router takes; every id of the API is far shorter. */
+export const MAX_PARAM_LENGTH = 100;
+
+/**
+ * Answers the errors Fastify's router raises before any route or hook runs (a path that is not valid
+ * percent-encoding, a path parameter over MAX_PARAM_LENGTH) as 400 VALIDATION_FAILED in the contract's
+ * shape, instead of Fastify's own body.
+ */
+export function frameworkErrorReply(error: { code?: string }, request: FastifyRequest, reply: FastifyReply): void {
+  const message =
+    error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+      ? `A path segment is longer than ${MAX_PARAM_LENGTH} characters`
+      : 'The path is not a valid URL (malformed percent-encoding)';
+  void reply
+    .status(400)
+    .header('x-request-id', request.id)
+    .type('application/json; charset=utf-8')
+    .send(errorBody(request.url, { status: 400, code: 'VALIDATION_FAILED', message, details: [{ field: 'path', message }] }));
+}

@@ -24,14 +24,36 @@ export function strictValidationPipe(): ValidationPipe {
   });
 }
 
-/** The dotted path of the first string (value or key) holding a NUL character, or null when there is none. */
-export function pathWithNul(value: unknown, path = ''): string | null {
-  if (typeof value === 'string') return value.includes('\0') ? path : null;
+/** Bodies nested deeper than this are refused: no route takes more than a few levels, and the validators recurse. */
+export const MAX_BODY_DEPTH = 32;
+
+const LONE_SURROGATE = /\p{Cs}/u;
+
+/** Why a string of a body cannot be taken, or null when it can. */
+function stringProblem(text: string): string | null {
+  if (text.includes('\0')) return 'must not contain NUL (\\u0000) characters';
+  // JSON escapes can spell half of a UTF-16 pair; such text has no UTF-8 form for PostgreSQL, and validators throw on it.
+  if (LONE_SURROGATE.test(text)) return 'must be well-formed Unicode (no unpaired surrogate \\uD800-\\uDFFF)';
+  return null;
+}
+
+/**
+ * The first thing in a parsed JSON body that no route can take, as a field error, or null: a string (value
+ * or key) holding a NUL character, which PostgreSQL text cannot hold, or an unpaired surrogate, or nesting
+ * past MAX_BODY_DEPTH.
+ */
+export function bodyShapeError(value: unknown, path = '', depth = 0): FieldError | null {
+  if (typeof value === 'string') {
+    const message = stringProblem(value);
+    return message === null ? null : { field: path || 'body', message };
+  }
   if (value === null || typeof value !== 'object') return null;
+  if (depth >= MAX_BODY_DEPTH) return { field: path || 'body', message: `is nested deeper than ${MAX_BODY_DEPTH} levels` };
   for (const [key, child] of Object.entries(value)) {
     const childPath = path ? `${path}.${key}` : key;
-    if (key.includes('\0')) return childPath;
-    const found = pathWithNul(child, childPath);
+    const keyMessage = stringProblem(key);
+    if (keyMessage !== null) return { field: childPath, message: keyMessage };
+    const found = bodyShapeError(child, childPath, depth + 1);
     if (found !== null) return found;
   }
   return null;

@@ -1,4 +1,4 @@
-import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { EventBus } from '@nestjs/cqrs';
 import pg from 'pg';
 import { DataSource } from 'typeorm';
@@ -31,7 +31,7 @@ interface OutboxRow {
  * Runs in the worker (APP_ROLE worker or all).
  */
 @Injectable()
-export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdown {
+export class OutboxRelay implements OnApplicationShutdown {
   private readonly logger = new Logger(OutboxRelay.name);
   private readonly consumers: StoreEventConsumer[] = [];
   private listener?: pg.Client;
@@ -45,8 +45,13 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
     private readonly config: AppConfig,
   ) {}
 
-  async onApplicationBootstrap(): Promise<void> {
-    if (this.config.APP_ROLE !== 'api' && this.config.OUTBOX_RELAY) await this.start();
+  /**
+   * Whether this process relays (worker and all-in-one processes with OUTBOX_RELAY on). The root module
+   * starts the relay once the whole application has bootstrapped: CoreModule is global, so its own
+   * bootstrap hooks run before @nestjs/cqrs registers the command handlers the first sweep dispatches to.
+   */
+  get enabled(): boolean {
+    return this.config.APP_ROLE !== 'api' && this.config.OUTBOX_RELAY;
   }
 
   async onApplicationShutdown(): Promise<void> {

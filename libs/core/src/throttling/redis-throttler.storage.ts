@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import type { ThrottlerStorage } from '@nestjs/throttler';
 
 interface ThrottlerStorageRecord {
@@ -23,11 +23,37 @@ end
 return {hits, ttl, blocked}
 `;
 
+/**
+ * Request rate limits in Redis. While Redis is unreachable the limits are not enforced (fail open,
+ * with one warning per outage): the API's own work needs only PostgreSQL, and a store should keep
+ * taking orders while the queue server restarts. Sign-in limits (`count`) fail closed instead.
+ */
 @Injectable()
 export class RedisThrottlerStorage implements ThrottlerStorage {
+  private readonly logger = new Logger(RedisThrottlerStorage.name);
+  private unenforced = false;
+
   constructor(@InjectRedis() private readonly redis: Redis) {}
 
+  /** ThrottlerStorage: counts a hit; fails open while Redis is unreachable. */
   async increment(key: string, ttl: number, limit: number, blockDuration: number, throttlerName: string): Promise<ThrottlerStorageRecord> {
+    try {
+      const record = await this.count(key, ttl, limit, blockDuration, throttlerName);
+      if (this.unenforced) this.logger.log('Redis is back; rate limits enforced again');
+      this.unenforced = false;
+      return record;
+    } catch (error) {
+      if (!this.unenforced)
+        this.logger.warn({ err: { message: (error as Error).message } }, 'rate limits not enforced until Redis is back');
+      this.unenforced = true;
+      return { totalHits: 0, timeToExpire: Math.ceil(ttl / 1000), isBlocked: false, timeToBlockExpire: 0 };
+    }
+  }
+
+  /** Counts a hit in the key's fixed window; throws at once while Redis is unreachable. */
+  async count(key: string, ttl: number, limit: number, blockDuration: number, throttlerName: string): Promise<ThrottlerStorageRecord> {
+    // Not connected: fail now rather than wait in the reconnect queue.
+    if (this.redis.status !== 'ready') throw new Error(`Redis is ${this.redis.status}`);
     const base = `throttle:${throttlerName}:${key}`;
     const [hits, ttlMs, blockedMs] = (await this.redis.eval(
       INCREMENT,

@@ -38,3 +38,14 @@ export const IsLanguageTag = rule('isLanguageTag', isBcp47LanguageTag, '$propert
 
 /** An IANA time zone such as `UTC` or `Europe/Paris`. */
 export const IsTimeZone = rule('isTimeZone', isIanaTimeZone, '$property must be an IANA time zone such as UTC or Europe/Paris');
+
+/**
+ * A finite number with at most 2 decimals. Written here rather than with IsNumber's maxDecimalPlaces,
+ * which reads the decimals from the number's text and throws on exponent forms such as 1e-7.
+ */
+export function isMoneyAmount(value: unknown): value is number {
+  return typeof value === 'number' && Number.isFinite(value) && Number(value.toFixed(2)) === value;
+}
+
+/** A finite number with at most 2 decimals (API.md §0: money is a JSON number with at most 2 decimals). */
+export const IsMoney = rule('isMoney', isMoneyAmount, '$property must be a number with at most 2 decimals');

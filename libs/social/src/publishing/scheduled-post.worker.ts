@@ -8,12 +8,6 @@ import { PostPublisher } from './post-publisher.js';
 import { PostQueue, type PostJob } from './post-queue.js';
 import { finalStatus } from './social-post.js';
 
-/** A scheduled post this late with no job running is assumed lost (Redis flushed, crash) and enqueued again. */
-const LOST_JOB_GRACE_MS = 60_000;
-/** A post `publishing` this long belongs to a worker that died mid-way. */
-const INTERRUPTED_AFTER_MS = 15 * 60_000;
-const SWEEP_INTERVAL_MS = 30_000;
-
 /**
  * Publishes scheduled posts when their Bull delayed job fires (worker processes). The claim
  * (`scheduled` → `publishing`) runs first, so a post cancelled before it is never published and a
@@ -43,7 +37,7 @@ export class ScheduledPostWorker implements OnApplicationBootstrap, OnApplicatio
         this.logger.error({ err: { message: error.message }, post_id: job.data.postId }, 'scheduled post could not be published'),
       ),
     );
-    this.sweepTimer = setInterval(() => void this.sweep().catch(() => undefined), SWEEP_INTERVAL_MS);
+    this.sweepTimer = setInterval(() => void this.sweep().catch(() => undefined), this.config.JOB_SWEEP_INTERVAL_MS);
     this.sweepTimer.unref();
   }
 
@@ -69,13 +63,16 @@ export class ScheduledPostWorker implements OnApplicationBootstrap, OnApplicatio
     });
   }
 
-  /** Enqueues scheduled posts whose job was lost; closes posts a dead worker left `publishing`. */
+  /**
+   * Enqueues scheduled posts LOST_JOB_AFTER_MS overdue (their job was lost: Redis flushed, crash);
+   * closes posts a dead worker left `publishing` for SOCIAL_INTERRUPTED_AFTER_MS, never publishing them again.
+   */
   async sweep(): Promise<void> {
     await this.cls.run(async () => {
-      for (const post of await this.repository.overdue(LOST_JOB_GRACE_MS)) {
+      for (const post of await this.repository.overdue(this.config.LOST_JOB_AFTER_MS)) {
         await this.queue.enqueue(post.id, post.attempts + 1, new Date());
       }
-      for (const post of await this.repository.failInterrupted(INTERRUPTED_AFTER_MS)) {
+      for (const post of await this.repository.failInterrupted(this.config.SOCIAL_INTERRUPTED_AFTER_MS)) {
         await this.notifications.add(post.store_id, 'social_post_failed', 'A scheduled post was interrupted while publishing', {
           post_id: post.id,
         });

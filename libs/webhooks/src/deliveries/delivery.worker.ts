@@ -13,9 +13,6 @@ import { DeliveryRepository, type AttemptOutcome, type DeliveryTarget } from './
 
 /** How much of a receiver's answer is kept in the delivery log. */
 const RESPONSE_EXCERPT_BYTES = 2048;
-/** A pending delivery whose attempt is this late is assumed lost (Redis flushed, crash) and enqueued again. */
-const LOST_JOB_GRACE_MS = 60_000;
-const SWEEP_INTERVAL_MS = 30_000;
 
 /**
  * Runs delivery attempts (worker processes): signs and POSTs the envelope, records the attempt,
@@ -48,7 +45,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
         this.logger.error({ err: { message: error.message }, delivery_id: job.data.deliveryId }, 'delivery attempt could not be recorded'),
       ),
     );
-    this.sweepTimer = setInterval(() => void this.requeueLost().catch(() => undefined), SWEEP_INTERVAL_MS);
+    this.sweepTimer = setInterval(() => void this.requeueLost().catch(() => undefined), this.config.JOB_SWEEP_INTERVAL_MS);
     this.sweepTimer.unref();
   }
 
@@ -145,13 +142,13 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
     });
   }
 
-  /** Re-enqueues pending deliveries whose attempt is long overdue: their job was lost. */
+  /** Re-enqueues pending deliveries whose attempt is LOST_JOB_AFTER_MS overdue: their job was lost (Redis flushed, crash). */
   async requeueLost(): Promise<number> {
     const due = await this.cls.run(() =>
       queryRows<{ id: string; attempt_count: number }>(
         this.txHost.tx,
         `SELECT id, attempt_count FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at < now() - make_interval(secs => $1) LIMIT 500`,
-        [LOST_JOB_GRACE_MS / 1000],
+        [this.config.LOST_JOB_AFTER_MS / 1000],
       ),
     );
     await Promise.all(due.map((delivery) => this.queue.enqueue(delivery.id, delivery.attempt_count + 1)));
