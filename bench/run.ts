@@ -2,11 +2,12 @@
  * `npm run bench`: measures the built API on the local PostgreSQL and Redis and prints a table;
  * writes bench/results/latest.json. See docs/performance.md for what each figure means.
  *
- * Phases: seed (API process) → baseline server (bare Fastify + pg, same SQL) → API read and write
- * → CPU profile pass → webhook pipeline (API + worker process) → AI credits. Every process, the
+ * Phases: seed (API process) → baseline server (bare Fastify + pg, same SQL) and API, read and write
+ * in alternating rounds → CPU profile pass → webhook pipeline (API + worker process) → AI credits. Every process, the
  * database and the Redis keys it made are removed at the end, also after a failure.
  *
- * Env: BENCH_DURATION (s per measured run, 15), BENCH_WARMUP (s, 3), BENCH_CONNECTIONS (16),
+ * Env: BENCH_DURATION (s per measured run, 10), BENCH_ROUNDS (alternating baseline/API rounds, 3;
+ * the median round counts), BENCH_WARMUP (s, 3), BENCH_CONNECTIONS (16),
  * BENCH_WEBHOOK_RATE (changes/s, 200), BENCH_WEBHOOK_SECONDS (30, changes committed in SQL),
  * BENCH_WEBHOOK_API_SECONDS (10, changes through the API), BENCH_PROFILE (1; 0 skips the
  * profile pass), BENCH_PROFILE_WORKER (1 profiles the worker during the webhook pipeline: slower, for
@@ -21,13 +22,15 @@ import type { Child } from './lib/child.js';
 import { call, sleep } from './lib/http.js';
 import { summariseProfile, type ProfileShare, type ProfileSummary } from './lib/profile.js';
 import { createServices } from './lib/services.js';
+import type { LoadResult } from './lib/load.js';
 import { measureApi, measureRead, measureWrite, type ApiResults } from './scenarios/api.js';
 import { measureCredits, type CreditResults } from './scenarios/credits.js';
 import { measureWebhooks, type WebhookResults } from './scenarios/webhooks.js';
 
 const setting = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 const settings = {
-  durationSec: setting('BENCH_DURATION', 15),
+  durationSec: setting('BENCH_DURATION', 10),
+  rounds: Math.max(1, setting('BENCH_ROUNDS', 3)),
   warmupSec: setting('BENCH_WARMUP', 3),
   connections: setting('BENCH_CONNECTIONS', 16),
   webhookRate: setting('BENCH_WEBHOOK_RATE', 200),
@@ -210,15 +213,27 @@ async function main(): Promise<void> {
     const small = await merchant(api.url, 'small');
     await api.stop();
 
-    log('baseline: bare Fastify + pg, same SQL');
+    // Baseline and API alternate, round after round, and each figure is the median round's: the two
+    // cores are shared with everything else, and one pass of each drifts by ±20 % between runs.
+    log(`API beside the bare Fastify + pg baseline: read and write, ${settings.rounds} alternating rounds`);
     const baselineServer = keep(await startBaseline(env, owner.userId));
-    const apiSettings = { durationSec: settings.durationSec, warmupSec: settings.warmupSec, connections: settings.connections };
-    const baseline = await measureApi({ url: baselineServer.url, storeId: owner.storeId, productIds }, apiSettings);
-    await baselineServer.stop();
-
-    log('API: authenticated read and write');
     api = keep(await startApi(env, 'api'));
-    const apiResults = await measureApi({ url: api.url, token: owner.token, storeId: owner.storeId, productIds }, apiSettings);
+    const apiSettings = { durationSec: settings.durationSec, warmupSec: settings.warmupSec, connections: settings.connections };
+    const rounds: { baseline: ApiResults; api: ApiResults }[] = [];
+    for (let round = 1; round <= settings.rounds; round++) {
+      const baselineRound = await measureApi({ url: baselineServer.url, storeId: owner.storeId, productIds }, apiSettings);
+      const apiRound = await measureApi({ url: api.url, token: owner.token, storeId: owner.storeId, productIds }, apiSettings);
+      rounds.push({ baseline: baselineRound, api: apiRound });
+      log(
+        `round ${round}: read ${fixed(apiRound.read.rps)} / ${fixed(baselineRound.read.rps)} req/s, ` +
+          `write ${fixed(apiRound.write.rps)} / ${fixed(baselineRound.write.rps)} req/s`,
+      );
+    }
+    await baselineServer.stop();
+    const median = (pick: (round: { baseline: ApiResults; api: ApiResults }) => LoadResult) =>
+      rounds.map(pick).sort((a, b) => a.rps - b.rps)[Math.floor(rounds.length / 2)];
+    const baseline: ApiResults = { read: median((r) => r.baseline.read), write: median((r) => r.baseline.write) };
+    const apiResults: ApiResults = { read: median((r) => r.api.read), write: median((r) => r.api.write) };
 
     let profile: { read: ProfileSummary; write: ProfileSummary } | undefined;
     if (settings.profile) {
@@ -264,6 +279,14 @@ async function main(): Promise<void> {
       settings,
       results,
       ratios: { read: apiResults.read.rps / baseline.read.rps, write: apiResults.write.rps / baseline.write.rps },
+      rounds: rounds.map((round) => ({
+        read: { api_rps: round.api.read.rps, baseline_rps: round.baseline.read.rps, ratio: round.api.read.rps / round.baseline.read.rps },
+        write: {
+          api_rps: round.api.write.rps,
+          baseline_rps: round.baseline.write.rps,
+          ratio: round.api.write.rps / round.baseline.write.rps,
+        },
+      })),
     };
     fs.mkdirSync(RESULTS_DIR, { recursive: true });
     fs.writeFileSync(path.join(RESULTS_DIR, 'latest.json'), `${JSON.stringify(output, null, 2)}\n`);
