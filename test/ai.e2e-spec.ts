@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import sharp from 'sharp';
 import twitterText from 'twitter-text';
 import { DataSource } from 'typeorm';
+import { IdempotencyStore } from '@app/core';
 import { ImageServer, twoColourPhoto } from './fakes/image-server.js';
 import { merchantWithStore, PUBLIC_KEY, signUp, startApp, uniqueEmail, type HttpResult, type TestApp } from './support/app.js';
 
@@ -486,6 +487,22 @@ describe('AI functions (local provider) and credits', () => {
       const paid = await call(token, 'generate-blog-autopilot', article(storeId), { 'idempotency-key': key });
       expect(paid.status).toBe(200);
       expect(await balanceOf(storeId)).toBe(0);
+    });
+
+    it('keys older than 24 hours are purged with their answers; younger ones stay', async () => {
+      const userId = randomUUID();
+      const row = (key: string, age: string) =>
+        db.query(
+          `INSERT INTO idempotency_keys (user_id, key, route, fingerprint, state, response, created_at)
+           VALUES ($1, $2, 'generate-blog-cover', 'f', 'done', '{"cover":1}', clock_timestamp() - $3::interval)`,
+          [userId, key, age],
+        );
+      await row('expired', '25 hours');
+      await row('just-expired', '24 hours 1 minute');
+      await row('young', '23 hours');
+      expect(await api.app.get(IdempotencyStore).purgeExpired()).toBeGreaterThanOrEqual(2);
+      const left = (await db.query('SELECT key FROM idempotency_keys WHERE user_id = $1 ORDER BY key', [userId])) as { key: string }[];
+      expect(left.map((r) => r.key)).toEqual(['young']);
     });
 
     it('refuses a key longer than 255 characters', async () => {

@@ -1,11 +1,14 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { Logger } from 'nestjs-pino';
+import { hourlyLimits } from '@app/billing';
 import { ConfigError, ensureDatabase, ensureRedis, loadConfig, StartupError, type AppConfig } from '@app/core';
 import { createApp } from './app.factory.js';
 import { AppModule } from './app.module.js';
 
 async function start(config: AppConfig): Promise<void> {
+  // Settings that only a lib can check, checked before Nest builds anything (which would log a stack trace).
+  hourlyLimits(config.AI_HOURLY_LIMITS);
   await ensureDatabase(config.DATABASE_URL);
   await ensureRedis(config.REDIS_URL);
   if (config.APP_ROLE === 'worker') {

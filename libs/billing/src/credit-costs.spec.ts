@@ -1,3 +1,4 @@
+import { ConfigError } from '@app/core';
 import { DEFAULT_HOURLY_LIMITS, hourlyLimits } from './credit-costs.js';
 
 describe('hourlyLimits', () => {
@@ -19,6 +20,7 @@ describe('hourlyLimits', () => {
   });
 
   it('refuses an unknown function name', () => {
-    expect(() => hourlyLimits('generate-poem:3')).toThrow(/unknown function "generate-poem"/);
+    expect(() => hourlyLimits('generate-poem:3')).toThrow(ConfigError);
+    expect(() => hourlyLimits('generate-poem:3')).toThrow(/AI_HOURLY_LIMITS \("generate-poem:3"\): unknown function "generate-poem"/);
   });
 });

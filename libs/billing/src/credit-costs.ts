@@ -1,3 +1,5 @@
+import { ConfigError } from '@app/core';
+
 /** The functions that cost AI credits, by route name (API.md §3). */
 export const AI_FUNCTIONS = [
   'generate-product',
@@ -34,14 +36,18 @@ export function isAiFunction(value: string): value is AiFunction {
 
 /**
  * The hourly maxima with `AI_HOURLY_LIMITS` applied (`generate-product:100,social-generate-content:60`).
- * Throws on a function name it does not know, so a typo fails at boot instead of being ignored.
+ * Throws a ConfigError on a function name it does not know, so a typo fails at boot instead of being ignored.
  */
 export function hourlyLimits(override: string | undefined): Record<AiFunction, number> {
   const limits = { ...DEFAULT_HOURLY_LIMITS };
   for (const part of (override ?? '').split(',')) {
     if (!part.trim()) continue;
     const [name, count] = part.split(':').map((item) => item.trim());
-    if (!isAiFunction(name)) throw new Error(`AI_HOURLY_LIMITS names an unknown function "${name}" (known: ${AI_FUNCTIONS.join(', ')})`);
+    if (!isAiFunction(name)) {
+      throw new ConfigError([
+        `AI_HOURLY_LIMITS (${JSON.stringify(override)}): unknown function "${name}" (known: ${AI_FUNCTIONS.join(', ')})`,
+      ]);
+    }
     limits[name] = Number(count);
   }
   return limits;

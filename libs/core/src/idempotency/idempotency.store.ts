@@ -1,20 +1,59 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { AppConfig } from '../config/app-config.js';
 import { queryRows } from '../database/query-rows.js';
 
 /** How long a key is remembered, and how long a claim may stay unfinished before it counts as abandoned. */
 export const IDEMPOTENCY_TTL_HOURS = 24;
 export const IDEMPOTENCY_ABANDONED_AFTER_MINUTES = 5;
+/** How often worker processes delete expired keys, and how many rows one statement deletes. */
+const PURGE_INTERVAL_MS = 60 * 60 * 1000;
+const PURGE_BATCH = 5000;
 
 export type IdempotencyClaim = { kind: 'claimed' } | { kind: 'replay'; response: unknown } | { kind: 'in_progress' } | { kind: 'mismatch' };
 
 /**
  * Idempotency keys in PostgreSQL, outside any request transaction: a claim commits at once, so a
- * second request with the same key sees it whichever instance serves it.
+ * second request with the same key sees it whichever instance serves it. Worker processes delete
+ * expired keys (and the answers kept with them) every hour.
  */
 @Injectable()
-export class IdempotencyStore {
-  constructor(private readonly dataSource: DataSource) {}
+export class IdempotencyStore implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger(IdempotencyStore.name);
+  private purgeTimer?: NodeJS.Timeout;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly config: AppConfig,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    if (this.config.APP_ROLE === 'api') return;
+    this.purgeTimer = setInterval(() => {
+      this.purgeExpired().catch((error: Error) => this.logger.warn({ err: { message: error.message } }, 'idempotency key purge failed'));
+    }, PURGE_INTERVAL_MS);
+    this.purgeTimer.unref();
+  }
+
+  onApplicationShutdown(): void {
+    clearInterval(this.purgeTimer);
+  }
+
+  /** Deletes the keys older than IDEMPOTENCY_TTL_HOURS, in batches; returns how many went. */
+  async purgeExpired(): Promise<number> {
+    let purged = 0;
+    for (;;) {
+      const deleted = await queryRows(
+        this.dataSource.manager,
+        `DELETE FROM idempotency_keys WHERE ctid IN (
+           SELECT ctid FROM idempotency_keys
+            WHERE created_at < clock_timestamp() - make_interval(hours => ${IDEMPOTENCY_TTL_HOURS}) LIMIT ${PURGE_BATCH})
+         RETURNING 1`,
+      );
+      purged += deleted.length;
+      if (deleted.length < PURGE_BATCH) return purged;
+    }
+  }
 
   /**
    * Claims `key` for this user and request, or tells what an earlier request with it left: its
