@@ -27,6 +27,7 @@ export * from './outbox/outbox.service.js';
 export * from './outbox/store-event.js';
 export * from './database/sql-text.js';
 export * from './crypto/secret-box.js';
+export * from './scheduling/periodic-task.js';
 export * from './http-client/index.js';
 export * from './idempotency/idempotency.store.js';
 export * from './idempotency/idempotent.decorator.js';

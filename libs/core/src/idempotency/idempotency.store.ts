@@ -2,6 +2,7 @@ import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShut
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/app-config.js';
 import { queryRows } from '../database/query-rows.js';
+import { PeriodicTask } from '../scheduling/periodic-task.js';
 
 /** How long a key is remembered, and how long a claim may stay unfinished before it counts as abandoned. */
 export const IDEMPOTENCY_TTL_HOURS = 24;
@@ -19,8 +20,7 @@ export type IdempotencyClaim = { kind: 'claimed' } | { kind: 'replay'; response:
  */
 @Injectable()
 export class IdempotencyStore implements OnApplicationBootstrap, OnApplicationShutdown {
-  private readonly logger = new Logger(IdempotencyStore.name);
-  private purgeTimer?: NodeJS.Timeout;
+  private readonly purge = new PeriodicTask('idempotency key purge', () => this.purgeExpired(), new Logger(IdempotencyStore.name));
 
   constructor(
     private readonly dataSource: DataSource,
@@ -28,15 +28,11 @@ export class IdempotencyStore implements OnApplicationBootstrap, OnApplicationSh
   ) {}
 
   onApplicationBootstrap(): void {
-    if (this.config.APP_ROLE === 'api') return;
-    this.purgeTimer = setInterval(() => {
-      this.purgeExpired().catch((error: Error) => this.logger.warn({ err: { message: error.message } }, 'idempotency key purge failed'));
-    }, PURGE_INTERVAL_MS);
-    this.purgeTimer.unref();
+    if (this.config.APP_ROLE !== 'api') this.purge.start(PURGE_INTERVAL_MS);
   }
 
   onApplicationShutdown(): void {
-    clearInterval(this.purgeTimer);
+    this.purge.stop();
   }
 
   /** Deletes the keys older than IDEMPOTENCY_TTL_HOURS, in batches; returns how many went. */

@@ -3,6 +3,7 @@ import { EventBus } from '@nestjs/cqrs';
 import pg from 'pg';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/app-config.js';
+import { PeriodicTask } from '../scheduling/periodic-task.js';
 import { StoreEvent, type StoreEventEnvelope } from './store-event.js';
 
 const CHANNEL = 'outbox_events';
@@ -35,7 +36,7 @@ export class OutboxRelay implements OnApplicationShutdown {
   private readonly logger = new Logger(OutboxRelay.name);
   private readonly consumers: StoreEventConsumer[] = [];
   private listener?: pg.Client;
-  private sweepTimer?: NodeJS.Timeout;
+  private readonly sweeper = new PeriodicTask('outbox sweep', () => this.sweep(), this.logger);
   private running = false;
   private draining: Promise<void> = Promise.resolve();
 
@@ -71,34 +72,18 @@ export class OutboxRelay implements OnApplicationShutdown {
     if (this.running) return;
     this.running = true;
     await this.listen();
-    this.sweepTimer = setInterval(() => void this.scheduledSweep(), this.config.OUTBOX_SWEEP_INTERVAL_MS);
-    this.sweepTimer.unref();
-    await this.scheduledSweep();
+    this.sweeper.start(this.config.OUTBOX_SWEEP_INTERVAL_MS);
+    await this.sweeper.runOnce();
   }
 
   /** Stops listening and sweeping (tests use it to lose the immediate publish on purpose). */
   async stop(): Promise<void> {
     this.running = false;
-    clearInterval(this.sweepTimer);
+    this.sweeper.stop();
     const listener = this.listener;
     this.listener = undefined;
     await listener?.end().catch(() => undefined);
     await this.draining;
-  }
-
-  private sweeping = false;
-
-  /** A timer's sweep: never two at once, and a failure (database down) is logged, not thrown. */
-  private async scheduledSweep(): Promise<void> {
-    if (this.sweeping) return;
-    this.sweeping = true;
-    try {
-      await this.sweep();
-    } catch (error) {
-      this.logger.warn({ err: { message: (error as Error).message } }, 'outbox sweep failed; retrying on the next tick');
-    } finally {
-      this.sweeping = false;
-    }
   }
 
   /** Publishes every undispatched row, oldest first, in batches. */
@@ -147,7 +132,7 @@ export class OutboxRelay implements OnApplicationShutdown {
     setTimeout(() => {
       if (!this.running || this.listener) return;
       this.listen()
-        .then(() => this.scheduledSweep())
+        .then(() => this.sweeper.runOnce())
         .catch(() => this.reconnect(Math.min(delayMs * 2, 30_000)));
     }, delayMs).unref();
   }

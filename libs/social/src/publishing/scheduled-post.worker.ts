@@ -1,7 +1,7 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import type { Job } from 'bull';
 import { ClsService } from 'nestjs-cls';
-import { AppConfig } from '@app/core';
+import { AppConfig, PeriodicTask } from '@app/core';
 import { NotificationRepository } from '@app/webhooks';
 import { SocialRepository, type SocialPostRow } from '../social.repository.js';
 import { PostPublisher } from './post-publisher.js';
@@ -18,7 +18,7 @@ import { finalStatus } from './social-post.js';
 @Injectable()
 export class ScheduledPostWorker implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger(ScheduledPostWorker.name);
-  private sweepTimer?: NodeJS.Timeout;
+  private readonly sweeper = new PeriodicTask('scheduled post sweep', () => this.sweep(), this.logger);
 
   constructor(
     private readonly queue: PostQueue,
@@ -37,12 +37,11 @@ export class ScheduledPostWorker implements OnApplicationBootstrap, OnApplicatio
         this.logger.error({ err: { message: error.message }, post_id: job.data.postId }, 'scheduled post could not be published'),
       ),
     );
-    this.sweepTimer = setInterval(() => void this.sweep().catch(() => undefined), this.config.JOB_SWEEP_INTERVAL_MS);
-    this.sweepTimer.unref();
+    this.sweeper.start(this.config.JOB_SWEEP_INTERVAL_MS);
   }
 
   onApplicationShutdown(): void {
-    clearInterval(this.sweepTimer);
+    this.sweeper.stop();
   }
 
   /** One attempt at a scheduled post; nothing when it is not (or no longer) scheduled. */

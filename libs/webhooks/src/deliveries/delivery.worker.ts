@@ -3,7 +3,7 @@ import { TransactionHost } from '@nestjs-cls/transactional';
 import type { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import type { Job } from 'bull';
 import { ClsService } from 'nestjs-cls';
-import { AppConfig, HttpTimeoutError, MetricsService, queryRows, SafeHttpClient, SecretBox } from '@app/core';
+import { AppConfig, HttpTimeoutError, MetricsService, PeriodicTask, queryRows, SafeHttpClient, SecretBox } from '@app/core';
 import { NotificationRepository } from '../notifications/notification.repository.js';
 import { MAX_DELIVERY_ATTEMPTS } from '../webhooks/webhook.js';
 import { WebhookRepository } from '../webhooks/webhook.repository.js';
@@ -22,7 +22,7 @@ const RESPONSE_EXCERPT_BYTES = 2048;
 @Injectable()
 export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger(DeliveryWorker.name);
-  private sweepTimer?: NodeJS.Timeout;
+  private readonly lostJobSweep = new PeriodicTask('lost delivery job sweep', () => this.requeueLost(), this.logger);
 
   constructor(
     private readonly queue: DeliveryQueue,
@@ -45,12 +45,11 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
         this.logger.error({ err: { message: error.message }, delivery_id: job.data.deliveryId }, 'delivery attempt could not be recorded'),
       ),
     );
-    this.sweepTimer = setInterval(() => void this.requeueLost().catch(() => undefined), this.config.JOB_SWEEP_INTERVAL_MS);
-    this.sweepTimer.unref();
+    this.lostJobSweep.start(this.config.JOB_SWEEP_INTERVAL_MS);
   }
 
-  async onApplicationShutdown(): Promise<void> {
-    clearInterval(this.sweepTimer);
+  onApplicationShutdown(): void {
+    this.lostJobSweep.stop();
   }
 
   /** One attempt of one delivery; a repeated or stale job (attempt already made, delivery no longer pending) does nothing. */

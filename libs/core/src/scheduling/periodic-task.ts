@@ -1,0 +1,45 @@
+import type { Logger } from '@nestjs/common';
+
+/**
+ * A task this process runs every so often (the worker's sweeps and purges): never two runs at once,
+ * a failure logged once per streak of failures and tried again on the next tick, and a timer that
+ * never keeps the process alive.
+ */
+export class PeriodicTask {
+  private timer?: NodeJS.Timeout;
+  private running = false;
+  private failing = false;
+
+  constructor(
+    private readonly name: string,
+    private readonly task: () => Promise<unknown>,
+    private readonly logger: Logger,
+  ) {}
+
+  start(everyMs: number): void {
+    if (this.timer) return;
+    this.timer = setInterval(() => void this.runOnce(), everyMs);
+    this.timer.unref();
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+    this.timer = undefined;
+  }
+
+  /** One run now, unless one is under way; never throws. */
+  async runOnce(): Promise<void> {
+    if (this.running) return;
+    this.running = true;
+    try {
+      await this.task();
+      if (this.failing) this.logger.log(`${this.name} works again`);
+      this.failing = false;
+    } catch (error) {
+      if (!this.failing) this.logger.warn({ err: { message: (error as Error).message } }, `${this.name} failed; retrying on each tick`);
+      this.failing = true;
+    } finally {
+      this.running = false;
+    }
+  }
+}
