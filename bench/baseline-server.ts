@@ -2,16 +2,20 @@
  * The benchmark's baseline: the same SQL as the API's product list and order placement, through
  * `pg` on a bare Fastify route, with no framework around it. What it leaves out is what the API
  * adds: JWT verification, the session and store-access checks, NestJS (guards, interceptors,
- * validation, CQRS), the error envelope, request logging and metrics. Both bind the transaction to
- * the merchant for row-level security, so the database does the same work.
+ * validation, CQRS), the error envelope, request logging and metrics. Both log in as the request
+ * role and bind the transaction to the merchant's session (app_bind_request), so the database does
+ * the same work.
  *
- * Env: PORT, DATABASE_URL, DATABASE_POOL_SIZE (default 10, as the API), BASELINE_USER_ID (the merchant).
+ * Env: PORT, DATABASE_URL (the request login), DATABASE_POOL_SIZE (default 10, as the API),
+ * BASELINE_SESSION_ID and BASELINE_PROOF (the merchant's session and its binding proof).
  */
 import Fastify from 'fastify';
 import pg from 'pg';
 
 const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: Number(process.env.DATABASE_POOL_SIZE ?? 10) });
-const userId = process.env.BASELINE_USER_ID!;
+const sessionId = process.env.BASELINE_SESSION_ID!;
+const proof = process.env.BASELINE_PROOF!;
+let userId = '';
 const app = Fastify({ logger: false });
 
 const PAGE = 20;
@@ -23,11 +27,9 @@ async function inTenantTransaction<T>(work: (client: pg.PoolClient) => Promise<T
   const client = await pool.connect();
   try {
     await client.query('BEGIN');
-    await client.query(`SELECT set_config('app.user_id', $1, true), set_config('app.role', $2, true), set_config('role', $3, true)`, [
-      userId,
-      'merchant',
-      'storefront_rls',
-    ]);
+    const bound = await client.query('SELECT user_id FROM app_bind_request($1, $2)', [sessionId, proof]);
+    if (bound.rowCount !== 1) throw new Error('the session could not be bound');
+    userId = bound.rows[0].user_id;
     const result = await work(client);
     await client.query('COMMIT');
     return result;

@@ -216,7 +216,7 @@ async function main(): Promise<void> {
     // Baseline and API alternate, round after round, and each figure is the median round's: the two
     // cores are shared with everything else, and one pass of each drifts by ±20 % between runs.
     log(`API beside the bare Fastify + pg baseline: read and write, ${settings.rounds} alternating rounds`);
-    const baselineServer = keep(await startBaseline(env, owner.userId));
+    const baselineServer = keep(await startBaseline(env, owner.token));
     api = keep(await startApi(env, 'api'));
     const apiSettings = { durationSec: settings.durationSec, warmupSec: settings.warmupSec, connections: settings.connections };
     const rounds: { baseline: ApiResults; api: ApiResults }[] = [];

@@ -56,18 +56,19 @@ pg_version() { ls /usr/lib/postgresql | sort -V | tail -n 1; }
 # "version name status" of the cluster on PG_PORT, if any.
 pg_cluster_on_port() { pg_lsclusters -h 2>/dev/null | awk -v port="$PG_PORT" '$3 == port { print $1, $2, $4; exit }'; }
 
-# Lets user postgres connect over local TCP without a password (first matching line wins, so prepend).
+# Lets user postgres (start-up) and the app's two logins, storefront_app (requests) and storefront_service
+# (workers), connect over local TCP without a password (first matching line wins, so prepend).
 # Only applied to a cluster this script installed or created: an existing setup is left as it is.
 pg_trust_local_tcp() {
   local hba="/etc/postgresql/$1/$2/pg_hba.conf"
   [ -f "$hba" ] || fail "PostgreSQL: $hba not found"
-  grep -q '^host[[:space:]]\+all[[:space:]]\+postgres[[:space:]]\+127\.0\.0\.1/32[[:space:]]\+trust' "$hba" && return 0
+  grep -q '^host[[:space:]]\+all[[:space:]]\+postgres,storefront_app,storefront_service[[:space:]]\+127\.0\.0\.1/32[[:space:]]\+trust' "$hba" && return 0
   local updated
   updated="$(mktemp)"
   {
-    echo '# Added by scripts/services.sh: local development and CI connect as postgres without a password.'
-    echo 'host    all    postgres    127.0.0.1/32    trust'
-    echo 'host    all    postgres    ::1/128         trust'
+    echo '# Added by scripts/services.sh: local development and CI connect without a password.'
+    echo 'host    all    postgres,storefront_app,storefront_service    127.0.0.1/32    trust'
+    echo 'host    all    postgres,storefront_app,storefront_service    ::1/128         trust'
     cat "$hba"
   } >"$updated"
   "${AS_ROOT[@]}" cp "$updated" "$hba"

@@ -4,6 +4,7 @@ import { SCHEMA_NAMES } from '../libs/ai/src/openai/schemas.js';
 import { ImageServer, twoColourPhoto } from './fakes/image-server.js';
 import { FakeOpenAiServer, SAMPLE_ANSWERS, type FakeBehaviour } from './fakes/openai-server.js';
 import { merchantWithStore, startApp, type TestApp } from './support/app.js';
+import { SYSTEM_DATA_SOURCE } from './support/database.js';
 
 /**
  * The `openai` provider end to end: the real app talks real HTTP to a fake OpenAI-compatible API.
@@ -45,7 +46,7 @@ describe('AI functions with an OpenAI-compatible provider', () => {
       WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
       WEBHOOK_ALLOW_HTTP: 'true',
     });
-    db = api.app.get(DataSource);
+    db = api.app.get<DataSource>(SYSTEM_DATA_SOURCE);
   });
   beforeEach(async () => {
     fake.reset();

@@ -5,6 +5,7 @@ import { DataSource } from 'typeorm';
 import { IdempotencyStore } from '@app/core';
 import { ImageServer, twoColourPhoto } from './fakes/image-server.js';
 import { merchantWithStore, PUBLIC_KEY, signUp, startApp, uniqueEmail, type HttpResult, type TestApp } from './support/app.js';
+import { SYSTEM_DATA_SOURCE } from './support/database.js';
 
 /**
  * The five AI functions with the local provider, credits and their ledger, access (two stores,
@@ -60,7 +61,7 @@ describe('AI functions (local provider) and credits', () => {
       ADMIN_EMAIL: adminEmail,
       ADMIN_PASSWORD: 'admin-password-1',
     });
-    db = api.app.get(DataSource);
+    db = api.app.get<DataSource>(SYSTEM_DATA_SOURCE);
     admin = (
       await api.request('POST', '/auth/v1/token?grant_type=password', {
         headers: { apikey: PUBLIC_KEY },

@@ -1,6 +1,6 @@
 import { DataSource } from 'typeorm';
-import { enterTenantContext, type Role } from '@app/core';
 import { PUBLIC_KEY, merchantWithStore, signUp, startApp, uniqueEmail, type Session, type TestApp } from './support/app.js';
+import { asRequest, SYSTEM_DATA_SOURCE } from './support/database.js';
 
 type Who = 'owner' | 'admin' | 'customersMember' | 'otherMember' | 'customer' | 'otherCustomer' | 'otherOwner' | 'otherStoreCustomer';
 
@@ -58,7 +58,7 @@ describe('customers', () => {
 
   beforeAll(async () => {
     api = await startApp({ ADMIN_EMAIL: adminEmail, ADMIN_PASSWORD: 'admin-password-1' });
-    db = api.app.get(DataSource);
+    db = api.app.get<DataSource>(SYSTEM_DATA_SOURCE);
     const a = await merchantWithStore(api, 'Customers A');
     const b = await merchantWithStore(api, 'Customers B');
     storeA = a.storeId;
@@ -504,11 +504,7 @@ describe('customers', () => {
 
   describe('row-level security beneath the guards', () => {
     /** Runs `sql` in a transaction bound to the user, as TenantTransactionInterceptor does for requests. */
-    const asUser = (session: Session, sql: string, params: unknown[] = []) =>
-      db.transaction(async (manager) => {
-        await enterTenantContext(manager, { userId: session.user.id, role: session.user.role as Role });
-        return manager.query(sql, params);
-      });
+    const asUser = (session: Session, sql: string, params: unknown[] = []) => asRequest(api, session.access_token, (q) => q(sql, params));
 
     it("a customer's unfiltered SELECT sees its own record only", async () => {
       const inStore = (await db.query('SELECT id FROM customers WHERE store_id = $1', [storeA])) as { id: string }[];

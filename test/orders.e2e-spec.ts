@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { PUBLIC_KEY, merchantWithStore, signUp, startApp, uniqueEmail, type HttpResult, type TestApp } from './support/app.js';
+import { SYSTEM_DATA_SOURCE } from './support/database.js';
 
 /**
  * Orders of API.md §2: every route with every role, server-side prices, all-or-nothing stock,
@@ -21,7 +22,7 @@ describe('orders', () => {
   let otherStoreCustomerId: string;
   const adminEmail = uniqueEmail('admin');
 
-  const db = () => api.app.get(DataSource);
+  const db = () => api.app.get<DataSource>(SYSTEM_DATA_SOURCE);
   const call = (who: Who, method: string, path: string, body?: unknown): Promise<HttpResult> =>
     api.request(method, `/functions/v1${path}`, { token: tokens[who], body });
   const events = async (storeId: string) =>

@@ -2,6 +2,7 @@ import { EventBus, ofType } from '@nestjs/cqrs';
 import { DataSource } from 'typeorm';
 import { OutboxRelay, StoreEvent, type StoreEventEnvelope } from '@app/core';
 import { merchantWithStore, startApp, type TestApp } from './support/app.js';
+import { SYSTEM_DATA_SOURCE } from './support/database.js';
 
 /** Collects the store events an app's EventBus publishes for one store. */
 function collect(api: TestApp, storeId: () => string): StoreEventEnvelope[] {
@@ -36,7 +37,9 @@ describe('outbox relay', () => {
   const undispatched = async (storeId: string) =>
     Number(
       (
-        await api.app.get(DataSource).query('SELECT count(*) FROM outbox_events WHERE store_id = $1 AND dispatched_at IS NULL', [storeId])
+        await api.app
+          .get<DataSource>(SYSTEM_DATA_SOURCE)
+          .query('SELECT count(*) FROM outbox_events WHERE store_id = $1 AND dispatched_at IS NULL', [storeId])
       )[0].count,
     );
 
@@ -83,7 +86,7 @@ describe('outbox relay', () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(seen.concat(seenBySecond).filter((e) => e.event === 'inventory.updated' && e.data.product_id === product)).toEqual([]);
     const rows = await api.app
-      .get(DataSource)
+      .get<DataSource>(SYSTEM_DATA_SOURCE)
       .query(`SELECT 1 FROM outbox_events WHERE event = 'inventory.updated' AND data->>'product_id' = $1`, [product]);
     expect(rows).toEqual([]);
   });

@@ -1,5 +1,6 @@
 import { DataSource } from 'typeorm';
 import { merchantWithStore, startApp, type HttpResult, type TestApp } from './support/app.js';
+import { SYSTEM_DATA_SOURCE } from './support/database.js';
 
 /**
  * Cursor pages lose nothing when rows share a creation time: rows written in one transaction get
@@ -14,7 +15,7 @@ describe('cursor pagination', () => {
 
   it('pages through products created in one statement, one per page, each exactly once', async () => {
     const { token, storeId } = await merchantWithStore(api, 'Bulk');
-    const db = api.app.get(DataSource);
+    const db = api.app.get<DataSource>(SYSTEM_DATA_SOURCE);
     const inserted = (await db.query(
       `INSERT INTO products (store_id, name, price) SELECT $1, 'Bulk ' || n, 1 FROM generate_series(1, 5) n RETURNING id`,
       [storeId],

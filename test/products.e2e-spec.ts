@@ -1,5 +1,6 @@
 import { DataSource } from 'typeorm';
 import { merchantWithStore, signUp, startApp, uniqueEmail, type TestApp } from './support/app.js';
+import { SYSTEM_DATA_SOURCE } from './support/database.js';
 
 /** The catalog and inventory of API.md §2: roles, validation, filters, events, concurrency. */
 describe('products and inventory', () => {
@@ -12,7 +13,7 @@ describe('products and inventory', () => {
 
   const events = async (storeId: string) =>
     (await api.app
-      .get(DataSource)
+      .get<DataSource>(SYSTEM_DATA_SOURCE)
       .query('SELECT event, data FROM outbox_events WHERE store_id = $1 ORDER BY created_at, id', [storeId])) as {
       event: string;
       data: Record<string, unknown>;

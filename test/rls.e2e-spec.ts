@@ -1,106 +1,253 @@
-import { DataSource } from 'typeorm';
-import { enterTenantContext, RLS_ROLE } from '@app/core';
-import { merchantWithStore, signUp, startApp, type TestApp } from './support/app.js';
+import { getDataSourceToken } from '@nestjs/typeorm';
+import pg from 'pg';
+import type { DataSource } from 'typeorm';
+import { OWNER_ROLE, REQUEST_ROLE, SYSTEM_ROLE } from '@app/core';
+import { merchantWithStore, signUp, startApp, uniqueEmail, type TestApp } from './support/app.js';
+import { asRequest, sessionIdOf, SYSTEM_DATA_SOURCE, type Query } from './support/database.js';
+
+type Tenant = Awaited<ReturnType<typeof merchantWithStore>>;
 
 /**
- * Row-level security is the net under the guards: a query issued with no tenant filter at all,
- * in a transaction bound to a user the way every request's is, still sees only that user's rows.
+ * Row-level security as a wall of its own: queries with no tenant filter at all, in transactions
+ * opened exactly as a request's (request login, bound to the session by app_bind_request), and hostile
+ * SQL of the kind an injection would run there.
  */
 describe('row-level security', () => {
   let api: TestApp;
-  let dataSource: DataSource;
-  let a: Awaited<ReturnType<typeof merchantWithStore>>;
-  let b: Awaited<ReturnType<typeof merchantWithStore>>;
+  let system: DataSource;
+  let a: Tenant;
+  let b: Tenant;
+  let customerToken: string;
+  let customerId: string;
+  let ordersA: string[];
+  let orderB: string;
+
+  const adminUrl = () => process.env.DATABASE_URL!;
 
   beforeAll(async () => {
-    api = await startApp();
-    dataSource = api.app.get(DataSource);
+    api = await startApp({ ADMIN_EMAIL: 'rls-admin@example.com', ADMIN_PASSWORD: 'rls-admin-password' });
+    system = api.app.get<DataSource>(SYSTEM_DATA_SOURCE);
     a = await merchantWithStore(api, 'Tenant A');
     b = await merchantWithStore(api, 'Tenant B');
-    const invite = await api.request('POST', `/functions/v1/stores/${b.storeId}/members`, {
+    const product = async (tenant: Tenant) =>
+      (
+        await api.request('POST', `/functions/v1/stores/${tenant.storeId}/products`, {
+          token: tenant.token,
+          body: { name: 'Mug', price: 10, inventory_quantity: 100, status: 'active' },
+        })
+      ).body.product.id as string;
+    const productA = await product(a);
+    const productB = await product(b);
+    const customer = await signUp(api, { role: 'customer', store_id: a.storeId });
+    customerToken = customer.access_token;
+    const order = async (token: string, storeId: string, productId: string) => {
+      const placed = await api.request('POST', `/functions/v1/stores/${storeId}/orders`, {
+        token,
+        body: { items: [{ product_id: productId, quantity: 1 }] },
+      });
+      expect(placed.status).toBe(201);
+      return placed.body.order.id as string;
+    };
+    const own = await order(customerToken, a.storeId, productA);
+    const staffOrder = await order(a.token, a.storeId, productA);
+    ordersA = [own, staffOrder];
+    orderB = await order(b.token, b.storeId, productB);
+    customerId = (await system.query('SELECT id FROM customers WHERE user_id = $1', [customer.user.id]))[0].id;
+    // Rows of store B in every table a request could want to reach.
+    await api.request('POST', '/functions/v1/webhooks/register', {
       token: b.token,
-      body: { email: 'rls-member@example.com', permissions: [] },
+      body: { store_id: b.storeId, url: 'https://example.com/hook', events: ['order.created'] },
     });
-    expect(invite.status).toBe(201);
+    await system.query(
+      `INSERT INTO social_accounts (store_id, platform, platform_account_id, username, access_token_sealed) VALUES ($1, 'x', '1', 'b', 'sealed')`,
+      [b.storeId],
+    );
   });
   afterAll(() => api.close());
 
-  /** Runs `work` in a transaction bound to the user, as TenantTransactionInterceptor does for requests. */
-  function asUser<T>(
-    userId: string,
-    role: 'merchant' | 'admin',
-    work: (query: (sql: string, params?: unknown[]) => Promise<any>) => Promise<T>,
-  ) {
-    return dataSource.transaction(async (manager) => {
-      await enterTenantContext(manager, { userId, role });
-      return work((sql, params) => manager.query(sql, params));
-    });
-  }
+  const customer = <T>(work: (q: Query) => Promise<T>) => asRequest(api, customerToken, work);
 
-  it('switches to a role that cannot bypass RLS', async () => {
-    const [row] = await asUser(a.session.user.id, 'merchant', (q) =>
-      q(`SELECT current_user AS name, (SELECT rolbypassrls FROM pg_roles WHERE rolname = current_user) AS bypass`),
+  it('request transactions run as a login that owns nothing, bypasses nothing and is not a superuser', async () => {
+    const [row] = await customer((q) =>
+      q(
+        `SELECT current_user AS name, r.rolsuper, r.rolbypassrls,
+                pg_has_role(current_user, $1, 'MEMBER') AS owner, pg_has_role(current_user, $2, 'MEMBER') AS system,
+                pg_has_role(current_user, $3, 'MEMBER') AS requests,
+                (SELECT count(*)::int FROM pg_class c WHERE c.relowner = r.oid) AS owned
+           FROM pg_roles r WHERE r.rolname = current_user`,
+        [OWNER_ROLE, SYSTEM_ROLE, REQUEST_ROLE],
+      ),
     );
-    expect(row).toEqual({ name: RLS_ROLE, bypass: false });
+    expect(row).toMatchObject({ name: api.config.requestDatabaseUrl.match(/\/\/([^:@]+)/)![1], rolsuper: false, rolbypassrls: false });
+    expect(row).toMatchObject({ owner: false, system: false, requests: true, owned: 0 });
   });
 
-  it('an unfiltered SELECT sees only the tenant’s own stores', async () => {
-    const ids = await asUser(a.session.user.id, 'merchant', (q) => q('SELECT id FROM stores'));
+  it('every table forces row-level security, and none belongs to a login the app holds', async () => {
+    const admin = new pg.Client({ connectionString: adminUrl() });
+    await admin.connect();
+    try {
+      const { rows } = await admin.query(
+        `SELECT c.relname, c.relrowsecurity, c.relforcerowsecurity, pg_get_userbyid(c.relowner) AS owner
+           FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+          WHERE n.nspname = 'public' AND c.relkind = 'r' AND c.relname <> 'migrations'`,
+      );
+      expect(rows.length).toBeGreaterThan(20);
+      for (const row of rows)
+        expect(row, row.relname).toMatchObject({ relrowsecurity: true, relforcerowsecurity: true, owner: OWNER_ROLE });
+    } finally {
+      await admin.end();
+    }
+  });
+
+  describe('hostile SQL inside a customer’s request transaction', () => {
+    it('cannot leave the request role: RESET ROLE, SET ROLE to the owner, the system or postgres', async () => {
+      const login = await customer(async (q) => {
+        await q('RESET ROLE');
+        return (await q('SELECT current_user AS name'))[0].name;
+      });
+      expect(login).not.toBe('postgres');
+      for (const role of [OWNER_ROLE, SYSTEM_ROLE, 'postgres']) {
+        await expect(
+          customer((q) => q(`SET ROLE ${role}`)),
+          role,
+        ).rejects.toThrow(/permission denied/);
+      }
+      await expect(customer((q) => q('SET SESSION AUTHORIZATION postgres'))).rejects.toThrow(/permission denied/);
+    });
+
+    it('cannot run programs or read the server’s secrets', async () => {
+      await expect(customer((q) => q(`COPY (SELECT 1) TO PROGRAM 'true'`))).rejects.toThrow(/permission denied|must be superuser/);
+      await expect(customer((q) => q('SELECT rolpassword FROM pg_authid'))).rejects.toThrow(/permission denied/);
+      await expect(customer((q) => q(`SELECT pg_read_file('postgresql.conf')`))).rejects.toThrow(/permission denied/);
+      await expect(customer((q) => q('SELECT * FROM storefront_private.installation'))).rejects.toThrow(/permission denied/);
+      await expect(customer((q) => q(`SELECT storefront_private.hmac('session:x')`))).rejects.toThrow(/permission denied/);
+      await expect(customer((q) => q('CREATE TEMP TABLE t (x int)'))).rejects.toThrow(/permission denied/);
+      await expect(customer((q) => q('CREATE TABLE public.t (x int)'))).rejects.toThrow(/permission denied/);
+    });
+
+    it('cannot widen its context: app.role = admin or another user id makes it nobody, not someone else', async () => {
+      const forged = await customer(async (q) => {
+        await q(`SELECT set_config('app.role', 'admin', true)`);
+        return q('SELECT id FROM stores');
+      });
+      expect(forged).toEqual([]);
+      const impersonated = await customer(async (q) => {
+        await q(`SELECT set_config('app.user_id', $1, true)`, [b.session.user.id]);
+        return q('SELECT id FROM stores');
+      });
+      expect(impersonated).toEqual([]);
+      // A context copied from another transaction (the same MAC, the same settings) is worth nothing there.
+      const settings = await customer((q) =>
+        q(`SELECT current_setting('app.user_id') AS u, current_setting('app.role') AS r, current_setting('app.session_id') AS s,
+                  current_setting('app.context') AS c`),
+      );
+      const replayed = await api.app.get<DataSource>(getDataSourceToken()).transaction(async (manager) => {
+        const [copy] = settings;
+        await manager.query(
+          `SELECT set_config('app.user_id', $1, true), set_config('app.role', $2, true), set_config('app.session_id', $3, true),
+                  set_config('app.context', $4, true)`,
+          [copy.u, copy.r, copy.s, copy.c],
+        );
+        return manager.query('SELECT id FROM orders');
+      });
+      expect(replayed).toEqual([]);
+    });
+
+    it('cannot bind another session without the proof only the API can make', async () => {
+      const other = sessionIdOf(b.token);
+      const bound = await customer((q) => q(`SELECT * FROM app_bind_request($1, $2)`, [other, 'f'.repeat(64)]));
+      expect(bound).toEqual([]);
+      const visible = await customer(async (q) => {
+        await q(`SELECT * FROM app_bind_request($1, $2)`, [other, 'f'.repeat(64)]);
+        return q('SELECT id FROM stores WHERE id = $1', [b.storeId]);
+      });
+      expect(visible).toEqual([]);
+    });
+
+    it("sees only its own rows of store A and nothing of store B's orders, customers, webhooks, social accounts or credits", async () => {
+      const seen = await customer(async (q) => ({
+        orders: (await q('SELECT id FROM orders')).map((r: { id: string }) => r.id),
+        customers: (await q('SELECT id FROM customers')).map((r: { id: string }) => r.id),
+        webhooks: await q('SELECT id FROM webhooks'),
+        deliveries: await q('SELECT id FROM webhook_deliveries'),
+        social: await q('SELECT id FROM social_accounts'),
+        ledger: await q('SELECT id FROM credit_ledger'),
+        accounts: await q('SELECT store_id FROM credit_accounts'),
+        notifications: await q('SELECT id FROM merchant_notifications'),
+      }));
+      expect(seen.orders).toEqual([ordersA[0]]);
+      expect(seen.customers).toEqual([customerId]);
+      expect(seen).toMatchObject({ webhooks: [], deliveries: [], social: [], ledger: [], accounts: [], notifications: [] });
+      expect(await customer((q) => q('SELECT id FROM orders WHERE id = $1', [orderB]))).toEqual([]);
+    });
+
+    it("cannot change another store's order, pay its own, or append another store's events", async () => {
+      const [updated] = await customer((q) => q(`UPDATE orders SET status = 'cancelled' WHERE id = $1 RETURNING id`, [orderB]));
+      expect(updated).toEqual([]);
+      await expect(customer((q) => q(`UPDATE orders SET status = 'paid' WHERE id = $1`, [ordersA[0]]))).rejects.toThrow(
+        /row-level security/,
+      );
+      await expect(customer((q) => q(`UPDATE orders SET total = 0 WHERE id = $1`, [ordersA[0]]))).rejects.toThrow(/permission denied/);
+      await expect(
+        customer((q) => q(`INSERT INTO outbox_events (store_id, event, data) VALUES ($1, 'order.paid', '{}')`, [b.storeId])),
+      ).rejects.toThrow(/row-level security/);
+      await expect(
+        customer((q) => q(`INSERT INTO credit_ledger (store_id, kind, amount, reference) VALUES ($1, 'grant', 100000, 'x')`, [a.storeId])),
+      ).rejects.toThrow(/permission denied/);
+      const [order] = await system.query('SELECT status, total FROM orders WHERE id = $1', [orderB]);
+      expect(order.status).toBe('pending');
+    });
+
+    it('reads no user but itself, and no session or refresh token at all', async () => {
+      const users = await customer((q) => q('SELECT id FROM users'));
+      expect(users).toHaveLength(1);
+      await expect(customer((q) => q('SELECT 1 FROM auth_sessions'))).rejects.toThrow(/permission denied/);
+      await expect(customer((q) => q('SELECT 1 FROM auth_refresh_tokens'))).rejects.toThrow(/permission denied/);
+    });
+  });
+
+  it('an unfiltered SELECT of a merchant sees only its own store; changes to another store change nothing', async () => {
+    const ids = await asRequest(api, a.token, (q) => q('SELECT id FROM stores'));
     expect(ids.map((r: { id: string }) => r.id)).toEqual([a.storeId]);
-    const direct = await asUser(a.session.user.id, 'merchant', (q) => q('SELECT id FROM stores WHERE id = $1', [b.storeId]));
-    expect(direct).toEqual([]);
-  });
-
-  it('another tenant’s rows cannot be changed or deleted, nor members read', async () => {
-    const updated = await asUser(a.session.user.id, 'merchant', (q) =>
+    const [updated] = await asRequest(api, a.token, (q) =>
       q(`UPDATE stores SET name = 'hijacked' WHERE id = $1 RETURNING id`, [b.storeId]),
     );
-    expect(updated[0]).toEqual([]);
-    const deleted = await asUser(a.session.user.id, 'merchant', (q) => q(`DELETE FROM stores WHERE id = $1 RETURNING id`, [b.storeId]));
-    expect(deleted[0]).toEqual([]);
-    const members = await asUser(a.session.user.id, 'merchant', (q) => q('SELECT id FROM store_members'));
-    expect(members).toEqual([]);
-    const [store] = await dataSource.query('SELECT name FROM stores WHERE id = $1', [b.storeId]);
+    expect(updated).toEqual([]);
+    await expect(
+      asRequest(api, a.token, (q) => q(`INSERT INTO stores (owner_id, name) VALUES ($1, 'forged')`, [b.session.user.id])),
+    ).rejects.toThrow(/row-level security/);
+    const [store] = await system.query('SELECT name FROM stores WHERE id = $1', [b.storeId]);
     expect(store.name).toBe('Tenant B');
   });
 
-  it('a store cannot be created in another owner’s name, nor a member added to another’s store', async () => {
-    await expect(
-      asUser(a.session.user.id, 'merchant', (q) => q(`INSERT INTO stores (owner_id, name) VALUES ($1, 'forged')`, [b.session.user.id])),
-    ).rejects.toThrow(/row-level security/);
-    await expect(
-      asUser(a.session.user.id, 'merchant', (q) =>
-        q(`INSERT INTO store_members (store_id, email) VALUES ($1, 'x@example.com')`, [b.storeId]),
-      ),
-    ).rejects.toThrow(/row-level security/);
+  it('a temporary table cannot shadow what the SECURITY DEFINER helpers read (temporary tables are refused outright)', async () => {
+    await expect(asRequest(api, a.token, (q) => q('CREATE TEMP TABLE stores (id uuid, owner_id uuid)'))).rejects.toThrow(
+      /permission denied/,
+    );
   });
 
-  it('users see only themselves; sessions and refresh tokens are closed to the request role', async () => {
-    const users = await asUser(a.session.user.id, 'merchant', (q) => q('SELECT id FROM users'));
-    expect(users).toEqual([{ id: a.session.user.id }]);
-    await expect(asUser(a.session.user.id, 'merchant', (q) => q('SELECT 1 FROM auth_refresh_tokens'))).rejects.toThrow(/permission denied/);
-  });
-
-  it('a temporary table cannot shadow what the SECURITY DEFINER helpers read', async () => {
-    const ids = await asUser(a.session.user.id, 'merchant', async (q) => {
-      await q('CREATE TEMP TABLE stores (id uuid, owner_id uuid) ON COMMIT DROP');
-      await q('INSERT INTO pg_temp.stores VALUES ($1, $2)', [b.storeId, a.session.user.id]);
-      return q('SELECT unnest(app_accessible_store_ids()) AS id');
+  it('the admin role comes from the database: the admin sees every store, a merchant claiming admin does not', async () => {
+    const admin = await api.request('POST', '/auth/v1/token?grant_type=password', {
+      headers: { apikey: 'test-public-api-key-0123456789' },
+      body: { email: 'rls-admin@example.com', password: 'rls-admin-password' },
     });
-    expect(ids.map((r: { id: string }) => r.id)).toEqual([a.storeId]);
-  });
-
-  it('an admin sees every store', async () => {
-    const admin = await signUp(api);
-    const ids = (await asUser(admin.user.id, 'admin', (q) => q('SELECT id FROM stores'))).map((r: { id: string }) => r.id);
+    expect(admin.status).toBe(200);
+    const ids = (await asRequest(api, admin.body.access_token, (q) => q('SELECT id FROM stores'))).map((r: { id: string }) => r.id);
     expect(ids).toEqual(expect.arrayContaining([a.storeId, b.storeId]));
+    const merchant = await signUp(api, {}, uniqueEmail('claims-admin'));
+    const seen = await asRequest(api, merchant.access_token, (q) => q('SELECT id FROM stores'));
+    expect(seen).toEqual([]);
   });
 
-  it('with no user bound, nothing is visible', async () => {
-    const rows = await dataSource.transaction(async (manager) => {
-      await manager.query(`SELECT set_config('role', $1, true)`, [RLS_ROLE]);
-      return manager.query('SELECT id FROM stores');
-    });
+  it('with no session bound, nothing is visible', async () => {
+    const rows = await api.app.get<DataSource>(getDataSourceToken()).transaction((manager) => manager.query('SELECT id FROM stores'));
     expect(rows).toEqual([]);
+  });
+
+  it('a session that ended cannot be bound any more', async () => {
+    const user = await signUp(api);
+    const out = await api.request('POST', '/auth/v1/logout', { token: user.access_token });
+    expect(out.status).toBe(204);
+    await expect(asRequest(api, user.access_token, (q) => q('SELECT 1'))).rejects.toThrow(/could not be bound/);
   });
 });

@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import { ImageServer, twoColourPhoto } from './fakes/image-server.js';
 import { FakePlatformServer } from './fakes/platform-server.js';
 import { merchantWithStore, startApp, type TestApp } from './support/app.js';
+import { SYSTEM_DATA_SOURCE } from './support/database.js';
 import { eventually, localPath, redirectOf, startConnect } from './support/social.js';
 
 /**
@@ -52,7 +53,7 @@ describe('social publishing (live mode, fake platforms)', () => {
       // Its own Bull queues: a worker of another file's app (sandbox mode) must not take these posts.
       REDIS_PREFIX: `${process.env.REDIS_PREFIX}social-live:`,
     });
-    db = api.app.get(DataSource);
+    db = api.app.get<DataSource>(SYSTEM_DATA_SOURCE);
     store = await merchantWithStore(api, 'Live social');
     for (const platform of ['x', 'instagram', 'facebook', 'threads', 'tiktok', 'youtube']) accounts[platform] = await connect(platform);
   });

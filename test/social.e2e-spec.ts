@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { ScheduledPostWorker } from '@app/social';
 import { merchantWithStore, signUp, startApp, uniqueEmail, type TestApp } from './support/app.js';
+import { SYSTEM_DATA_SOURCE } from './support/database.js';
 import { connectSandbox, eventually, linkOf, localPath, REDIRECT_URL, redirectOf, startConnect } from './support/social.js';
 
 /**
@@ -32,7 +33,7 @@ describe('social publishing (sandbox mode)', () => {
       // Its own Bull queues: a worker of another file's app must not take this file's scheduled posts.
       REDIS_PREFIX: `${process.env.REDIS_PREFIX}social-sandbox:`,
     });
-    db = api.app.get(DataSource);
+    db = api.app.get<DataSource>(SYSTEM_DATA_SOURCE);
     owner = await merchantWithStore(api, 'Social store');
     other = await merchantWithStore(api, 'Other social store');
     const invite = async (permissions: string[]) => {

@@ -1,4 +1,5 @@
 import { PUBLIC_KEY, signUp, startApp, uniqueEmail, type TestApp } from './support/app.js';
+import { SYSTEM_DATA_SOURCE } from './support/database.js';
 
 /**
  * The role × route matrix of stores and members: every role on its own store and on another
@@ -196,9 +197,8 @@ describe('stores and members: roles and tenancy', () => {
 
       const lateEmail = uniqueEmail('late');
       const late = await call('ownerA', 'POST', `/stores/${storeA}/members`, { email: lateEmail, permissions: [] });
-      const { DataSource } = await import('typeorm');
       await api.app
-        .get(DataSource)
+        .get(SYSTEM_DATA_SOURCE)
         .query(`UPDATE store_members SET invite_expires_at = now() - interval '1 minute' WHERE id = $1`, [late.body.member.id]);
       expect((await signup(lateEmail, late.body.invite_token)).status).toBe(400);
       // A refused sign-up leaves no account behind: the e-mail is still free.

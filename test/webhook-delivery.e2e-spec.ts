@@ -4,6 +4,7 @@ import { DataSource } from 'typeorm';
 import { OutboxRelay } from '@app/core';
 import { WebhookReceiver, type ReceivedRequest } from './fakes/webhook-receiver.js';
 import { merchantWithStore, startApp, type TestApp } from './support/app.js';
+import { SYSTEM_DATA_SOURCE } from './support/database.js';
 
 async function until<T>(probe: () => T | null | false | Promise<T | null | false>, what: string, timeoutMs = 15_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
@@ -37,7 +38,7 @@ describe('webhook deliveries', () => {
   let receiver: WebhookReceiver;
   let base: string;
   let owner: { token: string; storeId: string };
-  const db = () => api.app.get(DataSource);
+  const db = () => api.app.get<DataSource>(SYSTEM_DATA_SOURCE);
 
   const register = async (path: string, events: string[], secret?: string) => {
     const result = await api.request('POST', '/functions/v1/webhooks/register', {

@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import { SecretBox } from '@app/core';
 import { DeliveryQueue } from '@app/webhooks';
 import { merchantWithStore, signUp, startApp, uniqueEmail, type TestApp } from './support/app.js';
+import { SYSTEM_DATA_SOURCE } from './support/database.js';
 
 /** Nothing listens on the discard port: deliveries to it fail fast, and no test here needs one to succeed. */
 const DEAD_URL = 'http://127.0.0.1:9/hook';
@@ -23,7 +24,7 @@ describe('webhooks API', () => {
   let storeId: string;
   let otherStoreId: string;
   const tokens = {} as Record<Who, string>;
-  const db = () => api.app.get(DataSource);
+  const db = () => api.app.get<DataSource>(SYSTEM_DATA_SOURCE);
   const open = (sealed: string) => api.app.get(SecretBox).open(sealed);
 
   const call = (who: Who, method: string, path: string, body?: unknown, app: TestApp = api) =>

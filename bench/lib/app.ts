@@ -1,6 +1,7 @@
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import pg from 'pg';
 import { freePort, startChild, type Child } from './child.js';
 import { call, inParallel } from './http.js';
 import { productionEnv, type BenchServices } from './services.js';
@@ -70,12 +71,33 @@ export async function startApi(
   });
 }
 
-export async function startBaseline(env: Record<string, string>, userId: string): Promise<Child> {
+/**
+ * The baseline server, bound as the API binds: the request login, and the merchant's session with
+ * the proof made from the installation key (read here through the start-up login).
+ */
+export async function startBaseline(env: Record<string, string>, merchantToken: string): Promise<Child> {
   const port = await freePort();
+  const admin = new pg.Client({ connectionString: env.DATABASE_URL });
+  await admin.connect();
+  const key: Buffer = (await admin.query('SELECT binding_key FROM storefront_private.installation')).rows[0].binding_key;
+  await admin.end();
+  const sessionId = JSON.parse(Buffer.from(merchantToken.split('.')[1], 'base64url').toString('utf8')).session_id as string;
+  const requestUrl = new URL(env.DATABASE_URL);
+  requestUrl.username = 'storefront_app';
+  if (requestUrl.password) {
+    requestUrl.password = createHmac('sha256', decodeURIComponent(requestUrl.password))
+      .update('storefront database login storefront_app')
+      .digest('hex');
+  }
   return startChild({
     name: 'baseline',
     script: path.join(ROOT, 'dist/bench/bench/baseline-server.js'),
-    env: { DATABASE_URL: env.DATABASE_URL, PORT: String(port), BASELINE_USER_ID: userId },
+    env: {
+      DATABASE_URL: requestUrl.toString(),
+      PORT: String(port),
+      BASELINE_SESSION_ID: sessionId,
+      BASELINE_PROOF: createHmac('sha256', key).update(`session:${sessionId}`).digest('hex'),
+    },
     logDir: path.join(RESULTS_DIR, 'logs'),
     port,
     readyPath: '/health',

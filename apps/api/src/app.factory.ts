@@ -11,13 +11,15 @@ import {
   MetricsService,
   bodyShapeError,
   frameworkErrorReply,
+  prepareDatabase,
   requestId,
 } from '@app/core';
-import { AppModule } from './app.module.js';
+import { AppModule, MIGRATIONS } from './app.module.js';
 import { setupOpenApi } from './openapi.js';
 
 /** Builds the HTTP application exactly as it serves: used by main.ts and by the e2e tests. */
 export async function createApp(config: AppConfig): Promise<NestFastifyApplication> {
+  if (!config.requestBindingKey) await prepareDatabase(config, MIGRATIONS);
   const adapter = new FastifyAdapter({
     bodyLimit: BODY_LIMIT_BYTES,
     trustProxy: config.TRUST_PROXY,

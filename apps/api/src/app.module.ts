@@ -13,7 +13,7 @@ import { AppConfig, AppThrottlerGuard, CoreModule, OutboxRelay } from '@app/core
 import { Social1763800700000, SocialModule } from '@app/social';
 import { MillisecondTimestamps1763800560000, Webhooks1763800400000, WebhooksModule } from '@app/webhooks';
 
-/** Every lib's migrations, run at boot in timestamp order. */
+/** Every lib's migrations, run at start-up (prepareDatabase) in timestamp order, as the owner role. */
 export const MIGRATIONS = [
   AuthTables1763800100000,
   StoresAndMembers1763800200000,
@@ -41,15 +41,7 @@ export class AppModule implements OnApplicationBootstrap {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: AppModule,
-      imports: [
-        CoreModule.forRoot({ config, migrations: MIGRATIONS }),
-        AuthModule,
-        CommerceModule,
-        BillingModule,
-        AiModule,
-        SocialModule,
-        WebhooksModule,
-      ],
+      imports: [CoreModule.forRoot({ config }), AuthModule, CommerceModule, BillingModule, AiModule, SocialModule, WebhooksModule],
       // Global guards run in this order: who is calling, how often, in which role.
       providers: [
         { provide: APP_GUARD, useExisting: AuthGuard },

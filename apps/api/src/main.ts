@@ -2,14 +2,15 @@ import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { Logger } from 'nestjs-pino';
 import { hourlyLimits } from '@app/billing';
-import { ConfigError, ensureDatabase, ensureRedis, loadConfig, StartupError, type AppConfig } from '@app/core';
+import { ConfigError, ensureRedis, loadConfig, prepareDatabase, StartupError, type AppConfig } from '@app/core';
 import { createApp } from './app.factory.js';
-import { AppModule } from './app.module.js';
+import { AppModule, MIGRATIONS } from './app.module.js';
 
 async function start(config: AppConfig): Promise<void> {
   // Settings that only a lib can check, checked before Nest builds anything (which would log a stack trace).
   hourlyLimits(config.AI_HOURLY_LIMITS);
-  await ensureDatabase(config.DATABASE_URL);
+  // Roles, grants, migrations and the request-binding key, through a connection closed before Nest starts.
+  await prepareDatabase(config, MIGRATIONS);
   await ensureRedis(config.REDIS_URL);
   if (config.APP_ROLE === 'worker') {
     const worker = await NestFactory.createApplicationContext(AppModule.forRoot(config), { bufferLogs: true, abortOnError: false });

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { Transactional } from '@nestjs-cls/transactional';
-import { AppConfig, GoTrueError, randomToken, type Role, type UserPrincipal } from '@app/core';
+import { AppConfig, DbScopes, GoTrueError, randomToken, type Role, type UserPrincipal } from '@app/core';
 import { AcceptStoreInvitationCommand } from './commands/accept-store-invitation.command.js';
 import { RegisterStoreCustomerCommand } from './commands/register-store-customer.command.js';
 import { MIN_PASSWORD_LENGTH, type PasswordGrantBody, type SignUpBody } from './dto/auth.dto.js';
@@ -16,7 +16,11 @@ export type LogoutScope = 'global' | 'local' | 'others';
 
 const INVALID_CREDENTIALS = () => new GoTrueError(400, 'invalid_credentials', 'Invalid login credentials');
 
-/** Sign-up, sign-in, refresh rotation and logout: the GoTrue subset of API.md §1. */
+/**
+ * Sign-up, sign-in, refresh rotation and logout: the GoTrue subset of the contract. These cross
+ * users by nature (find an account by e-mail, rotate a token whose owner is not known yet), so they
+ * run as the system; reading the signed-in user runs as that user, under row-level security.
+ */
 @Injectable()
 export class AuthService {
   constructor(
@@ -26,10 +30,15 @@ export class AuthService {
     private readonly hasher: PasswordHasher,
     private readonly commands: CommandBus,
     private readonly config: AppConfig,
+    private readonly scopes: DbScopes,
   ) {}
 
+  signUp(body: SignUpBody, meta: SessionMeta): Promise<SessionView> {
+    return this.scopes.asSystem(() => this.signUpAsSystem(body, meta));
+  }
+
   @Transactional()
-  async signUp(body: SignUpBody, meta: SessionMeta): Promise<SessionView> {
+  private async signUpAsSystem(body: SignUpBody, meta: SessionMeta): Promise<SessionView> {
     if (body.password.length < MIN_PASSWORD_LENGTH) {
       throw new GoTrueError(422, 'weak_password', `Password should be at least ${MIN_PASSWORD_LENGTH} characters.`);
     }
@@ -64,8 +73,12 @@ export class AuthService {
     return this.startSession(user, meta);
   }
 
+  signInWithPassword(body: PasswordGrantBody, meta: SessionMeta): Promise<SessionView> {
+    return this.scopes.asSystem(() => this.signInAsSystem(body, meta));
+  }
+
   @Transactional()
-  async signInWithPassword(body: PasswordGrantBody, meta: SessionMeta): Promise<SessionView> {
+  private async signInAsSystem(body: PasswordGrantBody, meta: SessionMeta): Promise<SessionView> {
     const user = await this.users.findByEmail(body.email);
     const valid = await this.hasher.verify(user?.password_hash ?? null, body.password);
     if (!user || !valid) throw INVALID_CREDENTIALS();
@@ -74,7 +87,7 @@ export class AuthService {
 
   /** Rotates a refresh token; a token presented twice revokes its whole session (the token family). */
   async refresh(refreshToken: string): Promise<SessionView> {
-    const outcome = await this.rotate(refreshToken);
+    const outcome = await this.scopes.asSystem(() => this.rotate(refreshToken));
     // Thrown after commit, so that a reuse's revocation is kept.
     if (outcome instanceof GoTrueError) throw outcome;
     return outcome;
@@ -101,13 +114,17 @@ export class AuthService {
     return toUserView(user, this.config.JWT_AUDIENCE);
   }
 
+  logout(principal: UserPrincipal, scope: LogoutScope): Promise<void> {
+    return this.scopes.asSystem(() => this.logoutAsSystem(principal, scope));
+  }
+
   @Transactional()
-  async logout(principal: UserPrincipal, scope: LogoutScope): Promise<void> {
+  private async logoutAsSystem(principal: UserPrincipal, scope: LogoutScope): Promise<void> {
     if (scope === 'local') await this.sessions.revoke(principal.sessionId);
     else await this.sessions.revokeAllOf(principal.userId, scope === 'others' ? principal.sessionId : undefined);
   }
 
-  /** Opens a session for a user who has just proven who they are (password, Google). */
+  /** Opens a session for a user who has just proven who they are (password, Google); runs in the caller's system scope. */
   @Transactional()
   async startSession(user: UserRow, meta: SessionMeta): Promise<SessionView> {
     const sessionId = await this.sessions.create(user.id, meta);

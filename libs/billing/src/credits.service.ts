@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import type { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
-import { DataSource, type EntityManager } from 'typeorm';
-import { ApiError, AppConfig, decodeCursor, queryRows, toPage } from '@app/core';
+import type { EntityManager } from 'typeorm';
+import { ApiError, AppConfig, DbScopes, decodeCursor, queryRows, toPage } from '@app/core';
 import { AI_FUNCTIONS, CREDIT_COSTS, hourlyLimits, USAGE_WINDOW_SECONDS, type AiFunction } from './credit-costs.js';
 import { toLedgerEntryView, type Charge, type LedgerEntryView, type LedgerRow } from './credit-ledger.js';
 
@@ -31,7 +31,7 @@ export class CreditsService {
   readonly limits: Readonly<Record<AiFunction, number>>;
 
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly scopes: DbScopes,
     private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
     private readonly config: AppConfig,
   ) {
@@ -46,7 +46,7 @@ export class CreditsService {
   async charge(storeId: string, fn: AiFunction, reference: string | null, userId: string | null): Promise<Charge> {
     const cost = CREDIT_COSTS[fn];
     const limit = this.limits[fn];
-    return this.dataSource.transaction(async (manager) => {
+    return this.ledgerTransaction(async (manager) => {
       const balance = await this.lockAccount(manager, storeId);
       const [usage] = await queryRows<{ used: number; retry_after: number | null }>(
         manager,
@@ -73,7 +73,7 @@ export class CreditsService {
 
   /** Gives a charge back (the provider failed). A charge is refunded at most once. */
   async refund(charge: Charge): Promise<number> {
-    return this.dataSource.transaction(async (manager) => {
+    return this.ledgerTransaction(async (manager) => {
       await this.lockAccount(manager, charge.storeId);
       const inserted = await queryRows(
         manager,
@@ -87,7 +87,7 @@ export class CreditsService {
 
   /** An admin's grant; 404 when there is no such store. */
   async grant(storeId: string, amount: number, reason: string, userId: string): Promise<number> {
-    return this.dataSource.transaction(async (manager) => {
+    return this.ledgerTransaction(async (manager) => {
       const [store] = await queryRows(manager, `SELECT 1 FROM stores WHERE id = $1`, [storeId]);
       if (!store) throw ApiError.notFound('Store');
       const balance = await this.lockAccount(manager, storeId);
@@ -137,6 +137,14 @@ export class CreditsService {
     );
     const page = toPage(rows, limit, toLedgerEntryView);
     return { balance: account?.balance ?? 0, usage, ledger: page.data, next_cursor: page.next_cursor };
+  }
+
+  /**
+   * Ledger writes run as the system (requests may only read the ledger): the route's guard has
+   * checked the caller's right to charge, refund or grant.
+   */
+  private ledgerTransaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+    return this.scopes.asSystem(() => this.txHost.withTransaction(() => work(this.txHost.tx)));
   }
 
   /** Locks the store's account row (creating it empty if missing) and answers its balance. */

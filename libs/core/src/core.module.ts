@@ -1,18 +1,18 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { APP_FILTER, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
-import { getDataSourceToken, TypeOrmModule } from '@nestjs/typeorm';
 import { BullModule } from '@nestjs/bull';
 import { CqrsModule } from '@nestjs/cqrs';
 import { TerminusModule } from '@nestjs/terminus';
 import { ThrottlerModule } from '@nestjs/throttler';
 import { ClsPluginTransactional } from '@nestjs-cls/transactional';
-import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { ClsModule } from 'nestjs-cls';
 import { LoggerModule } from 'nestjs-pino';
 import { AppConfig } from './config/app-config.js';
 import { ConfigModule } from './config/config.module.js';
 import { SecretBox } from './crypto/secret-box.js';
 import { DatabaseModule } from './database/database.module.js';
+import { DbScopes, ScopedTypeOrmAdapter } from './database/db-scope.js';
+import { CallerLookup } from './database/caller-lookup.js';
 import { SafeHttpClient } from './http-client/safe-http-client.js';
 import { SAFE_HTTP_PROVIDERS } from './http-client/safe-http.providers.js';
 import { ErrorEnvelopeFilter } from './errors/error-envelope.filter.js';
@@ -35,14 +35,12 @@ class ThrottlerHost {}
 
 export interface CoreOptions {
   config: AppConfig;
-  /** Every lib's migration classes; they run at boot, ordered by the timestamp in their names. */
-  migrations: Function[];
 }
 
 /** Config, PostgreSQL, Redis, Bull, CQRS, transactions, logging, errors, validation, health and metrics. */
 @Module({})
 export class CoreModule {
-  static forRoot({ config, migrations }: CoreOptions): DynamicModule {
+  static forRoot({ config }: CoreOptions): DynamicModule {
     const throttlerModule = ThrottlerModule.forRootAsync({
       inject: [AppConfig, RedisThrottlerStorage],
       useFactory: (appConfig: AppConfig, storage: RedisThrottlerStorage) => ({
@@ -56,7 +54,7 @@ export class CoreModule {
       imports: [
         ConfigModule.forRoot(config),
         LoggerModule.forRootAsync({ inject: [AppConfig], useFactory: loggerParams }),
-        DatabaseModule.forRoot(migrations),
+        DatabaseModule,
         RedisModule,
         BullModule.forRootAsync({
           inject: [AppConfig],
@@ -65,12 +63,7 @@ export class CoreModule {
         ClsModule.forRoot({
           global: true,
           middleware: { mount: true },
-          plugins: [
-            new ClsPluginTransactional({
-              imports: [TypeOrmModule],
-              adapter: new TransactionalAdapterTypeOrm({ dataSourceToken: getDataSourceToken() }),
-            }),
-          ],
+          plugins: [new ClsPluginTransactional({ imports: [DatabaseModule], adapter: new ScopedTypeOrmAdapter() })],
         }),
         CqrsModule.forRoot(),
         TerminusModule,
@@ -85,6 +78,8 @@ export class CoreModule {
         SecretBox,
         IdempotencyStore,
         IdempotencyInterceptor,
+        DbScopes,
+        CallerLookup,
         ...SAFE_HTTP_PROVIDERS,
         EventErrorLogger,
         { provide: APP_FILTER, useClass: ErrorEnvelopeFilter },
@@ -92,6 +87,9 @@ export class CoreModule {
         { provide: APP_INTERCEPTOR, useClass: TenantTransactionInterceptor },
       ],
       exports: [
+        DatabaseModule,
+        DbScopes,
+        CallerLookup,
         MetricsService,
         OutboxService,
         OutboxRelay,

@@ -31,3 +31,8 @@ export * from './scheduling/periodic-task.js';
 export * from './http-client/index.js';
 export * from './idempotency/idempotency.store.js';
 export * from './idempotency/idempotent.decorator.js';
+export * from './auth-context/store-scope.js';
+export * from './database/caller-lookup.js';
+export * from './database/db-scope.js';
+export * from './database/prepare-database.js';
+export * from './database/roles.js';

@@ -89,13 +89,13 @@ export class SocialRepository {
        VALUES ($1, $2, $3, $4, $5, $6, $7)`,
       [stateHash, row.store_id, row.user_id, row.platform, row.redirect_url, row.code_verifier_sealed, row.expires_at],
     );
-    // Expired states are of no use to anyone: each new one clears them.
-    await this.query(`DELETE FROM social_connect_states WHERE expires_at < now() - interval '1 hour'`, []);
   }
 
   /** Takes a state (single use: it is gone afterwards, valid or not). */
   async takeState(stateHash: string): Promise<ConnectStateRow | null> {
     const rows = await this.query<ConnectStateRow>(`DELETE FROM social_connect_states WHERE state_hash = $1 RETURNING *`, [stateHash]);
+    // Expired states are of no use to anyone: each callback clears them.
+    await this.query(`DELETE FROM social_connect_states WHERE expires_at < now() - interval '1 hour'`, []);
     return rows[0] ?? null;
   }
 

@@ -1,6 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
-import { AppConfig, queryRows } from '@app/core';
+import { TransactionHost } from '@nestjs-cls/transactional';
+import type { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
+import { AppConfig, DbScopes, queryRows } from '@app/core';
 import { COVER_HEIGHT, COVER_WIDTH } from '../images/cover-renderer.js';
 
 export const COVERS_PATH = 'media/covers';
@@ -9,25 +11,27 @@ export const COVERS_PATH = 'media/covers';
 @Injectable()
 export class CoverStore {
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
+    private readonly scopes: DbScopes,
     private readonly config: AppConfig,
   ) {}
 
-  /** Stores a 1200×630 PNG and answers its public URL. */
+  /** Stores a 1200×630 PNG and answers its public URL (as the calling user: needs `ai` on the store). */
   async save(storeId: string, png: Buffer): Promise<string> {
-    const [row] = await queryRows<{ id: string }>(
-      this.dataSource.manager,
-      `INSERT INTO ai_images (store_id, content_type, width, height, bytes) VALUES ($1, 'image/png', $2, $3, $4) RETURNING id`,
-      [storeId, COVER_WIDTH, COVER_HEIGHT, png],
+    // The id is made here: requests may add covers but not read the table back (no RETURNING).
+    const id = randomUUID();
+    await queryRows(
+      this.txHost.tx,
+      `INSERT INTO ai_images (id, store_id, content_type, width, height, bytes) VALUES ($1, $2, 'image/png', $3, $4, $5)`,
+      [id, storeId, COVER_WIDTH, COVER_HEIGHT, png],
     );
-    return `${this.config.baseUrl}/${COVERS_PATH}/${row.id}.png`;
+    return `${this.config.baseUrl}/${COVERS_PATH}/${id}.png`;
   }
 
+  /** A cover by its id, for anyone holding the URL (the id is unguessable, like a CDN object's). */
   async find(id: string): Promise<{ contentType: string; bytes: Buffer } | null> {
-    const [row] = await queryRows<{ content_type: string; bytes: Buffer }>(
-      this.dataSource.manager,
-      `SELECT content_type, bytes FROM ai_images WHERE id = $1`,
-      [id],
+    const [row] = await this.scopes.asSystem(() =>
+      queryRows<{ content_type: string; bytes: Buffer }>(this.txHost.tx, `SELECT content_type, bytes FROM ai_images WHERE id = $1`, [id]),
     );
     return row ? { contentType: row.content_type, bytes: row.bytes } : null;
   }

@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { TransactionHost } from '@nestjs-cls/transactional';
+import type { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { CREDIT_COSTS, CreditsService, type AiFunction } from '@app/billing';
 import { ApiError, queryRows } from '@app/core';
 import { composePost, PLATFORM_TEXT_LIMITS, type SocialPlatformId } from '@app/social';
@@ -39,7 +40,7 @@ export class AiService {
     private readonly credits: CreditsService,
     private readonly images: ProductImageFetcher,
     private readonly covers: CoverStore,
-    private readonly dataSource: DataSource,
+    private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
   ) {}
 
   async generateProduct(ctx: CallContext, body: GenerateProductDto) {
@@ -93,7 +94,7 @@ export class AiService {
       currency: string;
       timezone: string;
     }>(
-      this.dataSource.manager,
+      this.txHost.tx,
       `SELECT p.name, p.description, p.price, p.category, p.seo_keywords, s.currency, s.timezone
          FROM products p JOIN stores s ON s.id = p.store_id
         WHERE p.id = $1 AND p.store_id = $2`,
@@ -138,7 +139,7 @@ export class AiService {
 
   private async store(storeId: string): Promise<{ currency: string; timezone: string }> {
     const [store] = await queryRows<{ currency: string; timezone: string }>(
-      this.dataSource.manager,
+      this.txHost.tx,
       `SELECT currency, timezone FROM stores WHERE id = $1`,
       [storeId],
     );

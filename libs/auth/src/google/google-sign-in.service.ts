@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { Redis } from 'ioredis';
 import * as oidc from 'openid-client';
-import { AppConfig, GoTrueError, InjectRedis } from '@app/core';
+import { AppConfig, DbScopes, GoTrueError, InjectRedis } from '@app/core';
 import { AuthService } from '../auth.service.js';
 import type { SessionMeta } from '../sessions/session.repository.js';
 import type { SessionView } from '../sessions/session.js';
@@ -29,6 +29,7 @@ export class GoogleSignInService {
     private readonly users: UserRepository,
     private readonly sessions: SessionRepository,
     @InjectRedis() private readonly redis: Redis,
+    private readonly scopes: DbScopes,
   ) {}
 
   get callbackUrl(): string {
@@ -83,6 +84,11 @@ export class GoogleSignInService {
       throw new GoTrueError(400, 'email_not_confirmed', 'Google did not confirm an e-mail address for this account');
     }
     const name = typeof claims?.name === 'string' ? claims.name : null;
+    return this.scopes.asSystem(() => this.signIn(email, name, meta));
+  }
+
+  /** Finds or creates the Google user's account (by its verified e-mail) and opens a session. */
+  private async signIn(email: string, name: string | null, meta: SessionMeta): Promise<SessionView> {
     const existing = await this.users.findByEmail(email);
     const created = existing
       ? null

@@ -7,24 +7,31 @@ import {
   ApiError,
   AppConfig,
   AUTH_PREFIX,
+  CallerLookup,
+  DbScopes,
   GoTrueError,
+  locateStore,
   safeEqual,
+  STORE_LOCATION_KEY,
   type Principal,
   type RouteAccess,
+  type StoreLocation,
 } from '@app/core';
 import { AccessTokenService } from '../sessions/access-token.service.js';
-import { SessionRepository } from '../sessions/session.repository.js';
 
 /**
- * Identifies every caller: a user's access token (verified, session still open) or the public API key
- * (role anon). Routes are for signed-in users unless marked @PublicKeyAllowed() or @Public().
+ * Identifies every caller: a user's access token or the public API key (role anon). Routes are for
+ * signed-in users unless marked @PublicKeyAllowed() or @Public(). A token only names a session: one
+ * database round trip (CallerLookup) checks that the session is open and reads the user's role now,
+ * with, on store-scoped routes, the relation to the route's store that StoreAccessGuard then judges.
  */
 @Injectable()
 export class AuthGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
     private readonly tokens: AccessTokenService,
-    private readonly sessions: SessionRepository,
+    private readonly callers: CallerLookup,
+    private readonly scopes: DbScopes,
     private readonly config: AppConfig,
   ) {}
 
@@ -34,7 +41,8 @@ export class AuthGuard implements CanActivate {
       this.reflector.getAllAndOverride<RouteAccess | undefined>(ACCESS_KEY, [context.getHandler(), context.getClass()]) ?? 'user';
     if (access === 'public') return true;
     const request = context.switchToHttp().getRequest<FastifyRequest>();
-    request.principal = await this.identify(request);
+    request.principal = await this.identify(request, context);
+    if (request.principal?.kind === 'user') this.scopes.enterRequest(request.principal);
     if (access === 'anon' && request.principal) return true;
     if (request.principal?.kind === 'user') return true;
     throw this.unauthenticated(request, request.principal?.kind === 'anon' ? ANON_ONLY_MESSAGE : this.missingMessage(access));
@@ -46,7 +54,7 @@ export class AuthGuard implements CanActivate {
       : 'Missing access token: send Authorization: Bearer <access_token>';
   }
 
-  private async identify(request: FastifyRequest): Promise<Principal | undefined> {
+  private async identify(request: FastifyRequest, context: ExecutionContext): Promise<Principal | undefined> {
     const apikey = request.headers.apikey;
     const publicKey = this.config.publicApiKey;
     if (apikey !== undefined && (typeof apikey !== 'string' || !safeEqual(apikey, publicKey))) {
@@ -58,12 +66,17 @@ export class AuthGuard implements CanActivate {
     }
     if (!bearer) return apikey ? { kind: 'anon' } : undefined;
     if (safeEqual(bearer, publicKey)) return { kind: 'anon' };
-    const principal = this.tokens.verify(bearer);
-    if (!principal) throw this.unauthenticated(request, 'Invalid or expired access token', 'bad_jwt');
-    if (!(await this.sessions.isActive(principal.sessionId, principal.userId))) {
+    const claims = this.tokens.verify(bearer);
+    if (!claims) throw this.unauthenticated(request, 'Invalid or expired access token', 'bad_jwt');
+    const location = this.reflector.get<StoreLocation | undefined>(STORE_LOCATION_KEY, context.getHandler());
+    const located = location ? locateStore(location, request) : null;
+    const facts = await this.callers.lookUp(claims.sessionId, located?.ok ? located.reference : null);
+    if (!facts || facts.userId !== claims.userId) {
       throw this.unauthenticated(request, 'Session has ended; sign in again', 'session_not_found');
     }
-    return principal;
+    if (located?.ok) request.callerFacts = facts;
+    // The role is the database's: a claim that disagrees (a demoted admin's token) grants nothing.
+    return { kind: 'user', userId: facts.userId, email: facts.email, role: facts.role, sessionId: claims.sessionId };
   }
 
   private unauthenticated(request: FastifyRequest, message: string, goTrueCode = 'no_authorization'): Error {

@@ -1,6 +1,5 @@
 import { Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
-import { ClsService } from 'nestjs-cls';
-import { AppConfig } from '@app/core';
+import { AppConfig, DbScopes } from '@app/core';
 import { SessionRepository } from '../sessions/session.repository.js';
 import { PasswordHasher } from './password-hasher.js';
 import { UserRepository } from './user.repository.js';
@@ -15,13 +14,13 @@ export class AdminBootstrapService implements OnApplicationBootstrap {
     private readonly users: UserRepository,
     private readonly hasher: PasswordHasher,
     private readonly sessions: SessionRepository,
-    private readonly cls: ClsService,
+    private readonly scopes: DbScopes,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
     const { ADMIN_EMAIL: email, ADMIN_PASSWORD: password } = this.config;
     if (!email || !password) return;
-    await this.cls.run(async () => {
+    await this.scopes.asSystem(async () => {
       const passwordHash = await this.hasher.hash(password);
       const existing = await this.users.findByEmail(email);
       if (existing && existing.role !== 'admin' && existing.role !== 'merchant') {

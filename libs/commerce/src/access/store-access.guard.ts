@@ -2,25 +2,10 @@ import { applyDecorators, Injectable, SetMetadata, UseGuards, type CanActivate, 
 import { Reflector } from '@nestjs/core';
 import { ApiForbiddenResponse, ApiNotFoundResponse } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
-import { isUUID } from 'class-validator';
-import { ApiError, requireUser } from '@app/core';
-import type { Permission } from './store-access.js';
-import { StoreAccessService, type StoreResource } from './store-access.service.js';
+import { ApiError, locateStore, requireUser, STORE_LOCATION_KEY, type StoreLocation, type StoreResource } from '@app/core';
+import { PERMISSIONS, type Permission, type StoreAccess } from './store-access.js';
 
-export interface StoreAccessRule {
-  /**
-   * Where the store id is: a path parameter, a body field or a query parameter, by name; or the
-   * store of the product, customer or order whose id is the path parameter `key`.
-   */
-  from: 'param' | 'body' | 'query' | StoreResource;
-  key?: string;
-  /** For a record (`from: 'product'`…): whether its id is a path parameter (default) or a body field. */
-  in?: 'param' | 'body';
-  /**
-   * With `from: 'body'` or `'query'`: the store id may be left out when the caller has exactly one
-   * store (owned, joined or its customer store); with none or several it is required (400).
-   */
-  optional?: boolean;
+export interface StoreAccessRule extends StoreLocation {
   /**
    * What the route needs: `read` (anyone with access to the store, customers included unless
    * `customers: false`), a team-member permission, or `manage` (owners and admins only).
@@ -31,14 +16,6 @@ export interface StoreAccessRule {
   self?: boolean;
 }
 
-const RESOURCE_KEYS: Record<StoreResource, string> = {
-  product: 'product_id',
-  customer: 'customer_id',
-  order: 'order_id',
-  webhook: 'webhook_id',
-  social_account: 'account_id',
-  social_post: 'post_id',
-};
 const RESOURCE_NAMES: Record<StoreResource, string> = {
   product: 'Product',
   customer: 'Customer',
@@ -48,46 +25,39 @@ const RESOURCE_NAMES: Record<StoreResource, string> = {
   social_post: 'Scheduled post',
 };
 
-const RULE_KEY = 'storefront:store-access';
-
 /**
- * Resolves the route's store and checks the caller's access: 404 when the store is not theirs to see
- * (never revealing whether it exists), 403 when they see it but may not do this.
+ * Judges the caller's access to the route's store: 404 when the store (or record) is not theirs to
+ * see (never revealing whether it exists), 403 when they see it but may not do this. The facts come
+ * from the AuthGuard's one lookup (`request.callerFacts`): this guard does not query.
  */
 @Injectable()
 export class StoreAccessGuard implements CanActivate {
-  constructor(
-    private readonly reflector: Reflector,
-    private readonly access: StoreAccessService,
-  ) {}
+  constructor(private readonly reflector: Reflector) {}
 
-  async canActivate(context: ExecutionContext): Promise<boolean> {
-    const rule = this.reflector.get<StoreAccessRule>(RULE_KEY, context.getHandler());
+  canActivate(context: ExecutionContext): boolean {
+    const rule = this.reflector.get<StoreAccessRule>(STORE_LOCATION_KEY, context.getHandler());
     const request = context.switchToHttp().getRequest<FastifyRequest>();
     const principal = requireUser(request.principal);
-    const resource = rule.from === 'param' || rule.from === 'body' || rule.from === 'query' ? null : rule.from;
-    const key = rule.key ?? (resource ? RESOURCE_KEYS[resource] : 'store_id');
-    const place = resource ? (rule.in ?? 'param') : rule.from;
-    const source = (place === 'body' ? request.body : place === 'query' ? request.query : request.params) as
-      Record<string, unknown> | undefined;
-    let id = source?.[key];
-    if (id === undefined && rule.optional && !resource) {
-      id = await this.access.onlyStoreOf(principal.userId);
-      if (id === null) {
-        throw ApiError.validation([{ field: key, message: `${key} is required when the caller does not have exactly one store` }]);
-      }
+    const located = locateStore(rule, request);
+    if (!located.ok) throw ApiError.validation([{ field: located.key, message: located.message }]);
+    const { reference } = located;
+    const facts = request.callerFacts;
+    if (reference.onlyStore && facts?.storeCount !== 1) {
+      throw ApiError.validation([
+        { field: located.key, message: `${located.key} is required when the caller does not have exactly one store` },
+      ]);
     }
-    if (typeof id !== 'string' || !isUUID(id)) {
-      throw ApiError.validation([{ field: key, message: `${key} must be a UUID` }]);
-    }
-    const located = resource ? await this.access.locate(resource, id) : { storeId: id, ownerUserId: null };
-    if (!located) throw ApiError.notFound(RESOURCE_NAMES[resource!]);
-    const storeId = located.storeId;
-    const access = await this.access.resolve(principal, storeId);
+    const resource = reference.resource;
     // Whoever cannot see the store learns nothing about the record either.
-    if (!access) throw ApiError.notFound(resource ? RESOURCE_NAMES[resource] : 'Store');
+    if (!facts?.relation || !facts.storeId) throw ApiError.notFound(resource ? RESOURCE_NAMES[resource] : 'Store');
+    const access: StoreAccess = {
+      storeId: facts.storeId,
+      relation: facts.relation,
+      permissions:
+        facts.relation === 'member' ? ((facts.permissions ?? []) as Permission[]) : facts.relation === 'customer' ? [] : PERMISSIONS,
+    };
     if (access.relation === 'customer') {
-      const ownRecord = rule.self === true && located.ownerUserId === principal.userId;
+      const ownRecord = rule.self === true && facts.recordOwner === principal.userId;
       if (resource && resource !== 'product' && !ownRecord) throw ApiError.notFound(RESOURCE_NAMES[resource]);
       if (!ownRecord && (rule.need !== 'read' || rule.customers === false)) throw ApiError.forbidden('Customers may not do this');
       request.storeAccess = access;
@@ -107,7 +77,7 @@ export class StoreAccessGuard implements CanActivate {
 /** Guards a route by the caller's access to the store it names (see StoreAccessRule). */
 export const StoreScoped = (rule: StoreAccessRule) =>
   applyDecorators(
-    SetMetadata(RULE_KEY, rule),
+    SetMetadata(STORE_LOCATION_KEY, rule),
     UseGuards(StoreAccessGuard),
     ApiNotFoundResponse({
       description: "No such store, or another tenant's",

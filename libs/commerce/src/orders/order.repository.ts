@@ -110,8 +110,16 @@ export class OrderRepository {
   }
 
   /** The order, locked until the transaction ends (concurrent status changes wait); null when not visible. */
+  /**
+   * The order, locked. Row-level security lets a customer lock only an order it may still cancel
+   * (its own pending one): for its other orders this answers null, and `find` tells them apart.
+   */
   async findForUpdate(id: string): Promise<OrderRow | null> {
     return (await queryRows<OrderRow>(this.txHost.tx, 'SELECT * FROM orders WHERE id = $1 FOR UPDATE', [id]))[0] ?? null;
+  }
+
+  async find(id: string): Promise<OrderRow | null> {
+    return (await queryRows<OrderRow>(this.txHost.tx, 'SELECT * FROM orders WHERE id = $1', [id]))[0] ?? null;
   }
 
   async updateStatus(id: string, status: OrderStatus): Promise<void> {

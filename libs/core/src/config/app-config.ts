@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { plainToInstance, Transform, Type } from 'class-transformer';
 import {
   getMetadataStorage,
@@ -22,6 +23,30 @@ export const DEVELOPMENT_DEFAULTS = {
   PUBLIC_API_KEY: 'sf_public_development_key',
   ENCRYPTION_KEY: 'ZGV2ZWxvcG1lbnQtb25seS1lbmNyeXB0aW9uLWtleSE=',
 } as const;
+
+/** The login roles requests and workers use unless DATABASE_REQUEST_URL / DATABASE_SERVICE_URL name others. */
+export const REQUEST_LOGIN = 'storefront_app';
+export const SERVICE_LOGIN = 'storefront_service';
+
+/**
+ * The owner URL with another login. Its password (when the owner URL has one) is derived from the
+ * owner's, so every process of an installation agrees on it and nobody without the owner's can know it.
+ */
+export function derivedLoginUrl(ownerUrl: string, login: string): string {
+  const url = new URL(ownerUrl);
+  const ownerPassword = decodeURIComponent(url.password);
+  url.username = login;
+  url.password = ownerPassword ? createHmac('sha256', ownerPassword).update(`storefront database login ${login}`).digest('hex') : '';
+  return url.toString();
+}
+
+/** `30d`, `12h`, `15m`, `90s` or plain seconds, as whole seconds; NaN when unreadable. */
+export function parseDuration(text: string): number {
+  const match = /^\s*(\d{1,9})\s*([smhd]?)\s*$/.exec(text);
+  if (!match) return Number.NaN;
+  const unit = { '': 1, s: 1, m: 60, h: 3600, d: 86_400 }[match[2] as '' | 's' | 'm' | 'h' | 'd'];
+  return Number(match[1]) * unit;
+}
 
 const list = ({ value }: { value: unknown }) =>
   typeof value === 'string'
@@ -57,8 +82,27 @@ export class AppConfig {
   @IsUrl({ require_tld: false, protocols: ['http', 'https'] })
   PUBLIC_BASE_URL?: string;
 
+  /**
+   * The database, and an administrative login used at start-up only: it creates the database, the
+   * roles and their grants, and runs the migrations as the owner role; then it is closed.
+   */
   @Matches(/^postgres(ql)?:\/\//, { message: 'must be a postgres:// connection URL' })
   DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/storefront';
+
+  /** The start-up connection, when it should differ from DATABASE_URL (a managed server's owner login). */
+  @IsOptional()
+  @Matches(/^postgres(ql)?:\/\//, { message: 'must be a postgres:// connection URL' })
+  DATABASE_OWNER_URL?: string;
+
+  /** How requests log in: a role that owns nothing and cannot bypass row-level security. Derived from DATABASE_URL when unset. */
+  @IsOptional()
+  @Matches(/^postgres(ql)?:\/\//, { message: 'must be a postgres:// connection URL' })
+  DATABASE_REQUEST_URL?: string;
+
+  /** How the workers (relay, deliveries, publishing, sweeps) log in. Derived from DATABASE_URL when unset. */
+  @IsOptional()
+  @Matches(/^postgres(ql)?:\/\//, { message: 'must be a postgres:// connection URL' })
+  DATABASE_SERVICE_URL?: string;
 
   @Type(() => Number)
   @IsInt()
@@ -137,6 +181,12 @@ export class AppConfig {
   @IsInt()
   @Min(1)
   INVITE_TTL_HOURS = 168;
+
+  /** A session ends this long after its sign-in, however often it is refreshed: seconds, or a number with s, m, h or d. */
+  @Transform(({ value }) => (typeof value === 'string' ? parseDuration(value) : value))
+  @IsInt({ message: 'SESSION_MAX_AGE must be a duration such as 30d, 12h or 3600 (seconds)' })
+  @Min(60)
+  SESSION_MAX_AGE = 30 * 24 * 3600;
 
   @Transform(bool)
   @IsBoolean()
@@ -355,6 +405,24 @@ export class AppConfig {
 
   @IsUrl({ require_tld: false, require_protocol: true })
   YOUTUBE_API_URL = 'https://www.googleapis.com';
+
+  /**
+   * What the start-up learns from the database (`prepareDatabase`): the key that binds request
+   * transactions to their session. Not a setting.
+   */
+  requestBindingKey?: Buffer;
+
+  get ownerDatabaseUrl(): string {
+    return this.DATABASE_OWNER_URL ?? this.DATABASE_URL;
+  }
+
+  get requestDatabaseUrl(): string {
+    return this.DATABASE_REQUEST_URL ?? derivedLoginUrl(this.ownerDatabaseUrl, REQUEST_LOGIN);
+  }
+
+  get serviceDatabaseUrl(): string {
+    return this.DATABASE_SERVICE_URL ?? derivedLoginUrl(this.ownerDatabaseUrl, SERVICE_LOGIN);
+  }
 
   get isProduction(): boolean {
     return this.NODE_ENV === 'production';

@@ -1,56 +1,66 @@
-import { Module, type DynamicModule } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { DataSource, type DataSourceOptions } from 'typeorm';
 import { AppConfig } from '../config/app-config.js';
-import { ensureDatabase } from './ensure-database.js';
-import { CoreRlsFoundation1763800000000 } from './migrations/1763800000000-core-rls-foundation.js';
-import { CoreOutbox1763800050000 } from './migrations/1763800050000-outbox.js';
-import { CoreIdempotency1763800060000 } from './migrations/1763800060000-idempotency.js';
+import { StartupError } from './ensure-database.js';
+import { Databases, SERVICE_CONNECTION } from './db-scope.js';
+import { OWNER_ROLE, REQUEST_ROLE, SYSTEM_ROLE } from './roles.js';
 
 /**
- * Runs pending migrations while holding a PostgreSQL advisory lock, so that instances booting
- * together (api and worker, or parallel test workers) apply each migration exactly once.
+ * Refuses a connection that may do more than its job: a superuser, a role that bypasses row-level
+ * security, or (for requests) a member of the owner or system roles.
  */
-async function runMigrationsLocked(dataSource: DataSource): Promise<DataSource> {
-  const lock = dataSource.createQueryRunner();
-  await lock.connect();
-  try {
-    await lock.query(`SELECT pg_advisory_lock(hashtext('storefront:migrations'))`);
-    await dataSource.runMigrations({ transaction: 'each' });
-  } finally {
-    await lock.query(`SELECT pg_advisory_unlock(hashtext('storefront:migrations'))`).catch(() => undefined);
-    await lock.release();
+async function checked(dataSource: DataSource, label: 'request' | 'service', setting: string): Promise<DataSource> {
+  const [role] = await dataSource.query(
+    `SELECT current_user AS name, rolsuper, rolbypassrls,
+            pg_has_role(current_user, '${OWNER_ROLE}', 'MEMBER') AS owner,
+            pg_has_role(current_user, '${label === 'request' ? SYSTEM_ROLE : REQUEST_ROLE}', 'MEMBER') AS other
+       FROM pg_roles WHERE rolname = current_user`,
+  );
+  if (role.rolsuper || role.rolbypassrls || role.owner || role.other) {
+    await dataSource.destroy();
+    throw new StartupError(
+      `${setting} logs in as ${role.name}, which may do more than ${label}s need (superuser, BYPASSRLS or another storefront role): give it a role of its own.`,
+    );
   }
   return dataSource;
 }
 
-/** TypeORM on PostgreSQL; creates the database when missing and runs every lib's migrations at boot. */
-@Module({})
-export class DatabaseModule {
-  static forRoot(migrations: Function[]): DynamicModule {
-    return {
-      module: DatabaseModule,
-      imports: [
-        TypeOrmModule.forRootAsync({
-          inject: [AppConfig],
-          useFactory: async (config: AppConfig) => {
-            await ensureDatabase(config.DATABASE_URL);
-            return {
-              type: 'postgres' as const,
-              url: config.DATABASE_URL,
-              autoLoadEntities: true,
-              synchronize: false,
-              migrationsRun: false,
-              migrationsTransactionMode: 'each' as const,
-              migrations: [CoreRlsFoundation1763800000000, CoreOutbox1763800050000, CoreIdempotency1763800060000, ...migrations],
-              extra: { max: config.DATABASE_POOL_SIZE, application_name: `storefront-${config.APP_ROLE}` },
-              retryAttempts: 0,
-              logging: false,
-            };
-          },
-          dataSourceFactory: async (options) => runMigrationsLocked(await new DataSource(options!).initialize()),
-        }),
-      ],
-    };
-  }
+function options(config: AppConfig, url: string, name: string): DataSourceOptions {
+  return {
+    type: 'postgres',
+    url,
+    synchronize: false,
+    migrationsRun: false,
+    extra: { max: config.DATABASE_POOL_SIZE, application_name: `storefront-${config.APP_ROLE}-${name}` },
+    logging: false,
+  };
 }
+
+/**
+ * The two connections the running application holds: the request role's (the default DataSource)
+ * and the service role's (SERVICE_CONNECTION). Neither is a superuser; the start-up's administrative
+ * connection (prepareDatabase) is closed before these open.
+ */
+@Module({
+  imports: [
+    TypeOrmModule.forRootAsync({
+      inject: [AppConfig],
+      useFactory: (config: AppConfig) => ({ ...options(config, config.requestDatabaseUrl, 'request'), retryAttempts: 0 }),
+      dataSourceFactory: async (opts) => checked(await new DataSource(opts!).initialize(), 'request', 'DATABASE_REQUEST_URL'),
+    }),
+    TypeOrmModule.forRootAsync({
+      name: SERVICE_CONNECTION,
+      inject: [AppConfig],
+      useFactory: (config: AppConfig) => ({
+        ...options(config, config.serviceDatabaseUrl, 'service'),
+        name: SERVICE_CONNECTION,
+        retryAttempts: 0,
+      }),
+      dataSourceFactory: async (opts) => checked(await new DataSource(opts!).initialize(), 'service', 'DATABASE_SERVICE_URL'),
+    }),
+  ],
+  providers: [Databases],
+  exports: [Databases],
+})
+export class DatabaseModule {}

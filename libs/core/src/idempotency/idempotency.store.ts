@@ -1,6 +1,8 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { Propagation, TransactionHost } from '@nestjs-cls/transactional';
+import type { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { AppConfig } from '../config/app-config.js';
+import { DbScopes } from '../database/db-scope.js';
 import { queryRows } from '../database/query-rows.js';
 import { PeriodicTask } from '../scheduling/periodic-task.js';
 
@@ -14,16 +16,17 @@ const PURGE_BATCH = 5000;
 export type IdempotencyClaim = { kind: 'claimed' } | { kind: 'replay'; response: unknown } | { kind: 'in_progress' } | { kind: 'mismatch' };
 
 /**
- * Idempotency keys in PostgreSQL, outside any request transaction: a claim commits at once, so a
- * second request with the same key sees it whichever instance serves it. Worker processes delete
- * expired keys (and the answers kept with them) every hour.
+ * Idempotency keys in PostgreSQL, each step in a transaction of its own (bound to the user: a user
+ * sees only its own keys): a claim commits at once, so a second request with the same key sees it
+ * whichever instance serves it. Worker processes delete expired keys (and the answers kept with them) every hour.
  */
 @Injectable()
 export class IdempotencyStore implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly purge = new PeriodicTask('idempotency key purge', () => this.purgeExpired(), new Logger(IdempotencyStore.name));
 
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
+    private readonly scopes: DbScopes,
     private readonly config: AppConfig,
   ) {}
 
@@ -37,10 +40,14 @@ export class IdempotencyStore implements OnApplicationBootstrap, OnApplicationSh
 
   /** Deletes the keys older than IDEMPOTENCY_TTL_HOURS, in batches; returns how many went. */
   async purgeExpired(): Promise<number> {
+    return this.scopes.asSystem(() => this.purgeBatches());
+  }
+
+  private async purgeBatches(): Promise<number> {
     let purged = 0;
     for (;;) {
       const deleted = await queryRows(
-        this.dataSource.manager,
+        this.txHost.tx,
         `DELETE FROM idempotency_keys WHERE ctid IN (
            SELECT ctid FROM idempotency_keys
             WHERE created_at < clock_timestamp() - make_interval(hours => ${IDEMPOTENCY_TTL_HOURS}) LIMIT ${PURGE_BATCH})
@@ -56,10 +63,14 @@ export class IdempotencyStore implements OnApplicationBootstrap, OnApplicationSh
    * answer (same route and body), `mismatch` (another route or body) or `in_progress`. A key older
    * than 24 h, or a claim abandoned for 5 minutes (its process died), is claimed anew.
    */
-  async claim(userId: string, key: string, route: string, fingerprint: string): Promise<IdempotencyClaim> {
+  claim(userId: string, key: string, route: string, fingerprint: string): Promise<IdempotencyClaim> {
+    return this.txHost.withTransaction(Propagation.RequiresNew, () => this.claimInTransaction(userId, key, route, fingerprint));
+  }
+
+  private async claimInTransaction(userId: string, key: string, route: string, fingerprint: string): Promise<IdempotencyClaim> {
     for (let attempt = 0; attempt < 3; attempt++) {
       const claimed = await queryRows(
-        this.dataSource.manager,
+        this.txHost.tx,
         `INSERT INTO idempotency_keys (user_id, key, route, fingerprint) VALUES ($1, $2, $3, $4)
          ON CONFLICT (user_id, key) DO UPDATE
             SET route = EXCLUDED.route, fingerprint = EXCLUDED.fingerprint, state = 'pending', response = NULL,
@@ -72,7 +83,7 @@ export class IdempotencyStore implements OnApplicationBootstrap, OnApplicationSh
       );
       if (claimed.length > 0) return { kind: 'claimed' };
       const [existing] = await queryRows<{ route: string; fingerprint: string; state: string; response: unknown }>(
-        this.dataSource.manager,
+        this.txHost.tx,
         `SELECT route, fingerprint, state, response FROM idempotency_keys WHERE user_id = $1 AND key = $2`,
         [userId, key],
       );
@@ -86,7 +97,7 @@ export class IdempotencyStore implements OnApplicationBootstrap, OnApplicationSh
 
   /** Keeps the successful answer for replays. */
   async complete(userId: string, key: string, response: unknown): Promise<void> {
-    await this.dataSource.query(`UPDATE idempotency_keys SET state = 'done', response = $3 WHERE user_id = $1 AND key = $2`, [
+    await queryRows(this.txHost.tx, `UPDATE idempotency_keys SET state = 'done', response = $3 WHERE user_id = $1 AND key = $2`, [
       userId,
       key,
       JSON.stringify(response ?? null),
@@ -95,6 +106,6 @@ export class IdempotencyStore implements OnApplicationBootstrap, OnApplicationSh
 
   /** Forgets a claim whose request failed, so the same key can be tried again. */
   async release(userId: string, key: string): Promise<void> {
-    await this.dataSource.query(`DELETE FROM idempotency_keys WHERE user_id = $1 AND key = $2 AND state = 'pending'`, [userId, key]);
+    await queryRows(this.txHost.tx, `DELETE FROM idempotency_keys WHERE user_id = $1 AND key = $2 AND state = 'pending'`, [userId, key]);
   }
 }

@@ -1,8 +1,10 @@
 import { Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { EventBus } from '@nestjs/cqrs';
 import pg from 'pg';
+import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/app-config.js';
+import { SERVICE_CONNECTION } from '../database/db-scope.js';
 import { PeriodicTask } from '../scheduling/periodic-task.js';
 import { StoreEvent, type StoreEventEnvelope } from './store-event.js';
 
@@ -29,7 +31,7 @@ interface OutboxRow {
  * rows a lost notification, a crash or a restart left undispatched. Claims use FOR UPDATE SKIP
  * LOCKED, so several processes can relay without publishing a row twice at the same time. Registered
  * consumers (the webhook dispatch) run, awaited, before a row is marked; then the EventBus hears of it.
- * Runs in the worker (APP_ROLE worker or all).
+ * Runs in the worker (APP_ROLE worker or all), on the service role's connection.
  */
 @Injectable()
 export class OutboxRelay implements OnApplicationShutdown {
@@ -41,7 +43,7 @@ export class OutboxRelay implements OnApplicationShutdown {
   private draining: Promise<void> = Promise.resolve();
 
   constructor(
-    private readonly dataSource: DataSource,
+    @InjectDataSource(SERVICE_CONNECTION) private readonly dataSource: DataSource,
     private readonly events: EventBus,
     private readonly config: AppConfig,
   ) {}
@@ -98,7 +100,7 @@ export class OutboxRelay implements OnApplicationShutdown {
 
   private async listen(): Promise<void> {
     const client = new pg.Client({
-      connectionString: this.config.DATABASE_URL,
+      connectionString: this.config.serviceDatabaseUrl,
       application_name: 'storefront-outbox-relay',
       keepAlive: true,
     });

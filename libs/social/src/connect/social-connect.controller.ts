@@ -2,7 +2,7 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Res } from
 import { ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { StoreScoped } from '@app/commerce';
-import { ApiError, ApiFunctionRoute, ApiSuccess, CurrentUser, OwnTransactions, Public, type UserPrincipal } from '@app/core';
+import { ApiError, ApiFunctionRoute, ApiSuccess, CurrentUser, DbScopes, OwnTransactions, Public, type UserPrincipal } from '@app/core';
 import { ACCOUNT_EXAMPLE } from '../accounts/social-account.js';
 import { SocialConnectDto, StoreQueryDto } from '../social.dto.js';
 import { SocialConnectService } from './social-connect.service.js';
@@ -12,12 +12,14 @@ import { SocialConnectService } from './social-connect.service.js';
 @ApiFunctionRoute()
 @Controller('functions/v1')
 export class SocialConnectController {
-  constructor(private readonly connect: SocialConnectService) {}
+  constructor(
+    private readonly connect: SocialConnectService,
+    private readonly scopes: DbScopes,
+  ) {}
 
   @Post('social-connect')
   @HttpCode(200)
-  // The connect states are the service's own table, not readable under RLS; the guard has checked access.
-  @OwnTransactions()
+  // The state is written in the request transaction, as the user (who must hold `social` on the store).
   @StoreScoped({ from: 'body', need: 'social' })
   @ApiOperation({
     summary: 'Start connecting a social account',
@@ -50,7 +52,8 @@ export class SocialConnectController {
     description: '`redirect_url?platform=x&status=connected&account=<account id>` or `…&status=error&error=<code>`',
   })
   async callback(@Query() query: Record<string, string>, @Res() reply: FastifyReply): Promise<void> {
-    const outcome = await this.connect.complete(query);
+    // The browser coming back carries no user: the state alone says whose store this is.
+    const outcome = await this.scopes.asSystem(() => this.connect.complete(query));
     if (!outcome.redirectTo) {
       throw ApiError.validation([{ field: 'state', message: outcome.error?.message ?? 'Unknown state' }], 'This connect link is not valid');
     }

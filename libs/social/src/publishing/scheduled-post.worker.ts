@@ -1,7 +1,6 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import type { Job } from 'bull';
-import { ClsService } from 'nestjs-cls';
-import { AppConfig, PeriodicTask } from '@app/core';
+import { AppConfig, PeriodicTask, DbScopes } from '@app/core';
 import { NotificationRepository } from '@app/webhooks';
 import { SocialRepository, type SocialPostRow } from '../social.repository.js';
 import { PostPublisher } from './post-publisher.js';
@@ -25,7 +24,7 @@ export class ScheduledPostWorker implements OnApplicationBootstrap, OnApplicatio
     private readonly repository: SocialRepository,
     private readonly publisher: PostPublisher,
     private readonly notifications: NotificationRepository,
-    private readonly cls: ClsService,
+    private readonly scopes: DbScopes,
     private readonly config: AppConfig,
   ) {}
 
@@ -46,7 +45,7 @@ export class ScheduledPostWorker implements OnApplicationBootstrap, OnApplicatio
 
   /** One attempt at a scheduled post; nothing when it is not (or no longer) scheduled. */
   async publish(postId: string): Promise<void> {
-    await this.cls.run(async () => {
+    await this.scopes.asSystem(async () => {
       const post = await this.repository.claimScheduled(postId);
       if (!post) return;
       const maxAttempts = this.config.SOCIAL_RETRY_DELAYS_MS.length + 1;
@@ -67,7 +66,7 @@ export class ScheduledPostWorker implements OnApplicationBootstrap, OnApplicatio
    * closes posts a dead worker left `publishing` for SOCIAL_INTERRUPTED_AFTER_MS, never publishing them again.
    */
   async sweep(): Promise<void> {
-    await this.cls.run(async () => {
+    await this.scopes.asSystem(async () => {
       for (const post of await this.repository.overdue(this.config.LOST_JOB_AFTER_MS)) {
         await this.queue.enqueue(post.id, post.attempts + 1, new Date());
       }

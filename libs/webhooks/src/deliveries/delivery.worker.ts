@@ -2,8 +2,7 @@ import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShut
 import { TransactionHost } from '@nestjs-cls/transactional';
 import type { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import type { Job } from 'bull';
-import { ClsService } from 'nestjs-cls';
-import { AppConfig, HttpTimeoutError, MetricsService, PeriodicTask, queryRows, SafeHttpClient, SecretBox } from '@app/core';
+import { AppConfig, HttpTimeoutError, MetricsService, PeriodicTask, queryRows, SafeHttpClient, SecretBox, DbScopes } from '@app/core';
 import { NotificationRepository } from '../notifications/notification.repository.js';
 import { MAX_DELIVERY_ATTEMPTS } from '../webhooks/webhook.js';
 import { WebhookRepository } from '../webhooks/webhook.repository.js';
@@ -32,7 +31,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
     private readonly http: SafeHttpClient,
     private readonly secrets: SecretBox,
     private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
-    private readonly cls: ClsService,
+    private readonly scopes: DbScopes,
     private readonly metrics: MetricsService,
     private readonly config: AppConfig,
   ) {}
@@ -54,15 +53,15 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
 
   /** One attempt of one delivery; a repeated or stale job (attempt already made, delivery no longer pending) does nothing. */
   async attempt(deliveryId: string, attempt: number): Promise<void> {
-    const target = await this.cls.run(() => this.deliveries.findTarget(deliveryId));
+    const target = await this.scopes.asSystem(() => this.deliveries.findTarget(deliveryId));
     if (!target || target.status !== 'pending' || target.attempt_count >= attempt) return;
     if (target.webhook_status !== 'active') {
-      await this.cls.run(() => this.deliveries.cancelPending(target.webhook_id));
+      await this.scopes.asSystem(() => this.deliveries.cancelPending(target.webhook_id));
       return;
     }
     const outcome = await this.post(target, attempt);
     this.metrics.webhookAttempts.inc({ outcome: outcome.deliveryStatus === 'succeeded' ? 'succeeded' : 'failed' });
-    await this.cls.run(async () => {
+    await this.scopes.asSystem(async () => {
       // One statement records the attempt; only a final failure needs a transaction, to disable the webhook with it.
       if (outcome.deliveryStatus !== 'failed') {
         await this.deliveries.recordAttempt(target, outcome);
@@ -143,7 +142,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
 
   /** Re-enqueues pending deliveries whose attempt is LOST_JOB_AFTER_MS overdue: their job was lost (Redis flushed, crash). */
   async requeueLost(): Promise<number> {
-    const due = await this.cls.run(() =>
+    const due = await this.scopes.asSystem(() =>
       queryRows<{ id: string; attempt_count: number }>(
         this.txHost.tx,
         `SELECT id, attempt_count FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at < now() - make_interval(secs => $1) LIMIT 500`,

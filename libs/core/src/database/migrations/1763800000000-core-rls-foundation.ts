@@ -2,19 +2,15 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
 import { RLS_ROLE } from '../tenant-context.js';
 
 /**
- * The role request transactions switch to (no BYPASSRLS, not a table owner, so policies bind it)
- * and the two settings every policy reads.
+ * The grants of the request role (no BYPASSRLS, not a table owner, so policies bind it) and the two
+ * settings every policy reads (which a later migration makes unforgeable).
  */
 export class CoreRlsFoundation1763800000000 implements MigrationInterface {
   name = 'CoreRlsFoundation1763800000000';
 
   async up(db: QueryRunner): Promise<void> {
-    await db.query(`
-      DO $$ BEGIN
-        CREATE ROLE ${RLS_ROLE} NOLOGIN NOBYPASSRLS;
-      EXCEPTION WHEN duplicate_object OR unique_violation THEN NULL;
-      END $$`);
-    await db.query(`GRANT ${RLS_ROLE} TO CURRENT_USER`);
+    // The role itself is made at start-up (prepareDatabase), by the administrative login: the owner
+    // role that runs migrations may not create roles.
     await db.query(`GRANT USAGE ON SCHEMA public TO ${RLS_ROLE}`);
     await db.query(`ALTER DEFAULT PRIVILEGES IN SCHEMA public GRANT SELECT, INSERT, UPDATE, DELETE ON TABLES TO ${RLS_ROLE}`);
     await db.query(`ALTER DEFAULT PRIVILEGES IN SCHEMA public GRANT USAGE, SELECT ON SEQUENCES TO ${RLS_ROLE}`);

@@ -1,5 +1,5 @@
+import { DbScopes } from '@app/core';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { ClsService } from 'nestjs-cls';
 import { DeliveryQueue } from '../../deliveries/delivery-queue.js';
 import { DeliveryRepository } from '../../deliveries/delivery.repository.js';
 import { DispatchWebhookCommand } from './dispatch-webhook.command.js';
@@ -15,11 +15,11 @@ export class DispatchWebhookHandler implements ICommandHandler<DispatchWebhookCo
   constructor(
     private readonly deliveries: DeliveryRepository,
     private readonly queue: DeliveryQueue,
-    private readonly cls: ClsService,
+    private readonly scopes: DbScopes,
   ) {}
 
   execute({ envelopes }: DispatchWebhookCommand): Promise<number> {
-    return this.cls.run(async () => {
+    return this.scopes.asSystem(async () => {
       const ids = await this.deliveries.createForEvents(envelopes.map((envelope) => ({ ...envelope, body: JSON.stringify(envelope) })));
       await this.queue.enqueueFirstAttempts(ids);
       return ids.length;

@@ -24,7 +24,7 @@ export class ChangeOrderStatusHandler implements ICommandHandler<ChangeOrderStat
   ) {}
 
   async execute({ orderId, access, status }: ChangeOrderStatusCommand): Promise<OrderView> {
-    const order = await this.orders.findForUpdate(orderId);
+    const order = (await this.orders.findForUpdate(orderId)) ?? (access.relation === 'customer' ? await this.orders.find(orderId) : null);
     if (!order) throw ApiError.notFound('Order');
     if (access.relation === 'customer') {
       if (status !== 'cancelled') throw ApiError.forbidden('Customers may only cancel their orders');

@@ -1,0 +1,134 @@
+import { createHmac } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { TransactionHost, type TransactionalAdapter } from '@nestjs-cls/transactional';
+import { ClsService, ClsServiceManager } from 'nestjs-cls';
+import { DataSource, type EntityManager } from 'typeorm';
+import type { IsolationLevel } from 'typeorm/driver/types/IsolationLevel.js';
+import type { UserPrincipal } from '../auth-context/principal.js';
+import { AppConfig } from '../config/app-config.js';
+import { ApiError } from '../errors/api-error.js';
+
+/** The name of the workers' connection (DATABASE_SERVICE_URL); the default one is the request role's. */
+export const SERVICE_CONNECTION = 'service';
+
+/**
+ * Whose database access the current async context is: a signed-in user's request (the request role,
+ * every transaction bound to the user's session) or the system (the workers' role). There is no third:
+ * code that touches the database in neither scope fails loudly instead of quietly getting a connection.
+ */
+export type DbScope = { kind: 'request'; principal: UserPrincipal } | { kind: 'system' };
+const DB_SCOPE = 'storefront:db-scope';
+
+/** The proof that binds a transaction to a session: an HMAC of its id under the installation key. */
+export function sessionProof(key: Buffer, sessionId: string): string {
+  return createHmac('sha256', key).update(`session:${sessionId}`).digest('hex');
+}
+
+/** Both connections, and the binding of request transactions. */
+@Injectable()
+export class Databases {
+  constructor(
+    @InjectDataSource() readonly request: DataSource,
+    @InjectDataSource(SERVICE_CONNECTION) readonly service: DataSource,
+    private readonly config: AppConfig,
+  ) {}
+
+  proof(sessionId: string): string {
+    if (!this.config.requestBindingKey) throw new Error('The request-binding key is unknown: prepareDatabase has not run');
+    return sessionProof(this.config.requestBindingKey, sessionId);
+  }
+
+  /**
+   * Binds the transaction to the user's session (app_bind_request): from here on, row-level security
+   * sees exactly what this user may see. A session that ended meanwhile is a 401.
+   */
+  async bind(manager: EntityManager, principal: UserPrincipal): Promise<void> {
+    const rows: unknown[] = await manager.query('SELECT 1 FROM app_bind_request($1, $2)', [
+      principal.sessionId,
+      this.proof(principal.sessionId),
+    ]);
+    if (rows.length === 0) throw ApiError.unauthenticated('Session has ended; sign in again');
+  }
+
+  /**
+   * For request code outside a transaction (routes that commit in steps): each statement runs in a
+   * bound transaction of its own, so it is as row-level-secured as inside one.
+   */
+  boundStatements(principal: UserPrincipal): EntityManager {
+    const query = (sql: string, parameters?: unknown[]) =>
+      this.request.transaction(async (manager) => {
+        await this.bind(manager, principal);
+        return manager.query(sql, parameters);
+      });
+    return { query } as unknown as EntityManager;
+  }
+}
+
+function currentScope(): DbScope | undefined {
+  const cls = ClsServiceManager.getClsService();
+  return cls.isActive() ? cls.get<DbScope | undefined>(DB_SCOPE) : undefined;
+}
+
+/**
+ * The TypeORM adapter of @nestjs-cls/transactional, with the connection chosen by the scope: a
+ * request's transactions run as the request role and are bound to the session first; the system's
+ * run as the service role. Outside a transaction, a request's statements each get a bound transaction
+ * of their own; code in neither scope cannot query at all.
+ */
+export class ScopedTypeOrmAdapter implements TransactionalAdapter<Databases, EntityManager, { isolationLevel?: IsolationLevel }> {
+  connectionToken = Databases;
+
+  optionsFactory = (databases: Databases) => ({
+    wrapWithTransaction: async (
+      options: { isolationLevel?: IsolationLevel } | undefined,
+      fn: (...args: unknown[]) => Promise<unknown>,
+      setClient: (client?: EntityManager) => void,
+    ) => {
+      const scope = currentScope();
+      if (!scope) throw new Error('A transaction was opened outside any database scope (no request user, not the system)');
+      const dataSource = scope.kind === 'system' ? databases.service : databases.request;
+      return dataSource.transaction(options?.isolationLevel as IsolationLevel, async (manager) => {
+        setClient(manager);
+        if (scope.kind === 'request') await databases.bind(manager, scope.principal);
+        return fn();
+      });
+    },
+    getFallbackInstance: (): EntityManager => {
+      const scope = currentScope();
+      if (scope?.kind === 'system') return databases.service.manager;
+      if (scope?.kind === 'request') return databases.boundStatements(scope.principal);
+      throw new Error('The database was queried outside any database scope (no request user, not the system)');
+    },
+  });
+}
+
+/** Enters the database scopes. */
+@Injectable()
+export class DbScopes {
+  constructor(
+    private readonly cls: ClsService,
+    private readonly txHost: TransactionHost,
+  ) {}
+
+  /** Runs `work` as the system (the service role), outside any transaction of the caller. */
+  asSystem<T>(work: () => Promise<T>): Promise<T> {
+    return this.cls.run({ ifNested: 'inherit' }, () => {
+      this.cls.set(DB_SCOPE, { kind: 'system' } satisfies DbScope);
+      return this.txHost.withoutTransaction(work);
+    });
+  }
+
+  /** Makes the rest of this request's context the user's (called once the caller is identified). */
+  enterRequest(principal: UserPrincipal): void {
+    if (this.cls.isActive()) this.cls.set(DB_SCOPE, { kind: 'request', principal } satisfies DbScope);
+  }
+
+  /** Runs `work` as the user, in a context of its own (outside HTTP: tests, tools). */
+  asUser<T>(principal: UserPrincipal, work: () => Promise<T>): Promise<T> {
+    return this.cls.run({ ifNested: 'inherit' }, () => {
+      this.cls.set(DB_SCOPE, { kind: 'request', principal } satisfies DbScope);
+      return this.txHost.withoutTransaction(work);
+    });
+  }
+}

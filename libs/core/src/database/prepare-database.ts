@@ -1,0 +1,215 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { DataSource } from 'typeorm';
+import type { AppConfig } from '../config/app-config.js';
+import { ensureDatabase, StartupError } from './ensure-database.js';
+import { CoreRlsFoundation1763800000000 } from './migrations/1763800000000-core-rls-foundation.js';
+import { CoreOutbox1763800050000 } from './migrations/1763800050000-outbox.js';
+import { CoreIdempotency1763800060000 } from './migrations/1763800060000-idempotency.js';
+import { LeastPrivilege1763800800000 } from './migrations/1763800800000-least-privilege.js';
+import { OWNER_ROLE, PRIVATE_SCHEMA, REQUEST_ROLE, SYSTEM_ROLE } from './roles.js';
+
+const CORE_MIGRATIONS: Function[] = [CoreRlsFoundation1763800000000, CoreOutbox1763800050000, CoreIdempotency1763800060000];
+/** Runs after every lib's tables exist: it sweeps them all. */
+const LAST_MIGRATIONS: Function[] = [LeastPrivilege1763800800000];
+
+const HMAC_BLOCK = 64;
+
+async function connect(url: string): Promise<pg.Client> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5000, application_name: 'storefront-start-up' });
+  await client.connect();
+  return client;
+}
+
+function loginOf(url: string): { name: string; password: string } {
+  const parsed = new URL(url);
+  return { name: decodeURIComponent(parsed.username), password: decodeURIComponent(parsed.password) };
+}
+
+function databaseOf(url: string): string {
+  return decodeURIComponent(new URL(url).pathname.replace(/^\//, '')) || 'postgres';
+}
+
+async function roleExists(client: pg.Client, name: string): Promise<boolean> {
+  return (await client.query('SELECT 1 FROM pg_roles WHERE rolname = $1', [name])).rowCount === 1;
+}
+
+/**
+ * The roles, cluster-wide (once for every database on the server, under a lock in the maintenance
+ * database). A login the operator made is checked, not changed, except its membership.
+ */
+async function ensureRoles(client: pg.Client, config: AppConfig): Promise<void> {
+  const [me] = (await client.query(`SELECT current_user AS name, rolsuper, rolcreaterole FROM pg_roles WHERE rolname = current_user`)).rows;
+  const mayCreate: boolean = me.rolsuper || me.rolcreaterole;
+  const missing = (role: string) =>
+    new StartupError(
+      `Database role ${role} does not exist and ${me.name} (DATABASE_URL) may not create roles: run the statements of docs/security.md once, as an administrator.`,
+    );
+  const groups: [string, string][] = [
+    [OWNER_ROLE, 'NOLOGIN NOINHERIT NOBYPASSRLS'],
+    [REQUEST_ROLE, 'NOLOGIN NOBYPASSRLS'],
+    [SYSTEM_ROLE, 'NOLOGIN NOBYPASSRLS'],
+  ];
+  for (const [role, attributes] of groups) {
+    if (await roleExists(client, role)) continue;
+    if (!mayCreate) throw missing(role);
+    await client.query(`CREATE ROLE ${role} ${attributes}`);
+  }
+  if (mayCreate) {
+    // The owner hands the definer functions to the system role (ALTER … OWNER needs membership); NOINHERIT
+    // keeps the system's rows out of the owner's reach.
+    await client.query(`ALTER ROLE ${OWNER_ROLE} NOINHERIT`);
+    await client.query(`GRANT ${SYSTEM_ROLE} TO ${OWNER_ROLE}`);
+    if (!me.rolsuper) await client.query(`GRANT ${OWNER_ROLE} TO ${pg.escapeIdentifier(me.name)}`);
+  }
+  const logins: [string, string, 'request' | 'service'][] = [
+    [config.requestDatabaseUrl, REQUEST_ROLE, 'request'],
+    [config.serviceDatabaseUrl, SYSTEM_ROLE, 'service'],
+  ];
+  for (const [url, group, label] of logins) {
+    const login = loginOf(url);
+    const setting = label === 'request' ? 'DATABASE_REQUEST_URL' : 'DATABASE_SERVICE_URL';
+    if (login.name === me.name || [OWNER_ROLE, REQUEST_ROLE, SYSTEM_ROLE].includes(login.name)) {
+      throw new StartupError(`${setting} must log in as a role of its own, not as ${login.name}.`);
+    }
+    const password = login.password ? ` PASSWORD ${client.escapeLiteral(login.password)}` : '';
+    if (!(await roleExists(client, login.name))) {
+      if (!mayCreate) throw missing(login.name);
+      await client.query(
+        `CREATE ROLE ${pg.escapeIdentifier(login.name)} LOGIN INHERIT NOSUPERUSER NOBYPASSRLS NOCREATEDB NOCREATEROLE${password}`,
+      );
+    } else if (mayCreate && password) {
+      await client.query(`ALTER ROLE ${pg.escapeIdentifier(login.name)}${password}`);
+    }
+    const [role] = (
+      await client.query(
+        `SELECT rolsuper, rolbypassrls, rolcreaterole, rolcreatedb,
+                pg_has_role(rolname, $2, 'MEMBER') AS in_group,
+                pg_has_role(rolname, '${OWNER_ROLE}', 'MEMBER') AS in_owner,
+                pg_has_role(rolname, $3, 'MEMBER') AS in_other
+           FROM pg_roles WHERE rolname = $1`,
+        [login.name, group, group === REQUEST_ROLE ? SYSTEM_ROLE : REQUEST_ROLE],
+      )
+    ).rows;
+    if (role.rolsuper || role.rolbypassrls || role.rolcreaterole || role.rolcreatedb || role.in_owner || role.in_other) {
+      throw new StartupError(
+        `${setting} logs in as ${login.name}, which may do more than ${label}s need (superuser, BYPASSRLS, CREATEROLE, CREATEDB or another storefront role): give it a role of its own.`,
+      );
+    }
+    if (!role.in_group) {
+      if (!mayCreate) throw missing(`membership of ${login.name} in ${group}`);
+      await client.query(`GRANT ${group} TO ${pg.escapeIdentifier(login.name)}`);
+    }
+  }
+}
+
+/** Only the three roles connect; nobody but the owner creates anything (schemas included); no temporary tables. */
+async function databaseGrants(client: pg.Client, database: string): Promise<void> {
+  const db = pg.escapeIdentifier(database);
+  await client.query(`REVOKE CONNECT, TEMPORARY ON DATABASE ${db} FROM PUBLIC`);
+  await client.query(`GRANT CONNECT ON DATABASE ${db} TO ${OWNER_ROLE}, ${REQUEST_ROLE}, ${SYSTEM_ROLE}`);
+  await client.query(`GRANT CREATE ON DATABASE ${db} TO ${OWNER_ROLE}`);
+  await client.query(`REVOKE CREATE ON SCHEMA public FROM PUBLIC`);
+  await client.query(`GRANT USAGE, CREATE ON SCHEMA public TO ${OWNER_ROLE}`);
+}
+
+/**
+ * Databases made before the owner role existed belong to the administrative login: their tables,
+ * sequences and functions move to the owner role (the system role's functions stay with it).
+ */
+async function transferOwnership(client: pg.Client): Promise<void> {
+  const statements: { sql: string }[] = (
+    await client.query(
+      `SELECT format('ALTER TABLE %s OWNER TO ${OWNER_ROLE}', c.oid::regclass) AS sql
+         FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+        WHERE n.nspname = 'public' AND c.relkind IN ('r', 'p')
+          AND pg_get_userbyid(c.relowner) NOT IN ('${OWNER_ROLE}', '${SYSTEM_ROLE}')
+          AND NOT EXISTS (SELECT 1 FROM pg_depend d WHERE d.classid = 'pg_class'::regclass AND d.objid = c.oid AND d.deptype = 'e')
+       UNION ALL
+       SELECT format('ALTER FUNCTION %s OWNER TO ${OWNER_ROLE}', p.oid::regprocedure)
+         FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
+        WHERE n.nspname = 'public' AND pg_get_userbyid(p.proowner) NOT IN ('${OWNER_ROLE}', '${SYSTEM_ROLE}')
+          AND NOT EXISTS (SELECT 1 FROM pg_depend d WHERE d.classid = 'pg_proc'::regclass AND d.objid = p.oid AND d.deptype = 'e')`,
+    )
+  ).rows;
+  for (const { sql } of statements) await client.query(sql);
+}
+
+async function runMigrations(url: string, migrations: Function[]): Promise<void> {
+  const dataSource = new DataSource({
+    type: 'postgres',
+    url,
+    // Every object the migrations create belongs to the owner role, whoever the login is.
+    extra: { max: 1, options: `-c role=${OWNER_ROLE}`, application_name: 'storefront-migrations' },
+    migrations: [...CORE_MIGRATIONS, ...migrations, ...LAST_MIGRATIONS],
+    migrationsTransactionMode: 'each',
+    logging: false,
+  });
+  await dataSource.initialize();
+  try {
+    await dataSource.runMigrations({ transaction: 'each' });
+  } finally {
+    await dataSource.destroy();
+  }
+}
+
+/**
+ * The installation's request-binding key: made once, unguessably, and kept in the private schema,
+ * where only the definer functions read it. The start-up reads it back for the API to sign with.
+ */
+async function installationKey(client: pg.Client, config: AppConfig): Promise<Buffer> {
+  const key = randomBytes(32);
+  const padded = Buffer.concat([key, Buffer.alloc(HMAC_BLOCK - key.length)]);
+  const ipad = Buffer.from(padded.map((byte) => byte ^ 0x36));
+  const opad = Buffer.from(padded.map((byte) => byte ^ 0x5c));
+  const { rows } = await client.query(
+    `INSERT INTO ${PRIVATE_SCHEMA}.installation (binding_key, binding_ipad, binding_opad, session_max_age)
+     VALUES ($1, $2, $3, make_interval(secs => $4))
+     ON CONFLICT (id) DO UPDATE SET session_max_age = EXCLUDED.session_max_age
+     RETURNING binding_key`,
+    [key, ipad, opad, config.SESSION_MAX_AGE],
+  );
+  return rows[0].binding_key as Buffer;
+}
+
+/**
+ * Everything the database needs before the application connects, through the administrative login
+ * of DATABASE_URL (or DATABASE_OWNER_URL), which is closed afterwards: the database, the roles and
+ * their grants, the migrations (run as the owner role, under an advisory lock so instances starting
+ * together apply each once), and the installation's request-binding key (put on `config`).
+ */
+export async function prepareDatabase(config: AppConfig, migrations: Function[]): Promise<void> {
+  const ownerUrl = config.ownerDatabaseUrl;
+  await ensureDatabase(ownerUrl);
+  const maintenance = new URL(ownerUrl);
+  maintenance.pathname = '/postgres';
+  const cluster = await connect(maintenance.toString());
+  try {
+    await cluster.query(`SELECT pg_advisory_lock(hashtext('storefront:roles'))`);
+    await ensureRoles(cluster, config);
+  } catch (error) {
+    throw error instanceof StartupError ? error : new StartupError(`Database roles could not be prepared: ${(error as Error).message}`);
+  } finally {
+    await cluster.end().catch(() => undefined);
+  }
+  const client = await connect(ownerUrl);
+  try {
+    await client.query(`SELECT pg_advisory_lock(hashtext('storefront:migrations'))`);
+    const [me] = (await client.query(`SELECT rolsuper FROM pg_roles WHERE rolname = current_user`)).rows;
+    await databaseGrants(client, databaseOf(ownerUrl));
+    if (me.rolsuper) await transferOwnership(client);
+    // A function's new owner must be allowed to create in its schema: the system role may, only while
+    // the migrations hand it the definer functions.
+    await client.query(`GRANT CREATE ON SCHEMA public TO ${SYSTEM_ROLE}`);
+    try {
+      await runMigrations(ownerUrl, migrations);
+    } finally {
+      await client.query(`REVOKE CREATE ON SCHEMA public FROM ${SYSTEM_ROLE}`);
+    }
+    config.requestBindingKey = await installationKey(client, config);
+  } catch (error) {
+    throw error instanceof StartupError ? error : new StartupError(`Database preparation failed: ${(error as Error).message}`);
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
