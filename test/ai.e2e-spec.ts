@@ -344,6 +344,27 @@ describe('AI functions (local provider) and credits', () => {
       expect(medium).toBeLessThan(long);
     });
 
+    it('answers title, excerpt and SEO fields as plain text whatever encoding the topic hides markup in', async () => {
+      // A store of its own: these calls count against no other test's hourly limit.
+      const { token, storeId } = await merchantWithStore(api, 'Markup topics');
+      const topics = [
+        '&lt;script&gt;alert(1)&lt;/script&gt;',
+        '&amp;lt;img src=x onerror=alert(1)&amp;gt; linen',
+        '&#x3C;svg onload=alert(1)&#62; &#60;b&#62;linen&#60;/b&#62;',
+      ];
+      for (const topic of topics) {
+        const result = await call(token, 'generate-blog-autopilot', article(storeId, { topic }));
+        expect(result.status, topic).toBe(200);
+        const { title, excerpt, seo_title, seo_description, content } = result.body.article;
+        for (const [field, value] of Object.entries({ title, excerpt, seo_title, seo_description })) {
+          expect(value, `${field} of ${topic}`).toEqual(expect.any(String));
+          expect(value, `${field} of ${topic}`).not.toMatch(/<[a-z]/i);
+          expect(value, `${field} of ${topic}`).not.toMatch(/&lt;|&#0*60;|&#x0*3c;/i);
+        }
+        expect(content).not.toMatch(/<(?:script|img|svg)/i);
+      }
+    });
+
     it('refuses an unknown length', async () => {
       const result = await call(owner.token, 'generate-blog-autopilot', article(owner.storeId, { length: 'epic' }));
       expect(result.status).toBe(400);
@@ -422,6 +443,34 @@ describe('AI functions (local provider) and credits', () => {
         expect(at.getUTCMinutes()).toBe(0);
       },
     );
+
+    it('answers the post text and hashtags as plain text when the product name hides markup', async () => {
+      const made = await api.request('POST', `/functions/v1/stores/${owner.storeId}/products`, {
+        token: owner.token,
+        body: {
+          name: '&lt;img src=x onerror=alert(1)&gt; Linen &amp;lt;b&amp;gt;shirt',
+          description: 'A shirt. &lt;script&gt;alert(1)&lt;/script&gt;',
+          price: 30,
+          category: '&lt;i&gt;Shirts',
+          seo_keywords: ['linen', '&lt;b&gt;summer', 'shirt'],
+          status: 'active',
+        },
+      });
+      expect(made.status, JSON.stringify(made.body)).toBe(201);
+      const result = await call(owner.token, 'social-generate-content', {
+        product_id: made.body.product.id,
+        platform: 'instagram',
+        tone: 'playful',
+        language: 'en',
+      });
+      expect(result.status).toBe(200);
+      const { text, hashtags } = result.body.content;
+      for (const value of [text, ...hashtags]) {
+        expect(value).not.toMatch(/<[a-z]/i);
+        expect(value).not.toMatch(/&lt;|&#0*60;|&#x0*3c;/i);
+      }
+      expect(text).toContain('Linen');
+    });
 
     it('refuses an unknown platform and a product id that is not a UUID', async () => {
       expect(

@@ -20,10 +20,10 @@ describe('products and inventory', () => {
     }[];
   const create = (token: string, storeId: string, body: Record<string, unknown>) =>
     api.request('POST', `/functions/v1/stores/${storeId}/products`, { token, body });
-  const member = async (permissions: string[]) => {
+  const member = async (permissions: string[], store: { token: string; storeId: string } = owner) => {
     const email = uniqueEmail('member');
-    const invite = await api.request('POST', `/functions/v1/stores/${owner.storeId}/members`, {
-      token: owner.token,
+    const invite = await api.request('POST', `/functions/v1/stores/${store.storeId}/members`, {
+      token: store.token,
       body: { email, permissions },
     });
     return (await signUp(api, { invite_token: invite.body.invite_token }, email)).access_token;
@@ -200,6 +200,51 @@ describe('products and inventory', () => {
     expect((await api.request('GET', `/functions/v1/stores/${store.storeId}/products?status=gone`, { token: store.token })).status).toBe(
       400,
     );
+  });
+
+  it('members without catalog see active products only: drafts and archived ones are not found', async () => {
+    const store = await merchantWithStore(api, 'Draft store');
+    const made: Record<string, string> = {};
+    for (const [name, status] of [
+      ['Live lamp', 'active'],
+      ['Secret lamp', 'draft'],
+      ['Old lamp', 'archived'],
+    ]) {
+      made[status] = (await create(store.token, store.storeId, { name, status, price: 9 })).body.product.id;
+    }
+    const orders = await member(['orders', 'customers', 'ai'], store);
+    const catalog = await member(['catalog'], store);
+    const list = async (token: string, query = '') => {
+      const result = await api.request('GET', `/functions/v1/stores/${store.storeId}/products${query}`, { token });
+      expect(result.status).toBe(200);
+      return result.body.data.map((p: { name: string }) => p.name);
+    };
+    const get = (token: string, status: string) => api.request('GET', `/functions/v1/products/${made[status]}`, { token });
+
+    expect(await list(orders)).toEqual(['Live lamp']);
+    expect(await list(orders, '?status=draft')).toEqual([]);
+    expect(await list(orders, '?status=archived')).toEqual([]);
+    expect(await list(orders, '?q=lamp')).toEqual(['Live lamp']);
+    expect((await get(orders, 'active')).body.product).toMatchObject({ id: made.active, status: 'active' });
+    for (const status of ['draft', 'archived']) {
+      const hidden = await get(orders, status);
+      expect(hidden.status, status).toBe(404);
+      // The same answer as for a product that does not exist: nothing says it is there.
+      expect(hidden.body).toEqual({ success: false, error: { code: 'NOT_FOUND', message: 'Product not found' } });
+    }
+    // Writes were the catalog permission's already; a draft stays unchanged.
+    expect((await api.request('PATCH', `/functions/v1/products/${made.draft}`, { token: orders, body: { status: 'active' } })).status).toBe(
+      403,
+    );
+
+    const everything = ['Old lamp', 'Secret lamp', 'Live lamp'];
+    expect(await list(catalog)).toEqual(everything);
+    expect(await list(store.token)).toEqual(everything);
+    expect(await list(catalog, '?status=draft')).toEqual(['Secret lamp']);
+    for (const status of ['active', 'draft', 'archived']) {
+      expect((await get(catalog, status)).body.product, status).toMatchObject({ id: made[status], status });
+      expect((await get(store.token, status)).status, status).toBe(200);
+    }
   });
 
   describe('inventory', () => {

@@ -1,6 +1,7 @@
 import { once } from 'node:events';
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Logger } from '@nestjs/common';
 import {
   HttpConnectionError,
   HttpResponseTooLargeError,
@@ -77,6 +78,10 @@ function resolver(answers: Record<string, string[]>) {
   return { calls, lookup };
 }
 
+/** The refusal a caller sees for a host name that leads to a non-public address. */
+const HIDDEN = (host: string) =>
+  `url host ${host} points to an address that is not allowed (loopback, private, link-local, metadata or another non-public address)`;
+
 /** Public on the first lookup, loopback afterwards: a DNS-rebinding attacker's name server. */
 function rebinding() {
   let count = 0;
@@ -146,7 +151,9 @@ describe('SafeHttpClient against real servers', () => {
       const target = await server();
       const http = client({});
       const url = `http://localhost:${target.port}/`;
-      expect((await failure(http.assertUrl(url))).message).toMatch(/^url host localhost resolves to (127\.0\.0\.1|::1) \(loopback\)$/);
+      const registered = await failure(http.assertUrl(url));
+      expect(registered.message).toMatch(/^url host localhost points to an address that is not allowed/);
+      expect(registered.message).not.toMatch(/127\.0\.0\.1|::1/);
       const posted = await failure(http.post(url, { body: 'x' }));
       expect(posted).toBeInstanceOf(UnsafeUrlError);
       expect((posted as UnsafeUrlError).reason).toMatch(/loopback/);
@@ -161,13 +168,37 @@ describe('SafeHttpClient against real servers', () => {
 
       const registered = await failure(http.assertUrl(url));
       expect(registered).toBeInstanceOf(UnsafeUrlError);
-      expect(registered.message).toBe('url host evil.test resolves to 127.0.0.1 (loopback)');
+      expect(registered.message).toBe(HIDDEN('evil.test'));
 
       const posted = await failure(http.post(url, { body: 'x' }));
       expect(posted).toBeInstanceOf(UnsafeUrlError);
-      expect(posted.message).toBe('url host evil.test resolves to 127.0.0.1 (loopback)');
+      expect(posted.message).toBe(HIDDEN('evil.test'));
+      expect((posted as UnsafeUrlError).address).toBe('127.0.0.1');
       expect(dns.calls).toEqual(['evil.test', 'evil.test']);
       expect(target.connections).toBe(0);
+    });
+
+    it('tells the caller nothing of what a private name resolves to, and logs it for the server', async () => {
+      const warn = vi.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
+      try {
+        const dns = resolver({ 'intranet.test': ['93.184.215.14', '10.0.0.5'] });
+        const http = client({ lookup: dns.lookup });
+        for (const attempt of [() => http.assertUrl('http://intranet.test/'), () => http.get('http://intranet.test/')]) {
+          const refused = (await failure(attempt())) as UnsafeUrlError;
+          expect(refused).toBeInstanceOf(UnsafeUrlError);
+          expect(refused.message).toBe(HIDDEN('intranet.test'));
+          expect(refused.message).not.toMatch(/10\.0|\(private\)/);
+          expect(refused.reason).toBe('private');
+          expect(refused.address).toBe('10.0.0.5');
+        }
+        expect(warn).toHaveBeenCalledTimes(2);
+        expect(warn).toHaveBeenCalledWith(
+          { host: 'intranet.test', address: '10.0.0.5', reason: 'private', stage: 'resolved' },
+          'outbound URL refused by the address policy',
+        );
+      } finally {
+        warn.mockRestore();
+      }
     });
 
     it('refuses at connect time a name that rebinds to 127.0.0.1 after passing registration', async () => {
@@ -181,6 +212,8 @@ describe('SafeHttpClient against real servers', () => {
       expect(posted).toBeInstanceOf(UnsafeUrlError);
       expect((posted as UnsafeUrlError).reason).toBe('loopback');
       expect((posted as UnsafeUrlError).address).toBe('127.0.0.1');
+      // What the delivery log would show the merchant: not where their name pointed this time.
+      expect(posted.message).toBe(HIDDEN('rebind.test'));
       expect(dns.calls()).toBe(2);
       expect(target.connections).toBe(0);
     });

@@ -253,6 +253,19 @@ describe('webhooks API', () => {
       expect(result.body.error.details[0]).toMatchObject({ field: 'url', message: expect.stringContaining(reason) });
     });
 
+    it('refuses a name that resolves to loopback without saying what it resolves to', async () => {
+      const result = await attempt('https://localhost/hook');
+      expect(result.status).toBe(400);
+      expect(result.body.error.details).toEqual([
+        {
+          field: 'url',
+          message:
+            'url host localhost points to an address that is not allowed (loopback, private, link-local, metadata or another non-public address)',
+        },
+      ]);
+      expect(JSON.stringify(result.body)).not.toMatch(/127\.0\.0\.1|::1|resolves to/);
+    });
+
     it('refuses credentials in the URL and a URL that is not absolute', async () => {
       expect((await attempt('https://user:pass@93.184.215.14/hook')).body.error.details).toEqual([
         { field: 'url', message: 'url must not contain credentials' },

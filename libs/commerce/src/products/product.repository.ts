@@ -19,6 +19,8 @@ export interface ProductFilter {
   status?: ProductStatus;
   category?: string;
   q?: string;
+  /** Active products only, on top of `status` (so `status: 'draft'` then finds nothing). */
+  activeOnly?: boolean;
 }
 
 /** A stock move that happened: the quantity before and after. */
@@ -74,6 +76,7 @@ export class ProductRepository {
           AND ($3::text IS NULL OR category = $3)
           AND ($4::text IS NULL OR name ILIKE $4 OR description ILIKE $4)
           AND ($5::timestamptz IS NULL OR (created_at, id) < ($5::timestamptz, $6::uuid))
+          AND (NOT $8::boolean OR status = 'active')
         ORDER BY created_at DESC, id DESC
         LIMIT $7`,
       [
@@ -84,6 +87,7 @@ export class ProductRepository {
         after?.createdAt ?? null,
         after?.id ?? null,
         limit + 1,
+        filter.activeOnly ?? false,
       ],
     );
   }

@@ -1,7 +1,17 @@
+import type { StoreAccess } from '../access/store-access.js';
 import type { ProductEventData } from '../events/store-event-kinds.js';
 
 export const PRODUCT_STATUSES = ['draft', 'active', 'archived'] as const;
 export type ProductStatus = (typeof PRODUCT_STATUSES)[number];
+
+/**
+ * Whether the caller may see only active products. Drafts and archived products are the catalog's
+ * work: customers (row-level security hides them too) and members without `catalog` do not see
+ * them; owners, admins and members with `catalog` see every product.
+ */
+export function seesActiveProductsOnly(access: StoreAccess): boolean {
+  return access.relation === 'customer' || (access.relation === 'member' && !access.permissions.includes('catalog'));
+}
 
 export interface ProductRow {
   id: string;

@@ -2,17 +2,22 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } fr
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiConflictResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { ApiFunctionRoute, ApiSuccess } from '@app/core';
+import { CurrentStoreAccess } from '../access/current-store-access.decorator.js';
+import type { StoreAccess } from '../access/store-access.js';
 import { StoreScoped } from '../access/store-access.guard.js';
 import { AdjustInventoryCommand } from './commands/adjust-inventory/adjust-inventory.command.js';
 import { CreateProductCommand } from './commands/create-product/create-product.command.js';
 import { DeleteProductCommand } from './commands/delete-product/delete-product.command.js';
 import { UpdateProductCommand } from './commands/update-product/update-product.command.js';
 import { AdjustInventoryDto, CreateProductDto, ListProductsQuery as ListProductsParams, UpdateProductDto } from './product.dto.js';
-import { PRODUCT_EXAMPLE } from './product.js';
+import { PRODUCT_EXAMPLE, seesActiveProductsOnly } from './product.js';
 import { GetProductQuery } from './queries/get-product/get-product.query.js';
 import { ListProductsQuery } from './queries/list-products/list-products.query.js';
 
-/** The catalog: team members need the `catalog` permission to change it; customers read active products. */
+/**
+ * The catalog: team members need the `catalog` permission to change it, and to see drafts and
+ * archived products; customers and the other members read active products.
+ */
 @ApiTags('catalog')
 @ApiFunctionRoute()
 @Controller('functions/v1')
@@ -37,20 +42,21 @@ export class ProductsController {
   @StoreScoped({ from: 'param', need: 'read' })
   @ApiOperation({
     summary: "A store's products, newest first",
-    description: 'Filters: `status`, `category`, `q` (name or description). Customers see active products only.',
+    description:
+      'Filters: `status`, `category`, `q` (name or description). Customers and members without `catalog` see active products only.',
   })
   @ApiSuccess(200, { data: [PRODUCT_EXAMPLE], next_cursor: null })
-  async list(@Param('store_id') storeId: string, @Query() params: ListProductsParams) {
-    return { success: true, ...(await this.queries.execute(new ListProductsQuery(storeId, params))) };
+  async list(@Param('store_id') storeId: string, @Query() params: ListProductsParams, @CurrentStoreAccess() access: StoreAccess) {
+    return { success: true, ...(await this.queries.execute(new ListProductsQuery(storeId, params, seesActiveProductsOnly(access)))) };
   }
 
   @Get('products/:product_id')
   @ApiParam({ name: 'product_id', format: 'uuid' })
   @StoreScoped({ from: 'product', need: 'read' })
-  @ApiOperation({ summary: 'One product' })
+  @ApiOperation({ summary: 'One product', description: 'A draft or archived product is 404 for customers and members without `catalog`.' })
   @ApiSuccess(200, { product: PRODUCT_EXAMPLE })
-  async get(@Param('product_id') productId: string) {
-    return { success: true, product: await this.queries.execute(new GetProductQuery(productId)) };
+  async get(@Param('product_id') productId: string, @CurrentStoreAccess() access: StoreAccess) {
+    return { success: true, product: await this.queries.execute(new GetProductQuery(productId, seesActiveProductsOnly(access))) };
   }
 
   @Patch('products/:product_id')

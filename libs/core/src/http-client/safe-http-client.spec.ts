@@ -1,3 +1,4 @@
+import { Logger } from '@nestjs/common';
 import { UnsafeUrlError } from './http-client.errors.js';
 import { SafeHttpClient, type HostResolver, type ResolvedAddress, type SafeHttpOptions } from './safe-http-client.js';
 
@@ -113,16 +114,39 @@ describe('SafeHttpClient.assertUrl', () => {
     expect(calls).toEqual([]);
   });
 
-  it('refuses a name when any of its addresses is forbidden, naming the address', async () => {
+  it('refuses a name when any of its addresses is forbidden, telling the caller neither the address nor the rule', async () => {
     const { client } = make();
+    const hidden = 'points to an address that is not allowed (loopback, private, link-local, metadata or another non-public address)';
     const internal = await refusal(client, 'https://example.internal/hook');
     expect(internal.reason).toBe('private');
-    expect(internal.address).toBe('10.0.0.5');
-    expect(internal.message).toBe('url host example.internal resolves to 10.0.0.5 (private)');
-    expect((await refusal(client, 'https://mixed.test/')).message).toBe('url host mixed.test resolves to 127.0.0.1 (loopback)');
+    expect(internal.message).toBe(`url host example.internal ${hidden}`);
+    expect((await refusal(client, 'https://mixed.test/')).message).toBe(`url host mixed.test ${hidden}`);
     expect((await refusal(client, 'https://mixed6.test/')).reason).toBe('link-local');
     expect((await refusal(client, 'https://mapped.test/')).reason).toBe('ipv4-mapped loopback');
-    expect((await refusal(client, 'https://metadata.test/')).reason).toBe('metadata');
+    const metadata = await refusal(client, 'https://metadata.test/');
+    expect(metadata.reason).toBe('metadata');
+    expect(metadata.message).toBe(`url host metadata.test ${hidden}`);
+  });
+
+  it('keeps the resolved address for the server: on the error and in a warning log', async () => {
+    const warn = vi.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
+    try {
+      const { client } = make();
+      const internal = await refusal(client, 'https://example.internal/hook');
+      expect(internal.address).toBe('10.0.0.5');
+      expect(internal.host).toBe('example.internal');
+      expect(warn).toHaveBeenCalledWith(
+        { host: 'example.internal', address: '10.0.0.5', reason: 'private', stage: 'resolved' },
+        'outbound URL refused by the address policy',
+      );
+      await refusal(client, 'https://2130706433/');
+      expect(warn).toHaveBeenLastCalledWith(
+        { host: '127.0.0.1', address: '127.0.0.1', reason: 'loopback', stage: 'literal' },
+        'outbound URL refused by the address policy',
+      );
+    } finally {
+      warn.mockRestore();
+    }
   });
 
   it('refuses a name that does not resolve, or not in time', async () => {
@@ -152,7 +176,9 @@ describe('SafeHttpClient.assertUrl', () => {
     clients.push(client);
     const error = await refusal(client, 'http://localhost:8080/');
     expect(['loopback', 'ipv4-mapped loopback']).toContain(error.reason);
-    expect(error.message).toMatch(/^url host localhost resolves to (127\.0\.0\.1|::1) \(loopback\)$/);
+    expect(error.message).toMatch(/^url host localhost points to an address that is not allowed/);
+    expect(error.message).not.toMatch(/127\.0\.0\.1|::1/);
+    expect(['127.0.0.1', '::1']).toContain(error.address);
   });
 
   it('applies the same URL rules to requests, before any connection', async () => {

@@ -2,7 +2,7 @@ import { lookup as dnsLookup } from 'node:dns/promises';
 import { isIP, type LookupFunction, type Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { StringDecoder } from 'node:string_decoder';
-import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { Agent, buildConnector, errors as undiciErrors, request as undiciRequest, type Dispatcher } from 'undici';
 import { isForbiddenAddress } from './address-policy.js';
 import { HttpClientError, HttpConnectionError, HttpResponseTooLargeError, HttpTimeoutError, UnsafeUrlError } from './http-client.errors.js';
@@ -73,6 +73,14 @@ export const DEFAULT_MAX_RESPONSE_BYTES = 4096;
 const defaultResolver: HostResolver = (hostname) => dnsLookup(hostname, { all: true });
 
 /**
+ * What a caller is told when a host name leads to a refused address. Neither the address nor the
+ * rule it broke: both would tell the caller what an internal name resolves to.
+ */
+export function hiddenAddressMessage(host: string): string {
+  return `url host ${host} points to an address that is not allowed (loopback, private, link-local, metadata or another non-public address)`;
+}
+
+/**
  * The one way out to the internet for webhooks, AI providers and social platforms.
  *
  * SSRF guard: `assertUrl` checks a URL when it is registered; every connection is checked again
@@ -87,6 +95,7 @@ const defaultResolver: HostResolver = (hostname) => dnsLookup(hostname, { all: t
  */
 @Injectable()
 export class SafeHttpClient implements OnApplicationShutdown {
+  private readonly logger = new Logger(SafeHttpClient.name);
   private readonly resolver: HostResolver;
   private readonly agent: Agent;
 
@@ -213,16 +222,19 @@ export class SafeHttpClient implements OnApplicationShutdown {
     const host = bareHost(hostname);
     if (this.options.allowPrivate || !isIP(host)) return null;
     const reason = isForbiddenAddress(host);
-    return reason ? new UnsafeUrlError(reason, `url host ${host} is not allowed (${reason})`, host) : null;
+    if (!reason) return null;
+    // The caller wrote this address, so naming it and its rule tells them nothing new.
+    return this.refused(new UnsafeUrlError(reason, `url host ${host} is not allowed (${reason})`, host, host), 'literal');
   }
 
   /** Checks the address the socket actually connected to. */
   private refusePeer(hostname: string, socket: Socket): UnsafeUrlError | null {
     if (this.options.allowPrivate) return null;
+    const host = bareHost(hostname);
     const peer = socket.remoteAddress;
-    if (!peer) return new UnsafeUrlError('unresolvable', `url host ${bareHost(hostname)}: connected peer address unknown`);
+    if (!peer) return new UnsafeUrlError('unresolvable', `url host ${host}: connected peer address unknown`);
     const reason = isForbiddenAddress(peer);
-    return reason ? new UnsafeUrlError(reason, `url host ${bareHost(hostname)} connected to ${peer} (${reason})`, peer) : null;
+    return reason ? this.refused(new UnsafeUrlError(reason, hiddenAddressMessage(host), peer, host), 'connected') : null;
   }
 
   /** All addresses of `hostname`, refused when any is forbidden (unless private addresses are allowed). */
@@ -232,10 +244,19 @@ export class SafeHttpClient implements OnApplicationShutdown {
     if (!this.options.allowPrivate) {
       for (const { address } of addresses) {
         const reason = isForbiddenAddress(address);
-        if (reason) throw new UnsafeUrlError(reason, `url host ${hostname} resolves to ${address} (${reason})`, address);
+        if (reason) throw this.refused(new UnsafeUrlError(reason, hiddenAddressMessage(hostname), address, hostname), 'resolved');
       }
     }
     return addresses;
+  }
+
+  /** Logs an address refusal with what the caller is not told (the address, the rule), then hands it back to be thrown. */
+  private refused(error: UnsafeUrlError, stage: 'literal' | 'resolved' | 'connected'): UnsafeUrlError {
+    this.logger.warn(
+      { host: error.host, address: error.address, reason: error.reason, stage },
+      'outbound URL refused by the address policy',
+    );
+    return error;
   }
 
   /** `net.connect`'s lookup: the addresses it connects to are the ones checked here. */

@@ -8,9 +8,10 @@ import { GetProductQuery } from './get-product.query.js';
 export class GetProductHandler implements IQueryHandler<GetProductQuery> {
   constructor(private readonly products: ProductRepository) {}
 
-  async execute({ productId }: GetProductQuery): Promise<ProductView> {
+  async execute({ productId, activeOnly }: GetProductQuery): Promise<ProductView> {
     const product = await this.products.findVisible(productId);
-    if (!product) throw ApiError.notFound('Product');
+    // A hidden product answers exactly like a missing one: the caller learns nothing of it.
+    if (!product || (activeOnly && product.status !== 'active')) throw ApiError.notFound('Product');
     return toProductView(product);
   }
 }

@@ -4,13 +4,17 @@ import { ProductRepository } from '../../product.repository.js';
 import { toProductView, type ProductView } from '../../product.js';
 import { ListProductsQuery } from './list-products.query.js';
 
-/** Staff see every product of the store; customers (by row-level security) the active ones. */
+/**
+ * Owners, admins and members with `catalog` see every product of the store; customers (also by
+ * row-level security) and other members the active ones.
+ */
 @QueryHandler(ListProductsQuery)
 export class ListProductsHandler implements IQueryHandler<ListProductsQuery> {
   constructor(private readonly products: ProductRepository) {}
 
-  async execute({ storeId, params }: ListProductsQuery): Promise<Page<ProductView>> {
-    const rows = await this.products.pageOfStore(storeId, params, params.limit, decodeCursor(params.cursor));
+  async execute({ storeId, params, activeOnly }: ListProductsQuery): Promise<Page<ProductView>> {
+    const filter = { status: params.status, category: params.category, q: params.q, activeOnly };
+    const rows = await this.products.pageOfStore(storeId, filter, params.limit, decodeCursor(params.cursor));
     return toPage(rows, params.limit, toProductView);
   }
 }

@@ -7,6 +7,8 @@ export class ListProductsQuery extends Query<Page<ProductView>> {
   constructor(
     readonly storeId: string,
     readonly params: ListProductsParams,
+    /** Only active products, whatever `params.status` asks for (`seesActiveProductsOnly`). */
+    readonly activeOnly = false,
   ) {
     super();
   }
