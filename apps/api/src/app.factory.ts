@@ -20,7 +20,7 @@ import { setupOpenApi } from './openapi.js';
 export async function createApp(config: AppConfig): Promise<NestFastifyApplication> {
   const adapter = new FastifyAdapter({
     bodyLimit: BODY_LIMIT_BYTES,
-    trustProxy: config.TRUST_PROXY,
+    trustProxy: config.trustProxy,
     genReqId: (req: IncomingMessage) => requestId(req),
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
     frameworkErrors: frameworkErrorReply,
@@ -54,7 +54,8 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
   });
   app.enableShutdownHooks();
   app.enableCors({
-    origin: config.CORS_ORIGINS.includes('*') ? true : config.CORS_ORIGINS,
+    // `*` (development only) reflects any origin; otherwise only the listed ones, none when the list is empty.
+    origin: config.corsOrigins.includes('*') ? true : config.corsOrigins,
     methods: ['GET', 'POST', 'PATCH', 'PUT', 'DELETE', 'OPTIONS'],
     allowedHeaders: [
       'authorization',

@@ -31,3 +31,4 @@ export * from './scheduling/periodic-task.js';
 export * from './http-client/index.js';
 export * from './idempotency/idempotency.store.js';
 export * from './idempotency/idempotent.decorator.js';
+export * from './throttling/client-address.js';
