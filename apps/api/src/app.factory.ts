@@ -15,6 +15,7 @@ import {
 } from '@app/core';
 import { AppModule } from './app.module.js';
 import { setupOpenApi } from './openapi.js';
+import { registerSecurityHeaders } from './security-headers.js';
 
 /** Builds the HTTP application exactly as it serves: used by main.ts and by the e2e tests. */
 export async function createApp(config: AppConfig): Promise<NestFastifyApplication> {
@@ -26,6 +27,7 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
     frameworkErrors: frameworkErrorReply,
   });
   const fastify = adapter.getInstance();
+  await registerSecurityHeaders(fastify, config);
   fastify.addHook('onRequest', async (request, reply) => {
     void reply.header('x-request-id', request.id);
   });
