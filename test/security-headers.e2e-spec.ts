@@ -76,7 +76,10 @@ describe('security headers, CORS and /metrics', () => {
 
       const assets = [
         ...[...html.matchAll(/<script[^>]*\ssrc=["']([^"']+)["']/g)].map(([, src]) => ({ src, directive: 'script-src' })),
-        ...[...html.matchAll(/<link[^>]*rel=["']stylesheet["'][^>]*href=["']([^"']+)["']/g)].map(([, src]) => ({ src, directive: 'style-src' })),
+        ...[...html.matchAll(/<link[^>]*rel=["']stylesheet["'][^>]*href=["']([^"']+)["']/g)].map(([, src]) => ({
+          src,
+          directive: 'style-src',
+        })),
         ...[...html.matchAll(/<link[^>]*rel=["']icon["'][^>]*href=["']([^"']+)["']/g)].map(([, src]) => ({ src, directive: 'img-src' })),
       ];
       expect(assets.filter(({ directive }) => directive === 'script-src')).toHaveLength(3);
