@@ -291,6 +291,8 @@ describe('input fuzzing (every POST, PATCH and PUT of /docs-json)', () => {
       RATE_LIMIT_PER_MINUTE: '1000000',
       SIGNIN_LIMIT_PER_IP: '1000000',
       SIGNIN_LIMIT_PER_EMAIL: '1000000',
+      SIGNIN_ACCOUNT_FAILURES_PER_HOUR: '1000000',
+      SIGNIN_KNOWN_FAILURES_PER_HOUR: '1000000',
       WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
       WEBHOOK_ALLOW_HTTP: 'true',
       SOCIAL_MODE: 'sandbox',

@@ -16,18 +16,20 @@ import {
 } from '@app/core';
 import { AppModule, MIGRATIONS } from './app.module.js';
 import { setupOpenApi } from './openapi.js';
+import { registerSecurityHeaders } from './security-headers.js';
 
 /** Builds the HTTP application exactly as it serves: used by main.ts and by the e2e tests. */
 export async function createApp(config: AppConfig): Promise<NestFastifyApplication> {
   if (!config.requestBindingKey) await prepareDatabase(config, MIGRATIONS);
   const adapter = new FastifyAdapter({
     bodyLimit: BODY_LIMIT_BYTES,
-    trustProxy: config.TRUST_PROXY,
+    trustProxy: config.trustProxy,
     genReqId: (req: IncomingMessage) => requestId(req),
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
     frameworkErrors: frameworkErrorReply,
   });
   const fastify = adapter.getInstance();
+  await registerSecurityHeaders(fastify, config);
   fastify.addHook('onRequest', async (request, reply) => {
     void reply.header('x-request-id', request.id);
   });
@@ -56,7 +58,8 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
   });
   app.enableShutdownHooks();
   app.enableCors({
-    origin: config.CORS_ORIGINS.includes('*') ? true : config.CORS_ORIGINS,
+    // `*` (development only) reflects any origin; otherwise only the listed ones, none when the list is empty.
+    origin: config.corsOrigins.includes('*') ? true : config.corsOrigins,
     methods: ['GET', 'POST', 'PATCH', 'PUT', 'DELETE', 'OPTIONS'],
     allowedHeaders: [
       'authorization',

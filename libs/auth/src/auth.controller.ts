@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Post, Query, Req, Res, UseInterceptors } from '@nestjs/common';
 import {
   ApiBearerAuth,
   ApiBody,
@@ -15,9 +15,9 @@ import { AppConfig, CurrentUser, GoTrueError, Public, PublicKeyAllowed, type Use
 import { AuthService, type LogoutScope } from './auth.service.js';
 import { parseGoTrueBody, PasswordGrantBody, RefreshGrantBody, SignUpBody } from './dto/auth.dto.js';
 import { GoogleSignInService } from './google/google-sign-in.service.js';
-import { SignInThrottleGuard } from './guards/sign-in-throttle.guard.js';
 import type { SessionView } from './sessions/session.js';
 import type { SessionMeta } from './sessions/session.repository.js';
+import { SignInLimitInterceptor } from './sign-in-limits/sign-in-limit.interceptor.js';
 import type { UserView } from './users/user.js';
 
 const SESSION_EXAMPLE = {
@@ -73,11 +73,11 @@ export class AuthController {
   @Post('token')
   @HttpCode(200)
   @PublicKeyAllowed()
-  @UseGuards(SignInThrottleGuard)
+  @UseInterceptors(SignInLimitInterceptor)
   @ApiOperation({
     summary: 'Sign in (grant_type=password) or rotate a refresh token (grant_type=refresh_token)',
     description:
-      'Refresh tokens are single use: presenting one again revokes its whole session and answers 400 `refresh_token_already_used`. Password attempts are limited per IP and per e-mail (429).',
+      'Refresh tokens are single use: presenting one again revokes its whole session and answers 400 `refresh_token_already_used`. Password attempts are limited per client address, and failures per account (429; see the README).',
   })
   @ApiQuery({ name: 'grant_type', enum: ['password', 'refresh_token'] })
   @ApiBody({ schema: { oneOf: [{ $ref: getSchemaPath(PasswordGrantBody) }, { $ref: getSchemaPath(RefreshGrantBody) }] } })

@@ -6,8 +6,9 @@ import { AuthService } from './auth.service.js';
 import { GoogleSignInService } from './google/google-sign-in.service.js';
 import { AuthGuard } from './guards/auth.guard.js';
 import { RolesGuard } from './guards/roles.guard.js';
-import { SignInThrottleGuard } from './guards/sign-in-throttle.guard.js';
 import { AccessTokenService, accessTokenJwtOptions } from './sessions/access-token.service.js';
+import { SignInLimitInterceptor } from './sign-in-limits/sign-in-limit.interceptor.js';
+import { SignInLimiter } from './sign-in-limits/sign-in-limiter.js';
 import { SessionRepository } from './sessions/session.repository.js';
 import { AdminBootstrapService } from './users/admin-bootstrap.service.js';
 import { PasswordHasher } from './users/password-hasher.js';
@@ -24,7 +25,8 @@ import { UserRepository } from './users/user.repository.js';
     UserRepository,
     PasswordHasher,
     GoogleSignInService,
-    SignInThrottleGuard,
+    SignInLimiter,
+    SignInLimitInterceptor,
     AdminBootstrapService,
     AuthGuard,
     RolesGuard,

@@ -26,6 +26,7 @@ import { OutboxService } from './outbox/outbox.service.js';
 import { IdempotencyInterceptor } from './idempotency/idempotent.decorator.js';
 import { IdempotencyStore } from './idempotency/idempotency.store.js';
 import { RedisModule } from './redis/redis.module.js';
+import { appThrottlers } from './throttling/app-throttler.guard.js';
 import { RedisThrottlerStorage } from './throttling/redis-throttler.storage.js';
 import { TenantTransactionInterceptor } from './transactions/tenant-transaction.interceptor.js';
 
@@ -45,7 +46,7 @@ export class CoreModule {
       inject: [AppConfig, RedisThrottlerStorage],
       useFactory: (appConfig: AppConfig, storage: RedisThrottlerStorage) => ({
         storage,
-        throttlers: [{ name: 'default', ttl: 60_000, limit: appConfig.RATE_LIMIT_PER_MINUTE, setHeaders: false }],
+        throttlers: appThrottlers(appConfig),
       }),
     });
     return {

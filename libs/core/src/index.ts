@@ -36,3 +36,4 @@ export * from './database/caller-lookup.js';
 export * from './database/db-scope.js';
 export * from './database/prepare-database.js';
 export * from './database/roles.js';
+export * from './throttling/client-address.js';

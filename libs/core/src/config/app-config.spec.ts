@@ -10,6 +10,13 @@ function problems(env: Record<string, string>): string[] {
   return [];
 }
 
+const PRODUCTION_SECRETS = {
+  JWT_SECRET: 'a-production-secret-of-at-least-32-characters',
+  PUBLIC_API_KEY: 'production-public-key',
+  ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64'),
+  PUBLIC_BASE_URL: 'https://api.example.com',
+};
+
 describe('loadConfig', () => {
   it('runs on defaults alone outside production', () => {
     const config = loadConfig({});
@@ -21,10 +28,43 @@ describe('loadConfig', () => {
   });
 
   it('converts numbers, booleans and lists', () => {
-    const config = loadConfig({ PORT: '8080', TRUST_PROXY: 'true', CORS_ORIGINS: 'https://a.example, https://b.example' });
+    const config = loadConfig({ PORT: '8080', OUTBOX_RELAY: 'false', CORS_ORIGINS: 'https://a.example, https://b.example' });
     expect(config.PORT).toBe(8080);
-    expect(config.TRUST_PROXY).toBe(true);
-    expect(config.CORS_ORIGINS).toEqual(['https://a.example', 'https://b.example']);
+    expect(config.OUTBOX_RELAY).toBe(false);
+    expect(config.corsOrigins).toEqual(['https://a.example', 'https://b.example']);
+  });
+
+  it('trusts no proxy by default, and the hops TRUST_PROXY names: a count or addresses/CIDRs', () => {
+    expect(loadConfig({}).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: 'false' }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 192.0.2.7, ::1, loopback' }).trustProxy).toEqual([
+      '10.0.0.0/8',
+      '192.0.2.7',
+      '::1',
+      'loopback',
+    ]);
+    // A count trusts the socket's peer and the next count-1 X-Forwarded-For entries.
+    const twoHops = loadConfig({ TRUST_PROXY: '2' }).trustProxy as (address: string, hop: number) => boolean;
+    expect([0, 1, 2].map((hop) => twoHops('192.0.2.7', hop))).toEqual([true, true, false]);
+  });
+
+  it('refuses TRUST_PROXY=true, and anything that does not name the hops, with one line', () => {
+    for (const value of ['true', '1.2.3', '10.0.0.0/99', '10.0.0.0/8/8', '0', 'yes', ',']) {
+      const lines = problems({ TRUST_PROXY: value });
+      expect(lines).toHaveLength(1);
+      expect(lines[0].startsWith(`TRUST_PROXY (${JSON.stringify(value)}): name the trusted hops`)).toBe(true);
+    }
+  });
+
+  it('allows any CORS origin by default outside production, none in production, and refuses * there', () => {
+    const production = { NODE_ENV: 'production', ...PRODUCTION_SECRETS };
+    expect(loadConfig({}).corsOrigins).toEqual(['*']);
+    expect(loadConfig(production).corsOrigins).toEqual([]);
+    expect(loadConfig({ ...production, CORS_ORIGINS: 'https://shop.example' }).corsOrigins).toEqual(['https://shop.example']);
+    expect(problems({ ...production, CORS_ORIGINS: '*' })).toEqual([
+      expect.stringMatching(/^CORS_ORIGINS \("\*"\): refused when NODE_ENV=production/),
+    ]);
+    expect(problems({ CORS_ORIGINS: 'https://shop.example/app' })).toEqual([expect.stringMatching(/^CORS_ORIGINS .*must be origins/)]);
   });
 
   it('reports one line per bad variable, naming it and its value', () => {

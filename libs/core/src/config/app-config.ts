@@ -1,5 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { plainToInstance, Transform, Type } from 'class-transformer';
+import ipaddr from 'ipaddr.js';
 import {
   getMetadataStorage,
   IsBoolean,
@@ -13,6 +14,7 @@ import {
   Max,
   Min,
   MinLength,
+  ValidateBy,
   validateSync,
   type ValidationError,
 } from 'class-validator';
@@ -55,6 +57,46 @@ const list = ({ value }: { value: unknown }) =>
         .map((item) => item.trim())
         .filter(Boolean)
     : value;
+
+/** proxy-addr's names for address ranges, accepted by Fastify's `trustProxy` beside addresses and CIDRs. */
+const PROXY_RANGE_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+
+// Addresses in their usual notation only: ipaddr.js also reads `1.2.3` and `0x7f.1`, which would more likely be typos.
+const isAddress = (text: string) => ipaddr.IPv4.isValidFourPartDecimal(text) || ipaddr.IPv6.isValid(text);
+
+function isTrustedHop(hop: string): boolean {
+  if (PROXY_RANGE_NAMES.includes(hop)) return true;
+  const [address, bits, ...rest] = hop.split('/');
+  if (bits === undefined) return isAddress(address);
+  if (rest.length > 0 || !isAddress(address) || !/^\d{1,3}$/.test(bits)) return false;
+  return Number(bits) <= (ipaddr.IPv4.isValidFourPartDecimal(address) ? 32 : 128);
+}
+
+/**
+ * TRUST_PROXY as Fastify's `trustProxy` takes it: a number of proxies in front, or the addresses and
+ * CIDRs of the trusted ones; `false` (or unset) trusts none. Null for anything else, `true` included:
+ * trusting every hop lets a client choose its own address with X-Forwarded-For.
+ */
+export function parseTrustedProxies(value: string): number | string[] | false | null {
+  const text = value.trim();
+  if (text === 'false') return false;
+  if (/^\d{1,3}$/.test(text)) return Number(text) >= 1 ? Number(text) : null;
+  const hops = text
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean);
+  return hops.length > 0 && hops.every(isTrustedHop) ? hops : null;
+}
+
+/** A browser's Origin header value: scheme, host and optional port, nothing else. */
+function isOrigin(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'https:' || url.protocol === 'http:') && url.origin === value;
+  } catch {
+    return false;
+  }
+}
 
 const bool = ({ value }: { value: unknown }) => (typeof value === 'string' ? value === 'true' || value === '1' : value);
 
@@ -119,13 +161,36 @@ export class AppConfig {
   @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
   LOG_LEVEL = 'info';
 
-  @Transform(bool)
-  @IsBoolean()
-  TRUST_PROXY = false;
+  /** Which hops in front may set X-Forwarded-For: see `parseTrustedProxies`; unset trusts none. */
+  @IsOptional()
+  @ValidateBy({
+    name: 'trustedProxies',
+    validator: {
+      validate: (value: unknown) => typeof value === 'string' && parseTrustedProxies(value) !== null,
+      defaultMessage: () =>
+        'name the trusted hops: how many proxies are in front (e.g. 1) or their addresses/CIDRs (e.g. 10.0.0.0/8,192.0.2.7); ' +
+        '"true" is refused, it would let any client choose its address with X-Forwarded-For',
+    },
+  })
+  TRUST_PROXY?: string;
 
+  /** Origins allowed by CORS; unset: any origin outside production, none in production. */
+  @IsOptional()
   @Transform(list)
-  @IsString({ each: true })
-  CORS_ORIGINS: string[] = ['*'];
+  @ValidateBy(
+    {
+      name: 'corsOrigin',
+      validator: { validate: (value: unknown) => typeof value === 'string' && (value === '*' || isOrigin(value)) },
+    },
+    { each: true, message: 'must be origins such as https://shop.example (scheme, host, optional port; no path), or *' },
+  )
+  CORS_ORIGINS?: string[];
+
+  /** Set: /metrics wants `Authorization: Bearer <METRICS_TOKEN>`. Unset: open in development, closed (404) in production. */
+  @IsOptional()
+  @IsString()
+  @MinLength(32, { message: 'must be at least 32 characters (openssl rand -hex 16)' })
+  METRICS_TOKEN?: string;
 
   @IsOptional()
   @IsString()
@@ -176,6 +241,35 @@ export class AppConfig {
   @IsInt()
   @Min(1)
   SIGNIN_WINDOW_SECONDS = 300;
+
+  /** Failed password attempts per account per hour from addresses it has not signed in from. */
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  SIGNIN_ACCOUNT_FAILURES_PER_HOUR = 100;
+
+  /** Failed password attempts per account per hour from its known addresses, all of them together. */
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  SIGNIN_KNOWN_FAILURES_PER_HOUR = 50;
+
+  /** How long an address stays known to an account after a successful password sign-in from it. */
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(365)
+  SIGNIN_KNOWN_ADDRESS_DAYS = 30;
+
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  SIGNUP_LIMIT_PER_IP = 20;
+
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  SIGNUP_WINDOW_SECONDS = 3600;
 
   @Type(() => Number)
   @IsInt()
@@ -428,6 +522,20 @@ export class AppConfig {
     return this.NODE_ENV === 'production';
   }
 
+  /** Fastify's `trustProxy`: false unless TRUST_PROXY names the hops. */
+  get trustProxy(): string[] | ((address: string, hop: number) => boolean) | false {
+    const hops = this.TRUST_PROXY === undefined ? false : (parseTrustedProxies(this.TRUST_PROXY) ?? false);
+    // Fastify ignores a bare number (it cannot tell a proxy from a client that connects directly), so
+    // the count is a function: the socket's peer and the next hops-1 X-Forwarded-For entries are proxies.
+    if (typeof hops === 'number') return (_address, hop) => hop < hops;
+    return hops;
+  }
+
+  /** CORS_ORIGINS, or its default: any origin (`*`) outside production, none in production. */
+  get corsOrigins(): string[] {
+    return this.CORS_ORIGINS ?? (this.isProduction ? [] : ['*']);
+  }
+
   get baseUrl(): string {
     return (this.PUBLIC_BASE_URL ?? `http://localhost:${this.PORT}`).replace(/\/$/, '');
   }
@@ -489,6 +597,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (config.isProduction) {
     for (const key of REQUIRED_IN_PRODUCTION) {
       if (!env[key]) problems.push(`${key} (unset): required when NODE_ENV=production`);
+    }
+    // Any origin would let every web page call the API with its visitors' tokens.
+    if (config.CORS_ORIGINS?.includes('*')) {
+      problems.push('CORS_ORIGINS ("*"): refused when NODE_ENV=production; list the origins of your apps (unset: no browser origin)');
     }
   }
   if (Boolean(config.ADMIN_EMAIL) !== Boolean(config.ADMIN_PASSWORD)) {

@@ -1,9 +1,12 @@
-import { Controller, Get, Header, Inject } from '@nestjs/common';
+import { Controller, Get, Header, Headers, Inject } from '@nestjs/common';
 import { ApiExcludeEndpoint, ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
 import { SkipThrottle } from '@nestjs/throttler';
 import { HealthCheck, HealthCheckService, HealthIndicatorService, TypeOrmHealthIndicator } from '@nestjs/terminus';
 import { Redis } from 'ioredis';
 import { Public } from '../auth-context/public.decorator.js';
+import { AppConfig } from '../config/app-config.js';
+import { safeEqual } from '../crypto/tokens.js';
+import { ApiError } from '../errors/api-error.js';
 import { REDIS } from '../redis/redis.module.js';
 import { MetricsService } from './metrics.service.js';
 
@@ -17,6 +20,7 @@ export class HealthController {
     private readonly database: TypeOrmHealthIndicator,
     private readonly indicators: HealthIndicatorService,
     private readonly metrics: MetricsService,
+    private readonly config: AppConfig,
     @Inject(REDIS) private readonly redis: Redis,
   ) {}
 
@@ -49,7 +53,27 @@ export class HealthController {
   @Get('metrics')
   @ApiExcludeEndpoint()
   @Header('Content-Type', 'text/plain; version=0.0.4; charset=utf-8')
-  scrape(): Promise<string> {
+  scrape(@Headers('authorization') authorization: string | undefined): Promise<string> {
+    this.allowScrape(authorization);
     return this.metrics.registry.metrics();
+  }
+
+  /**
+   * Metrics name routes, volumes and failures: with METRICS_TOKEN only its bearer may read them;
+   * without one they are open in development and closed in production, where they answer as an
+   * unknown route would.
+   */
+  private allowScrape(authorization: string | undefined): void {
+    const token = this.config.METRICS_TOKEN;
+    if (token === undefined) {
+      if (this.config.isProduction) throw new ApiError(404, 'NOT_FOUND', 'Route not found: GET /metrics');
+      return;
+    }
+    const presented = /^Bearer (.+)$/i.exec(authorization ?? '')?.[1] ?? '';
+    if (!safeEqual(presented, token)) {
+      throw new ApiError(401, 'UNAUTHENTICATED', 'A valid metrics token is required (Authorization: Bearer <METRICS_TOKEN>)', undefined, {
+        'WWW-Authenticate': 'Bearer',
+      });
+    }
   }
 }
