@@ -1,4 +1,4 @@
-import { Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
+import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { ClsService } from 'nestjs-cls';
 import { AppConfig, StartupError } from '@app/core';
 import { SessionRepository } from '../sessions/session.repository.js';
@@ -16,7 +16,7 @@ import { UserRepository } from './user.repository.js';
  * With ADMIN_EMAIL unset nothing is checked or changed: existing admins stay admins.
  */
 @Injectable()
-export class AdminBootstrapService implements OnApplicationBootstrap {
+export class AdminBootstrapService implements OnModuleInit {
   private readonly logger = new Logger(AdminBootstrapService.name);
 
   constructor(
@@ -27,7 +27,9 @@ export class AdminBootstrapService implements OnApplicationBootstrap {
     private readonly cls: ClsService,
   ) {}
 
-  async onApplicationBootstrap(): Promise<void> {
+  // At module init (the migrations have run), before any bootstrap hook starts queue workers or
+  // sweeps: a start refused here has nothing running yet that closing the app could cut short.
+  async onModuleInit(): Promise<void> {
     const { ADMIN_EMAIL: email, ADMIN_PASSWORD: password } = this.config;
     if (!email || !password) return;
     await this.cls.run(async () => {

@@ -416,7 +416,7 @@ export class ConfigError extends Error {
 }
 
 /** What a process that is not explicitly development or test must be given (NODE_ENV unset counts as production). */
-export const REQUIRED_IN_PRODUCTION = ['JWT_SECRET', 'ENCRYPTION_KEY', 'PUBLIC_API_KEY', 'PUBLIC_BASE_URL'] as const;
+const REQUIRED_IN_PRODUCTION = ['JWT_SECRET', 'ENCRYPTION_KEY', 'PUBLIC_API_KEY', 'PUBLIC_BASE_URL'] as const;
 
 function flatten(errors: ValidationError[], env: Record<string, string | undefined>): string[] {
   return errors.map((error) => {
