@@ -4,9 +4,33 @@ import { PUBLIC_KEY, merchantWithStore, signUp, startApp, uniqueEmail, type Sess
 
 const withKey = { apikey: PUBLIC_KEY };
 
-/** Boots an app with this admin, runs `use`, closes it. */
+/**
+ * A database of this file's own: each boot here names another admin and so demotes the ones before
+ * it, which must not reach the shared database other test files use at the same time.
+ */
+let databaseUrl: string;
+
+beforeAll(async () => {
+  const url = new URL(process.env.DATABASE_URL!);
+  const name = `${url.pathname.slice(1)}_admins`;
+  const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${pg.escapeIdentifier(name)}`);
+  await admin.end();
+  url.pathname = `/${name}`;
+  databaseUrl = url.toString();
+});
+
+afterAll(async () => {
+  const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
+  await admin.connect();
+  await admin.query(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(new URL(databaseUrl).pathname.slice(1))} WITH (FORCE)`);
+  await admin.end();
+});
+
+/** Boots an app with this admin, on this file's database, runs `use`, closes it. */
 async function withApp<T>(env: Record<string, string>, use: (api: TestApp) => Promise<T>): Promise<T> {
-  const api = await startApp(env);
+  const api = await startApp({ DATABASE_URL: databaseUrl, ...env });
   try {
     return await use(api);
   } finally {
@@ -21,7 +45,7 @@ async function signIn(api: TestApp, email: string, password: string) {
 }
 
 async function storedHash(email: string): Promise<string> {
-  const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
+  const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
     const { rows } = await client.query('SELECT password_hash FROM users WHERE lower(email) = lower($1)', [email]);
@@ -111,7 +135,7 @@ describe('admin bootstrap (ADMIN_EMAIL / ADMIN_PASSWORD at boot)', () => {
       });
       expect(holder.user.role).toBe(role);
 
-      const refused = startApp(admin(email, 'taken-password-1'));
+      const refused = startApp({ DATABASE_URL: databaseUrl, ...admin(email, 'taken-password-1') });
       await expect(refused).rejects.toThrow(StartupError);
       await expect(refused).rejects.toThrow(
         new StartupError(`ADMIN_EMAIL ${email} belongs to an existing ${role} account; choose another e-mail or remove that account`),

@@ -4,7 +4,7 @@ import twitterText from 'twitter-text';
 import { DataSource } from 'typeorm';
 import { IdempotencyStore } from '@app/core';
 import { ImageServer, twoColourPhoto } from './fakes/image-server.js';
-import { merchantWithStore, PUBLIC_KEY, signUp, startApp, uniqueEmail, type HttpResult, type TestApp } from './support/app.js';
+import { merchantWithStore, PUBLIC_KEY, signUp, startApp, uniqueEmail, type HttpResult, type TestApp, TEST_ADMIN } from './support/app.js';
 import { SYSTEM_DATA_SOURCE } from './support/database.js';
 
 /**
@@ -19,7 +19,7 @@ describe('AI functions (local provider) and credits', () => {
   let owner: { token: string; storeId: string };
   let other: { token: string; storeId: string };
   const tokens: Record<string, string> = {};
-  const adminEmail = uniqueEmail('admin');
+  const adminEmail = TEST_ADMIN.email;
 
   const call = (token: string | undefined, path: string, body?: unknown, headers?: Record<string, string>) =>
     api.request('POST', `/functions/v1/${path}`, { token, body, headers });
@@ -59,13 +59,13 @@ describe('AI functions (local provider) and credits', () => {
       WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
       WEBHOOK_ALLOW_HTTP: 'true',
       ADMIN_EMAIL: adminEmail,
-      ADMIN_PASSWORD: 'admin-password-1',
+      ADMIN_PASSWORD: TEST_ADMIN.password,
     });
     db = api.app.get<DataSource>(SYSTEM_DATA_SOURCE);
     admin = (
       await api.request('POST', '/auth/v1/token?grant_type=password', {
         headers: { apikey: PUBLIC_KEY },
-        body: { email: adminEmail, password: 'admin-password-1' },
+        body: { email: adminEmail, password: TEST_ADMIN.password },
       })
     ).body.access_token;
     owner = await merchantWithStore(api, 'AI store');

@@ -1,6 +1,6 @@
 import { SignJWT } from 'jose';
 import { AccessTokenService } from '@app/auth';
-import { PUBLIC_KEY, signUp, startApp, uniqueEmail, type TestApp } from './support/app.js';
+import { PUBLIC_KEY, signUp, startApp, uniqueEmail, type TestApp, TEST_ADMIN } from './support/app.js';
 
 const PASSWORD = 'correct horse battery';
 const withKey = { apikey: PUBLIC_KEY };
@@ -11,12 +11,12 @@ function decodeJwt(token: string): Record<string, unknown> {
 
 describe('/auth/v1', () => {
   let api: TestApp;
-  const adminEmail = uniqueEmail('admin');
+  const adminEmail = TEST_ADMIN.email;
 
   beforeAll(async () => {
     api = await startApp({
       ADMIN_EMAIL: adminEmail,
-      ADMIN_PASSWORD: 'admin-password-1',
+      ADMIN_PASSWORD: TEST_ADMIN.password,
       SIGNIN_LIMIT_PER_EMAIL: '4',
       SIGNIN_LIMIT_PER_IP: '1000',
     });
@@ -139,7 +139,7 @@ describe('/auth/v1', () => {
     });
 
     it('creates the admin from ADMIN_EMAIL / ADMIN_PASSWORD at boot', async () => {
-      const admin = await password(adminEmail, 'admin-password-1');
+      const admin = await password(adminEmail, TEST_ADMIN.password);
       expect(admin.status).toBe(200);
       expect(admin.body.user.role).toBe('admin');
       expect(decodeJwt(admin.body.access_token).role).toBe('admin');

@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { PUBLIC_KEY, merchantWithStore, signUp, startApp, uniqueEmail, type Session, type TestApp } from './support/app.js';
+import { PUBLIC_KEY, merchantWithStore, signUp, startApp, uniqueEmail, type Session, type TestApp, TEST_ADMIN } from './support/app.js';
 import { asRequest, SYSTEM_DATA_SOURCE } from './support/database.js';
 
 type Who = 'owner' | 'admin' | 'customersMember' | 'otherMember' | 'customer' | 'otherCustomer' | 'otherOwner' | 'otherStoreCustomer';
@@ -22,7 +22,7 @@ describe('customers', () => {
   let ownRecord: string;
   let otherRecord: string;
   let storeBRecord: string;
-  const adminEmail = uniqueEmail('admin');
+  const adminEmail = TEST_ADMIN.email;
 
   const call = (who: Who, method: string, path: string, body?: unknown) =>
     api.request(method, `/functions/v1${path}`, { token: sessions[who].access_token, body });
@@ -57,7 +57,7 @@ describe('customers', () => {
   };
 
   beforeAll(async () => {
-    api = await startApp({ ADMIN_EMAIL: adminEmail, ADMIN_PASSWORD: 'admin-password-1' });
+    api = await startApp({ ADMIN_EMAIL: adminEmail, ADMIN_PASSWORD: TEST_ADMIN.password });
     db = api.app.get<DataSource>(SYSTEM_DATA_SOURCE);
     const a = await merchantWithStore(api, 'Customers A');
     const b = await merchantWithStore(api, 'Customers B');
@@ -73,7 +73,7 @@ describe('customers', () => {
     sessions.otherStoreCustomer = await signUp(api, { role: 'customer', store_id: storeB, full_name: 'Cy Shopper' });
     const admin = await api.request('POST', '/auth/v1/token?grant_type=password', {
       headers: { apikey: PUBLIC_KEY },
-      body: { email: adminEmail, password: 'admin-password-1' },
+      body: { email: adminEmail, password: TEST_ADMIN.password },
     });
     sessions.admin = admin.body;
     ownRecord = (await recordOfUser(sessions.customer.user.id)).id;

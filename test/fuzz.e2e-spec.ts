@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { PUBLIC_KEY, merchantWithStore, signUp, startApp, uniqueEmail, type HttpResult, type TestApp } from './support/app.js';
+import { PUBLIC_KEY, merchantWithStore, signUp, startApp, uniqueEmail, type HttpResult, type TestApp, TEST_ADMIN } from './support/app.js';
 import { connectSandbox } from './support/social.js';
 
 /**
@@ -10,8 +10,8 @@ import { connectSandbox } from './support/social.js';
  * of requests per operation (default 100).
  */
 const RUNS = Number(process.env.FUZZ_RUNS ?? 100);
-const ADMIN_EMAIL = uniqueEmail('fuzz-admin');
-const ADMIN_PASSWORD = 'fuzz-admin-password-1';
+const ADMIN_EMAIL = TEST_ADMIN.email;
+const ADMIN_PASSWORD = TEST_ADMIN.password;
 const DEAD_URL = 'http://127.0.0.1:9/hook';
 
 type Schema = {

@@ -41,7 +41,8 @@ describe('identity read from the database on every request', () => {
     expect(account.balance).toBe(50);
   });
 
-  it('a removed member loses access on its next request, with the same token', async () => {
+  /** A store, its owner, and a member of it with `catalog`. */
+  async function storeWithMember() {
     const owner = await merchantWithStore(api);
     const email = uniqueEmail('member');
     const invite = await api.request('POST', `/functions/v1/stores/${owner.storeId}/members`, {
@@ -49,9 +50,14 @@ describe('identity read from the database on every request', () => {
       body: { email, permissions: ['catalog'] },
     });
     const member = await signUp(api, { invite_token: invite.body.invite_token }, email);
+    return { owner, member, memberId: invite.body.member.id as string };
+  }
+
+  it('a removed member loses access on its next request, with the same token', async () => {
+    const { owner, member, memberId } = await storeWithMember();
     const list = () => api.request('GET', `/functions/v1/stores/${owner.storeId}/products`, { token: member.access_token });
     expect((await list()).status).toBe(200);
-    const removed = await api.request('DELETE', `/functions/v1/stores/${owner.storeId}/members/${invite.body.member.id}`, {
+    const removed = await api.request('DELETE', `/functions/v1/stores/${owner.storeId}/members/${memberId}`, {
       token: owner.token,
     });
     expect(removed.status).toBe(200);
@@ -59,20 +65,14 @@ describe('identity read from the database on every request', () => {
   });
 
   it('a permission taken away is gone on the next request', async () => {
-    const owner = await merchantWithStore(api);
-    const email = uniqueEmail('member');
-    const invite = await api.request('POST', `/functions/v1/stores/${owner.storeId}/members`, {
-      token: owner.token,
-      body: { email, permissions: ['catalog'] },
-    });
-    const member = await signUp(api, { invite_token: invite.body.invite_token }, email);
+    const { owner, member, memberId } = await storeWithMember();
     const create = () =>
       api.request('POST', `/functions/v1/stores/${owner.storeId}/products`, {
         token: member.access_token,
         body: { name: 'Mug', price: 5 },
       });
     expect((await create()).status).toBe(201);
-    await api.request('PATCH', `/functions/v1/stores/${owner.storeId}/members/${invite.body.member.id}`, {
+    await api.request('PATCH', `/functions/v1/stores/${owner.storeId}/members/${memberId}`, {
       token: owner.token,
       body: { permissions: ['orders'] },
     });

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { PUBLIC_KEY, merchantWithStore, signUp, startApp, uniqueEmail, type HttpResult, type TestApp } from './support/app.js';
+import { PUBLIC_KEY, merchantWithStore, signUp, startApp, uniqueEmail, type HttpResult, type TestApp, TEST_ADMIN } from './support/app.js';
 import { SYSTEM_DATA_SOURCE } from './support/database.js';
 
 /**
@@ -20,7 +20,7 @@ describe('orders', () => {
   let customer: { id: string; name: string; email: string };
   let customer2: { id: string; name: string; email: string };
   let otherStoreCustomerId: string;
-  const adminEmail = uniqueEmail('admin');
+  const adminEmail = TEST_ADMIN.email;
 
   const db = () => api.app.get<DataSource>(SYSTEM_DATA_SOURCE);
   const call = (who: Who, method: string, path: string, body?: unknown): Promise<HttpResult> =>
@@ -62,7 +62,7 @@ describe('orders', () => {
   const fields = (result: HttpResult) => result.body.error.details.map((d: { field: string }) => d.field);
 
   beforeAll(async () => {
-    api = await startApp({ ADMIN_EMAIL: adminEmail, ADMIN_PASSWORD: 'admin-password-1' });
+    api = await startApp({ ADMIN_EMAIL: adminEmail, ADMIN_PASSWORD: TEST_ADMIN.password });
     tokens.owner = (await signUp(api)).access_token;
     storeA = (await call('owner', 'POST', '/stores', { name: 'Order store', currency: 'EUR' })).body.store.id;
     const other = await merchantWithStore(api, 'Other store');
@@ -86,7 +86,7 @@ describe('orders', () => {
     otherStoreCustomerId = (await customerOf(otherShopper.user.id)).id;
     const admin = await api.request('POST', '/auth/v1/token?grant_type=password', {
       headers: { apikey: PUBLIC_KEY },
-      body: { email: adminEmail, password: 'admin-password-1' },
+      body: { email: adminEmail, password: TEST_ADMIN.password },
     });
     tokens.admin = admin.body.access_token;
   });

@@ -2,7 +2,7 @@ import { getDataSourceToken } from '@nestjs/typeorm';
 import pg from 'pg';
 import type { DataSource } from 'typeorm';
 import { OWNER_ROLE, REQUEST_ROLE, SYSTEM_ROLE } from '@app/core';
-import { merchantWithStore, signUp, startApp, uniqueEmail, type TestApp } from './support/app.js';
+import { merchantWithStore, signUp, startApp, TEST_ADMIN, uniqueEmail, type TestApp } from './support/app.js';
 import { asRequest, sessionIdOf, SYSTEM_DATA_SOURCE, type Query } from './support/database.js';
 
 type Tenant = Awaited<ReturnType<typeof merchantWithStore>>;
@@ -25,7 +25,7 @@ describe('row-level security', () => {
   const adminUrl = () => process.env.DATABASE_URL!;
 
   beforeAll(async () => {
-    api = await startApp({ ADMIN_EMAIL: 'rls-admin@example.com', ADMIN_PASSWORD: 'rls-admin-password' });
+    api = await startApp({ ADMIN_EMAIL: TEST_ADMIN.email, ADMIN_PASSWORD: TEST_ADMIN.password });
     system = api.app.get<DataSource>(SYSTEM_DATA_SOURCE);
     a = await merchantWithStore(api, 'Tenant A');
     b = await merchantWithStore(api, 'Tenant B');
@@ -229,7 +229,7 @@ describe('row-level security', () => {
   it('the admin role comes from the database: the admin sees every store, a merchant claiming admin does not', async () => {
     const admin = await api.request('POST', '/auth/v1/token?grant_type=password', {
       headers: { apikey: 'test-public-api-key-0123456789' },
-      body: { email: 'rls-admin@example.com', password: 'rls-admin-password' },
+      body: { email: TEST_ADMIN.email, password: TEST_ADMIN.password },
     });
     expect(admin.status).toBe(200);
     const ids = (await asRequest(api, admin.body.access_token, (q) => q('SELECT id FROM stores'))).map((r: { id: string }) => r.id);

@@ -1,4 +1,4 @@
-import { PUBLIC_KEY, signUp, startApp, uniqueEmail, type TestApp } from './support/app.js';
+import { PUBLIC_KEY, signUp, startApp, uniqueEmail, type TestApp, TEST_ADMIN } from './support/app.js';
 import { SYSTEM_DATA_SOURCE } from './support/database.js';
 
 /**
@@ -11,13 +11,13 @@ describe('stores and members: roles and tenancy', () => {
   let storeA: string;
   let storeB: string;
   let memberId: string;
-  const adminEmail = uniqueEmail('admin');
+  const adminEmail = TEST_ADMIN.email;
 
   const call = (who: keyof typeof tokens, method: string, path: string, body?: unknown) =>
     api.request(method, `/functions/v1${path}`, { token: tokens[who], body });
 
   beforeAll(async () => {
-    api = await startApp({ ADMIN_EMAIL: adminEmail, ADMIN_PASSWORD: 'admin-password-1' });
+    api = await startApp({ ADMIN_EMAIL: adminEmail, ADMIN_PASSWORD: TEST_ADMIN.password });
     tokens.ownerA = (await signUp(api)).access_token;
     tokens.ownerB = (await signUp(api)).access_token;
     storeA = (await call('ownerA', 'POST', '/stores', { name: 'Store A' })).body.store.id;
@@ -29,7 +29,7 @@ describe('stores and members: roles and tenancy', () => {
     tokens.customer = (await signUp(api, { role: 'customer', store_id: storeA })).access_token;
     const admin = await api.request('POST', '/auth/v1/token?grant_type=password', {
       headers: { apikey: PUBLIC_KEY },
-      body: { email: adminEmail, password: 'admin-password-1' },
+      body: { email: adminEmail, password: TEST_ADMIN.password },
     });
     tokens.admin = admin.body.access_token;
   });

@@ -5,6 +5,13 @@ import { createApp } from '../../apps/api/src/app.factory.js';
 
 export const PUBLIC_KEY = 'test-public-api-key-0123456789';
 
+/**
+ * The one admin of the run's database. Every test file that needs an admin names this one: a boot
+ * with another ADMIN_EMAIL demotes the admins before it, which would pull the rug from a file running
+ * beside it (test/admin-bootstrap.e2e-spec.ts, which changes the admin on purpose, has a database of its own).
+ */
+export const TEST_ADMIN = { email: 'admin@storefront-tests.example', password: 'test-admin-password-1' };
+
 export interface HttpResult<T = any> {
   status: number;
   body: T;

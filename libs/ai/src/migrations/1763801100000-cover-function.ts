@@ -1,5 +1,5 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
-import { handOverDefiner } from '@app/core';
+import { dropDefiners, handOverDefiner } from '@app/core';
 
 /**
  * Generated covers are served to anyone holding their URL, like a CDN object (the id is unguessable):
@@ -19,8 +19,6 @@ export class CoverFunction1763801100000 implements MigrationInterface {
   }
 
   async down(db: QueryRunner): Promise<void> {
-    await db.query(`SET ROLE storefront_system`);
-    await db.query(`DROP FUNCTION app_cover(uuid)`);
-    await db.query(`RESET ROLE`);
+    await dropDefiners(db, ['app_cover(uuid)']);
   }
 }

@@ -1,5 +1,5 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
-import { handOverDefiner, PRIVATE_SCHEMA, REQUEST_ROLE, SYSTEM_ROLE } from '@app/core';
+import { dropDefiners, handOverDefiner, PRIVATE_SCHEMA, REQUEST_ROLE, SYSTEM_ROLE } from '@app/core';
 
 /** Checks `p_ticket` (`<issued ms>.<hex HMAC of "purpose:subject:issued">`, at most a minute old). */
 const TICKET_VALID = (purpose: string, subject: string) => `${PRIVATE_SCHEMA}.ticket_valid('${purpose}', ${subject}, p_ticket)`;
@@ -183,8 +183,7 @@ export class AuthFunctions1763801200000 implements MigrationInterface {
 
   async down(db: QueryRunner): Promise<void> {
     await db.query(`DROP POLICY customers_self_create ON customers`);
-    await db.query(`SET ROLE ${SYSTEM_ROLE}`);
-    for (const fn of [
+    await dropDefiners(db, [
       'auth_create_user(text, text, text, text, text, uuid, text)',
       'auth_password_candidate(text, text)',
       'auth_open_session(uuid, bytea, text, inet, text)',
@@ -192,10 +191,7 @@ export class AuthFunctions1763801200000 implements MigrationInterface {
       'auth_end_sessions(text)',
       'auth_google_account(text, text, text)',
       'app_accept_invitation(bytea)',
-    ]) {
-      await db.query(`DROP FUNCTION ${fn}`);
-    }
-    await db.query(`RESET ROLE`);
+    ]);
     await db.query(`DROP FUNCTION ${PRIVATE_SCHEMA}.ticket_valid(text, text, text)`);
   }
 }

@@ -1,5 +1,5 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
-import { handOverDefiner } from '@app/core';
+import { dropDefiners, handOverDefiner } from '@app/core';
 import { CREDIT_COSTS, USAGE_WINDOW_SECONDS } from '../credit-costs.js';
 import { MAX_GRANT, MAX_BALANCE } from '../credit-limits.js';
 
@@ -141,14 +141,10 @@ export class CreditFunctions1763801000000 implements MigrationInterface {
   }
 
   async down(db: QueryRunner): Promise<void> {
-    await db.query(`SET ROLE storefront_system`);
-    for (const fn of [
+    await dropDefiners(db, [
       'app_charge_credits(uuid, text, integer, text)',
       'app_refund_credits(uuid)',
       'app_grant_credits(uuid, integer, text)',
-    ]) {
-      await db.query(`DROP FUNCTION ${fn}`);
-    }
-    await db.query(`RESET ROLE`);
+    ]);
   }
 }

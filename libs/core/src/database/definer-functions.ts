@@ -15,3 +15,13 @@ export async function handOverDefiner(db: QueryRunner, signature: string): Promi
   await db.query(`GRANT EXECUTE ON FUNCTION ${signature} TO ${REQUEST_ROLE}, ${SYSTEM_ROLE}`);
   await db.query(`ALTER FUNCTION ${signature} OWNER TO ${SYSTEM_ROLE}`);
 }
+
+/** Drops functions handed to the system role (a migration's `down`): only their owner may. */
+export async function dropDefiners(db: QueryRunner, signatures: string[]): Promise<void> {
+  await db.query(`SET ROLE ${SYSTEM_ROLE}`);
+  try {
+    for (const signature of signatures) await db.query(`DROP FUNCTION ${signature}`);
+  } finally {
+    await db.query('RESET ROLE');
+  }
+}

@@ -1,5 +1,5 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
-import { handOverDefiner } from '@app/core';
+import { dropDefiners, handOverDefiner } from '@app/core';
 
 /**
  * The public page of a post published to the sandbox, as a platform shows a post by its id: this
@@ -21,8 +21,6 @@ export class SandboxPostFunction1763801100100 implements MigrationInterface {
   }
 
   async down(db: QueryRunner): Promise<void> {
-    await db.query(`SET ROLE storefront_system`);
-    await db.query(`DROP FUNCTION app_sandbox_post(text)`);
-    await db.query(`RESET ROLE`);
+    await dropDefiners(db, ['app_sandbox_post(text)']);
   }
 }

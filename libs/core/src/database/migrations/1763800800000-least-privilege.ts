@@ -196,45 +196,97 @@ export class LeastPrivilege1763800800000 implements MigrationInterface {
         session_max_age interval NOT NULL
       )`);
     await db.query(`GRANT SELECT ON ${PRIVATE_SCHEMA}.installation TO ${SYS}`);
-    // HMAC-SHA256 under the installation key (its pads are stored, so plain sha256 suffices).
+    // HMAC-SHA256 under the installation key (its pads are stored, so plain sha256 suffices). The hot
+    // helpers below are PL/pgSQL: their plans are kept for the session, where a SQL function with its
+    // own search_path would be planned again at every call, in every policy of every statement.
     await db.query(`
-      CREATE FUNCTION ${PRIVATE_SCHEMA}.hmac(p_message text) RETURNS bytea LANGUAGE sql STABLE ${SAFE_PATH} AS $$
-        SELECT sha256(i.binding_opad || sha256(i.binding_ipad || convert_to(p_message, 'UTF8'))) FROM ${PRIVATE_SCHEMA}.installation i
-      $$`);
+      CREATE FUNCTION ${PRIVATE_SCHEMA}.hmac(p_message text) RETURNS bytea LANGUAGE plpgsql STABLE ${SAFE_PATH} AS $$
+      DECLARE
+        mac bytea;
+      BEGIN
+        SELECT sha256(i.binding_opad || sha256(i.binding_ipad || convert_to(p_message, 'UTF8'))) INTO mac FROM ${PRIVATE_SCHEMA}.installation i;
+        RETURN mac;
+      END $$`);
     // What the context MAC covers: this backend, this transaction (its start), the user, role and session.
     await db.query(`
-      CREATE FUNCTION ${PRIVATE_SCHEMA}.context_mac(p_user text, p_role text, p_session text) RETURNS bytea LANGUAGE sql STABLE ${SAFE_PATH} AS $$
-        SELECT ${PRIVATE_SCHEMA}.hmac(concat_ws(':', 'context', pg_backend_pid(), extract(epoch FROM transaction_timestamp()), p_user, p_role, p_session))
+      CREATE FUNCTION ${PRIVATE_SCHEMA}.context_mac(p_user text, p_role text, p_session text) RETURNS text
+      LANGUAGE plpgsql STABLE ${SAFE_PATH} AS $$
+      BEGIN
+        RETURN encode(${PRIVATE_SCHEMA}.hmac(concat_ws(':', 'context', pg_backend_pid(), extract(epoch FROM transaction_timestamp()),
+                                                       p_user, p_role, p_session)), 'hex');
+      END $$`);
+    // The user of an open session, when the proof (the HMAC of its id) is right; nothing otherwise.
+    await db.query(`
+      CREATE FUNCTION ${PRIVATE_SCHEMA}.user_of_session(p_session uuid, p_proof text)
+      RETURNS TABLE (id uuid, email text, role text, store_id uuid) LANGUAGE sql STABLE ${SAFE_PATH} AS $$
+        SELECT u.id, u.email, u.role, u.store_id
+          FROM auth_sessions s JOIN users u ON u.id = s.user_id
+         WHERE s.id = p_session AND s.revoked_at IS NULL
+           AND s.created_at > now() - (SELECT i.session_max_age FROM ${PRIVATE_SCHEMA}.installation i)
+           AND p_proof IS NOT NULL
+           AND sha256(convert_to(p_proof, 'UTF8')) = sha256(convert_to(encode(${PRIVATE_SCHEMA}.hmac('session:' || p_session::text), 'hex'), 'UTF8'))
       $$`);
     await db.query(`REVOKE ALL ON ALL FUNCTIONS IN SCHEMA ${PRIVATE_SCHEMA} FROM PUBLIC`);
     await db.query(`GRANT EXECUTE ON ALL FUNCTIONS IN SCHEMA ${PRIVATE_SCHEMA} TO ${SYS}`);
 
+    // The bound user, or null: the settings count only while their MAC verifies (hashes compared, so
+    // the comparison's time says nothing about the expected value).
     await db.query(`
-      CREATE FUNCTION app_context_valid() RETURNS boolean LANGUAGE sql STABLE SECURITY DEFINER ${SAFE_PATH} AS $$
-        SELECT coalesce(current_setting('app.context', true), '') <> ''
-           AND sha256(convert_to(current_setting('app.context', true), 'UTF8'))
-             = sha256(convert_to(encode(${PRIVATE_SCHEMA}.context_mac(current_setting('app.user_id', true), current_setting('app.role', true),
-                                                                     current_setting('app.session_id', true)), 'hex'), 'UTF8'))
-      $$`);
+      CREATE FUNCTION app_context_valid() RETURNS boolean LANGUAGE plpgsql STABLE SECURITY DEFINER ${SAFE_PATH} AS $$
+      DECLARE
+        context text := current_setting('app.context', true);
+      BEGIN
+        IF context IS NULL OR context = '' THEN
+          RETURN false;
+        END IF;
+        RETURN sha256(convert_to(context, 'UTF8'))
+             = sha256(convert_to(${PRIVATE_SCHEMA}.context_mac(current_setting('app.user_id', true), current_setting('app.role', true),
+                                                              current_setting('app.session_id', true)), 'UTF8'));
+      END $$`);
     await db.query(`
-      CREATE OR REPLACE FUNCTION app_user_id() RETURNS uuid LANGUAGE sql STABLE SECURITY DEFINER ${SAFE_PATH} AS $$
-        SELECT CASE WHEN app_context_valid() THEN current_setting('app.user_id', true)::uuid END
-      $$`);
+      CREATE OR REPLACE FUNCTION app_user_id() RETURNS uuid LANGUAGE plpgsql STABLE SECURITY DEFINER ${SAFE_PATH} AS $$
+      BEGIN
+        RETURN CASE WHEN app_context_valid() THEN current_setting('app.user_id', true)::uuid END;
+      END $$`);
     await db.query(`
-      CREATE OR REPLACE FUNCTION app_role() RETURNS text LANGUAGE sql STABLE SECURITY DEFINER ${SAFE_PATH} AS $$
-        SELECT CASE WHEN app_context_valid() THEN current_setting('app.role', true) ELSE 'none' END
-      $$`);
+      CREATE OR REPLACE FUNCTION app_role() RETURNS text LANGUAGE plpgsql STABLE SECURITY DEFINER ${SAFE_PATH} AS $$
+      BEGIN
+        RETURN CASE WHEN app_context_valid() THEN current_setting('app.role', true) ELSE 'none' END;
+      END $$`);
     await db.query(`
-      CREATE FUNCTION app_session_id() RETURNS uuid LANGUAGE sql STABLE SECURITY DEFINER ${SAFE_PATH} AS $$
-        SELECT CASE WHEN app_context_valid() THEN current_setting('app.session_id', true)::uuid END
-      $$`);
-    await db.query(`
-      CREATE FUNCTION app_store_ids_with(p_permission text) RETURNS uuid[] LANGUAGE sql STABLE SECURITY DEFINER ${SAFE_PATH} AS $$
-        SELECT ARRAY(
-          SELECT id FROM stores WHERE owner_id = app_user_id()
-          UNION SELECT store_id FROM store_members
-                 WHERE user_id = app_user_id() AND status = 'active' AND p_permission = ANY (permissions))
-      $$`);
+      CREATE FUNCTION app_session_id() RETURNS uuid LANGUAGE plpgsql STABLE SECURITY DEFINER ${SAFE_PATH} AS $$
+      BEGIN
+        RETURN CASE WHEN app_context_valid() THEN current_setting('app.session_id', true)::uuid END;
+      END $$`);
+    // The store sets the policies read, each verifying the context once (not once per row scanned).
+    const storeSet = (signature: string, body: string) =>
+      db.query(`
+        CREATE OR REPLACE FUNCTION ${signature} RETURNS uuid[] LANGUAGE plpgsql STABLE SECURITY DEFINER ${SAFE_PATH} AS $$
+        DECLARE
+          me uuid := app_user_id();
+        BEGIN
+          IF me IS NULL THEN
+            RETURN '{}';
+          END IF;
+          RETURN ARRAY(${body});
+        END $$`);
+    await storeSet(
+      'app_store_ids_with(p_permission text)',
+      `SELECT id FROM stores WHERE owner_id = me
+       UNION SELECT store_id FROM store_members WHERE user_id = me AND status = 'active' AND p_permission = ANY (permissions)`,
+    );
+    await storeSet(
+      'app_staff_store_ids()',
+      `SELECT id FROM stores WHERE owner_id = me UNION SELECT store_id FROM store_members WHERE user_id = me AND status = 'active'`,
+    );
+    await storeSet('app_managed_store_ids()', `SELECT id FROM stores WHERE owner_id = me`);
+    await storeSet(
+      'app_accessible_store_ids()',
+      `SELECT id FROM stores WHERE owner_id = me
+       UNION SELECT store_id FROM store_members WHERE user_id = me AND status = 'active'
+       UNION SELECT store_id FROM users WHERE id = me AND role = 'customer' AND store_id IS NOT NULL`,
+    );
+    await storeSet('app_customer_ids()', `SELECT id FROM customers WHERE user_id = me`);
 
     // The binding of a request transaction: verifies the session and records who it is.
     await db.query(`
@@ -244,20 +296,13 @@ export class LeastPrivilege1763800800000 implements MigrationInterface {
       DECLARE
         found_user record;
       BEGIN
-        IF p_session IS NULL OR p_proof IS NULL
-           OR sha256(convert_to(p_proof, 'UTF8')) <> sha256(convert_to(encode(${PRIVATE_SCHEMA}.hmac('session:' || p_session::text), 'hex'), 'UTF8')) THEN
-          RETURN;
-        END IF;
-        SELECT u.id, u.email, u.role INTO found_user
-          FROM auth_sessions s JOIN users u ON u.id = s.user_id
-         WHERE s.id = p_session AND s.revoked_at IS NULL
-           AND s.created_at > now() - (SELECT session_max_age FROM ${PRIVATE_SCHEMA}.installation);
+        SELECT u.id, u.email, u.role INTO found_user FROM ${PRIVATE_SCHEMA}.user_of_session(p_session, p_proof) u;
         IF NOT FOUND THEN
           RETURN;
         END IF;
         PERFORM set_config('app.user_id', found_user.id::text, true), set_config('app.role', found_user.role, true),
                 set_config('app.session_id', p_session::text, true),
-                set_config('app.context', encode(${PRIVATE_SCHEMA}.context_mac(found_user.id::text, found_user.role, p_session::text), 'hex'), true);
+                set_config('app.context', ${PRIVATE_SCHEMA}.context_mac(found_user.id::text, found_user.role, p_session::text), true);
         user_id := found_user.id;
         email := found_user.email;
         role := found_user.role;
@@ -279,14 +324,7 @@ export class LeastPrivilege1763800800000 implements MigrationInterface {
         member_permissions text[];
         candidates uuid[];
       BEGIN
-        IF p_session IS NULL OR p_proof IS NULL
-           OR sha256(convert_to(p_proof, 'UTF8')) <> sha256(convert_to(encode(${PRIVATE_SCHEMA}.hmac('session:' || p_session::text), 'hex'), 'UTF8')) THEN
-          RETURN;
-        END IF;
-        SELECT u.id, u.email, u.role, u.store_id INTO who
-          FROM auth_sessions s JOIN users u ON u.id = s.user_id
-         WHERE s.id = p_session AND s.revoked_at IS NULL
-           AND s.created_at > now() - (SELECT session_max_age FROM ${PRIVATE_SCHEMA}.installation);
+        SELECT u.id, u.email, u.role, u.store_id INTO who FROM ${PRIVATE_SCHEMA}.user_of_session(p_session, p_proof) u;
         IF NOT FOUND THEN
           RETURN;
         END IF;
