@@ -362,6 +362,86 @@ describe('row-level security, table by table (no guard in the way)', () => {
     }
   });
 
+  describe('a row of one store cannot point at a row of another (foreign keys are checked without row-level security)', () => {
+    const refused = async (who: Caller, sql: string, params: unknown[]) => {
+      await expect(as(who, (q) => q(sql, params))).rejects.toThrow(RLS_REFUSAL);
+    };
+
+    it("a customer of store A cannot place an order in store B, nor add an item of B's to its order", async () => {
+      const [mine] = await system.query(
+        `SELECT o.id, o.store_id, o.customer_id FROM orders o JOIN customers c ON c.id = o.customer_id WHERE c.user_id = $1`,
+        [s.users.customer],
+      );
+      await refused(
+        'customer',
+        `INSERT INTO orders (store_id, order_number, customer_id, currency, total, status) VALUES ($1, 'F-2', $2, 'USD', 0, 'pending')`,
+        [s.storeB, mine.customer_id],
+      );
+      await refused(
+        'customer',
+        `INSERT INTO order_items (order_id, store_id, position, name, quantity, price) VALUES ($1, $2, 9, 'forged', 1, 0)`,
+        [mine.id, s.storeB],
+      );
+      expect(await system.query(`SELECT 1 FROM orders WHERE store_id = $1 AND order_number = 'F-2'`, [s.storeB])).toEqual([]);
+    });
+
+    it("store A's staff cannot file rows of A under B's order, webhook, post or customer", async () => {
+      const [customerB] = await system.query(`SELECT id FROM customers WHERE store_id = $1 LIMIT 1`, [s.storeB]);
+      // An order of A for B's customer would show in that customer's orders.
+      await refused(
+        'ownerA',
+        `INSERT INTO orders (store_id, order_number, customer_id, currency, total, status) VALUES ($1, 'F-3', $2, 'USD', 0, 'pending')`,
+        [s.storeA, customerB.id],
+      );
+      await refused(
+        'ownerA',
+        `INSERT INTO order_items (order_id, store_id, position, name, quantity, price) VALUES ($1, $2, 9, 'forged', 1, 0)`,
+        [s.orderB, s.storeA],
+      );
+      // The delivery worker sends a delivery to its webhook's URL, signed with that webhook's secret.
+      await refused(
+        'ownerA',
+        `INSERT INTO webhook_deliveries (webhook_id, store_id, event_id, event, body) VALUES ($1, $2, gen_random_uuid(), 'order.created', '{"forged":true}')`,
+        [s.webhookB, s.storeA],
+      );
+      await refused(
+        'ownerA',
+        `INSERT INTO social_post_results (post_id, store_id, platform, status) VALUES ($1, $2, 'threads', 'pending')`,
+        [s.postB, s.storeA],
+      );
+      const forged = await system.query(
+        `SELECT 'delivery' FROM webhook_deliveries WHERE webhook_id = $1 AND store_id = $2
+         UNION ALL SELECT 'result' FROM social_post_results WHERE post_id = $3 AND store_id = $2
+         UNION ALL SELECT 'item' FROM order_items WHERE order_id = $4 AND store_id = $2`,
+        [s.webhookB, s.storeA, s.postB, s.orderB],
+      );
+      expect(forged).toEqual([]);
+    });
+
+    it('the same statements within one store are allowed (the refusals above are about the other store)', async () => {
+      const [customerA] = await system.query(`SELECT id FROM customers WHERE store_id = $1 AND user_id IS NULL LIMIT 1`, [s.storeA]);
+      await as('ownerA', async (q) => {
+        const [order] = await q(
+          `INSERT INTO orders (store_id, order_number, customer_id, currency, total, status) VALUES ($1, 'F-4', $2, 'USD', 0, 'pending') RETURNING id`,
+          [s.storeA, customerA.id],
+        );
+        await q(`INSERT INTO order_items (order_id, store_id, position, name, quantity, price) VALUES ($1, $2, 1, 'ok', 1, 0)`, [
+          order.id,
+          s.storeA,
+        ]);
+        await q(
+          `INSERT INTO webhook_deliveries (webhook_id, store_id, event_id, event, body, status, next_attempt_at) VALUES ($1, $2, gen_random_uuid(), 'order.created', '{}', 'cancelled', NULL)`,
+          [s.webhookA, s.storeA],
+        );
+        await q(`INSERT INTO social_post_results (post_id, store_id, platform, status) VALUES ($1, $2, 'threads', 'cancelled')`, [
+          s.postA,
+          s.storeA,
+        ]);
+      });
+      expect(await system.query(`SELECT 1 FROM orders WHERE store_id = $1 AND order_number = 'F-4'`, [s.storeA])).toHaveLength(1);
+    });
+  });
+
   describe.each(TABLES.map((t) => [t.table, t] as const))('%s', (_, t) => {
     it.each(['ownerA', 'none', 'all', 'customer'] as const)(
       'an unfiltered SELECT by %s sees exactly the rows its policies give it',
