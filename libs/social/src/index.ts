@@ -3,3 +3,4 @@ export * from './social.module.js';
 export * from './migrations/1763800700000-social.js';
 export * from './platforms/social-platform.js';
 export * from './publishing/scheduled-post.worker.js';
+export * from './migrations/1763801100100-sandbox-post-function.js';
