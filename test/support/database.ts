@@ -1,7 +1,8 @@
 import { getDataSourceToken } from '@nestjs/typeorm';
+import pg from 'pg';
 import type { DataSource } from 'typeorm';
-import { SERVICE_CONNECTION, sessionProof } from '@app/core';
-import type { TestApp } from './app.js';
+import { derivedLoginUrl, SERVICE_CONNECTION, sessionProof } from '@app/core';
+import { startApp, type TestApp } from './app.js';
 
 /**
  * The app's service-role connection: tests inspect and arrange rows of every store through it (the
@@ -30,4 +31,35 @@ export function asRequest<T>(api: TestApp, accessToken: string, work: (query: Qu
     if (bound.length !== 1) throw new Error('the session could not be bound');
     return work((sql, params) => manager.query(sql, params));
   });
+}
+
+/** The login of an app without row-level security (startAppWithoutRls); roles are cluster-wide, so it is shared by every run. */
+export const BYPASS_LOGIN = 'storefront_test_bypass';
+
+/**
+ * Boots the app with row-level security out of the way: its request login is BYPASS_LOGIN, a member
+ * of the request role that has BYPASSRLS, let through by the test-only UNSAFE_REQUEST_ROLE_MAY_BYPASS_RLS.
+ * Only the guards stand between tenants in this app: tests of the guards alone use it.
+ */
+export async function startAppWithoutRls(env: Record<string, string> = {}): Promise<TestApp> {
+  const adminUrl = process.env.DATABASE_URL!;
+  const url = derivedLoginUrl(adminUrl, BYPASS_LOGIN);
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  try {
+    // Idempotent, and safe against another run creating it at the same moment. The start-up makes it a
+    // member of the request role (its grants), and checks it is no superuser and nothing more.
+    await admin.query(`
+      DO $$ BEGIN
+        CREATE ROLE ${BYPASS_LOGIN} LOGIN BYPASSRLS NOSUPERUSER NOCREATEDB NOCREATEROLE;
+      EXCEPTION WHEN duplicate_object OR unique_violation THEN NULL;
+      END $$`);
+    await admin.query(`ALTER ROLE ${BYPASS_LOGIN} LOGIN BYPASSRLS NOSUPERUSER NOCREATEDB NOCREATEROLE`);
+    // With a password on the administrative login, the bypass login gets one derived from it (as the app's logins do).
+    const password = decodeURIComponent(new URL(url).password);
+    if (password) await admin.query(`ALTER ROLE ${BYPASS_LOGIN} PASSWORD ${admin.escapeLiteral(password)}`);
+  } finally {
+    await admin.end();
+  }
+  return startApp({ DATABASE_REQUEST_URL: url, UNSAFE_REQUEST_ROLE_MAY_BYPASS_RLS: 'true', ...env });
 }

@@ -191,6 +191,31 @@ describe('loadConfig', () => {
     ]);
   });
 
+  it('honours UNSAFE_REQUEST_ROLE_MAY_BYPASS_RLS under NODE_ENV=test only, and refuses it anywhere else', () => {
+    expect(loadConfig({ NODE_ENV: 'test' }, { secretsFile }).requestLoginMayBypassRls).toBe(false);
+    expect(loadConfig({ NODE_ENV: 'test', UNSAFE_REQUEST_ROLE_MAY_BYPASS_RLS: 'true' }, { secretsFile }).requestLoginMayBypassRls).toBe(
+      true,
+    );
+    expect(loadConfig({ NODE_ENV: 'test', UNSAFE_REQUEST_ROLE_MAY_BYPASS_RLS: 'false' }, { secretsFile }).requestLoginMayBypassRls).toBe(
+      false,
+    );
+    // NODE_ENV unset counts as production.
+    const elsewhere: Record<string, string>[] = [
+      { NODE_ENV: 'development' },
+      { NODE_ENV: 'production', ...PRODUCTION_SECRETS },
+      { ...PRODUCTION_SECRETS },
+    ];
+    for (const env of elsewhere) {
+      const lines = problems({ ...env, UNSAFE_REQUEST_ROLE_MAY_BYPASS_RLS: 'true' });
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(/^UNSAFE_REQUEST_ROLE_MAY_BYPASS_RLS \(true\): refused when NODE_ENV=(development|production)/);
+    }
+    // A config object changed after loading is still not honoured outside tests.
+    const config = loadConfig({ NODE_ENV: 'production', ...PRODUCTION_SECRETS }, { secretsFile });
+    config.UNSAFE_REQUEST_ROLE_MAY_BYPASS_RLS = true;
+    expect(config.requestLoginMayBypassRls).toBe(false);
+  });
+
   it('wants ADMIN_EMAIL and ADMIN_PASSWORD together', () => {
     expect(problems({ NODE_ENV: 'test', ADMIN_EMAIL: 'root@example.com' })).toEqual([
       expect.stringContaining('ADMIN_EMAIL / ADMIN_PASSWORD'),

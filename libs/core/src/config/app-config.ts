@@ -153,6 +153,15 @@ export class AppConfig {
   @Matches(/^postgres(ql)?:\/\//, { message: 'must be a postgres:// connection URL' })
   DATABASE_SERVICE_URL?: string;
 
+  /**
+   * Test-only escape hatch: lets the request login be a role with BYPASSRLS, so a test can check the
+   * guards with row-level security out of the way. Refused at load unless NODE_ENV=test, and honoured
+   * only there (`requestLoginMayBypassRls`); never a superuser, and never for the service login.
+   */
+  @Transform(bool)
+  @IsBoolean()
+  UNSAFE_REQUEST_ROLE_MAY_BYPASS_RLS = false;
+
   @Type(() => Number)
   @IsInt()
   @Min(1)
@@ -525,6 +534,11 @@ export class AppConfig {
     return this.DATABASE_SERVICE_URL ?? derivedLoginUrl(this.ownerDatabaseUrl, SERVICE_LOGIN);
   }
 
+  /** Whether the start-up accepts a request login with BYPASSRLS: UNSAFE_REQUEST_ROLE_MAY_BYPASS_RLS, and only under NODE_ENV=test. */
+  get requestLoginMayBypassRls(): boolean {
+    return this.UNSAFE_REQUEST_ROLE_MAY_BYPASS_RLS === true && this.NODE_ENV === 'test';
+  }
+
   /** Set by loadConfig when JWT_SECRET or ENCRYPTION_KEY came from the development secrets file, not the environment. */
   developmentSecretsFile?: string;
 
@@ -630,6 +644,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     if (config.CORS_ORIGINS?.includes('*')) {
       problems.push('CORS_ORIGINS ("*"): refused when NODE_ENV=production; list the origins of your apps (unset: no browser origin)');
     }
+  }
+  // Row-level security is the second wall between tenants: only a test may take it away from requests.
+  if (config.UNSAFE_REQUEST_ROLE_MAY_BYPASS_RLS === true && config.NODE_ENV !== 'test') {
+    problems.push(
+      `UNSAFE_REQUEST_ROLE_MAY_BYPASS_RLS (true): refused when NODE_ENV=${config.NODE_ENV}; it is for tests only (NODE_ENV=test), it takes row-level security away from requests`,
+    );
   }
   if (Boolean(config.ADMIN_EMAIL) !== Boolean(config.ADMIN_PASSWORD)) {
     problems.push('ADMIN_EMAIL / ADMIN_PASSWORD: set both to create the admin account, or neither');

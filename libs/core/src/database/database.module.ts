@@ -1,4 +1,4 @@
-import { Module } from '@nestjs/common';
+import { Logger, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource, type DataSourceOptions } from 'typeorm';
 import { AppConfig } from '../config/app-config.js';
@@ -8,23 +8,36 @@ import { OWNER_ROLE, REQUEST_ROLE, SYSTEM_ROLE } from './roles.js';
 
 /**
  * Refuses a connection that may do more than its job: a superuser, a role that bypasses row-level
- * security, or (for requests) a member of the owner or system roles.
+ * security, or (for requests) a member of the owner or system roles. The one exception is for tests:
+ * with UNSAFE_REQUEST_ROLE_MAY_BYPASS_RLS under NODE_ENV=test (`mayBypassRls`), a request login with
+ * BYPASSRLS is let through, loudly, so a test can check the guards alone.
  */
-async function checked(dataSource: DataSource, label: 'request' | 'service', setting: string): Promise<DataSource> {
+async function checked(dataSource: DataSource, label: 'request' | 'service', setting: string, mayBypassRls = false): Promise<DataSource> {
   const [role] = await dataSource.query(
     `SELECT current_user AS name, rolsuper, rolbypassrls,
             pg_has_role(current_user, '${OWNER_ROLE}', 'MEMBER') AS owner,
             pg_has_role(current_user, '${label === 'request' ? SYSTEM_ROLE : REQUEST_ROLE}', 'MEMBER') AS other
        FROM pg_roles WHERE rolname = current_user`,
   );
-  if (role.rolsuper || role.rolbypassrls || role.owner || role.other) {
+  const bypassAllowed = role.rolbypassrls && mayBypassRls && label === 'request';
+  if (role.rolsuper || (role.rolbypassrls && !bypassAllowed) || role.owner || role.other) {
     await dataSource.destroy();
     throw new StartupError(
       `${setting} logs in as ${role.name}, which may do more than ${label}s need (superuser, BYPASSRLS or another storefront role): give it a role of its own.`,
     );
   }
+  if (bypassAllowed) {
+    new Logger('Database').warn(
+      `UNSAFE_REQUEST_ROLE_MAY_BYPASS_RLS: ${setting} logs in as ${role.name}, which BYPASSES ROW-LEVEL SECURITY. ` +
+        'Only the guards stand between tenants in this process. This is for tests only (NODE_ENV=test).',
+    );
+  }
   return dataSource;
 }
+
+/** Carries the config's `requestLoginMayBypassRls` from the options factory (which has the config) to `checked` (which has not). */
+const MAY_BYPASS_RLS = Symbol('storefront:request-login-may-bypass-rls');
+type CheckedOptions = DataSourceOptions & { [MAY_BYPASS_RLS]?: boolean };
 
 function options(config: AppConfig, url: string, name: string): DataSourceOptions {
   return {
@@ -46,8 +59,18 @@ function options(config: AppConfig, url: string, name: string): DataSourceOption
   imports: [
     TypeOrmModule.forRootAsync({
       inject: [AppConfig],
-      useFactory: (config: AppConfig) => ({ ...options(config, config.requestDatabaseUrl, 'request'), retryAttempts: 0 }),
-      dataSourceFactory: async (opts) => checked(await new DataSource(opts!).initialize(), 'request', 'DATABASE_REQUEST_URL'),
+      useFactory: (config: AppConfig) =>
+        Object.assign(
+          { ...options(config, config.requestDatabaseUrl, 'request'), retryAttempts: 0 },
+          { [MAY_BYPASS_RLS]: config.requestLoginMayBypassRls },
+        ),
+      dataSourceFactory: async (opts) =>
+        checked(
+          await new DataSource(opts!).initialize(),
+          'request',
+          'DATABASE_REQUEST_URL',
+          (opts as CheckedOptions)[MAY_BYPASS_RLS] === true,
+        ),
     }),
     TypeOrmModule.forRootAsync({
       name: SERVICE_CONNECTION,

@@ -91,7 +91,16 @@ async function ensureRoles(client: pg.Client, config: AppConfig): Promise<void> 
         [login.name, group, group === REQUEST_ROLE ? SYSTEM_ROLE : REQUEST_ROLE],
       )
     ).rows;
-    if (role.rolsuper || role.rolbypassrls || role.rolcreaterole || role.rolcreatedb || role.in_owner || role.in_other) {
+    // BYPASSRLS on the request login: only a test may ask for it (UNSAFE_REQUEST_ROLE_MAY_BYPASS_RLS under NODE_ENV=test).
+    const bypassAllowed = label === 'request' && config.requestLoginMayBypassRls;
+    if (
+      role.rolsuper ||
+      (role.rolbypassrls && !bypassAllowed) ||
+      role.rolcreaterole ||
+      role.rolcreatedb ||
+      role.in_owner ||
+      role.in_other
+    ) {
       throw new StartupError(
         `${setting} logs in as ${login.name}, which may do more than ${label}s need (superuser, BYPASSRLS, CREATEROLE, CREATEDB or another storefront role): give it a role of its own.`,
       );

@@ -12,6 +12,14 @@ const holding = (permission: string) => `(${ADMIN} OR store_id = ANY ((SELECT ap
 /** Rows of the stores the caller owns, works in or is a customer of. */
 const ACCESSIBLE = `(${ADMIN} OR store_id = ANY ((SELECT app_accessible_store_ids())::uuid[]))`;
 const OWN_ORDER = `(customer_id = ANY ((SELECT app_customer_ids())::uuid[]))`;
+/**
+ * A new row's parent (`parent`.id = `column`) is in the row's own store. Foreign keys are checked
+ * without row-level security, so without this a row of store A could name store B's order, webhook
+ * or post (which the workers, running as the system, would then act on).
+ */
+const sameStore = (table: string, column: string, parent: string, alias: string) =>
+  `EXISTS (SELECT 1 FROM ${parent} ${alias} WHERE ${alias}.id = ${table}.${column} AND ${alias}.store_id = ${table}.store_id)`;
+const ORDER_CUSTOMER_OF_STORE = `(customer_id IS NULL OR ${sameStore('orders', 'customer_id', 'customers', 'c')})`;
 
 /**
  * What the request role may do, table by table: its grants (columns too, where an UPDATE may touch
@@ -72,9 +80,9 @@ const REQUEST_ACCESS: { table: string; grants: string[]; policies: string[] }[] 
     table: 'orders',
     grants: ['SELECT', 'INSERT', 'UPDATE (status, updated_at)'],
     policies: [
-      `orders_manage FOR ALL USING ${holding('orders')} WITH CHECK ${holding('orders')}`,
+      `orders_manage FOR ALL USING ${holding('orders')} WITH CHECK (${holding('orders')} AND ${ORDER_CUSTOMER_OF_STORE})`,
       `orders_customer_read FOR SELECT USING ${OWN_ORDER}`,
-      `orders_customer_place FOR INSERT WITH CHECK (${OWN_ORDER} AND status = 'pending')`,
+      `orders_customer_place FOR INSERT WITH CHECK (${OWN_ORDER} AND status = 'pending' AND ${ORDER_CUSTOMER_OF_STORE})`,
       // A customer may only cancel its own pending order.
       `orders_customer_cancel FOR UPDATE USING (${OWN_ORDER} AND status = 'pending') WITH CHECK (${OWN_ORDER} AND status = 'cancelled')`,
     ],
@@ -83,9 +91,11 @@ const REQUEST_ACCESS: { table: string; grants: string[]; policies: string[] }[] 
     table: 'order_items',
     grants: ['SELECT', 'INSERT'],
     policies: [
-      `order_items_manage FOR ALL USING ${holding('orders')} WITH CHECK ${holding('orders')}`,
+      `order_items_manage FOR ALL USING ${holding('orders')} WITH CHECK (${holding('orders')} AND ${sameStore('order_items', 'order_id', 'orders', 'o')})`,
       `order_items_customer_read FOR SELECT USING (EXISTS (SELECT 1 FROM orders o WHERE o.id = order_items.order_id))`,
-      `order_items_customer_place FOR INSERT WITH CHECK (EXISTS (SELECT 1 FROM orders o WHERE o.id = order_items.order_id))`,
+      // Into an order the caller sees, of the item's store, while it is being placed.
+      `order_items_customer_place FOR INSERT WITH CHECK (EXISTS (SELECT 1 FROM orders o
+         WHERE o.id = order_items.order_id AND o.store_id = order_items.store_id AND o.status = 'pending'))`,
     ],
   },
   {
@@ -111,7 +121,10 @@ const REQUEST_ACCESS: { table: string; grants: string[]; policies: string[] }[] 
   {
     table: 'webhook_deliveries',
     grants: ['SELECT', 'INSERT', 'UPDATE (status, next_attempt_at, updated_at)'],
-    policies: [`webhook_deliveries_manage FOR ALL USING ${holding('webhooks')} WITH CHECK ${holding('webhooks')}`],
+    policies: [
+      `webhook_deliveries_manage FOR ALL USING ${holding('webhooks')}
+         WITH CHECK (${holding('webhooks')} AND ${sameStore('webhook_deliveries', 'webhook_id', 'webhooks', 'w')})`,
+    ],
   },
   {
     table: 'webhook_attempts',
@@ -146,7 +159,11 @@ const REQUEST_ACCESS: { table: string; grants: string[]; policies: string[] }[] 
   ...['social_accounts', 'social_posts', 'social_post_results'].map((table) => ({
     table,
     grants: table === 'social_accounts' ? ['SELECT', 'INSERT', 'UPDATE', 'DELETE'] : ['SELECT', 'INSERT', 'UPDATE'],
-    policies: [`${table}_manage FOR ALL USING ${holding('social')} WITH CHECK ${holding('social')}`],
+    policies: [
+      table === 'social_post_results'
+        ? `${table}_manage FOR ALL USING ${holding('social')} WITH CHECK (${holding('social')} AND ${sameStore(table, 'post_id', 'social_posts', 'p')})`
+        : `${table}_manage FOR ALL USING ${holding('social')} WITH CHECK ${holding('social')}`,
+    ],
   })),
 ];
 
