@@ -1,3 +1,4 @@
+import { SignJWT } from 'jose';
 import { AccessTokenService } from '@app/auth';
 import { PUBLIC_KEY, signUp, startApp, uniqueEmail, type TestApp } from './support/app.js';
 
@@ -269,28 +270,28 @@ describe('/auth/v1', () => {
   });
 });
 
-describe('admin bootstrap over an existing account', () => {
-  it('promotes the account named by ADMIN_EMAIL and signs out whoever held it', async () => {
-    const first = await startApp();
-    const email = uniqueEmail('squatter');
-    const squatter = await signUp(first, {}, email);
-    await first.close();
+describe('the development secrets', () => {
+  // Published in the source of earlier versions: anyone could mint an admin token with it.
+  const OLD_DEVELOPMENT_SECRET = 'development-only-jwt-secret-change-me-0123456789';
 
-    const second = await startApp({ ADMIN_EMAIL: email, ADMIN_PASSWORD: 'the-real-admin-pw' });
+  it('a development app refuses an admin token signed with the old published secret, and accepts its own', async () => {
+    const api = await startApp({ NODE_ENV: 'development' });
     try {
-      expect((await second.request('GET', '/auth/v1/user', { token: squatter.access_token })).status).toBe(401);
-      const old = await second.request('POST', '/auth/v1/token?grant_type=password', {
-        headers: withKey,
-        body: { email, password: PASSWORD },
-      });
-      expect(old.body.error_code).toBe('invalid_credentials');
-      const admin = await second.request('POST', '/auth/v1/token?grant_type=password', {
-        headers: withKey,
-        body: { email, password: 'the-real-admin-pw' },
-      });
-      expect(admin.body.user).toMatchObject({ id: squatter.user.id, role: 'admin' });
+      expect(api.config.developmentSecretsFile).toBeDefined();
+      expect(api.config.jwtSecret).not.toBe(OLD_DEVELOPMENT_SECRET);
+      const session = await signUp(api);
+      const claims = { ...decodeJwt(session.access_token), role: 'admin' };
+      const sign = (secret: string) =>
+        new SignJWT(claims).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).sign(new TextEncoder().encode(secret));
+
+      const forged = await api.request('GET', '/functions/v1/stores', { token: await sign(OLD_DEVELOPMENT_SECRET) });
+      expect(forged.status).toBe(401);
+      expect(forged.body).toMatchObject({ success: false, error: { code: 'UNAUTHENTICATED' } });
+      expect((await api.request('GET', '/auth/v1/user', { token: await sign(OLD_DEVELOPMENT_SECRET) })).status).toBe(401);
+      // The same claims under the installation's own secret pass: the refusal is the secret's doing.
+      expect((await api.request('GET', '/functions/v1/stores', { token: await sign(api.config.jwtSecret) })).status).toBe(200);
     } finally {
-      await second.close();
+      await api.close();
     }
   });
 });

@@ -30,7 +30,14 @@ export interface TestApp {
  */
 export async function startApp(env: Record<string, string> = {}): Promise<TestApp> {
   // The suite signs many users up from 127.0.0.1: the per-address sign-up limit is out of its way unless a test sets one.
-  const config = loadConfig({ ...process.env, PUBLIC_API_KEY: PUBLIC_KEY, OUTBOX_RELAY: 'false', SIGNUP_LIMIT_PER_IP: '1000000', ...env });
+  const config = loadConfig({
+    ...process.env,
+    PUBLIC_API_KEY: PUBLIC_KEY,
+    OUTBOX_RELAY: 'false',
+    SIGNUP_LIMIT_PER_IP: '1000000',
+    SIGNIN_LIMIT_PER_IP: '1000000',
+    ...env,
+  });
   const app = await createApp(config);
   await app.listen(0, '127.0.0.1');
   const address = app.getHttpServer().address() as { port: number };

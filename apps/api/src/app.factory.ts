@@ -78,6 +78,12 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
     metrics.observeHttp(request.method, request.routeOptions.url ?? 'unmatched', reply.statusCode, reply.elapsedTime / 1000);
   });
   setupOpenApi(app, config);
-  await app.init();
+  try {
+    await app.init();
+  } catch (error) {
+    // A start refused part-way (the admin bootstrap's StartupError) releases the connections it opened.
+    await app.close().catch(() => undefined);
+    throw error;
+  }
   return app;
 }

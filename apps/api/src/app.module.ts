@@ -1,8 +1,8 @@
 import { Module, type DynamicModule, type OnApplicationBootstrap } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
-import { AiImages1763800650000, AiModule } from '@app/ai';
-import { AuthGuard, AuthModule, AuthTables1763800100000, RolesGuard } from '@app/auth';
-import { BillingModule, Credits1763800600000 } from '@app/billing';
+import { AiImages1763800650000, AiModule, CoverFunction1763801100000 } from '@app/ai';
+import { AuthFunctions1763801200000, AuthGuard, AuthModule, AuthTables1763800100000, RolesGuard } from '@app/auth';
+import { BillingModule, CreditFunctions1763801000000, Credits1763800600000 } from '@app/billing';
 import {
   CatalogCustomersOrders1763800300000,
   CommerceModule,
@@ -10,7 +10,7 @@ import {
   StoresAndMembers1763800200000,
 } from '@app/commerce';
 import { AppConfig, AppThrottlerGuard, CoreModule, OutboxRelay } from '@app/core';
-import { Social1763800700000, SocialConnectFunctions1763800900000, SocialModule } from '@app/social';
+import { SandboxPostFunction1763801100100, Social1763800700000, SocialConnectFunctions1763800900000, SocialModule } from '@app/social';
 import { MillisecondTimestamps1763800560000, Webhooks1763800400000, WebhooksModule } from '@app/webhooks';
 
 /** Every lib's migrations, run at start-up (prepareDatabase) in timestamp order, as the owner role. */
@@ -25,6 +25,10 @@ export const MIGRATIONS = [
   AiImages1763800650000,
   Social1763800700000,
   SocialConnectFunctions1763800900000,
+  CreditFunctions1763801000000,
+  CoverFunction1763801100000,
+  SandboxPostFunction1763801100100,
+  AuthFunctions1763801200000,
 ];
 
 @Module({})

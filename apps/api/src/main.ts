@@ -6,6 +6,14 @@ import { ConfigError, ensureRedis, loadConfig, prepareDatabase, StartupError, ty
 import { createApp } from './app.factory.js';
 import { AppModule, MIGRATIONS } from './app.module.js';
 
+/** Says, once per start, that this process runs on the installation's generated secrets. */
+function warnDevelopmentSecrets(config: AppConfig, logger: Logger): void {
+  if (!config.developmentSecretsFile) return;
+  logger.warn(
+    `${config.NODE_ENV} process: generated secrets in ${config.developmentSecretsFile}; set NODE_ENV=production and real secrets for deployment`,
+  );
+}
+
 async function start(config: AppConfig): Promise<void> {
   // Settings that only a lib can check, checked before Nest builds anything (which would log a stack trace).
   hourlyLimits(config.AI_HOURLY_LIMITS);
@@ -16,11 +24,13 @@ async function start(config: AppConfig): Promise<void> {
     const worker = await NestFactory.createApplicationContext(AppModule.forRoot(config), { bufferLogs: true, abortOnError: false });
     worker.useLogger(worker.get(Logger));
     worker.enableShutdownHooks();
+    warnDevelopmentSecrets(config, worker.get(Logger));
     worker.get(Logger).log('Storefront Platform worker running (role worker, no HTTP)');
     return;
   }
   const app = await createApp(config);
   await app.listen(config.PORT, config.HOST);
+  warnDevelopmentSecrets(config, app.get(Logger));
   app.get(Logger).log(`Storefront Platform API on ${config.baseUrl} (role ${config.APP_ROLE}); docs at ${config.baseUrl}/docs`);
 }
 

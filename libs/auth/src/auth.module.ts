@@ -9,6 +9,7 @@ import { RolesGuard } from './guards/roles.guard.js';
 import { AccessTokenService, accessTokenJwtOptions } from './sessions/access-token.service.js';
 import { SignInLimitInterceptor } from './sign-in-limits/sign-in-limit.interceptor.js';
 import { SignInLimiter } from './sign-in-limits/sign-in-limiter.js';
+import { AuthStore } from './sessions/auth-store.js';
 import { SessionRepository } from './sessions/session.repository.js';
 import { AdminBootstrapService } from './users/admin-bootstrap.service.js';
 import { PasswordHasher } from './users/password-hasher.js';
@@ -22,6 +23,7 @@ import { UserRepository } from './users/user.repository.js';
     AuthService,
     AccessTokenService,
     SessionRepository,
+    AuthStore,
     UserRepository,
     PasswordHasher,
     GoogleSignInService,

@@ -8,3 +8,4 @@ export * from './migrations/1763800100000-auth-tables.js';
 export * from './sessions/access-token.service.js';
 export * from './users/user.js';
 export * from './users/user.repository.js';
+export * from './migrations/1763801200000-auth-functions.js';

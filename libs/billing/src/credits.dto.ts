@@ -2,7 +2,7 @@ import { ApiProperty } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsInt, IsNotEmpty, IsString, IsUUID, Max, MaxLength, Min } from 'class-validator';
 import { PageQueryDto } from '@app/core';
-import { MAX_GRANT } from './credits.service.js';
+import { MAX_GRANT } from './credit-limits.js';
 
 const STORE_ID_EXAMPLE = '0f8fad5b-d9cb-469f-a165-70867728950e';
 

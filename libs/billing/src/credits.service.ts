@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import type { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
-import type { EntityManager } from 'typeorm';
-import { ApiError, AppConfig, DbScopes, decodeCursor, queryRows, toPage } from '@app/core';
+import { ApiError, AppConfig, decodeCursor, queryRows, toPage } from '@app/core';
+import { MAX_BALANCE } from './credit-limits.js';
 import { AI_FUNCTIONS, CREDIT_COSTS, hourlyLimits, USAGE_WINDOW_SECONDS, type AiFunction } from './credit-costs.js';
 import { toLedgerEntryView, type Charge, type LedgerEntryView, type LedgerRow } from './credit-ledger.js';
 
@@ -18,20 +18,19 @@ export interface CreditsOverview {
   next_cursor: string | null;
 }
 
-/** Largest single grant: keeps a typo from minting billions (and the balance within integer range). */
-export const MAX_GRANT = 1_000_000;
+export { MAX_GRANT } from './credit-limits.js';
 
 /**
- * The credit ledger. Every change locks the store's account row first, so concurrent charges of
- * one store run one after another: the hourly count and the balance a charge checks are the ones it
- * writes against, and the balance can never go below zero (the column's CHECK is the last net).
+ * The credit ledger. Requests may only read it; every change goes through a database function
+ * (migration 1763801000000-credit-functions) that locks the store's account row first, so concurrent
+ * charges of one store run one after another: the hourly count and the balance a charge checks are
+ * the ones it writes against, and the balance can never go below zero (the column's CHECK is the last net).
  */
 @Injectable()
 export class CreditsService {
   readonly limits: Readonly<Record<AiFunction, number>>;
 
   constructor(
-    private readonly scopes: DbScopes,
     private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
     private readonly config: AppConfig,
   ) {
@@ -39,66 +38,45 @@ export class CreditsService {
   }
 
   /**
-   * Takes the function's cost from the store in one transaction that also enforces the hourly
-   * maximum: 429 RATE_LIMITED (Retry-After: until the oldest counted call leaves the window) or
-   * 402 INSUFFICIENT_CREDITS, charging nothing. Refunded calls do not count towards the maximum.
+   * Takes the function's cost from the store, atomically with the hourly maximum (app_charge_credits,
+   * as the calling user, who must hold `ai` on the store): 429 RATE_LIMITED (Retry-After: until the
+   * oldest counted call leaves the window) or 402 INSUFFICIENT_CREDITS, charging nothing. Refunded
+   * calls do not count towards the maximum.
    */
-  async charge(storeId: string, fn: AiFunction, reference: string | null, userId: string | null): Promise<Charge> {
-    const cost = CREDIT_COSTS[fn];
+  async charge(storeId: string, fn: AiFunction, reference: string | null): Promise<Charge> {
     const limit = this.limits[fn];
-    return this.ledgerTransaction(async (manager) => {
-      const balance = await this.lockAccount(manager, storeId);
-      const [usage] = await queryRows<{ used: number; retry_after: number | null }>(
-        manager,
-        `SELECT count(*)::int AS used,
-                EXTRACT(EPOCH FROM min(c.created_at) + make_interval(secs => $3) - clock_timestamp())::float8 AS retry_after
-           FROM credit_ledger c
-          WHERE c.store_id = $1 AND c.kind = 'charge' AND c.function = $2
-            AND c.created_at > clock_timestamp() - make_interval(secs => $3)
-            AND NOT EXISTS (SELECT 1 FROM credit_ledger r WHERE r.refund_of = c.id)`,
-        [storeId, fn, USAGE_WINDOW_SECONDS],
-      );
-      if (usage.used >= limit) throw ApiError.rateLimited(limit, USAGE_WINDOW_SECONDS, usage.retry_after ?? USAGE_WINDOW_SECONDS);
-      if (balance < cost) throw ApiError.insufficientCredits(cost, balance);
-      const [entry] = await queryRows<{ id: string }>(
-        manager,
-        `INSERT INTO credit_ledger (store_id, kind, amount, function, reference, created_by)
-         VALUES ($1, 'charge', $2, $3, $4, $5) RETURNING id`,
-        [storeId, -cost, fn, reference, userId],
-      );
-      const after = await this.addToBalance(manager, storeId, -cost);
-      return { id: entry.id, storeId, function: fn, amount: cost, balance: after };
-    });
+    const [result] = await queryRows<{
+      outcome: 'charged' | 'rate_limited' | 'insufficient' | 'forbidden';
+      charge_id: string | null;
+      balance: number | null;
+      used: number | null;
+      retry_after: number | null;
+    }>(this.txHost.tx, `SELECT * FROM app_charge_credits($1, $2, $3, $4)`, [storeId, fn, limit, reference]);
+    if (result.outcome === 'forbidden') throw ApiError.forbidden('This needs the "ai" permission on the store');
+    if (result.outcome === 'rate_limited')
+      throw ApiError.rateLimited(limit, USAGE_WINDOW_SECONDS, result.retry_after ?? USAGE_WINDOW_SECONDS);
+    if (result.outcome === 'insufficient') throw ApiError.insufficientCredits(CREDIT_COSTS[fn], result.balance ?? 0);
+    return { id: result.charge_id!, storeId, function: fn, amount: CREDIT_COSTS[fn], balance: result.balance! };
   }
 
-  /** Gives a charge back (the provider failed). A charge is refunded at most once. */
+  /** Gives the caller's own charge back (the provider failed), once; answers the balance. */
   async refund(charge: Charge): Promise<number> {
-    return this.ledgerTransaction(async (manager) => {
-      await this.lockAccount(manager, charge.storeId);
-      const inserted = await queryRows(
-        manager,
-        `INSERT INTO credit_ledger (store_id, kind, amount, function, refund_of)
-         VALUES ($1, 'refund', $2, $3, $4) ON CONFLICT (refund_of) DO NOTHING RETURNING id`,
-        [charge.storeId, charge.amount, charge.function, charge.id],
-      );
-      return inserted.length > 0 ? this.addToBalance(manager, charge.storeId, charge.amount) : this.lockAccount(manager, charge.storeId);
-    });
+    const [row] = await queryRows<{ balance: number | null }>(this.txHost.tx, `SELECT app_refund_credits($1) AS balance`, [charge.id]);
+    if (row.balance === null) throw new Error(`charge ${charge.id} could not be refunded (not the caller's, or too old)`);
+    return row.balance;
   }
 
-  /** An admin's grant; 404 when there is no such store. */
-  async grant(storeId: string, amount: number, reason: string, userId: string): Promise<number> {
-    return this.ledgerTransaction(async (manager) => {
-      const [store] = await queryRows(manager, `SELECT 1 FROM stores WHERE id = $1`, [storeId]);
-      if (!store) throw ApiError.notFound('Store');
-      const balance = await this.lockAccount(manager, storeId);
-      if (balance + amount > 2_000_000_000) throw ApiError.conflict('The balance would exceed 2,000,000,000 credits');
-      await queryRows(
-        manager,
-        `INSERT INTO credit_ledger (store_id, kind, amount, reference, created_by) VALUES ($1, 'grant', $2, $3, $4)`,
-        [storeId, amount, reason, userId],
-      );
-      return this.addToBalance(manager, storeId, amount);
-    });
+  /** An admin's grant (app_grant_credits checks the role from the database); 404 when there is no such store. */
+  async grant(storeId: string, amount: number, reason: string): Promise<number> {
+    const [row] = await queryRows<{ outcome: 'granted' | 'forbidden' | 'not_found' | 'too_large'; balance: number | null }>(
+      this.txHost.tx,
+      `SELECT * FROM app_grant_credits($1, $2, $3)`,
+      [storeId, amount, reason],
+    );
+    if (row.outcome === 'forbidden') throw ApiError.forbidden('Only admin accounts may do this');
+    if (row.outcome === 'not_found') throw ApiError.notFound('Store');
+    if (row.outcome === 'too_large') throw ApiError.conflict(`The balance would exceed ${MAX_BALANCE.toLocaleString('en-US')} credits`);
+    return row.balance!;
   }
 
   /**
@@ -137,32 +115,5 @@ export class CreditsService {
     );
     const page = toPage(rows, limit, toLedgerEntryView);
     return { balance: account?.balance ?? 0, usage, ledger: page.data, next_cursor: page.next_cursor };
-  }
-
-  /**
-   * Ledger writes run as the system (requests may only read the ledger): the route's guard has
-   * checked the caller's right to charge, refund or grant.
-   */
-  private ledgerTransaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
-    return this.scopes.asSystem(() => this.txHost.withTransaction(() => work(this.txHost.tx)));
-  }
-
-  /** Locks the store's account row (creating it empty if missing) and answers its balance. */
-  private async lockAccount(manager: EntityManager, storeId: string): Promise<number> {
-    const [row] = await queryRows<{ balance: number }>(manager, `SELECT balance FROM credit_accounts WHERE store_id = $1 FOR UPDATE`, [
-      storeId,
-    ]);
-    if (row) return row.balance;
-    await queryRows(manager, `INSERT INTO credit_accounts (store_id, balance) VALUES ($1, 0) ON CONFLICT DO NOTHING`, [storeId]);
-    return this.lockAccount(manager, storeId);
-  }
-
-  private async addToBalance(manager: EntityManager, storeId: string, delta: number): Promise<number> {
-    const [row] = await queryRows<{ balance: number }>(
-      manager,
-      `UPDATE credit_accounts SET balance = balance + $2, updated_at = clock_timestamp() WHERE store_id = $1 RETURNING balance`,
-      [storeId, delta],
-    );
-    return row.balance;
   }
 }

@@ -37,3 +37,4 @@ export * from './database/db-scope.js';
 export * from './database/prepare-database.js';
 export * from './database/roles.js';
 export * from './throttling/client-address.js';
+export * from './database/definer-functions.js';

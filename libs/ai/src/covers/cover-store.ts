@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import type { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
-import { AppConfig, DbScopes, queryRows } from '@app/core';
+import { AppConfig, Databases, queryRows } from '@app/core';
 import { COVER_HEIGHT, COVER_WIDTH } from '../images/cover-renderer.js';
 
 export const COVERS_PATH = 'media/covers';
@@ -12,7 +12,7 @@ export const COVERS_PATH = 'media/covers';
 export class CoverStore {
   constructor(
     private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
-    private readonly scopes: DbScopes,
+    private readonly databases: Databases,
     private readonly config: AppConfig,
   ) {}
 
@@ -30,9 +30,8 @@ export class CoverStore {
 
   /** A cover by its id, for anyone holding the URL (the id is unguessable, like a CDN object's). */
   async find(id: string): Promise<{ contentType: string; bytes: Buffer } | null> {
-    const [row] = await this.scopes.asSystem(() =>
-      queryRows<{ content_type: string; bytes: Buffer }>(this.txHost.tx, `SELECT content_type, bytes FROM ai_images WHERE id = $1`, [id]),
-    );
+    // No user here: the request login, outside any transaction, may call only the narrow function.
+    const [row]: { content_type: string; bytes: Buffer }[] = await this.databases.request.query(`SELECT * FROM app_cover($1)`, [id]);
     return row ? { contentType: row.content_type, bytes: row.bytes } : null;
   }
 }

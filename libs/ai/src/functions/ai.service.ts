@@ -149,7 +149,7 @@ export class AiService {
 
   /** Charges, runs `work`, and refunds when it fails; a provider failure becomes 502 UPSTREAM_FAILED. */
   private async charged<T>(fn: AiFunction, ctx: CallContext, work: (cost: number) => Promise<T>): Promise<T> {
-    const charge = await this.credits.charge(ctx.storeId, fn, ctx.requestId, ctx.userId);
+    const charge = await this.credits.charge(ctx.storeId, fn, ctx.requestId);
     try {
       return await work(CREDIT_COSTS[fn]);
     } catch (error) {

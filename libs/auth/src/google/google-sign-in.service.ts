@@ -1,12 +1,10 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { Redis } from 'ioredis';
 import * as oidc from 'openid-client';
-import { AppConfig, DbScopes, GoTrueError, InjectRedis } from '@app/core';
+import { AppConfig, GoTrueError, InjectRedis } from '@app/core';
 import { AuthService } from '../auth.service.js';
 import type { SessionMeta } from '../sessions/session.repository.js';
 import type { SessionView } from '../sessions/session.js';
-import { SessionRepository } from '../sessions/session.repository.js';
-import { UserRepository } from '../users/user.repository.js';
 
 /** A Google sign-in in flight lives this long between /authorize and /callback. */
 export const OAUTH_STATE_TTL_SECONDS = 600;
@@ -26,10 +24,7 @@ export class GoogleSignInService {
   constructor(
     private readonly config: AppConfig,
     private readonly auth: AuthService,
-    private readonly users: UserRepository,
-    private readonly sessions: SessionRepository,
     @InjectRedis() private readonly redis: Redis,
-    private readonly scopes: DbScopes,
   ) {}
 
   get callbackUrl(): string {
@@ -84,25 +79,7 @@ export class GoogleSignInService {
       throw new GoTrueError(400, 'email_not_confirmed', 'Google did not confirm an e-mail address for this account');
     }
     const name = typeof claims?.name === 'string' ? claims.name : null;
-    return this.scopes.asSystem(() => this.signIn(email, name, meta));
-  }
-
-  /** Finds or creates the Google user's account (by its verified e-mail) and opens a session. */
-  private async signIn(email: string, name: string | null, meta: SessionMeta): Promise<SessionView> {
-    const existing = await this.users.findByEmail(email);
-    const created = existing
-      ? null
-      : await this.users.insert({ email, passwordHash: null, role: 'merchant', fullName: name, provider: 'google', storeId: null });
-    // 'email_taken' here means a concurrent first sign-in created the account a moment ago.
-    const user = existing ?? (typeof created === 'object' && created ? created : await this.users.findByEmail(email));
-    if (!user) throw new GoTrueError(400, 'bad_oauth_callback', 'Google sign-in could not be completed');
-    if (existing?.password_hash) {
-      // Sign-up does not verify e-mail addresses; Google just did. Whoever set a password on this
-      // address before (possibly not its owner) loses it and every session: the owner keeps the account.
-      await this.users.clearPassword(existing.id);
-      await this.sessions.revokeAllOf(existing.id);
-    }
-    return this.auth.startSession(user, meta);
+    return this.auth.signInWithGoogle(email, name, meta);
   }
 
   private configuration(): oidc.Configuration {

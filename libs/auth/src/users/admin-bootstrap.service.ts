@@ -1,12 +1,21 @@
-import { Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
-import { AppConfig, DbScopes } from '@app/core';
+import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
+import { AppConfig, DbScopes, StartupError } from '@app/core';
 import { SessionRepository } from '../sessions/session.repository.js';
 import { PasswordHasher } from './password-hasher.js';
+import type { UserRow } from './user.js';
 import { UserRepository } from './user.repository.js';
 
-/** Creates (or re-asserts) the admin account from ADMIN_EMAIL / ADMIN_PASSWORD at boot; admins cannot sign up. */
+/**
+ * Makes ADMIN_EMAIL / ADMIN_PASSWORD the one admin account at boot; admins cannot sign up.
+ * - no account with that e-mail: it is created;
+ * - the admin account, with another password: the new password is set and its sessions end;
+ * - any other account (merchant, team member, customer): the start stops, since promoting it would
+ *   hand the platform to whoever registered the e-mail first;
+ * - every other admin (the one of an earlier ADMIN_EMAIL) becomes a merchant and its sessions end.
+ * With ADMIN_EMAIL unset nothing is checked or changed: existing admins stay admins.
+ */
 @Injectable()
-export class AdminBootstrapService implements OnApplicationBootstrap {
+export class AdminBootstrapService implements OnModuleInit {
   private readonly logger = new Logger(AdminBootstrapService.name);
 
   constructor(
@@ -17,22 +26,49 @@ export class AdminBootstrapService implements OnApplicationBootstrap {
     private readonly scopes: DbScopes,
   ) {}
 
-  async onApplicationBootstrap(): Promise<void> {
+  // At module init (the migrations have run), before any bootstrap hook starts queue workers or
+  // sweeps: a start refused here has nothing running yet that closing the app could cut short.
+  async onModuleInit(): Promise<void> {
     const { ADMIN_EMAIL: email, ADMIN_PASSWORD: password } = this.config;
     if (!email || !password) return;
     await this.scopes.asSystem(async () => {
-      const passwordHash = await this.hasher.hash(password);
-      const existing = await this.users.findByEmail(email);
-      if (existing && existing.role !== 'admin' && existing.role !== 'merchant') {
-        this.logger.warn(`ADMIN_EMAIL ${email} belongs to a ${existing.role}; it was not made an admin`);
-        return;
+      const admin = await this.adminAccount(email, password);
+      for (const id of await this.users.demoteAdminsExcept(email)) {
+        await this.sessions.revokeAllOf(id);
+        this.logger.warn(`Former admin account ${id} is a merchant now (ADMIN_EMAIL names another account)`);
       }
-      if (existing) {
-        await this.users.setPassword(existing.id, passwordHash, 'admin');
-        // Whoever held this account before (e.g. someone who signed up with the admin's e-mail) is signed out.
-        if (existing.role !== 'admin') await this.sessions.revokeAllOf(existing.id);
-      } else await this.users.insert({ email, passwordHash, role: 'admin', fullName: 'Administrator', provider: 'email', storeId: null });
-      this.logger.log(`Admin account ready: ${email}`);
+      this.logger.log(`Admin account ready: ${admin.email}`);
     });
+  }
+
+  /** The admin account of ADMIN_EMAIL, created or brought to ADMIN_PASSWORD. */
+  private async adminAccount(email: string, password: string): Promise<UserRow> {
+    let existing = await this.users.findByEmail(email);
+    if (!existing) {
+      const created = await this.users.insert({
+        email,
+        passwordHash: await this.hasher.hash(password),
+        role: 'admin',
+        fullName: 'Administrator',
+        provider: 'email',
+        storeId: null,
+      });
+      if (created !== 'email_taken' && created !== 'unknown_store') return created;
+      // Another process of this deployment created it a moment ago (or someone signed up with it).
+      existing = await this.users.findByEmail(email);
+      if (!existing) throw new StartupError(`ADMIN_EMAIL ${email}: the admin account could not be created; start again`);
+    }
+    if (existing.role !== 'admin') {
+      throw new StartupError(
+        `ADMIN_EMAIL ${email} belongs to an existing ${existing.role} account; choose another e-mail or remove that account`,
+      );
+    }
+    if (!(await this.hasher.verify(existing.password_hash, password))) {
+      // A new ADMIN_PASSWORD is a rotation: whoever knew the old one is signed out.
+      await this.users.setPassword(existing.id, await this.hasher.hash(password), 'admin');
+      await this.sessions.revokeAllOf(existing.id);
+      this.logger.log(`Admin password changed; the admin's sessions were ended`);
+    }
+    return existing;
   }
 }

@@ -53,6 +53,16 @@ export class UserRepository {
     await queryRows(this.txHost.tx, 'UPDATE users SET password_hash = NULL, updated_at = now() WHERE id = $1', [id]);
   }
 
+  /** Makes every admin but the account with `email` a merchant; answers the ids of those demoted. */
+  async demoteAdminsExcept(email: string): Promise<string[]> {
+    const rows: { id: string }[] = await queryRows(
+      this.txHost.tx,
+      `UPDATE users SET role = 'merchant', updated_at = now() WHERE role = 'admin' AND lower(email) <> lower($1) RETURNING id`,
+      [email],
+    );
+    return rows.map((row) => row.id);
+  }
+
   async setPassword(id: string, passwordHash: string, role: Role): Promise<void> {
     await queryRows(this.txHost.tx, 'UPDATE users SET password_hash = $2, role = $3, updated_at = now() WHERE id = $1', [
       id,

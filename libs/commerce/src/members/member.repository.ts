@@ -58,16 +58,14 @@ export class MemberRepository {
     return rows.length > 0;
   }
 
-  /** Binds a pending, unexpired invitation for `email` to the new user; null when the token does not fit. */
-  async accept(token: string, email: string, userId: string): Promise<MemberRow | null> {
-    const rows: MemberRow[] = await queryRows(
-      this.txHost.tx,
-      `UPDATE store_members
-          SET user_id = $3, status = 'active', accepted_at = now(), updated_at = now(), invite_token_hash = NULL
-        WHERE invite_token_hash = $1 AND lower(email) = lower($2) AND status = 'invited' AND invite_expires_at > now()
-        RETURNING ${COLUMNS}`,
-      [hashToken(token), email, userId],
-    );
-    return rows[0] ?? null;
+  /**
+   * Binds a pending, unexpired invitation made for the signed-in (new) user's e-mail to it, through
+   * app_accept_invitation (the invitee cannot read the store's members); null when the token does not fit.
+   */
+  async accept(token: string): Promise<{ store_id: string; id: string } | null> {
+    const rows = await queryRows<{ store_id: string; member_id: string }>(this.txHost.tx, 'SELECT * FROM app_accept_invitation($1)', [
+      hashToken(token),
+    ]);
+    return rows[0] ? { store_id: rows[0].store_id, id: rows[0].member_id } : null;
   }
 }

@@ -1,8 +1,23 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { ConfigError, DEVELOPMENT_DEFAULTS, loadConfig } from './app-config.js';
+
+/** The published development secrets of earlier versions: no process may run on them again. */
+const OLD_JWT_SECRET = 'development-only-jwt-secret-change-me-0123456789';
+const OLD_ENCRYPTION_KEY = 'ZGV2ZWxvcG1lbnQtb25seS1lbmNyeXB0aW9uLWtleSE=';
+
+let dir: string;
+let secretsFile: string;
+beforeEach(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'storefront-config-'));
+  secretsFile = path.join(dir, '.storefront', 'development-secrets.json');
+});
+afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 function problems(env: Record<string, string>): string[] {
   try {
-    loadConfig(env);
+    loadConfig(env, { secretsFile });
   } catch (error) {
     if (error instanceof ConfigError) return error.problems;
     throw error;
@@ -18,8 +33,8 @@ const PRODUCTION_SECRETS = {
 };
 
 describe('loadConfig', () => {
-  it('runs on defaults alone outside production', () => {
-    const config = loadConfig({});
+  it('runs on defaults alone in development', () => {
+    const config = loadConfig({ NODE_ENV: 'development' }, { secretsFile });
     expect(config.PORT).toBe(3000);
     expect(config.baseUrl).toBe('http://localhost:3000');
     expect(config.publicApiKey).toBe(DEVELOPMENT_DEFAULTS.PUBLIC_API_KEY);
@@ -28,29 +43,35 @@ describe('loadConfig', () => {
   });
 
   it('converts numbers, booleans and lists', () => {
-    const config = loadConfig({ PORT: '8080', OUTBOX_RELAY: 'false', CORS_ORIGINS: 'https://a.example, https://b.example' });
+    const config = loadConfig(
+      { NODE_ENV: 'test', PORT: '8080', OUTBOX_RELAY: 'false', CORS_ORIGINS: 'https://a.example, https://b.example' },
+      { secretsFile },
+    );
     expect(config.PORT).toBe(8080);
     expect(config.OUTBOX_RELAY).toBe(false);
     expect(config.corsOrigins).toEqual(['https://a.example', 'https://b.example']);
   });
 
   it('trusts no proxy by default, and the hops TRUST_PROXY names: a count or addresses/CIDRs', () => {
-    expect(loadConfig({}).trustProxy).toBe(false);
-    expect(loadConfig({ TRUST_PROXY: 'false' }).trustProxy).toBe(false);
-    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 192.0.2.7, ::1, loopback' }).trustProxy).toEqual([
+    expect(loadConfig({ NODE_ENV: 'test' }, { secretsFile }).trustProxy).toBe(false);
+    expect(loadConfig({ NODE_ENV: 'test', TRUST_PROXY: 'false' }, { secretsFile }).trustProxy).toBe(false);
+    expect(loadConfig({ NODE_ENV: 'test', TRUST_PROXY: '10.0.0.0/8, 192.0.2.7, ::1, loopback' }, { secretsFile }).trustProxy).toEqual([
       '10.0.0.0/8',
       '192.0.2.7',
       '::1',
       'loopback',
     ]);
     // A count trusts the socket's peer and the next count-1 X-Forwarded-For entries.
-    const twoHops = loadConfig({ TRUST_PROXY: '2' }).trustProxy as (address: string, hop: number) => boolean;
+    const twoHops = loadConfig({ NODE_ENV: 'test', TRUST_PROXY: '2' }, { secretsFile }).trustProxy as (
+      address: string,
+      hop: number,
+    ) => boolean;
     expect([0, 1, 2].map((hop) => twoHops('192.0.2.7', hop))).toEqual([true, true, false]);
   });
 
   it('refuses TRUST_PROXY=true, and anything that does not name the hops, with one line', () => {
     for (const value of ['true', '1.2.3', '10.0.0.0/99', '10.0.0.0/8/8', '0', 'yes', ',']) {
-      const lines = problems({ TRUST_PROXY: value });
+      const lines = problems({ NODE_ENV: 'test', TRUST_PROXY: value });
       expect(lines).toHaveLength(1);
       expect(lines[0].startsWith(`TRUST_PROXY (${JSON.stringify(value)}): name the trusted hops`)).toBe(true);
     }
@@ -58,17 +79,21 @@ describe('loadConfig', () => {
 
   it('allows any CORS origin by default outside production, none in production, and refuses * there', () => {
     const production = { NODE_ENV: 'production', ...PRODUCTION_SECRETS };
-    expect(loadConfig({}).corsOrigins).toEqual(['*']);
-    expect(loadConfig(production).corsOrigins).toEqual([]);
-    expect(loadConfig({ ...production, CORS_ORIGINS: 'https://shop.example' }).corsOrigins).toEqual(['https://shop.example']);
+    expect(loadConfig({ NODE_ENV: 'test' }, { secretsFile }).corsOrigins).toEqual(['*']);
+    expect(loadConfig(production, { secretsFile }).corsOrigins).toEqual([]);
+    expect(loadConfig({ ...production, CORS_ORIGINS: 'https://shop.example' }, { secretsFile }).corsOrigins).toEqual([
+      'https://shop.example',
+    ]);
     expect(problems({ ...production, CORS_ORIGINS: '*' })).toEqual([
       expect.stringMatching(/^CORS_ORIGINS \("\*"\): refused when NODE_ENV=production/),
     ]);
-    expect(problems({ CORS_ORIGINS: 'https://shop.example/app' })).toEqual([expect.stringMatching(/^CORS_ORIGINS .*must be origins/)]);
+    expect(problems({ NODE_ENV: 'test', CORS_ORIGINS: 'https://shop.example/app' })).toEqual([
+      expect.stringMatching(/^CORS_ORIGINS .*must be origins/),
+    ]);
   });
 
   it('reports one line per bad variable, naming it and its value', () => {
-    const lines = problems({ PORT: 'eighty', DATABASE_URL: 'mysql://x', JWT_SECRET: 'short', APP_ROLE: 'boss' });
+    const lines = problems({ NODE_ENV: 'test', PORT: 'eighty', DATABASE_URL: 'mysql://x', JWT_SECRET: 'short', APP_ROLE: 'boss' });
     expect(lines).toHaveLength(4);
     expect(lines.find((line) => line.startsWith('PORT ("eighty")'))).toBeDefined();
     expect(lines.find((line) => line.startsWith('DATABASE_URL ("mysql://x"): must be a postgres://'))).toBeDefined();
@@ -76,17 +101,104 @@ describe('loadConfig', () => {
     expect(lines.find((line) => line.startsWith('APP_ROLE'))).toBeDefined();
   });
 
-  it('requires the secrets in production', () => {
-    const lines = problems({ NODE_ENV: 'production' });
-    expect(lines.map((line) => line.split(' ')[0]).sort()).toEqual(['ENCRYPTION_KEY', 'JWT_SECRET', 'PUBLIC_API_KEY', 'PUBLIC_BASE_URL']);
+  it('requires the secrets in production, in one line naming all of them', () => {
+    const message = 'JWT_SECRET, ENCRYPTION_KEY, PUBLIC_API_KEY, PUBLIC_BASE_URL must be set (NODE_ENV is not development or test)';
+    expect(problems({ NODE_ENV: 'production' })).toEqual([message]);
+    expect(() => loadConfig({ NODE_ENV: 'production' }, { secretsFile })).toThrow(`Invalid configuration: ${message}`);
+    expect(problems({ NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(32), PUBLIC_API_KEY: 'p'.repeat(16) })).toEqual([
+      'ENCRYPTION_KEY, PUBLIC_BASE_URL must be set (NODE_ENV is not development or test)',
+    ]);
+  });
+
+  it('applies the production rules when NODE_ENV is unset, and generates nothing', () => {
+    expect(problems({})).toEqual([
+      'JWT_SECRET, ENCRYPTION_KEY, PUBLIC_API_KEY, PUBLIC_BASE_URL must be set (NODE_ENV is not development or test)',
+    ]);
+    expect(fs.existsSync(secretsFile)).toBe(false);
+    const config = loadConfig(
+      {
+        JWT_SECRET: 'j'.repeat(32),
+        ENCRYPTION_KEY: Buffer.alloc(32, 1).toString('base64'),
+        PUBLIC_API_KEY: 'p'.repeat(16),
+        PUBLIC_BASE_URL: 'https://api.example',
+      },
+      { secretsFile },
+    );
+    expect(config.isProduction).toBe(true);
+    expect(config.jwtSecret).toBe('j'.repeat(32));
+    expect(config.developmentSecretsFile).toBeUndefined();
+  });
+
+  it('generates the development secrets once, unguessable, and shares them with every later process', () => {
+    const first = loadConfig({ NODE_ENV: 'development' }, { secretsFile });
+    expect(first.developmentSecretsFile).toBe(secretsFile);
+    expect(first.jwtSecret).not.toBe(OLD_JWT_SECRET);
+    expect(first.jwtSecret.length).toBeGreaterThanOrEqual(32);
+    expect(first.ENCRYPTION_KEY).not.toBe(OLD_ENCRYPTION_KEY);
+    expect(first.encryptionKey).toHaveLength(32);
+    expect(fs.statSync(secretsFile).mode & 0o777).toBe(0o600);
+    expect(JSON.parse(fs.readFileSync(secretsFile, 'utf8'))).toEqual({ JWT_SECRET: first.jwtSecret, ENCRYPTION_KEY: first.ENCRYPTION_KEY });
+
+    const second = loadConfig({ NODE_ENV: 'test' }, { secretsFile });
+    expect(second.jwtSecret).toBe(first.jwtSecret);
+    expect(second.encryptionKey.equals(first.encryptionKey)).toBe(true);
+
+    // Another installation draws its own.
+    const elsewhere = loadConfig({ NODE_ENV: 'development' }, { secretsFile: path.join(dir, 'other', 'secrets.json') });
+    expect(elsewhere.jwtSecret).not.toBe(first.jwtSecret);
+  });
+
+  it('leaves the file alone when the environment brings both secrets, and takes only the missing one from it', () => {
+    const given = loadConfig(
+      { NODE_ENV: 'development', JWT_SECRET: 'j'.repeat(32), ENCRYPTION_KEY: Buffer.alloc(32, 1).toString('base64') },
+      { secretsFile },
+    );
+    expect(given.developmentSecretsFile).toBeUndefined();
+    expect(fs.existsSync(secretsFile)).toBe(false);
+
+    const half = loadConfig({ NODE_ENV: 'development', JWT_SECRET: 'j'.repeat(32) }, { secretsFile });
+    expect(half.jwtSecret).toBe('j'.repeat(32));
+    expect(half.ENCRYPTION_KEY).toBe(JSON.parse(fs.readFileSync(secretsFile, 'utf8')).ENCRYPTION_KEY);
+  });
+
+  it('agrees with a process that created the file first, also when it did so a moment before this one', () => {
+    fs.mkdirSync(path.dirname(secretsFile));
+    const theirs = { JWT_SECRET: 's'.repeat(40), ENCRYPTION_KEY: Buffer.alloc(32, 9).toString('base64') };
+    fs.writeFileSync(secretsFile, JSON.stringify(theirs), { mode: 0o600 });
+    expect(loadConfig({ NODE_ENV: 'development' }, { secretsFile }).jwtSecret).toBe(theirs.JWT_SECRET);
+
+    // The race: the file appears between this process's look and its own create.
+    fs.rmSync(secretsFile);
+    const link = fs.linkSync;
+    const racing = vi.spyOn(fs, 'linkSync').mockImplementation((from, to) => {
+      fs.writeFileSync(secretsFile, JSON.stringify(theirs), { mode: 0o600 });
+      link(from, to);
+    });
+    try {
+      expect(loadConfig({ NODE_ENV: 'development' }, { secretsFile }).jwtSecret).toBe(theirs.JWT_SECRET);
+      expect(racing).toHaveBeenCalledOnce();
+    } finally {
+      racing.mockRestore();
+    }
+    expect(fs.readdirSync(path.dirname(secretsFile))).toEqual(['development-secrets.json']);
+  });
+
+  it('refuses a damaged secrets file with one line saying what to do', () => {
+    fs.mkdirSync(path.dirname(secretsFile));
+    fs.writeFileSync(secretsFile, JSON.stringify({ JWT_SECRET: 'short' }));
+    expect(problems({ NODE_ENV: 'development' })).toEqual([
+      `JWT_SECRET, ENCRYPTION_KEY: unset, and ${secretsFile} does not hold a valid JWT_SECRET and ENCRYPTION_KEY; delete it to generate new ones`,
+    ]);
   });
 
   it('wants ADMIN_EMAIL and ADMIN_PASSWORD together', () => {
-    expect(problems({ ADMIN_EMAIL: 'root@example.com' })).toEqual([expect.stringContaining('ADMIN_EMAIL / ADMIN_PASSWORD')]);
+    expect(problems({ NODE_ENV: 'test', ADMIN_EMAIL: 'root@example.com' })).toEqual([
+      expect.stringContaining('ADMIN_EMAIL / ADMIN_PASSWORD'),
+    ]);
   });
 
   it('allows redirects to the configured origins only', () => {
-    const config = loadConfig({ ALLOWED_REDIRECT_ORIGINS: 'https://shop.example' });
+    const config = loadConfig({ NODE_ENV: 'test', ALLOWED_REDIRECT_ORIGINS: 'https://shop.example' }, { secretsFile });
     expect(config.allowsRedirectTo('https://shop.example/after?x=1')).toBe(true);
     expect(config.allowsRedirectTo('https://shop.example.evil.test/')).toBe(false);
     expect(config.allowsRedirectTo('http://shop.example/')).toBe(false);

@@ -18,12 +18,15 @@ import {
   validateSync,
   type ValidationError,
 } from 'class-validator';
+import { developmentSecrets, type DevelopmentSecrets } from './development-secrets.js';
 
-/** Values used when a variable is unset outside production, so `npm start` works on a fresh clone. */
+/**
+ * Values used when a variable is unset in a development or test process, so `npm start` works on a
+ * fresh clone. Only the public API key: it identifies the client app and is no secret. JWT_SECRET and
+ * ENCRYPTION_KEY are generated per installation instead (development-secrets.ts).
+ */
 export const DEVELOPMENT_DEFAULTS = {
-  JWT_SECRET: 'development-only-jwt-secret-change-me-0123456789',
   PUBLIC_API_KEY: 'sf_public_development_key',
-  ENCRYPTION_KEY: 'ZGV2ZWxvcG1lbnQtb25seS1lbmNyeXB0aW9uLWtleSE=',
 } as const;
 
 /** The login roles requests and workers use unless DATABASE_REQUEST_URL / DATABASE_SERVICE_URL name others. */
@@ -49,6 +52,9 @@ export function parseDuration(text: string): number {
   const unit = { '': 1, s: 1, m: 60, h: 3600, d: 86_400 }[match[2] as '' | 's' | 'm' | 'h' | 'd'];
   return Number(match[1]) * unit;
 }
+
+/** Where development and test processes keep the secrets generated for them, relative to the working directory. */
+export const DEVELOPMENT_SECRETS_FILE = '.storefront/development-secrets.json';
 
 const list = ({ value }: { value: unknown }) =>
   typeof value === 'string'
@@ -105,8 +111,9 @@ const bool = ({ value }: { value: unknown }) => (typeof value === 'string' ? val
  * Names are documented in README.md (configuration table).
  */
 export class AppConfig {
+  // Unset means production: only a process that says it is development or test may run without secrets.
   @IsIn(['development', 'test', 'production'])
-  NODE_ENV: 'development' | 'test' | 'production' = 'development';
+  NODE_ENV: 'development' | 'test' | 'production' = 'production';
 
   @IsIn(['all', 'api', 'worker'])
   APP_ROLE: 'all' | 'api' | 'worker' = 'all';
@@ -518,6 +525,9 @@ export class AppConfig {
     return this.DATABASE_SERVICE_URL ?? derivedLoginUrl(this.ownerDatabaseUrl, SERVICE_LOGIN);
   }
 
+  /** Set by loadConfig when JWT_SECRET or ENCRYPTION_KEY came from the development secrets file, not the environment. */
+  developmentSecretsFile?: string;
+
   get isProduction(): boolean {
     return this.NODE_ENV === 'production';
   }
@@ -540,8 +550,11 @@ export class AppConfig {
     return (this.PUBLIC_BASE_URL ?? `http://localhost:${this.PORT}`).replace(/\/$/, '');
   }
 
+  // loadConfig sets both secrets (from the environment, or generated in development and test); an
+  // AppConfig built any other way has none rather than a value everyone knows.
   get jwtSecret(): string {
-    return this.JWT_SECRET ?? DEVELOPMENT_DEFAULTS.JWT_SECRET;
+    if (!this.JWT_SECRET) throw new Error('JWT_SECRET is unset (build the settings with loadConfig)');
+    return this.JWT_SECRET;
   }
 
   get publicApiKey(): string {
@@ -549,7 +562,8 @@ export class AppConfig {
   }
 
   get encryptionKey(): Buffer {
-    return Buffer.from(this.ENCRYPTION_KEY ?? DEVELOPMENT_DEFAULTS.ENCRYPTION_KEY, 'base64');
+    if (!this.ENCRYPTION_KEY) throw new Error('ENCRYPTION_KEY is unset (build the settings with loadConfig)');
+    return Buffer.from(this.ENCRYPTION_KEY, 'base64');
   }
 
   /** Whether a browser may be sent back to `url`: its origin must be on ALLOWED_REDIRECT_ORIGINS. */
@@ -569,11 +583,16 @@ export class AppConfig {
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
-    super(`Invalid configuration:\n${problems.map((line) => `  ${line}`).join('\n')}`);
+    super(
+      problems.length === 1
+        ? `Invalid configuration: ${problems[0]}`
+        : `Invalid configuration:\n${problems.map((line) => `  ${line}`).join('\n')}`,
+    );
   }
 }
 
-const REQUIRED_IN_PRODUCTION = ['JWT_SECRET', 'PUBLIC_API_KEY', 'ENCRYPTION_KEY', 'PUBLIC_BASE_URL'] as const;
+/** What a process that is not explicitly development or test must be given (NODE_ENV unset counts as production). */
+const REQUIRED_IN_PRODUCTION = ['JWT_SECRET', 'ENCRYPTION_KEY', 'PUBLIC_API_KEY', 'PUBLIC_BASE_URL'] as const;
 
 function flatten(errors: ValidationError[], env: Record<string, string | undefined>): string[] {
   return errors.map((error) => {
@@ -584,8 +603,17 @@ function flatten(errors: ValidationError[], env: Record<string, string | undefin
   });
 }
 
-/** Reads and validates the environment; throws ConfigError with one line per bad or missing variable. */
-export function loadConfig(env: Record<string, string | undefined> = process.env): AppConfig {
+export interface LoadConfigOptions {
+  /** The development secrets file (default DEVELOPMENT_SECRETS_FILE in the working directory). */
+  secretsFile?: string;
+}
+
+/**
+ * Reads and validates the environment; throws ConfigError with one line per bad or missing variable.
+ * A development or test process without JWT_SECRET or ENCRYPTION_KEY gets the installation's
+ * generated ones (created on first use).
+ */
+export function loadConfig(env: Record<string, string | undefined> = process.env, options: LoadConfigOptions = {}): AppConfig {
   const known = new Set(
     getMetadataStorage()
       .getTargetValidationMetadatas(AppConfig, '', true, false)
@@ -595,9 +623,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const config = plainToInstance(AppConfig, input);
   const problems = flatten(validateSync(config, { skipMissingProperties: false }), env);
   if (config.isProduction) {
-    for (const key of REQUIRED_IN_PRODUCTION) {
-      if (!env[key]) problems.push(`${key} (unset): required when NODE_ENV=production`);
-    }
+    // One line naming every missing secret, so a deployment is fixed in one go.
+    const missing = REQUIRED_IN_PRODUCTION.filter((key) => !input[key]);
+    if (missing.length > 0) problems.push(`${missing.join(', ')} must be set (NODE_ENV is not development or test)`);
     // Any origin would let every web page call the API with its visitors' tokens.
     if (config.CORS_ORIGINS?.includes('*')) {
       problems.push('CORS_ORIGINS ("*"): refused when NODE_ENV=production; list the origins of your apps (unset: no browser origin)');
@@ -607,5 +635,17 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     problems.push('ADMIN_EMAIL / ADMIN_PASSWORD: set both to create the admin account, or neither');
   }
   if (problems.length > 0) throw new ConfigError(problems);
+  if (!config.isProduction && (!config.JWT_SECRET || !config.ENCRYPTION_KEY)) {
+    const file = options.secretsFile ?? DEVELOPMENT_SECRETS_FILE;
+    let secrets: DevelopmentSecrets;
+    try {
+      secrets = developmentSecrets(file);
+    } catch (error) {
+      throw new ConfigError([`JWT_SECRET, ENCRYPTION_KEY: unset, and ${(error as Error).message}`]);
+    }
+    config.JWT_SECRET ??= secrets.JWT_SECRET;
+    config.ENCRYPTION_KEY ??= secrets.ENCRYPTION_KEY;
+    config.developmentSecretsFile = file;
+  }
   return config;
 }

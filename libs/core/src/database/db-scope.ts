@@ -14,10 +14,12 @@ export const SERVICE_CONNECTION = 'service';
 
 /**
  * Whose database access the current async context is: a signed-in user's request (the request role,
- * every transaction bound to the user's session) or the system (the workers' role). There is no third:
- * code that touches the database in neither scope fails loudly instead of quietly getting a connection.
+ * every transaction bound to the user's session), a caller not signed in yet (the request role,
+ * unbound: only the narrow functions of signing up and in answer anything, until the code binds the
+ * session it opened), or the system (the workers' role). Code in none of them fails loudly instead of
+ * quietly getting a connection.
  */
-export type DbScope = { kind: 'request'; principal: UserPrincipal } | { kind: 'system' };
+export type DbScope = { kind: 'request'; principal: UserPrincipal } | { kind: 'anonymous' } | { kind: 'system' };
 const DB_SCOPE = 'storefront:db-scope';
 
 /** The proof that binds a transaction to a session: an HMAC of its id under the installation key. */
@@ -34,9 +36,22 @@ export class Databases {
     private readonly config: AppConfig,
   ) {}
 
-  proof(sessionId: string): string {
+  /**
+   * A ticket for a narrow function that crosses users (opening a session for an account, reading a
+   * password hash): an HMAC under the installation key of what the API vouches for, valid a minute.
+   */
+  ticket(purpose: string, subject: string): string {
+    const issued = String(Date.now());
+    return `${issued}.${createHmac('sha256', this.key()).update(`${purpose}:${subject}:${issued}`).digest('hex')}`;
+  }
+
+  private key(): Buffer {
     if (!this.config.requestBindingKey) throw new Error('The request-binding key is unknown: prepareDatabase has not run');
-    return sessionProof(this.config.requestBindingKey, sessionId);
+    return this.config.requestBindingKey;
+  }
+
+  proof(sessionId: string): string {
+    return sessionProof(this.key(), sessionId);
   }
 
   /**
@@ -98,7 +113,9 @@ export class ScopedTypeOrmAdapter implements TransactionalAdapter<Databases, Ent
       const scope = currentScope();
       if (scope?.kind === 'system') return databases.service.manager;
       if (scope?.kind === 'request') return databases.boundStatements(scope.principal);
-      throw new Error('The database was queried outside any database scope (no request user, not the system)');
+      throw new Error(
+        scope ? 'Sign-in code queried the database outside its transaction' : 'The database was queried outside any database scope',
+      );
     },
   });
 }
@@ -115,6 +132,14 @@ export class DbScopes {
   asSystem<T>(work: () => Promise<T>): Promise<T> {
     return this.cls.run({ ifNested: 'inherit' }, () => {
       this.cls.set(DB_SCOPE, { kind: 'system' } satisfies DbScope);
+      return this.txHost.withoutTransaction(work);
+    });
+  }
+
+  /** Runs `work` as a caller not signed in yet (sign-up, sign-in, refresh), outside any transaction of the caller. */
+  asAnonymous<T>(work: () => Promise<T>): Promise<T> {
+    return this.cls.run({ ifNested: 'inherit' }, () => {
+      this.cls.set(DB_SCOPE, { kind: 'anonymous' } satisfies DbScope);
       return this.txHost.withoutTransaction(work);
     });
   }

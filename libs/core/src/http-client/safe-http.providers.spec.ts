@@ -6,7 +6,7 @@ import { SAFE_HTTP_PROVIDERS } from './safe-http.providers.js';
 describe('SAFE_HTTP_PROVIDERS', () => {
   async function clientFor(env: Record<string, string>) {
     const module = await Test.createTestingModule({
-      providers: [{ provide: AppConfig, useValue: loadConfig(env) }, ...SAFE_HTTP_PROVIDERS],
+      providers: [{ provide: AppConfig, useValue: loadConfig({ NODE_ENV: 'test', ...env }) }, ...SAFE_HTTP_PROVIDERS],
     }).compile();
     return { http: module.get(SafeHttpClient), close: () => module.close() };
   }

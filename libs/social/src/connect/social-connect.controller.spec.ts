@@ -21,7 +21,7 @@ function recordingReply() {
 }
 
 function controller(baseUrl: string, service: Partial<SocialConnectService>) {
-  return new SocialConnectController(service as SocialConnectService, loadConfig({ PUBLIC_BASE_URL: baseUrl }));
+  return new SocialConnectController(service as SocialConnectService, loadConfig({ NODE_ENV: 'test', PUBLIC_BASE_URL: baseUrl }));
 }
 
 const STARTED: ConnectOutcome = {

@@ -1,7 +1,6 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
-import { REQUEST_ROLE, SYSTEM_ROLE } from '@app/core';
+import { DEFINER_SEARCH_PATH as SAFE_PATH, handOverDefiner, REQUEST_ROLE, SYSTEM_ROLE } from '@app/core';
 
-const SAFE_PATH = 'SET search_path = pg_catalog, public, pg_temp';
 /** The stored form of a secret a browser or the callback presents: its SHA-256, hex. */
 const HASHED = (parameter: string) => `encode(sha256(convert_to(${parameter}, 'UTF8')), 'hex')`;
 
@@ -161,13 +160,9 @@ export class SocialConnectFunctions1763800900000 implements MigrationInterface {
         RETURN account;
       END $$`);
 
-    // As LeastPrivilege1763800800000 does for its own: callable by requests and the system only, then
-    // handed to the system role (whose policies give it the rows), after which the owner cannot change them.
-    for (const fn of FUNCTIONS) {
-      await db.query(`REVOKE ALL ON FUNCTION ${fn} FROM PUBLIC`);
-      await db.query(`GRANT EXECUTE ON FUNCTION ${fn} TO ${REQUEST_ROLE}, ${SYSTEM_ROLE}`);
-      await db.query(`ALTER FUNCTION ${fn} OWNER TO ${SYSTEM_ROLE}`);
-    }
+    // Callable by requests and the system only, then handed to the system role (whose policies give it
+    // the rows), after which the owner cannot change them.
+    for (const fn of FUNCTIONS) await handOverDefiner(db, fn);
   }
 
   async down(db: QueryRunner): Promise<void> {

@@ -31,7 +31,7 @@ describe('sandbox codes', () => {
 });
 
 describe('SandboxPlatform', () => {
-  const config = loadConfig({ PUBLIC_BASE_URL: BASE });
+  const config = loadConfig({ NODE_ENV: 'test', PUBLIC_BASE_URL: BASE });
   const http = new SafeHttpClient({ allowPrivate: false, allowHttp: false });
   const x = new SandboxPlatform(new XPlatform(config, http), config.baseUrl);
   afterAll(() => http.close());
@@ -88,7 +88,7 @@ describe('buildPlatformRegistry', () => {
   afterAll(() => http.close());
 
   it('sandbox (the default): six sandbox platforms, configured, with the live rules', () => {
-    const registry = buildPlatformRegistry(loadConfig({}), http);
+    const registry = buildPlatformRegistry(loadConfig({ NODE_ENV: 'test' }), http);
     expect([...registry.keys()].sort()).toEqual([...SOCIAL_PLATFORMS].sort());
     for (const [id, platform] of registry) {
       expect(platform).toBeInstanceOf(SandboxPlatform);
@@ -105,10 +105,10 @@ describe('buildPlatformRegistry', () => {
   it('live: the platform classes, configured only with their credentials', async () => {
     const fake = await FakePlatformServer.start();
     try {
-      const live = buildPlatformRegistry(loadConfig({ ...fake.env() }), http);
+      const live = buildPlatformRegistry(loadConfig({ NODE_ENV: 'test', ...fake.env() }), http);
       expect(live.get('x')).toBeInstanceOf(XPlatform);
       expect([...live.values()].every((platform) => platform.configured)).toBe(true);
-      const bare = buildPlatformRegistry(loadConfig({ SOCIAL_MODE: 'live' }), http);
+      const bare = buildPlatformRegistry(loadConfig({ NODE_ENV: 'test', SOCIAL_MODE: 'live' }), http);
       expect([...bare.values()].map((platform) => platform.configured)).toEqual([false, false, false, false, false, false]);
       expect(bare.get('x')!.authorizeUrl({ state: 's', redirectUri: REDIRECT, codeChallenge: 'c' })).toMatch(
         /^https:\/\/x\.com\/i\/oauth2\/authorize\?/,

@@ -44,7 +44,7 @@ describe('XPlatform (against the fake X API)', () => {
   it('is configured by its client id; PKCE is required', () => {
     expect(x.configured).toBe(true);
     expect(x.usesPkce).toBe(true);
-    expect(new XPlatform(loadConfig({}), http).configured).toBe(false);
+    expect(new XPlatform(loadConfig({ NODE_ENV: 'test' }), http).configured).toBe(false);
   });
 
   it('authorize URL: code flow with the client id, callback, scopes, state and an S256 challenge', () => {

@@ -1,8 +1,6 @@
 import { Controller, Get, Header, Param, Query } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import { TransactionHost } from '@nestjs-cls/transactional';
-import type { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
-import { AppConfig, ApiError, DbScopes, OwnTransactions, Public, queryRows } from '@app/core';
+import { AppConfig, ApiError, Databases, OwnTransactions, Public } from '@app/core';
 import { CALLBACK_PATH } from '../connect/social-connect.service.js';
 import { isSocialPlatform, type SocialPlatformId } from '../platform-text.js';
 import { sandboxCode } from '../platforms/sandbox.platform.js';
@@ -37,8 +35,7 @@ const page = (title: string, body: string) =>
 export class SocialSandboxController {
   constructor(
     private readonly config: AppConfig,
-    private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
-    private readonly scopes: DbScopes,
+    private readonly databases: Databases,
   ) {}
 
   @Get('authorize')
@@ -75,15 +72,11 @@ export class SocialSandboxController {
   async post(@Param('platform') platform: string, @Param('id') id: string): Promise<string> {
     this.sandboxOnly();
     if (!isSocialPlatform(platform) || !/^\d{1,30}$/.test(id)) throw ApiError.notFound('Sandbox post');
-    // A public page of a published (sandbox) post: looked up by its platform id, as a platform would.
-    const [found] = await this.scopes.asSystem(() =>
-      queryRows<{ text: string; published_at: Date }>(
-        this.txHost.tx,
-        `SELECT p.content->>'text' AS text, r.published_at FROM social_post_results r JOIN social_posts p ON p.id = r.post_id
-        WHERE r.platform_post_id = $1 AND r.status = 'published'`,
-        [`${platform}_${id}`],
-      ),
-    );
+    // A public page of a published (sandbox) post, by its platform id as a platform would: no user
+    // here, so the request login calls the one narrow function, outside any transaction.
+    const [found]: { text: string; published_at: Date }[] = await this.databases.request.query(`SELECT * FROM app_sandbox_post($1)`, [
+      `${platform}_${id}`,
+    ]);
     if (!found) throw ApiError.notFound('Sandbox post');
     return page(
       `Sandbox ${NAMES[platform]} post`,

@@ -8,8 +8,8 @@ import { MemberRepository } from '../../member.repository.js';
 export class AcceptStoreInvitationHandler implements ICommandHandler<AcceptStoreInvitationCommand> {
   constructor(private readonly members: MemberRepository) {}
 
-  async execute({ inviteToken, email, userId }: AcceptStoreInvitationCommand): Promise<AcceptedInvitation> {
-    const member = await this.members.accept(inviteToken, email, userId);
+  async execute({ inviteToken }: AcceptStoreInvitationCommand): Promise<AcceptedInvitation> {
+    const member = await this.members.accept(inviteToken);
     if (!member) {
       throw new GoTrueError(
         400,

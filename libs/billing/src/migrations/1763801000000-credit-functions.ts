@@ -1,0 +1,154 @@
+import type { MigrationInterface, QueryRunner } from 'typeorm';
+import { handOverDefiner } from '@app/core';
+import { CREDIT_COSTS, USAGE_WINDOW_SECONDS } from '../credit-costs.js';
+import { MAX_GRANT, MAX_BALANCE } from '../credit-limits.js';
+
+/** The cost of a function, from the price list (a caller cannot name its own price). */
+const COST_OF = `CASE p_function ${Object.entries(CREDIT_COSTS)
+  .map(([fn, cost]) => `WHEN '${fn}' THEN ${cost}`)
+  .join(' ')} END`;
+
+/** Locks the store's account row (making it, empty, if missing) and reads its balance into `current`. */
+const LOCK_ACCOUNT = `
+  SELECT a.balance INTO current FROM credit_accounts a WHERE a.store_id = p_store FOR UPDATE;
+  IF NOT FOUND THEN
+    INSERT INTO credit_accounts (store_id, balance) VALUES (p_store, 0) ON CONFLICT DO NOTHING;
+    SELECT a.balance INTO current FROM credit_accounts a WHERE a.store_id = p_store FOR UPDATE;
+  END IF;`;
+
+/**
+ * The ledger's writes as narrow functions the request role may call (it may only read the ledger):
+ * a charge by a caller holding `ai` on the store, at the function's listed price, atomically with
+ * the hourly maximum and the balance; a refund of the caller's own recent charge, once; an admin's
+ * grant. Each locks the store's account row first, so a store's changes run one after another.
+ */
+export class CreditFunctions1763801000000 implements MigrationInterface {
+  name = 'CreditFunctions1763801000000';
+
+  async up(db: QueryRunner): Promise<void> {
+    await db.query(`
+      CREATE FUNCTION app_charge_credits(p_store uuid, p_function text, p_limit integer, p_reference text)
+      RETURNS TABLE (outcome text, charge_id uuid, balance integer, used integer, retry_after double precision)
+      LANGUAGE plpgsql VOLATILE SECURITY DEFINER AS $$
+      #variable_conflict use_column
+      DECLARE
+        price integer := ${COST_OF};
+        current integer;
+      BEGIN
+        IF price IS NULL OR p_limit IS NULL OR p_limit < 0 THEN
+          RAISE EXCEPTION 'not an AI function: %', p_function USING ERRCODE = '22023';
+        END IF;
+        IF NOT (app_role() = 'admin' OR p_store = ANY (app_store_ids_with('ai'))) THEN
+          outcome := 'forbidden';
+          RETURN NEXT;
+          RETURN;
+        END IF;
+        ${LOCK_ACCOUNT}
+        balance := current;
+        SELECT count(*)::int,
+               EXTRACT(EPOCH FROM min(c.created_at) + make_interval(secs => ${USAGE_WINDOW_SECONDS}) - clock_timestamp())::float8
+          INTO used, retry_after
+          FROM credit_ledger c
+         WHERE c.store_id = p_store AND c.kind = 'charge' AND c.function = p_function
+           AND c.created_at > clock_timestamp() - make_interval(secs => ${USAGE_WINDOW_SECONDS})
+           AND NOT EXISTS (SELECT 1 FROM credit_ledger r WHERE r.refund_of = c.id);
+        IF used >= p_limit THEN
+          outcome := 'rate_limited';
+          RETURN NEXT;
+          RETURN;
+        END IF;
+        IF current < price THEN
+          outcome := 'insufficient';
+          RETURN NEXT;
+          RETURN;
+        END IF;
+        INSERT INTO credit_ledger (store_id, kind, amount, function, reference, created_by)
+        VALUES (p_store, 'charge', -price, p_function, p_reference, app_user_id())
+        RETURNING id INTO charge_id;
+        UPDATE credit_accounts a SET balance = a.balance - price, updated_at = clock_timestamp()
+         WHERE a.store_id = p_store RETURNING a.balance INTO current;
+        outcome := 'charged';
+        balance := current;
+        RETURN NEXT;
+      END $$`);
+    await handOverDefiner(db, 'app_charge_credits(uuid, text, integer, text)');
+
+    // Only the charge's own user, within 15 minutes (a provider call with its retries takes less), once.
+    await db.query(`
+      CREATE FUNCTION app_refund_credits(p_charge uuid) RETURNS integer
+      LANGUAGE plpgsql VOLATILE SECURITY DEFINER AS $$
+      #variable_conflict use_column
+      DECLARE
+        charge record;
+        current integer;
+        p_store uuid;
+      BEGIN
+        SELECT c.id, c.store_id, c.amount, c.function INTO charge FROM credit_ledger c
+         WHERE c.id = p_charge AND c.kind = 'charge' AND c.created_by = app_user_id()
+           AND c.created_at > clock_timestamp() - interval '15 minutes';
+        IF NOT FOUND THEN
+          RETURN NULL;
+        END IF;
+        p_store := charge.store_id;
+        ${LOCK_ACCOUNT}
+        INSERT INTO credit_ledger (store_id, kind, amount, function, refund_of)
+        VALUES (p_store, 'refund', -charge.amount, charge.function, charge.id)
+        ON CONFLICT (refund_of) DO NOTHING;
+        IF FOUND THEN
+          UPDATE credit_accounts a SET balance = a.balance - charge.amount, updated_at = clock_timestamp()
+           WHERE a.store_id = p_store RETURNING a.balance INTO current;
+        END IF;
+        RETURN current;
+      END $$`);
+    await handOverDefiner(db, 'app_refund_credits(uuid)');
+
+    await db.query(`
+      CREATE FUNCTION app_grant_credits(p_store uuid, p_amount integer, p_reason text)
+      RETURNS TABLE (outcome text, balance integer)
+      LANGUAGE plpgsql VOLATILE SECURITY DEFINER AS $$
+      #variable_conflict use_column
+      DECLARE
+        current integer;
+      BEGIN
+        IF app_role() IS DISTINCT FROM 'admin' THEN
+          outcome := 'forbidden';
+          RETURN NEXT;
+          RETURN;
+        END IF;
+        IF p_amount IS NULL OR p_amount < 1 OR p_amount > ${MAX_GRANT} THEN
+          RAISE EXCEPTION 'a grant is 1 to ${MAX_GRANT} credits' USING ERRCODE = '22023';
+        END IF;
+        IF NOT EXISTS (SELECT 1 FROM stores s WHERE s.id = p_store) THEN
+          outcome := 'not_found';
+          RETURN NEXT;
+          RETURN;
+        END IF;
+        ${LOCK_ACCOUNT}
+        IF current::bigint + p_amount > ${MAX_BALANCE} THEN
+          outcome := 'too_large';
+          balance := current;
+          RETURN NEXT;
+          RETURN;
+        END IF;
+        INSERT INTO credit_ledger (store_id, kind, amount, reference, created_by) VALUES (p_store, 'grant', p_amount, p_reason, app_user_id());
+        UPDATE credit_accounts a SET balance = a.balance + p_amount, updated_at = clock_timestamp()
+         WHERE a.store_id = p_store RETURNING a.balance INTO current;
+        outcome := 'granted';
+        balance := current;
+        RETURN NEXT;
+      END $$`);
+    await handOverDefiner(db, 'app_grant_credits(uuid, integer, text)');
+  }
+
+  async down(db: QueryRunner): Promise<void> {
+    await db.query(`SET ROLE storefront_system`);
+    for (const fn of [
+      'app_charge_credits(uuid, text, integer, text)',
+      'app_refund_credits(uuid)',
+      'app_grant_credits(uuid, integer, text)',
+    ]) {
+      await db.query(`DROP FUNCTION ${fn}`);
+    }
+    await db.query(`RESET ROLE`);
+  }
+}

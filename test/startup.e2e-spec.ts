@@ -1,0 +1,89 @@
+import { execFile, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { DEVELOPMENT_SECRETS_FILE } from '@app/core';
+import { signUp, startApp, uniqueEmail } from './support/app.js';
+
+const ROOT = fileURLToPath(new URL('../', import.meta.url));
+const MAIN = path.join(ROOT, 'dist/apps/api/src/main.js');
+
+/** What `node dist/apps/api/src/main.js` printed before it exited (or was killed once `until` matched its output). */
+async function runMain(env: Record<string, string>, until?: RegExp): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  // Nothing of the test's own environment (NODE_ENV=test, the run's database) unless given.
+  const child = spawn(process.execPath, [MAIN], { cwd: ROOT, env: { PATH: process.env.PATH ?? '', ...env } });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString('utf8');
+    // SIGKILL: what is asserted is the start, not a shutdown racing it.
+    if (until?.test(stdout)) child.kill('SIGKILL');
+  });
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+  const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+  const [code] = (await once(child, 'exit')) as [number | null];
+  clearTimeout(timer);
+  return { code, stdout, stderr };
+}
+
+/** The run's PostgreSQL and Redis, for a process started from the build. */
+const services = () => ({
+  DATABASE_URL: process.env.DATABASE_URL!,
+  REDIS_URL: process.env.REDIS_URL!,
+  REDIS_PREFIX: process.env.REDIS_PREFIX!,
+  HOST: '127.0.0.1',
+  PORT: '0',
+  OUTBOX_RELAY: 'false',
+});
+
+describe('start-up of the built server (node dist/apps/api/src/main.js)', () => {
+  // The build under test is this checkout's, not whatever dist/ held before.
+  beforeAll(async () => {
+    await promisify(execFile)(path.join(ROOT, 'node_modules/.bin/nest'), ['build'], { cwd: ROOT });
+  }, 120_000);
+
+  it('without NODE_ENV and secrets: exit code 1 and one line naming every missing secret', async () => {
+    const result = await runMain({});
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(
+      'Invalid configuration: JWT_SECRET, ENCRYPTION_KEY, PUBLIC_API_KEY, PUBLIC_BASE_URL must be set (NODE_ENV is not development or test)\n',
+    );
+    expect(result.stdout).toBe('');
+  });
+
+  it('an ADMIN_EMAIL a merchant holds: exit code 1 and the one line, no stack trace', async () => {
+    const api = await startApp();
+    const email = uniqueEmail('merchant-not-admin');
+    await signUp(api, {}, email).finally(() => api.close());
+
+    // `error` shows whatever Nest or the app would log about a failure; nothing else is logged at it.
+    const result = await runMain({
+      ...services(),
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'error',
+      ADMIN_EMAIL: email,
+      ADMIN_PASSWORD: 'admin-password-1',
+    });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(
+      `ADMIN_EMAIL ${email} belongs to an existing merchant account; choose another e-mail or remove that account\n`,
+    );
+    expect(result.stdout).toBe('');
+  });
+
+  it('in development: one warning naming the generated secrets file', async () => {
+    const result = await runMain({ ...services(), NODE_ENV: 'development', LOG_LEVEL: 'warn' }, /Storefront|generated secrets/);
+    const warnings = result.stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as { level: number; msg: string });
+    expect(warnings).toEqual([
+      expect.objectContaining({
+        level: 40,
+        msg: `development process: generated secrets in ${DEVELOPMENT_SECRETS_FILE}; set NODE_ENV=production and real secrets for deployment`,
+      }),
+    ]);
+    expect(result.stderr).toBe('');
+  });
+});
