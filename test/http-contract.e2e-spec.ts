@@ -218,6 +218,7 @@ describe('HTTP contract', () => {
       ['post', '/functions/v1/credits/grant'],
       ['get', '/media/covers/{file}'],
       ['post', '/functions/v1/social-connect'],
+      ['get', '/functions/v1/social-connect/start'],
       ['get', '/functions/v1/social-connect/callback'],
       ['get', '/functions/v1/social-accounts'],
       ['delete', '/functions/v1/social-accounts/{account_id}'],

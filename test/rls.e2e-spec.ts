@@ -99,6 +99,42 @@ describe('row-level security', () => {
     }
   });
 
+  it('every SECURITY DEFINER function belongs to the system role, pins its search_path and is callable by requests, not by PUBLIC', async () => {
+    const admin = new pg.Client({ connectionString: adminUrl() });
+    await admin.connect();
+    try {
+      const { rows } = await admin.query(
+        `SELECT p.proname AS name, pg_get_userbyid(p.proowner) AS owner, p.proconfig AS config,
+                EXISTS (SELECT 1 FROM aclexplode(coalesce(p.proacl, acldefault('f', p.proowner))) a
+                         WHERE a.grantee = 0 AND a.privilege_type = 'EXECUTE') AS public_execute,
+                has_function_privilege($1, p.oid, 'EXECUTE') AS requests
+           FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
+          WHERE n.nspname = 'public' AND p.prosecdef`,
+        [REQUEST_ROLE],
+      );
+      // The social connect's start and callback (SocialConnectFunctions1763800900000) among them.
+      expect(rows.map((row) => row.name)).toEqual(
+        expect.arrayContaining([
+          'app_bind_request',
+          'app_authorize',
+          'app_start_connect',
+          'app_take_connect_state',
+          'app_complete_connect',
+        ]),
+      );
+      for (const row of rows) {
+        expect(row, row.name).toMatchObject({
+          owner: SYSTEM_ROLE,
+          config: ['search_path=pg_catalog, public, pg_temp'],
+          public_execute: false,
+          requests: true,
+        });
+      }
+    } finally {
+      await admin.end();
+    }
+  });
+
   describe('hostile SQL inside a customer’s request transaction', () => {
     it('cannot leave the request role: RESET ROLE, SET ROLE to the owner, the system or postgres', async () => {
       const login = await customer(async (q) => {

@@ -4,7 +4,7 @@ import { ImageServer, twoColourPhoto } from './fakes/image-server.js';
 import { FakePlatformServer } from './fakes/platform-server.js';
 import { merchantWithStore, startApp, type TestApp } from './support/app.js';
 import { SYSTEM_DATA_SOURCE } from './support/database.js';
-import { eventually, localPath, redirectOf, startConnect } from './support/social.js';
+import { callBack, eventually, openStart, redirectOf, startConnect } from './support/social.js';
 
 /**
  * Social publishing in SOCIAL_MODE=live against fake platform APIs (real HTTP on 127.0.0.1): what
@@ -25,14 +25,27 @@ describe('social publishing (live mode, fake platforms)', () => {
   const video = () => ({ type: 'video', url: `${media.url}/clip.mp4` });
   const requestsTo = (platform: string) => fake.requests.filter((request) => request.platform === platform);
 
+  /**
+   * Opens `auth_url` and follows the fake's consent endpoint as a browser would: the cookie the start
+   * URL set, the consent URL and where the platform sends the browser back.
+   */
+  async function consent(platform: string) {
+    const { auth_url, state } = await startConnect(api, store.token, store.storeId, platform);
+    const opened = await openStart(api, auth_url);
+    expect(opened.status).toBe(302);
+    expect(opened.cookie).toBeTruthy();
+    const authorize = new URL(opened.location!);
+    const answer = await fetch(authorize, { redirect: 'manual' });
+    expect(answer.status).toBe(302);
+    const back = new URL(answer.headers.get('location')!);
+    expect(back.searchParams.get('state')).toBe(state);
+    return { cookie: opened.cookie, authorize, back };
+  }
+
   /** Connects through the fake's consent endpoint as a browser would; answers the account id. */
   async function connect(platform: string): Promise<string> {
-    const { auth_url, state } = await startConnect(api, store.token, store.storeId, platform);
-    const consent = await fetch(auth_url, { redirect: 'manual' });
-    expect(consent.status).toBe(302);
-    const back = new URL(consent.headers.get('location')!);
-    expect(back.searchParams.get('state')).toBe(state);
-    const { params } = redirectOf(await api.request('GET', localPath(back.toString())));
+    const { cookie, back } = await consent(platform);
+    const { params } = redirectOf(await callBack(api, back.toString(), cookie));
     expect(params).toMatchObject({ platform, status: 'connected' });
     return params.account;
   }
@@ -65,15 +78,17 @@ describe('social publishing (live mode, fake platforms)', () => {
   });
 
   describe('connect', () => {
-    it('X: the authorize URL carries an S256 challenge; the token request sends the matching verifier', async () => {
+    it('X: auth_url is this service; it sends the browser to the authorize URL with an S256 challenge; the token request sends the matching verifier', async () => {
       const { auth_url } = await startConnect(api, store.token, store.storeId, 'x');
-      const authorize = new URL(auth_url);
+      expect(new URL(auth_url).pathname).toBe('/functions/v1/social-connect/start');
+      expect(auth_url.startsWith(api.config.baseUrl)).toBe(true);
+      const { authorize, back, cookie } = await consent('x');
+      expect(`${authorize.origin}${authorize.pathname}`).toBe(`${fake.url}/x/i/oauth2/authorize`);
       expect(authorize.searchParams.get('response_type')).toBe('code');
       expect(authorize.searchParams.get('code_challenge_method')).toBe('S256');
       const challenge = authorize.searchParams.get('code_challenge')!;
       expect(authorize.searchParams.get('redirect_uri')).toBe(`${api.config.baseUrl}/functions/v1/social-connect/callback`);
-      const consent = await fetch(auth_url, { redirect: 'manual' });
-      const { params } = redirectOf(await api.request('GET', localPath(consent.headers.get('location')!)));
+      const { params } = redirectOf(await callBack(api, back.toString(), cookie));
       expect(params.status).toBe('connected');
       const token = requestsTo('x').find((request) => request.path.endsWith('/2/oauth2/token'))!;
       expect(token.body.grant_type).toBe('authorization_code');
@@ -85,14 +100,32 @@ describe('social publishing (live mode, fake platforms)', () => {
     });
 
     it('a platform that refuses the code sends the browser back with status=error', async () => {
-      const { auth_url } = await startConnect(api, store.token, store.storeId, 'threads');
-      const consent = await fetch(auth_url, { redirect: 'manual' });
-      const back = new URL(consent.headers.get('location')!);
+      const { back, cookie } = await consent('threads');
       back.searchParams.set('code', 'forged-code');
-      const { params } = redirectOf(await api.request('GET', localPath(back.toString())));
+      const { params } = redirectOf(await callBack(api, back.toString(), cookie));
       expect(params.platform).toBe('threads');
       expect(params.status).toBe('error');
       expect(params.error).toBeTruthy();
+    });
+
+    it('a consent given in another browser is refused before the code is exchanged: error=browser_mismatch, nothing attached', async () => {
+      const { token, storeId } = await merchantWithStore(api, 'Forwarded live');
+      const own = { token, storeId };
+      const previous = store;
+      store = own;
+      try {
+        const { back, cookie } = await consent('x');
+        fake.reset();
+        // The consent URL was forwarded: someone else's browser comes back with a valid code but without the cookie.
+        const { params } = redirectOf(await callBack(api, back.toString(), null));
+        expect(params).toEqual({ platform: 'x', status: 'error', error: 'browser_mismatch' });
+        expect(requestsTo('x').filter((request) => request.path.endsWith('/2/oauth2/token'))).toHaveLength(0);
+        expect(await db.query('SELECT 1 FROM social_accounts WHERE store_id = $1', [storeId])).toHaveLength(0);
+        // The state is spent: the merchant's own browser coming back later cannot use it either.
+        expect((await callBack(api, back.toString(), cookie)).status).toBe(400);
+      } finally {
+        store = previous;
+      }
     });
   });
 

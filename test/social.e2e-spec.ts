@@ -1,9 +1,19 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { ScheduledPostWorker } from '@app/social';
 import { merchantWithStore, signUp, startApp, uniqueEmail, type TestApp } from './support/app.js';
-import { SYSTEM_DATA_SOURCE } from './support/database.js';
-import { connectSandbox, eventually, linkOf, localPath, REDIRECT_URL, redirectOf, startConnect } from './support/social.js';
+import { asRequest, SYSTEM_DATA_SOURCE } from './support/database.js';
+import {
+  callBack,
+  connectSandbox,
+  eventually,
+  linkOf,
+  localPath,
+  openStart,
+  REDIRECT_URL,
+  redirectOf,
+  startConnect,
+} from './support/social.js';
 
 /**
  * Social publishing in SOCIAL_MODE=sandbox (API.md §4): connect through the built-in consent page,
@@ -52,25 +62,44 @@ describe('social publishing (sandbox mode)', () => {
   afterAll(() => api?.close());
 
   describe('connect', () => {
-    it('hands out a consent URL and a 256-bit state; the consent page sends the browser back through the callback to redirect_url', async () => {
+    it('hands out a start URL and a 256-bit state; the start URL binds the browser and sends it on to the consent page, then the callback to redirect_url', async () => {
       const { token, storeId } = await merchantWithStore(api, 'Connecting');
       const { auth_url, state } = await startConnect(api, token, storeId, 'x');
       expect(state).toMatch(/^[A-Za-z0-9_-]{43}$/);
-      const consentUrl = new URL(auth_url);
+      const startUrl = new URL(auth_url);
+      expect(`${startUrl.origin}${startUrl.pathname}`).toBe(`${api.config.baseUrl}/functions/v1/social-connect/start`);
+      expect(startUrl.searchParams.get('state')).toBe(state);
+
+      const opened = await openStart(api, auth_url);
+      expect(opened.status).toBe(302);
+      // The browser's secret: HttpOnly, SameSite=Lax, only for the connect routes, for the state's 10 minutes.
+      const attributes = opened.setCookie!.split('; ');
+      expect(attributes[0]).toMatch(/^sf_connect_[0-9a-f]{16}=[A-Za-z0-9_-]{43}$/);
+      expect(attributes.slice(1, -1)).toEqual(expect.arrayContaining(['Path=/functions/v1/social-connect', 'HttpOnly']));
+      expect(attributes).toContain('SameSite=Lax');
+      const maxAge = Number(attributes.find((attribute) => attribute.startsWith('Max-Age='))!.slice('Max-Age='.length));
+      expect(maxAge).toBeGreaterThan(590);
+      expect(maxAge).toBeLessThanOrEqual(600);
+      // PUBLIC_BASE_URL is http here: no Secure (a browser would drop the cookie).
+      expect(attributes).not.toContain('Secure');
+      const consentUrl = new URL(opened.location!);
       expect(consentUrl.pathname).toBe('/functions/v1/social-sandbox/authorize');
       expect(consentUrl.searchParams.get('state')).toBe(state);
       // X uses PKCE: an S256 challenge goes to the consent page, the verifier stays on the server.
       expect(consentUrl.searchParams.get('code_challenge')).toMatch(/^[A-Za-z0-9_-]{43}$/);
       expect(consentUrl.searchParams.get('code_challenge_method')).toBe('S256');
 
-      const consent = await fetch(`${api.url}${localPath(auth_url)}`);
+      const consent = await fetch(`${api.url}${localPath(opened.location!)}`);
       expect(consent.status).toBe(200);
       const html = await consent.text();
       expect(html).toContain('Sandbox');
-      const callback = await api.request('GET', localPath(linkOf(html, 'allow')));
+      const callback = await callBack(api, linkOf(html, 'allow'), opened.cookie);
       const { url, params } = redirectOf(callback);
       expect(`${url.origin}${url.pathname}`).toBe(REDIRECT_URL);
       expect(params).toEqual({ platform: 'x', status: 'connected', account: expect.stringMatching(/^[0-9a-f-]{36}$/) });
+      // The state is spent, and so is its cookie.
+      expect(callback.headers.get('set-cookie')).toMatch(new RegExp(`^${opened.cookie!.split('=')[0]}=; Max-Age=0; `));
+      expect(await db.query('SELECT 1 FROM social_connect_states WHERE store_id = $1', [storeId])).toHaveLength(0);
 
       const listed = await api.request('GET', `/functions/v1/social-accounts?store_id=${storeId}`, { token });
       expect(listed.status).toBe(200);
@@ -91,40 +120,213 @@ describe('social publishing (sandbox mode)', () => {
     it('a state works once: the same callback again is refused with 400', async () => {
       const { token, storeId } = await merchantWithStore(api, 'Replay');
       const { auth_url } = await startConnect(api, token, storeId, 'threads');
-      const allow = localPath(linkOf(await (await fetch(`${api.url}${localPath(auth_url)}`)).text(), 'allow'));
-      expect(redirectOf(await api.request('GET', allow)).params.status).toBe('connected');
-      const again = await api.request('GET', allow);
+      const opened = await openStart(api, auth_url);
+      const allow = linkOf(await (await fetch(`${api.url}${localPath(opened.location!)}`)).text(), 'allow');
+      expect(redirectOf(await callBack(api, allow, opened.cookie)).params.status).toBe('connected');
+      const again = await callBack(api, allow, opened.cookie);
       expect(again.status).toBe(400);
       expect(again.body.error.details[0].field).toBe('state');
       const made_up = await api.request('GET', `/functions/v1/social-connect/callback?code=x&state=${'a'.repeat(43)}`);
       expect(made_up.status).toBe(400);
+      // The start URL of a spent or unknown state is a 400 in the envelope too.
+      for (const path of [
+        localPath(auth_url),
+        `/functions/v1/social-connect/start?state=${'a'.repeat(43)}`,
+        '/functions/v1/social-connect/start',
+      ]) {
+        const refused = await api.request('GET', path);
+        expect(refused.status, path).toBe(400);
+        expect(refused.body.error.details[0].field, path).toBe('state');
+        expect(refused.headers.get('set-cookie'), path).toBeNull();
+      }
+    });
+
+    it('the callback in another browser (no cookie, or another one) → error=browser_mismatch, nothing attached, the state spent', async () => {
+      const { token, storeId } = await merchantWithStore(api, 'Forwarded');
+      for (const stranger of [null, 'forged']) {
+        const { auth_url } = await startConnect(api, token, storeId, 'x');
+        const opened = await openStart(api, auth_url);
+        // The consent URL reaches someone else, who consents in their own browser.
+        const allow = linkOf(await (await fetch(`${api.url}${localPath(opened.location!)}`)).text(), 'allow');
+        const cookie = stranger === null ? null : `${opened.cookie!.split('=')[0]}=${'A'.repeat(43)}`;
+        const { params } = redirectOf(await callBack(api, allow, cookie));
+        expect(params).toEqual({ platform: 'x', status: 'error', error: 'browser_mismatch' });
+        expect(await db.query('SELECT 1 FROM social_accounts WHERE store_id = $1', [storeId])).toHaveLength(0);
+        // Spent: not even the browser that started it can finish it now.
+        expect((await callBack(api, allow, opened.cookie)).status).toBe(400);
+      }
+      // A cookie of another state (another connect of the same browser) does not open this one.
+      const first = await openStart(api, (await startConnect(api, token, storeId, 'threads')).auth_url);
+      const second = await openStart(api, (await startConnect(api, token, storeId, 'facebook')).auth_url);
+      const allowSecond = linkOf(await (await fetch(`${api.url}${localPath(second.location!)}`)).text(), 'allow');
+      const swapped = `${second.cookie!.split('=')[0]}=${first.cookie!.split('=')[1]}`;
+      expect(redirectOf(await callBack(api, allowSecond, swapped)).params.error).toBe('browser_mismatch');
+      // The first one still completes in its own browser.
+      const allowFirst = linkOf(await (await fetch(`${api.url}${localPath(first.location!)}`)).text(), 'allow');
+      expect(redirectOf(await callBack(api, allowFirst, first.cookie)).params.status).toBe('connected');
+      const platforms = (await db.query('SELECT platform FROM social_accounts WHERE store_id = $1', [storeId])) as { platform: string }[];
+      expect(platforms.map((row) => row.platform)).toEqual(['threads']);
+    });
+
+    it('the start URL binds the first browser only: a second open is sent back with error=already_started, no cookie', async () => {
+      const { token, storeId } = await merchantWithStore(api, 'Opened twice');
+      const { auth_url } = await startConnect(api, token, storeId, 'threads');
+      const first = await openStart(api, auth_url);
+      expect(first.cookie).toBeTruthy();
+      const second = await openStart(api, auth_url);
+      expect(second.setCookie).toBeNull();
+      const { url, params } = redirectOf(second);
+      expect(`${url.origin}${url.pathname}`).toBe(REDIRECT_URL);
+      expect(params).toEqual({ platform: 'threads', status: 'error', error: 'already_started' });
+      // Two browsers opening it at once: one is bound, the other refused.
+      const { auth_url: raced } = await startConnect(api, token, storeId, 'facebook');
+      const both = await Promise.all([openStart(api, raced), openStart(api, raced)]);
+      expect(both.filter((opened) => opened.cookie !== null)).toHaveLength(1);
+      expect(both.filter((opened) => opened.location?.includes('error=already_started'))).toHaveLength(1);
+      // The first browser still finishes.
+      const allow = linkOf(await (await fetch(`${api.url}${localPath(first.location!)}`)).text(), 'allow');
+      expect(redirectOf(await callBack(api, allow, first.cookie)).params).toMatchObject({ platform: 'threads', status: 'connected' });
     });
 
     it('an expired state (over 10 minutes) goes back to redirect_url with status=error and connects nothing', async () => {
       const { token, storeId } = await merchantWithStore(api, 'Late');
       const { auth_url } = await startConnect(api, token, storeId, 'facebook');
-      const allow = localPath(linkOf(await (await fetch(`${api.url}${localPath(auth_url)}`)).text(), 'allow'));
+      const opened = await openStart(api, auth_url);
+      const allow = linkOf(await (await fetch(`${api.url}${localPath(opened.location!)}`)).text(), 'allow');
       await db.query(`UPDATE social_connect_states SET expires_at = now() - interval '1 second' WHERE store_id = $1`, [storeId]);
-      expect(redirectOf(await api.request('GET', allow)).params).toEqual({ platform: 'facebook', status: 'error', error: 'expired_state' });
+      expect(redirectOf(await callBack(api, allow, opened.cookie)).params).toEqual({
+        platform: 'facebook',
+        status: 'error',
+        error: 'expired_state',
+      });
       expect(await db.query('SELECT 1 FROM social_accounts WHERE store_id = $1', [storeId])).toHaveLength(0);
+      // Expired before its start URL is opened: sent back without a cookie.
+      const late = await startConnect(api, token, storeId, 'facebook');
+      await db.query(`UPDATE social_connect_states SET expires_at = now() - interval '1 second' WHERE store_id = $1`, [storeId]);
+      const tooLate = await openStart(api, late.auth_url);
+      expect(tooLate.setCookie).toBeNull();
+      expect(new URL(tooLate.location!).searchParams.get('error')).toBe('expired_state');
     });
 
-    it('a denied consent goes back with status=error&error=access_denied', async () => {
+    it('a denied consent goes back with status=error&error=access_denied, and spends the state', async () => {
       const { token, storeId } = await merchantWithStore(api, 'Denied');
       const { auth_url } = await startConnect(api, token, storeId, 'youtube');
-      const deny = localPath(linkOf(await (await fetch(`${api.url}${localPath(auth_url)}`)).text(), 'deny'));
-      expect(redirectOf(await api.request('GET', deny)).params).toEqual({ platform: 'youtube', status: 'error', error: 'access_denied' });
+      const opened = await openStart(api, auth_url);
+      const deny = linkOf(await (await fetch(`${api.url}${localPath(opened.location!)}`)).text(), 'deny');
+      expect(redirectOf(await callBack(api, deny, opened.cookie)).params).toEqual({
+        platform: 'youtube',
+        status: 'error',
+        error: 'access_denied',
+      });
+      expect(await db.query('SELECT 1 FROM social_connect_states WHERE store_id = $1', [storeId])).toHaveLength(0);
     });
 
     it('a verifier that does not match the challenge is refused (PKCE)', async () => {
       const { token, storeId } = await merchantWithStore(api, 'Pkce');
       const { auth_url, state } = await startConnect(api, token, storeId, 'x');
-      const forged = new URL(auth_url);
+      const opened = await openStart(api, auth_url);
+      const forged = new URL(opened.location!);
       forged.searchParams.set('code_challenge', 'A'.repeat(43));
       const allow = new URL(linkOf(await (await fetch(`${api.url}${localPath(forged.toString())}`)).text(), 'allow'));
       expect(allow.searchParams.get('state')).toBe(state);
-      expect(redirectOf(await api.request('GET', localPath(allow.toString()))).params.status).toBe('error');
+      expect(redirectOf(await callBack(api, allow.toString(), opened.cookie)).params.status).toBe('error');
       expect(await db.query('SELECT 1 FROM social_accounts WHERE store_id = $1', [storeId])).toHaveLength(0);
+    });
+
+    it("the accounts land in their own stores through the request role's definer functions; a request cannot forge its way in", async () => {
+      const one = await merchantWithStore(api, 'Definer one');
+      const two = await merchantWithStore(api, 'Definer two');
+      // Both connects are under way at once, each in its merchant's browser.
+      const started = await Promise.all(
+        [one, two].map(async (merchant) => {
+          const { auth_url, state } = await startConnect(api, merchant.token, merchant.storeId, 'threads');
+          const opened = await openStart(api, auth_url);
+          return {
+            merchant,
+            state,
+            opened,
+            allow: linkOf(await (await fetch(`${api.url}${localPath(opened.location!)}`)).text(), 'allow'),
+          };
+        }),
+      );
+      // What the start stored: the hash of the browser's secret, never the secret.
+      const [bound] = (await db.query('SELECT browser_hash, started_at FROM social_connect_states WHERE store_id = $1', [one.storeId])) as {
+        browser_hash: string;
+        started_at: Date | null;
+      }[];
+      const secretOne = started[0].opened.cookie!.split('=')[1];
+      expect(bound.browser_hash).toBe(createHash('sha256').update(secretOne).digest('hex'));
+      expect(bound.started_at).not.toBeNull();
+
+      // A customer's request (an injection there, say) calls the functions with forged or real hashes.
+      const customer = (await signUp(api, { role: 'customer', store_id: one.storeId })).access_token;
+      const stateHash = createHash('sha256').update(started[0].state).digest('hex');
+      const account = ['1', 'forged', null, 'v1.forged', null, null, ['sandbox']];
+      const forged = await asRequest(api, customer, async (q) => ({
+        completed: await q('SELECT app_complete_connect($1, $2, $3, $4, $5, $6, $7, $8, $9) AS id', [
+          'f'.repeat(64),
+          'x'.repeat(43),
+          ...account,
+        ]),
+        // The real state, not taken: nothing to complete.
+        notTaken: await q('SELECT app_complete_connect($1, $2, $3, $4, $5, $6, $7, $8, $9) AS id', [stateHash, 'x'.repeat(43), ...account]),
+        started: await q('SELECT * FROM app_start_connect($1, $2)', ['f'.repeat(64), 'y'.repeat(43)]),
+        taken: await q('SELECT * FROM app_take_connect_state($1, $2, $3)', ['f'.repeat(64), 'y'.repeat(43), 'x'.repeat(43)]),
+      }));
+      expect(forged).toEqual({ completed: [{ id: null }], notTaken: [{ id: null }], started: [], taken: [] });
+      // Requests cannot read the states, nor write a browser or a take into one.
+      await expect(asRequest(api, customer, (q) => q('SELECT * FROM social_connect_states'))).rejects.toThrow(/permission denied/);
+      await expect(
+        asRequest(api, one.token, (q) =>
+          q(
+            `INSERT INTO social_connect_states (state_hash, store_id, user_id, platform, redirect_url, expires_at, browser_hash, taken_at)
+             VALUES ('h', $1, $2, 'x', $3, now() + interval '1 minute', 'b', now())`,
+            [one.storeId, one.session.user.id, REDIRECT_URL],
+          ),
+        ),
+      ).rejects.toThrow(/permission denied/);
+      expect(await db.query('SELECT 1 FROM social_accounts WHERE store_id = $1', [one.storeId])).toHaveLength(0);
+
+      // Taken by its own browser (with a completion the taker chose), the state completes only with that completion.
+      const completion = 'c'.repeat(43);
+      const [taken] = await asRequest(api, customer, (q) =>
+        q('SELECT outcome, store_id FROM app_take_connect_state($1, $2, $3)', [stateHash, secretOne, completion]),
+      );
+      expect(taken).toEqual({ outcome: 'taken', store_id: one.storeId });
+      const wrong = await asRequest(api, customer, (q) =>
+        q('SELECT app_complete_connect($1, $2, $3, $4, $5, $6, $7, $8, $9) AS id', [stateHash, 'd'.repeat(43), ...account]),
+      );
+      expect(wrong).toEqual([{ id: null }]);
+      expect(await db.query('SELECT 1 FROM social_accounts WHERE store_id = $1', [one.storeId])).toHaveLength(0);
+      // The right completion attaches the account to the state's store and platform, whoever calls, once.
+      const [right] = await asRequest(api, customer, (q) =>
+        q('SELECT app_complete_connect($1, $2, $3, $4, $5, $6, $7, $8, $9) AS id', [stateHash, completion, ...account]),
+      );
+      const [attached] = (await db.query('SELECT id, store_id, platform, username, connected_by FROM social_accounts WHERE id = $1', [
+        right.id,
+      ])) as Record<string, string>[];
+      expect(attached).toEqual({
+        id: right.id,
+        store_id: one.storeId,
+        platform: 'threads',
+        username: 'forged',
+        connected_by: one.session.user.id,
+      });
+      const again = await asRequest(api, customer, (q) =>
+        q('SELECT app_complete_connect($1, $2, $3, $4, $5, $6, $7, $8, $9) AS id', [stateHash, completion, ...account]),
+      );
+      expect(again).toEqual([{ id: null }]);
+      // The browser coming back afterwards finds its state used.
+      expect((await callBack(api, started[0].allow, started[0].opened.cookie)).status).toBe(400);
+
+      // The other merchant's connect goes through the HTTP callback and lands in its own store.
+      const { params } = redirectOf(await callBack(api, started[1].allow, started[1].opened.cookie));
+      expect(params.status).toBe('connected');
+      const [landed] = (await db.query('SELECT store_id, connected_by FROM social_accounts WHERE id = $1', [params.account])) as Record<
+        string,
+        string
+      >[];
+      expect(landed).toEqual({ store_id: two.storeId, connected_by: two.session.user.id });
     });
 
     it('redirect_url off the allow-list → 400; the sandbox consent page only returns to this service', async () => {
@@ -135,7 +337,7 @@ describe('social publishing (sandbox mode)', () => {
       expect(evil.status).toBe(400);
       expect(evil.body.error.details[0].field).toBe('redirect_url');
       const { auth_url } = await startConnect(api, owner.token, owner.storeId, 'x');
-      const elsewhere = new URL(auth_url);
+      const elsewhere = new URL((await openStart(api, auth_url)).location!);
       elsewhere.searchParams.set('redirect_uri', 'https://evil.example.com/callback');
       expect((await fetch(`${api.url}${localPath(elsewhere.toString())}`)).status).toBe(400);
     });

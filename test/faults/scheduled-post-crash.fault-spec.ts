@@ -37,9 +37,13 @@ describe('fault: worker killed during scheduled-post publishing', () => {
       token: merchant.token,
       body: { platform, store_id: merchant.storeId, redirect_url: REDIRECT_URL },
     });
-    const consent = await fetch(started.body.auth_url, { redirect: 'manual' });
+    // auth_url is this service's start URL: it binds the connect to this "browser" with a cookie.
+    const start = new URL(started.body.auth_url);
+    const opened = await fetch(`${stack.url}${start.pathname}${start.search}`, { redirect: 'manual' });
+    const cookie = opened.headers.get('set-cookie')!.split(';')[0];
+    const consent = await fetch(opened.headers.get('location')!, { redirect: 'manual' });
     const callback = new URL(consent.headers.get('location')!);
-    const back = await fetch(`${stack.url}${callback.pathname}${callback.search}`, { redirect: 'manual' });
+    const back = await fetch(`${stack.url}${callback.pathname}${callback.search}`, { redirect: 'manual', headers: { cookie } });
     const status = new URL(back.headers.get('location')!).searchParams.get('status');
     if (status !== 'connected') throw new Error(`${platform} connect ended ${back.headers.get('location')}`);
   }

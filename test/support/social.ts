@@ -27,7 +27,7 @@ export function redirectOf(result: { status: number; headers: Headers }): { url:
   return { url, params: Object.fromEntries(url.searchParams) };
 }
 
-/** Starts a connect; answers the consent URL and state. */
+/** Starts a connect; answers the start URL (`auth_url`) and state. */
 export async function startConnect(api: TestApp, token: string, storeId: string, platform: string, redirectUrl = REDIRECT_URL) {
   const started = await api.request('POST', '/functions/v1/social-connect', {
     token,
@@ -37,11 +37,35 @@ export async function startConnect(api: TestApp, token: string, storeId: string,
   return started.body as { success: true; auth_url: string; state: string };
 }
 
-/** Connects a sandbox account through the consent page, as a browser would; answers the account id. */
+/**
+ * Opens the start URL (`auth_url`) as a browser would: where it redirects, and the cookie it sets,
+ * as `name=value` the way a browser sends it back (null when none was set).
+ */
+export async function openStart(api: TestApp, authUrl: string) {
+  const opened = await api.request('GET', localPath(authUrl));
+  const setCookie = opened.headers.get('set-cookie');
+  return {
+    status: opened.status,
+    headers: opened.headers,
+    location: opened.headers.get('location'),
+    setCookie,
+    cookie: setCookie ? setCookie.split(';')[0] : null,
+    body: opened.body,
+  };
+}
+
+/** Requests the callback URL the platform sent the browser to, with the browser's cookie (if any). */
+export function callBack(api: TestApp, url: string, cookie: string | null) {
+  return api.request('GET', localPath(url), { headers: cookie ? { cookie } : {} });
+}
+
+/** Connects a sandbox account through the start URL and the consent page, as a browser would; answers the account id. */
 export async function connectSandbox(api: TestApp, token: string, storeId: string, platform: string): Promise<string> {
   const { auth_url } = await startConnect(api, token, storeId, platform);
-  const consent = await fetch(`${api.url}${localPath(auth_url)}`);
-  const callback = await api.request('GET', localPath(linkOf(await consent.text(), 'allow')));
+  const { location, cookie } = await openStart(api, auth_url);
+  if (!location || !cookie) throw new Error('the start URL did not redirect with a cookie');
+  const consent = await fetch(`${api.url}${localPath(location)}`);
+  const callback = await callBack(api, linkOf(await consent.text(), 'allow'), cookie);
   const { params } = redirectOf(callback);
   if (params.status !== 'connected') throw new Error(`connect ended ${JSON.stringify(params)}`);
   return params.account;

@@ -10,7 +10,7 @@ import {
   StoresAndMembers1763800200000,
 } from '@app/commerce';
 import { AppConfig, AppThrottlerGuard, CoreModule, OutboxRelay } from '@app/core';
-import { SandboxPostFunction1763801100100, Social1763800700000, SocialModule } from '@app/social';
+import { SandboxPostFunction1763801100100, Social1763800700000, SocialConnectFunctions1763800900000, SocialModule } from '@app/social';
 import { MillisecondTimestamps1763800560000, Webhooks1763800400000, WebhooksModule } from '@app/webhooks';
 
 /** Every lib's migrations, run at start-up (prepareDatabase) in timestamp order, as the owner role. */
@@ -24,6 +24,7 @@ export const MIGRATIONS = [
   Credits1763800600000,
   AiImages1763800650000,
   Social1763800700000,
+  SocialConnectFunctions1763800900000,
   CreditFunctions1763801000000,
   CoverFunction1763801100000,
   SandboxPostFunction1763801100100,

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import type { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
-import { queryRows, type Cursor } from '@app/core';
+import { Databases, queryRows, type Cursor } from '@app/core';
 import type { SocialPlatformId } from './platform-text.js';
 import type { PostContent, TokenSet } from './platforms/social-platform.js';
 import type { PostStatus } from './social.dto.js';
@@ -9,6 +9,30 @@ import type { PostStatus } from './social.dto.js';
 export interface ConnectStateRow {
   store_id: string;
   user_id: string;
+  platform: SocialPlatformId;
+  redirect_url: string;
+  code_verifier_sealed: string | null;
+  expires_at: Date;
+}
+
+/** What the start URL learns of a state: `started` (bound to this browser), `already_started` or `expired`. */
+export interface StartedState {
+  outcome: 'started' | 'already_started' | 'expired';
+  platform: SocialPlatformId;
+  redirect_url: string;
+  /** Only when `started`. */
+  code_verifier_sealed: string | null;
+  expires_at: Date;
+}
+
+/**
+ * What the callback learns of a state: `taken` (to complete), `spent` (no completion asked for),
+ * `browser_mismatch` or `expired`; store, user and verifier only when `taken`.
+ */
+export interface TakenState {
+  outcome: 'taken' | 'spent' | 'browser_mismatch' | 'expired';
+  store_id: string | null;
+  user_id: string | null;
   platform: SocialPlatformId;
   redirect_url: string;
   code_verifier_sealed: string | null;
@@ -57,25 +81,27 @@ export interface PostResultRow {
   published_at: Date | null;
 }
 
+/** A connected account, for the store and platform of the state it completes. */
 export interface NewAccount {
-  storeId: string;
-  platform: SocialPlatformId;
   platformAccountId: string;
   username: string;
   displayName: string | null;
   accessTokenSealed: string;
   refreshTokenSealed: string | null;
   tokens: TokenSet;
-  connectedBy: string;
 }
 
 /**
  * All SQL of social publishing. Runs in the request's transaction (row-level security) where there
- * is one, else in the service's own context (the OAuth callback, the publishing worker), scoped by id.
+ * is one, else in the system's context (the publishing worker), scoped by id; the connect start and
+ * callback, which have no user, call the request role's definer functions.
  */
 @Injectable()
 export class SocialRepository {
-  constructor(private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>) {}
+  constructor(
+    private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
+    private readonly databases: Databases,
+  ) {}
 
   private query<T>(sql: string, params: unknown[]): Promise<T[]> {
     return queryRows<T>(this.txHost.tx, sql, params);
@@ -91,31 +117,43 @@ export class SocialRepository {
     );
   }
 
-  /** Takes a state (single use: it is gone afterwards, valid or not). */
-  async takeState(stateHash: string): Promise<ConnectStateRow | null> {
-    const rows = await this.query<ConnectStateRow>(`DELETE FROM social_connect_states WHERE state_hash = $1 RETURNING *`, [stateHash]);
-    // Expired states are of no use to anyone: each callback clears them.
-    await this.query(`DELETE FROM social_connect_states WHERE expires_at < now() - interval '1 hour'`, []);
+  // ——— Connect without a user: the request role's definer functions, outside any transaction ———
+  // The browser opening the start URL and coming back from the platform carries no user, so these run
+  // on the request role's connection directly, as the guards' app_authorize does (no scope, no context).
+
+  /**
+   * Binds a state to the first browser that opens its start URL (the hash of `browserSecret` is kept);
+   * null for an unknown or already taken state.
+   */
+  async startState(stateHash: string, browserSecret: string): Promise<StartedState | null> {
+    const rows: StartedState[] = await this.databases.request.query('SELECT * FROM app_start_connect($1, $2)', [stateHash, browserSecret]);
     return rows[0] ?? null;
   }
 
-  // ——— Accounts ———
+  /**
+   * Takes a state, once, whatever the outcome (see SocialConnectFunctions1763800900000): `taken` only
+   * for the browser that started it, before it expires, with a `completion` to finish it with; null
+   * for an unknown or already taken state.
+   */
+  async takeState(stateHash: string, browserSecret: string | null, completion: string | null): Promise<TakenState | null> {
+    const rows: TakenState[] = await this.databases.request.query('SELECT * FROM app_take_connect_state($1, $2, $3)', [
+      stateHash,
+      browserSecret,
+      completion,
+    ]);
+    return rows[0] ?? null;
+  }
 
-  /** Connecting a platform again replaces the store's account for it (new tokens, active again). */
-  async upsertAccount(account: NewAccount): Promise<SocialAccountRow> {
-    const rows = await this.query<SocialAccountRow>(
-      `INSERT INTO social_accounts (store_id, platform, platform_account_id, username, display_name,
-              access_token_sealed, refresh_token_sealed, token_expires_at, scopes, connected_by)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
-       ON CONFLICT (store_id, platform) DO UPDATE SET
-         platform_account_id = excluded.platform_account_id, username = excluded.username, display_name = excluded.display_name,
-         access_token_sealed = excluded.access_token_sealed, refresh_token_sealed = excluded.refresh_token_sealed,
-         token_expires_at = excluded.token_expires_at, scopes = excluded.scopes, connected_by = excluded.connected_by,
-         status = 'active', updated_at = date_trunc('milliseconds', clock_timestamp())
-       RETURNING *`,
+  /**
+   * Attaches the account to the store and platform of the state taken with `completion` (connecting a
+   * platform again replaces the store's account for it); null when the state is no longer taken.
+   */
+  async completeConnect(stateHash: string, completion: string, account: NewAccount): Promise<string | null> {
+    const rows: { account_id: string | null }[] = await this.databases.request.query(
+      'SELECT app_complete_connect($1, $2, $3, $4, $5, $6, $7, $8, $9) AS account_id',
       [
-        account.storeId,
-        account.platform,
+        stateHash,
+        completion,
         account.platformAccountId,
         account.username,
         account.displayName,
@@ -123,11 +161,12 @@ export class SocialRepository {
         account.refreshTokenSealed,
         account.tokens.expiresAt,
         account.tokens.scopes,
-        account.connectedBy,
       ],
     );
-    return rows[0];
+    return rows[0]?.account_id ?? null;
   }
+
+  // ——— Accounts ———
 
   accountsOfStore(storeId: string): Promise<SocialAccountRow[]> {
     return this.query<SocialAccountRow>(`SELECT * FROM social_accounts WHERE store_id = $1 ORDER BY platform`, [storeId]);

@@ -1,11 +1,21 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Header, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { StoreScoped } from '@app/commerce';
-import { ApiError, ApiFunctionRoute, ApiSuccess, CurrentUser, DbScopes, OwnTransactions, Public, type UserPrincipal } from '@app/core';
+import {
+  ApiError,
+  ApiFunctionRoute,
+  ApiSuccess,
+  AppConfig,
+  CurrentUser,
+  hashToken,
+  OwnTransactions,
+  Public,
+  type UserPrincipal,
+} from '@app/core';
 import { ACCOUNT_EXAMPLE } from '../accounts/social-account.js';
 import { SocialConnectDto, StoreQueryDto } from '../social.dto.js';
-import { SocialConnectService } from './social-connect.service.js';
+import { browserCookieName, CONNECT_PATH, SocialConnectService } from './social-connect.service.js';
 
 /** Connecting a store to social platforms, and its connected accounts (API.md §4). */
 @ApiTags('social')
@@ -14,7 +24,7 @@ import { SocialConnectService } from './social-connect.service.js';
 export class SocialConnectController {
   constructor(
     private readonly connect: SocialConnectService,
-    private readonly scopes: DbScopes,
+    private readonly config: AppConfig,
   ) {}
 
   @Post('social-connect')
@@ -24,15 +34,18 @@ export class SocialConnectController {
   @ApiOperation({
     summary: 'Start connecting a social account',
     description:
-      "Answers the platform's consent page (`auth_url`) for the merchant's browser and the `state` it carries: single use, " +
-      '256 bits, bound to the store, the caller, the platform and `redirect_url`, valid 10 minutes. PKCE (S256) where the platform ' +
-      'takes it (X requires it). After consent the platform sends the browser to the callback, which stores the account ' +
-      '(tokens encrypted at rest) and sends it on to `redirect_url?platform=&status=connected&account=<id>` or ' +
-      "`…&status=error&error=<code>`. With SOCIAL_MODE=sandbox (the default) `auth_url` is this server's sandbox consent page. " +
+      "Answers `auth_url`, this service's start URL for the merchant's browser, and the `state` it carries: single use, " +
+      '256 bits, bound to the store, the caller, the platform and `redirect_url`, valid 10 minutes. The first browser to open ' +
+      "`auth_url` is bound to the connect (an HttpOnly cookie) and sent on to the platform's consent page; a second browser " +
+      'is sent to `redirect_url?platform=&status=error&error=already_started`. PKCE (S256) where the platform takes it (X ' +
+      'requires it). After consent the platform sends the browser to the callback, which stores the account (tokens encrypted ' +
+      'at rest) only for the browser that opened `auth_url`, and sends it on to ' +
+      '`redirect_url?platform=&status=connected&account=<id>` or `…&status=error&error=<code>` (`browser_mismatch` for ' +
+      "another browser). With SOCIAL_MODE=sandbox (the default) the consent page is this server's sandbox page. " +
       'Owners, admins and members with the `social` permission.',
   })
   @ApiSuccess(200, {
-    auth_url: 'http://localhost:3000/functions/v1/social-sandbox/authorize?platform=x&state=…',
+    auth_url: 'http://localhost:3000/functions/v1/social-connect/start?state=Jx2v7yQy0xgk3lY5bq3m3l7v5dY2bq9k0QyJx2v7yQy',
     state: 'Jx2v7yQy0xgk3lY5bq3m3l7v5dY2bq9k0QyJx2v7yQy',
   })
   @ApiResponse({ status: 503, description: 'SOCIAL_MODE=live and the platform has no client id and secret configured' })
@@ -40,24 +53,62 @@ export class SocialConnectController {
     return { success: true, ...(await this.connect.start(body.store_id, user.userId, body.platform, body.redirect_url)) };
   }
 
+  @Get('social-connect/start')
+  @Public()
+  @OwnTransactions()
+  @Header('cache-control', 'no-store')
+  @ApiOperation({
+    summary: "The merchant's browser opens `auth_url` here",
+    description:
+      'Not called by apps. The first open binds the connect to this browser (an HttpOnly, SameSite=Lax cookie limited to ' +
+      "`/functions/v1/social-connect`, for the 10 minutes of the state) and redirects to the platform's consent page. " +
+      'A later open (another browser) is not bound: it goes to `redirect_url?platform=&status=error&error=already_started`; ' +
+      'an expired state to `…&error=expired_state`. An unknown or used state answers 400.',
+  })
+  @ApiResponse({ status: 302, description: "The platform's consent page (with a cookie), or `redirect_url?…&status=error&error=<code>`" })
+  async open(@Query() query: Record<string, string>, @Res() reply: FastifyReply): Promise<void> {
+    // The browser opening the link carries no user: the state alone says whose store this is.
+    const outcome = await this.connect.open(query);
+    if (!outcome.redirectTo) {
+      throw ApiError.validation([{ field: 'state', message: outcome.error?.message ?? 'Unknown state' }], 'This connect link is not valid');
+    }
+    if (outcome.cookie) {
+      const { name, value, maxAgeSeconds } = outcome.cookie;
+      void reply.header('set-cookie', this.cookie(name, value, maxAgeSeconds));
+    }
+    void reply.redirect(outcome.redirectTo, 302);
+  }
+
   @Get('social-connect/callback')
   @Public()
   @OwnTransactions()
+  @Header('cache-control', 'no-store')
   @ApiOperation({
     summary: 'The platform sends the browser back here',
-    description: 'Not called by apps. Redirects to the `redirect_url` given to `social-connect`; an unknown or used state answers 400.',
+    description:
+      'Not called by apps. Redirects to the `redirect_url` given to `social-connect`; an unknown or used state answers 400. ' +
+      'The account is stored only when the browser is the one that opened `auth_url` (its cookie); another browser goes to ' +
+      '`redirect_url?platform=&status=error&error=browser_mismatch` and the state is spent.',
   })
   @ApiResponse({
     status: 302,
     description: '`redirect_url?platform=x&status=connected&account=<account id>` or `…&status=error&error=<code>`',
   })
-  async callback(@Query() query: Record<string, string>, @Res() reply: FastifyReply): Promise<void> {
-    // The browser coming back carries no user: the state alone says whose store this is.
-    const outcome = await this.scopes.asSystem(() => this.connect.complete(query));
+  async callback(@Query() query: Record<string, string>, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    // The browser coming back carries no user: the state and this browser's cookie say whose store this is.
+    const outcome = await this.connect.complete(query, cookiesOf(request.headers.cookie));
     if (!outcome.redirectTo) {
       throw ApiError.validation([{ field: 'state', message: outcome.error?.message ?? 'Unknown state' }], 'This connect link is not valid');
     }
+    const state = typeof query.state === 'string' ? query.state : '';
+    // The state is spent: its cookie is of no further use.
+    if (state) void reply.header('set-cookie', this.cookie(browserCookieName(hashToken(state).toString('hex')), '', 0));
     void reply.redirect(outcome.redirectTo, 302);
+  }
+
+  private cookie(name: string, value: string, maxAgeSeconds: number): string {
+    const secure = this.config.baseUrl.startsWith('https:') ? '; Secure' : '';
+    return `${name}=${value}; Max-Age=${maxAgeSeconds}; Path=${CONNECT_PATH}; HttpOnly; SameSite=Lax${secure}`;
   }
 
   @Get('social-accounts')
@@ -84,4 +135,16 @@ export class SocialConnectController {
     await this.connect.disconnect(accountId);
     return { success: true, message: 'Social account disconnected' };
   }
+}
+
+/** The cookies of a `Cookie` header (the first of each name). */
+function cookiesOf(header: string | undefined): Record<string, string> {
+  const cookies: Record<string, string> = {};
+  for (const part of (header ?? '').split(';')) {
+    const at = part.indexOf('=');
+    if (at <= 0) continue;
+    const name = part.slice(0, at).trim();
+    if (name && !Object.hasOwn(cookies, name)) cookies[name] = part.slice(at + 1).trim();
+  }
+  return cookies;
 }

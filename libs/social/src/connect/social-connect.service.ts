@@ -14,19 +14,41 @@ import { SocialRepository } from '../social.repository.js';
 
 /** How long a connect may take between `social-connect` and the callback (API.md §4). */
 export const CONNECT_STATE_TTL_MS = 10 * 60_000;
-export const CALLBACK_PATH = '/functions/v1/social-connect/callback';
+export const CONNECT_PATH = '/functions/v1/social-connect';
+export const START_PATH = `${CONNECT_PATH}/start`;
+export const CALLBACK_PATH = `${CONNECT_PATH}/callback`;
 
-/** Where the callback sends the browser: the caller's `redirect_url` with the outcome in its query. */
-export interface CallbackOutcome {
-  /** Null when the state is unknown or expired: there is no trusted place to send the browser. */
+/** The cookie that binds a state to the browser that opened its start URL (one per state). */
+export interface BrowserCookie {
+  name: string;
+  value: string;
+  maxAgeSeconds: number;
+}
+
+/** Where the start URL or the callback sends the browser. */
+export interface ConnectOutcome {
+  /** Null when the state is unknown or used: there is no trusted place to send the browser. */
   redirectTo: string | null;
   error?: { code: string; message: string };
+  /** The start URL's cookie for this state (only on the first open). */
+  cookie?: BrowserCookie;
 }
+
+/** The name of the cookie of one state: a prefix of its hash, so several connects can run at once in one browser. */
+export function browserCookieName(stateHash: string): string {
+  return `sf_connect_${stateHash.slice(0, 16)}`;
+}
+
+type Query = Record<string, string | undefined>;
 
 /**
  * OAuth connect (API.md §4): a single-use state of 256 bits, bound to store, user, platform and
  * redirect_url, kept 10 minutes as a hash; PKCE S256 where the platform takes it, the verifier
- * sealed beside the state; the callback exchanges the code and stores the account's tokens sealed.
+ * sealed beside the state. `auth_url` is this service's start URL: the first browser to open it is
+ * bound to the state (a secret in an HttpOnly cookie, its hash beside the state) and sent on to the
+ * platform's consent page; the callback takes the state only for that browser, exchanges the code and
+ * stores the account's tokens sealed. Neither the start nor the callback has a user: they call the
+ * request role's definer functions (SocialConnectFunctions1763800900000), never the system role.
  */
 @Injectable()
 export class SocialConnectService {
@@ -66,43 +88,77 @@ export class SocialConnectService {
       code_verifier_sealed: verifier === null ? null : this.box.seal(verifier),
       expires_at: new Date(Date.now() + CONNECT_STATE_TTL_MS),
     });
-    const codeChallenge = verifier === null ? null : createHash('sha256').update(verifier).digest('base64url');
-    return { auth_url: platform.authorizeUrl({ state, redirectUri: this.callbackUrl, codeChallenge }), state };
+    return { auth_url: `${this.config.baseUrl}${START_PATH}?${new URLSearchParams({ state }).toString()}`, state };
   }
 
   /**
-   * The platform's redirect back. The state is spent whatever happens; an unknown one yields no
-   * redirect (the caller answers 400); anything else, an expired state included, goes back to
-   * `redirect_url` with `status=connected&account=` or `status=error&error=<code>`.
+   * The start URL, opened by a browser. The first open binds the state to that browser (a cookie
+   * with a fresh secret, whose hash is kept with the state) and goes on to the platform's consent
+   * page; any later open goes back to `redirect_url` with `status=error&error=already_started`, an
+   * expired state with `error=expired_state`. An unknown state yields no redirect (the caller answers 400).
    */
-  async complete(query: { state?: string; code?: string; error?: string; error_description?: string }): Promise<CallbackOutcome> {
-    const state = typeof query.state === 'string' && query.state.length <= 512 ? query.state : '';
-    const row = state ? await this.repository.takeState(hashToken(state).toString('hex')) : null;
+  async open(query: Query): Promise<ConnectOutcome> {
+    const state = stateOf(query);
+    const browserSecret = randomToken(32);
+    const stateHash = state ? hashToken(state).toString('hex') : '';
+    const row = state ? await this.repository.startState(stateHash, browserSecret) : null;
+    if (!row) return { redirectTo: null, error: { code: 'invalid_state', message: 'Unknown or already used state' } };
+    const back = (params: Record<string, string>) => withQuery(row.redirect_url, { platform: row.platform, status: 'error', ...params });
+    if (row.outcome === 'already_started') return { redirectTo: back({ error: 'already_started' }) };
+    if (row.outcome === 'expired') return { redirectTo: back({ error: 'expired_state' }) };
+    const platform = this.platform(row.platform);
+    const verifier = row.code_verifier_sealed === null ? null : this.box.open(row.code_verifier_sealed);
+    const codeChallenge = verifier === null ? null : createHash('sha256').update(verifier).digest('base64url');
+    const left = Math.ceil((new Date(row.expires_at).getTime() - Date.now()) / 1000);
+    return {
+      redirectTo: platform.authorizeUrl({ state, redirectUri: this.callbackUrl, codeChallenge }),
+      cookie: {
+        name: browserCookieName(stateHash),
+        value: browserSecret,
+        maxAgeSeconds: Math.min(Math.max(left, 1), CONNECT_STATE_TTL_MS / 1000),
+      },
+    };
+  }
+
+  /**
+   * The platform's redirect back, with the cookies of the browser. The state is spent whatever
+   * happens; an unknown one yields no redirect (the caller answers 400); anything else goes back to
+   * `redirect_url` with `status=connected&account=` or `status=error&error=<code>`: `browser_mismatch`
+   * when this browser is not the one that opened the start URL (nothing is attached), `expired_state`,
+   * the platform's error, or the code exchange's.
+   */
+  async complete(query: Query, cookies: Record<string, string>): Promise<ConnectOutcome> {
+    const state = stateOf(query);
+    const stateHash = state ? hashToken(state).toString('hex') : '';
+    const browserSecret = state ? (cookies[browserCookieName(stateHash)] ?? null) : null;
+    const code = !query.error && typeof query.code === 'string' && query.code ? query.code : null;
+    // A secret only this call knows: the state, once taken, can be completed with it alone.
+    const completion = code === null ? null : randomToken(32);
+    const row = state ? await this.repository.takeState(stateHash, browserSecret, completion) : null;
     if (!row) return { redirectTo: null, error: { code: 'invalid_state', message: 'Unknown or already used state' } };
     const back = (params: Record<string, string>) => withQuery(row.redirect_url, { platform: row.platform, ...params });
-    if (new Date(row.expires_at).getTime() < Date.now()) return { redirectTo: back({ status: 'error', error: 'expired_state' }) };
-    if (query.error || !query.code) {
+    if (row.outcome === 'browser_mismatch') return { redirectTo: back({ status: 'error', error: 'browser_mismatch' }) };
+    if (row.outcome === 'expired') return { redirectTo: back({ status: 'error', error: 'expired_state' }) };
+    if (row.outcome !== 'taken' || code === null || completion === null) {
       const reason = query.error ? String(query.error).slice(0, 100) : 'missing_code';
       return { redirectTo: back({ status: 'error', error: reason }) };
     }
     const platform = this.platform(row.platform);
     try {
       const profile = await platform.exchangeCode({
-        code: String(query.code),
+        code,
         redirectUri: this.callbackUrl,
         codeVerifier: row.code_verifier_sealed === null ? null : this.box.open(row.code_verifier_sealed),
       });
-      const account = await this.repository.upsertAccount({
-        storeId: row.store_id,
-        platform: row.platform,
+      const accountId = await this.repository.completeConnect(stateHash, completion, {
         platformAccountId: profile.accountId,
         username: profile.username,
         displayName: profile.displayName,
         ...this.tokens.seal(profile.tokens),
         tokens: profile.tokens,
-        connectedBy: row.user_id,
       });
-      return { redirectTo: back({ status: 'connected', account: account.id }) };
+      if (!accountId) return { redirectTo: back({ status: 'error', error: 'expired_state' }) };
+      return { redirectTo: back({ status: 'connected', account: accountId }) };
     } catch (error) {
       const code = error instanceof PlatformError ? error.code : 'connect_failed';
       this.logger.warn(
@@ -128,6 +184,11 @@ export class SocialConnectService {
     }
     return platform;
   }
+}
+
+function stateOf(query: Query): string {
+  const state = query.state;
+  return typeof state === 'string' && state.length > 0 && state.length <= 512 ? state : '';
 }
 
 function withQuery(url: string, params: Record<string, string>): string {
