@@ -78,20 +78,13 @@ app.post<{ Params: { storeId: string }; Body: { items: { product_id: string; qua
       for (const line of [...lines].sort((a, b) => a.product_id.localeCompare(b.product_id))) {
         moves.push((await client.query('SELECT * FROM app_move_stock($1, $2, $3)', [line.product_id, -line.quantity, true])).rows[0]);
       }
-      const number = (
-        await client.query(
-          `INSERT INTO store_order_counters (store_id, last_number) VALUES ($1, 1001)
-           ON CONFLICT (store_id) DO UPDATE SET last_number = store_order_counters.last_number + 1
-           RETURNING last_number`,
-          [storeId],
-        )
-      ).rows[0].last_number;
+      // The order's number comes from the database (trigger), as in the API.
       const inserted = (
         await client.query(
-          `INSERT INTO orders (store_id, order_number, customer_id, currency, total, placed_by)
-           SELECT s.id, $2, $3, s.currency, $4, $5 FROM stores s WHERE s.id = $1
+          `INSERT INTO orders (store_id, customer_id, currency, total, placed_by)
+           SELECT s.id, $2, s.currency, $3, $4 FROM stores s WHERE s.id = $1
            RETURNING *`,
-          [storeId, String(number), null, total.toFixed(2), userId],
+          [storeId, null, total.toFixed(2), userId],
         )
       ).rows[0];
       await client.query(

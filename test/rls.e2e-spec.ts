@@ -1,7 +1,7 @@
 import { getDataSourceToken } from '@nestjs/typeorm';
 import pg from 'pg';
 import type { DataSource } from 'typeorm';
-import { OWNER_ROLE, REQUEST_ROLE, SYSTEM_ROLE } from '@app/core';
+import { OWNER_ROLE, REQUEST_ROLE, sessionProof, SYSTEM_ROLE } from '@app/core';
 import { merchantWithStore, signUp, startApp, TEST_ADMIN, uniqueEmail, type TestApp } from './support/app.js';
 import { asRequest, sessionIdOf, SYSTEM_DATA_SOURCE, type Query } from './support/database.js';
 
@@ -232,6 +232,64 @@ describe('row-level security', () => {
       ).rejects.toThrow(/permission denied/);
       const [order] = await system.query('SELECT status, total FROM orders WHERE id = $1', [orderB]);
       expect(order.status).toBe('pending');
+    });
+
+    it('cannot mint credits, choose or bend order numbers, or signal other backends', async () => {
+      // The welcome grant's amount is the installation's; the caller names only a store it just made.
+      await expect(asRequest(api, a.token, (q) => q(`SELECT app_open_credit_account($1, 2000000000)`, [a.storeId]))).rejects.toThrow(
+        /does not exist/,
+      );
+      const minter = await signUp(api);
+      const minted = await asRequest(api, minter.access_token, async (q) => {
+        const [store] = await q(`INSERT INTO stores (owner_id, name) VALUES ((SELECT app_user_id()), 'minted') RETURNING id`);
+        await q(`SELECT app_open_credit_account($1)`, [store.id]);
+        await q(`SELECT app_open_credit_account($1)`, [store.id]);
+        return store.id as string;
+      });
+      const [account] = await system.query('SELECT balance FROM credit_accounts WHERE store_id = $1', [minted]);
+      expect(account.balance).toBe(50);
+      await expect(customer((q) => q('UPDATE store_order_counters SET last_number = 1000'))).rejects.toThrow(/permission denied/);
+      await expect(customer((q) => q('SELECT last_number FROM store_order_counters'))).rejects.toThrow(/permission denied/);
+      const [squatted] = await customer((q) =>
+        q(
+          `INSERT INTO orders (store_id, order_number, customer_id, currency, total) VALUES ($1, '999999', $2, 'USD', 10) RETURNING order_number`,
+          [a.storeId, customerId],
+        ),
+      );
+      expect(squatted.order_number).not.toBe('999999');
+      await expect(customer((q) => q('SELECT pg_terminate_backend(pg_backend_pid())'))).rejects.toThrow(/permission denied/);
+      await expect(customer((q) => q(`SELECT pg_advisory_lock(hashtext('storefront:migrations'))`))).rejects.toThrow(/permission denied/);
+      await expect(customer((q) => q('SELECT password_hash FROM users'))).rejects.toThrow(/permission denied/);
+      await expect(
+        asRequest(api, a.token, (q) =>
+          q(`INSERT INTO ai_images (store_id, content_type, width, height, bytes) VALUES ($1, 'text/html', 1, 1, '\\x3c68313e')`, [
+            a.storeId,
+          ]),
+        ),
+      ).rejects.toThrow(/ai_images_png/);
+    });
+
+    it('leaves nothing on its pooled connection for the next request: settings are reset when the next one binds', async () => {
+      const connection = new pg.Client({ connectionString: api.config.requestDatabaseUrl });
+      await connection.connect();
+      try {
+        const sessionId = sessionIdOf(customerToken);
+        const bind = () =>
+          connection.query('SELECT 1 FROM app_bind_request($1, $2)', [sessionId, sessionProof(api.config.requestBindingKey!, sessionId)]);
+        await connection.query('BEGIN');
+        await bind();
+        await connection.query(`SET default_transaction_read_only = on`);
+        await connection.query(`SET statement_timeout = '5s'`);
+        await connection.query('COMMIT');
+        expect((await connection.query('SHOW default_transaction_read_only')).rows[0].default_transaction_read_only).toBe('on');
+        await connection.query('BEGIN');
+        await bind();
+        await connection.query('COMMIT');
+        expect((await connection.query('SHOW default_transaction_read_only')).rows[0].default_transaction_read_only).toBe('off');
+        expect((await connection.query('SHOW statement_timeout')).rows[0].statement_timeout).toBe('0');
+      } finally {
+        await connection.end();
+      }
     });
 
     it('reads no user but itself, and no session or refresh token at all', async () => {

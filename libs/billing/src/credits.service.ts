@@ -1,7 +1,7 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import type { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
-import { ApiError, AppConfig, decodeCursor, queryRows, toPage } from '@app/core';
+import { ApiError, AppConfig, DbScopes, decodeCursor, PRIVATE_SCHEMA, queryRows, toPage } from '@app/core';
 import { MAX_BALANCE } from './credit-limits.js';
 import { AI_FUNCTIONS, CREDIT_COSTS, hourlyLimits, USAGE_WINDOW_SECONDS, type AiFunction } from './credit-costs.js';
 import { toLedgerEntryView, type Charge, type LedgerEntryView, type LedgerRow } from './credit-ledger.js';
@@ -27,14 +27,28 @@ export { MAX_GRANT } from './credit-limits.js';
  * the ones it writes against, and the balance can never go below zero (the column's CHECK is the last net).
  */
 @Injectable()
-export class CreditsService {
+export class CreditsService implements OnModuleInit {
   readonly limits: Readonly<Record<AiFunction, number>>;
 
   constructor(
     private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
+    private readonly scopes: DbScopes,
     private readonly config: AppConfig,
   ) {
     this.limits = hourlyLimits(config.AI_HOURLY_LIMITS);
+  }
+
+  /**
+   * The database enforces the hourly maxima and the welcome grant (a request cannot name its own):
+   * this process's settings are written where the ledger functions read them.
+   */
+  async onModuleInit(): Promise<void> {
+    await this.scopes.asSystem(() =>
+      queryRows(this.txHost.tx, `UPDATE ${PRIVATE_SCHEMA}.installation SET welcome_credits = $1, ai_hourly_limits = $2`, [
+        this.config.STORE_WELCOME_CREDITS,
+        JSON.stringify(this.limits),
+      ]),
+    );
   }
 
   /**
@@ -44,17 +58,17 @@ export class CreditsService {
    * calls do not count towards the maximum.
    */
   async charge(storeId: string, fn: AiFunction, reference: string | null): Promise<Charge> {
-    const limit = this.limits[fn];
     const [result] = await queryRows<{
       outcome: 'charged' | 'rate_limited' | 'insufficient' | 'forbidden';
       charge_id: string | null;
       balance: number | null;
       used: number | null;
       retry_after: number | null;
-    }>(this.txHost.tx, `SELECT * FROM app_charge_credits($1, $2, $3, $4)`, [storeId, fn, limit, reference]);
+      hourly_limit: number;
+    }>(this.txHost.tx, `SELECT * FROM app_charge_credits($1, $2, $3)`, [storeId, fn, reference]);
     if (result.outcome === 'forbidden') throw ApiError.forbidden('This needs the "ai" permission on the store');
     if (result.outcome === 'rate_limited')
-      throw ApiError.rateLimited(limit, USAGE_WINDOW_SECONDS, result.retry_after ?? USAGE_WINDOW_SECONDS);
+      throw ApiError.rateLimited(result.hourly_limit, USAGE_WINDOW_SECONDS, result.retry_after ?? USAGE_WINDOW_SECONDS);
     if (result.outcome === 'insufficient') throw ApiError.insufficientCredits(CREDIT_COSTS[fn], result.balance ?? 0);
     return { id: result.charge_id!, storeId, function: fn, amount: CREDIT_COSTS[fn], balance: result.balance! };
   }
@@ -84,7 +98,7 @@ export class CreditsService {
    * store (which runs as the request role: the database function does the writing).
    */
   async openAccount(storeId: string): Promise<void> {
-    await this.txHost.tx.query(`SELECT app_open_credit_account($1, $2)`, [storeId, this.config.STORE_WELCOME_CREDITS]);
+    await this.txHost.tx.query(`SELECT app_open_credit_account($1)`, [storeId]);
   }
 
   /** Balance, per-function usage of the last hour and a page of the ledger, newest first (in the request transaction, under RLS). */

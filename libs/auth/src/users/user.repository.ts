@@ -19,8 +19,14 @@ export interface NewUser {
 export class UserRepository {
   constructor(private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>) {}
 
+  /** The user without its password hash (requests may not read that column at all). */
   async findById(id: string): Promise<UserRow | null> {
-    const rows: UserRow[] = await queryRows(this.txHost.tx, 'SELECT * FROM users WHERE id = $1', [id]);
+    const rows: UserRow[] = await queryRows(
+      this.txHost.tx,
+      `SELECT id, email, NULL::text AS password_hash, role, full_name, provider, store_id, created_at, updated_at, last_sign_in_at
+         FROM users WHERE id = $1`,
+      [id],
+    );
     return rows[0] ?? null;
   }
 

@@ -1,12 +1,18 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
-import { dropDefiners, handOverDefiner } from '@app/core';
-import { CREDIT_COSTS, USAGE_WINDOW_SECONDS } from '../credit-costs.js';
+import { dropDefiners, handOverDefiner, PRIVATE_SCHEMA } from '@app/core';
+import { CREDIT_COSTS, DEFAULT_HOURLY_LIMITS, USAGE_WINDOW_SECONDS } from '../credit-costs.js';
 import { MAX_GRANT, MAX_BALANCE } from '../credit-limits.js';
 
 /** The cost of a function, from the price list (a caller cannot name its own price). */
 const COST_OF = `CASE p_function ${Object.entries(CREDIT_COSTS)
   .map(([fn, cost]) => `WHEN '${fn}' THEN ${cost}`)
   .join(' ')} END`;
+
+/** The hourly maximum: the installation's (AI_HOURLY_LIMITS, written at start), else the listed default. */
+const LIMIT_OF = `coalesce((SELECT (i.ai_hourly_limits ->> p_function)::integer FROM ${PRIVATE_SCHEMA}.installation i),
+  CASE p_function ${Object.entries(DEFAULT_HOURLY_LIMITS)
+    .map(([fn, limit]) => `WHEN '${fn}' THEN ${limit}`)
+    .join(' ')} END)`;
 
 /** Locks the store's account row (making it, empty, if missing) and reads its balance into `current`. */
 const LOCK_ACCOUNT = `
@@ -27,15 +33,17 @@ export class CreditFunctions1763801000000 implements MigrationInterface {
 
   async up(db: QueryRunner): Promise<void> {
     await db.query(`
-      CREATE FUNCTION app_charge_credits(p_store uuid, p_function text, p_limit integer, p_reference text)
-      RETURNS TABLE (outcome text, charge_id uuid, balance integer, used integer, retry_after double precision)
+      CREATE FUNCTION app_charge_credits(p_store uuid, p_function text, p_reference text)
+      RETURNS TABLE (outcome text, charge_id uuid, balance integer, used integer, retry_after double precision, hourly_limit integer)
       LANGUAGE plpgsql VOLATILE SECURITY DEFINER AS $$
       #variable_conflict use_column
       DECLARE
         price integer := ${COST_OF};
+        p_limit integer := ${LIMIT_OF};
         current integer;
       BEGIN
-        IF price IS NULL OR p_limit IS NULL OR p_limit < 0 THEN
+        hourly_limit := p_limit;
+        IF price IS NULL OR p_limit IS NULL THEN
           RAISE EXCEPTION 'not an AI function: %', p_function USING ERRCODE = '22023';
         END IF;
         IF NOT (app_role() = 'admin' OR p_store = ANY (app_store_ids_with('ai'))) THEN
@@ -71,7 +79,26 @@ export class CreditFunctions1763801000000 implements MigrationInterface {
         balance := current;
         RETURN NEXT;
       END $$`);
-    await handOverDefiner(db, 'app_charge_credits(uuid, text, integer, text)');
+    await handOverDefiner(db, 'app_charge_credits(uuid, text, text)');
+
+    // The welcome grant, from the transaction that creates the store: the amount is the installation's
+    // (STORE_WELCOME_CREDITS, written at start), never the caller's.
+    await dropDefiners(db, ['app_open_credit_account(uuid, integer)']);
+    await db.query(`
+      CREATE FUNCTION app_open_credit_account(p_store uuid) RETURNS void
+      LANGUAGE plpgsql VOLATILE SECURITY DEFINER AS $$
+      DECLARE
+        amount integer := (SELECT i.welcome_credits FROM ${PRIVATE_SCHEMA}.installation i);
+      BEGIN
+        IF app_role() IS DISTINCT FROM 'admin' AND NOT EXISTS (SELECT 1 FROM stores s WHERE s.id = p_store AND s.owner_id = app_user_id()) THEN
+          RAISE EXCEPTION 'only the store owner opens its credit account' USING ERRCODE = '42501';
+        END IF;
+        INSERT INTO credit_accounts (store_id, balance) VALUES (p_store, coalesce(amount, 0)) ON CONFLICT (store_id) DO NOTHING;
+        IF FOUND AND amount > 0 THEN
+          INSERT INTO credit_ledger (store_id, kind, amount, reference) VALUES (p_store, 'grant', amount, 'welcome');
+        END IF;
+      END $$`);
+    await handOverDefiner(db, 'app_open_credit_account(uuid)');
 
     // Only the charge's own user, within 15 minutes (a provider call with its retries takes less), once.
     await db.query(`
@@ -142,9 +169,10 @@ export class CreditFunctions1763801000000 implements MigrationInterface {
 
   async down(db: QueryRunner): Promise<void> {
     await dropDefiners(db, [
-      'app_charge_credits(uuid, text, integer, text)',
+      'app_charge_credits(uuid, text, text)',
       'app_refund_credits(uuid)',
       'app_grant_credits(uuid, integer, text)',
+      'app_open_credit_account(uuid)',
     ]);
   }
 }

@@ -54,28 +54,18 @@ export class OrderRepository {
    * transaction ends, so concurrent orders take numbers one after the other, and a rollback gives
    * the number back: numbers are unique and gapless.
    */
-  async takeOrderNumber(storeId: string): Promise<string> {
-    const rows = await queryRows<{ last_number: string }>(
-      this.txHost.tx,
-      `INSERT INTO store_order_counters (store_id, last_number) VALUES ($1, 1001)
-       ON CONFLICT (store_id) DO UPDATE SET last_number = store_order_counters.last_number + 1
-       RETURNING last_number`,
-      [storeId],
-    );
-    return String(rows[0].last_number);
-  }
-
-  /** Inserts an order in the store's currency, status `pending`. */
-  async insert(
-    storeId: string,
-    fields: { orderNumber: string; customerId: string | null; total: string; placedBy: string },
-  ): Promise<OrderRow> {
+  /**
+   * Inserts an order in the store's currency, status `pending`. Its number is the store's next one,
+   * given by the database at insert (trigger `orders_number`): nobody chooses it, and an order that
+   * fails rolls its number back with it.
+   */
+  async insert(storeId: string, fields: { customerId: string | null; total: string; placedBy: string }): Promise<OrderRow> {
     const rows = await queryRows<OrderRow>(
       this.txHost.tx,
-      `INSERT INTO orders (store_id, order_number, customer_id, currency, total, placed_by)
-       SELECT s.id, $2, $3, s.currency, $4, $5 FROM stores s WHERE s.id = $1
+      `INSERT INTO orders (store_id, customer_id, currency, total, placed_by)
+       SELECT s.id, $2, s.currency, $3, $4 FROM stores s WHERE s.id = $1
        RETURNING *`,
-      [storeId, fields.orderNumber, fields.customerId, fields.total, fields.placedBy],
+      [storeId, fields.customerId, fields.total, fields.placedBy],
     );
     return rows[0];
   }

@@ -109,7 +109,47 @@ async function ensureRoles(client: pg.Client, config: AppConfig): Promise<void> 
       if (!mayCreate) throw missing(`membership of ${login.name} in ${group}`);
       await client.query(`GRANT ${group} TO ${pg.escapeIdentifier(login.name)}`);
     }
+    // A role may set its own session defaults (ALTER ROLE … SET): whatever a request set there (a
+    // read-only default, a 1 ms statement timeout) is undone at every start.
+    if (mayCreate) await client.query(`ALTER ROLE ${pg.escapeIdentifier(login.name)} RESET ALL`);
   }
+}
+
+/**
+ * Server functions every role may call by default that a request has no business with: signalling
+ * other backends (one request could cancel everyone's), advisory locks (which outlive a pooled
+ * request and could hold the start-up's), large objects. Taken from PUBLIC in this database.
+ */
+const PUBLIC_FUNCTIONS_REVOKED = [
+  'pg_cancel_backend(integer)',
+  'pg_terminate_backend(integer, bigint)',
+  'pg_advisory_lock(bigint)',
+  'pg_advisory_lock(integer, integer)',
+  'pg_advisory_lock_shared(bigint)',
+  'pg_advisory_lock_shared(integer, integer)',
+  'pg_try_advisory_lock(bigint)',
+  'pg_try_advisory_lock(integer, integer)',
+  'pg_try_advisory_lock_shared(bigint)',
+  'pg_try_advisory_lock_shared(integer, integer)',
+  'pg_advisory_xact_lock(bigint)',
+  'pg_advisory_xact_lock(integer, integer)',
+  'pg_advisory_xact_lock_shared(bigint)',
+  'pg_advisory_xact_lock_shared(integer, integer)',
+  'pg_try_advisory_xact_lock(bigint)',
+  'pg_try_advisory_xact_lock(integer, integer)',
+  'pg_try_advisory_xact_lock_shared(bigint)',
+  'pg_try_advisory_xact_lock_shared(integer, integer)',
+  'lo_create(oid)',
+  'lo_creat(integer)',
+  'lo_from_bytea(oid, bytea)',
+  'lo_open(oid, integer)',
+  'lo_unlink(oid)',
+  'lo_get(oid)',
+  'lo_put(oid, bigint, bytea)',
+];
+
+async function revokePublicFunctions(client: pg.Client): Promise<void> {
+  for (const fn of PUBLIC_FUNCTIONS_REVOKED) await client.query(`REVOKE EXECUTE ON FUNCTION pg_catalog.${fn} FROM PUBLIC`);
 }
 
 /** Only the three roles connect; nobody but the owner creates anything (schemas included); no temporary tables. */
@@ -194,6 +234,7 @@ export async function prepareDatabase(config: AppConfig, migrations: Function[])
   maintenance.pathname = '/postgres';
   const cluster = await connect(maintenance.toString());
   try {
+    await cluster.query(`SET lock_timeout = '120s'`);
     await cluster.query(`SELECT pg_advisory_lock(hashtext('storefront:roles'))`);
     await ensureRoles(cluster, config);
   } catch (error) {
@@ -203,10 +244,26 @@ export async function prepareDatabase(config: AppConfig, migrations: Function[])
   }
   const client = await connect(ownerUrl);
   try {
-    await client.query(`SELECT pg_advisory_lock(hashtext('storefront:migrations'))`);
+    // Any role may take an advisory lock: a start does not wait for ever on one held elsewhere.
+    await client.query(`SET lock_timeout = '120s'`);
+    await client.query(`SELECT pg_advisory_lock(hashtext('storefront:migrations'))`).catch((error: { code?: string }) => {
+      if (error.code === '55P03') {
+        throw new StartupError(
+          'The migration lock has been held for 2 minutes by another connection; find it in pg_locks (advisory) and end it.',
+        );
+      }
+      throw error;
+    });
+    for (const url of [config.requestDatabaseUrl, config.serviceDatabaseUrl]) {
+      const name = pg.escapeIdentifier(loginOf(url).name);
+      await client.query(`ALTER ROLE ${name} IN DATABASE ${pg.escapeIdentifier(databaseOf(ownerUrl))} RESET ALL`).catch(() => undefined);
+    }
     const [me] = (await client.query(`SELECT rolsuper FROM pg_roles WHERE rolname = current_user`)).rows;
     await databaseGrants(client, databaseOf(ownerUrl));
-    if (me.rolsuper) await transferOwnership(client);
+    if (me.rolsuper) {
+      await transferOwnership(client);
+      await revokePublicFunctions(client);
+    }
     // A function's new owner must be allowed to create in its schema: the system role may, only while
     // the migrations hand it the definer functions.
     await client.query(`GRANT CREATE ON SCHEMA public TO ${SYSTEM_ROLE}`);

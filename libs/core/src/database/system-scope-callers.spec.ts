@@ -4,9 +4,10 @@ import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 
-/** The only code that may run as the system (the service login): workers, sweeps and the boot. */
+/** The only code that may run as the system (the service login): workers, sweeps and the boot (settings, the admin). */
 const SYSTEM_CALLERS = [
   'libs/auth/src/users/admin-bootstrap.service.ts',
+  'libs/billing/src/credits.service.ts',
   'libs/core/src/idempotency/idempotency.store.ts',
   'libs/social/src/publishing/scheduled-post.worker.ts',
   'libs/webhooks/src/deliveries/delivery.worker.ts',

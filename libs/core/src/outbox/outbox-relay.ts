@@ -9,6 +9,7 @@ import { PeriodicTask } from '../scheduling/periodic-task.js';
 import { StoreEvent, type StoreEventEnvelope } from './store-event.js';
 
 const CHANNEL = 'outbox_events';
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * Work a batch of events must get done before they are marked dispatched; idempotent on the envelope
@@ -142,6 +143,8 @@ export class OutboxRelay implements OnApplicationShutdown {
   // Notifications are handled one batch at a time, in arrival order.
   private pending = new Set<string>();
   private enqueue(id: string): void {
+    // Any connection may NOTIFY this channel: a payload that is not an event id is not one of ours.
+    if (!UUID.test(id)) return;
     this.pending.add(id);
     this.draining = this.draining.then(async () => {
       if (this.pending.size === 0) return;

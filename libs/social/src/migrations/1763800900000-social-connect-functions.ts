@@ -38,7 +38,9 @@ export class SocialConnectFunctions1763800900000 implements MigrationInterface {
         ADD COLUMN browser_hash text,
         ADD COLUMN started_at timestamptz,
         ADD COLUMN taken_at timestamptz,
-        ADD COLUMN completion_hash text`);
+        ADD COLUMN completion_hash text,
+        -- A state lives its 10 minutes (a little more for clocks apart), never as long as a request likes.
+        ADD CONSTRAINT social_connect_states_lifetime CHECK (expires_at <= created_at + interval '15 minutes')`);
     // A request writes a new state only: never its browser, take or completion.
     await db.query(`REVOKE INSERT ON social_connect_states FROM ${REQUEST_ROLE}`);
     await db.query(
@@ -176,7 +178,7 @@ export class SocialConnectFunctions1763800900000 implements MigrationInterface {
     await db.query(`REVOKE INSERT ON social_connect_states FROM ${REQUEST_ROLE}`);
     await db.query(`GRANT INSERT ON social_connect_states TO ${REQUEST_ROLE}`);
     await db.query(
-      `ALTER TABLE social_connect_states DROP COLUMN browser_hash, DROP COLUMN started_at, DROP COLUMN taken_at, DROP COLUMN completion_hash`,
+      `ALTER TABLE social_connect_states DROP CONSTRAINT social_connect_states_lifetime, DROP COLUMN browser_hash, DROP COLUMN started_at, DROP COLUMN taken_at, DROP COLUMN completion_hash`,
     );
   }
 }

@@ -28,7 +28,8 @@ const ORDER_CUSTOMER_OF_STORE = `(customer_id IS NULL OR ${sameStore('orders', '
 const REQUEST_ACCESS: { table: string; grants: string[]; policies: string[] }[] = [
   {
     table: 'users',
-    grants: ['SELECT'],
+    // Never the password hash, not even an admin's request.
+    grants: ['SELECT (id, email, role, full_name, provider, store_id, created_at, updated_at, last_sign_in_at)'],
     policies: [`users_self FOR SELECT USING (id = ${ME} OR ${ADMIN})`],
   },
   {
@@ -70,11 +71,6 @@ const REQUEST_ACCESS: { table: string; grants: string[]; policies: string[] }[] 
       `customers_self FOR SELECT USING (user_id = ${ME})`,
       `customers_self_update FOR UPDATE USING (user_id = ${ME}) WITH CHECK (user_id = ${ME})`,
     ],
-  },
-  {
-    table: 'store_order_counters',
-    grants: ['SELECT', 'INSERT', 'UPDATE (last_number)'],
-    policies: [`store_order_counters_access FOR ALL USING ${ACCESSIBLE} WITH CHECK ${ACCESSIBLE}`],
   },
   {
     table: 'orders',
@@ -182,6 +178,7 @@ const DEFINERS = [
   'app_open_credit_account(uuid, integer)',
   'app_bind_request(uuid, text)',
   'app_authorize(uuid, text, uuid, text, uuid, boolean)',
+  'app_number_order()',
 ];
 
 /**
@@ -210,9 +207,21 @@ export class LeastPrivilege1763800800000 implements MigrationInterface {
         binding_key bytea NOT NULL,
         binding_ipad bytea NOT NULL,
         binding_opad bytea NOT NULL,
-        session_max_age interval NOT NULL
+        session_max_age interval NOT NULL,
+        welcome_credits integer NOT NULL DEFAULT 50 CHECK (welcome_credits >= 0),
+        ai_hourly_limits jsonb NOT NULL DEFAULT '{}'
       )`);
     await db.query(`GRANT SELECT ON ${PRIVATE_SCHEMA}.installation TO ${SYS}`);
+    // The billing settings the database enforces; the service writes them at start (CreditsService).
+    await db.query(`GRANT UPDATE (welcome_credits, ai_hourly_limits) ON ${PRIVATE_SCHEMA}.installation TO ${SYS}`);
+    // Request connections are pooled: whatever a request left on its session (settings made with a plain
+    // SET, advisory locks) is undone before the next one binds or looks up, so it cannot reach another's.
+    await db.query(`
+      CREATE FUNCTION ${PRIVATE_SCHEMA}.clean_session() RETURNS void LANGUAGE plpgsql VOLATILE AS $$
+      BEGIN
+        RESET ALL;
+        PERFORM pg_advisory_unlock_all();
+      END $$`);
     // HMAC-SHA256 under the installation key (its pads are stored, so plain sha256 suffices). The hot
     // helpers below are PL/pgSQL: their plans are kept for the session, where a SQL function with its
     // own search_path would be planned again at every call, in every policy of every statement.
@@ -313,6 +322,7 @@ export class LeastPrivilege1763800800000 implements MigrationInterface {
       DECLARE
         found_user record;
       BEGIN
+        PERFORM ${PRIVATE_SCHEMA}.clean_session();
         SELECT u.id, u.email, u.role INTO found_user FROM ${PRIVATE_SCHEMA}.user_of_session(p_session, p_proof) u;
         IF NOT FOUND THEN
           RETURN;
@@ -332,7 +342,7 @@ export class LeastPrivilege1763800800000 implements MigrationInterface {
     await db.query(`
       CREATE FUNCTION app_authorize(p_session uuid, p_proof text, p_store uuid, p_resource text, p_record uuid, p_only_store boolean)
       RETURNS TABLE (user_id uuid, email text, role text, store_id uuid, relation text, permissions text[], record_owner uuid, store_count integer)
-      LANGUAGE plpgsql STABLE SECURITY DEFINER ${SAFE_PATH} AS $$
+      LANGUAGE plpgsql VOLATILE SECURITY DEFINER ${SAFE_PATH} AS $$
       DECLARE
         who record;
         target uuid := p_store;
@@ -341,6 +351,7 @@ export class LeastPrivilege1763800800000 implements MigrationInterface {
         member_permissions text[];
         candidates uuid[];
       BEGIN
+        PERFORM ${PRIVATE_SCHEMA}.clean_session();
         SELECT u.id, u.email, u.role, u.store_id INTO who FROM ${PRIVATE_SCHEMA}.user_of_session(p_session, p_proof) u;
         IF NOT FOUND THEN
           RETURN;
@@ -417,6 +428,24 @@ export class LeastPrivilege1763800800000 implements MigrationInterface {
         await db.query(`CREATE POLICY ${policy} ON ${table} ${command} TO ${RLS} ${clauses.join(' ')}`);
       }
     }
+
+    // An order's number is the store's next one, given here at insert: nobody chooses it (a request
+    // may not touch the counters at all), and a failed order rolls its number back with it.
+    await db.query(`
+      CREATE FUNCTION app_number_order() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER ${SAFE_PATH} AS $$
+      DECLARE
+        next_number bigint;
+      BEGIN
+        INSERT INTO store_order_counters (store_id, last_number) VALUES (NEW.store_id, 1001)
+        ON CONFLICT (store_id) DO UPDATE SET last_number = store_order_counters.last_number + 1
+        RETURNING last_number INTO next_number;
+        NEW.order_number := next_number::text;
+        RETURN NEW;
+      END $$`);
+    await db.query(`ALTER TABLE orders ALTER COLUMN order_number SET DEFAULT ''`);
+    await db.query(`CREATE TRIGGER orders_number BEFORE INSERT ON orders FOR EACH ROW EXECUTE FUNCTION app_number_order()`);
+    // Covers are served as what they say they are: only PNGs may be stored.
+    await db.query(`ALTER TABLE ai_images ADD CONSTRAINT ai_images_png CHECK (content_type = 'image/png')`);
 
     // The owner is a NOINHERIT member of the system role: it may hand a function over, but not change
     // it afterwards (a later migration that must, does so after SET ROLE to the system role).

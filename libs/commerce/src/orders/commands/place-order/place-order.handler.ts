@@ -34,9 +34,7 @@ export class PlaceOrderHandler implements ICommandHandler<PlaceOrderCommand> {
     }
     const moves = await this.reserve(storeId, lines);
 
-    const orderNumber = await this.orders.takeOrderNumber(storeId);
     const order = await this.orders.insert(storeId, {
-      orderNumber,
       customerId: customer?.id ?? null,
       total: fromCents(total),
       placedBy: userId,
@@ -53,7 +51,7 @@ export class PlaceOrderHandler implements ICommandHandler<PlaceOrderCommand> {
           previous_quantity: moved.previous_quantity,
           quantity: moved.quantity,
           delta: -line.quantity,
-          reason: `order ${orderNumber}`,
+          reason: `order ${order.order_number}`,
         },
       };
     });
