@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { StartupError } from '@app/core';
+import { createPrivateDatabase } from './support/database.js';
 import { PUBLIC_KEY, merchantWithStore, signUp, startApp, uniqueEmail, type Session, type TestApp } from './support/app.js';
 
 const withKey = { apikey: PUBLIC_KEY };
@@ -8,25 +9,15 @@ const withKey = { apikey: PUBLIC_KEY };
  * A database of this file's own: each boot here names another admin and so demotes the ones before
  * it, which must not reach the shared database other test files use at the same time.
  */
+let database: Awaited<ReturnType<typeof createPrivateDatabase>>;
 let databaseUrl: string;
 
 beforeAll(async () => {
-  const url = new URL(process.env.DATABASE_URL!);
-  const name = `${url.pathname.slice(1)}_admins`;
-  const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${pg.escapeIdentifier(name)}`);
-  await admin.end();
-  url.pathname = `/${name}`;
-  databaseUrl = url.toString();
+  database = await createPrivateDatabase('admins');
+  databaseUrl = database.url;
 });
 
-afterAll(async () => {
-  const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
-  await admin.connect();
-  await admin.query(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(new URL(databaseUrl).pathname.slice(1))} WITH (FORCE)`);
-  await admin.end();
-});
+afterAll(() => database.drop());
 
 /** Boots an app with this admin, on this file's database, runs `use`, closes it. */
 async function withApp<T>(env: Record<string, string>, use: (api: TestApp) => Promise<T>): Promise<T> {

@@ -1,7 +1,7 @@
 import { decodeJwt, SignJWT } from 'jose';
 import type { DataSource } from 'typeorm';
 import { merchantWithStore, PUBLIC_KEY, signUp, startApp, uniqueEmail, type TestApp } from './support/app.js';
-import { SYSTEM_DATA_SOURCE } from './support/database.js';
+import { createPrivateDatabase, SYSTEM_DATA_SOURCE } from './support/database.js';
 
 /**
  * Who a caller is comes from the database on every request: the access token names a session and
@@ -12,7 +12,7 @@ describe('identity read from the database on every request', () => {
   let db: DataSource;
 
   beforeAll(async () => {
-    api = await startApp({ SESSION_MAX_AGE: '1d' });
+    api = await startApp();
     db = api.app.get<DataSource>(SYSTEM_DATA_SOURCE);
   });
   afterAll(() => api.close());
@@ -80,6 +80,19 @@ describe('identity read from the database on every request', () => {
   });
 
   it('a session ends SESSION_MAX_AGE after its sign-in, however often it was refreshed', async () => {
+    // SESSION_MAX_AGE is the installation's: this test has a database of its own.
+    const database = await createPrivateDatabase('session_age');
+    const api = await startApp({ DATABASE_URL: database.url, SESSION_MAX_AGE: '1d' });
+    const db = api.app.get<DataSource>(SYSTEM_DATA_SOURCE);
+    try {
+      await endsAfterADay(api, db);
+    } finally {
+      await api.close();
+      await database.drop();
+    }
+  });
+
+  async function endsAfterADay(api: TestApp, db: DataSource): Promise<void> {
     const session = await signUp(api);
     const refreshed = await api.request('POST', '/auth/v1/token?grant_type=refresh_token', {
       headers: { apikey: PUBLIC_KEY },
@@ -96,7 +109,7 @@ describe('identity read from the database on every request', () => {
     });
     expect(again.status).toBe(400);
     expect(again.body.error_code).toBe('refresh_token_not_found');
-  });
+  }
 
   it('refuses an unreadable SESSION_MAX_AGE at start with one line', async () => {
     const { loadConfig, ConfigError } = await import('@app/core');

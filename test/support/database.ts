@@ -63,3 +63,27 @@ export async function startAppWithoutRls(env: Record<string, string> = {}): Prom
   }
   return startApp({ DATABASE_REQUEST_URL: url, UNSAFE_REQUEST_ROLE_MAY_BYPASS_RLS: 'true', ...env });
 }
+
+/**
+ * A database of a test file's own, beside the run's shared one: for tests that change what is
+ * installation-wide (the admin, SESSION_MAX_AGE), which would reach files running at the same time.
+ */
+export async function createPrivateDatabase(label: string): Promise<{ url: string; drop(): Promise<void> }> {
+  const base = new URL(process.env.DATABASE_URL!);
+  const name = `${base.pathname.slice(1)}_${label}`;
+  const admin = async <T>(work: (client: pg.Client) => Promise<T>): Promise<T> => {
+    const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    await client.connect();
+    try {
+      return await work(client);
+    } finally {
+      await client.end();
+    }
+  };
+  await admin((client) => client.query(`CREATE DATABASE ${pg.escapeIdentifier(name)}`));
+  base.pathname = `/${name}`;
+  return {
+    url: base.toString(),
+    drop: () => admin((client) => client.query(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(name)} WITH (FORCE)`)).then(() => undefined),
+  };
+}
