@@ -20,6 +20,7 @@ describe('row-level security', () => {
   let customerToken: string;
   let customerId: string;
   let ordersA: string[];
+  let productA: string;
   let orderB: string;
 
   const adminUrl = () => process.env.DATABASE_URL!;
@@ -36,7 +37,7 @@ describe('row-level security', () => {
           body: { name: 'Mug', price: 10, inventory_quantity: 100, status: 'active' },
         })
       ).body.product.id as string;
-    const productA = await product(a);
+    productA = await product(a);
     const productB = await product(b);
     const customer = await signUp(api, { role: 'customer', store_id: a.storeId });
     customerToken = customer.access_token;
@@ -250,13 +251,37 @@ describe('row-level security', () => {
       expect(account.balance).toBe(50);
       await expect(customer((q) => q('UPDATE store_order_counters SET last_number = 1000'))).rejects.toThrow(/permission denied/);
       await expect(customer((q) => q('SELECT last_number FROM store_order_counters'))).rejects.toThrow(/permission denied/);
-      const [squatted] = await customer((q) =>
-        q(
-          `INSERT INTO orders (store_id, order_number, customer_id, currency, total) VALUES ($1, '999999', $2, 'USD', 10) RETURNING order_number`,
+      // A customer's own order, written in SQL: the database numbers it and prices its items from the catalog.
+      const squatted = await customer(async (q) => {
+        const [order] = await q(
+          `INSERT INTO orders (store_id, order_number, customer_id, currency, total) VALUES ($1, '999999', $2, 'USD', 10) RETURNING id, order_number`,
           [a.storeId, customerId],
-        ),
-      );
+        );
+        await q(
+          `INSERT INTO order_items (order_id, store_id, product_id, position, name, quantity, price) VALUES ($1, $2, $3, 1, 'free', 1, 0)`,
+          [order.id, a.storeId, productA],
+        );
+        return { ...order, items: await q('SELECT name, price FROM order_items WHERE order_id = $1', [order.id]) };
+      });
       expect(squatted.order_number).not.toBe('999999');
+      expect(squatted.items).toEqual([{ name: 'Mug', price: '10.00' }]);
+      // A total its items do not add up to is refused when the transaction commits.
+      await expect(
+        customer(async (q) => {
+          const [order] = await q(`INSERT INTO orders (store_id, customer_id, currency, total) VALUES ($1, $2, 'USD', 0.01) RETURNING id`, [
+            a.storeId,
+            customerId,
+          ]);
+          await q(
+            `INSERT INTO order_items (order_id, store_id, product_id, position, name, quantity, price) VALUES ($1, $2, $3, 1, 'x', 3, 0)`,
+            [order.id, a.storeId, productA],
+          );
+        }),
+      ).rejects.toThrow(/totals/);
+      // Nor may a customer announce what only the store does.
+      await expect(
+        customer((q) => q(`INSERT INTO outbox_events (store_id, event, data) VALUES ($1, 'order.paid', '{}')`, [a.storeId])),
+      ).rejects.toThrow(/row-level security/);
       await expect(customer((q) => q('SELECT pg_terminate_backend(pg_backend_pid())'))).rejects.toThrow(/permission denied/);
       await expect(customer((q) => q(`SELECT pg_advisory_lock(hashtext('storefront:migrations'))`))).rejects.toThrow(/permission denied/);
       await expect(customer((q) => q('SELECT password_hash FROM users'))).rejects.toThrow(/permission denied/);

@@ -10,6 +10,10 @@ const ME = `(SELECT app_user_id())`;
 /** Rows of the stores where the caller holds `permission` (owners hold every one), or any store for the admin. */
 const holding = (permission: string) => `(${ADMIN} OR store_id = ANY ((SELECT app_store_ids_with('${permission}'))::uuid[]))`;
 /** Rows of the stores the caller owns, works in or is a customer of. */
+/** The events a customer's own actions raise: placing and cancelling its orders, its sign-up and record. */
+const CUSTOMER_EVENTS = ['order.created', 'order.updated', 'order.cancelled', 'inventory.updated', 'customer.created', 'customer.updated']
+  .map((kind) => `'${kind}'`)
+  .join(', ');
 const ACCESSIBLE = `(${ADMIN} OR store_id = ANY ((SELECT app_accessible_store_ids())::uuid[]))`;
 const OWN_ORDER = `(customer_id = ANY ((SELECT app_customer_ids())::uuid[]))`;
 /**
@@ -97,7 +101,12 @@ const REQUEST_ACCESS: { table: string; grants: string[]; policies: string[] }[] 
   {
     table: 'outbox_events',
     grants: ['INSERT'],
-    policies: [`outbox_events_append FOR INSERT WITH CHECK ${ACCESSIBLE}`],
+    policies: [
+      // Staff append any event of their stores; a customer only the kinds its own actions raise (never
+      // `order.paid`, `order.shipped`, a product's…).
+      `outbox_events_append FOR INSERT WITH CHECK (${ADMIN} OR store_id = ANY ((SELECT app_staff_store_ids())::uuid[])
+         OR (event IN (${CUSTOMER_EVENTS}) AND store_id = ANY ((SELECT app_accessible_store_ids())::uuid[])))`,
+    ],
   },
   {
     table: 'idempotency_keys',
@@ -179,6 +188,8 @@ const DEFINERS = [
   'app_bind_request(uuid, text)',
   'app_authorize(uuid, text, uuid, text, uuid, boolean)',
   'app_number_order()',
+  'app_price_order_item()',
+  'app_check_order_total()',
 ];
 
 /**
@@ -444,6 +455,34 @@ export class LeastPrivilege1763800800000 implements MigrationInterface {
       END $$`);
     await db.query(`ALTER TABLE orders ALTER COLUMN order_number SET DEFAULT ''`);
     await db.query(`CREATE TRIGGER orders_number BEFORE INSERT ON orders FOR EACH ROW EXECUTE FUNCTION app_number_order()`);
+    // An item's name and price are the catalog's at insert, whoever inserts it; an order's total is
+    // its items' (checked at commit, when the items are in): nobody prices an order but the catalog.
+    await db.query(`
+      CREATE FUNCTION app_price_order_item() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER ${SAFE_PATH} AS $$
+      BEGIN
+        IF NEW.product_id IS NOT NULL THEN
+          SELECT p.name, p.price INTO NEW.name, NEW.price FROM products p WHERE p.id = NEW.product_id AND p.store_id = NEW.store_id;
+          IF NOT FOUND THEN
+            RAISE EXCEPTION 'order item % is not a product of the store', NEW.product_id USING ERRCODE = '23503';
+          END IF;
+        END IF;
+        RETURN NEW;
+      END $$`);
+    await db.query(`CREATE TRIGGER order_items_price BEFORE INSERT ON order_items FOR EACH ROW EXECUTE FUNCTION app_price_order_item()`);
+    await db.query(`
+      CREATE FUNCTION app_check_order_total() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER ${SAFE_PATH} AS $$
+      DECLARE
+        items_total numeric;
+        items integer;
+      BEGIN
+        SELECT coalesce(sum(i.price * i.quantity), 0), count(*) INTO items_total, items FROM order_items i WHERE i.order_id = NEW.id;
+        IF items = 0 OR items_total <> NEW.total THEN
+          RAISE EXCEPTION 'order % totals % but its items %', NEW.id, NEW.total, items_total USING ERRCODE = '23514';
+        END IF;
+        RETURN NULL;
+      END $$`);
+    await db.query(`CREATE CONSTRAINT TRIGGER orders_total_is_items AFTER INSERT ON orders DEFERRABLE INITIALLY DEFERRED
+      FOR EACH ROW EXECUTE FUNCTION app_check_order_total()`);
     // Covers are served as what they say they are: only PNGs may be stored.
     await db.query(`ALTER TABLE ai_images ADD CONSTRAINT ai_images_png CHECK (content_type = 'image/png')`);
 
