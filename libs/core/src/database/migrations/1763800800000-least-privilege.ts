@@ -9,12 +9,10 @@ const ADMIN = `(SELECT app_role()) = 'admin'`;
 const ME = `(SELECT app_user_id())`;
 /** Rows of the stores where the caller holds `permission` (owners hold every one), or any store for the admin. */
 const holding = (permission: string) => `(${ADMIN} OR store_id = ANY ((SELECT app_store_ids_with('${permission}'))::uuid[]))`;
-/** Rows of the stores the caller owns, works in or is a customer of. */
 /** The events a customer's own actions raise: placing and cancelling its orders, its sign-up and record. */
 const CUSTOMER_EVENTS = ['order.created', 'order.updated', 'order.cancelled', 'inventory.updated', 'customer.created', 'customer.updated']
   .map((kind) => `'${kind}'`)
   .join(', ');
-const ACCESSIBLE = `(${ADMIN} OR store_id = ANY ((SELECT app_accessible_store_ids())::uuid[]))`;
 const OWN_ORDER = `(customer_id = ANY ((SELECT app_customer_ids())::uuid[]))`;
 /**
  * A new row's parent (`parent`.id = `column`) is in the row's own store. Foreign keys are checked
