@@ -74,10 +74,6 @@ app.post<{ Params: { storeId: string }; Body: { items: { product_id: string; qua
       );
       let total = 0;
       for (const line of lines) total += Number(products.get(line.product_id).price) * line.quantity;
-      const moves = [];
-      for (const line of [...lines].sort((a, b) => a.product_id.localeCompare(b.product_id))) {
-        moves.push((await client.query('SELECT * FROM app_move_stock($1, $2, $3)', [line.product_id, -line.quantity, true])).rows[0]);
-      }
       // The order's number comes from the database (trigger), as in the API.
       const inserted = (
         await client.query(
@@ -101,6 +97,8 @@ app.post<{ Params: { storeId: string }; Body: { items: { product_id: string; qua
           lines.map((line) => products.get(line.product_id).price),
         ],
       );
+      // The order takes its stock in the database, as in the API.
+      const moves = (await client.query('SELECT * FROM app_take_order_stock($1)', [inserted.id])).rows;
       const details = (
         await client.query(
           `SELECT o.*, c.name AS customer_name, c.email AS customer_email

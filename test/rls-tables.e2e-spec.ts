@@ -437,6 +437,7 @@ describe('row-level security, table by table (no guard in the way)', () => {
           s.postA,
           s.storeA,
         ]);
+        await q('SELECT * FROM app_take_order_stock($1)', [order.id]);
         return order.id as string;
       });
       // The order is there, numbered by the database (the number a request names is not used).

@@ -261,6 +261,7 @@ describe('row-level security', () => {
           `INSERT INTO order_items (order_id, store_id, product_id, position, name, quantity, price) VALUES ($1, $2, $3, 1, 'free', 1, 0)`,
           [order.id, a.storeId, productA],
         );
+        await q('SELECT * FROM app_take_order_stock($1)', [order.id]);
         return { ...order, items: await q('SELECT name, price FROM order_items WHERE order_id = $1', [order.id]) };
       });
       expect(squatted.order_number).not.toBe('999999');
@@ -292,6 +293,31 @@ describe('row-level security', () => {
           ]),
         ),
       ).rejects.toThrow(/ai_images_png/);
+    });
+
+    it("moves no stock but its own orders' items: no free adjustment, no second take, no return without a cancel", async () => {
+      const stock = async () =>
+        (await system.query('SELECT inventory_quantity FROM products WHERE id = $1', [productA]))[0].inventory_quantity;
+      const before = await stock();
+      expect(await customer((q) => q('SELECT * FROM app_move_stock($1, $2, false)', [productA, -before]))).toEqual([]);
+      await expect(customer((q) => q('SELECT * FROM app_take_order_stock($1)', [ordersA[0]]))).rejects.toThrow(
+        /has taken its stock|not a new order/,
+      );
+      await expect(customer((q) => q('SELECT * FROM app_return_order_stock($1)', [ordersA[0]]))).rejects.toThrow(/was not cancelled/);
+      // An order that does not take its stock does not commit.
+      await expect(
+        customer(async (q) => {
+          const [order] = await q(`INSERT INTO orders (store_id, customer_id, currency, total) VALUES ($1, $2, 'USD', 10) RETURNING id`, [
+            a.storeId,
+            customerId,
+          ]);
+          await q(
+            `INSERT INTO order_items (order_id, store_id, product_id, position, name, quantity, price) VALUES ($1, $2, $3, 1, 'x', 1, 0)`,
+            [order.id, a.storeId, productA],
+          );
+        }),
+      ).rejects.toThrow(/did not take its stock/);
+      expect(await stock()).toBe(before);
     });
 
     it('leaves nothing on its pooled connection for the next request: settings are reset when the next one binds', async () => {

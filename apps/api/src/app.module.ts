@@ -6,6 +6,7 @@ import { BillingModule, CreditFunctions1763801000000, Credits1763800600000 } fro
 import {
   CatalogCustomersOrders1763800300000,
   CommerceModule,
+  OrderStockFunctions1763801300000,
   RlsHardening1763800500000,
   StoresAndMembers1763800200000,
 } from '@app/commerce';
@@ -29,6 +30,7 @@ export const MIGRATIONS = [
   CoverFunction1763801100000,
   SandboxPostFunction1763801100100,
   AuthFunctions1763801200000,
+  OrderStockFunctions1763801300000,
 ];
 
 @Module({})

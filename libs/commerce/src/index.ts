@@ -13,3 +13,4 @@ export * from './orders/order-status.js';
 export * from './orders/order.js';
 export * from './migrations/1763800500000-rls-hardening.js';
 export * from './stores/commands/open-credit-account.command.js';
+export * from './migrations/1763801300000-order-stock-functions.js';

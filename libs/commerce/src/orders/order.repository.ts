@@ -26,6 +26,14 @@ const ORDER_WITH_CUSTOMER = `
     LEFT JOIN customers c ON c.id = o.customer_id`;
 
 /** Orders and their items, read and written in the request's transaction under row-level security. */
+/** One product's stock move for an order. */
+export interface StockMoveOfOrder {
+  product_id: string;
+  previous_quantity: number;
+  quantity: number;
+  delta: number;
+}
+
 @Injectable()
 export class OrderRepository {
   constructor(private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>) {}
@@ -106,6 +114,19 @@ export class OrderRepository {
    */
   async findForUpdate(id: string): Promise<OrderRow | null> {
     return (await queryRows<OrderRow>(this.txHost.tx, 'SELECT * FROM orders WHERE id = $1 FOR UPDATE', [id]))[0] ?? null;
+  }
+
+  /**
+   * Takes the stock of an order inserted in this transaction (app_take_order_stock): one move per
+   * product in ascending id order; the last has `taken` false when that product fell short.
+   */
+  takeStock(orderId: string): Promise<(StockMoveOfOrder & { taken: boolean })[]> {
+    return queryRows(this.txHost.tx, 'SELECT * FROM app_take_order_stock($1)', [orderId]);
+  }
+
+  /** Puts back the stock of an order cancelled in this transaction (app_return_order_stock). */
+  returnStock(orderId: string): Promise<StockMoveOfOrder[]> {
+    return queryRows(this.txHost.tx, 'SELECT * FROM app_return_order_stock($1)', [orderId]);
   }
 
   async find(id: string): Promise<OrderRow | null> {

@@ -2,7 +2,6 @@ import { HttpStatus } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { ApiError, OutboxService } from '@app/core';
 import type { InventoryEventData } from '../../../events/store-event-kinds.js';
-import { ProductRepository } from '../../../products/product.repository.js';
 import { allowedTransitions, canTransition, eventFor } from '../../order-status.js';
 import { OrderRepository } from '../../order.repository.js';
 import { orderEventData, toOrderView, type OrderRow, type OrderView } from '../../order.js';
@@ -19,7 +18,6 @@ import { ChangeOrderStatusCommand } from './change-order-status.command.js';
 export class ChangeOrderStatusHandler implements ICommandHandler<ChangeOrderStatusCommand> {
   constructor(
     private readonly orders: OrderRepository,
-    private readonly products: ProductRepository,
     private readonly outbox: OutboxService,
   ) {}
 
@@ -55,27 +53,17 @@ export class ChangeOrderStatusHandler implements ICommandHandler<ChangeOrderStat
   }
 
   /**
-   * Puts the items back in stock, products in ascending id order (as orders take them). Items whose
-   * product was deleted since (product_id null) are skipped; inactive products are restocked too.
+   * Puts the items back in stock in the database (app_return_order_stock: exactly this order's
+   * items, once, in ascending product id order as orders take them). Items whose product was deleted
+   * since (product_id null) are skipped; inactive products are restocked too.
    */
   private async restock(order: OrderRow): Promise<InventoryEventData[]> {
-    const quantities = new Map<string, number>();
-    for (const item of await this.orders.itemsOf(order.id)) {
-      if (item.product_id) quantities.set(item.product_id, (quantities.get(item.product_id) ?? 0) + item.quantity);
-    }
-    const moves: InventoryEventData[] = [];
-    for (const productId of [...quantities.keys()].sort()) {
-      const delta = quantities.get(productId)!;
-      const moved = await this.products.moveStock(productId, delta, false);
-      if (!moved) continue;
-      moves.push({
-        product_id: productId,
-        previous_quantity: moved.previous_quantity,
-        quantity: moved.quantity,
-        delta,
-        reason: `order ${order.order_number} cancelled`,
-      });
-    }
-    return moves;
+    return (await this.orders.returnStock(order.id)).map((move) => ({
+      product_id: move.product_id,
+      previous_quantity: move.previous_quantity,
+      quantity: move.quantity,
+      delta: move.delta,
+      reason: `order ${order.order_number} cancelled`,
+    }));
   }
 }

@@ -4,7 +4,7 @@ import { ApiError, OutboxService } from '@app/core';
 import type { StoreAccess } from '../../../access/store-access.js';
 import type { InventoryEventData } from '../../../events/store-event-kinds.js';
 import type { ProductRow } from '../../../products/product.js';
-import { ProductRepository, type StockMove } from '../../../products/product.repository.js';
+import { ProductRepository } from '../../../products/product.repository.js';
 import { OrderRepository, type NewOrderItem, type OrderCustomer } from '../../order.repository.js';
 import { MAX_ORDER_TOTAL_CENTS, fromCents, orderEventData, toCents, toOrderView, type OrderView } from '../../order.js';
 import { PlaceOrderCommand } from './place-order.command.js';
@@ -32,29 +32,25 @@ export class PlaceOrderHandler implements ICommandHandler<PlaceOrderCommand> {
     if (total > MAX_ORDER_TOTAL_CENTS) {
       throw new ApiError(HttpStatus.UNPROCESSABLE_ENTITY, 'UNPROCESSABLE', `The order total exceeds ${fromCents(MAX_ORDER_TOTAL_CENTS)}`);
     }
-    const moves = await this.reserve(storeId, lines);
-
     const order = await this.orders.insert(storeId, {
       customerId: customer?.id ?? null,
       total: fromCents(total),
       placedBy: userId,
     });
     await this.orders.insertItems(order, priced);
+    const moves = await this.takeStock(storeId, order.id, lines);
     const details = (await this.orders.findDetails(order.id))!;
 
-    const inventory = lines.map((line): { event: string; data: InventoryEventData } => {
-      const moved = moves.get(line.product_id)!;
-      return {
-        event: 'inventory.updated',
-        data: {
-          product_id: line.product_id,
-          previous_quantity: moved.previous_quantity,
-          quantity: moved.quantity,
-          delta: -line.quantity,
-          reason: `order ${order.order_number}`,
-        },
-      };
-    });
+    const inventory = moves.map((move): { event: string; data: InventoryEventData } => ({
+      event: 'inventory.updated',
+      data: {
+        product_id: move.product_id,
+        previous_quantity: move.previous_quantity,
+        quantity: move.quantity,
+        delta: move.delta,
+        reason: `order ${order.order_number}`,
+      },
+    }));
     await this.outbox.appendAll(storeId, [{ event: 'order.created', data: orderEventData(details) }, ...inventory]);
     return toOrderView(details);
   }
@@ -96,18 +92,21 @@ export class PlaceOrderHandler implements ICommandHandler<PlaceOrderCommand> {
   }
 
   /**
-   * Takes the stock of every item, in ascending product id order so that concurrent orders lock
-   * products in the same order and cannot deadlock. app_move_stock never goes below zero: the
-   * first item short of stock ends the order with 409 OUT_OF_STOCK, and the rollback returns what
-   * was already taken.
+   * Takes the order's stock in the database (app_take_order_stock: exactly its items, per product in
+   * ascending id order so that concurrent orders cannot deadlock, never below zero). The first
+   * product short of stock ends the order with 409 OUT_OF_STOCK, and the rollback returns what was
+   * already taken, and the order's number.
    */
-  private async reserve(storeId: string, lines: Line[]): Promise<Map<string, StockMove>> {
-    const sorted = [...lines].sort((a, b) => (a.product_id < b.product_id ? -1 : a.product_id > b.product_id ? 1 : 0));
-    const moves = new Map<string, StockMove>();
-    for (const [index, line] of sorted.entries()) {
-      const moved = await this.products.moveStock(line.product_id, -line.quantity, true);
-      if (!moved) throw await this.shortOfStock(storeId, sorted.slice(index), lines);
-      moves.set(line.product_id, moved);
+  private async takeStock(storeId: string, orderId: string, lines: Line[]) {
+    const moves = await this.orders.takeStock(orderId);
+    const failed = moves.find((move) => !move.taken);
+    if (failed) {
+      const sorted = [...lines].sort((a, b) => (a.product_id < b.product_id ? -1 : a.product_id > b.product_id ? 1 : 0));
+      throw await this.shortOfStock(
+        storeId,
+        sorted.filter((line) => line.product_id >= failed.product_id),
+        lines,
+      );
     }
     return moves;
   }
