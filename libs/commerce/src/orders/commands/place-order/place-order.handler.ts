@@ -41,16 +41,20 @@ export class PlaceOrderHandler implements ICommandHandler<PlaceOrderCommand> {
     const moves = await this.takeStock(storeId, order.id, lines);
     const details = (await this.orders.findDetails(order.id))!;
 
-    const inventory = moves.map((move): { event: string; data: InventoryEventData } => ({
-      event: 'inventory.updated',
-      data: {
-        product_id: move.product_id,
-        previous_quantity: move.previous_quantity,
-        quantity: move.quantity,
-        delta: move.delta,
-        reason: `order ${order.order_number}`,
-      },
-    }));
+    // One event per item, in the order the items were given (the stock was taken in product id order).
+    const byProduct = new Map(moves.map((move) => [move.product_id, move]));
+    const inventory = lines
+      .map((line) => byProduct.get(line.product_id)!)
+      .map((move): { event: string; data: InventoryEventData } => ({
+        event: 'inventory.updated',
+        data: {
+          product_id: move.product_id,
+          previous_quantity: move.previous_quantity,
+          quantity: move.quantity,
+          delta: move.delta,
+          reason: `order ${order.order_number}`,
+        },
+      }));
     await this.outbox.appendAll(storeId, [{ event: 'order.created', data: orderEventData(details) }, ...inventory]);
     return toOrderView(details);
   }
