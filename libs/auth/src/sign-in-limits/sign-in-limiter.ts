@@ -125,8 +125,9 @@ export class SignInLimiter {
     await batch.exec().catch((error: Error) => this.logger.warn({ err: { message: error.message } }, 'sign-in attempt not settled'));
   }
 
+  /** Fails fast while Redis is down; a client still making its first connection queues the command instead. */
   private assertReachable(): void {
-    if (this.redis.status !== 'ready') throw new Error(`Redis is ${this.redis.status}`);
+    if (!['ready', 'connect', 'connecting'].includes(this.redis.status)) throw new Error(`Redis is ${this.redis.status}`);
   }
 }
 
