@@ -314,22 +314,21 @@ export class SocialRepository {
 
   /** Posts left `publishing` by a worker that died mid-way: their outcome on the platform is unknown. */
   async failInterrupted(staleMs: number): Promise<{ id: string; store_id: string }[]> {
-    const posts = await this.query<{ id: string; store_id: string }>(
-      `UPDATE social_posts SET status = CASE WHEN EXISTS (SELECT 1 FROM social_post_results r WHERE r.post_id = social_posts.id AND r.status = 'published')
+    // One statement: a post and its results are closed together, never seen half-closed.
+    return this.query<{ id: string; store_id: string }>(
+      `WITH closed AS (
+         UPDATE social_posts SET status = CASE WHEN EXISTS (SELECT 1 FROM social_post_results r WHERE r.post_id = social_posts.id AND r.status = 'published')
                                           THEN 'partially_published' ELSE 'failed' END,
-              finished_at = now(), updated_at = now()
-        WHERE status = 'publishing' AND publishing_started_at < now() - make_interval(secs => $1::double precision / 1000)
-        RETURNING id, store_id`,
+                finished_at = now(), updated_at = now()
+          WHERE status = 'publishing' AND publishing_started_at < now() - make_interval(secs => $1::double precision / 1000)
+          RETURNING id, store_id
+       ), results AS (
+         UPDATE social_post_results SET status = 'failed', error_code = 'interrupted',
+                error_message = 'Publishing was interrupted; check the account before posting again', updated_at = now()
+          WHERE post_id IN (SELECT id FROM closed) AND status = 'pending'
+       )
+       SELECT id, store_id FROM closed`,
       [staleMs],
     );
-    if (posts.length) {
-      await this.query(
-        `UPDATE social_post_results SET status = 'failed', error_code = 'interrupted',
-                error_message = 'Publishing was interrupted; check the account before posting again', updated_at = now()
-          WHERE post_id = ANY($1::uuid[]) AND status = 'pending'`,
-        [posts.map((post) => post.id)],
-      );
-    }
-    return posts;
   }
 }
