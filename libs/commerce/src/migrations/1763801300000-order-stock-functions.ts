@@ -107,31 +107,32 @@ export class OrderStockFunctions1763801300000 implements MigrationInterface {
       $$`);
     await db.query(`RESET ROLE`);
 
-    // Checked at commit with the order's total: an order that never took its stock does not commit.
-    await db.query(`SET ROLE ${SYSTEM_ROLE}`);
+    // At commit, when its items are in: an order totals exactly its items (priced by the catalog at
+    // insert) and has taken its stock, or it does not commit.
     await db.query(`
-      CREATE OR REPLACE FUNCTION app_check_order_total() RETURNS trigger
-      LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
+      CREATE FUNCTION app_check_order() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER AS $$
       DECLARE
         items_total numeric;
         items integer;
-        taken boolean;
       BEGIN
         SELECT coalesce(sum(i.price * i.quantity), 0), count(*) INTO items_total, items FROM order_items i WHERE i.order_id = NEW.id;
         IF items = 0 OR items_total <> NEW.total THEN
           RAISE EXCEPTION 'order % totals % but its items %', NEW.id, NEW.total, items_total USING ERRCODE = '23514';
         END IF;
-        SELECT o.stock_taken INTO taken FROM orders o WHERE o.id = NEW.id;
-        IF taken IS DISTINCT FROM true THEN
+        IF NOT (SELECT o.stock_taken FROM orders o WHERE o.id = NEW.id) THEN
           RAISE EXCEPTION 'order % did not take its stock', NEW.id USING ERRCODE = '23514';
         END IF;
         RETURN NULL;
       END $$`);
-    await db.query(`RESET ROLE`);
+    // The trigger first: creating it needs EXECUTE, which the owner no longer has once the function is handed over.
+    await db.query(`CREATE CONSTRAINT TRIGGER orders_checked_at_commit AFTER INSERT ON orders DEFERRABLE INITIALLY DEFERRED
+      FOR EACH ROW EXECUTE FUNCTION app_check_order()`);
+    await handOverDefiner(db, 'app_check_order()');
   }
 
   async down(db: QueryRunner): Promise<void> {
-    await dropDefiners(db, ['app_take_order_stock(uuid)', 'app_return_order_stock(uuid)']);
+    await db.query(`DROP TRIGGER orders_checked_at_commit ON orders`);
+    await dropDefiners(db, ['app_take_order_stock(uuid)', 'app_return_order_stock(uuid)', 'app_check_order()']);
     await db.query(`ALTER TABLE orders DROP COLUMN stock_taken, DROP COLUMN stock_returned`);
   }
 }

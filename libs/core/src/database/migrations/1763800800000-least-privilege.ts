@@ -187,7 +187,6 @@ const DEFINERS = [
   'app_authorize(uuid, text, uuid, text, uuid, boolean)',
   'app_number_order()',
   'app_price_order_item()',
-  'app_check_order_total()',
 ];
 
 /**
@@ -453,8 +452,8 @@ export class LeastPrivilege1763800800000 implements MigrationInterface {
       END $$`);
     await db.query(`ALTER TABLE orders ALTER COLUMN order_number SET DEFAULT ''`);
     await db.query(`CREATE TRIGGER orders_number BEFORE INSERT ON orders FOR EACH ROW EXECUTE FUNCTION app_number_order()`);
-    // An item's name and price are the catalog's at insert, whoever inserts it; an order's total is
-    // its items' (checked at commit, when the items are in): nobody prices an order but the catalog.
+    // An item's name and price are the catalog's at insert, whoever inserts it (the order's total is
+    // checked against its items at commit: migration 1763801300000-order-stock-functions).
     await db.query(`
       CREATE FUNCTION app_price_order_item() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER ${SAFE_PATH} AS $$
       BEGIN
@@ -467,20 +466,6 @@ export class LeastPrivilege1763800800000 implements MigrationInterface {
         RETURN NEW;
       END $$`);
     await db.query(`CREATE TRIGGER order_items_price BEFORE INSERT ON order_items FOR EACH ROW EXECUTE FUNCTION app_price_order_item()`);
-    await db.query(`
-      CREATE FUNCTION app_check_order_total() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER ${SAFE_PATH} AS $$
-      DECLARE
-        items_total numeric;
-        items integer;
-      BEGIN
-        SELECT coalesce(sum(i.price * i.quantity), 0), count(*) INTO items_total, items FROM order_items i WHERE i.order_id = NEW.id;
-        IF items = 0 OR items_total <> NEW.total THEN
-          RAISE EXCEPTION 'order % totals % but its items %', NEW.id, NEW.total, items_total USING ERRCODE = '23514';
-        END IF;
-        RETURN NULL;
-      END $$`);
-    await db.query(`CREATE CONSTRAINT TRIGGER orders_total_is_items AFTER INSERT ON orders DEFERRABLE INITIALLY DEFERRED
-      FOR EACH ROW EXECUTE FUNCTION app_check_order_total()`);
     // Covers are served as what they say they are: only PNGs may be stored.
     await db.query(`ALTER TABLE ai_images ADD CONSTRAINT ai_images_png CHECK (content_type = 'image/png')`);
 
