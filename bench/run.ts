@@ -11,7 +11,9 @@
  * BENCH_WEBHOOK_RATE (changes/s, 200), BENCH_WEBHOOK_SECONDS (30, changes committed in SQL),
  * BENCH_WEBHOOK_API_SECONDS (10, changes through the API), BENCH_PROFILE (1; 0 skips the
  * profile pass), BENCH_PROFILE_WORKER (1 profiles the worker during the webhook pipeline: slower, for
- * diagnosis), BENCH_LOG_LEVEL (the API's LOG_LEVEL, info; the worker stays at info or lower), BENCH_KEEP_DB (keep the database).
+ * diagnosis), BENCH_LOG_LEVEL (the API's LOG_LEVEL, info; the worker stays at info or lower), BENCH_KEEP_DB (keep the database),
+ * BENCH_SCENARIOS (comma-separated, all by default: api, profile, webhooks, credits — to run only some;
+ * results of the others are left out of latest.json).
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -27,6 +29,8 @@ import { measureApi, measureRead, measureWrite, type ApiResults } from './scenar
 import { measureCredits, type CreditResults } from './scenarios/credits.js';
 import { measureWebhooks, type WebhookResults } from './scenarios/webhooks.js';
 
+/** The scenarios, in the order they run. */
+const SCENARIOS = ['api', 'profile', 'webhooks', 'credits'] as const;
 const setting = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 const settings = {
   durationSec: setting('BENCH_DURATION', 10),
@@ -39,7 +43,16 @@ const settings = {
   profile: process.env.BENCH_PROFILE !== '0',
   profileWorker: process.env.BENCH_PROFILE_WORKER === '1',
   logLevel: process.env.BENCH_LOG_LEVEL ?? 'info',
+  scenarios: (process.env.BENCH_SCENARIOS ?? SCENARIOS.join(','))
+    .split(',')
+    .map((name) => name.trim())
+    .filter(Boolean),
 };
+for (const name of settings.scenarios) {
+  if (!(SCENARIOS as readonly string[]).includes(name))
+    throw new Error(`BENCH_SCENARIOS: unknown scenario "${name}" (known: ${SCENARIOS.join(', ')})`);
+}
+const selected = (name: (typeof SCENARIOS)[number]) => settings.scenarios.includes(name);
 
 const log = (message: string) => console.log(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}`);
 
@@ -93,94 +106,111 @@ function table(rows: string[][]): string {
   return [line(rows[0]), widths.map((width) => '-'.repeat(width)).join('  '), ...rows.slice(1).map(line)].join('\n');
 }
 
-function report(results: {
-  baseline: ApiResults;
-  api: ApiResults;
-  webhooks: { sql: WebhookResults; api: WebhookResults };
-  credits: CreditResults;
+interface Results {
+  baseline?: ApiResults;
+  api?: ApiResults;
+  webhooks?: { sql: WebhookResults; api: WebhookResults };
+  credits?: CreditResults;
   profile: { read?: ProfileSummary; write?: ProfileSummary; worker?: ProfileSummary };
-}): string {
+}
+
+function report(results: Results): string {
   const { baseline, api, webhooks, credits } = results;
-  const loadRow = (name: string, ours: ApiResults['read'], base: ApiResults['read']) => [
-    name,
-    fixed(ours.rps),
-    fixed(ours.p50, 1),
-    fixed(ours.p99, 1),
-    String(ours.errors),
-    fixed(base.rps),
-    fixed(base.p50, 1),
-    fixed(base.p99, 1),
-    ratio(ours.rps, base.rps),
-  ];
-  const lines = [
-    '',
-    table([
-      ['API (autocannon)', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'baseline req/s', 'p50 ms', 'p99 ms', 'API/baseline'],
-      loadRow('read: GET products (JWT + RLS tx)', api.read, baseline.read),
-      loadRow('write: POST orders', api.write, baseline.write),
-    ]),
-    '',
-    table([
-      [
-        'Webhook pipeline (order.updated)',
-        'changes',
-        'committed/s',
-        'delivered',
-        'lost',
-        'dup',
-        'deliv/s',
-        'p50 ms',
-        'p95 ms',
-        'p99 ms',
-        'max ms',
-      ],
-      ...(['sql', 'api'] as const).flatMap((from) => {
-        const run = webhooks[from];
-        const label = from === 'sql' ? 'changes committed in SQL' : 'changes through PATCH /orders/{id}';
-        return [
-          [
-            `${label}, ${run.rate}/s for ${run.durationSec} s: commit→arrival`,
-            String(run.changes),
-            fixed(run.committedRate, 1),
-            String(run.delivered),
-            String(run.lost),
-            String(run.duplicates),
-            fixed(run.deliveriesPerSec, 1),
-            ...[run.commitToArrival.p50, run.commitToArrival.p95, run.commitToArrival.p99, run.commitToArrival.max].map((v) => fixed(v, 1)),
-          ],
-          [
-            '  lower bound: answer→arrival',
-            ...Array<string>(6).fill(''),
-            ...[run.answerToArrival.p50, run.answerToArrival.p95, run.answerToArrival.p99, run.answerToArrival.max].map((v) => fixed(v, 1)),
-          ],
-        ];
-      }),
-    ]),
-    '',
-    table([
-      ['AI credits (local provider)', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'books'],
-      [
-        `research-social-context, ${settings.connections} connections`,
-        fixed(credits.load.rps),
-        fixed(credits.load.p50, 1),
-        fixed(credits.load.p99, 1),
-        String(credits.load.errors),
-        credits.ledger.consistent
-          ? `ok: ${credits.ledger.succeeded} × ${credits.ledger.cost} = ${credits.ledger.spent} spent = ledger`
-          : `MISMATCH ${JSON.stringify(credits.ledger)}`,
-      ],
-      [
-        `${credits.overdraft.calls} parallel calls on ${credits.overdraft.balanceBefore} credits`,
-        '',
-        '',
-        '',
-        '',
-        credits.overdraft.consistent
-          ? `ok: ${credits.overdraft.succeeded} served, ${credits.overdraft.refused402} × 402, balance ${credits.overdraft.balanceAfter}`
-          : `MISMATCH ${JSON.stringify(credits.overdraft)}`,
-      ],
-    ]),
-  ];
+  const lines: string[] = [];
+  if (baseline && api) {
+    const loadRow = (name: string, ours: ApiResults['read'], base: ApiResults['read']) => [
+      name,
+      fixed(ours.rps),
+      fixed(ours.p50, 1),
+      fixed(ours.p99, 1),
+      String(ours.errors),
+      fixed(base.rps),
+      fixed(base.p50, 1),
+      fixed(base.p99, 1),
+      ratio(ours.rps, base.rps),
+    ];
+    lines.push(
+      '',
+      table([
+        ['API (autocannon)', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'baseline req/s', 'p50 ms', 'p99 ms', 'API/baseline'],
+        loadRow('read: GET products (JWT + RLS tx)', api.read, baseline.read),
+        loadRow('write: POST orders', api.write, baseline.write),
+      ]),
+    );
+  }
+  if (webhooks) {
+    lines.push(
+      '',
+      table([
+        [
+          'Webhook pipeline (order.updated)',
+          'changes',
+          'committed/s',
+          'delivered',
+          'lost',
+          'dup',
+          'deliv/s',
+          'p50 ms',
+          'p95 ms',
+          'p99 ms',
+          'max ms',
+        ],
+        ...(['sql', 'api'] as const).flatMap((from) => {
+          const run = webhooks[from];
+          const label = from === 'sql' ? 'changes committed in SQL' : 'changes through PATCH /orders/{id}';
+          return [
+            [
+              `${label}, ${run.rate}/s for ${run.durationSec} s: commit→arrival`,
+              String(run.changes),
+              fixed(run.committedRate, 1),
+              String(run.delivered),
+              String(run.lost),
+              String(run.duplicates),
+              fixed(run.deliveriesPerSec, 1),
+              ...[run.commitToArrival.p50, run.commitToArrival.p95, run.commitToArrival.p99, run.commitToArrival.max].map((v) =>
+                fixed(v, 1),
+              ),
+            ],
+            [
+              '  lower bound: answer→arrival',
+              ...Array<string>(6).fill(''),
+              ...[run.answerToArrival.p50, run.answerToArrival.p95, run.answerToArrival.p99, run.answerToArrival.max].map((v) =>
+                fixed(v, 1),
+              ),
+            ],
+          ];
+        }),
+      ]),
+    );
+  }
+  if (credits) {
+    lines.push(
+      '',
+      table([
+        ['AI credits (local provider)', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'books'],
+        [
+          `research-social-context, ${settings.connections} connections`,
+          fixed(credits.load.rps),
+          fixed(credits.load.p50, 1),
+          fixed(credits.load.p99, 1),
+          String(credits.load.errors),
+          credits.ledger.consistent
+            ? `ok: ${credits.ledger.succeeded} × ${credits.ledger.cost} = ${credits.ledger.spent} spent = ledger`
+            : `MISMATCH ${JSON.stringify(credits.ledger)}`,
+        ],
+        [
+          `${credits.overdraft.calls} parallel calls on ${credits.overdraft.balanceBefore} credits`,
+          '',
+          '',
+          '',
+          '',
+          credits.overdraft.consistent
+            ? `ok: ${credits.overdraft.succeeded} served, ${credits.overdraft.refused402} × 402, balance ${credits.overdraft.balanceAfter}`
+            : `MISMATCH ${JSON.stringify(credits.overdraft)}`,
+        ],
+      ]),
+    );
+  }
   for (const phase of ['read', 'write', 'worker'] as const) {
     const summary = results.profile[phase];
     if (!summary) continue;
@@ -213,64 +243,70 @@ async function main(): Promise<void> {
     const small = await merchant(api.url, 'small');
     await api.stop();
 
-    // Baseline and API alternate, round after round, and each figure is the median round's: the two
-    // cores are shared with everything else, and one pass of each drifts by ±20 % between runs.
-    log(`API beside the bare Fastify + pg baseline: read and write, ${settings.rounds} alternating rounds`);
-    const baselineServer = keep(await startBaseline(env, owner.token));
-    api = keep(await startApi(env, 'api'));
-    const apiSettings = { durationSec: settings.durationSec, warmupSec: settings.warmupSec, connections: settings.connections };
+    const results: Results = { profile: {} };
     const rounds: { baseline: ApiResults; api: ApiResults }[] = [];
-    for (let round = 1; round <= settings.rounds; round++) {
-      const baselineRound = await measureApi({ url: baselineServer.url, storeId: owner.storeId, productIds }, apiSettings);
-      const apiRound = await measureApi({ url: api.url, token: owner.token, storeId: owner.storeId, productIds }, apiSettings);
-      rounds.push({ baseline: baselineRound, api: apiRound });
-      log(
-        `round ${round}: read ${fixed(apiRound.read.rps)} / ${fixed(baselineRound.read.rps)} req/s, ` +
-          `write ${fixed(apiRound.write.rps)} / ${fixed(baselineRound.write.rps)} req/s`,
-      );
-    }
-    await baselineServer.stop();
-    const median = (pick: (round: { baseline: ApiResults; api: ApiResults }) => LoadResult) =>
-      rounds.map(pick).sort((a, b) => a.rps - b.rps)[Math.floor(rounds.length / 2)];
-    const baseline: ApiResults = { read: median((r) => r.baseline.read), write: median((r) => r.baseline.write) };
-    const apiResults: ApiResults = { read: median((r) => r.api.read), write: median((r) => r.api.write) };
+    const apiSettings = { durationSec: settings.durationSec, warmupSec: settings.warmupSec, connections: settings.connections };
+    api = keep(await startApi(env, 'api'));
 
-    let profile: { read: ProfileSummary; write: ProfileSummary } | undefined;
-    if (settings.profile) {
+    if (selected('api')) {
+      // Baseline and API alternate, round after round, and each figure is the median round's: the two
+      // cores are shared with everything else, and one pass of each drifts by ±20 % between runs.
+      log(`API beside the bare Fastify + pg baseline: read and write, ${settings.rounds} alternating rounds`);
+      const baselineServer = keep(await startBaseline(env, owner.token));
+      for (let round = 1; round <= settings.rounds; round++) {
+        const baselineRound = await measureApi({ url: baselineServer.url, storeId: owner.storeId, productIds }, apiSettings);
+        const apiRound = await measureApi({ url: api.url, token: owner.token, storeId: owner.storeId, productIds }, apiSettings);
+        rounds.push({ baseline: baselineRound, api: apiRound });
+        log(
+          `round ${round}: read ${fixed(apiRound.read.rps)} / ${fixed(baselineRound.read.rps)} req/s, ` +
+            `write ${fixed(apiRound.write.rps)} / ${fixed(baselineRound.write.rps)} req/s`,
+        );
+      }
+      await baselineServer.stop();
+      const median = (pick: (round: { baseline: ApiResults; api: ApiResults }) => LoadResult) =>
+        rounds.map(pick).sort((a, b) => a.rps - b.rps)[Math.floor(rounds.length / 2)];
+      results.baseline = { read: median((r) => r.baseline.read), write: median((r) => r.baseline.write) };
+      results.api = { read: median((r) => r.api.read), write: median((r) => r.api.write) };
+    }
+
+    if (selected('profile')) {
       log('CPU profile pass');
       await api.stop();
-      profile = await profilePass(env, { token: owner.token, storeId: owner.storeId, productIds });
+      Object.assign(results.profile, await profilePass(env, { token: owner.token, storeId: owner.storeId, productIds }));
       api = keep(await startApi(env, 'api'));
     }
 
-    log(
-      `webhook pipeline: ${settings.webhookRate} changes/s, ${settings.webhookSec} s in SQL and ${settings.webhookApiSec} s through the API`,
-    );
-    const workerProfiles = path.join(RESULTS_DIR, 'profiles', 'worker');
-    if (settings.profileWorker) fs.mkdirSync(workerProfiles, { recursive: true });
-    const worker = keep(await startApi(env, 'worker', settings.profileWorker ? { profileDir: workerProfiles } : {}));
-    for (let waited = 0; waited < 120_000; waited += 500) {
-      const pending = Number((await services.db.query('SELECT count(*) FROM outbox_events WHERE dispatched_at IS NULL')).rows[0].count);
-      if (pending === 0) break;
-      await sleep(500);
+    if (selected('webhooks')) {
+      log(
+        `webhook pipeline: ${settings.webhookRate} changes/s, ${settings.webhookSec} s in SQL and ${settings.webhookApiSec} s through the API`,
+      );
+      const workerProfiles = path.join(RESULTS_DIR, 'profiles', 'worker');
+      if (settings.profileWorker) fs.mkdirSync(workerProfiles, { recursive: true });
+      const worker = keep(await startApi(env, 'worker', settings.profileWorker ? { profileDir: workerProfiles } : {}));
+      for (let waited = 0; waited < 120_000; waited += 500) {
+        const pending = Number((await services.db.query('SELECT count(*) FROM outbox_events WHERE dispatched_at IS NULL')).rows[0].count);
+        if (pending === 0) break;
+        await sleep(500);
+      }
+      if (settings.profileWorker) await tell(worker, 'profile:start');
+      const source = { url: api.url, token: owner.token, storeId: owner.storeId, productIds };
+      const pipeline = (from: 'sql' | 'api', durationSec: number) =>
+        measureWebhooks(source, services.db, { source: from, rate: settings.webhookRate, durationSec, drainSec: 30 });
+      results.webhooks = { sql: await pipeline('sql', settings.webhookSec), api: await pipeline('api', settings.webhookApiSec) };
+      if (settings.profileWorker) results.profile.worker = summariseProfile((await tell(worker, 'profile:stop')).written);
+      await worker.stop();
     }
-    if (settings.profileWorker) await tell(worker, 'profile:start');
-    const source = { url: api.url, token: owner.token, storeId: owner.storeId, productIds };
-    const pipeline = (from: 'sql' | 'api', durationSec: number) =>
-      measureWebhooks(source, services.db, { source: from, rate: settings.webhookRate, durationSec, drainSec: 30 });
-    const webhooks = { sql: await pipeline('sql', settings.webhookSec), api: await pipeline('api', settings.webhookApiSec) };
-    const workerProfile = settings.profileWorker ? summariseProfile((await tell(worker, 'profile:stop')).written) : undefined;
-    await worker.stop();
 
-    log('AI credits: parallel calls and the books');
-    const credits = await measureCredits(api.url, services.db, owner, small, {
-      ...apiSettings,
-      durationSec: Math.min(settings.durationSec, 10),
-      contention: 60,
-    });
+    if (selected('credits')) {
+      log('AI credits: parallel calls and the books');
+      results.credits = await measureCredits(api.url, services.db, owner, small, {
+        ...apiSettings,
+        durationSec: Math.min(settings.durationSec, 10),
+        contention: 60,
+      });
+    }
     await api.stop();
 
-    const results = { baseline, api: apiResults, webhooks, credits, profile: { ...profile, worker: workerProfile } };
     console.log(report(results));
     const output = {
       ran_at: new Date(started).toISOString(),
@@ -278,7 +314,10 @@ async function main(): Promise<void> {
       machine: await machine(services.db, services.redisUrl),
       settings,
       results,
-      ratios: { read: apiResults.read.rps / baseline.read.rps, write: apiResults.write.rps / baseline.write.rps },
+      ratios:
+        results.api && results.baseline
+          ? { read: results.api.read.rps / results.baseline.read.rps, write: results.api.write.rps / results.baseline.write.rps }
+          : undefined,
       rounds: rounds.map((round) => ({
         read: { api_rps: round.api.read.rps, baseline_rps: round.baseline.read.rps, ratio: round.api.read.rps / round.baseline.read.rps },
         write: {
@@ -291,7 +330,12 @@ async function main(): Promise<void> {
     fs.mkdirSync(RESULTS_DIR, { recursive: true });
     fs.writeFileSync(path.join(RESULTS_DIR, 'latest.json'), `${JSON.stringify(output, null, 2)}\n`);
     log(`done in ${output.duration_s} s; bench/results/latest.json written`);
-    if (webhooks.sql.lost > 0 || webhooks.api.lost > 0 || !credits.ledger.consistent || !credits.overdraft.consistent) process.exitCode = 1;
+    const { webhooks, credits } = results;
+    if (
+      (webhooks && (webhooks.sql.lost > 0 || webhooks.api.lost > 0)) ||
+      (credits && (!credits.ledger.consistent || !credits.overdraft.consistent))
+    )
+      process.exitCode = 1;
   } catch (error) {
     for (const child of children) console.error(`--- last output of ${child.name} (${child.logFile}) ---\n${child.output()}`);
     throw error;
