@@ -75,6 +75,8 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
   });
   const metrics = app.get(MetricsService);
   fastify.addHook('onResponse', async (request, reply) => {
+    // A safety net: a request transaction nobody adopted or closed is rolled back and its connection freed.
+    request.requestTransaction?.abandon();
     metrics.observeHttp(request.method, request.routeOptions.url ?? 'unmatched', reply.statusCode, reply.elapsedTime / 1000);
   });
   setupOpenApi(app, config);

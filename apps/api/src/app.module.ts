@@ -52,7 +52,7 @@ export class AppModule implements OnApplicationBootstrap {
       // Global guards run in this order: who is calling, how often, in which role.
       providers: [
         { provide: APP_GUARD, useExisting: AuthGuard },
-        { provide: APP_GUARD, useClass: AppThrottlerGuard },
+        { provide: APP_GUARD, useExisting: AppThrottlerGuard },
         { provide: APP_GUARD, useExisting: RolesGuard },
       ],
     };

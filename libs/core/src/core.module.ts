@@ -26,7 +26,7 @@ import { OutboxService } from './outbox/outbox.service.js';
 import { IdempotencyInterceptor } from './idempotency/idempotent.decorator.js';
 import { IdempotencyStore } from './idempotency/idempotency.store.js';
 import { RedisModule } from './redis/redis.module.js';
-import { appThrottlers } from './throttling/app-throttler.guard.js';
+import { AppThrottlerGuard, appThrottlers } from './throttling/app-throttler.guard.js';
 import { RedisThrottlerStorage } from './throttling/redis-throttler.storage.js';
 import { TenantTransactionInterceptor } from './transactions/tenant-transaction.interceptor.js';
 
@@ -81,6 +81,7 @@ export class CoreModule {
         IdempotencyInterceptor,
         DbScopes,
         CallerLookup,
+        AppThrottlerGuard,
         ...SAFE_HTTP_PROVIDERS,
         EventErrorLogger,
         { provide: APP_FILTER, useClass: ErrorEnvelopeFilter },
@@ -91,6 +92,7 @@ export class CoreModule {
         DatabaseModule,
         DbScopes,
         CallerLookup,
+        AppThrottlerGuard,
         MetricsService,
         OutboxService,
         OutboxRelay,

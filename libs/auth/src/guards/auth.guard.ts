@@ -6,11 +6,14 @@ import {
   ANON_ONLY_MESSAGE,
   ApiError,
   AppConfig,
+  AppThrottlerGuard,
   AUTH_PREFIX,
   CallerLookup,
   DbScopes,
+  type CallerFacts,
   GoTrueError,
   locateStore,
+  runsInRequestTransaction,
   safeEqual,
   STORE_LOCATION_KEY,
   type Principal,
@@ -24,6 +27,8 @@ import { AccessTokenService } from '../sessions/access-token.service.js';
  * signed-in users unless marked @PublicKeyAllowed() or @Public(). A token only names a session: one
  * database round trip (CallerLookup) checks that the session is open and reads the user's role now,
  * with, on store-scoped routes, the relation to the route's store that StoreAccessGuard then judges.
+ * On routes whose handler runs in one request transaction, that round trip also opens the
+ * transaction and binds it to the session (RequestTransaction).
  */
 @Injectable()
 export class AuthGuard implements CanActivate {
@@ -33,6 +38,7 @@ export class AuthGuard implements CanActivate {
     private readonly callers: CallerLookup,
     private readonly scopes: DbScopes,
     private readonly config: AppConfig,
+    private readonly throttler: AppThrottlerGuard,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -70,7 +76,21 @@ export class AuthGuard implements CanActivate {
     if (!claims) throw this.unauthenticated(request, 'Invalid or expired access token', 'bad_jwt');
     const location = this.reflector.get<StoreLocation | undefined>(STORE_LOCATION_KEY, context.getHandler());
     const located = location ? locateStore(location, request) : null;
-    const facts = await this.callers.lookUp(claims.sessionId, located?.ok ? located.reference : null);
+    const reference = located?.ok ? located.reference : null;
+    // The rate limit is counted in Redis while the database looks the caller up.
+    this.throttler.startEarly(context, claims.userId);
+    let facts: CallerFacts | null;
+    if (runsInRequestTransaction(this.reflector, context, request)) {
+      // The handler's transaction opens with the lookup, in the same round trip, bound to the session.
+      const opened = await this.callers.open(claims.sessionId, reference);
+      facts = opened?.facts ?? null;
+      if (opened && facts?.userId === claims.userId) {
+        request.requestTransaction = opened.transaction;
+        opened.transaction.enter();
+      } else opened?.transaction.abandon();
+    } else {
+      facts = await this.callers.lookUp(claims.sessionId, reference);
+    }
     if (!facts || facts.userId !== claims.userId) {
       throw this.unauthenticated(request, 'Session has ended; sign in again', 'session_not_found');
     }

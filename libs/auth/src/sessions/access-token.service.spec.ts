@@ -36,4 +36,17 @@ describe('AccessTokenService', () => {
   ])('refuses a token with %s', (_label, token) => {
     expect(tokens.verify(token)).toBeNull();
   });
+
+  it('a token it remembered is refused once it expires, and a changed byte is never taken for it', () => {
+    const token = forge({ alg: 'HS256', typ: 'JWT' }, { ...claims, exp: now + 30 });
+    expect(tokens.verify(token)).toMatchObject({ userId: user.id });
+    const tampered = `${token.slice(0, -2)}${token.endsWith('A') ? 'B' : 'A'}${token.slice(-1)}`;
+    expect(tokens.verify(tampered)).toBeNull();
+    vi.useFakeTimers({ now: (now + 31) * 1000 });
+    try {
+      expect(tokens.verify(token)).toBeNull();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
 });

@@ -1,7 +1,7 @@
 import { createSecretKey } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { JwtService, type JwtModuleOptions } from '@nestjs/jwt';
-import { AppConfig, ROLES, type Role, type UserPrincipal } from '@app/core';
+import { AppConfig, BoundedCache, ROLES, type Role, type UserPrincipal } from '@app/core';
 
 /** Access tokens live exactly this long (API.md §1). */
 export const ACCESS_TOKEN_TTL_SECONDS = 3600;
@@ -32,6 +32,8 @@ export function accessTokenJwtOptions(config: AppConfig): JwtModuleOptions {
 /** Signs and verifies the access tokens, with accessTokenJwtOptions (AuthModule's JwtModule). */
 @Injectable()
 export class AccessTokenService {
+  private readonly verified = new BoundedCache<string, { principal: UserPrincipal; exp: number }>(10_000);
+
   constructor(
     private readonly jwt: JwtService,
     private readonly config: AppConfig,
@@ -54,12 +56,26 @@ export class AccessTokenService {
     return { token: this.jwt.sign(claims), expiresAt: claims.exp };
   }
 
-  /** The token's principal, or null when it is malformed, tampered with, expired or for another audience. */
+  /**
+   * The token's principal, or null when it is malformed, tampered with, expired or for another
+   * audience. A token that verified is remembered by its exact text until it expires: the same
+   * bytes verify the same way, so the next request with it skips the signature and JSON work.
+   */
   verify(token: string): UserPrincipal | null {
+    const known = this.verified.get(token);
+    if (known && known.exp > Date.now() / 1000) return known.principal;
     try {
       const claims = this.jwt.verify<AccessTokenClaims>(token);
       if (!claims.sub || !claims.session_id || !ROLES.includes(claims.role)) return null;
-      return { kind: 'user', userId: claims.sub, email: claims.email, role: claims.role, sessionId: claims.session_id };
+      const principal: UserPrincipal = Object.freeze({
+        kind: 'user',
+        userId: claims.sub,
+        email: claims.email,
+        role: claims.role,
+        sessionId: claims.session_id,
+      } as const);
+      this.verified.set(token, { principal, exp: claims.exp });
+      return principal;
     } catch {
       return null;
     }

@@ -1,7 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import type { Role } from '../auth-context/principal.js';
 import type { StoreReference } from '../auth-context/store-scope.js';
+import type pg from 'pg';
 import { Databases } from './db-scope.js';
+import { RequestTransaction, sqlLiteral } from './request-transaction.js';
 
 /** How a caller relates to a store: `admin`, `owner`, `member` (with permissions) or `customer`. */
 export type StoreRelation = 'admin' | 'owner' | 'member' | 'customer';
@@ -22,26 +24,43 @@ export interface CallerFacts {
   storeCount: number | null;
 }
 
+type AuthorizeRow = {
+  user_id: string;
+  email: string;
+  role: Role;
+  store_id: string | null;
+  relation: StoreRelation | null;
+  permissions: string[] | null;
+  record_owner: string | null;
+  store_count: number | null;
+};
+
+function toFacts(row: AuthorizeRow | undefined): CallerFacts | null {
+  if (!row) return null;
+  return {
+    userId: row.user_id,
+    email: row.email,
+    role: row.role,
+    storeId: row.store_id,
+    relation: row.relation,
+    permissions: row.permissions,
+    recordOwner: row.record_owner,
+    storeCount: row.store_count,
+  };
+}
+
 /**
- * The guards' one database round trip per request (app_authorize): checks the session is open and
- * reads role, membership and permissions from the database, with the relation to the store the
- * route names. Nothing is taken from the access token's claims but the session it names.
+ * The guards' one database round trip per request: checks the session is open and reads role,
+ * membership and permissions from the database, with the relation to the store the route names.
+ * Nothing is taken from the access token's claims but the session it names.
  */
 @Injectable()
 export class CallerLookup {
   constructor(private readonly databases: Databases) {}
 
+  /** For a request that runs no request transaction: `app_authorize`, on its own. */
   async lookUp(sessionId: string, reference: StoreReference | null): Promise<CallerFacts | null> {
-    const rows: {
-      user_id: string;
-      email: string;
-      role: Role;
-      store_id: string | null;
-      relation: StoreRelation | null;
-      permissions: string[] | null;
-      record_owner: string | null;
-      store_count: number | null;
-    }[] = await this.databases.request.query('SELECT * FROM app_authorize($1, $2, $3, $4, $5, $6)', [
+    const rows: AuthorizeRow[] = await this.databases.request.query('SELECT * FROM app_authorize($1, $2, $3, $4, $5, $6)', [
       sessionId,
       this.databases.proof(sessionId),
       reference?.store ?? null,
@@ -49,18 +68,39 @@ export class CallerLookup {
       reference?.record ?? null,
       reference?.onlyStore ?? false,
     ]);
-    const row = rows[0];
-    if (!row) return null;
-    return {
-      userId: row.user_id,
-      email: row.email,
-      role: row.role,
-      storeId: row.store_id,
-      relation: row.relation,
-      permissions: row.permissions,
-      recordOwner: row.record_owner,
-      storeCount: row.store_count,
-    };
+    return toFacts(rows[0]);
+  }
+
+  /**
+   * For a request whose handler runs in one transaction: opens it and looks the caller up in the same
+   * round trip (`START TRANSACTION; SELECT … app_authorize_request(…)`, one simple-protocol message,
+   * so its values are sent as quoted literals: a UUID-checked session and store, a hex proof). The
+   * transaction comes back bound to the session; null (and nothing held) when the session is not open.
+   */
+  async open(sessionId: string, reference: StoreReference | null): Promise<{ facts: CallerFacts; transaction: RequestTransaction } | null> {
+    const runner = this.databases.request.createQueryRunner();
+    const client = (await runner.connect()) as pg.PoolClient;
+    const transaction = new RequestTransaction(runner);
+    try {
+      const values = [
+        sqlLiteral(sessionId),
+        sqlLiteral(this.databases.proof(sessionId)),
+        sqlLiteral(reference?.store ?? null),
+        sqlLiteral(reference?.resource ?? null),
+        sqlLiteral(reference?.record ?? null),
+        sqlLiteral(reference?.onlyStore ?? false),
+      ];
+      const results = (await client.query(
+        `START TRANSACTION; SELECT * FROM app_authorize_request(${values[0]}::uuid, ${values[1]}, ${values[2]}::uuid, ${values[3]}, ${values[4]}::uuid, ${values[5]})`,
+      )) as unknown as pg.QueryResult<AuthorizeRow>[];
+      const facts = toFacts(results[1]?.rows[0]);
+      if (facts) return { facts, transaction };
+    } catch (error) {
+      transaction.abandon();
+      throw error;
+    }
+    transaction.abandon();
+    return null;
   }
 }
 

@@ -7,7 +7,9 @@ import { DataSource, type EntityManager } from 'typeorm';
 import type { IsolationLevel } from 'typeorm/driver/types/IsolationLevel.js';
 import type { UserPrincipal } from '../auth-context/principal.js';
 import { AppConfig } from '../config/app-config.js';
+import { BoundedCache } from '../crypto/bounded-cache.js';
 import { ApiError } from '../errors/api-error.js';
+import { RequestTransaction } from './request-transaction.js';
 
 /** The name of the workers' connection (DATABASE_SERVICE_URL); the default one is the request role's. */
 export const SERVICE_CONNECTION = 'service';
@@ -30,6 +32,8 @@ export function sessionProof(key: Buffer, sessionId: string): string {
 /** Both connections, and the binding of request transactions. */
 @Injectable()
 export class Databases {
+  private readonly proofs = new BoundedCache<string, string>(10_000);
+
   constructor(
     @InjectDataSource() readonly request: DataSource,
     @InjectDataSource(SERVICE_CONNECTION) readonly service: DataSource,
@@ -50,8 +54,9 @@ export class Databases {
     return this.config.requestBindingKey;
   }
 
+  /** The session's binding proof: an HMAC, computed once per session and kept for the next requests. */
   proof(sessionId: string): string {
-    return sessionProof(this.key(), sessionId);
+    return this.proofs.getOrSet(sessionId, (id) => sessionProof(this.key(), id));
   }
 
   /**
@@ -102,6 +107,14 @@ export class ScopedTypeOrmAdapter implements TransactionalAdapter<Databases, Ent
     ) => {
       const scope = currentScope();
       if (!scope) throw new Error('A transaction was opened outside any database scope (no request user, not the system)');
+      // The request's own transaction, opened and bound by the AuthGuard with the caller's lookup.
+      const opened = scope.kind === 'request' && !options?.isolationLevel ? RequestTransaction.current() : undefined;
+      if (opened) {
+        return opened.adopt((manager) => {
+          setClient(manager);
+          return fn();
+        });
+      }
       const dataSource = scope.kind === 'system' ? databases.service : databases.request;
       return dataSource.transaction(options?.isolationLevel as IsolationLevel, async (manager) => {
         setClient(manager);

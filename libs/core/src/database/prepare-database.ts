@@ -7,11 +7,12 @@ import { CoreRlsFoundation1763800000000 } from './migrations/1763800000000-core-
 import { CoreOutbox1763800050000 } from './migrations/1763800050000-outbox.js';
 import { CoreIdempotency1763800060000 } from './migrations/1763800060000-idempotency.js';
 import { LeastPrivilege1763800800000 } from './migrations/1763800800000-least-privilege.js';
+import { AuthorizeRequest1763801450000 } from './migrations/1763801450000-authorize-request.js';
 import { OWNER_ROLE, PRIVATE_SCHEMA, REQUEST_ROLE, SYSTEM_ROLE } from './roles.js';
 
 const CORE_MIGRATIONS: Function[] = [CoreRlsFoundation1763800000000, CoreOutbox1763800050000, CoreIdempotency1763800060000];
 /** Runs after every lib's tables exist: it sweeps them all. */
-const LAST_MIGRATIONS: Function[] = [LeastPrivilege1763800800000];
+const LAST_MIGRATIONS: Function[] = [LeastPrivilege1763800800000, AuthorizeRequest1763801450000];
 
 const HMAC_BLOCK = 64;
 

@@ -25,6 +25,8 @@ export class ErrorEnvelopeFilter implements ExceptionFilter {
     const http = host.switchToHttp();
     const request = http.getRequest<FastifyRequest>();
     const reply = http.getResponse<FastifyReply>();
+    // A guard refused the request after the AuthGuard opened its transaction: nobody else will close it.
+    request.requestTransaction?.abandon();
     const { description, headers } = this.describe(exception, request);
     if (description.status >= 500) {
       // Message and stack only: a query error's parameters may hold secrets.

@@ -28,9 +28,28 @@ export function appThrottlers(config: AppConfig): ThrottlerOptions[] {
   ];
 }
 
-/** The throttler with the contract's 429: RATE_LIMITED (or GoTrue's over_request_rate_limit) and Retry-After. */
+/**
+ * The throttler with the contract's 429: RATE_LIMITED (or GoTrue's over_request_rate_limit) and
+ * Retry-After. For a signed-in caller the AuthGuard starts the count (`startEarly`) as soon as the
+ * token has verified, so the Redis round trip runs beside the caller's database lookup instead of
+ * after it; this guard, next in line, then only waits for that verdict.
+ */
 @Injectable()
 export class AppThrottlerGuard extends ThrottlerGuard {
+  /** Counts this request now, keyed by the token's (verified) user; `canActivate` answers from it. */
+  startEarly(context: ExecutionContext, tokenUserId: string): void {
+    const request = context.switchToHttp().getRequest<FastifyRequest>();
+    request.tokenUserId = tokenUserId;
+    const verdict = super.canActivate(context);
+    // Settled by canActivate; a request refused before then (401) leaves it unread, not unhandled.
+    verdict.catch(() => undefined);
+    request.throttleVerdict = verdict;
+  }
+
+  override canActivate(context: ExecutionContext): Promise<boolean> {
+    return context.switchToHttp().getRequest<FastifyRequest>().throttleVerdict ?? super.canActivate(context);
+  }
+
   protected override async throwThrottlingException(context: ExecutionContext, detail: ThrottlerLimitDetail): Promise<void> {
     const request = context.switchToHttp().getRequest<FastifyRequest>();
     const windowSeconds = Math.round(detail.ttl / 1000);
@@ -44,7 +63,17 @@ export class AppThrottlerGuard extends ThrottlerGuard {
   }
 
   protected override async getTracker(req: Record<string, any>): Promise<string> {
-    const principal = (req as FastifyRequest).principal;
-    return principal?.kind === 'user' ? `user:${principal.userId}` : `ip:${clientAddressKey((req as FastifyRequest).ip)}`;
+    const request = req as FastifyRequest;
+    const userId = request.principal?.kind === 'user' ? request.principal.userId : request.tokenUserId;
+    return userId ? `user:${userId}` : `ip:${clientAddressKey(request.ip)}`;
+  }
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The user a verified access token names, before the database has confirmed its session. */
+    tokenUserId?: string;
+    /** The rate limit's verdict, counted early (AppThrottlerGuard.startEarly). */
+    throttleVerdict?: Promise<boolean>;
   }
 }

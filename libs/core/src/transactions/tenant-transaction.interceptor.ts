@@ -17,9 +17,19 @@ const OWN_TRANSACTIONS = 'storefront:own-transactions';
 export const OwnTransactions = () => SetMetadata(OWN_TRANSACTIONS, true);
 
 /**
+ * Whether a signed-in user's request runs its handler in one request transaction: a /functions/v1
+ * route that does not commit in steps of its own. The AuthGuard opens that transaction together with
+ * the caller's lookup; this interceptor hands it to the handler.
+ */
+export function runsInRequestTransaction(reflector: Reflector, context: ExecutionContext, request: FastifyRequest): boolean {
+  return request.url.startsWith(FUNCTIONS_PREFIX) && !reflector.get<boolean>(OWN_TRANSACTIONS, context.getHandler());
+}
+
+/**
  * One transaction per /functions/v1 request, bound to the signed-in user's session for row-level
- * security (the scoped adapter binds every request transaction; see db-scope.ts). The handler's
- * writes commit together when it returns and roll back together when it throws.
+ * security (opened and bound by the AuthGuard, adopted by the scoped adapter; see db-scope.ts and
+ * request-transaction.ts). The handler's writes commit together when it returns and roll back
+ * together when it throws.
  */
 @Injectable()
 export class TenantTransactionInterceptor implements NestInterceptor {
@@ -30,9 +40,7 @@ export class TenantTransactionInterceptor implements NestInterceptor {
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     const request = context.switchToHttp().getRequest<FastifyRequest>();
-    const principal = request.principal;
-    if (principal?.kind !== 'user' || !request.url.startsWith(FUNCTIONS_PREFIX)) return next.handle();
-    if (this.reflector.get<boolean>(OWN_TRANSACTIONS, context.getHandler())) return next.handle();
+    if (request.principal?.kind !== 'user' || !runsInRequestTransaction(this.reflector, context, request)) return next.handle();
     return from(this.txHost.withTransaction(() => lastValueFrom(next.handle(), { defaultValue: undefined })));
   }
 }

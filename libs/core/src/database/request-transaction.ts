@@ -1,0 +1,90 @@
+import { Logger } from '@nestjs/common';
+import { ClsServiceManager } from 'nestjs-cls';
+import pg from 'pg';
+import type { EntityManager, QueryRunner } from 'typeorm';
+
+const REQUEST_TRANSACTION = 'storefront:request-transaction';
+
+/** A value for a statement sent as text: quoted by the driver's own rules, or NULL. */
+export function sqlLiteral(value: string | boolean | null): string {
+  if (value === null) return 'NULL';
+  if (typeof value === 'boolean') return value ? 'true' : 'false';
+  return pg.escapeLiteral(value);
+}
+
+/**
+ * The transaction a request's handler runs in, opened by the AuthGuard together with the caller's
+ * lookup (`START TRANSACTION` and `app_authorize_request` in one round trip): by the time the guards
+ * have judged the caller, the transaction is bound to the session. Exactly one party closes it:
+ *
+ * - the scoped transactional adapter, which adopts it for the handler (commits when the handler
+ *   returns, rolls back when it throws), as TypeORM's own `transaction()` would;
+ * - or, when a later guard refuses the request and no handler runs, the error filter (`abandon`),
+ *   with the response hook as a safety net: rolled back, the connection back in the pool.
+ */
+export class RequestTransaction {
+  private static readonly logger = new Logger('RequestTransaction');
+  private state: 'open' | 'adopted' | 'closed' = 'open';
+
+  constructor(private readonly runner: QueryRunner) {
+    // TypeORM did not send the START TRANSACTION itself: tell its runner, so that nested work makes
+    // savepoints and the commit below is the one that ends the transaction.
+    Object.assign(runner as unknown as { isTransactionActive: boolean; transactionDepth: number }, {
+      isTransactionActive: true,
+      transactionDepth: 1,
+    });
+  }
+
+  /** The transaction of the current request context, still waiting for its handler, if any. */
+  static current(): RequestTransaction | undefined {
+    const cls = ClsServiceManager.getClsService();
+    const transaction = cls.isActive() ? cls.get<RequestTransaction | undefined>(REQUEST_TRANSACTION) : undefined;
+    return transaction?.state === 'open' ? transaction : undefined;
+  }
+
+  /** Makes this the current request context's transaction (the AuthGuard, once the caller is known). */
+  enter(): void {
+    const cls = ClsServiceManager.getClsService();
+    if (cls.isActive()) cls.set(REQUEST_TRANSACTION, this);
+  }
+
+  get manager(): EntityManager {
+    return this.runner.manager;
+  }
+
+  /** Runs the handler in the transaction: commits when it returns, rolls back when it throws. */
+  async adopt<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+    if (this.state !== 'open') throw new Error('The request transaction was already taken or closed');
+    this.state = 'adopted';
+    try {
+      const result = await work(this.runner.manager);
+      await this.runner.commitTransaction();
+      return result;
+    } catch (error) {
+      await this.runner.rollbackTransaction().catch(() => undefined);
+      throw error;
+    } finally {
+      this.state = 'closed';
+      await this.runner.release();
+    }
+  }
+
+  /** Rolls back and releases a transaction no handler adopted (the request was refused); a no-op otherwise. */
+  abandon(): void {
+    if (this.state !== 'open') return;
+    this.state = 'closed';
+    void this.runner
+      .rollbackTransaction()
+      .catch((error: Error) => {
+        RequestTransaction.logger.warn({ err: { message: error.message } }, 'a refused request transaction could not be rolled back');
+      })
+      .finally(() => this.runner.release());
+  }
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The request's transaction, opened by the AuthGuard (see RequestTransaction). */
+    requestTransaction?: RequestTransaction;
+  }
+}
