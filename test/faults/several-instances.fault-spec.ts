@@ -25,7 +25,13 @@ describe('fault: two API and two worker processes', () => {
     fake = await FakePlatformServer.start();
     stack = await FaultStack.start(
       'instances',
-      { ...fake.env(), RATE_LIMIT_PER_MINUTE: String(RATE_LIMIT), AI_HOURLY_LIMITS: `research-social-context:${RESEARCH_PER_HOUR}` },
+      {
+        ...fake.env(),
+        RATE_LIMIT_PER_MINUTE: String(RATE_LIMIT),
+        AI_HOURLY_LIMITS: `research-social-context:${RESEARCH_PER_HOUR}`,
+        // A lost delivery is claimed again after this long still pending: longer than a loaded machine needs to deliver it.
+        LOST_JOB_AFTER_MS: '5000',
+      },
       { apis: 2, workers: 2 },
     );
   });
@@ -203,7 +209,67 @@ describe('fault: two API and two worker processes', () => {
       console.info(`several instances: a backlog of ${backlog} events relayed by the timed sweeps, ${relayed.join(' + ')} by worker`);
       expect(relayed[0] + relayed[1]).toBe(backlog);
     });
+
+    it('re-enqueues each delivery whose job was lost once, with both workers’ lost-job sweeps running', async () => {
+      const from = logSizes();
+      // Pending deliveries an hour overdue with no job in Redis (as after a flush): only the sweeps find them.
+      const lost = 100;
+      const { rows } = await stack.services.db.query<{ event_id: string }>(
+        `INSERT INTO webhook_deliveries (webhook_id, store_id, event_id, event, body, next_attempt_at)
+         SELECT $1, $2, e.id, 'order.updated',
+                json_build_object('id', e.id, 'event', 'order.updated', 'created_at', now(), 'store_id', $2::uuid, 'data', '{}'::json)::text,
+                now() - interval '1 hour'
+           FROM (SELECT gen_random_uuid() AS id FROM generate_series(1, $3)) AS e
+         RETURNING event_id`,
+        [webhookId, merchant.storeId, lost],
+      );
+      const ids = rows.map((row) => row.event_id);
+      const arrived = await settled(ids);
+      expect(ids.filter((id) => arrived.get(id) !== 1)).toEqual([]);
+      const requeued = await stack.eventually(
+        'the sweeps logged their claims',
+        async () => {
+          const counts = sweepCounts('lost delivery job sweep', 'requeued', from);
+          return counts[0] + counts[1] >= lost ? counts : null;
+        },
+        10_000,
+      );
+      console.info(`several instances: ${lost} lost deliveries re-enqueued ${requeued.join(' + ')} by worker`);
+      expect(requeued[0] + requeued[1]).toBe(lost);
+    });
   });
+
+  /**
+   * Leaves `posts` publishing, as a dead worker would, 3 s short of SOCIAL_INTERRUPTED_AFTER_MS (15
+   * minutes), and holds a share lock on them until both workers' sweeps wait on it to close them: the
+   * two closing statements then meet on the same rows, the case a sweep that is not a claim gets wrong.
+   */
+  async function closeTogether(posts: string[]): Promise<void> {
+    await stack.services.db.query(
+      `UPDATE social_posts SET status = 'publishing', attempts = 1, publishing_started_at = now() - interval '897 seconds'
+        WHERE id = ANY ($1::uuid[])`,
+      [posts],
+    );
+    const holder = await stack.services.db.connect();
+    try {
+      await holder.query('BEGIN');
+      await holder.query('SELECT 1 FROM social_posts WHERE id = ANY ($1::uuid[]) FOR SHARE', [posts]);
+      await stack.eventually(
+        'both sweeps waiting to close the posts',
+        async () => {
+          const { rows } = await stack.services.db.query<{ waiting: number }>(
+            `SELECT count(*)::int AS waiting FROM pg_stat_activity
+              WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%UPDATE social_posts SET status = CASE%'`,
+          );
+          return rows[0].waiting === 2;
+        },
+        20_000,
+      );
+    } finally {
+      await holder.query('COMMIT').catch(() => undefined);
+      holder.release();
+    }
+  }
 
   it('publishes each scheduled post once and closes each interrupted one once, with two workers sweeping', async () => {
     const merchant = await stack.merchant();
@@ -221,17 +287,14 @@ describe('fault: two API and two worker processes', () => {
     const onTime = await Promise.all(Array.from({ length: 10 }, (_, index) => schedule(index, `Due together #${index}`, due)));
     // Lost: their jobs are removed (as by a flushed Redis); both workers' sweeps find them overdue.
     const lost = await Promise.all(Array.from({ length: 4 }, (_, index) => schedule(index, `Job lost #${index}`, due)));
-    // Interrupted: left `publishing` an hour ago by a worker that died; both workers' sweeps find them.
+    // Interrupted: left `publishing` by a worker that died (below); both workers' sweeps close them.
     const later = new Date(Date.now() + 3_600_000);
     const interrupted = await Promise.all(Array.from({ length: 4 }, (_, index) => schedule(index, `Interrupted #${index}`, later)));
     const queue = new Bull('social-posts', { redis: stack.services.redisUrl, prefix: `${stack.services.redisPrefix}bull` });
     try {
       for (const id of lost) await (await queue.getJob(`${id}:1`))!.remove();
       const from = logSizes();
-      await stack.services.db.query(
-        `UPDATE social_posts SET status = 'publishing', attempts = 1, publishing_started_at = now() - interval '1 hour' WHERE id = ANY ($1::uuid[])`,
-        [interrupted],
-      );
+      await closeTogether(interrupted);
       const published = [...onTime, ...lost];
       await stack.eventually(
         'every post published or closed',
