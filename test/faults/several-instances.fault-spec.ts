@@ -54,6 +54,16 @@ describe('fault: two API and two worker processes', () => {
         .reduce((sum, entry) => sum + Number(entry[count] ?? 0), 0),
     );
   }
+  /** Waits until the workers' logged claims add up to `atLeast`; answers them per worker. */
+  const claimedBySweeps = (task: string, count: string, from: Map<Child, number>, atLeast: number) =>
+    stack.eventually(
+      `${task}: ${atLeast} claims logged`,
+      async () => {
+        const counts = sweepCounts(task, count, from);
+        return counts[0] + counts[1] >= atLeast ? counts : null;
+      },
+      10_000,
+    );
   const logSizes = () => new Map(stack.startedWorkers.map((worker) => [worker, fs.statSync(worker.logFile).size]));
 
   it('limits requests per minute to one budget across both APIs', async () => {
@@ -198,14 +208,7 @@ describe('fault: two API and two worker processes', () => {
       const arrived = await settled(ids);
       expect(ids.filter((id) => arrived.get(id) !== 1)).toEqual([]);
       // Every run that claimed rows logged how many: the two workers' claims add up to the backlog, not more.
-      const relayed = await stack.eventually(
-        'the sweeps logged their claims',
-        async () => {
-          const counts = sweepCounts('outbox sweep', 'relayed', from);
-          return counts[0] + counts[1] >= backlog ? counts : null;
-        },
-        10_000,
-      );
+      const relayed = await claimedBySweeps('outbox sweep', 'relayed', from, backlog);
       console.info(`several instances: a backlog of ${backlog} events relayed by the timed sweeps, ${relayed.join(' + ')} by worker`);
       expect(relayed[0] + relayed[1]).toBe(backlog);
     });
@@ -226,14 +229,7 @@ describe('fault: two API and two worker processes', () => {
       const ids = rows.map((row) => row.event_id);
       const arrived = await settled(ids);
       expect(ids.filter((id) => arrived.get(id) !== 1)).toEqual([]);
-      const requeued = await stack.eventually(
-        'the sweeps logged their claims',
-        async () => {
-          const counts = sweepCounts('lost delivery job sweep', 'requeued', from);
-          return counts[0] + counts[1] >= lost ? counts : null;
-        },
-        10_000,
-      );
+      const requeued = await claimedBySweeps('lost delivery job sweep', 'requeued', from, lost);
       console.info(`several instances: ${lost} lost deliveries re-enqueued ${requeued.join(' + ')} by worker`);
       expect(requeued[0] + requeued[1]).toBe(lost);
     });
@@ -282,17 +278,17 @@ describe('fault: two API and two worker processes', () => {
       });
       return result.body.results[0].post_id as string;
     };
-    const due = new Date(Date.now() + 6000);
-    // On time: every job falls due at the same moment, spread over both workers.
-    const onTime = await Promise.all(Array.from({ length: 10 }, (_, index) => schedule(index, `Due together #${index}`, due)));
-    // Lost: their jobs are removed (as by a flushed Redis); both workers' sweeps find them overdue.
-    const lost = await Promise.all(Array.from({ length: 4 }, (_, index) => schedule(index, `Job lost #${index}`, due)));
-    // Interrupted: left `publishing` by a worker that died (below); both workers' sweeps close them.
-    const later = new Date(Date.now() + 3_600_000);
-    const interrupted = await Promise.all(Array.from({ length: 4 }, (_, index) => schedule(index, `Interrupted #${index}`, later)));
+    const due = new Date(Date.now() + 8000);
     const queue = new Bull('social-posts', { redis: stack.services.redisUrl, prefix: `${stack.services.redisPrefix}bull` });
     try {
+      // Lost: their jobs are removed (as by a flushed Redis); both workers' sweeps find them overdue.
+      const lost = await Promise.all(Array.from({ length: 4 }, (_, index) => schedule(index, `Job lost #${index}`, due)));
       for (const id of lost) await (await queue.getJob(`${id}:1`))!.remove();
+      // On time: every job falls due at the same moment as the lost ones', spread over both workers.
+      const onTime = await Promise.all(Array.from({ length: 10 }, (_, index) => schedule(index, `Due together #${index}`, due)));
+      // Interrupted: left `publishing` by a worker that died (below); both workers' sweeps close them.
+      const later = new Date(Date.now() + 3_600_000);
+      const interrupted = await Promise.all(Array.from({ length: 4 }, (_, index) => schedule(index, `Interrupted #${index}`, later)));
       const from = logSizes();
       await closeTogether(interrupted);
       const published = [...onTime, ...lost];
@@ -328,7 +324,7 @@ describe('fault: two API and two worker processes', () => {
       expect(Object.fromEntries(notified.rows.map((row) => [row.post_id, row.count]))).toEqual(
         Object.fromEntries(interrupted.map((id) => [id, 1])),
       );
-      const closed = sweepCounts('scheduled post sweep', 'interrupted', from);
+      const closed = await claimedBySweeps('scheduled post sweep', 'interrupted', from, interrupted.length);
       console.info(`several instances: interrupted posts closed ${closed.join(' + ')} by worker`);
       expect(closed[0] + closed[1]).toBe(interrupted.length);
     } finally {

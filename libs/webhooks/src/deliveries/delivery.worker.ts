@@ -21,7 +21,11 @@ const RESPONSE_EXCERPT_BYTES = 2048;
 @Injectable()
 export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger(DeliveryWorker.name);
-  private readonly lostJobSweep = new PeriodicTask('lost delivery job sweep', async () => ({ requeued: await this.requeueLost() }), this.logger);
+  private readonly lostJobSweep = new PeriodicTask(
+    'lost delivery job sweep',
+    async () => ({ requeued: await this.requeueLost() }),
+    this.logger,
+  );
 
   constructor(
     private readonly queue: DeliveryQueue,
