@@ -2,8 +2,6 @@ import { Redis } from 'ioredis';
 import { FakePlatformServer, type FakePlatform } from '../fakes/platform-server.js';
 import { FaultStack } from './support/stack.js';
 
-const REDIRECT_URL = 'http://localhost:5173/settings/social';
-
 /**
  * (c) The worker is SIGKILLed while it publishes scheduled posts (live mode, fake platforms on
  * 127.0.0.1), at three points: A while the platform still holds the request (nothing published), B
@@ -31,22 +29,7 @@ describe('fault: worker killed during scheduled-post publishing', () => {
     await fake?.close();
   });
 
-  /** Connects the platform's fake account through the OAuth flow, as a browser would. */
-  async function connect(platform: FakePlatform): Promise<void> {
-    const started = await stack.call('POST', '/functions/v1/social-connect', {
-      token: merchant.token,
-      body: { platform, store_id: merchant.storeId, redirect_url: REDIRECT_URL },
-    });
-    // auth_url is this service's start URL: it binds the connect to this "browser" with a cookie.
-    const start = new URL(started.body.auth_url);
-    const opened = await fetch(`${stack.url}${start.pathname}${start.search}`, { redirect: 'manual' });
-    const cookie = opened.headers.get('set-cookie')!.split(';')[0];
-    const consent = await fetch(opened.headers.get('location')!, { redirect: 'manual' });
-    const callback = new URL(consent.headers.get('location')!);
-    const back = await fetch(`${stack.url}${callback.pathname}${callback.search}`, { redirect: 'manual', headers: { cookie } });
-    const status = new URL(back.headers.get('location')!).searchParams.get('status');
-    if (status !== 'connected') throw new Error(`${platform} connect ended ${back.headers.get('location')}`);
-  }
+  const connect = (platform: FakePlatform) => stack.connect(merchant, platform);
 
   async function schedule(platform: FakePlatform, text: string, inMs: number): Promise<string> {
     const result = await stack.call('POST', '/functions/v1/social-publish', {

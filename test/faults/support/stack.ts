@@ -16,13 +16,18 @@ const PUBLIC_KEY = `faults_public_${randomBytes(12).toString('hex')}`;
  * The app as separate processes, as in production: an API (`APP_ROLE=api`) and a worker
  * (`APP_ROLE=worker`: outbox relay, deliveries, scheduled posts), on a database and Redis key prefix of
  * their own, which `close` removes. Processes can be killed and started again; their output goes to
- * log files whose last lines `logs()` answers, for the failure messages.
+ * log files whose last lines `logs()` answers, for the failure messages. `start(…, { apis, workers })`
+ * runs several of each on the same database and Redis prefix, started side by side.
  */
 export class FaultStack {
   api!: Child;
   worker?: Child;
+  /** Every API process, `api` first; they share PUBLIC_BASE_URL (the first one's), as behind a load balancer. */
+  readonly apis: Child[] = [];
+  /** The workers `start` started. */
+  startedWorkers: Child[] = [];
   private readonly children = new Set<Child>();
-  private workers = 0;
+  private workerStarts = 0;
 
   private constructor(
     readonly services: BenchServices,
@@ -31,8 +36,15 @@ export class FaultStack {
     private readonly logDir: string,
   ) {}
 
-  /** Starts the API (the worker is started by the test: `startWorker`). */
-  static async start(label: string, env: Record<string, string> = {}, options: { redisUrl?: string } = {}): Promise<FaultStack> {
+  /**
+   * Starts the API (the worker is started by the test: `startWorker`), or `apis` API processes and
+   * `workers` workers at once (each answers once it is ready; `startedWorkers` holds the workers).
+   */
+  static async start(
+    label: string,
+    env: Record<string, string> = {},
+    options: { redisUrl?: string; apis?: number; workers?: number } = {},
+  ): Promise<FaultStack> {
     const services = await createServices({ label: `faults_${label}`, redisUrl: options.redisUrl });
     const apiPort = await freePort();
     const logDir = fs.mkdtempSync(path.join(os.tmpdir(), `storefront-faults-${label}-`));
@@ -53,7 +65,14 @@ export class FaultStack {
       apiPort,
       logDir,
     );
-    stack.api = await stack.spawn('api', 'api');
+    const extraPorts = await Promise.all(Array.from({ length: (options.apis ?? 1) - 1 }, () => freePort()));
+    const [apis, workers] = await Promise.all([
+      Promise.all([apiPort, ...extraPorts].map((port, index) => stack.spawn('api', index === 0 ? 'api' : `api-${index + 1}`, port))),
+      Promise.all(Array.from({ length: options.workers ?? 0 }, () => stack.startWorker())),
+    ]);
+    stack.apis.push(...apis);
+    stack.api = apis[0];
+    stack.startedWorkers = workers;
     return stack;
   }
 
@@ -63,8 +82,8 @@ export class FaultStack {
 
   /** Starts a worker process (each start gets its own log file); it is ready when it says so. */
   async startWorker(): Promise<Child> {
-    this.workers += 1;
-    this.worker = await this.spawn('worker', `worker-${this.workers}`);
+    this.workerStarts += 1;
+    this.worker = await this.spawn('worker', `worker-${this.workerStarts}`);
     return this.worker;
   }
 
@@ -77,8 +96,7 @@ export class FaultStack {
     this.children.delete(worker);
   }
 
-  private async spawn(role: 'api' | 'worker', name: string): Promise<Child> {
-    const port = role === 'api' ? this.apiPort : undefined;
+  private async spawn(role: 'api' | 'worker', name: string, port = role === 'api' ? this.apiPort : undefined): Promise<Child> {
     const child = await startChild({
       name,
       script: MAIN,
@@ -94,7 +112,12 @@ export class FaultStack {
 
   /** A JSON call to the API; throws on an unexpected status. */
   call<T = any>(method: string, route: string, options: Parameters<typeof call>[2] = {}) {
-    return call<T>(method, `${this.url}${route}`, options);
+    return this.callAt<T>(0, method, route, options);
+  }
+
+  /** The same, to the API process `apis[index]`. */
+  callAt<T = any>(index: number, method: string, route: string, options: Parameters<typeof call>[2] = {}) {
+    return call<T>(method, `${this.apis[index].url}${route}`, options);
   }
 
   /** A merchant signed up through /auth/v1 with one store. */
@@ -104,6 +127,23 @@ export class FaultStack {
     const token = session.body.access_token as string;
     const store = await this.call('POST', '/functions/v1/stores', { token, body: { name: 'Fault test store' } });
     return { token, storeId: store.body.store.id as string, credentials };
+  }
+
+  /** Connects the store to a platform's account (a fake's) through the OAuth flow, as a browser would. */
+  async connect(merchant: { token: string; storeId: string }, platform: string): Promise<void> {
+    const started = await this.call('POST', '/functions/v1/social-connect', {
+      token: merchant.token,
+      body: { platform, store_id: merchant.storeId, redirect_url: 'http://localhost:5173/settings/social' },
+    });
+    // auth_url is this service's start URL: it binds the connect to this "browser" with a cookie.
+    const start = new URL(started.body.auth_url);
+    const opened = await fetch(`${this.url}${start.pathname}${start.search}`, { redirect: 'manual' });
+    const cookie = opened.headers.get('set-cookie')!.split(';')[0];
+    const consent = await fetch(opened.headers.get('location')!, { redirect: 'manual' });
+    const callback = new URL(consent.headers.get('location')!);
+    const back = await fetch(`${this.url}${callback.pathname}${callback.search}`, { redirect: 'manual', headers: { cookie } });
+    const status = new URL(back.headers.get('location')!).searchParams.get('status');
+    if (status !== 'connected') throw new Error(`${platform} connect ended ${back.headers.get('location')}`);
   }
 
   /** A password sign-in, whatever it answers. */

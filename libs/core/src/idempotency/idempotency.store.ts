@@ -22,7 +22,11 @@ export type IdempotencyClaim = { kind: 'claimed' } | { kind: 'replay'; response:
  */
 @Injectable()
 export class IdempotencyStore implements OnApplicationBootstrap, OnApplicationShutdown {
-  private readonly purge = new PeriodicTask('idempotency key purge', () => this.purgeExpired(), new Logger(IdempotencyStore.name));
+  private readonly purge = new PeriodicTask(
+    'idempotency key purge',
+    async () => ({ purged: await this.purgeExpired() }),
+    new Logger(IdempotencyStore.name),
+  );
 
   constructor(
     private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,

@@ -39,7 +39,7 @@ export class OutboxRelay implements OnApplicationShutdown {
   private readonly logger = new Logger(OutboxRelay.name);
   private readonly consumers: StoreEventConsumer[] = [];
   private listener?: pg.Client;
-  private readonly sweeper = new PeriodicTask('outbox sweep', () => this.sweep(), this.logger);
+  private readonly sweeper = new PeriodicTask('outbox sweep', async () => ({ relayed: await this.sweep() }), this.logger);
   private running = false;
   private draining: Promise<void> = Promise.resolve();
 

@@ -41,6 +41,18 @@ describe('PeriodicTask', () => {
     expect(log.log).toHaveBeenCalledWith('sweep works again');
   });
 
+  it('logs what a run did, in one line with the counts, and nothing for a run that found nothing', async () => {
+    const log = logger();
+    let counts = { requeued: 0, interrupted: 0 };
+    const periodic = new PeriodicTask('post sweep', async () => counts, log as unknown as Logger);
+    await periodic.runOnce();
+    expect(log.log).not.toHaveBeenCalled();
+    counts = { requeued: 2, interrupted: 0 };
+    await periodic.runOnce();
+    expect(log.log).toHaveBeenCalledTimes(1);
+    expect(log.log).toHaveBeenCalledWith({ task: 'post sweep', requeued: 2, interrupted: 0 }, 'post sweep: requeued 2, interrupted 0');
+  });
+
   it('runs on its interval once started, and not after stop', async () => {
     vi.useFakeTimers();
     try {

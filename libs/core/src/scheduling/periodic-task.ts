@@ -1,9 +1,13 @@
 import type { Logger } from '@nestjs/common';
 
+/** What one run of a task did, by name (`{ relayed: 3 }`): logged when any count is above zero. */
+export type TaskCounts = Readonly<Record<string, number>>;
+
 /**
  * A task this process runs every so often (the worker's sweeps and purges): never two runs at once,
  * a failure logged once per streak of failures and tried again on the next tick, and a timer that
- * never keeps the process alive.
+ * never keeps the process alive. A run that did something says what in one log line
+ * (`{task, ...counts}`), so that with several workers each sweep's claims can be told apart and added up.
  */
 export class PeriodicTask {
   private timer?: NodeJS.Timeout;
@@ -12,7 +16,7 @@ export class PeriodicTask {
 
   constructor(
     private readonly name: string,
-    private readonly task: () => Promise<unknown>,
+    private readonly task: () => Promise<TaskCounts | void>,
     private readonly logger: Logger,
   ) {}
 
@@ -32,9 +36,15 @@ export class PeriodicTask {
     if (this.running) return;
     this.running = true;
     try {
-      await this.task();
+      const counts = await this.task();
       if (this.failing) this.logger.log(`${this.name} works again`);
       this.failing = false;
+      if (counts && Object.values(counts).some((count) => count > 0)) {
+        const summary = Object.entries(counts)
+          .map(([what, count]) => `${what} ${count}`)
+          .join(', ');
+        this.logger.log({ task: this.name, ...counts }, `${this.name}: ${summary}`);
+      }
     } catch (error) {
       if (!this.failing) this.logger.warn({ err: { message: (error as Error).message } }, `${this.name} failed; retrying on each tick`);
       this.failing = true;

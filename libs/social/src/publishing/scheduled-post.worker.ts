@@ -65,16 +65,19 @@ export class ScheduledPostWorker implements OnApplicationBootstrap, OnApplicatio
    * Enqueues scheduled posts LOST_JOB_AFTER_MS overdue (their job was lost: Redis flushed, crash);
    * closes posts a dead worker left `publishing` for SOCIAL_INTERRUPTED_AFTER_MS, never publishing them again.
    */
-  async sweep(): Promise<void> {
-    await this.scopes.asSystem(async () => {
-      for (const post of await this.repository.overdue(this.config.LOST_JOB_AFTER_MS)) {
+  async sweep(): Promise<{ requeued: number; interrupted: number }> {
+    return this.scopes.asSystem(async () => {
+      const overdue = await this.repository.overdue(this.config.LOST_JOB_AFTER_MS);
+      for (const post of overdue) {
         await this.queue.enqueue(post.id, post.attempts + 1, new Date());
       }
-      for (const post of await this.repository.failInterrupted(this.config.SOCIAL_INTERRUPTED_AFTER_MS)) {
+      const interrupted = await this.repository.failInterrupted(this.config.SOCIAL_INTERRUPTED_AFTER_MS);
+      for (const post of interrupted) {
         await this.notifications.add(post.store_id, 'social_post_failed', 'A scheduled post was interrupted while publishing', {
           post_id: post.id,
         });
       }
+      return { requeued: overdue.length, interrupted: interrupted.length };
     });
   }
 

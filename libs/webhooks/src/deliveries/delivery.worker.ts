@@ -21,7 +21,11 @@ const RESPONSE_EXCERPT_BYTES = 2048;
 @Injectable()
 export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger(DeliveryWorker.name);
-  private readonly lostJobSweep = new PeriodicTask('lost delivery job sweep', () => this.requeueLost(), this.logger);
+  private readonly lostJobSweep = new PeriodicTask(
+    'lost delivery job sweep',
+    async () => ({ requeued: await this.requeueLost() }),
+    this.logger,
+  );
 
   constructor(
     private readonly queue: DeliveryQueue,
@@ -140,12 +144,21 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
     });
   }
 
-  /** Re-enqueues pending deliveries whose attempt is LOST_JOB_AFTER_MS overdue: their job was lost (Redis flushed, crash). */
+  /**
+   * Re-enqueues pending deliveries whose attempt is LOST_JOB_AFTER_MS overdue: their job was lost
+   * (Redis flushed, crash). Each is claimed by moving its `next_attempt_at` to now (rows another
+   * worker's sweep holds are skipped), so however many workers sweep, one re-enqueues it, once per
+   * LOST_JOB_AFTER_MS while it stays pending.
+   */
   async requeueLost(): Promise<number> {
     const due = await this.scopes.asSystem(() =>
       queryRows<{ id: string; attempt_count: number }>(
         this.txHost.tx,
-        `SELECT id, attempt_count FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at < now() - make_interval(secs => $1) LIMIT 500`,
+        `UPDATE webhook_deliveries SET next_attempt_at = now()
+          WHERE id IN (SELECT id FROM webhook_deliveries
+                        WHERE status = 'pending' AND next_attempt_at < now() - make_interval(secs => $1)
+                        ORDER BY next_attempt_at LIMIT 500 FOR UPDATE SKIP LOCKED)
+          RETURNING id, attempt_count`,
         [this.config.LOST_JOB_AFTER_MS / 1000],
       ),
     );
