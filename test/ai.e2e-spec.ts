@@ -576,11 +576,16 @@ describe('AI functions (local provider) and credits', () => {
       const fetched = images.hits.get('/held.png') ?? 0;
       // The photo server holds the first request's fetch: it is claimed and running until released.
       const first = call(token, 'generate-product', body, { 'idempotency-key': key });
-      await until(() => images.hits.get('/held.png') === fetched + 1, 'the first request to fetch its photo');
-      const second = await call(token, 'generate-product', body, { 'idempotency-key': key });
-      expect(second.status).toBe(409);
-      expect(second.body.error).toMatchObject({ code: 'CONFLICT', message: expect.stringContaining('still being processed') });
-      images.release();
+      try {
+        await until(() => images.hits.get('/held.png') === fetched + 1, 'the first request to fetch its photo');
+        const second = await call(token, 'generate-product', body, { 'idempotency-key': key });
+        expect(second.status).toBe(409);
+        expect(second.body.error).toMatchObject({ code: 'CONFLICT', message: expect.stringContaining('still being processed') });
+      } finally {
+        // Whatever happened above, the first request ends here: it must not outlive the test.
+        images.release();
+        await first;
+      }
       const answered = await first;
       expect(answered.status).toBe(200);
       const third = await call(token, 'generate-product', body, { 'idempotency-key': key });
@@ -591,19 +596,13 @@ describe('AI functions (local provider) and credits', () => {
       expect(await balanceOf(storeId)).toBe(48);
     });
 
-    it('the key reused for another route → 422, and that route is not run', async () => {
+    it('the key reused for another route, even with the same body → 422, and that route is not run', async () => {
       const { token, storeId } = await merchantWithStore(api, 'Other route');
       const key = `route-${randomUUID()}`;
-      const cover = await call(
-        token,
-        'generate-blog-cover',
-        { title: 'T', style: 'bold', colors: ['#123456'], store_id: storeId },
-        {
-          'idempotency-key': key,
-        },
-      );
+      const body = { title: 'T', style: 'bold', colors: ['#123456'], store_id: storeId };
+      const cover = await call(token, 'generate-blog-cover', body, { 'idempotency-key': key });
       expect(cover.status).toBe(200);
-      const other = await call(token, 'generate-blog-autopilot', article(storeId), { 'idempotency-key': key });
+      const other = await call(token, 'generate-blog-autopilot', body, { 'idempotency-key': key });
       expect(other.status).toBe(422);
       expect(other.body.error).toMatchObject({ code: 'UNPROCESSABLE', message: expect.stringContaining('Idempotency-Key') });
       expect(await balanceOf(storeId)).toBe(47);
