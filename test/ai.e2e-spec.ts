@@ -6,6 +6,7 @@ import { IdempotencyStore } from '@app/core';
 import { ImageServer, twoColourPhoto } from './fakes/image-server.js';
 import { merchantWithStore, PUBLIC_KEY, signUp, startApp, uniqueEmail, type HttpResult, type TestApp, TEST_ADMIN } from './support/app.js';
 import { SYSTEM_DATA_SOURCE } from './support/database.js';
+import { until } from './support/wait.js';
 
 /**
  * The five AI functions with the local provider, credits and their ledger, access (two stores,
@@ -54,6 +55,7 @@ describe('AI functions (local provider) and credits', () => {
       '/huge.png': { headers: { 'content-type': 'image/png' }, body: Buffer.alloc(10 * 1024 * 1024 + 1) },
       '/moved.png': { status: 302, headers: { location: '/photo.png' }, body: '' },
       '/broken.png': { status: 500, body: 'oops' },
+      '/held.png': { headers: { 'content-type': 'image/png' }, body: await twoColourPhoto('png'), hold: true },
     }).start();
     api = await startApp({
       WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
@@ -539,12 +541,109 @@ describe('AI functions (local provider) and credits', () => {
       expect(await balanceOf(storeId)).toBe(0);
     });
 
+    it('a replay answers the same status, headers and body bytes as the first answer', async () => {
+      const { token, storeId } = await merchantWithStore(api, 'Exact replay');
+      const key = `exact-${randomUUID()}`;
+      // The raw answer, not a parsed one: the bytes are what is compared.
+      const send = async () => {
+        const response = await fetch(`${api.url}/functions/v1/generate-product`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'idempotency-key': key },
+          body: JSON.stringify(product(storeId)),
+        });
+        return { status: response.status, headers: response.headers, bytes: Buffer.from(await response.arrayBuffer()) };
+      };
+      const first = await send();
+      const second = await send();
+      expect(first.status).toBe(200);
+      // Many keys, nested ones too, in the answer's own order (not sorted, not jsonb's).
+      const answer = JSON.parse(first.bytes.toString('utf8'));
+      expect(Object.keys(answer.product).length).toBeGreaterThanOrEqual(8);
+      expect(second.status).toBe(first.status);
+      expect(second.headers.get('content-type')).toBe(first.headers.get('content-type'));
+      expect(first.headers.get('content-type')).toBe('application/json; charset=utf-8');
+      expect(second.headers.get('content-length')).toBe(first.headers.get('content-length'));
+      expect(second.bytes.equals(first.bytes)).toBe(true);
+      expect(second.headers.get('idempotent-replayed')).toBe('true');
+      expect(first.headers.get('idempotent-replayed')).toBeNull();
+      expect(await balanceOf(storeId)).toBe(48);
+    });
+
+    it('the same key while the first request still runs → 409; once it has answered, its answer', async () => {
+      const { token, storeId } = await merchantWithStore(api, 'Still running');
+      const key = `running-${randomUUID()}`;
+      const body = { ...product(storeId), image_url: `${images.url}/held.png` };
+      const fetched = images.hits.get('/held.png') ?? 0;
+      // The photo server holds the first request's fetch: it is claimed and running until released.
+      const first = call(token, 'generate-product', body, { 'idempotency-key': key });
+      try {
+        await until(() => images.hits.get('/held.png') === fetched + 1, 'the first request to fetch its photo');
+        const second = await call(token, 'generate-product', body, { 'idempotency-key': key });
+        expect(second.status).toBe(409);
+        expect(second.body.error).toMatchObject({ code: 'CONFLICT', message: expect.stringContaining('still being processed') });
+      } finally {
+        // Whatever happened above, the first request ends here: it must not outlive the test.
+        images.release();
+        await first;
+      }
+      const answered = await first;
+      expect(answered.status).toBe(200);
+      const third = await call(token, 'generate-product', body, { 'idempotency-key': key });
+      expect(third.status).toBe(200);
+      expect(third.headers.get('idempotent-replayed')).toBe('true');
+      expect(third.body).toEqual(answered.body);
+      expect(images.hits.get('/held.png')).toBe(fetched + 1);
+      expect(await balanceOf(storeId)).toBe(48);
+    });
+
+    it('the key reused for another route, even with the same body → 422, and that route is not run', async () => {
+      const { token, storeId } = await merchantWithStore(api, 'Other route');
+      const key = `route-${randomUUID()}`;
+      const body = { title: 'T', style: 'bold', colors: ['#123456'], store_id: storeId };
+      const cover = await call(token, 'generate-blog-cover', body, { 'idempotency-key': key });
+      expect(cover.status).toBe(200);
+      const other = await call(token, 'generate-blog-autopilot', body, { 'idempotency-key': key });
+      expect(other.status).toBe(422);
+      expect(other.body.error).toMatchObject({ code: 'UNPROCESSABLE', message: expect.stringContaining('Idempotency-Key') });
+      expect(await balanceOf(storeId)).toBe(47);
+    });
+
+    it('a key is kept 24 hours: a minute before, it still refuses another body; after, it is a new request', async () => {
+      const { session, token, storeId } = await merchantWithStore(api, 'Day old key');
+      const key = `day-${randomUUID()}`;
+      const cover = (title: string) =>
+        call(token, 'generate-blog-cover', { title, style: 'bold', colors: ['#123456'], store_id: storeId }, { 'idempotency-key': key });
+      expect((await cover('First')).status).toBe(200);
+      // The key's age is its row's creation time: set back as if the first request was that long ago.
+      const age = (interval: string) =>
+        db.query(`UPDATE idempotency_keys SET created_at = clock_timestamp() - $3::interval WHERE user_id = $1 AND key = $2`, [
+          session.user.id,
+          key,
+          interval,
+        ]);
+      await age('23 hours 59 minutes');
+      expect((await cover('Second')).status).toBe(422);
+      const replayed = await cover('First');
+      expect(replayed.headers.get('idempotent-replayed')).toBe('true');
+      expect(await balanceOf(storeId)).toBe(47);
+
+      await age('24 hours 1 minute');
+      const fresh = await cover('Second');
+      expect(fresh.status).toBe(200);
+      expect(fresh.headers.get('idempotent-replayed')).toBeNull();
+      expect(await balanceOf(storeId)).toBe(44);
+      // And the new answer is the one kept now.
+      const again = await cover('Second');
+      expect(again.headers.get('idempotent-replayed')).toBe('true');
+      expect(again.body).toEqual(fresh.body);
+    });
+
     it('keys older than 24 hours are purged with their answers; younger ones stay', async () => {
       const userId = randomUUID();
       const row = (key: string, age: string) =>
         db.query(
-          `INSERT INTO idempotency_keys (user_id, key, route, fingerprint, state, response, created_at)
-           VALUES ($1, $2, 'generate-blog-cover', 'f', 'done', '{"cover":1}', clock_timestamp() - $3::interval)`,
+          `INSERT INTO idempotency_keys (user_id, key, route, fingerprint, state, response_status, response_headers, response_body, created_at)
+           VALUES ($1, $2, 'generate-blog-cover', 'f', 'done', 200, '{}', '{"cover":1}', clock_timestamp() - $3::interval)`,
           [userId, key, age],
         );
       await row('expired', '25 hours');
@@ -559,6 +658,49 @@ describe('AI functions (local provider) and credits', () => {
       const result = await call(owner.token, 'generate-blog-autopilot', article(owner.storeId), { 'idempotency-key': 'k'.repeat(256) });
       expect(result.status).toBe(400);
       expect(result.body.error.details[0].field).toBe('Idempotency-Key');
+    });
+  });
+
+  describe('the hourly maximum on the charging path', () => {
+    const AUTOPILOT = 'generate-blog-autopilot';
+    /** Autopilot charges written into the store's ledger `minutesAgo` each (with their refunds when `refunded`): a past hour arranged in SQL. */
+    const pastCharges = (storeId: string, minutesAgo: number[], refunded = false) =>
+      db.query(
+        `WITH charges AS (
+           INSERT INTO credit_ledger (store_id, kind, amount, function, reference, created_at)
+           SELECT $1, 'charge', -5, $2, 'arranged', clock_timestamp() - make_interval(mins => m) FROM unnest($3::int[]) AS m
+           RETURNING id, created_at)
+         INSERT INTO credit_ledger (store_id, kind, amount, function, refund_of, created_at)
+         SELECT $1, 'refund', 5, $2, id, created_at FROM charges WHERE $4`,
+        [storeId, AUTOPILOT, minutesAgo, refunded],
+      );
+
+    it('over the maximum, Retry-After counts from the oldest call in the window', async () => {
+      const { token, storeId } = await merchantWithStore(api, 'Window');
+      // 20 calls (the maximum): the oldest 50 minutes ago, leaving the window in 10 minutes; the rest 5 minutes ago.
+      await pastCharges(storeId, [50, ...Array<number>(19).fill(5)]);
+      const limited = await call(token, AUTOPILOT, article(storeId));
+      expect(limited.status).toBe(429);
+      const retryAfter = Number(limited.headers.get('retry-after'));
+      expect(retryAfter).toBeGreaterThan(590);
+      expect(retryAfter).toBeLessThanOrEqual(600);
+      expect(limited.body.error.details).toEqual({ limit: 20, window_seconds: 3600, retry_after_seconds: retryAfter });
+      expect(await balanceOf(storeId)).toBe(50);
+    });
+
+    it('refunded calls do not count towards the maximum', async () => {
+      const { token, storeId } = await merchantWithStore(api, 'Refunded');
+      // 19 calls that count, and 10 older ones that were refunded.
+      await pastCharges(storeId, Array<number>(19).fill(10));
+      await pastCharges(storeId, Array<number>(10).fill(55), true);
+      const twentieth = await call(token, AUTOPILOT, article(storeId));
+      expect(twentieth.status).toBe(200);
+      const over = await call(token, AUTOPILOT, article(storeId));
+      expect(over.status).toBe(429);
+      // The oldest counted call is 10 minutes old: the refunded ones, older, do not set the wait either.
+      expect(Number(over.headers.get('retry-after'))).toBeGreaterThan(2990);
+      expect(Number(over.headers.get('retry-after'))).toBeLessThanOrEqual(3000);
+      expect(await balanceOf(storeId)).toBe(45);
     });
   });
 

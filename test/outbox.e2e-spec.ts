@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import { OutboxRelay, StoreEvent, type StoreEventEnvelope } from '@app/core';
 import { merchantWithStore, startApp, type TestApp } from './support/app.js';
 import { SYSTEM_DATA_SOURCE } from './support/database.js';
+import { until } from './support/wait.js';
 
 /** Collects the store events an app's EventBus publishes for one store. */
 function collect(api: TestApp, storeId: () => string): StoreEventEnvelope[] {
@@ -14,14 +15,6 @@ function collect(api: TestApp, storeId: () => string): StoreEventEnvelope[] {
       if (event.envelope.store_id === storeId()) seen.push(event.envelope);
     });
   return seen;
-}
-
-async function until(check: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }
 
 /**
@@ -63,8 +56,14 @@ describe('outbox relay', () => {
       body: { name: 'Relayed', price: 3 },
     });
     const all = () => [...seen, ...seenBySecond];
-    await until(() => all().some((e) => e.data.product_id === created.body.product.id), 'product.created on the EventBus');
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // A relay publishes a row before it marks it dispatched, and no relay claims a dispatched row:
+    // once the store has nothing undispatched, every publish of it has happened.
+    await until(async () => (await undispatched(store.storeId)) === 0, 'the store’s events to be dispatched');
+    // And each relay has handled every notification it got (stopping awaits that): a second publish would be seen by now.
+    for (const app of [api, second]) {
+      await app.app.get(OutboxRelay).stop();
+      await app.app.get(OutboxRelay).start();
+    }
     const published = all().filter((e) => e.data.product_id === created.body.product.id);
     expect(published).toHaveLength(1);
     expect(published[0]).toMatchObject({ event: 'product.created', store_id: store.storeId, data: { name: 'Relayed', price: 3 } });
@@ -83,7 +82,7 @@ describe('outbox relay', () => {
     await until(() => seen.concat(seenBySecond).some((e) => e.data.product_id === product), 'product.created');
     const refused = await api.request('POST', `/functions/v1/products/${product}/inventory`, { token: store.token, body: { delta: -1 } });
     expect(refused.status).toBe(409);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await until(async () => (await undispatched(store.storeId)) === 0, 'the store’s events to be dispatched');
     expect(seen.concat(seenBySecond).filter((e) => e.event === 'inventory.updated' && e.data.product_id === product)).toEqual([]);
     const rows = await api.app
       .get<DataSource>(SYSTEM_DATA_SOURCE)
@@ -98,7 +97,7 @@ describe('outbox relay', () => {
       token: store.token,
       body: { name: 'Swept', price: 4 },
     });
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // Both relays stopped (no listener, no timer) before the change committed: nothing can publish it.
     const mine = () => seen.concat(seenBySecond).filter((e) => e.data.product_id === created.body.product.id);
     expect(mine()).toEqual([]);
     expect(await undispatched(store.storeId)).toBe(1);

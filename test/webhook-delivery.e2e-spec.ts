@@ -2,19 +2,20 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { DataSource } from 'typeorm';
 import { OutboxRelay } from '@app/core';
+import { DeliveryQueue } from '@app/webhooks';
 import { WebhookReceiver, type ReceivedRequest } from './fakes/webhook-receiver.js';
 import { merchantWithStore, startApp, type TestApp } from './support/app.js';
 import { SYSTEM_DATA_SOURCE } from './support/database.js';
+import { until } from './support/wait.js';
 
-async function until<T>(probe: () => T | null | false | Promise<T | null | false>, what: string, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
+/** Long enough for a receiver on 127.0.0.1 to answer on a busy machine; the `hang` receiver never does. */
+const TIMEOUT_MS = 2000;
+/**
+ * A request enqueues its delivery's first attempt 200 ms ahead, before its transaction commits; on a
+ * busy machine the attempt may run first, find nothing, and leave the delivery to the lost-job sweep,
+ * as in production. Here the sweep comes within seconds rather than after a minute.
+ */
+const SWEEP_SOON = { JOB_SWEEP_INTERVAL_MS: '1000', LOST_JOB_AFTER_MS: '2000' };
 
 /** What a receiver does: check X-Service-Signature with node's crypto, in constant time. */
 function serviceSignatureValid(request: ReceivedRequest, secret: string): boolean {
@@ -65,6 +66,20 @@ describe('webhook deliveries', () => {
   const move = (orderId: string, status: string) =>
     api.request('PATCH', `/functions/v1/orders/${orderId}`, { token: owner.token, body: { status } });
   const webhookRow = async (id: string) => (await db().query('SELECT status, disabled_reason FROM webhooks WHERE id = $1', [id]))[0];
+  /**
+   * Waits until nothing more can reach the receiver for these stores: every event of theirs relayed
+   * (its deliveries written) and every delivery finished. A delivery is marked only after its POST
+   * was answered, so what the receiver holds then is all it will get.
+   */
+  const settled = (...storeIds: string[]) =>
+    until(async () => {
+      const [row] = await db().query(
+        `SELECT (SELECT count(*)::int FROM outbox_events WHERE store_id = ANY ($1::uuid[]) AND dispatched_at IS NULL) AS undispatched,
+                (SELECT count(*)::int FROM webhook_deliveries WHERE store_id = ANY ($1::uuid[]) AND status = 'pending') AS pending`,
+        [storeIds],
+      );
+      return row.undispatched === 0 && row.pending === 0;
+    }, 'every event relayed and every delivery finished');
 
   beforeAll(async () => {
     receiver = new WebhookReceiver();
@@ -75,14 +90,15 @@ describe('webhook deliveries', () => {
       WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
       WEBHOOK_ALLOW_HTTP: 'true',
       WEBHOOK_RETRY_DELAYS_MS: '0,150,150,150,150',
-      WEBHOOK_TIMEOUT_MS: '400',
+      WEBHOOK_TIMEOUT_MS: String(TIMEOUT_MS),
+      ...SWEEP_SOON,
       REDIS_PREFIX: `${process.env.REDIS_PREFIX}deliveries:`,
     });
     owner = await merchantWithStore(api, 'Webhook store');
   });
   afterAll(async () => {
-    await api.close();
-    await receiver.stop();
+    await api?.close();
+    await receiver?.stop();
   });
 
   it('an order moved through its states delivers exactly the subscribed events, signed both ways', async () => {
@@ -92,9 +108,9 @@ describe('webhook deliveries', () => {
     expect((await move(order.id, 'paid')).status).toBe(200);
     expect((await move(order.id, 'shipped')).status).toBe(200);
 
-    const received = await until(() => (receiver.to('/ok/orders').length >= 3 ? receiver.to('/ok/orders') : null), 'three deliveries');
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(receiver.to('/ok/orders')).toHaveLength(3);
+    await settled(owner.storeId);
+    const received = receiver.to('/ok/orders');
+    expect(received).toHaveLength(3);
     const bodies = received.map((request) => JSON.parse(request.body));
     expect(bodies.map((body) => body.event)).toEqual(['order.created', 'order.paid', 'order.shipped']);
     expect(bodies[1]).toMatchObject({
@@ -132,8 +148,9 @@ describe('webhook deliveries', () => {
     await db().query(`UPDATE outbox_events SET dispatched_at = NULL WHERE event = 'product.created' AND data->>'product_id' = $1`, [
       productId,
     ]);
+    // The sweep awaits the dispatch: when it returns, whatever the republished row was to cause is written.
     expect(await api.app.get(OutboxRelay).sweep()).toBeGreaterThanOrEqual(1);
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await settled(owner.storeId);
     expect(receiver.to('/ok/once')).toHaveLength(1);
     const [{ count }] = await db().query(
       `SELECT count(*)::int AS count FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id WHERE w.url LIKE '%/ok/once'`,
@@ -168,8 +185,7 @@ describe('webhook deliveries', () => {
     } finally {
       await relay.start();
     }
-    await until(() => receiver.to('/ok/batch-a').length === 2 && receiver.to('/ok/batch-b').length === 1, 'the batch deliveries');
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await settled(owner.storeId, other.storeId);
     const names = (path: string) => receiver.to(path).map((request) => JSON.parse(request.body));
     // Attempts run in parallel: arrival order is not part of the contract.
     expect(
@@ -185,12 +201,12 @@ describe('webhook deliveries', () => {
 
   it.each([
     ['500', '/fail/hook', 'Receiver answered 500'],
-    ['a timeout', '/slow/hook', 'No answer within 400 ms'],
+    ['a timeout', '/hang/hook', `No answer within ${TIMEOUT_MS} ms`],
     ['a redirect', '/redirect/hook', 'Redirect (302) not followed'],
   ])('%s is retried on the schedule, then the webhook is disabled with a notification', async (_, path, error) => {
     const hook = await register(path, ['product.created']);
     await product();
-    await until(async () => (await webhookRow(hook.id)).status === 'disabled', 'the webhook to be disabled');
+    await until(async () => (await webhookRow(hook.id)).status === 'disabled', 'the webhook to be disabled', 5 * TIMEOUT_MS + 15_000);
     const attempts = receiver.to(path);
     expect(attempts).toHaveLength(5);
     expect(attempts.map((request) => request.headers['x-service-attempt'])).toEqual(['1', '2', '3', '4', '5']);
@@ -223,9 +239,11 @@ describe('webhook deliveries', () => {
     expect(receiver.to('/gone/hook')).toHaveLength(1);
     expect((await webhookRow(hook.id)).disabled_reason).toBe('The receiver answered 410 Gone');
 
-    // While disabled, new events make no deliveries.
+    // While disabled, new events make no deliveries: once the change is relayed, there is none for it.
     await api.request('PATCH', `/functions/v1/products/${productId}`, { token: owner.token, body: { name: 'Renamed while disabled' } });
-    await new Promise((resolve) => setTimeout(resolve, 400));
+    await settled(owner.storeId);
+    const [{ count }] = await db().query(`SELECT count(*)::int AS count FROM webhook_deliveries WHERE webhook_id = $1`, [hook.id]);
+    expect(count).toBe(1);
     expect(receiver.to('/gone/hook')).toHaveLength(1);
 
     const enabled = await api.request('PATCH', `/functions/v1/webhooks/${hook.id}`, {
@@ -254,6 +272,29 @@ describe('webhook deliveries', () => {
     expect(verifyStandard(request, 'plain-secret-of-merchant')).toBeTruthy();
     expect(serviceSignatureValid(request, fresh)).toBe(true);
     expect(() => verifyStandard(request, 'whsec_' + Buffer.from('someone else entirely').toString('base64'))).toThrow();
+
+    // As if the rotation was longer ago: the time it was made set back in SQL (its end moves with it).
+    const rotatedAgo = (interval: string) =>
+      db().query(`UPDATE webhooks SET previous_secret_expires_at = clock_timestamp() + interval '24 hours' - $2::interval WHERE id = $1`, [
+        hook.id,
+        interval,
+      ]);
+    const next = async (what: string) => {
+      const count = receiver.to('/ok/rotated').length;
+      await product();
+      return (await until(() => receiver.to('/ok/rotated')[count], what)) as ReceivedRequest;
+    };
+    await rotatedAgo('23 hours 59 minutes');
+    const lastMinute = await next('a delivery in the last minute of the overlap');
+    expect(String(lastMinute.headers['webhook-signature']).split(' ')).toHaveLength(2);
+    expect(verifyStandard(lastMinute, 'plain-secret-of-merchant')).toBeTruthy();
+
+    await rotatedAgo('24 hours 1 minute');
+    const dayAfter = await next('a delivery after the overlap');
+    expect(String(dayAfter.headers['webhook-signature']).split(' ')).toHaveLength(1);
+    expect(verifyStandard(dayAfter, fresh)).toBeTruthy();
+    expect(serviceSignatureValid(dayAfter, fresh)).toBe(true);
+    expect(() => verifyStandard(dayAfter, 'plain-secret-of-merchant')).toThrow();
   });
 
   it('a redelivery and a test event arrive, with the original event id for the redelivery', async () => {
@@ -274,5 +315,88 @@ describe('webhook deliveries', () => {
     expect((await api.request('POST', `/functions/v1/webhooks/${hook.id}/test`, { token: owner.token })).status).toBe(201);
     await until(() => receiver.to('/ok/redeliver').length === 3, 'the test event');
     expect(JSON.parse(receiver.to('/ok/redeliver')[2].body).event).toBe('webhook.test');
+  });
+});
+
+/**
+ * The production schedule itself (WEBHOOK_RETRY_DELAYS_MS unset), on the real queue: each failed
+ * attempt leaves the next one in Bull, delayed 1, 5, 30 then 60 minutes, with the delivery's
+ * next_attempt_at to match. The test does not wait those minutes: it promotes each delayed job, and
+ * the worker runs it as it would have then.
+ */
+describe('webhook retries on the default schedule', () => {
+  let api: TestApp;
+  let receiver: WebhookReceiver;
+  let base: string;
+  const db = () => api.app.get<DataSource>(SYSTEM_DATA_SOURCE);
+
+  beforeAll(async () => {
+    receiver = new WebhookReceiver();
+    base = await receiver.start();
+    api = await startApp({
+      WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+      WEBHOOK_ALLOW_HTTP: 'true',
+      REDIS_PREFIX: `${process.env.REDIS_PREFIX}default-schedule:`,
+      ...SWEEP_SOON,
+    });
+  });
+  afterAll(async () => {
+    await api?.close();
+    await receiver?.stop();
+  });
+
+  it('a failing delivery is tried again after 1, 5, 30 and 60 minutes, then the webhook is disabled', async () => {
+    expect(api.config.WEBHOOK_RETRY_DELAYS_MS).toEqual([0, 60_000, 300_000, 1_800_000, 3_600_000]);
+    const owner = await merchantWithStore(api, 'Default schedule store');
+    const registered = await api.request('POST', '/functions/v1/webhooks/register', {
+      token: owner.token,
+      body: { store_id: owner.storeId, url: `${base}/fail/default-schedule`, events: ['product.created'] },
+    });
+    const hookId = registered.body.webhook.id as string;
+    const sent = await api.request('POST', `/functions/v1/webhooks/${hookId}/test`, { token: owner.token });
+    expect(sent.status).toBe(201);
+    const deliveryId = sent.body.delivery.id as string;
+    const queue = api.app.get(DeliveryQueue).queue;
+    const attemptRow = (attempt: number) =>
+      until(
+        async () =>
+          (
+            await db().query(
+              `SELECT a.started_at, a.duration_ms, a.next_attempt_at, d.next_attempt_at AS delivery_next, d.status
+                 FROM webhook_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id
+                WHERE a.delivery_id = $1 AND a.attempt = $2`,
+              [deliveryId, attempt],
+            )
+          )[0],
+        `attempt ${attempt} to be recorded`,
+      );
+
+    for (const [attempt, delay] of [
+      [1, 60_000],
+      [2, 300_000],
+      [3, 1_800_000],
+      [4, 3_600_000],
+    ]) {
+      const row = await attemptRow(attempt);
+      // Planned `delay` after the attempt ended (started_at + duration), on the attempt and on the delivery.
+      const ended = row.started_at.getTime() + row.duration_ms;
+      expect(row.status).toBe('pending');
+      expect(row.next_attempt_at.getTime() - ended).toBeGreaterThanOrEqual(delay - 1000);
+      expect(row.next_attempt_at.getTime() - ended).toBeLessThanOrEqual(delay + 1000);
+      expect(row.delivery_next.getTime()).toBe(row.next_attempt_at.getTime());
+      const job = await until(() => queue.getJob(`${deliveryId}:${attempt + 1}`), `attempt ${attempt + 1} in the queue`);
+      expect(job.data).toEqual({ deliveryId, attempt: attempt + 1 });
+      expect(job.opts.delay).toBeGreaterThan(delay - 1000);
+      expect(job.opts.delay).toBeLessThanOrEqual(delay);
+      expect(await job.isDelayed()).toBe(true);
+      await job.promote();
+    }
+    const last = await attemptRow(5);
+    expect(last.next_attempt_at).toBeNull();
+    expect(last.status).toBe('failed');
+    expect(await queue.getJob(`${deliveryId}:6`)).toBeNull();
+    expect(receiver.to('/fail/default-schedule').map((request) => request.headers['x-service-attempt'])).toEqual(['1', '2', '3', '4', '5']);
+    const [webhook] = await db().query('SELECT status FROM webhooks WHERE id = $1', [hookId]);
+    expect(webhook.status).toBe('disabled');
   });
 });

@@ -65,13 +65,19 @@ describe('webhooks API', () => {
     return inserted;
   };
   /**
-   * The deliveries whose first attempt was enqueued (sorted), each once, with the documented delay.
-   * The spy sees the delivery worker's own retries too (attempt 2 and later); those are left out.
+   * The deliveries of `webhookId` whose first attempt waits in the delivery queue (Bull, in Redis),
+   * sorted; each job as a request enqueues it, 200 ms ahead. The apps here are `api` processes with
+   * a queue of their own: nothing takes the jobs away.
    */
-  const firstAttempts = (enqueue: { mock: { calls: unknown[][] } }) => {
-    const calls = enqueue.mock.calls.filter(([, attempt]) => attempt === 1);
-    for (const call of calls) expect(call).toEqual([expect.any(String), 1, 200]);
-    return calls.map(([id]) => id as string).sort();
+  const queuedFirstAttempts = async (webhookId: string): Promise<string[]> => {
+    const queue = api.app.get(DeliveryQueue).queue;
+    const deliveries: { id: string }[] = await db().query('SELECT id FROM webhook_deliveries WHERE webhook_id = $1', [webhookId]);
+    const jobs = (await Promise.all(deliveries.map(({ id }) => queue.getJob(`${id}:1`)))).filter((job) => job !== null);
+    for (const job of jobs) {
+      expect(job.data).toEqual({ deliveryId: expect.any(String), attempt: 1 });
+      expect(job.opts.delay).toBe(200);
+    }
+    return jobs.map((job) => job.data.deliveryId).sort();
   };
   /** No field of the answer is the secret or its sealed form, and the plaintext appears nowhere in it. */
   const expectNoSecret = (body: unknown, plaintext?: string) => {
@@ -83,8 +89,11 @@ describe('webhooks API', () => {
   };
 
   beforeAll(async () => {
-    api = await startApp({ WEBHOOK_ALLOW_PRIVATE_URLS: 'true', WEBHOOK_ALLOW_HTTP: 'true' });
-    strict = await startApp();
+    // API processes only (no delivery worker), on a queue of their own: what a request enqueues stays
+    // in Redis for the tests to read.
+    const apiOnly = { APP_ROLE: 'api', REDIS_PREFIX: `${process.env.REDIS_PREFIX}webhooks-api:` };
+    api = await startApp({ WEBHOOK_ALLOW_PRIVATE_URLS: 'true', WEBHOOK_ALLOW_HTTP: 'true', ...apiOnly });
+    strict = await startApp(apiOnly);
     const owner = await merchantWithStore(api, 'Webhook API store');
     const other = await merchantWithStore(api, 'Another tenant');
     storeId = owner.storeId;
@@ -101,10 +110,15 @@ describe('webhooks API', () => {
     tokens.customer = (await signUp(api, { role: 'customer', store_id: storeId })).access_token;
   });
   afterAll(async () => {
+    // Nothing here attempts the deliveries left pending; neither should another file's worker.
+    if (storeId) {
+      await db().query(`UPDATE webhook_deliveries SET status = 'cancelled' WHERE store_id = ANY ($1::uuid[]) AND status = 'pending'`, [
+        [storeId, otherStoreId],
+      ]);
+    }
     await strict?.close();
     await api?.close();
   });
-  afterEach(() => vi.restoreAllMocks());
 
   describe('registration and secrets', () => {
     it('generates a whsec_ secret of 32 random bytes, answers it once, and stores it only sealed', async () => {
@@ -498,14 +512,13 @@ describe('webhooks API', () => {
   describe('test events, the delivery log and redelivery', () => {
     it('test creates a webhook.test delivery with the documented envelope and enqueues its first attempt', async () => {
       const { webhook } = await register({ events: ['product.deleted'] });
-      const enqueue = vi.spyOn(api.app.get(DeliveryQueue), 'enqueue');
       const before = Date.now();
       const result = await call('owner', 'POST', `/webhooks/${webhook.id}/test`);
       expect(result.status).toBe(201);
       const delivery = result.body.delivery;
       expect(delivery).toMatchObject({ webhook_id: webhook.id, event: 'webhook.test', redelivery_of: null, attempts: [] });
       expect(delivery).not.toHaveProperty('body');
-      expect(enqueue).toHaveBeenCalledWith(delivery.id, 1, 200);
+      expect(await queuedFirstAttempts(webhook.id)).toEqual([delivery.id]);
 
       const [stored] = await db().query('SELECT * FROM webhook_deliveries WHERE id = $1', [delivery.id]);
       expect(stored).toMatchObject({ event: 'webhook.test', event_id: delivery.event_id, store_id: storeId, redelivery_of: null });
@@ -548,7 +561,6 @@ describe('webhooks API', () => {
     it('redeliver creates a new delivery of the same event, redelivery_of the original, and enqueues it', async () => {
       const { webhook } = await register();
       const original = await insertDelivery(webhook.id, { status: 'succeeded' });
-      const enqueue = vi.spyOn(api.app.get(DeliveryQueue), 'enqueue');
       const result = await call('webhooksMember', 'POST', `/webhooks/${webhook.id}/deliveries/${original.id}/redeliver`);
       expect(result.status).toBe(201);
       expect(result.body.delivery).toMatchObject({
@@ -561,7 +573,7 @@ describe('webhooks API', () => {
         attempts: [],
       });
       expect(result.body.delivery.id).not.toBe(original.id);
-      expect(enqueue).toHaveBeenCalledWith(result.body.delivery.id, 1, 200);
+      expect(await queuedFirstAttempts(webhook.id)).toEqual([result.body.delivery.id]);
       const [stored] = await db().query('SELECT body, redelivery_of FROM webhook_deliveries WHERE id = $1', [result.body.delivery.id]);
       expect(stored).toEqual({ body: original.body, redelivery_of: original.id });
 
@@ -676,7 +688,6 @@ describe('webhooks API', () => {
       const { webhook: sibling } = await register();
       await insertDelivery(sibling.id, { status: 'failed', createdAt: minutesAgo(15) });
 
-      const enqueue = vi.spyOn(api.app.get(DeliveryQueue), 'enqueue');
       const since = minutesAgo(60).toISOString();
       const result = await call('webhooksMember', 'POST', `/webhooks/${webhook.id}/recover`, { since });
       expect(result.status).toBe(200);
@@ -690,7 +701,7 @@ describe('webhooks API', () => {
       expect(Object.keys(byOriginal).sort()).toEqual([failed.id, cancelled.id, relapse.id].sort());
       expect(byOriginal[failed.id]).toMatchObject({ event_id: failed.event_id, status: 'pending', attempts: [], webhook_id: webhook.id });
       expect(byOriginal[relapse.id].event_id).toBe(relapsed.event_id);
-      expect(firstAttempts(enqueue)).toEqual(result.body.deliveries.map((d: { id: string }) => d.id).sort());
+      expect(await queuedFirstAttempts(webhook.id)).toEqual(result.body.deliveries.map((d: { id: string }) => d.id).sort());
       const [stored] = await db().query('SELECT body FROM webhook_deliveries WHERE redelivery_of = $1', [failed.id]);
       expect(stored.body).toBe(failed.body);
 
@@ -708,12 +719,11 @@ describe('webhooks API', () => {
            FROM generate_series(1, 501) AS n`,
         [webhook.id, storeId],
       );
-      const enqueue = vi.spyOn(api.app.get(DeliveryQueue), 'enqueue').mockResolvedValue(undefined);
       const since = new Date(Date.now() - HOUR).toISOString();
       const first = await call('owner', 'POST', `/webhooks/${webhook.id}/recover`, { since });
       expect(first.body).toMatchObject({ redelivered: 500, has_more: true });
       expect(first.body.deliveries).toHaveLength(500);
-      expect(firstAttempts(enqueue)).toEqual(first.body.deliveries.map((d: { id: string }) => d.id).sort());
+      expect(await queuedFirstAttempts(webhook.id)).toEqual(first.body.deliveries.map((d: { id: string }) => d.id).sort());
       const [newest] = await db().query(
         `SELECT d.id FROM webhook_deliveries d WHERE d.webhook_id = $1 AND d.redelivery_of IS NULL ORDER BY created_at DESC LIMIT 1`,
         [webhook.id],

@@ -6,6 +6,8 @@ export interface ServedFile {
   status?: number;
   headers?: Record<string, string>;
   body: Buffer | string;
+  /** Answer only once `release()` is called: a request in flight for as long as a test needs. */
+  hold?: boolean;
 }
 
 /** A photo whose left half is red and right half blue, so its dominant colours are known. */
@@ -29,6 +31,7 @@ export async function twoColourPhoto(format: 'png' | 'jpeg' | 'webp', width = 40
 /** Serves fixed files on 127.0.0.1, by path; anything else answers 404. Counts requests per path. */
 export class ImageServer {
   readonly hits = new Map<string, number>();
+  private held: (() => void)[] = [];
   private server?: Server;
   url = '';
 
@@ -40,11 +43,20 @@ export class ImageServer {
       this.hits.set(path, (this.hits.get(path) ?? 0) + 1);
       const file = this.files[path];
       if (!file) return void res.writeHead(404, { 'content-type': 'text/plain' }).end('not here');
-      res.writeHead(file.status ?? 200, file.headers ?? {}).end(file.body);
+      const answer = () => void res.writeHead(file.status ?? 200, file.headers ?? {}).end(file.body);
+      if (file.hold) this.held.push(answer);
+      else answer();
     });
     await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
     this.url = `http://127.0.0.1:${(this.server!.address() as AddressInfo).port}`;
     return this;
+  }
+
+  /** Answers the requests held so far. */
+  release(): void {
+    const held = this.held;
+    this.held = [];
+    for (const answer of held) answer();
   }
 
   async stop(): Promise<void> {

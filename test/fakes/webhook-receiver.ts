@@ -1,4 +1,4 @@
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 export interface ReceivedRequest {
@@ -8,16 +8,18 @@ export interface ReceivedRequest {
   at: number;
 }
 
-export type Behaviour = 'ok' | 'fail' | 'gone' | 'slow' | 'lag' | 'redirect';
+export type Behaviour = 'ok' | 'fail' | 'gone' | 'hang' | 'lag' | 'redirect';
 
 /**
- * A webhook receiver on 127.0.0.1: `/<behaviour>/<anything>` answers 200, 500, 410, nothing for
- * 5 s, 200 after 100 ms (`lag`: deliveries stay in flight a while), or a 302 to `/ok/redirected`.
- * Every request is recorded with its exact body; `unanswered` counts those still waiting.
+ * A webhook receiver on 127.0.0.1: `/<behaviour>/<anything>` answers 200, 500, 410, nothing until
+ * `release()` (`hang`: a timeout whatever the machine's speed), 200 after 100 ms (`lag`: deliveries
+ * stay in flight a while), or a 302 to `/ok/redirected`. Every request is recorded with its exact
+ * body; `unanswered` counts the `lag` ones still waiting.
  */
 export class WebhookReceiver {
   readonly requests: ReceivedRequest[] = [];
   unanswered = 0;
+  private hanging: ServerResponse[] = [];
   private server?: Server;
 
   async start(): Promise<string> {
@@ -28,8 +30,8 @@ export class WebhookReceiver {
         const path = req.url ?? '/';
         this.requests.push({ path, headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), at: Date.now() });
         const behaviour = path.split('/')[1] as Behaviour;
-        if (behaviour === 'slow') {
-          setTimeout(() => res.writeHead(200).end('too late'), 5000).unref();
+        if (behaviour === 'hang') {
+          this.hanging.push(res);
           return;
         }
         if (behaviour === 'lag') {
@@ -56,7 +58,13 @@ export class WebhookReceiver {
     return this.requests.filter((request) => request.path === path);
   }
 
+  /** Answers the `hang` requests still waiting (their senders have long given up). */
+  release(): void {
+    for (const res of this.hanging.splice(0)) if (!res.destroyed) res.writeHead(200).end('too late');
+  }
+
   async stop(): Promise<void> {
+    this.release();
     this.server?.closeAllConnections();
     await new Promise<void>((resolve) => this.server?.close(() => resolve()) ?? resolve());
   }

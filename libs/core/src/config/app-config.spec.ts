@@ -42,6 +42,15 @@ describe('loadConfig', () => {
     expect(config.ALLOWED_REDIRECT_ORIGINS).toEqual(['http://localhost:3000', 'http://localhost:5173']);
   });
 
+  it('retries webhook deliveries at once, then after 1, 5, 30 and 60 minutes, with 10 s to answer', () => {
+    const config = loadConfig({ NODE_ENV: 'development' }, { secretsFile });
+    expect(config.WEBHOOK_RETRY_DELAYS_MS).toEqual([0, 60_000, 5 * 60_000, 30 * 60_000, 60 * 60_000]);
+    expect(config.WEBHOOK_TIMEOUT_MS).toBe(10_000);
+    expect(loadConfig({ NODE_ENV: 'test', WEBHOOK_RETRY_DELAYS_MS: '0, 150,150' }, { secretsFile }).WEBHOOK_RETRY_DELAYS_MS).toEqual([
+      0, 150, 150,
+    ]);
+  });
+
   it('converts numbers, booleans and lists', () => {
     const config = loadConfig(
       { NODE_ENV: 'test', PORT: '8080', OUTBOX_RELAY: 'false', CORS_ORIGINS: 'https://a.example, https://b.example' },

@@ -6,13 +6,14 @@ import { ensureDatabase, StartupError } from './ensure-database.js';
 import { CoreRlsFoundation1763800000000 } from './migrations/1763800000000-core-rls-foundation.js';
 import { CoreOutbox1763800050000 } from './migrations/1763800050000-outbox.js';
 import { CoreIdempotency1763800060000 } from './migrations/1763800060000-idempotency.js';
+import { CoreIdempotencyExactAnswers1763801400000 } from './migrations/1763801400000-idempotency-exact-answers.js';
 import { LeastPrivilege1763800800000 } from './migrations/1763800800000-least-privilege.js';
 import { AuthorizeRequest1763801450000 } from './migrations/1763801450000-authorize-request.js';
 import { OWNER_ROLE, PRIVATE_SCHEMA, REQUEST_ROLE, SYSTEM_ROLE } from './roles.js';
 
 const CORE_MIGRATIONS: Function[] = [CoreRlsFoundation1763800000000, CoreOutbox1763800050000, CoreIdempotency1763800060000];
-/** Runs after every lib's tables exist: it sweeps them all. */
-const LAST_MIGRATIONS: Function[] = [LeastPrivilege1763800800000, AuthorizeRequest1763801450000];
+/** Runs after every lib's tables exist: it sweeps them all. Then core's later changes (run in timestamp order). */
+const LAST_MIGRATIONS: Function[] = [LeastPrivilege1763800800000, CoreIdempotencyExactAnswers1763801400000, AuthorizeRequest1763801450000];
 
 const HMAC_BLOCK = 64;
 

@@ -13,7 +13,15 @@ export const IDEMPOTENCY_ABANDONED_AFTER_MINUTES = 5;
 const PURGE_INTERVAL_MS = 60 * 60 * 1000;
 const PURGE_BATCH = 5000;
 
-export type IdempotencyClaim = { kind: 'claimed' } | { kind: 'replay'; response: unknown } | { kind: 'in_progress' } | { kind: 'mismatch' };
+/** A successful answer as it was sent: its status, the headers a replay repeats, and the body's exact bytes. */
+export interface KeptAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: Buffer;
+}
+
+export type IdempotencyClaim =
+  { kind: 'claimed' } | { kind: 'replay'; answer: KeptAnswer } | { kind: 'in_progress' } | { kind: 'mismatch' };
 
 /**
  * Idempotency keys in PostgreSQL, each step in a transaction of its own (bound to the user: a user
@@ -77,8 +85,8 @@ export class IdempotencyStore implements OnApplicationBootstrap, OnApplicationSh
         this.txHost.tx,
         `INSERT INTO idempotency_keys (user_id, key, route, fingerprint) VALUES ($1, $2, $3, $4)
          ON CONFLICT (user_id, key) DO UPDATE
-            SET route = EXCLUDED.route, fingerprint = EXCLUDED.fingerprint, state = 'pending', response = NULL,
-                created_at = clock_timestamp()
+            SET route = EXCLUDED.route, fingerprint = EXCLUDED.fingerprint, state = 'pending',
+                response_status = NULL, response_headers = NULL, response_body = NULL, created_at = clock_timestamp()
           WHERE idempotency_keys.created_at < clock_timestamp() - make_interval(hours => ${IDEMPOTENCY_TTL_HOURS})
              OR (idempotency_keys.state = 'pending'
                  AND idempotency_keys.created_at < clock_timestamp() - make_interval(mins => ${IDEMPOTENCY_ABANDONED_AFTER_MINUTES}))
@@ -86,26 +94,38 @@ export class IdempotencyStore implements OnApplicationBootstrap, OnApplicationSh
         [userId, key, route, fingerprint],
       );
       if (claimed.length > 0) return { kind: 'claimed' };
-      const [existing] = await queryRows<{ route: string; fingerprint: string; state: string; response: unknown }>(
+      const [existing] = await queryRows<{
+        route: string;
+        fingerprint: string;
+        state: string;
+        response_status: number | null;
+        response_headers: Record<string, string> | null;
+        response_body: Buffer | null;
+      }>(
         this.txHost.tx,
-        `SELECT route, fingerprint, state, response FROM idempotency_keys WHERE user_id = $1 AND key = $2`,
+        `SELECT route, fingerprint, state, response_status, response_headers, response_body FROM idempotency_keys WHERE user_id = $1 AND key = $2`,
         [userId, key],
       );
       // Released between the two statements: try to claim it again.
       if (!existing) continue;
       if (existing.route !== route || existing.fingerprint !== fingerprint) return { kind: 'mismatch' };
-      return existing.state === 'done' ? { kind: 'replay', response: existing.response } : { kind: 'in_progress' };
+      if (existing.state !== 'done') return { kind: 'in_progress' };
+      return {
+        kind: 'replay',
+        answer: { status: existing.response_status!, headers: existing.response_headers!, body: existing.response_body! },
+      };
     }
     return { kind: 'in_progress' };
   }
 
   /** Keeps the successful answer for replays. */
-  async complete(userId: string, key: string, response: unknown): Promise<void> {
-    await queryRows(this.txHost.tx, `UPDATE idempotency_keys SET state = 'done', response = $3 WHERE user_id = $1 AND key = $2`, [
-      userId,
-      key,
-      JSON.stringify(response ?? null),
-    ]);
+  async complete(userId: string, key: string, answer: KeptAnswer): Promise<void> {
+    await queryRows(
+      this.txHost.tx,
+      `UPDATE idempotency_keys SET state = 'done', response_status = $3, response_headers = $4, response_body = $5
+        WHERE user_id = $1 AND key = $2`,
+      [userId, key, answer.status, JSON.stringify(answer.headers), answer.body],
+    );
   }
 
   /** Forgets a claim whose request failed, so the same key can be tried again. */

@@ -12,10 +12,13 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { catchError, from, mergeMap, of, throwError, type Observable } from 'rxjs';
 import { requireUser } from '../auth-context/principal.js';
 import { ApiError } from '../errors/api-error.js';
-import { IDEMPOTENCY_TTL_HOURS, IdempotencyStore } from './idempotency.store.js';
+import { IDEMPOTENCY_TTL_HOURS, IdempotencyStore, type KeptAnswer } from './idempotency.store.js';
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
+/** The headers of an answer that describe it, kept with it and sent again; the rest are set on every answer. */
+const KEPT_HEADERS = ['content-type', 'content-language', 'content-disposition', 'location'];
+const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
 /** JSON with object keys sorted, so the same body always gives the same fingerprint. */
 function canonicalJson(value: unknown): string {
@@ -46,9 +49,31 @@ function readKey(request: FastifyRequest): string | null {
 }
 
 /**
+ * Serialises the route's answer here, as Fastify would (the route's serializer), so that the bytes
+ * kept are the bytes sent: the first answer and every replay go out as this one buffer.
+ */
+function keep(reply: FastifyReply, response: unknown): KeptAnswer {
+  if (response !== undefined && !reply.hasHeader('content-type')) void reply.header('content-type', JSON_CONTENT_TYPE);
+  const headers: Record<string, string> = {};
+  for (const name of KEPT_HEADERS) {
+    const value = reply.getHeader(name);
+    if (value !== undefined) headers[name] = String(value);
+  }
+  const body = response === undefined ? Buffer.alloc(0) : Buffer.from(reply.serialize(response) as string, 'utf8');
+  return { status: reply.statusCode, headers, body };
+}
+
+function replay(reply: FastifyReply, answer: KeptAnswer): Buffer {
+  void reply.code(answer.status);
+  for (const [name, value] of Object.entries(answer.headers)) void reply.header(name, value);
+  void reply.header('Idempotent-Replayed', 'true');
+  return answer.body;
+}
+
+/**
  * Makes a POST safe to retry: the first successful answer to a user's `Idempotency-Key` is kept
- * 24 hours and answered again (header `Idempotent-Replayed: true`) instead of running the route a
- * second time. A failed request keeps nothing, so the same key may be retried. The same key with
+ * 24 hours and answered again, the same status, headers and body bytes (plus `Idempotent-Replayed:
+ * true`), instead of running the route a second time. A failed request keeps nothing, so the same key may be retried. The same key with
  * another route or body → 422; while the first request still runs → 409.
  */
 @Injectable()
@@ -69,8 +94,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
       mergeMap((claim) => {
         switch (claim.kind) {
           case 'replay':
-            void reply.header('Idempotent-Replayed', 'true');
-            return of(claim.response);
+            return of(replay(reply, claim.answer));
           case 'mismatch':
             throw ApiError.unprocessable('This Idempotency-Key was already used for a different request; use a new key for a new request');
           case 'in_progress':
@@ -78,8 +102,9 @@ export class IdempotencyInterceptor implements NestInterceptor {
           case 'claimed':
             return next.handle().pipe(
               mergeMap(async (response) => {
-                await this.store.complete(userId, key, response);
-                return response;
+                const answer = keep(reply, response);
+                await this.store.complete(userId, key, answer);
+                return answer.body;
               }),
               catchError((error: unknown) => from(this.store.release(userId, key)).pipe(mergeMap(() => throwError(() => error)))),
             );
