@@ -128,11 +128,23 @@ function report(results: Results): string {
       fixed(base.p50, 1),
       fixed(base.p99, 1),
       ratio(ours.rps, base.rps),
+      `${fixed(ours.cpuMsPerRequest ?? NaN, 2)} / ${fixed(base.cpuMsPerRequest ?? NaN, 2)}`,
     ];
     lines.push(
       '',
       table([
-        ['API (autocannon)', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'baseline req/s', 'p50 ms', 'p99 ms', 'API/baseline'],
+        [
+          'API (autocannon)',
+          'req/s',
+          'p50 ms',
+          'p99 ms',
+          'errors',
+          'baseline req/s',
+          'p50 ms',
+          'p99 ms',
+          'API/baseline',
+          'CPU ms/req API / baseline',
+        ],
         loadRow('read: GET products (JWT + RLS tx)', api.read, baseline.read),
         loadRow('write: POST orders', api.write, baseline.write),
       ]),
@@ -254,12 +266,20 @@ async function main(): Promise<void> {
       log(`API beside the bare Fastify + pg baseline: read and write, ${settings.rounds} alternating rounds`);
       const baselineServer = keep(await startBaseline(env, owner.token));
       for (let round = 1; round <= settings.rounds; round++) {
-        const baselineRound = await measureApi({ url: baselineServer.url, storeId: owner.storeId, productIds }, apiSettings);
-        const apiRound = await measureApi({ url: api.url, token: owner.token, storeId: owner.storeId, productIds }, apiSettings);
+        const baselineRound = await measureApi(
+          { url: baselineServer.url, storeId: owner.storeId, productIds, pid: baselineServer.process.pid },
+          apiSettings,
+        );
+        const apiRound = await measureApi(
+          { url: api.url, token: owner.token, storeId: owner.storeId, productIds, pid: api.process.pid },
+          apiSettings,
+        );
         rounds.push({ baseline: baselineRound, api: apiRound });
         log(
           `round ${round}: read ${fixed(apiRound.read.rps)} / ${fixed(baselineRound.read.rps)} req/s, ` +
-            `write ${fixed(apiRound.write.rps)} / ${fixed(baselineRound.write.rps)} req/s`,
+            `write ${fixed(apiRound.write.rps)} / ${fixed(baselineRound.write.rps)} req/s; CPU ms per request: ` +
+            `read ${fixed(apiRound.read.cpuMsPerRequest ?? NaN, 2)} / ${fixed(baselineRound.read.cpuMsPerRequest ?? NaN, 2)}, ` +
+            `write ${fixed(apiRound.write.cpuMsPerRequest ?? NaN, 2)} / ${fixed(baselineRound.write.cpuMsPerRequest ?? NaN, 2)}`,
         );
       }
       await baselineServer.stop();

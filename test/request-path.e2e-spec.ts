@@ -1,8 +1,10 @@
+import { ClsService } from 'nestjs-cls';
 import pg from 'pg';
-import type { DataSource } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
+import { CallerLookup, RequestTransaction } from '@app/core';
 import { eventually } from './support/social.js';
 import { merchantWithStore, signUp, startApp, uniqueEmail, type HttpResult, type TestApp } from './support/app.js';
-import { SYSTEM_DATA_SOURCE } from './support/database.js';
+import { sessionIdOf, SYSTEM_DATA_SOURCE } from './support/database.js';
 
 type Statement = { text: string };
 
@@ -122,5 +124,46 @@ describe('the request path', () => {
     await eventually(async () => (await idleInTransaction()) === 0, 5_000);
     const other = await merchantWithStore(api);
     expect((await api.request('GET', `/functions/v1/stores/${other.storeId}/products`, { token: other.token })).status).toBe(200);
+  });
+
+  describe('work after commit (RequestTransaction.afterCommit)', () => {
+    /** Runs `work` in a request transaction opened as the AuthGuard opens one, for the store's owner. */
+    async function inRequestTransaction(token: string, storeId: string, work: (manager: EntityManager) => Promise<void>) {
+      await api.app.get(ClsService).run(async () => {
+        const reference = { store: storeId, resource: null, record: null, onlyStore: false };
+        const opened = await api.app.get(CallerLookup).open(sessionIdOf(token), reference);
+        if (!opened) throw new Error('the session could not be opened');
+        opened.transaction.enter();
+        await opened.transaction.adopt(work);
+      });
+    }
+
+    it('runs once the transaction has committed: another connection already sees its writes', async () => {
+      const { token, storeId } = await merchantWithStore(api, 'Before');
+      const seen: string[] = [];
+      await inRequestTransaction(token, storeId, async (manager) => {
+        await manager.query(`UPDATE stores SET name = 'After' WHERE id = $1`, [storeId]);
+        await RequestTransaction.afterCommit(async () => {
+          seen.push((await db.query('SELECT name FROM stores WHERE id = $1', [storeId]))[0].name);
+        });
+        expect(seen).toEqual([]);
+      });
+      expect(seen).toEqual(['After']);
+    });
+
+    it('never runs when the transaction rolls back', async () => {
+      const { token, storeId } = await merchantWithStore(api, 'Kept');
+      let ran = false;
+      const failed = inRequestTransaction(token, storeId, async (manager) => {
+        await manager.query(`UPDATE stores SET name = 'Rolled back' WHERE id = $1`, [storeId]);
+        await RequestTransaction.afterCommit(async () => {
+          ran = true;
+        });
+        throw new Error('the handler failed');
+      });
+      await expect(failed).rejects.toThrow('the handler failed');
+      expect(ran).toBe(false);
+      expect((await db.query('SELECT name FROM stores WHERE id = $1', [storeId]))[0].name).toBe('Kept');
+    });
   });
 });

@@ -66,7 +66,7 @@ describe('webhooks API', () => {
   };
   /**
    * The deliveries of `webhookId` whose first attempt waits in the delivery queue (Bull, in Redis),
-   * sorted; each job as a request enqueues it, 200 ms ahead. The apps here are `api` processes with
+   * sorted; each job as a request enqueues it once its transaction has committed, due at once. The apps here are `api` processes with
    * a queue of their own: nothing takes the jobs away.
    */
   const queuedFirstAttempts = async (webhookId: string): Promise<string[]> => {
@@ -75,7 +75,7 @@ describe('webhooks API', () => {
     const jobs = (await Promise.all(deliveries.map(({ id }) => queue.getJob(`${id}:1`)))).filter((job) => job !== null);
     for (const job of jobs) {
       expect(job.data).toEqual({ deliveryId: expect.any(String), attempt: 1 });
-      expect(job.opts.delay).toBe(200);
+      expect(job.opts.delay).toBe(0);
     }
     return jobs.map((job) => job.data.deliveryId).sort();
   };

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import autocannon from 'autocannon';
 
 /** What one load run measured. Latencies in milliseconds; `rps` is the mean of the per-second counts. */
@@ -9,6 +10,11 @@ export interface LoadResult {
   /** Connection errors, timeouts and non-2xx answers. */
   errors: number;
   status: { '2xx': number; '4xx': number; '5xx': number };
+  /**
+   * CPU time the server process spent per request during the measured run (user + system, ms), when
+   * its pid was given: unlike req/s, barely moved by whatever else the machine runs.
+   */
+  cpuMsPerRequest?: number;
 }
 
 export interface LoadOptions {
@@ -20,7 +26,24 @@ export interface LoadOptions {
   connections: number;
   durationSec: number;
   warmupSec: number;
+  /** The server's process id, for its CPU time per request. */
+  serverPid?: number;
 }
+
+/** A process's CPU time so far (user + system, seconds), from /proc; undefined where there is none. */
+export function processCpuSeconds(pid: number): number | undefined {
+  try {
+    // Fields after the command name (which may hold spaces, hence the last ')'): utime and stime are the 12th and 13th.
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Linux's USER_HZ: /proc reports CPU time in these ticks. */
+const CLOCK_TICKS_PER_SECOND = 100;
 
 function run(options: LoadOptions, durationSec: number): Promise<autocannon.Result> {
   const headers = { ...options.headers, ...(options.body ? { 'content-type': 'application/json' } : {}) };
@@ -43,8 +66,14 @@ function run(options: LoadOptions, durationSec: number): Promise<autocannon.Resu
 /** A warm-up run (discarded: JIT, pools and caches fill), then the measured run. */
 export async function load(options: LoadOptions): Promise<LoadResult> {
   if (options.warmupSec > 0) await run(options, options.warmupSec);
+  const cpuBefore = options.serverPid ? processCpuSeconds(options.serverPid) : undefined;
   const result = await run(options, options.durationSec);
+  const cpuAfter = options.serverPid ? processCpuSeconds(options.serverPid) : undefined;
   return {
+    cpuMsPerRequest:
+      cpuBefore !== undefined && cpuAfter !== undefined && result.requests.total > 0
+        ? (1000 * (cpuAfter - cpuBefore)) / result.requests.total
+        : undefined,
     rps: result.requests.average,
     p50: result.latency.p50,
     p99: result.latency.p99,

@@ -6,6 +6,8 @@ export interface ApiTargets {
   token?: string;
   storeId: string;
   productIds: string[];
+  /** The server's process id: its CPU time per request is recorded too. */
+  pid?: number;
 }
 
 export interface ApiSettings {
@@ -23,7 +25,13 @@ const auth = (target: ApiTargets): Record<string, string> => (target.token ? { a
 
 /** The authenticated read: the store's first page of products. */
 export function measureRead(target: ApiTargets, settings: ApiSettings): Promise<LoadResult> {
-  return load({ url: `${target.url}/functions/v1/stores/${target.storeId}/products`, method: 'GET', headers: auth(target), ...settings });
+  return load({
+    url: `${target.url}/functions/v1/stores/${target.storeId}/products`,
+    method: 'GET',
+    headers: auth(target),
+    serverPid: target.pid,
+    ...settings,
+  });
 }
 
 /** The authenticated write: an order of one item, of a product picked at random. */
@@ -34,6 +42,7 @@ export function measureWrite(target: ApiTargets, settings: ApiSettings): Promise
     method: 'POST',
     headers: auth(target),
     body: () => JSON.stringify({ items: [{ product_id: pick(), quantity: 1 }] }),
+    serverPid: target.pid,
     ...settings,
   });
 }

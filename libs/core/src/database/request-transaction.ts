@@ -25,6 +25,7 @@ export function sqlLiteral(value: string | boolean | null): string {
 export class RequestTransaction {
   private static readonly logger = new Logger('RequestTransaction');
   private state: 'open' | 'adopted' | 'closed' = 'open';
+  private readonly committed: (() => Promise<void>)[] = [];
 
   constructor(private readonly runner: QueryRunner) {
     // TypeORM did not send the START TRANSACTION itself: tell its runner, so that nested work makes
@@ -33,6 +34,18 @@ export class RequestTransaction {
       isTransactionActive: true,
       transactionDepth: 1,
     });
+  }
+
+  /**
+   * Runs `work` once the current request's transaction has committed, before the answer goes out,
+   * and never when it rolls back: for what must not happen before the data exists (a job that reads
+   * it). Outside a request transaction `work` runs at once. `work` handles its own errors.
+   */
+  static async afterCommit(work: () => Promise<void>): Promise<void> {
+    const cls = ClsServiceManager.getClsService();
+    const transaction = cls.isActive() ? cls.get<RequestTransaction | undefined>(REQUEST_TRANSACTION) : undefined;
+    if (transaction?.state === 'adopted') transaction.committed.push(work);
+    else await work();
   }
 
   /** The transaction of the current request context, still waiting for its handler, if any. */
@@ -56,10 +69,10 @@ export class RequestTransaction {
   async adopt<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
     if (this.state !== 'open') throw new Error('The request transaction was already taken or closed');
     this.state = 'adopted';
+    let result: T;
     try {
-      const result = await work(this.runner.manager);
+      result = await work(this.runner.manager);
       await this.runner.commitTransaction();
-      return result;
     } catch (error) {
       await this.runner.rollbackTransaction().catch(() => undefined);
       throw error;
@@ -67,6 +80,8 @@ export class RequestTransaction {
       this.state = 'closed';
       await this.runner.release();
     }
+    for (const then of this.committed.splice(0)) await then();
+    return result;
   }
 
   /** Rolls back and releases a transaction no handler adopted (the request was refused); a no-op otherwise. */

@@ -40,15 +40,6 @@ export const WEBHOOK_STATUSES: readonly WebhookStatus[] = ['active', 'disabled']
 /** The delivery statuses a delivery log can be filtered by. */
 export const DELIVERY_STATUSES: readonly DeliveryStatus[] = ['pending', 'succeeded', 'failed', 'cancelled'];
 
-/**
- * Delay of the first attempt of a delivery created by a request (test event, redeliver, recover).
- * The job is enqueued inside the request's transaction; the worker re-reads the delivery and skips
- * one it cannot see yet, so the delay keeps the first attempt behind the commit. Should the worker
- * still run first, or Redis be unreachable, the delivery stays `pending` in PostgreSQL and the
- * worker's lost-job sweep enqueues it again.
- */
-export const FIRST_ATTEMPT_DELAY_MS = 200;
-
 /** The event kind of `POST /webhooks/{id}/test`; sent whatever the webhook subscribes to. */
 export const TEST_EVENT_KIND = 'webhook.test';
 export const TEST_EVENT_MESSAGE = 'This is a test event';

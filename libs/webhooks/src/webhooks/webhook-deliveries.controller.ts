@@ -9,7 +9,6 @@ import { SendTestEventCommand } from './commands/send-test-event/send-test-event
 import { ListDeliveriesQuery } from './queries/list-deliveries/list-deliveries.query.js';
 import {
   DELIVERY_EXAMPLE,
-  FIRST_ATTEMPT_DELAY_MS,
   NEW_DELIVERY_EXAMPLE,
   RECOVER_MAX_AGE_DAYS,
   RECOVER_MAX_DELIVERIES,
@@ -38,7 +37,7 @@ const DisabledConflict = () =>
     },
   });
 
-const QUEUED = `Its first attempt runs about ${FIRST_ATTEMPT_DELAY_MS} ms after the answer, then the usual retry schedule applies.`;
+const QUEUED = 'Its first attempt is queued once the request has committed, then the usual retry schedule applies.';
 
 /** The delivery log of a webhook, test events, redelivery and recovery (API.md §5). */
 @ApiTags('webhooks')
