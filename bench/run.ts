@@ -9,7 +9,7 @@
  * Env: BENCH_DURATION (s per measured run, 10), BENCH_ROUNDS (alternating baseline/API rounds, 3;
  * the median round counts), BENCH_WARMUP (s, 3), BENCH_CONNECTIONS (16),
  * BENCH_WEBHOOK_RATE (changes/s, 200), BENCH_WEBHOOK_SECONDS (30, changes committed in SQL),
- * BENCH_WEBHOOK_API_SECONDS (10, changes through the API), BENCH_PROFILE (1; 0 skips the
+ * BENCH_WEBHOOK_API_SECONDS (30, changes through the API), BENCH_PROFILE (1; 0 skips the
  * profile pass), BENCH_PROFILE_WORKER (1 profiles the worker during the webhook pipeline: slower, for
  * diagnosis), BENCH_LOG_LEVEL (the API's LOG_LEVEL, info; the worker stays at info or lower), BENCH_KEEP_DB (keep the database),
  * BENCH_SCENARIOS (comma-separated, all by default: api, profile, webhooks, credits — to run only some;
@@ -39,7 +39,7 @@ const settings = {
   connections: setting('BENCH_CONNECTIONS', 16),
   webhookRate: setting('BENCH_WEBHOOK_RATE', 200),
   webhookSec: setting('BENCH_WEBHOOK_SECONDS', 30),
-  webhookApiSec: setting('BENCH_WEBHOOK_API_SECONDS', 10),
+  webhookApiSec: setting('BENCH_WEBHOOK_API_SECONDS', 30),
   profile: process.env.BENCH_PROFILE !== '0',
   profileWorker: process.env.BENCH_PROFILE_WORKER === '1',
   logLevel: process.env.BENCH_LOG_LEVEL ?? 'info',
