@@ -33,7 +33,14 @@ export class RedisThrottlerStorage implements ThrottlerStorage {
   private readonly logger = new Logger(RedisThrottlerStorage.name);
   private unenforced = false;
 
-  constructor(@InjectRedis() private readonly redis: Redis) {}
+  private readonly hit: (...args: (string | number)[]) => Promise<number[]>;
+
+  constructor(@InjectRedis() private readonly redis: Redis) {
+    // A named script: sent as EVALSHA (its hash, not its text) after the first call.
+    redis.defineCommand('storefrontThrottleHit', { numberOfKeys: 2, lua: INCREMENT });
+    const command = (redis as unknown as Record<string, (...args: (string | number)[]) => Promise<number[]>>).storefrontThrottleHit;
+    this.hit = command.bind(redis);
+  }
 
   /** ThrottlerStorage: counts a hit; fails open while Redis is unreachable. */
   async increment(key: string, ttl: number, limit: number, blockDuration: number, throttlerName: string): Promise<ThrottlerStorageRecord> {
@@ -55,15 +62,7 @@ export class RedisThrottlerStorage implements ThrottlerStorage {
     // Not connected: fail now rather than wait in the reconnect queue.
     if (this.redis.status !== 'ready') throw new Error(`Redis is ${this.redis.status}`);
     const base = `throttle:${throttlerName}:${key}`;
-    const [hits, ttlMs, blockedMs] = (await this.redis.eval(
-      INCREMENT,
-      2,
-      base,
-      `${base}:blocked`,
-      ttl,
-      limit,
-      blockDuration || ttl,
-    )) as number[];
+    const [hits, ttlMs, blockedMs] = await this.hit(base, `${base}:blocked`, ttl, limit, blockDuration || ttl);
     return {
       totalHits: hits,
       timeToExpire: Math.max(0, Math.ceil(ttlMs / 1000)),
