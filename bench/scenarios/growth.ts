@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import { requestBinding, type Merchant } from '../lib/app.js';
@@ -51,6 +52,8 @@ export interface GrowthStep {
   disk_mib: Record<string, number>;
   seed_s: number;
   latency: Record<GrowthQuery, Latency>;
+  /** The machine's 1-minute load average after the measurements: other work on the cores shows here. */
+  load_avg: number;
 }
 
 export interface GrowthResults {
@@ -135,13 +138,13 @@ async function grow(
        SELECT n, i AS position, p.id AS product_id, p.name, 1 + (n + i) % 3 AS quantity, p.price
          FROM generate_series($2::int, $3::int) n
         CROSS JOIN LATERAL generate_series(1, 1 + n % 3) i
-         JOIN products p ON p.id = pg_temp.seed_uuid($1 || ':p:' || (1 + (n * 31 + i * 7919) % $4::int))`,
+         JOIN products p ON p.id = pg_temp.seed_uuid($1 || ':p:' || (1 + (n::bigint * 31 + i * 7919) % $4::int))`,
       [s, from.orders + 1, to.orders, to.products],
     );
     await client.query(
       `INSERT INTO orders (id, store_id, order_number, customer_id, status, currency, total, placed_by, created_at, updated_at,
                            stock_taken, stock_returned)
-       SELECT pg_temp.seed_uuid($1 || ':o:' || t.n), $1::uuid, (1000 + t.n)::text, pg_temp.seed_uuid($1 || ':c:' || (1 + (t.n * 7919) % $2::int)),
+       SELECT pg_temp.seed_uuid($1 || ':o:' || t.n), $1::uuid, (1000 + t.n)::text, pg_temp.seed_uuid($1 || ':c:' || (1 + (t.n::bigint * 7919) % $2::int)),
               st.status, $3, t.total, $4::uuid, $5::timestamptz + t.n * interval '30 seconds', $5::timestamptz + t.n * interval '30 seconds',
               true, st.status = 'cancelled'
          FROM (SELECT n, sum(quantity * price) AS total FROM growth_items GROUP BY n) t
@@ -273,10 +276,13 @@ async function productCursors(db: pg.Pool, storeId: string, total: number): Prom
   return cursors;
 }
 
+/** SQL, its parameters, and `system` for a statement a definer function runs as the system role. */
+type Statement = [string, unknown[]] | [string, unknown[], 'system'];
+
 interface Routes {
   paths: Record<GrowthQuery, () => string>;
   /** The statements each route runs (as its repository writes them), with parameters for one request. */
-  statements: Record<GrowthQuery, () => Promise<[string, unknown[]][]>>;
+  statements: Record<GrowthQuery, () => Promise<Statement[]>>;
 }
 
 function routes(db: pg.Pool, storeId: string, webhookId: string, size: Counts, cursors: string[]): Routes {
@@ -284,7 +290,7 @@ function routes(db: pg.Pool, storeId: string, webhookId: string, size: Counts, c
   const orderId = () => md5Uuid(`${storeId}:o:${random(size.orders)}`);
   const handle = () => customerHandle(random(size.customers));
   const decoded = (cursor: string) => JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { t: string; i: string };
-  const productsPage = (cursor: { t: string; i: string } | null): [string, unknown[]] => [
+  const productsPage = (cursor: { t: string; i: string } | null): Statement => [
     `SELECT * FROM products
       WHERE store_id = $1
         AND ($2::text IS NULL OR status = $2)
@@ -297,7 +303,7 @@ function routes(db: pg.Pool, storeId: string, webhookId: string, size: Counts, c
     [storeId, null, null, null, cursor?.t ?? null, cursor?.i ?? null, 21, false],
   ];
   const orderWithCustomer = `SELECT o.*, c.name AS customer_name, c.email AS customer_email FROM orders o LEFT JOIN customers c ON c.id = o.customer_id`;
-  const itemsOf = (ids: string[]): [string, unknown[]] => [
+  const itemsOf = (ids: string[]): Statement => [
     `SELECT order_id, product_id, position, name, quantity, price FROM order_items
       WHERE order_id = ANY ($1::uuid[]) ORDER BY order_id, position`,
     [ids],
@@ -336,17 +342,26 @@ function routes(db: pg.Pool, storeId: string, webhookId: string, size: Counts, c
           ]),
         ),
       ],
-      'customer search': async () => [
-        [
-          `SELECT * FROM customers
-            WHERE store_id = $1
-              AND ($2::text IS NULL OR name ILIKE $2 OR email ILIKE $2)
-              AND ($3::timestamptz IS NULL OR (created_at, id) < ($3::timestamptz, $4::uuid))
-            ORDER BY created_at DESC, id DESC
-            LIMIT $5`,
-          [storeId, `%${handle()}%`, null, null, 21],
-        ],
-      ],
+      'customer search': async () => {
+        const pattern = `%${handle()}%`;
+        return [
+          [
+            `SELECT * FROM customers
+              WHERE store_id = $1 AND id = ANY (ARRAY(SELECT app_search_customers($1, $2, $3, $4, $5)))
+              ORDER BY created_at DESC, id DESC`,
+            [storeId, pattern, null, null, 21],
+          ],
+          // The search inside app_search_customers, which runs as the system role.
+          [
+            `SELECT c.id FROM customers c
+              WHERE c.store_id = $1 AND (c.name ILIKE $2 OR c.email ILIKE $2)
+                AND ($3::timestamptz IS NULL OR (c.created_at, c.id) < ($3, $4))
+              ORDER BY c.created_at DESC, c.id DESC LIMIT $5`,
+            [storeId, pattern, null, null, 21],
+            'system',
+          ],
+        ];
+      },
       'delivery log': async () => [
         [
           `SELECT * FROM webhook_deliveries
@@ -364,20 +379,34 @@ function routes(db: pg.Pool, storeId: string, webhookId: string, size: Counts, c
   };
 }
 
-/** EXPLAIN (ANALYZE, BUFFERS) of each route's statements, as the request role bound to the merchant's session. */
-async function explainAll(env: Record<string, string>, token: string, statements: Routes['statements']): Promise<GrowthResults['plans']> {
+/**
+ * EXPLAIN (ANALYZE, BUFFERS) of each route's statements: as the request role bound to the merchant's
+ * session, or (a definer function's statement) as the system role through the start-up login.
+ */
+async function explainAll(
+  env: Record<string, string>,
+  db: pg.Pool,
+  token: string,
+  statements: Routes['statements'],
+): Promise<GrowthResults['plans']> {
   const binding = await requestBinding(env, token);
-  const client = new pg.Client({ connectionString: binding.databaseUrl });
-  await client.connect();
+  const request = new pg.Client({ connectionString: binding.databaseUrl });
+  await request.connect();
+  const system = await db.connect();
   const plans = {} as GrowthResults['plans'];
   try {
     for (const name of GROWTH_QUERIES) {
       plans[name] = [];
-      for (const [sql, params] of await statements[name]()) {
+      for (const [sql, params, role] of await statements[name]()) {
+        const client = role === 'system' ? system : request;
         await client.query('BEGIN');
         try {
-          const bound = await client.query('SELECT 1 FROM app_bind_request($1, $2)', [binding.sessionId, binding.proof]);
-          if (bound.rowCount !== 1) throw new Error('the merchant session could not be bound');
+          if (role === 'system') {
+            await client.query('SET LOCAL ROLE storefront_system');
+          } else {
+            const bound = await client.query('SELECT 1 FROM app_bind_request($1, $2)', [binding.sessionId, binding.proof]);
+            if (bound.rowCount !== 1) throw new Error('the merchant session could not be bound');
+          }
           // Once to warm the caches as the measured requests had, then the plan that counts.
           await client.query(`EXPLAIN (ANALYZE, BUFFERS) ${sql}`, params);
           const { rows } = await client.query(`EXPLAIN (ANALYZE, BUFFERS) ${sql}`, params);
@@ -388,7 +417,8 @@ async function explainAll(env: Record<string, string>, token: string, statements
       }
     }
   } finally {
-    await client.end();
+    system.release();
+    await request.end();
   }
   return plans;
 }
@@ -427,10 +457,18 @@ export async function measureGrowth(
     log(`growth: ${size} orders seeded in ${seedSeconds.toFixed(1)} s; measuring`);
     const latency = {} as Record<GrowthQuery, Latency>;
     for (const name of GROWTH_QUERIES) latency[name] = await measure(apiUrl, owner.token, last.paths[name], settings);
-    steps.push({ size, rows: await rowCounts(db, owner.storeId), disk_mib: await diskUse(db), seed_s: seedSeconds, latency });
+    const loadAvg = os.loadavg()[0];
+    steps.push({
+      size,
+      rows: await rowCounts(db, owner.storeId),
+      disk_mib: await diskUse(db),
+      seed_s: seedSeconds,
+      latency,
+      load_avg: loadAvg,
+    });
     log(`growth: ${size}: ${GROWTH_QUERIES.map((name) => `${name} p50 ${latency[name].p50.toFixed(1)} ms`).join(', ')}`);
   }
-  const plans = await explainAll(env, owner.token, last!.statements);
+  const plans = await explainAll(env, db, owner.token, last!.statements);
   const first = steps[0];
   const final = steps[steps.length - 1];
   const p50Ratio = Object.fromEntries(GROWTH_QUERIES.map((name) => [name, final.latency[name].p50 / first.latency[name].p50])) as Record<

@@ -6,6 +6,7 @@ import { BillingModule, CreditFunctions1763801000000, Credits1763800600000 } fro
 import {
   CatalogCustomersOrders1763800300000,
   CommerceModule,
+  CustomerSearch1763801500200,
   OrderStockFunctions1763801300000,
   RlsHardening1763800500000,
   StoresAndMembers1763800200000,
@@ -32,6 +33,7 @@ export const MIGRATIONS = [
   AuthFunctions1763801200000,
   OrderStockFunctions1763801300000,
   DeliveryRetention1763801500100,
+  CustomerSearch1763801500200,
 ];
 
 @Module({})
