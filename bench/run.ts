@@ -252,6 +252,7 @@ function growthReport(growth: GrowthResults): string {
       `${fixed(growth.p50_ratio[name], 2)}×`,
     ]),
     ['seed time s', ...steps.map((step) => fixed(step.seed_s, 1)), growth.consistent ? 'data consistent' : 'DATA INCONSISTENT'],
+    ['load average (1 min) after', ...steps.map((step) => fixed(step.load_avg, 1)), ''],
   ]);
 }
 

@@ -8,6 +8,7 @@ import {
   CommerceModule,
   CustomerSearch1763801500200,
   OrderStockFunctions1763801300000,
+  OrdersByStatus1763801500300,
   RlsHardening1763800500000,
   StoresAndMembers1763800200000,
 } from '@app/commerce';
@@ -34,6 +35,7 @@ export const MIGRATIONS = [
   OrderStockFunctions1763801300000,
   DeliveryRetention1763801500100,
   CustomerSearch1763801500200,
+  OrdersByStatus1763801500300,
 ];
 
 @Module({})
