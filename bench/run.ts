@@ -251,6 +251,11 @@ function growthReport(growth: GrowthResults): string {
       ...steps.map((step) => `${fixed(step.latency[name].p50, 1)} / ${fixed(step.latency[name].p99, 1)}`),
       `${fixed(growth.p50_ratio[name], 2)}×`,
     ]),
+    ...GROWTH_QUERIES.filter((name) => growth.plans[name]?.length).map((name) => [
+      `  in the database (EXPLAIN ANALYZE): ${name}`,
+      ...steps.map((step) => fixed(step.database_ms[name], 2)),
+      `${fixed(steps[steps.length - 1].database_ms[name] / steps[0].database_ms[name], 2)}×`,
+    ]),
     ['seed time s', ...steps.map((step) => fixed(step.seed_s, 1)), growth.consistent ? 'data consistent' : 'DATA INCONSISTENT'],
     ['load average (1 min) after', ...steps.map((step) => fixed(step.load_avg, 1)), ''],
   ]);

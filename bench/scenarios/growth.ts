@@ -4,6 +4,7 @@ import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import { requestBinding, type Merchant } from '../lib/app.js';
 import { call } from '../lib/http.js';
+import { PRODUCT_PAGE_SQL } from '../lib/sql.js';
 
 /**
  * Cost as data grows: one store grown in steps (10^3 → 10^5 → 10^6 orders by default), measured at
@@ -58,6 +59,8 @@ export interface GrowthStep {
   disk_mib: Record<string, number>;
   seed_s: number;
   latency: Record<GrowthQuery, Latency>;
+  /** Per route, the median time its statements took in the database (EXPLAIN ANALYZE), in ms: the cost the data size adds, with less of the HTTP path's noise. */
+  database_ms: Record<GrowthQuery, number>;
   /** The machine's 1-minute load average after the measurements: other work on the cores shows here. */
   load_avg: number;
 }
@@ -68,7 +71,7 @@ export interface GrowthResults {
   p50_ratio: Record<GrowthQuery, number>;
   /** Orders total their items, items carry their product's name and price, numbers are unique: what the triggers would have made. */
   consistent: boolean;
-  /** EXPLAIN (ANALYZE, BUFFERS) at the largest size, statement by statement, per route. */
+  /** EXPLAIN (ANALYZE, BUFFERS) at the largest size, statement by statement, per route (the last of 5 runs). */
   plans: Record<GrowthQuery, string[]>;
 }
 
@@ -313,15 +316,7 @@ function routes(db: pg.Pool, storeId: string, webhookId: string, size: Counts, c
   const handle = () => customerHandle(random(size.customers));
   const decoded = (cursor: string) => JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { t: string; i: string };
   const productsPage = (cursor: { t: string; i: string } | null): Statement => [
-    `SELECT * FROM products
-      WHERE store_id = $1
-        AND ($2::text IS NULL OR status = $2)
-        AND ($3::text IS NULL OR category = $3)
-        AND ($4::text IS NULL OR name ILIKE $4 OR description ILIKE $4)
-        AND ($5::timestamptz IS NULL OR (created_at, id) < ($5::timestamptz, $6::uuid))
-        AND (NOT $8::boolean OR status = 'active')
-      ORDER BY created_at DESC, id DESC
-      LIMIT $7`,
+    PRODUCT_PAGE_SQL,
     [storeId, null, null, null, cursor?.t ?? null, cursor?.i ?? null, 21, false],
   ];
   const orderWithCustomer = `SELECT o.*, c.name AS customer_name, c.email AS customer_email FROM orders o LEFT JOIN customers c ON c.id = o.customer_id`;
@@ -405,47 +400,64 @@ function routes(db: pg.Pool, storeId: string, webhookId: string, size: Counts, c
 }
 
 /**
- * EXPLAIN (ANALYZE, BUFFERS) of each route's statements: as the request role bound to the merchant's
- * session, or (a definer function's statement) as the system role through the start-up login.
+ * EXPLAIN (ANALYZE, BUFFERS) of each route's statements, `runs` times with fresh parameters: as the
+ * request role bound to the merchant's session, or (a definer function's statement) as the system
+ * role through the start-up login. Answers the last run's plans and, per route, the median of its
+ * statements' execution time in the database (a definer's own statement is inside its caller's).
  */
 async function explainAll(
   env: Record<string, string>,
   db: pg.Pool,
   token: string,
   statements: Routes['statements'],
-): Promise<GrowthResults['plans']> {
+  runs: number,
+): Promise<{ plans: GrowthResults['plans']; databaseMs: Record<GrowthQuery, number> }> {
   const binding = await requestBinding(env, token);
   const request = new pg.Client({ connectionString: binding.databaseUrl });
   await request.connect();
   const system = await db.connect();
   const plans = {} as GrowthResults['plans'];
+  const databaseMs = {} as Record<GrowthQuery, number>;
+  const explain = async ([sql, params, role]: Statement): Promise<string> => {
+    const client = role === 'system' ? system : request;
+    await client.query('BEGIN');
+    try {
+      if (role === 'system') {
+        await client.query('SET LOCAL ROLE storefront_system');
+      } else {
+        const bound = await client.query('SELECT 1 FROM app_bind_request($1, $2)', [binding.sessionId, binding.proof]);
+        if (bound.rowCount !== 1) throw new Error('the merchant session could not be bound');
+      }
+      const { rows } = await client.query(`EXPLAIN (ANALYZE, BUFFERS) ${sql}`, params);
+      return rows.map((row: Record<string, string>) => row['QUERY PLAN']).join('\n');
+    } finally {
+      await client.query('ROLLBACK');
+    }
+  };
   try {
     for (const name of GROWTH_QUERIES) {
-      plans[name] = [];
-      for (const [sql, params, role] of await statements[name]()) {
-        const client = role === 'system' ? system : request;
-        await client.query('BEGIN');
-        try {
-          if (role === 'system') {
-            await client.query('SET LOCAL ROLE storefront_system');
-          } else {
-            const bound = await client.query('SELECT 1 FROM app_bind_request($1, $2)', [binding.sessionId, binding.proof]);
-            if (bound.rowCount !== 1) throw new Error('the merchant session could not be bound');
-          }
-          // Once to warm the caches as the measured requests had, then the plan that counts.
-          await client.query(`EXPLAIN (ANALYZE, BUFFERS) ${sql}`, params);
-          const { rows } = await client.query(`EXPLAIN (ANALYZE, BUFFERS) ${sql}`, params);
-          plans[name].push(rows.map((row: Record<string, string>) => row['QUERY PLAN']).join('\n'));
-        } finally {
-          await client.query('ROLLBACK');
-        }
+      const totals: number[] = [];
+      for (let run = 0; run <= runs; run++) {
+        const chosen = await statements[name]();
+        const texts: string[] = [];
+        for (const statement of chosen) texts.push(await explain(statement));
+        // The first run warms the caches as the measured requests had; it is not counted.
+        if (run === 0) continue;
+        plans[name] = texts;
+        totals.push(
+          texts
+            .filter((_, index) => chosen[index][2] !== 'system')
+            .reduce((sum, text) => sum + Number(/Execution Time: ([\d.]+) ms/.exec(text)?.[1] ?? Number.NaN), 0),
+        );
       }
+      totals.sort((a, b) => a - b);
+      databaseMs[name] = totals[Math.floor(totals.length / 2)] ?? 0;
     }
   } finally {
     system.release();
     await request.end();
   }
-  return plans;
+  return { plans, databaseMs };
 }
 
 export async function measureGrowth(
@@ -469,7 +481,7 @@ export async function measureGrowth(
 
   const steps: GrowthStep[] = [];
   let previous = counts(0);
-  let last: Routes | undefined;
+  let plans = {} as GrowthResults['plans'];
   for (const size of settings.sizes) {
     const target = counts(size);
     log(`growth: seeding ${size} orders (${target.products} products, ${target.customers} customers, ${2 * target.deliveries} attempts)`);
@@ -478,21 +490,24 @@ export async function measureGrowth(
     const seedSeconds = (Date.now() - started) / 1000;
     previous = target;
     const cursors = await productCursors(db, owner.storeId, target.products);
-    last = routes(db, owner.storeId, webhookId, target, cursors);
+    const measured = routes(db, owner.storeId, webhookId, target, cursors);
     log(`growth: ${size} orders seeded in ${seedSeconds.toFixed(1)} s; measuring`);
-    const latency = await measureRoutes(apiUrl, owner.token, last.paths, settings);
+    const latency = await measureRoutes(apiUrl, owner.token, measured.paths, settings);
     const loadAvg = os.loadavg()[0];
+    const explained = await explainAll(env, db, owner.token, measured.statements, 5);
+    plans = explained.plans;
     steps.push({
       size,
       rows: await rowCounts(db, owner.storeId),
       disk_mib: await diskUse(db),
       seed_s: seedSeconds,
       latency,
+      database_ms: explained.databaseMs,
       load_avg: loadAvg,
     });
     log(`growth: ${size}: ${GROWTH_QUERIES.map((name) => `${name} p50 ${latency[name].p50.toFixed(1)} ms`).join(', ')}`);
   }
-  const plans = await explainAll(env, db, owner.token, last!.statements);
+
   const first = steps[0];
   const final = steps[steps.length - 1];
   const p50Ratio = Object.fromEntries(GROWTH_QUERIES.map((name) => [name, final.latency[name].p50 / first.latency[name].p50])) as Record<

@@ -3,7 +3,6 @@ import { TransactionHost } from '@nestjs-cls/transactional';
 import type { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { AppConfig } from '../config/app-config.js';
 import { DbScopes } from '../database/db-scope.js';
-import { queryRows } from '../database/query-rows.js';
 import { RetentionSweep } from '../scheduling/retention-sweep.js';
 
 /**
@@ -14,26 +13,11 @@ import { RetentionSweep } from '../scheduling/retention-sweep.js';
  */
 @Injectable()
 export class OutboxRetention extends RetentionSweep {
-  constructor(
-    private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
-    scopes: DbScopes,
-    config: AppConfig,
-  ) {
-    super('outbox retention', config, scopes);
-  }
-
-  protected retentionDays(): number {
-    return this.config.OUTBOX_RETENTION_DAYS;
-  }
-
-  protected async deleteBatch(days: number, limit: number): Promise<number> {
-    const deleted = await queryRows(
-      this.txHost.tx,
-      `DELETE FROM outbox_events WHERE id IN (
-         SELECT id FROM outbox_events WHERE dispatched_at < now() - make_interval(days => $1) LIMIT $2 FOR UPDATE SKIP LOCKED)
-       RETURNING 1`,
-      [days, limit],
-    );
-    return deleted.length;
+  constructor(txHost: TransactionHost<TransactionalAdapterTypeOrm>, scopes: DbScopes, config: AppConfig) {
+    const deleteBatch = `
+      DELETE FROM outbox_events WHERE id IN (
+        SELECT id FROM outbox_events WHERE dispatched_at < now() - make_interval(days => $1) LIMIT $2 FOR UPDATE SKIP LOCKED)
+      RETURNING 1`;
+    super({ name: 'outbox retention', days: 'OUTBOX_RETENTION_DAYS', deleteBatch }, txHost, scopes, config);
   }
 }

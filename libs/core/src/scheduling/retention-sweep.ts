@@ -1,6 +1,9 @@
 import { Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import type { TransactionHost } from '@nestjs-cls/transactional';
+import type { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import type { AppConfig } from '../config/app-config.js';
 import type { DbScopes } from '../database/db-scope.js';
+import { queryRows } from '../database/query-rows.js';
 import { PeriodicTask } from './periodic-task.js';
 
 /** How often worker processes delete what their retention settings no longer keep. */
@@ -18,19 +21,22 @@ export const RETENTION_BATCH = 1000;
 export abstract class RetentionSweep implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly task: PeriodicTask;
 
+  /**
+   * `sweep.deleteBatch` deletes at most `$2` rows older than `$1` days, `RETURNING 1`; the setting
+   * `sweep.days` holds the retention in days (0 keeps every row).
+   */
   protected constructor(
-    name: string,
-    protected readonly config: AppConfig,
+    private readonly sweep: { name: string; days: 'OUTBOX_RETENTION_DAYS' | 'DELIVERY_RETENTION_DAYS'; deleteBatch: string },
+    private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
     private readonly scopes: DbScopes,
+    private readonly config: AppConfig,
   ) {
-    this.task = new PeriodicTask(name, () => this.prune(), new Logger(name));
+    this.task = new PeriodicTask(sweep.name, () => this.prune(), new Logger(sweep.name));
   }
 
-  /** The retention setting, in days; 0 keeps every row. */
-  protected abstract retentionDays(): number;
-
-  /** Deletes at most `limit` rows older than `days` days; answers how many went. */
-  protected abstract deleteBatch(days: number, limit: number): Promise<number>;
+  private retentionDays(): number {
+    return this.config[this.sweep.days];
+  }
 
   onApplicationBootstrap(): void {
     if (this.config.APP_ROLE === 'api' || this.retentionDays() === 0) return;
@@ -53,7 +59,7 @@ export abstract class RetentionSweep implements OnApplicationBootstrap, OnApplic
     return this.scopes.asSystem(async () => {
       const counts: number[] = [];
       for (;;) {
-        const deleted = await this.deleteBatch(days, batch);
+        const deleted = (await queryRows(this.txHost.tx, this.sweep.deleteBatch, [days, batch])).length;
         if (deleted === 0) return counts;
         counts.push(deleted);
       }

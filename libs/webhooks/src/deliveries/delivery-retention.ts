@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import type { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
-import { AppConfig, DbScopes, queryRows, RetentionSweep } from '@app/core';
+import { AppConfig, DbScopes, RetentionSweep } from '@app/core';
 
 /**
  * Deletes finished deliveries (succeeded, failed, cancelled) whose last change is more than
@@ -13,29 +13,14 @@ import { AppConfig, DbScopes, queryRows, RetentionSweep } from '@app/core';
  */
 @Injectable()
 export class DeliveryRetention extends RetentionSweep {
-  constructor(
-    private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
-    scopes: DbScopes,
-    config: AppConfig,
-  ) {
-    super('delivery retention', config, scopes);
-  }
-
-  protected retentionDays(): number {
-    return this.config.DELIVERY_RETENTION_DAYS;
-  }
-
-  protected async deleteBatch(days: number, limit: number): Promise<number> {
-    const deleted = await queryRows(
-      this.txHost.tx,
-      `DELETE FROM webhook_deliveries WHERE id IN (
-         SELECT d.id FROM webhook_deliveries d
-          WHERE d.status <> 'pending' AND d.updated_at < now() - make_interval(days => $1)
-            AND NOT EXISTS (SELECT 1 FROM webhook_deliveries r WHERE r.redelivery_of = d.id)
-          LIMIT $2 FOR UPDATE OF d SKIP LOCKED)
-       RETURNING 1`,
-      [days, limit],
-    );
-    return deleted.length;
+  constructor(txHost: TransactionHost<TransactionalAdapterTypeOrm>, scopes: DbScopes, config: AppConfig) {
+    const deleteBatch = `
+      DELETE FROM webhook_deliveries WHERE id IN (
+        SELECT d.id FROM webhook_deliveries d
+         WHERE d.status <> 'pending' AND d.updated_at < now() - make_interval(days => $1)
+           AND NOT EXISTS (SELECT 1 FROM webhook_deliveries r WHERE r.redelivery_of = d.id)
+         LIMIT $2 FOR UPDATE OF d SKIP LOCKED)
+      RETURNING 1`;
+    super({ name: 'delivery retention', days: 'DELIVERY_RETENTION_DAYS', deleteBatch }, txHost, scopes, config);
   }
 }
