@@ -3,6 +3,7 @@ import { OutboxRetention } from '@app/core';
 import { DeliveryRetention } from '@app/webhooks';
 import { merchantWithStore, startApp, type TestApp } from './support/app.js';
 import { SYSTEM_DATA_SOURCE } from './support/database.js';
+import { until } from './support/wait.js';
 
 const EVENT = 'retention.test';
 
@@ -160,11 +161,7 @@ describe('retention', () => {
     const oldDelivery = await insertDelivery('failed', 31);
     const worker = await startApp({ APP_ROLE: 'all' });
     try {
-      const deadline = Date.now() + 15_000;
-      while ((await remaining(old)) > 0 || (await existing([oldDelivery])).length > 0) {
-        if (Date.now() > deadline) throw new Error('the worker did not sweep the old rows within 15 s');
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
+      await until(async () => (await remaining(old)) === 0 && (await existing([oldDelivery])).length === 0, "the worker's first sweep");
     } finally {
       await worker.close();
     }

@@ -31,7 +31,12 @@ export abstract class RetentionSweep implements OnApplicationBootstrap, OnApplic
     private readonly scopes: DbScopes,
     private readonly config: AppConfig,
   ) {
-    this.task = new PeriodicTask(sweep.name, () => this.prune(), new Logger(sweep.name));
+    // A run that deleted something says how much, and in how many statements, in one log line.
+    const run = async () => {
+      const batches = await this.prune();
+      return { deleted: batches.reduce((sum, count) => sum + count, 0), batches: batches.length };
+    };
+    this.task = new PeriodicTask(sweep.name, run, new Logger(sweep.name));
   }
 
   private retentionDays(): number {
