@@ -11,6 +11,7 @@
  */
 import Fastify from 'fastify';
 import pg from 'pg';
+import { PRODUCT_PAGE_SQL } from './lib/sql.js';
 
 const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: Number(process.env.DATABASE_POOL_SIZE ?? 10) });
 const sessionId = process.env.BASELINE_SESSION_ID!;
@@ -43,20 +44,7 @@ async function inTenantTransaction<T>(work: (client: pg.PoolClient) => Promise<T
 
 app.get<{ Params: { storeId: string } }>('/functions/v1/stores/:storeId/products', async (request) => {
   const rows = await inTenantTransaction(
-    async (client) =>
-      (
-        await client.query(
-          `SELECT * FROM products
-            WHERE store_id = $1
-              AND ($2::text IS NULL OR status = $2)
-              AND ($3::text IS NULL OR category = $3)
-              AND ($4::text IS NULL OR name ILIKE $4 OR description ILIKE $4)
-              AND ($5::timestamptz IS NULL OR (created_at, id) < ($5::timestamptz, $6::uuid))
-            ORDER BY created_at DESC, id DESC
-            LIMIT $7`,
-          [request.params.storeId, null, null, null, null, null, PAGE + 1],
-        )
-      ).rows,
+    async (client) => (await client.query(PRODUCT_PAGE_SQL, [request.params.storeId, null, null, null, null, null, PAGE + 1, false])).rows,
   );
   return { success: true, data: rows.slice(0, PAGE), next_cursor: rows.length > PAGE ? rows[PAGE - 1].id : null };
 });

@@ -12,8 +12,9 @@
  * BENCH_WEBHOOK_API_SECONDS (30, changes through the API), BENCH_PROFILE (1; 0 skips the
  * profile pass), BENCH_PROFILE_WORKER (1 profiles the worker during the webhook pipeline: slower, for
  * diagnosis), BENCH_LOG_LEVEL (the API's LOG_LEVEL, info; the worker stays at info or lower), BENCH_KEEP_DB (keep the database),
- * BENCH_SCENARIOS (comma-separated, all by default: api, profile, webhooks, credits — to run only some;
- * results of the others are left out of latest.json).
+ * BENCH_SCENARIOS (comma-separated, all by default: api, profile, webhooks, credits, growth — to run only some;
+ * results of the others are left out of latest.json), BENCH_GROWTH_SIZES (orders per step of the growth
+ * scenario, 1000,100000,1000000), BENCH_GROWTH_REQUESTS (sequential requests per route and size, 200).
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -27,10 +28,11 @@ import { createServices } from './lib/services.js';
 import type { LoadResult } from './lib/load.js';
 import { measureApi, measureRead, measureWrite, type ApiResults } from './scenarios/api.js';
 import { measureCredits, type CreditResults } from './scenarios/credits.js';
+import { GROWTH_QUERIES, measureGrowth, type GrowthResults } from './scenarios/growth.js';
 import { measureWebhooks, type WebhookResults } from './scenarios/webhooks.js';
 
 /** The scenarios, in the order they run. */
-const SCENARIOS = ['api', 'profile', 'webhooks', 'credits'] as const;
+const SCENARIOS = ['api', 'profile', 'webhooks', 'credits', 'growth'] as const;
 const setting = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 const settings = {
   durationSec: setting('BENCH_DURATION', 10),
@@ -47,6 +49,8 @@ const settings = {
     .split(',')
     .map((name) => name.trim())
     .filter(Boolean),
+  growthSizes: (process.env.BENCH_GROWTH_SIZES ?? '1000,100000,1000000').split(',').map(Number),
+  growthRequests: setting('BENCH_GROWTH_REQUESTS', 200),
 };
 for (const name of settings.scenarios) {
   if (!(SCENARIOS as readonly string[]).includes(name))
@@ -111,6 +115,7 @@ interface Results {
   api?: ApiResults;
   webhooks?: { sql: WebhookResults; api: WebhookResults };
   credits?: CreditResults;
+  growth?: GrowthResults;
   profile: { read?: ProfileSummary; write?: ProfileSummary; worker?: ProfileSummary };
 }
 
@@ -223,6 +228,7 @@ function report(results: Results): string {
       ]),
     );
   }
+  if (results.growth) lines.push('', growthReport(results.growth));
   for (const phase of ['read', 'write', 'worker'] as const) {
     const summary = results.profile[phase];
     if (!summary) continue;
@@ -234,6 +240,25 @@ function report(results: Results): string {
     }
   }
   return lines.join('\n');
+}
+
+function growthReport(growth: GrowthResults): string {
+  const { steps } = growth;
+  return table([
+    ['Growth: p50 / p99 ms (sequential)', ...steps.map((step) => `${step.size} orders`), 'p50 ratio'],
+    ...GROWTH_QUERIES.map((name) => [
+      name,
+      ...steps.map((step) => `${fixed(step.latency[name].p50, 1)} / ${fixed(step.latency[name].p99, 1)}`),
+      `${fixed(growth.p50_ratio[name], 2)}×`,
+    ]),
+    ...GROWTH_QUERIES.filter((name) => growth.plans[name]?.length).map((name) => [
+      `  in the database (EXPLAIN ANALYZE): ${name}`,
+      ...steps.map((step) => fixed(step.database_ms[name], 2)),
+      `${fixed(steps[steps.length - 1].database_ms[name] / steps[0].database_ms[name], 2)}×`,
+    ]),
+    ['seed time s', ...steps.map((step) => fixed(step.seed_s, 1)), growth.consistent ? 'data consistent' : 'DATA INCONSISTENT'],
+    ['load average (1 min) after', ...steps.map((step) => fixed(step.load_avg, 1)), ''],
+  ]);
 }
 
 async function main(): Promise<void> {
@@ -325,6 +350,18 @@ async function main(): Promise<void> {
         contention: 60,
       });
     }
+    if (selected('growth')) {
+      log(`growth: one store grown to ${settings.growthSizes.join(', ')} orders, measured at each size`);
+      const grower = await merchant(api.url, 'growth');
+      results.growth = await measureGrowth(
+        api.url,
+        env,
+        services.db,
+        grower,
+        { sizes: settings.growthSizes, requests: settings.growthRequests, warmup: 20 },
+        log,
+      );
+    }
     await api.stop();
 
     console.log(report(results));
@@ -353,7 +390,8 @@ async function main(): Promise<void> {
     const { webhooks, credits } = results;
     if (
       (webhooks && (webhooks.sql.lost > 0 || webhooks.api.lost > 0)) ||
-      (credits && (!credits.ledger.consistent || !credits.overdraft.consistent))
+      (credits && (!credits.ledger.consistent || !credits.overdraft.consistent)) ||
+      (results.growth && !results.growth.consistent)
     )
       process.exitCode = 1;
   } catch (error) {

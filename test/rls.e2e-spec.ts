@@ -351,6 +351,22 @@ describe('row-level security', () => {
     });
   });
 
+  it('the customer search function (a definer, past the policies) answers ids of stores where the caller holds customers only', async () => {
+    const created = await api.request('POST', `/functions/v1/stores/${b.storeId}/customers`, {
+      token: b.token,
+      body: { name: 'Bea', email: uniqueEmail('bea') },
+    });
+    expect(created.status).toBe(201);
+    const search = async (token: string, storeId: string) =>
+      (await asRequest(api, token, (q) => q('SELECT id FROM app_search_customers($1, $2, NULL, NULL, 100) AS id', [storeId, '%']))).map(
+        (row: { id: string }) => row.id,
+      );
+    expect(await search(a.token, a.storeId)).toContain(customerId);
+    expect(await search(b.token, b.storeId)).toEqual([created.body.customer.id]);
+    expect(await search(a.token, b.storeId)).toEqual([]);
+    expect(await search(customerToken, a.storeId)).toEqual([]);
+  });
+
   it('an unfiltered SELECT of a merchant sees only its own store; changes to another store change nothing', async () => {
     const ids = await asRequest(api, a.token, (q) => q('SELECT id FROM stores'));
     expect(ids.map((r: { id: string }) => r.id)).toEqual([a.storeId]);

@@ -72,11 +72,13 @@ export async function startApi(
 }
 
 /**
- * The baseline server, bound as the API binds: the request login, and the merchant's session with
- * the proof made from the installation key (read here through the start-up login).
+ * How a request of `merchantToken` logs in and binds, as the API does: the request login, and the
+ * merchant's session with the proof made from the installation key (read here through the start-up login).
  */
-export async function startBaseline(env: Record<string, string>, merchantToken: string): Promise<Child> {
-  const port = await freePort();
+export async function requestBinding(
+  env: Record<string, string>,
+  merchantToken: string,
+): Promise<{ databaseUrl: string; sessionId: string; proof: string }> {
   const admin = new pg.Client({ connectionString: env.DATABASE_URL });
   await admin.connect();
   const key: Buffer = (await admin.query('SELECT binding_key FROM storefront_private.installation')).rows[0].binding_key;
@@ -89,14 +91,21 @@ export async function startBaseline(env: Record<string, string>, merchantToken: 
       .update('storefront database login storefront_app')
       .digest('hex');
   }
+  return { databaseUrl: requestUrl.toString(), sessionId, proof: createHmac('sha256', key).update(`session:${sessionId}`).digest('hex') };
+}
+
+/** The baseline server, bound as the API binds (`requestBinding`). */
+export async function startBaseline(env: Record<string, string>, merchantToken: string): Promise<Child> {
+  const port = await freePort();
+  const binding = await requestBinding(env, merchantToken);
   return startChild({
     name: 'baseline',
     script: path.join(ROOT, 'dist/bench/bench/baseline-server.js'),
     env: {
-      DATABASE_URL: requestUrl.toString(),
+      DATABASE_URL: binding.databaseUrl,
       PORT: String(port),
-      BASELINE_SESSION_ID: sessionId,
-      BASELINE_PROOF: createHmac('sha256', key).update(`session:${sessionId}`).digest('hex'),
+      BASELINE_SESSION_ID: binding.sessionId,
+      BASELINE_PROOF: binding.proof,
     },
     logDir: path.join(RESULTS_DIR, 'logs'),
     port,

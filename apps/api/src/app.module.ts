@@ -6,13 +6,15 @@ import { BillingModule, CreditFunctions1763801000000, Credits1763800600000 } fro
 import {
   CatalogCustomersOrders1763800300000,
   CommerceModule,
+  CustomerSearch1763801500200,
   OrderStockFunctions1763801300000,
+  OrdersByStatus1763801500300,
   RlsHardening1763800500000,
   StoresAndMembers1763800200000,
 } from '@app/commerce';
 import { AppConfig, AppThrottlerGuard, CoreModule, OutboxRelay } from '@app/core';
 import { SandboxPostFunction1763801100100, Social1763800700000, SocialConnectFunctions1763800900000, SocialModule } from '@app/social';
-import { MillisecondTimestamps1763800560000, Webhooks1763800400000, WebhooksModule } from '@app/webhooks';
+import { DeliveryRetention1763801500100, MillisecondTimestamps1763800560000, Webhooks1763800400000, WebhooksModule } from '@app/webhooks';
 
 /** Every lib's migrations, run at start-up (prepareDatabase) in timestamp order, as the owner role. */
 export const MIGRATIONS = [
@@ -31,6 +33,9 @@ export const MIGRATIONS = [
   SandboxPostFunction1763801100100,
   AuthFunctions1763801200000,
   OrderStockFunctions1763801300000,
+  DeliveryRetention1763801500100,
+  CustomerSearch1763801500200,
+  OrdersByStatus1763801500300,
 ];
 
 @Module({})

@@ -14,3 +14,5 @@ export * from './orders/order.js';
 export * from './migrations/1763800500000-rls-hardening.js';
 export * from './stores/commands/open-credit-account.command.js';
 export * from './migrations/1763801300000-order-stock-functions.js';
+export * from './migrations/1763801500200-customer-search.js';
+export * from './migrations/1763801500300-orders-by-status.js';

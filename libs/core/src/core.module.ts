@@ -22,6 +22,7 @@ import { loggerParams } from './observability/logging.js';
 import { MetricsService } from './observability/metrics.service.js';
 import { EventErrorLogger } from './outbox/event-error-logger.js';
 import { OutboxRelay } from './outbox/outbox-relay.js';
+import { OutboxRetention } from './outbox/outbox-retention.js';
 import { OutboxService } from './outbox/outbox.service.js';
 import { IdempotencyInterceptor } from './idempotency/idempotent.decorator.js';
 import { IdempotencyStore } from './idempotency/idempotency.store.js';
@@ -76,6 +77,7 @@ export class CoreModule {
         MetricsService,
         OutboxService,
         OutboxRelay,
+        OutboxRetention,
         SecretBox,
         IdempotencyStore,
         IdempotencyInterceptor,
@@ -96,6 +98,7 @@ export class CoreModule {
         MetricsService,
         OutboxService,
         OutboxRelay,
+        OutboxRetention,
         SecretBox,
         IdempotencyStore,
         IdempotencyInterceptor,

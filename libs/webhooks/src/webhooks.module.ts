@@ -2,6 +2,7 @@ import { BullModule } from '@nestjs/bull';
 import { Module } from '@nestjs/common';
 import { StoreAccessModule } from '@app/commerce';
 import { DeliveryQueue, DELIVERY_QUEUE } from './deliveries/delivery-queue.js';
+import { DeliveryRetention } from './deliveries/delivery-retention.js';
 import { DeliveryRepository } from './deliveries/delivery.repository.js';
 import { DeliveryWorker } from './deliveries/delivery.worker.js';
 import { DispatchWebhookHandler } from './dispatch/dispatch-webhook/dispatch-webhook.handler.js';
@@ -28,6 +29,7 @@ import { WebhooksController } from './webhooks/webhooks.controller.js';
     NotificationRepository,
     DeliveryQueue,
     DeliveryWorker,
+    DeliveryRetention,
     WebhookDispatchConsumer,
     DispatchWebhookHandler,
     WebhookSecrets,
@@ -37,6 +39,6 @@ import { WebhooksController } from './webhooks/webhooks.controller.js';
     ...WebhookQueryHandlers,
     ...NotificationQueryHandlers,
   ],
-  exports: [DeliveryQueue, DeliveryWorker, NotificationRepository],
+  exports: [DeliveryQueue, DeliveryWorker, DeliveryRetention, NotificationRepository],
 })
 export class WebhooksModule {}

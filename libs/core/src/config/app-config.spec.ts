@@ -61,6 +61,19 @@ describe('loadConfig', () => {
     expect(config.corsOrigins).toEqual(['https://a.example', 'https://b.example']);
   });
 
+  it('keeps dispatched outbox events 7 days and finished deliveries 30 by default; 0 keeps them for ever; refuses the rest', () => {
+    const defaults = loadConfig({ NODE_ENV: 'test' }, { secretsFile });
+    expect([defaults.OUTBOX_RETENTION_DAYS, defaults.DELIVERY_RETENTION_DAYS]).toEqual([7, 30]);
+    const off = loadConfig({ NODE_ENV: 'test', OUTBOX_RETENTION_DAYS: '0', DELIVERY_RETENTION_DAYS: '0' }, { secretsFile });
+    expect([off.OUTBOX_RETENTION_DAYS, off.DELIVERY_RETENTION_DAYS]).toEqual([0, 0]);
+    for (const bad of ['-1', '1.5', 'week', '3651']) {
+      const lines = problems({ NODE_ENV: 'test', OUTBOX_RETENTION_DAYS: bad, DELIVERY_RETENTION_DAYS: bad });
+      expect(lines).toHaveLength(2);
+      expect(lines[0]).toMatch(/^OUTBOX_RETENTION_DAYS /);
+      expect(lines[1]).toMatch(/^DELIVERY_RETENTION_DAYS /);
+    }
+  });
+
   it('trusts no proxy by default, and the hops TRUST_PROXY names: a count or addresses/CIDRs', () => {
     expect(loadConfig({ NODE_ENV: 'test' }, { secretsFile }).trustProxy).toBe(false);
     expect(loadConfig({ NODE_ENV: 'test', TRUST_PROXY: 'false' }, { secretsFile }).trustProxy).toBe(false);

@@ -308,6 +308,27 @@ export class AppConfig {
   OUTBOX_SWEEP_INTERVAL_MS = 5000;
 
   /**
+   * Dispatched outbox events older than this many days are deleted by the workers (hourly, in
+   * batches); undispatched ones never are. 0 keeps them for ever.
+   */
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  @Max(3650)
+  OUTBOX_RETENTION_DAYS = 7;
+
+  /**
+   * Finished webhook deliveries (succeeded, failed, cancelled) whose last change is older than this
+   * many days are deleted with their attempts by the workers (hourly, in batches): they leave the
+   * delivery log. Pending deliveries never are. 0 keeps them for ever.
+   */
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  @Max(3650)
+  DELIVERY_RETENTION_DAYS = 30;
+
+  /**
    * How often the workers look for background jobs a crash or a Redis restart lost: pending webhook
    * deliveries and scheduled posts whose time is more than LOST_JOB_AFTER_MS past are enqueued again.
    */

@@ -9,11 +9,17 @@ import { CoreIdempotency1763800060000 } from './migrations/1763800060000-idempot
 import { CoreIdempotencyExactAnswers1763801400000 } from './migrations/1763801400000-idempotency-exact-answers.js';
 import { LeastPrivilege1763800800000 } from './migrations/1763800800000-least-privilege.js';
 import { AuthorizeRequest1763801450000 } from './migrations/1763801450000-authorize-request.js';
+import { OutboxRetention1763801500000 } from './migrations/1763801500000-outbox-retention.js';
 import { OWNER_ROLE, PRIVATE_SCHEMA, REQUEST_ROLE, SYSTEM_ROLE } from './roles.js';
 
 const CORE_MIGRATIONS: Function[] = [CoreRlsFoundation1763800000000, CoreOutbox1763800050000, CoreIdempotency1763800060000];
 /** Runs after every lib's tables exist: it sweeps them all. Then core's later changes (run in timestamp order). */
-const LAST_MIGRATIONS: Function[] = [LeastPrivilege1763800800000, CoreIdempotencyExactAnswers1763801400000, AuthorizeRequest1763801450000];
+const LAST_MIGRATIONS: Function[] = [
+  LeastPrivilege1763800800000,
+  CoreIdempotencyExactAnswers1763801400000,
+  AuthorizeRequest1763801450000,
+  OutboxRetention1763801500000,
+];
 
 const HMAC_BLOCK = 64;
 

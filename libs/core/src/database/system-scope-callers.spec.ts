@@ -9,6 +9,7 @@ const SYSTEM_CALLERS = [
   'libs/auth/src/users/admin-bootstrap.service.ts',
   'libs/billing/src/credits.service.ts',
   'libs/core/src/idempotency/idempotency.store.ts',
+  'libs/core/src/scheduling/retention-sweep.ts',
   'libs/social/src/publishing/scheduled-post.worker.ts',
   'libs/webhooks/src/deliveries/delivery.worker.ts',
   'libs/webhooks/src/dispatch/dispatch-webhook/dispatch-webhook.handler.ts',

@@ -1,0 +1,23 @@
+import { Injectable } from '@nestjs/common';
+import { TransactionHost } from '@nestjs-cls/transactional';
+import type { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
+import { AppConfig } from '../config/app-config.js';
+import { DbScopes } from '../database/db-scope.js';
+import { RetentionSweep } from '../scheduling/retention-sweep.js';
+
+/**
+ * Deletes outbox events dispatched more than OUTBOX_RETENTION_DAYS ago (index
+ * outbox_events_dispatched_idx). An undispatched event is never deleted, however old: the relay
+ * still owes it to the event bus. Nothing reads a dispatched event again (webhook deliveries keep
+ * their own copy of the envelope), so the window is only for inspection.
+ */
+@Injectable()
+export class OutboxRetention extends RetentionSweep {
+  constructor(txHost: TransactionHost<TransactionalAdapterTypeOrm>, scopes: DbScopes, config: AppConfig) {
+    const deleteBatch = `
+      DELETE FROM outbox_events WHERE id IN (
+        SELECT id FROM outbox_events WHERE dispatched_at < now() - make_interval(days => $1) LIMIT $2 FOR UPDATE SKIP LOCKED)
+      RETURNING 1`;
+    super({ name: 'outbox retention', days: 'OUTBOX_RETENTION_DAYS', deleteBatch }, txHost, scopes, config);
+  }
+}

@@ -1,0 +1,73 @@
+import { Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import type { TransactionHost } from '@nestjs-cls/transactional';
+import type { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
+import type { AppConfig } from '../config/app-config.js';
+import type { DbScopes } from '../database/db-scope.js';
+import { queryRows } from '../database/query-rows.js';
+import { PeriodicTask } from './periodic-task.js';
+
+/** How often worker processes delete what their retention settings no longer keep. */
+export const RETENTION_INTERVAL_MS = 60 * 60 * 1000;
+/** The most rows one statement deletes: each batch commits on its own, so locks and WAL stay small. */
+export const RETENTION_BATCH = 1000;
+
+/**
+ * Deletes rows older than a retention setting, so a table stops growing with time: every worker
+ * process (APP_ROLE worker or all) sweeps at start and then every RETENTION_INTERVAL_MS, as the
+ * system, in batches of at most RETENTION_BATCH rows, each its own statement and transaction. A batch
+ * takes its rows with FOR UPDATE SKIP LOCKED, so workers sweeping at the same moment delete disjoint
+ * rows and never wait on one another. A retention of 0 days turns the sweep off.
+ */
+export abstract class RetentionSweep implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly task: PeriodicTask;
+
+  /**
+   * `sweep.deleteBatch` deletes at most `$2` rows older than `$1` days, `RETURNING 1`; the setting
+   * `sweep.days` holds the retention in days (0 keeps every row).
+   */
+  protected constructor(
+    private readonly sweep: { name: string; days: 'OUTBOX_RETENTION_DAYS' | 'DELIVERY_RETENTION_DAYS'; deleteBatch: string },
+    private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
+    private readonly scopes: DbScopes,
+    private readonly config: AppConfig,
+  ) {
+    // A run that deleted something says how much, and in how many statements, in one log line.
+    const run = async () => {
+      const batches = await this.prune();
+      return { deleted: batches.reduce((sum, count) => sum + count, 0), batches: batches.length };
+    };
+    this.task = new PeriodicTask(sweep.name, run, new Logger(sweep.name));
+  }
+
+  private retentionDays(): number {
+    return this.config[this.sweep.days];
+  }
+
+  onApplicationBootstrap(): void {
+    if (this.config.APP_ROLE === 'api' || this.retentionDays() === 0) return;
+    this.task.start(RETENTION_INTERVAL_MS);
+    // Also now: a worker restarted more often than the interval must still sweep.
+    void this.task.runOnce();
+  }
+
+  onApplicationShutdown(): void {
+    this.task.stop();
+  }
+
+  /**
+   * One sweep: batches until one deletes nothing (a row may become deletable only once another batch
+   * has removed what refers to it). Answers each batch's count; none when the retention is 0.
+   */
+  prune(batch = RETENTION_BATCH): Promise<number[]> {
+    const days = this.retentionDays();
+    if (days === 0) return Promise.resolve([]);
+    return this.scopes.asSystem(async () => {
+      const counts: number[] = [];
+      for (;;) {
+        const deleted = (await queryRows(this.txHost.tx, this.sweep.deleteBatch, [days, batch])).length;
+        if (deleted === 0) return counts;
+        counts.push(deleted);
+      }
+    });
+  }
+}

@@ -1,0 +1,26 @@
+import { Injectable } from '@nestjs/common';
+import { TransactionHost } from '@nestjs-cls/transactional';
+import type { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
+import { AppConfig, DbScopes, RetentionSweep } from '@app/core';
+
+/**
+ * Deletes finished deliveries (succeeded, failed, cancelled) whose last change is more than
+ * DELIVERY_RETENTION_DAYS old, with their attempts (ON DELETE CASCADE): the unit the delivery log
+ * shows, so the log never lists a delivery without the attempts it made. A pending delivery is never
+ * deleted, however old. A delivery that has a redelivery waits until that redelivery is gone (a later
+ * batch of the same sweep, once it is old enough too): deleting it first would set its redeliveries'
+ * `redelivery_of` to null, and two of them would then collide as first deliveries of the event.
+ */
+@Injectable()
+export class DeliveryRetention extends RetentionSweep {
+  constructor(txHost: TransactionHost<TransactionalAdapterTypeOrm>, scopes: DbScopes, config: AppConfig) {
+    const deleteBatch = `
+      DELETE FROM webhook_deliveries WHERE id IN (
+        SELECT d.id FROM webhook_deliveries d
+         WHERE d.status <> 'pending' AND d.updated_at < now() - make_interval(days => $1)
+           AND NOT EXISTS (SELECT 1 FROM webhook_deliveries r WHERE r.redelivery_of = d.id)
+         LIMIT $2 FOR UPDATE OF d SKIP LOCKED)
+      RETURNING 1`;
+    super({ name: 'delivery retention', days: 'DELIVERY_RETENTION_DAYS', deleteBatch }, txHost, scopes, config);
+  }
+}
