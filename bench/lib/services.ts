@@ -21,11 +21,11 @@ function withDatabase(url: string, name: string): string {
   return parsed.toString();
 }
 
-export async function createServices(options: { label?: string; redisUrl?: string } = {}): Promise<BenchServices> {
+export async function createServices(options: { label?: string; redisUrl?: string; databaseUrl?: string } = {}): Promise<BenchServices> {
   const label = options.label ?? 'bench';
   const run = `${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
   const name = `storefront_${label}_${run}`;
-  const base = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+  const base = options.databaseUrl ?? process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
   const adminUrl = withDatabase(base, 'postgres');
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
@@ -35,6 +35,8 @@ export async function createServices(options: { label?: string; redisUrl?: strin
   const redisUrl = options.redisUrl ?? process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
   const redisPrefix = `storefront_${label}:${run}:`;
   const db = new pg.Pool({ connectionString: databaseUrl, max: 8 });
+  // A server the caller stops (the PostgreSQL outage) drops the idle connections: not a crash.
+  db.on('error', () => undefined);
   return {
     databaseUrl,
     redisUrl,

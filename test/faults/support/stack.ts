@@ -39,13 +39,15 @@ export class FaultStack {
   /**
    * Starts the API (the worker is started by the test: `startWorker`), or `apis` API processes and
    * `workers` workers at once (each answers once it is ready; `startedWorkers` holds the workers).
+   * `redisUrl` and `databaseUrl` (a server's superuser URL) put the stack on a private Redis or
+   * PostgreSQL the test may stop.
    */
   static async start(
     label: string,
     env: Record<string, string> = {},
-    options: { redisUrl?: string; apis?: number; workers?: number } = {},
+    options: { redisUrl?: string; databaseUrl?: string; apis?: number; workers?: number } = {},
   ): Promise<FaultStack> {
-    const services = await createServices({ label: `faults_${label}`, redisUrl: options.redisUrl });
+    const services = await createServices({ label: `faults_${label}`, redisUrl: options.redisUrl, databaseUrl: options.databaseUrl });
     const apiPort = await freePort();
     const logDir = fs.mkdtempSync(path.join(os.tmpdir(), `storefront-faults-${label}-`));
     const stack = new FaultStack(

@@ -168,6 +168,16 @@ export class AppConfig {
   @Max(200)
   DATABASE_POOL_SIZE = 10;
 
+  /**
+   * Longest wait for a database connection: a free one of the pool, or a new one to the server. Past
+   * it the request answers 503 SERVICE_UNAVAILABLE instead of waiting on a database that is down.
+   */
+  @Type(() => Number)
+  @IsInt()
+  @Min(100)
+  @Max(60_000)
+  DATABASE_CONNECT_TIMEOUT_MS = 5000;
+
   @Matches(/^rediss?:\/\//, { message: 'must be a redis:// URL' })
   REDIS_URL = 'redis://127.0.0.1:6379';
 

@@ -45,6 +45,9 @@ function options(config: AppConfig, url: string, name: string): DataSourceOption
     url,
     synchronize: false,
     migrationsRun: false,
+    // Bounds both a new connection to the server and the wait for a free one of the pool: while the
+    // database is down, requests answer 503 within this time instead of queueing without end.
+    connectTimeoutMS: config.DATABASE_CONNECT_TIMEOUT_MS,
     extra: { max: config.DATABASE_POOL_SIZE, application_name: `storefront-${config.APP_ROLE}-${name}` },
     logging: false,
   };

@@ -18,6 +18,7 @@ export type ApiErrorCode =
   | 'RATE_LIMITED'
   | 'UPSTREAM_FAILED'
   | 'NOT_CONFIGURED'
+  | 'SERVICE_UNAVAILABLE'
   | 'INTERNAL';
 
 export interface FieldError {
@@ -89,5 +90,12 @@ export class ApiError extends HttpException {
 
   static notConfigured(message: string): ApiError {
     return new ApiError(HttpStatus.SERVICE_UNAVAILABLE, 'NOT_CONFIGURED', message);
+  }
+
+  /** Something the request needs is down for now (the database, a shutdown): worth retrying shortly, maybe elsewhere. */
+  static serviceUnavailable(message: string, retryAfterSeconds: number): ApiError {
+    return new ApiError(HttpStatus.SERVICE_UNAVAILABLE, 'SERVICE_UNAVAILABLE', message, undefined, {
+      'Retry-After': String(retryAfterSeconds),
+    });
   }
 }

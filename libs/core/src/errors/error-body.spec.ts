@@ -27,6 +27,11 @@ describe('errorBody', () => {
       error_code: 'no_authorization',
       msg: 'no',
     });
+    expect(errorBody('/auth/v1/token', { status: 503, code: 'SERVICE_UNAVAILABLE', message: 'retry' })).toEqual({
+      code: 503,
+      error_code: 'service_unavailable',
+      msg: 'retry',
+    });
   });
 });
 

@@ -32,6 +32,11 @@ const GOTRUE_CODE_BY_STATUS: Record<number, string> = {
   503: 'provider_disabled',
 };
 
+/** Codes of the envelope that GoTrue's shape spells its own way. */
+const GOTRUE_CODE_BY_CODE: Record<string, string> = {
+  SERVICE_UNAVAILABLE: 'service_unavailable',
+};
+
 export interface ErrorDescription {
   status: number;
   code?: string;
@@ -46,7 +51,10 @@ export function defaultErrorCode(status: number): ApiErrorCode {
 /** The body of an error answer: GoTrue's shape under /auth/v1, the `success: false` envelope elsewhere. */
 export function errorBody(path: string, error: ErrorDescription): Record<string, unknown> {
   if (path.startsWith(AUTH_PREFIX)) {
-    const errorCode = error.code && /^[a-z_]+$/.test(error.code) ? error.code : GOTRUE_CODE_BY_STATUS[error.status];
+    const errorCode =
+      error.code && /^[a-z_]+$/.test(error.code)
+        ? error.code
+        : (GOTRUE_CODE_BY_CODE[error.code ?? ''] ?? GOTRUE_CODE_BY_STATUS[error.status]);
     return { code: error.status, error_code: errorCode ?? 'unexpected_failure', msg: error.message };
   }
   const body: { code: string; message: string; details?: unknown } = {

@@ -1,5 +1,6 @@
 import { ArgumentsHost, Catch, HttpException, Logger, type ExceptionFilter } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { isDatabaseUnavailable } from '../database/database-unavailable.js';
 import { ApiError, type ApiErrorCode } from './api-error.js';
 import { errorBody, isClientStatus, type ErrorDescription } from './error-body.js';
 import { GoTrueError } from './gotrue-error.js';
@@ -16,6 +17,9 @@ const FASTIFY_ERRORS: Record<string, { code: ApiErrorCode; message: (error: Erro
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: { code: 'VALIDATION_FAILED', message: () => 'Content-Length does not match the body' },
 };
 
+/** How long a client is told to wait (Retry-After, seconds) when the database cannot be reached. */
+export const DATABASE_RETRY_AFTER_SECONDS = 5;
+
 /** Turns every exception into the contract's error body; unexpected ones become a bare 500 with no trace. */
 @Catch()
 export class ErrorEnvelopeFilter implements ExceptionFilter {
@@ -27,8 +31,17 @@ export class ErrorEnvelopeFilter implements ExceptionFilter {
     const reply = http.getResponse<FastifyReply>();
     // A guard refused the request after the AuthGuard opened its transaction: nobody else will close it.
     request.requestTransaction?.abandon();
+    const databaseDown = !(exception instanceof HttpException) && isDatabaseUnavailable(exception);
+    if (databaseDown) {
+      // Not a bug: the database is down, restarting or out of connections. One line, no stack.
+      this.logger.warn(
+        { err: { message: (exception as Error).message }, request_id: request.id, path: request.url.split('?')[0] },
+        'database unreachable; answered 503',
+      );
+      exception = ApiError.serviceUnavailable('The service is briefly unavailable; retry in a few seconds', DATABASE_RETRY_AFTER_SECONDS);
+    }
     const { description, headers } = this.describe(exception, request);
-    if (description.status >= 500) {
+    if (description.status >= 500 && !databaseDown) {
       // Message and stack only: a query error's parameters may hold secrets.
       const error =
         exception instanceof Error

@@ -104,6 +104,7 @@ export class OutboxRelay implements OnApplicationShutdown {
       connectionString: this.config.serviceDatabaseUrl,
       application_name: 'storefront-outbox-relay',
       keepAlive: true,
+      connectionTimeoutMillis: this.config.DATABASE_CONNECT_TIMEOUT_MS,
     });
     client.on('notification', (message) => {
       if (message.payload) this.enqueue(message.payload);
