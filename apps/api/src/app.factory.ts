@@ -15,6 +15,7 @@ import {
   requestId,
 } from '@app/core';
 import { AppModule, MIGRATIONS } from './app.module.js';
+import { registerDrainHooks } from './graceful-shutdown.js';
 import { setupOpenApi } from './openapi.js';
 import { registerSecurityHeaders } from './security-headers.js';
 
@@ -23,6 +24,10 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
   if (!config.requestBindingKey) await prepareDatabase(config, MIGRATIONS);
   const adapter = new FastifyAdapter({
     bodyLimit: BODY_LIMIT_BYTES,
+    // Shutdown (graceful-shutdown.ts): idle keep-alive connections are closed at once, and requests
+    // that still arrive get our 503 in the error envelope (registerDrainHooks) rather than Fastify's own body.
+    forceCloseConnections: 'idle',
+    return503OnClosing: false,
     trustProxy: config.trustProxy,
     genReqId: (req: IncomingMessage) => requestId(req),
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
@@ -33,6 +38,7 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
   fastify.addHook('onRequest', async (request, reply) => {
     void reply.header('x-request-id', request.id);
   });
+  registerDrainHooks(fastify);
 
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config), adapter, {
     bufferLogs: true,
@@ -56,7 +62,6 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
       done(null, value);
     });
   });
-  app.enableShutdownHooks();
   app.enableCors({
     // `*` (development only) reflects any origin; otherwise only the listed ones, none when the list is empty.
     origin: config.corsOrigins.includes('*') ? true : config.corsOrigins,

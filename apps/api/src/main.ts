@@ -5,6 +5,7 @@ import { hourlyLimits } from '@app/billing';
 import { ConfigError, ensureRedis, loadConfig, prepareDatabase, StartupError, type AppConfig } from '@app/core';
 import { createApp } from './app.factory.js';
 import { AppModule, MIGRATIONS } from './app.module.js';
+import { shutDownOnSignals } from './graceful-shutdown.js';
 
 /** Says, once per start, that this process runs on the installation's generated secrets. */
 function warnDevelopmentSecrets(config: AppConfig, logger: Logger): void {
@@ -23,12 +24,13 @@ async function start(config: AppConfig): Promise<void> {
   if (config.APP_ROLE === 'worker') {
     const worker = await NestFactory.createApplicationContext(AppModule.forRoot(config), { bufferLogs: true, abortOnError: false });
     worker.useLogger(worker.get(Logger));
-    worker.enableShutdownHooks();
+    shutDownOnSignals(worker, config.SHUTDOWN_TIMEOUT_MS);
     warnDevelopmentSecrets(config, worker.get(Logger));
     worker.get(Logger).log('Storefront Platform worker running (role worker, no HTTP)');
     return;
   }
   const app = await createApp(config);
+  shutDownOnSignals(app, config.SHUTDOWN_TIMEOUT_MS);
   await app.listen(config.PORT, config.HOST);
   warnDevelopmentSecrets(config, app.get(Logger));
   app.get(Logger).log(`Storefront Platform API on ${config.baseUrl} (role ${config.APP_ROLE}); docs at ${config.baseUrl}/docs`);

@@ -31,6 +31,7 @@ export * from './database/sql-text.js';
 export * from './crypto/secret-box.js';
 export * from './scheduling/periodic-task.js';
 export * from './scheduling/retention-sweep.js';
+export * from './queues/queue-worker.js';
 export * from './database/database-unavailable.js';
 export * from './http-client/index.js';
 export * from './idempotency/idempotency.store.js';

@@ -82,10 +82,10 @@ export class FaultStack {
     return this.api.url;
   }
 
-  /** Starts a worker process (each start gets its own log file); it is ready when it says so. */
-  async startWorker(): Promise<Child> {
+  /** Starts a worker process (each start gets its own log file; `env` adds to the stack's); it is ready when it says so. */
+  async startWorker(env: Record<string, string> = {}): Promise<Child> {
     this.workerStarts += 1;
-    this.worker = await this.spawn('worker', `worker-${this.workerStarts}`);
+    this.worker = await this.spawn('worker', `worker-${this.workerStarts}`, undefined, env);
     return this.worker;
   }
 
@@ -98,11 +98,27 @@ export class FaultStack {
     this.children.delete(worker);
   }
 
-  private async spawn(role: 'api' | 'worker', name: string, port = role === 'api' ? this.apiPort : undefined): Promise<Child> {
+  /** SIGTERM (a graceful shutdown); answers how the process ended and how long it took. */
+  async terminate(child: Child): Promise<{ code: number | null; signal: NodeJS.Signals | null; ms: number }> {
+    const started = Date.now();
+    if (child.process.exitCode === null && child.process.signalCode === null) {
+      const exited = new Promise((resolve) => child.process.once('exit', resolve));
+      child.process.kill('SIGTERM');
+      await exited;
+    }
+    return { code: child.process.exitCode, signal: child.process.signalCode, ms: Date.now() - started };
+  }
+
+  private async spawn(
+    role: 'api' | 'worker',
+    name: string,
+    port = role === 'api' ? this.apiPort : undefined,
+    env: Record<string, string> = {},
+  ): Promise<Child> {
     const child = await startChild({
       name,
       script: MAIN,
-      env: { ...this.env, APP_ROLE: role, ...(port ? { PORT: String(port) } : {}) },
+      env: { ...this.env, ...env, APP_ROLE: role, ...(port ? { PORT: String(port) } : {}) },
       logDir: this.logDir,
       port,
       readyPath: role === 'api' ? '/health/ready' : undefined,

@@ -308,6 +308,16 @@ export class AppConfig {
   @Min(60)
   SESSION_MAX_AGE = 30 * 24 * 3600;
 
+  /**
+   * How long a SIGTERM or SIGINT may take: in-flight requests and background jobs get this long to
+   * finish (jobs still running at 80 % of it are handed back to the queue); past it the process exits anyway.
+   */
+  @Type(() => Number)
+  @IsInt()
+  @Min(1000)
+  @Max(600_000)
+  SHUTDOWN_TIMEOUT_MS = 10_000;
+
   @Transform(bool)
   @IsBoolean()
   OUTBOX_RELAY = true;

@@ -1,4 +1,4 @@
-import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { Injectable, Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
 import { Propagation, TransactionHost } from '@nestjs-cls/transactional';
 import type { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { AppConfig } from '../config/app-config.js';
@@ -29,7 +29,7 @@ export type IdempotencyClaim =
  * whichever instance serves it. Worker processes delete expired keys (and the answers kept with them) every hour.
  */
 @Injectable()
-export class IdempotencyStore implements OnApplicationBootstrap, OnApplicationShutdown {
+export class IdempotencyStore implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly purge = new PeriodicTask(
     'idempotency key purge',
     async () => ({ purged: await this.purgeExpired() }),
@@ -46,8 +46,8 @@ export class IdempotencyStore implements OnApplicationBootstrap, OnApplicationSh
     if (this.config.APP_ROLE !== 'api') this.purge.start(PURGE_INTERVAL_MS);
   }
 
-  onApplicationShutdown(): void {
-    this.purge.stop();
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.purge.stop();
   }
 
   /** Deletes the keys older than IDEMPOTENCY_TTL_HOURS, in batches; returns how many went. */

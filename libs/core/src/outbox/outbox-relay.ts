@@ -1,4 +1,4 @@
-import { Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
+import { Injectable, Logger, type BeforeApplicationShutdown } from '@nestjs/common';
 import { EventBus } from '@nestjs/cqrs';
 import pg from 'pg';
 import { InjectDataSource } from '@nestjs/typeorm';
@@ -35,7 +35,7 @@ interface OutboxRow {
  * Runs in the worker (APP_ROLE worker or all), on the service role's connection.
  */
 @Injectable()
-export class OutboxRelay implements OnApplicationShutdown {
+export class OutboxRelay implements BeforeApplicationShutdown {
   private readonly logger = new Logger(OutboxRelay.name);
   private readonly consumers: StoreEventConsumer[] = [];
   private listener?: pg.Client;
@@ -58,7 +58,8 @@ export class OutboxRelay implements OnApplicationShutdown {
     return this.config.APP_ROLE !== 'api' && this.config.OUTBOX_RELAY;
   }
 
-  async onApplicationShutdown(): Promise<void> {
+  /** Stops before the connections close, so a batch under way is marked (or left for the next relay) cleanly. */
+  async beforeApplicationShutdown(): Promise<void> {
     await this.stop();
   }
 
@@ -82,7 +83,7 @@ export class OutboxRelay implements OnApplicationShutdown {
   /** Stops listening and sweeping (tests use it to lose the immediate publish on purpose). */
   async stop(): Promise<void> {
     this.running = false;
-    this.sweeper.stop();
+    await this.sweeper.stop();
     const listener = this.listener;
     this.listener = undefined;
     await listener?.end().catch(() => undefined);
@@ -136,7 +137,7 @@ export class OutboxRelay implements OnApplicationShutdown {
     setTimeout(() => {
       if (!this.running || this.listener) return;
       this.listen()
-        .then(() => this.sweeper.runOnce())
+        .then(() => (this.running ? this.sweeper.runOnce() : undefined))
         .catch(() => this.reconnect(Math.min(delayMs * 2, 30_000)));
     }, delayMs).unref();
   }

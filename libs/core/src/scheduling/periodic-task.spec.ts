@@ -62,11 +62,25 @@ describe('PeriodicTask', () => {
       periodic.start(1000);
       await vi.advanceTimersByTimeAsync(3000);
       expect(task).toHaveBeenCalledTimes(3);
-      periodic.stop();
+      await periodic.stop();
       await vi.advanceTimersByTimeAsync(3000);
       expect(task).toHaveBeenCalledTimes(3);
     } finally {
       vi.useRealTimers();
     }
+  });
+
+  it('stop waits for the run under way', async () => {
+    let release!: () => void;
+    const periodic = new PeriodicTask('sweep', () => new Promise<void>((resolve) => (release = resolve)), logger() as unknown as Logger);
+    const run = periodic.runOnce();
+    let stopped = false;
+    const stopping = periodic.stop().then(() => (stopped = true));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(stopped).toBe(false);
+    release();
+    await stopping;
+    await run;
+    expect(stopped).toBe(true);
   });
 });

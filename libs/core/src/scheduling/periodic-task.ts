@@ -11,7 +11,7 @@ export type TaskCounts = Readonly<Record<string, number>>;
  */
 export class PeriodicTask {
   private timer?: NodeJS.Timeout;
-  private running = false;
+  private current?: Promise<void>;
   private failing = false;
 
   constructor(
@@ -26,15 +26,25 @@ export class PeriodicTask {
     this.timer.unref();
   }
 
-  stop(): void {
+  /** No more ticks; resolves once a run under way has ended (so a shutdown can close the connections after it). */
+  async stop(): Promise<void> {
     clearInterval(this.timer);
     this.timer = undefined;
+    await this.current;
   }
 
   /** One run now, unless one is under way; never throws. */
   async runOnce(): Promise<void> {
-    if (this.running) return;
-    this.running = true;
+    if (this.current) return;
+    this.current = this.run();
+    try {
+      await this.current;
+    } finally {
+      this.current = undefined;
+    }
+  }
+
+  private async run(): Promise<void> {
     try {
       const counts = await this.task();
       if (this.failing) this.logger.log(`${this.name} works again`);
@@ -48,8 +58,6 @@ export class PeriodicTask {
     } catch (error) {
       if (!this.failing) this.logger.warn({ err: { message: (error as Error).message } }, `${this.name} failed; retrying on each tick`);
       this.failing = true;
-    } finally {
-      this.running = false;
     }
   }
 }

@@ -1,6 +1,6 @@
-import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { Injectable, Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import type { Job } from 'bull';
-import { AppConfig, PeriodicTask, DbScopes } from '@app/core';
+import { AppConfig, jobDrainMs, PeriodicTask, QueueWorker, DbScopes } from '@app/core';
 import { NotificationRepository } from '@app/webhooks';
 import { SocialRepository, type SocialPostRow } from '../social.repository.js';
 import { PostPublisher } from './post-publisher.js';
@@ -15,9 +15,10 @@ import { finalStatus } from './social-post.js';
  * when any platform failed for good, the merchant gets a notification.
  */
 @Injectable()
-export class ScheduledPostWorker implements OnApplicationBootstrap, OnApplicationShutdown {
+export class ScheduledPostWorker implements OnApplicationBootstrap, OnModuleDestroy, BeforeApplicationShutdown {
   private readonly logger = new Logger(ScheduledPostWorker.name);
   private readonly sweeper = new PeriodicTask('scheduled post sweep', () => this.sweep(), this.logger);
+  private readonly jobs: QueueWorker<PostJob>;
 
   constructor(
     private readonly queue: PostQueue,
@@ -26,11 +27,13 @@ export class ScheduledPostWorker implements OnApplicationBootstrap, OnApplicatio
     private readonly notifications: NotificationRepository,
     private readonly scopes: DbScopes,
     private readonly config: AppConfig,
-  ) {}
+  ) {
+    this.jobs = new QueueWorker(queue.queue, this.logger);
+  }
 
   onApplicationBootstrap(): void {
     if (this.config.APP_ROLE === 'api') return;
-    void this.queue.queue.process(4, (job: Job<PostJob>) =>
+    this.jobs.start(4, (job: Job<PostJob>) =>
       // A job never fails silently: the post stays scheduled and the sweep enqueues it again.
       this.publish(job.data.postId).catch((error: Error) =>
         this.logger.error({ err: { message: error.message }, post_id: job.data.postId }, 'scheduled post could not be published'),
@@ -39,8 +42,18 @@ export class ScheduledPostWorker implements OnApplicationBootstrap, OnApplicatio
     this.sweeper.start(this.config.JOB_SWEEP_INTERVAL_MS);
   }
 
-  onApplicationShutdown(): void {
-    this.sweeper.stop();
+  /**
+   * First step of a shutdown: no new post; the running ones get to finish. One still running at the
+   * end is handed back, and its new run finds the post `publishing` and leaves it to the interrupted sweep.
+   */
+  onModuleDestroy(): void {
+    void this.jobs.stop(jobDrainMs(this.config.SHUTDOWN_TIMEOUT_MS));
+  }
+
+  /** Before the connections close: the sweep and the running posts are done. */
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.sweeper.stop();
+    await this.jobs.stop(jobDrainMs(this.config.SHUTDOWN_TIMEOUT_MS));
   }
 
   /** One attempt at a scheduled post; nothing when it is not (or no longer) scheduled. */

@@ -1,8 +1,19 @@
-import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { Injectable, Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import type { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import type { Job } from 'bull';
-import { AppConfig, HttpTimeoutError, MetricsService, PeriodicTask, queryRows, SafeHttpClient, SecretBox, DbScopes } from '@app/core';
+import {
+  AppConfig,
+  HttpTimeoutError,
+  jobDrainMs,
+  MetricsService,
+  PeriodicTask,
+  QueueWorker,
+  queryRows,
+  SafeHttpClient,
+  SecretBox,
+  DbScopes,
+} from '@app/core';
 import { NotificationRepository } from '../notifications/notification.repository.js';
 import { MAX_DELIVERY_ATTEMPTS } from '../webhooks/webhook.js';
 import { WebhookRepository } from '../webhooks/webhook.repository.js';
@@ -19,13 +30,14 @@ const RESPONSE_EXCERPT_BYTES = 2048;
  * disables the webhook, stops its pending deliveries and notifies the merchant.
  */
 @Injectable()
-export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShutdown {
+export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy, BeforeApplicationShutdown {
   private readonly logger = new Logger(DeliveryWorker.name);
   private readonly lostJobSweep = new PeriodicTask(
     'lost delivery job sweep',
     async () => ({ requeued: await this.requeueLost() }),
     this.logger,
   );
+  private readonly jobs: QueueWorker<DeliveryJob>;
 
   constructor(
     private readonly queue: DeliveryQueue,
@@ -38,11 +50,13 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
     private readonly scopes: DbScopes,
     private readonly metrics: MetricsService,
     private readonly config: AppConfig,
-  ) {}
+  ) {
+    this.jobs = new QueueWorker(queue.queue, this.logger);
+  }
 
   onApplicationBootstrap(): void {
     if (this.config.APP_ROLE === 'api') return;
-    void this.queue.queue.process(8, (job: Job<DeliveryJob>) =>
+    this.jobs.start(8, (job: Job<DeliveryJob>) =>
       // A job never fails silently: the delivery stays pending and the lost-job sweep retries it.
       this.attempt(job.data.deliveryId, job.data.attempt).catch((error: Error) =>
         this.logger.error({ err: { message: error.message }, delivery_id: job.data.deliveryId }, 'delivery attempt could not be recorded'),
@@ -51,8 +65,15 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
     this.lostJobSweep.start(this.config.JOB_SWEEP_INTERVAL_MS);
   }
 
-  onApplicationShutdown(): void {
-    this.lostJobSweep.stop();
+  /** First step of a shutdown: no new attempt; the running ones get to finish (or are handed back to the queue). */
+  onModuleDestroy(): void {
+    void this.jobs.stop(jobDrainMs(this.config.SHUTDOWN_TIMEOUT_MS));
+  }
+
+  /** Before the connections close: the sweep and the running attempts are done. */
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.lostJobSweep.stop();
+    await this.jobs.stop(jobDrainMs(this.config.SHUTDOWN_TIMEOUT_MS));
   }
 
   /** One attempt of one delivery; a repeated or stale job (attempt already made, delivery no longer pending) does nothing. */
