@@ -102,10 +102,14 @@ describe('fault: PostgreSQL stopped during order traffic', () => {
       async () => {
         const started = Date.now();
         const response = await fetch(`${stack.url}/health/ready`, { signal: AbortSignal.timeout(ANSWER_BOUND_MS) });
-        return response.status === 503 ? { ms: Date.now() - started } : null;
+        return response.status === 503 ? { ms: Date.now() - started, body: await response.json() } : null;
       },
       5000,
     );
+    expect(readyWhileDown.body).toMatchObject({
+      success: false,
+      error: { code: 'SERVICE_UNAVAILABLE', details: { postgres: 'down', redis: 'up' } },
+    });
     await stack.eventually('orders answered 503 during the outage', async () => answers.some((answer) => answer.status === 503), 5000);
     // The outage lasts its full length whatever the assertions above took.
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, OUTAGE_MS - (Date.now() - outageStarted))));

@@ -93,8 +93,8 @@ export class ApiError extends HttpException {
   }
 
   /** Something the request needs is down for now (the database, a shutdown): worth retrying shortly, maybe elsewhere. */
-  static serviceUnavailable(message: string, retryAfterSeconds: number): ApiError {
-    return new ApiError(HttpStatus.SERVICE_UNAVAILABLE, 'SERVICE_UNAVAILABLE', message, undefined, {
+  static serviceUnavailable(message: string, retryAfterSeconds: number, details?: unknown): ApiError {
+    return new ApiError(HttpStatus.SERVICE_UNAVAILABLE, 'SERVICE_UNAVAILABLE', message, details, {
       'Retry-After': String(retryAfterSeconds),
     });
   }

@@ -41,7 +41,9 @@ export class ErrorEnvelopeFilter implements ExceptionFilter {
       exception = ApiError.serviceUnavailable('The service is briefly unavailable; retry in a few seconds', DATABASE_RETRY_AFTER_SECONDS);
     }
     const { description, headers } = this.describe(exception, request);
-    if (description.status >= 500 && !databaseDown) {
+    // A dependency that is down is reported where it is detected (above, the readiness check), not as a bug.
+    const expected = exception instanceof ApiError && exception.code === 'SERVICE_UNAVAILABLE';
+    if (description.status >= 500 && !expected) {
       // Message and stack only: a query error's parameters may hold secrets.
       const error =
         exception instanceof Error

@@ -1,12 +1,13 @@
-import { Controller, Get, Header, Headers, Inject } from '@nestjs/common';
+import { Controller, Get, Header, Headers, Inject, ServiceUnavailableException } from '@nestjs/common';
 import { ApiExcludeEndpoint, ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
 import { SkipThrottle } from '@nestjs/throttler';
-import { HealthCheck, HealthCheckService, HealthIndicatorService, TypeOrmHealthIndicator } from '@nestjs/terminus';
+import { HealthCheck, HealthCheckService, HealthIndicatorService, TypeOrmHealthIndicator, type HealthCheckResult } from '@nestjs/terminus';
 import { Redis } from 'ioredis';
 import { Public } from '../auth-context/public.decorator.js';
 import { AppConfig } from '../config/app-config.js';
 import { safeEqual } from '../crypto/tokens.js';
 import { ApiError } from '../errors/api-error.js';
+import { DATABASE_RETRY_AFTER_SECONDS } from '../errors/error-envelope.filter.js';
 import { REDIS } from '../redis/redis.module.js';
 import { MetricsService } from './metrics.service.js';
 
@@ -34,20 +35,38 @@ export class HealthController {
   @Get('health/ready')
   @HealthCheck()
   @ApiOperation({ summary: 'Readiness: PostgreSQL and Redis reachable' })
-  @ApiServiceUnavailableResponse({ description: 'A dependency is down; `details` names it' })
-  ready() {
-    return this.health.check([
-      () => this.database.pingCheck('postgres', { timeout: 2000 }),
-      async () => {
-        const redis = this.indicators.check('redis');
-        try {
-          await this.redis.ping();
-          return redis.up();
-        } catch (error) {
-          return redis.down({ message: (error as Error).message });
-        }
+  @ApiServiceUnavailableResponse({
+    description: 'A dependency is down; `details` says which',
+    schema: {
+      example: {
+        success: false,
+        error: { code: 'SERVICE_UNAVAILABLE', message: 'Not ready: postgres unreachable', details: { postgres: 'down', redis: 'up' } },
       },
-    ]);
+    },
+  })
+  async ready() {
+    try {
+      return await this.health.check([
+        () => this.database.pingCheck('postgres', { timeout: 2000 }),
+        async () => {
+          const redis = this.indicators.check('redis');
+          try {
+            await this.redis.ping();
+            return redis.up();
+          } catch (error) {
+            return redis.down({ message: (error as Error).message });
+          }
+        },
+      ]);
+    } catch (error) {
+      if (!(error instanceof ServiceUnavailableException)) throw error;
+      // In the error envelope, naming what is down but not its address or the driver's message.
+      const details = Object.fromEntries(
+        Object.entries((error.getResponse() as HealthCheckResult).details).map(([name, check]) => [name, check.status]),
+      );
+      const down = Object.keys(details).filter((name) => details[name] !== 'up');
+      throw ApiError.serviceUnavailable(`Not ready: ${down.join(' and ')} unreachable`, DATABASE_RETRY_AFTER_SECONDS, details);
+    }
   }
 
   @Get('metrics')
