@@ -74,6 +74,18 @@ describe('loadConfig', () => {
     }
   });
 
+  it('bounds the shutdown and the wait for a database connection: 10 s and 5 s by default, refused out of range', () => {
+    const defaults = loadConfig({ NODE_ENV: 'test' }, { secretsFile });
+    expect(defaults.SHUTDOWN_TIMEOUT_MS).toBe(10_000);
+    expect(defaults.DATABASE_CONNECT_TIMEOUT_MS).toBe(5000);
+    const set = loadConfig({ NODE_ENV: 'test', SHUTDOWN_TIMEOUT_MS: '30000', DATABASE_CONNECT_TIMEOUT_MS: '2000' }, { secretsFile });
+    expect([set.SHUTDOWN_TIMEOUT_MS, set.DATABASE_CONNECT_TIMEOUT_MS]).toEqual([30_000, 2000]);
+    const lines = problems({ NODE_ENV: 'test', SHUTDOWN_TIMEOUT_MS: '500', DATABASE_CONNECT_TIMEOUT_MS: 'soon' });
+    expect(lines).toHaveLength(2);
+    expect(lines.find((line) => line.startsWith('SHUTDOWN_TIMEOUT_MS ("500")') && line.includes('not be less than 1000'))).toBeDefined();
+    expect(lines.find((line) => line.startsWith('DATABASE_CONNECT_TIMEOUT_MS ("soon")'))).toBeDefined();
+  });
+
   it('trusts no proxy by default, and the hops TRUST_PROXY names: a count or addresses/CIDRs', () => {
     expect(loadConfig({ NODE_ENV: 'test' }, { secretsFile }).trustProxy).toBe(false);
     expect(loadConfig({ NODE_ENV: 'test', TRUST_PROXY: 'false' }, { secretsFile }).trustProxy).toBe(false);
