@@ -20,6 +20,8 @@ export function registerDrainHooks(fastify: FastifyInstance): void {
   // sent a byte (a preconnect): those would hold the close until their headers timeout (60 s).
   const connections = new Set<Socket>();
   fastify.server.on('connection', (socket: Socket) => {
+    // Accepted between the start of the drain and the listening socket's close: not served.
+    if (draining) return void socket.destroy();
     connections.add(socket);
     socket.once('close', () => connections.delete(socket));
   });

@@ -1,4 +1,4 @@
-import { QueryRunnerProviderAlreadyReleasedError } from 'typeorm';
+import { QueryRunnerAlreadyReleasedError, QueryRunnerProviderAlreadyReleasedError } from 'typeorm';
 
 /**
  * Socket errors of a connection to the server that is refused, cut or unanswered: the database is
@@ -36,8 +36,8 @@ interface ErrorLike {
 export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
   if (depth > 5 || typeof error !== 'object' || error === null) return false;
   // TypeORM releases a transaction's connection the moment that connection fails (the server went
-  // away between two statements); the transaction's next statement then throws this.
-  if (error instanceof QueryRunnerProviderAlreadyReleasedError) return true;
+  // away between two statements); the transaction's next statement, or its COMMIT, then throws one of these.
+  if (error instanceof QueryRunnerProviderAlreadyReleasedError || error instanceof QueryRunnerAlreadyReleasedError) return true;
   const { code, message, driverError, cause, errors } = error as ErrorLike;
   if (typeof code === 'string' && (SOCKET_CODES.has(code) || UNAVAILABLE_STATES.has(code) || /^08[0-9A-Z]{3}$/.test(code))) return true;
   if (typeof message === 'string' && UNAVAILABLE_MESSAGES.some((pattern) => pattern.test(message))) return true;

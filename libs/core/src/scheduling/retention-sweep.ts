@@ -1,4 +1,4 @@
-import { Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
 import type { TransactionHost } from '@nestjs-cls/transactional';
 import type { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import type { AppConfig } from '../config/app-config.js';
@@ -18,7 +18,7 @@ export const RETENTION_BATCH = 1000;
  * takes its rows with FOR UPDATE SKIP LOCKED, so workers sweeping at the same moment delete disjoint
  * rows and never wait on one another. A retention of 0 days turns the sweep off.
  */
-export abstract class RetentionSweep implements OnApplicationBootstrap, OnApplicationShutdown {
+export abstract class RetentionSweep implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly task: PeriodicTask;
 
   /**
@@ -50,8 +50,9 @@ export abstract class RetentionSweep implements OnApplicationBootstrap, OnApplic
     void this.task.runOnce();
   }
 
-  onApplicationShutdown(): void {
-    this.task.stop();
+  /** Before the connections close: a run under way finishes its batch. */
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.task.stop();
   }
 
   /**
