@@ -28,6 +28,19 @@ export class MetricsService {
     registers: [this.registry],
   });
 
+  readonly webhookParked = new Counter({
+    name: 'webhook_delivery_parked_total',
+    help: 'Webhook delivery attempts parked until their webhook can take them, by reason (busy: its slots are taken; open, probing: its circuit)',
+    labelNames: ['reason'] as const,
+    registers: [this.registry],
+  });
+
+  readonly webhookCircuitOpened = new Counter({
+    name: 'webhook_circuit_opened_total',
+    help: 'Times a webhook circuit opened (consecutive failures, or a failed probe)',
+    registers: [this.registry],
+  });
+
   constructor() {
     collectDefaultMetrics({ register: this.registry });
   }

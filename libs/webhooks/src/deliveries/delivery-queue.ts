@@ -1,13 +1,15 @@
 import { InjectQueue } from '@nestjs/bull';
 import { Injectable } from '@nestjs/common';
-import type { Queue } from 'bull';
+import type { JobOptions, Queue } from 'bull';
+import type { GateAttempt } from './endpoint-gate.js';
 
 export const DELIVERY_QUEUE = 'webhook-deliveries';
 
-export interface DeliveryJob {
-  deliveryId: string;
-  attempt: number;
-}
+/**
+ * A job of the delivery queue: one attempt of one delivery (`handed`: a release gave it a slot of its
+ * webhook's, parked before), or `wake`: the moment a webhook's open circuit may send its probe.
+ */
+export type DeliveryJob = { deliveryId: string; attempt: number; handed?: boolean } | { wake: string };
 
 /**
  * Schedules delivery attempts on Bull; one job per attempt (jobId `<delivery>:<attempt>`), so a repeat
@@ -18,16 +20,46 @@ export class DeliveryQueue {
   constructor(@InjectQueue(DELIVERY_QUEUE) readonly queue: Queue<DeliveryJob>) {}
 
   async enqueue(deliveryId: string, attempt = 1, delayMs = 0): Promise<void> {
-    await this.queue.add({ deliveryId, attempt }, jobOptions(deliveryId, attempt, delayMs));
+    await this.queue.add({ deliveryId, attempt }, jobOptions(`${deliveryId}:${attempt}`, delayMs));
   }
 
   /** The first attempts of new deliveries, due now, in one round trip to Redis. */
   async enqueueFirstAttempts(deliveryIds: string[]): Promise<void> {
     if (deliveryIds.length === 0) return;
-    await this.queue.addBulk(deliveryIds.map((deliveryId) => ({ data: { deliveryId, attempt: 1 }, opts: jobOptions(deliveryId, 1, 0) })));
+    await this.queue.addBulk(
+      deliveryIds.map((deliveryId) => ({ data: { deliveryId, attempt: 1 }, opts: jobOptions(`${deliveryId}:1`, 0) })),
+    );
+  }
+
+  /**
+   * Parked attempts a release handed a slot to. Their ids are new (the job that parked one may not be
+   * gone from Bull yet); the hand-over itself is atomic, so each is handed once.
+   */
+  async enqueueHanded(attempts: GateAttempt[]): Promise<void> {
+    if (attempts.length === 0) return;
+    const at = Date.now();
+    await this.queue.addBulk(
+      attempts.map(({ deliveryId, attempt }) => ({
+        data: { deliveryId, attempt, handed: true },
+        opts: jobOptions(`${deliveryId}:${attempt}:handed:${at}`, 0),
+      })),
+    );
+  }
+
+  /** Parked attempts the gate lost (Redis flushed): enqueued once each until their job has run. */
+  async enqueueLostParked(attempts: GateAttempt[]): Promise<void> {
+    if (attempts.length === 0) return;
+    await this.queue.addBulk(
+      attempts.map(({ deliveryId, attempt }) => ({ data: { deliveryId, attempt }, opts: jobOptions(`${deliveryId}:${attempt}:lost`, 0) })),
+    );
+  }
+
+  /** Wakes a webhook's parked attempts when its circuit half-opens (one job per opening). */
+  async scheduleWake(webhookId: string, at: number): Promise<void> {
+    await this.queue.add({ wake: webhookId }, jobOptions(`wake:${webhookId}:${at}`, Math.max(0, at - Date.now())));
   }
 }
 
-function jobOptions(deliveryId: string, attempt: number, delayMs: number) {
-  return { jobId: `${deliveryId}:${attempt}`, delay: delayMs, attempts: 1, removeOnComplete: true, removeOnFail: true };
+function jobOptions(jobId: string, delayMs: number): JobOptions {
+  return { jobId, delay: delayMs, attempts: 1, removeOnComplete: true, removeOnFail: true };
 }

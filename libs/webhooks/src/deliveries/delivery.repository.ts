@@ -153,7 +153,7 @@ export class DeliveryRepository {
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (delivery_id, attempt) DO NOTHING RETURNING delivery_id
        ), delivery AS (
          UPDATE webhook_deliveries d
-            SET status = $10, attempt_count = $3, next_attempt_at = $9, last_status_code = $6, updated_at = now()
+            SET status = $10, attempt_count = $3, next_attempt_at = $9, last_status_code = $6, parked_at = NULL, updated_at = now()
            FROM attempt WHERE d.id = attempt.delivery_id AND d.status = 'pending'
        )
        SELECT count(*)::int AS recorded FROM attempt`,
@@ -171,6 +171,39 @@ export class DeliveryRepository {
       ],
     );
     return rows[0].recorded > 0;
+  }
+
+  /**
+   * Marks a delivery parked in the gate (its webhook busy or its circuit open), unless the attempt was
+   * made meanwhile: the lost-job sweep then leaves it to the gate.
+   */
+  async park(deliveryId: string, attempt: number): Promise<void> {
+    await queryRows(
+      this.txHost.tx,
+      `UPDATE webhook_deliveries SET parked_at = now() WHERE id = $1 AND status = 'pending' AND attempt_count < $2 AND parked_at IS NULL`,
+      [deliveryId, attempt],
+    );
+  }
+
+  /** How many pending deliveries each webhook has had parked for longer than `graceMs`. */
+  async parkedCounts(graceMs: number): Promise<{ webhook_id: string; parked: number }[]> {
+    return queryRows(
+      this.txHost.tx,
+      `SELECT webhook_id, count(*)::int AS parked FROM webhook_deliveries
+        WHERE status = 'pending' AND parked_at < now() - make_interval(secs => $1) GROUP BY webhook_id`,
+      [graceMs / 1000],
+    );
+  }
+
+  /** A webhook's deliveries parked for longer than `graceMs`, oldest first, with the attempt each waits to make. */
+  async parkedOf(webhookId: string, graceMs: number, limit: number): Promise<{ id: string; attempt: number }[]> {
+    return queryRows(
+      this.txHost.tx,
+      `SELECT id, attempt_count + 1 AS attempt FROM webhook_deliveries
+        WHERE webhook_id = $1 AND status = 'pending' AND parked_at < now() - make_interval(secs => $2)
+        ORDER BY next_attempt_at, id LIMIT $3`,
+      [webhookId, graceMs / 1000, limit],
+    );
   }
 
   /** Stops a disabled webhook's pending deliveries. */

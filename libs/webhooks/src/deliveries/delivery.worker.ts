@@ -9,14 +9,20 @@ import { WebhookRepository } from '../webhooks/webhook.repository.js';
 import { deliveryHeaders } from '../signing/webhook-signature.js';
 import { DeliveryQueue, type DeliveryJob } from './delivery-queue.js';
 import { DeliveryRepository, type AttemptOutcome, type DeliveryTarget } from './delivery.repository.js';
+import { EndpointGate, type AttemptResult, type GateAttempt } from './endpoint-gate.js';
 
 /** How much of a receiver's answer is kept in the delivery log. */
 const RESPONSE_EXCERPT_BYTES = 2048;
 
+/** How many of a webhook's parked deliveries one sweep checks against the gate. */
+const PARKED_CHECK_LIMIT = 1000;
+
 /**
- * Runs delivery attempts (worker processes): signs and POSTs the envelope, records the attempt,
- * and schedules the next one on WEBHOOK_RETRY_DELAYS_MS, or, after the 5th failure or a 410 Gone,
- * disables the webhook, stops its pending deliveries and notifies the merchant.
+ * Runs delivery attempts (worker processes): takes a slot of the webhook's in the gate (or parks the
+ * attempt there), signs and POSTs the envelope, records the attempt, gives the slot back (handing it
+ * to the next parked attempt), and schedules the next attempt on WEBHOOK_RETRY_DELAYS_MS, or, after
+ * the 5th failure or a 410 Gone, disables the webhook, stops its pending deliveries and notifies the
+ * merchant. A parked attempt records nothing: an attempt counts only when its request is sent.
  */
 @Injectable()
 export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -29,6 +35,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
 
   constructor(
     private readonly queue: DeliveryQueue,
+    private readonly gate: EndpointGate,
     private readonly deliveries: DeliveryRepository,
     private readonly webhooks: WebhookRepository,
     private readonly notifications: NotificationRepository,
@@ -42,10 +49,10 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
 
   onApplicationBootstrap(): void {
     if (this.config.APP_ROLE === 'api') return;
-    void this.queue.queue.process(8, (job: Job<DeliveryJob>) =>
+    void this.queue.queue.process(this.config.WEBHOOK_WORKER_CONCURRENCY, (job: Job<DeliveryJob>) =>
       // A job never fails silently: the delivery stays pending and the lost-job sweep retries it.
-      this.attempt(job.data.deliveryId, job.data.attempt).catch((error: Error) =>
-        this.logger.error({ err: { message: error.message }, delivery_id: job.data.deliveryId }, 'delivery attempt could not be recorded'),
+      this.run(job).catch((error: Error) =>
+        this.logger.error({ err: { message: error.message }, job: job.id }, 'delivery attempt could not be recorded'),
       ),
     );
     this.lostJobSweep.start(this.config.JOB_SWEEP_INTERVAL_MS);
@@ -55,16 +62,51 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
     this.lostJobSweep.stop();
   }
 
-  /** One attempt of one delivery; a repeated or stale job (attempt already made, delivery no longer pending) does nothing. */
-  async attempt(deliveryId: string, attempt: number): Promise<void> {
+  private run(job: Job<DeliveryJob>): Promise<void> {
+    if ('wake' in job.data) return this.wake(job.data.wake);
+    const dueAt = job.timestamp + (job.opts.delay ?? 0);
+    return this.attempt(job.data.deliveryId, job.data.attempt, { dueAt, handed: job.data.handed === true });
+  }
+
+  /**
+   * One attempt of one delivery; a repeated or stale job (attempt already made, delivery no longer
+   * pending) does nothing. `handed`: a release gave this attempt a slot (it was parked); `dueAt` orders
+   * it among the parked should it be parked (again).
+   */
+  async attempt(deliveryId: string, attempt: number, options: { dueAt?: number; handed?: boolean } = {}): Promise<void> {
     const target = await this.scopes.asSystem(() => this.deliveries.findTarget(deliveryId));
-    if (!target || target.status !== 'pending' || target.attempt_count >= attempt) return;
-    if (target.webhook_status !== 'active') {
-      await this.scopes.asSystem(() => this.deliveries.cancelPending(target.webhook_id));
+    if (!target) return;
+    const slot: GateAttempt = { deliveryId, attempt };
+    const handed = options.handed ?? false;
+    if (target.status !== 'pending' || target.attempt_count >= attempt || target.webhook_status !== 'active') {
+      if (target.status === 'pending' && target.webhook_status !== 'active')
+        await this.scopes.asSystem(() => this.deliveries.cancelPending(target.webhook_id));
+      // A slot handed to a delivery that no longer needs it goes on to the next parked one.
+      if (handed) await this.release(target.webhook_id, slot, 'not-sent');
       return;
     }
-    const outcome = await this.post(target, attempt);
-    this.metrics.webhookAttempts.inc({ outcome: outcome.deliveryStatus === 'succeeded' ? 'succeeded' : 'failed' });
+    const claim = await this.gate.claim(target.webhook_id, slot, options.dueAt ?? Date.now(), handed);
+    if (!claim.granted) {
+      // Parked in the gate (or another job holds this very attempt): no worker waits for the webhook.
+      if (claim.reason !== 'duplicate') {
+        this.metrics.webhookParked.inc({ reason: claim.reason });
+        await this.scopes.asSystem(() => this.deliveries.park(deliveryId, attempt));
+      }
+      return;
+    }
+    let outcome: AttemptOutcome | undefined;
+    try {
+      outcome = await this.post(target, attempt);
+      this.metrics.webhookAttempts.inc({ outcome: outcome.deliveryStatus === 'succeeded' ? 'succeeded' : 'failed' });
+      await this.record(target, outcome);
+    } finally {
+      await this.release(target.webhook_id, slot, outcome ? (outcome.deliveryStatus === 'succeeded' ? 'succeeded' : 'failed') : 'not-sent');
+    }
+    if (outcome.deliveryStatus === 'pending')
+      await this.queue.enqueue(deliveryId, attempt + 1, outcome.nextAttemptAt!.getTime() - Date.now());
+  }
+
+  private async record(target: DeliveryTarget, outcome: AttemptOutcome): Promise<void> {
     await this.scopes.asSystem(async () => {
       // One statement records the attempt; only a final failure needs a transaction, to disable the webhook with it.
       if (outcome.deliveryStatus !== 'failed') {
@@ -75,8 +117,26 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
         if (await this.deliveries.recordAttempt(target, outcome)) await this.disable(target, this.failureReason(outcome));
       });
     });
-    if (outcome.deliveryStatus === 'pending')
-      await this.queue.enqueue(deliveryId, attempt + 1, outcome.nextAttemptAt!.getTime() - Date.now());
+  }
+
+  /** Gives the slot back; enqueues the parked attempts it was handed to, and the wake of a circuit it opened. */
+  private async release(webhookId: string, slot: GateAttempt, result: AttemptResult): Promise<void> {
+    const { openedUntil, handed } = await this.gate.release(webhookId, slot, result);
+    await this.queue.enqueueHanded(handed);
+    if (openedUntil !== null) {
+      this.metrics.webhookCircuitOpened.inc();
+      this.logger.warn(
+        { webhook_id: webhookId, until: new Date(openedUntil).toISOString() },
+        'webhook circuit open: its deliveries wait for the cool-down',
+      );
+      await this.queue.scheduleWake(webhookId, openedUntil);
+    }
+  }
+
+  /** Hands what is free of a webhook's (its circuit's probe, once the cool-down is over) to its parked attempts. */
+  private async wake(webhookId: string): Promise<void> {
+    const { handed } = await this.gate.wake(webhookId);
+    await this.queue.enqueueHanded(handed);
   }
 
   private async post(target: DeliveryTarget, attempt: number): Promise<AttemptOutcome> {
@@ -148,7 +208,10 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
    * Re-enqueues pending deliveries whose attempt is LOST_JOB_AFTER_MS overdue: their job was lost
    * (Redis flushed, crash). Each is claimed by moving its `next_attempt_at` to now (rows another
    * worker's sweep holds are skipped), so however many workers sweep, one re-enqueues it, once per
-   * LOST_JOB_AFTER_MS while it stays pending.
+   * LOST_JOB_AFTER_MS while it stays pending. Parked deliveries are the gate's: for each webhook with
+   * some, the sweep hands over what is free (a lease a dead worker left, a cool-down over) and, when
+   * PostgreSQL holds more deliveries parked LOST_JOB_AFTER_MS ago than the gate knows of, enqueues the
+   * ones it lost.
    */
   async requeueLost(): Promise<number> {
     const due = await this.scopes.asSystem(() =>
@@ -156,14 +219,28 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
         this.txHost.tx,
         `UPDATE webhook_deliveries SET next_attempt_at = now()
           WHERE id IN (SELECT id FROM webhook_deliveries
-                        WHERE status = 'pending' AND next_attempt_at < now() - make_interval(secs => $1)
+                        WHERE status = 'pending' AND parked_at IS NULL AND next_attempt_at < now() - make_interval(secs => $1)
                         ORDER BY next_attempt_at LIMIT 500 FOR UPDATE SKIP LOCKED)
           RETURNING id, attempt_count`,
         [this.config.LOST_JOB_AFTER_MS / 1000],
       ),
     );
     await Promise.all(due.map((delivery) => this.queue.enqueue(delivery.id, delivery.attempt_count + 1)));
-    return due.length;
+    let lost = 0;
+    for (const { webhook_id: webhookId, parked } of await this.scopes.asSystem(() =>
+      this.deliveries.parkedCounts(this.config.LOST_JOB_AFTER_MS),
+    )) {
+      const gate = await this.gate.wake(webhookId);
+      await this.queue.enqueueHanded(gate.handed);
+      if (parked <= gate.parked + gate.inFlight) continue;
+      const rows = await this.scopes.asSystem(() => this.deliveries.parkedOf(webhookId, this.config.LOST_JOB_AFTER_MS, PARKED_CHECK_LIMIT));
+      const attempts = rows.map((row) => ({ deliveryId: row.id, attempt: row.attempt }));
+      const known = await this.gate.known(webhookId, attempts);
+      const missing = attempts.filter((_, index) => !known[index]);
+      await this.queue.enqueueLostParked(missing);
+      lost += missing.length;
+    }
+    return due.length + lost;
   }
 }
 

@@ -1,0 +1,160 @@
+import type { Redis } from 'ioredis';
+import { DataSource } from 'typeorm';
+import { REDIS } from '@app/core';
+import { DeliveryWorker } from '@app/webhooks';
+import { SwitchableReceiver } from './fakes/switchable-receiver.js';
+import { merchantWithStore, startApp, type TestApp } from './support/app.js';
+import { createPrivateDatabase, SYSTEM_DATA_SOURCE } from './support/database.js';
+
+async function until<T>(probe: () => T | null | false | Promise<T | null | false>, what: string, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+const COOL_DOWN_MS = 700;
+const FAILURES_TO_OPEN = 3;
+
+/**
+ * Fair delivery: per-webhook slots and a circuit breaker in Redis (the delivery gate), so that one
+ * store's slow or failing receiver delays only its own deliveries. Test events (`POST …/test`) make
+ * the deliveries, each through the real queue and worker, to receivers on 127.0.0.1.
+ */
+describe('fair delivery between webhooks', () => {
+  let api: TestApp;
+  let slow: SwitchableReceiver;
+  let fast: SwitchableReceiver;
+  let slowUrl: string;
+  let fastUrl: string;
+  let database: Awaited<ReturnType<typeof createPrivateDatabase>>;
+  const db = () => api.app.get<DataSource>(SYSTEM_DATA_SOURCE);
+
+  const webhookFor = async (url: string) => {
+    const { token, storeId } = await merchantWithStore(api, 'Fairness store');
+    const result = await api.request('POST', '/functions/v1/webhooks/register', {
+      token,
+      body: { store_id: storeId, url, events: ['order.created'] },
+    });
+    expect(result.status, JSON.stringify(result.body)).toBe(201);
+    return { token, id: result.body.webhook.id as string };
+  };
+  const sendTests = async (webhook: { token: string; id: string }, count: number) => {
+    for (let index = 0; index < count; index++) {
+      const result = await api.request('POST', `/functions/v1/webhooks/${webhook.id}/test`, { token: webhook.token });
+      expect(result.status, JSON.stringify(result.body)).toBe(201);
+    }
+  };
+  const deliveries = (webhookId: string) =>
+    db().query<{ id: string; status: string; attempt_count: number; parked_at: Date | null }[]>(
+      'SELECT id, status, attempt_count, parked_at FROM webhook_deliveries WHERE webhook_id = $1',
+      [webhookId],
+    );
+  const parkedCount = async (webhookId: string) => (await deliveries(webhookId)).filter((row) => row.parked_at !== null).length;
+
+  beforeAll(async () => {
+    slow = new SwitchableReceiver();
+    fast = new SwitchableReceiver();
+    slowUrl = await slow.start();
+    fastUrl = await fast.start();
+    // A database of its own: its sweep (run by the tests, with no grace) must not take other files' deliveries.
+    database = await createPrivateDatabase('fairness');
+    api = await startApp({
+      DATABASE_URL: database.url,
+      WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+      WEBHOOK_ALLOW_HTTP: 'true',
+      WEBHOOK_TIMEOUT_MS: '1000',
+      WEBHOOK_RETRY_DELAYS_MS: '0,1000,2000,4000,8000',
+      WEBHOOK_ENDPOINT_CONCURRENCY: '2',
+      WEBHOOK_CIRCUIT_FAILURES: String(FAILURES_TO_OPEN),
+      WEBHOOK_CIRCUIT_COOLDOWN_MS: String(COOL_DOWN_MS),
+      // The sweep runs when a test calls it; a parked delivery counts as lost by the gate at once.
+      JOB_SWEEP_INTERVAL_MS: '600000',
+      LOST_JOB_AFTER_MS: '0',
+      REDIS_PREFIX: `${process.env.REDIS_PREFIX}fairness:`,
+    });
+  });
+  afterAll(async () => {
+    await api?.close();
+    await slow?.stop();
+    await fast?.stop();
+    await database?.drop();
+  });
+
+  it("holds a slow receiver to its slots, parks the rest in the database, and lets another store's deliveries past", async () => {
+    slow.set({ kind: 'delay', ms: 800 });
+    const slowHook = await webhookFor(`${slowUrl}/slots`);
+    const fastHook = await webhookFor(`${fastUrl}/slots`);
+    await sendTests(slowHook, 16);
+    await until(async () => slow.inFlight === 2 && (await parkedCount(slowHook.id)) >= 10, 'the slow receiver busy and the rest parked');
+
+    await sendTests(fastHook, 6);
+    await until(() => fast.delivered().size === 6, "the other store's deliveries");
+    // Each arrived soon after its request (its first attempt waits 200 ms for the request's commit),
+    // while the slow store's backlog (16 × 800 ms, 2 at a time) is still far from done.
+    for (const arrival of fast.arrivals) expect(arrival.at - arrival.createdAt).toBeLessThan(1000);
+    expect(slow.delivered('/slots').size).toBeLessThan(16);
+
+    const rows = await until(
+      async () => {
+        const found = await deliveries(slowHook.id);
+        return found.every((row) => row.status !== 'pending') && found;
+      },
+      'the slow backlog delivered',
+      30_000,
+    );
+    expect(slow.delivered('/slots').size).toBe(16);
+    expect(slow.maxInFlight).toBe(2);
+    expect(rows.map((row) => [row.status, row.attempt_count, row.parked_at])).toEqual(rows.map(() => ['succeeded', 1, null]));
+  });
+
+  it('opens the circuit of a failing receiver, sends nothing but one probe per cool-down, and counts only requests sent as attempts', async () => {
+    slow.set({ kind: 'fail' });
+    const hook = await webhookFor(`${slowUrl}/circuit`);
+    const sent = () => slow.to('/circuit');
+    await sendTests(hook, 10);
+    await until(async () => (await parkedCount(hook.id)) >= 6, 'deliveries parked behind the open circuit');
+    const failingSince = Date.now();
+    await new Promise((resolve) => setTimeout(resolve, 3 * COOL_DOWN_MS));
+    const failingMs = Date.now() - failingSince;
+    const sentWhileFailing = sent().length;
+    // Without the breaker: 10 first attempts and their retries. With it: the failures that opened it
+    // (at most FAILURES_TO_OPEN + the other slot's request) and one probe per cool-down.
+    expect(sentWhileFailing).toBeLessThanOrEqual(FAILURES_TO_OPEN + 1 + Math.ceil(failingMs / COOL_DOWN_MS) + 1);
+
+    slow.set({ kind: 'ok' });
+    await until(async () => (await deliveries(hook.id)).every((row) => row.status === 'succeeded'), 'every delivery succeeded', 30_000);
+    const ids = new Set(sent().map((arrival) => arrival.id));
+    expect(ids.size).toBe(10);
+    const attempts = await db().query<{ count: number }[]>(
+      'SELECT count(*)::int AS count FROM webhook_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id WHERE d.webhook_id = $1',
+      [hook.id],
+    );
+    // Every request sent is one attempt recorded, and nothing else is: parking records none.
+    expect(attempts[0].count).toBe(sent().length);
+    expect((await deliveries(hook.id)).every((row) => row.attempt_count <= 5)).toBe(true);
+  });
+
+  it("enqueues again the parked deliveries Redis lost: the gate's state goes, the deliveries stay", async () => {
+    slow.set({ kind: 'delay', ms: 1500 });
+    const hook = await webhookFor(`${slowUrl}/lost`);
+    await sendTests(hook, 8);
+    await until(async () => (await parkedCount(hook.id)) >= 6, 'deliveries parked');
+    const redis = api.app.get<Redis>(REDIS);
+    const prefix = api.config.REDIS_PREFIX;
+    const gateKeys = (await redis.keys(`${prefix}webhook-gate:{${hook.id}}:*`)).map((key) => key.slice(prefix.length));
+    expect(gateKeys.length).toBeGreaterThan(0);
+    await redis.del(...gateKeys);
+    slow.set({ kind: 'ok' });
+    // The two requests in flight finish; nothing hands a slot on, as the gate no longer knows the rest.
+    await until(async () => (await deliveries(hook.id)).filter((row) => row.status === 'succeeded').length === 2, 'the two in flight');
+    expect((await deliveries(hook.id)).filter((row) => row.status === 'pending')).toHaveLength(6);
+
+    expect(await api.app.get(DeliveryWorker).requeueLost()).toBeGreaterThanOrEqual(6);
+    await until(async () => (await deliveries(hook.id)).every((row) => row.status === 'succeeded'), 'every delivery succeeded');
+    expect(slow.delivered('/lost').size).toBe(8);
+  });
+});
