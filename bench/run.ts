@@ -9,7 +9,8 @@
  * Env: BENCH_DURATION (s per measured run, 10), BENCH_ROUNDS (alternating baseline/API rounds, 3;
  * the median round counts), BENCH_WARMUP (s, 3), BENCH_CONNECTIONS (16),
  * BENCH_WEBHOOK_RATE (changes/s, 200), BENCH_WEBHOOK_SECONDS (30, changes committed in SQL),
- * BENCH_WEBHOOK_API_SECONDS (30, changes through the API), BENCH_PROFILE (1; 0 skips the
+ * BENCH_WEBHOOK_API_SECONDS (30, changes through the API), BENCH_WEBHOOK_KNEE_RATES (the knee search's
+ * rates in SQL, 200,400,600,800,1000,1200; 0 skips it), BENCH_WEBHOOK_KNEE_SECONDS (5 per rate), BENCH_PROFILE (1; 0 skips the
  * profile pass), BENCH_PROFILE_WORKER (1 profiles the worker during the webhook pipeline: slower, for
  * diagnosis), BENCH_LOG_LEVEL (the API's LOG_LEVEL, info; the worker stays at info or lower), BENCH_KEEP_DB (keep the database),
  * BENCH_SCENARIOS (comma-separated, all by default: api, profile, webhooks, credits, growth — to run only some;
@@ -29,7 +30,7 @@ import type { LoadResult } from './lib/load.js';
 import { measureApi, measureRead, measureWrite, type ApiResults } from './scenarios/api.js';
 import { measureCredits, type CreditResults } from './scenarios/credits.js';
 import { GROWTH_QUERIES, measureGrowth, type GrowthResults } from './scenarios/growth.js';
-import { measureWebhooks, type WebhookResults } from './scenarios/webhooks.js';
+import { measureKnee, measureWebhooks, type KneeResults, type WebhookResults } from './scenarios/webhooks.js';
 
 /** The scenarios, in the order they run. */
 const SCENARIOS = ['api', 'profile', 'webhooks', 'credits', 'growth'] as const;
@@ -41,7 +42,12 @@ const settings = {
   connections: setting('BENCH_CONNECTIONS', 16),
   webhookRate: setting('BENCH_WEBHOOK_RATE', 200),
   webhookSec: setting('BENCH_WEBHOOK_SECONDS', 30),
-  webhookApiSec: setting('BENCH_WEBHOOK_API_SECONDS', 30),
+  webhookApiSec: setting('BENCH_WEBHOOK_API_SECONDS', 10),
+  kneeRates: (process.env.BENCH_WEBHOOK_KNEE_RATES ?? '200,400,600,800,1000,1200')
+    .split(',')
+    .map(Number)
+    .filter((rate) => rate > 0),
+  kneeSec: setting('BENCH_WEBHOOK_KNEE_SECONDS', 5),
   profile: process.env.BENCH_PROFILE !== '0',
   profileWorker: process.env.BENCH_PROFILE_WORKER === '1',
   logLevel: process.env.BENCH_LOG_LEVEL ?? 'info',
@@ -113,7 +119,7 @@ function table(rows: string[][]): string {
 interface Results {
   baseline?: ApiResults;
   api?: ApiResults;
-  webhooks?: { sql: WebhookResults; api: WebhookResults };
+  webhooks?: { sql: WebhookResults; api: WebhookResults; knee?: KneeResults };
   credits?: CreditResults;
   growth?: GrowthResults;
   profile: { read?: ProfileSummary; write?: ProfileSummary; worker?: ProfileSummary };
@@ -199,6 +205,38 @@ function report(results: Results): string {
         }),
       ]),
     );
+    const knee = webhooks.knee;
+    if (knee) {
+      lines.push(
+        '',
+        table([
+          [
+            `Webhook knee (SQL, ${knee.stepSec} s per rate)`,
+            'changes',
+            'committed/s',
+            'delivered',
+            'lost',
+            'deliv/s',
+            'p50 ms',
+            'p95 ms',
+            'p99 ms',
+            'max ms',
+            'ok',
+          ],
+          ...knee.steps.map((step) => [
+            `${step.rate}/s`,
+            String(step.changes),
+            fixed(step.committedRate, 1),
+            String(step.delivered),
+            String(step.lost),
+            fixed(step.deliveriesPerSec, 1),
+            ...[step.p50, step.p95, step.p99, step.max].map((v) => fixed(v, 1)),
+            step.passed ? 'yes' : 'no',
+          ]),
+        ]),
+        `knee (highest rate with p95 < ${knee.p95LimitMs} ms and 0 lost): ${knee.knee === null ? 'none' : `${knee.knee}/s`}`,
+      );
+    }
   }
   if (credits) {
     lines.push(
@@ -338,6 +376,14 @@ async function main(): Promise<void> {
       const pipeline = (from: 'sql' | 'api', durationSec: number) =>
         measureWebhooks(source, services.db, { source: from, rate: settings.webhookRate, durationSec, drainSec: 30 });
       results.webhooks = { sql: await pipeline('sql', settings.webhookSec), api: await pipeline('api', settings.webhookApiSec) };
+      if (settings.kneeRates.length > 0) {
+        log(`webhook knee: ${settings.kneeRates.join(', ')} changes/s in SQL, ${settings.kneeSec} s each`);
+        results.webhooks.knee = await measureKnee(source, services.db, {
+          rates: settings.kneeRates,
+          stepSec: settings.kneeSec,
+          drainSec: 15,
+        });
+      }
       if (settings.profileWorker) results.profile.worker = summariseProfile((await tell(worker, 'profile:stop')).written);
       await worker.stop();
     }
