@@ -23,17 +23,10 @@ export class DeliveryQueue {
     await this.queue.add({ deliveryId, attempt }, jobOptions(`${deliveryId}:${attempt}`, delayMs));
   }
 
-  /** The first attempts of new deliveries, due now, in one round trip to Redis. */
-  async enqueueFirstAttempts(deliveryIds: string[]): Promise<void> {
-    if (deliveryIds.length === 0) return;
-    await this.queue.addBulk(
-      deliveryIds.map((deliveryId) => ({ data: { deliveryId, attempt: 1 }, opts: jobOptions(`${deliveryId}:1`, 0) })),
-    );
-  }
-
   /**
-   * Parked attempts a release handed a slot to. Their ids are new (the job that parked one may not be
-   * gone from Bull yet); the hand-over itself is atomic, so each is handed once.
+   * Attempts the gate gave a slot to, in one round trip: new deliveries at dispatch, and parked ones a
+   * release handed a slot. Their ids are new (the job that parked one may not be gone from Bull yet);
+   * the gate gives each slot once.
    */
   async enqueueHanded(attempts: GateAttempt[]): Promise<void> {
     if (attempts.length === 0) return;

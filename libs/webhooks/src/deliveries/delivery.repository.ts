@@ -32,21 +32,24 @@ export class DeliveryRepository {
   /**
    * For each event, one pending delivery per active webhook of its store subscribed to its kind, in
    * one statement; none twice for the same event and webhook (a republished event finds its
-   * deliveries already there). Answers the new ids.
+   * deliveries already there). Answers the new deliveries in the events' order.
    */
-  async createForEvents(events: { id: string; store_id: string; event: string; body: string }[]): Promise<string[]> {
-    const rows = await queryRows<{ id: string }>(
+  async createForEvents(
+    events: { id: string; store_id: string; event: string; body: string }[],
+  ): Promise<{ id: string; webhook_id: string }[]> {
+    return queryRows<{ id: string; webhook_id: string }>(
       this.txHost.tx,
       `INSERT INTO webhook_deliveries (webhook_id, store_id, event_id, event, body)
        SELECT w.id, w.store_id, e.event_id, e.event, e.body
-         FROM json_to_recordset($1::json) AS e(event_id uuid, store_id uuid, event text, body text)
+         FROM ROWS FROM (json_to_recordset($1::json) AS (event_id uuid, store_id uuid, event text, body text))
+              WITH ORDINALITY AS e(event_id, store_id, event, body, n)
          JOIN webhooks w ON w.store_id = e.store_id AND w.status = 'active' AND e.event = ANY (w.events)
+        ORDER BY e.n
        ON CONFLICT (event_id, webhook_id) WHERE redelivery_of IS NULL DO NOTHING
-       RETURNING id`,
+       RETURNING id, webhook_id`,
       // One JSON parameter: text[] parameters of JSON bodies cost the driver an escape pass per character.
       [JSON.stringify(events.map((e) => ({ event_id: e.id, store_id: e.store_id, event: e.event, body: e.body })))],
     );
-    return rows.map((row) => row.id);
   }
 
   /** A delivery of one event to one webhook outside the event flow: a test event or a redelivery. */
@@ -174,14 +177,15 @@ export class DeliveryRepository {
   }
 
   /**
-   * Marks a delivery parked in the gate (its webhook busy or its circuit open), unless the attempt was
-   * made meanwhile: the lost-job sweep then leaves it to the gate.
+   * Marks deliveries parked in the gate (their webhook busy or its circuit open), unless their attempt
+   * was made meanwhile: the lost-job sweep then leaves them to the gate.
    */
-  async park(deliveryId: string, attempt: number): Promise<void> {
+  async park(deliveryIds: string[], attempt: number): Promise<void> {
     await queryRows(
       this.txHost.tx,
-      `UPDATE webhook_deliveries SET parked_at = now() WHERE id = $1 AND status = 'pending' AND attempt_count < $2 AND parked_at IS NULL`,
-      [deliveryId, attempt],
+      `UPDATE webhook_deliveries SET parked_at = now()
+        WHERE id = ANY ($1::uuid[]) AND status = 'pending' AND attempt_count < $2 AND parked_at IS NULL`,
+      [deliveryIds, attempt],
     );
   }
 

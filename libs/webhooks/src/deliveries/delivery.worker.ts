@@ -90,18 +90,21 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
       // Parked in the gate (or another job holds this very attempt): no worker waits for the webhook.
       if (claim.reason !== 'duplicate') {
         this.metrics.webhookParked.inc({ reason: claim.reason });
-        await this.scopes.asSystem(() => this.deliveries.park(deliveryId, attempt));
+        await this.scopes.asSystem(() => this.deliveries.park([deliveryId], attempt));
       }
       return;
     }
-    let outcome: AttemptOutcome | undefined;
+    // The slot is held for the request only: the next parked attempt goes while this one is recorded.
+    let result: AttemptResult = 'not-sent';
+    let outcome: AttemptOutcome;
     try {
       outcome = await this.post(target, attempt);
-      this.metrics.webhookAttempts.inc({ outcome: outcome.deliveryStatus === 'succeeded' ? 'succeeded' : 'failed' });
-      await this.record(target, outcome);
+      result = outcome.deliveryStatus === 'succeeded' ? 'succeeded' : 'failed';
     } finally {
-      await this.release(target.webhook_id, slot, outcome ? (outcome.deliveryStatus === 'succeeded' ? 'succeeded' : 'failed') : 'not-sent');
+      await this.release(target.webhook_id, slot, result);
     }
+    this.metrics.webhookAttempts.inc({ outcome: result === 'succeeded' ? 'succeeded' : 'failed' });
+    await this.record(target, outcome);
     if (outcome.deliveryStatus === 'pending')
       await this.queue.enqueue(deliveryId, attempt + 1, outcome.nextAttemptAt!.getTime() - Date.now());
   }

@@ -104,6 +104,18 @@ redis.call('ZREM', KEYS[2], member)
 return {1, 'ok'}
 `;
 
+// ARGV: webhook, limit, lease ms, due, then the first attempts of new deliveries, oldest first. Answers
+// those given a slot (free slots, or a half-open circuit's probe); the others are parked, in order.
+const CLAIM_NEW = `${PRELUDE}
+local webhook, limit, lease, due = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
+local now = now_ms()
+-- A thousandth of a millisecond apart: the batch keeps its order among the parked.
+for i = 5, #ARGV do redis.call('ZADD', KEYS[2], 'NX', due + (i - 5) / 1000, ARGV[i]) end
+redis.call('PEXPIRE', KEYS[2], KEEP)
+redis.call('SADD', KEYS[4], webhook)
+return hand_over(now, webhook, limit, lease)
+`;
+
 // ARGV: webhook, attempt, result (succeeded | failed | not-sent), limit, lease ms, failures that open, cool-down ms.
 const RELEASE = `${PRELUDE}
 local webhook, member, result = ARGV[1], ARGV[2], ARGV[3]
@@ -145,6 +157,7 @@ return known
 `;
 
 type GateCommands = {
+  webhookGateClaimNew(...args: (string | number)[]): Promise<string[]>;
   webhookGateClaim(...args: (string | number)[]): Promise<[number, string]>;
   webhookGateRelease(...args: (string | number)[]): Promise<[number, string[]]>;
   webhookGateWake(...args: (string | number)[]): Promise<[number, number, string[]]>;
@@ -180,6 +193,7 @@ export class EndpointGate {
     const define = (name: keyof GateCommands, lua: string, numberOfKeys: number) => {
       if (!(name in redis)) redis.defineCommand(name, { lua, numberOfKeys });
     };
+    define('webhookGateClaimNew', CLAIM_NEW, 4);
     define('webhookGateClaim', CLAIM, 4);
     define('webhookGateRelease', RELEASE, 4);
     define('webhookGateWake', WAKE, 4);
@@ -209,6 +223,23 @@ export class EndpointGate {
     );
     if (granted === 1) return { granted: true, probe: reason === 'probe' };
     return { granted: false, reason: reason as 'busy' | 'open' | 'probing' | 'duplicate' };
+  }
+
+  /**
+   * The first attempts of a webhook's new deliveries, at dispatch: answers those that got a slot (send
+   * them); the others are parked at once, behind any parked before, and never take a worker to find
+   * their webhook busy. They keep the order given (the events').
+   */
+  async claimNew(webhookId: string, deliveryIds: string[], dueAt: number): Promise<string[]> {
+    const granted = await this.commands.webhookGateClaimNew(
+      ...this.keys(webhookId),
+      webhookId,
+      this.config.WEBHOOK_ENDPOINT_CONCURRENCY,
+      this.leaseMs,
+      Math.round(dueAt),
+      ...deliveryIds.map((id) => `${id}:1`),
+    );
+    return granted.map((member) => toAttempt(member).deliveryId);
   }
 
   /** Gives the slot back, with what the attempt came to (the circuit counts it), and hands free slots to parked attempts. */
