@@ -13,7 +13,9 @@
  * rates in SQL, 200,400,600,800,1000,1200; 0 skips it), BENCH_WEBHOOK_KNEE_SECONDS (5 per rate), BENCH_PROFILE (1; 0 skips the
  * profile pass), BENCH_PROFILE_WORKER (1 profiles the worker during the webhook pipeline: slower, for
  * diagnosis), BENCH_LOG_LEVEL (the API's LOG_LEVEL, info; the worker stays at info or lower), BENCH_KEEP_DB (keep the database),
- * BENCH_SCENARIOS (comma-separated, all by default: api, profile, webhooks, credits, growth — to run only some;
+ * BENCH_FAIRNESS_BACKLOG (1000 events queued for the receiver that hangs), BENCH_FAIRNESS_RATE (50, the other
+ * store's events/s), BENCH_FAIRNESS_SECONDS (30, as long as the receiver hangs),
+ * BENCH_SCENARIOS (comma-separated, all by default: api, profile, webhooks, fairness, credits, growth — to run only some;
  * results of the others are left out of latest.json), BENCH_GROWTH_SIZES (orders per step of the growth
  * scenario, 1000,100000,1000000), BENCH_GROWTH_REQUESTS (sequential requests per route and size, 200).
  */
@@ -29,11 +31,12 @@ import { createServices } from './lib/services.js';
 import type { LoadResult } from './lib/load.js';
 import { measureApi, measureRead, measureWrite, type ApiResults } from './scenarios/api.js';
 import { measureCredits, type CreditResults } from './scenarios/credits.js';
+import { measureFairness, type FairnessResults } from './scenarios/fairness.js';
 import { GROWTH_QUERIES, measureGrowth, type GrowthResults } from './scenarios/growth.js';
 import { measureKnee, measureWebhooks, type KneeResults, type WebhookResults } from './scenarios/webhooks.js';
 
 /** The scenarios, in the order they run. */
-const SCENARIOS = ['api', 'profile', 'webhooks', 'credits', 'growth'] as const;
+const SCENARIOS = ['api', 'profile', 'webhooks', 'fairness', 'credits', 'growth'] as const;
 const setting = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 const settings = {
   durationSec: setting('BENCH_DURATION', 10),
@@ -48,6 +51,9 @@ const settings = {
     .map(Number)
     .filter((rate) => rate > 0),
   kneeSec: setting('BENCH_WEBHOOK_KNEE_SECONDS', 5),
+  fairnessBacklog: setting('BENCH_FAIRNESS_BACKLOG', 1000),
+  fairnessRate: setting('BENCH_FAIRNESS_RATE', 50),
+  fairnessSec: setting('BENCH_FAIRNESS_SECONDS', 30),
   profile: process.env.BENCH_PROFILE !== '0',
   profileWorker: process.env.BENCH_PROFILE_WORKER === '1',
   logLevel: process.env.BENCH_LOG_LEVEL ?? 'info',
@@ -120,13 +126,14 @@ interface Results {
   baseline?: ApiResults;
   api?: ApiResults;
   webhooks?: { sql: WebhookResults; api: WebhookResults; knee?: KneeResults };
+  fairness?: FairnessResults;
   credits?: CreditResults;
   growth?: GrowthResults;
   profile: { read?: ProfileSummary; write?: ProfileSummary; worker?: ProfileSummary };
 }
 
 function report(results: Results): string {
-  const { baseline, api, webhooks, credits } = results;
+  const { baseline, api, webhooks, fairness, credits } = results;
   const lines: string[] = [];
   if (baseline && api) {
     const loadRow = (name: string, ours: ApiResults['read'], base: ApiResults['read']) => [
@@ -237,6 +244,37 @@ function report(results: Results): string {
         `knee (highest rate with p95 < ${knee.p95LimitMs} ms and 0 lost): ${knee.knee === null ? 'none' : `${knee.knee}/s`}`,
       );
     }
+  }
+  if (fairness) {
+    const { flowing, hanging } = fairness;
+    lines.push(
+      '',
+      table([
+        [
+          `Fair delivery: A hangs with ${fairness.backlog} queued, B at ${fairness.rate}/s for ${fairness.durationSec} s`,
+          'events',
+          'delivered',
+          'lost',
+          'p50 ms',
+          'p95 ms',
+          'p99 ms',
+          'max ms',
+        ],
+        [
+          'B (the other store): commit→arrival',
+          String(flowing.events),
+          String(flowing.delivered),
+          String(flowing.lost),
+          ...[flowing.commitToArrival.p50, flowing.commitToArrival.p95, flowing.commitToArrival.p99, flowing.commitToArrival.max].map((v) =>
+            fixed(v, 1),
+          ),
+        ],
+        ['A (hung, then recovered)', String(hanging.events), String(hanging.delivered), String(hanging.lost), '', '', '', ''],
+      ]),
+      `A while it hung: ${hanging.sentWhileHanging} requests sent, at most ${hanging.maxInFlight} in flight; after it recovered: ` +
+        `all delivered in ${hanging.drainSec} s; ${hanging.attemptsRecorded} attempts recorded for ${hanging.requestsReceived} requests received; ` +
+        `deliveries ${JSON.stringify(hanging.deliveryStatuses)}`,
+    );
   }
   if (credits) {
     lines.push(
@@ -388,6 +426,27 @@ async function main(): Promise<void> {
       await worker.stop();
     }
 
+    if (selected('fairness')) {
+      log(
+        `fair delivery: one receiver hangs with ${settings.fairnessBacklog} events queued, another store at ${settings.fairnessRate}/s for ${settings.fairnessSec} s`,
+      );
+      // The timeout and the per-webhook settings are the defaults; the retry schedule and the cool-down
+      // are shortened so that the recovered receiver's backlog drains within the run.
+      const worker = keep(
+        await startApi({ ...env, WEBHOOK_RETRY_DELAYS_MS: '0,5000,10000,30000,60000', WEBHOOK_CIRCUIT_COOLDOWN_MS: '5000' }, 'worker', {
+          name: 'app-worker-fairness',
+        }),
+      );
+      const stores = { a: await merchant(api.url, 'fair-a'), b: await merchant(api.url, 'fair-b') };
+      results.fairness = await measureFairness(api.url, services.db, stores, {
+        backlog: settings.fairnessBacklog,
+        rate: settings.fairnessRate,
+        durationSec: settings.fairnessSec,
+        drainSec: 180,
+      });
+      await worker.stop();
+    }
+
     if (selected('credits')) {
       log('AI credits: parallel calls and the books');
       results.credits = await measureCredits(api.url, services.db, owner, small, {
@@ -436,6 +495,7 @@ async function main(): Promise<void> {
     const { webhooks, credits } = results;
     if (
       (webhooks && (webhooks.sql.lost > 0 || webhooks.api.lost > 0)) ||
+      (results.fairness && (results.fairness.flowing.lost > 0 || results.fairness.hanging.lost > 0)) ||
       (credits && (!credits.ledger.consistent || !credits.overdraft.consistent)) ||
       (results.growth && !results.growth.consistent)
     )

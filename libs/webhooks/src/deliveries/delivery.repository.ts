@@ -25,6 +25,11 @@ export interface AttemptOutcome {
   deliveryStatus: DeliveryStatus;
 }
 
+/** A CTE that takes delivery $1 out of the parked: a statement's main query still sees the row as it was. */
+const UNPARK = `WITH unparked AS (
+  UPDATE webhook_deliveries SET parked_at = NULL, next_attempt_at = now() WHERE id = $1 AND status = 'pending' AND parked_at IS NOT NULL
+)`;
+
 @Injectable()
 export class DeliveryRepository {
   constructor(private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>) {}
@@ -133,15 +138,35 @@ export class DeliveryRepository {
     );
   }
 
-  async findTarget(deliveryId: string): Promise<DeliveryTarget | null> {
+  /**
+   * The delivery with its webhook. `unpark`: the gate has handed it a slot, so it is parked no longer
+   * (and due now, which keeps the lost-job sweep off it while it is sent), in the same statement.
+   */
+  async findTarget(deliveryId: string, unpark = false): Promise<DeliveryTarget | null> {
     const rows = await queryRows<DeliveryTarget>(
       this.txHost.tx,
-      `SELECT d.*, w.url, w.status AS webhook_status, w.secret_sealed, w.previous_secret_sealed, w.previous_secret_expires_at
+      `${unpark ? UNPARK : ''}
+       SELECT d.*, w.url, w.status AS webhook_status, w.secret_sealed, w.previous_secret_sealed, w.previous_secret_expires_at
          FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id
         WHERE d.id = $1`,
       [deliveryId],
     );
     return rows[0] ?? null;
+  }
+
+  /** Takes a delivery out of the parked (see findTarget). */
+  async unpark(deliveryId: string): Promise<void> {
+    await queryRows(this.txHost.tx, `${UNPARK} SELECT 1`, [deliveryId]);
+  }
+
+  /** Of these deliveries, the ones still pending and parked. */
+  async stillParked(deliveryIds: string[]): Promise<Set<string>> {
+    const rows = await queryRows<{ id: string }>(
+      this.txHost.tx,
+      `SELECT id FROM webhook_deliveries WHERE id = ANY ($1::uuid[]) AND status = 'pending' AND parked_at IS NOT NULL`,
+      [deliveryIds],
+    );
+    return new Set(rows.map((row) => row.id));
   }
 
   /**

@@ -74,10 +74,10 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
    * it among the parked should it be parked (again).
    */
   async attempt(deliveryId: string, attempt: number, options: { dueAt?: number; handed?: boolean } = {}): Promise<void> {
-    const target = await this.scopes.asSystem(() => this.deliveries.findTarget(deliveryId));
+    const handed = options.handed ?? false;
+    const target = await this.scopes.asSystem(() => this.deliveries.findTarget(deliveryId, handed));
     if (!target) return;
     const slot: GateAttempt = { deliveryId, attempt };
-    const handed = options.handed ?? false;
     if (target.status !== 'pending' || target.attempt_count >= attempt || target.webhook_status !== 'active') {
       if (target.status === 'pending' && target.webhook_status !== 'active')
         await this.scopes.asSystem(() => this.deliveries.cancelPending(target.webhook_id));
@@ -94,6 +94,8 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
       }
       return;
     }
+    // A parked delivery given a slot without a hand-over (the sweep enqueued it) is parked no longer.
+    if (!handed && target.parked_at !== null) await this.scopes.asSystem(() => this.deliveries.unpark(deliveryId));
     // The slot is held for the request only: the next parked attempt goes while this one is recorded.
     let result: AttemptResult = 'not-sent';
     let outcome: AttemptOutcome;
@@ -239,7 +241,11 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
       const rows = await this.scopes.asSystem(() => this.deliveries.parkedOf(webhookId, this.config.LOST_JOB_AFTER_MS, PARKED_CHECK_LIMIT));
       const attempts = rows.map((row) => ({ deliveryId: row.id, attempt: row.attempt }));
       const known = await this.gate.known(webhookId, attempts);
-      const missing = attempts.filter((_, index) => !known[index]);
+      const unknown = attempts.filter((_, index) => !known[index]);
+      // A delivery handed a slot since the first read has left the parked (its job unparks it first).
+      const stillParked =
+        unknown.length > 0 ? await this.scopes.asSystem(() => this.deliveries.stillParked(unknown.map((a) => a.deliveryId))) : new Set();
+      const missing = unknown.filter((a) => stillParked.has(a.deliveryId));
       await this.queue.enqueueLostParked(missing);
       lost += missing.length;
     }
