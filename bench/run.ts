@@ -10,7 +10,8 @@
  * the median round counts), BENCH_WARMUP (s, 3), BENCH_CONNECTIONS (16),
  * BENCH_WEBHOOK_RATE (changes/s, 200), BENCH_WEBHOOK_SECONDS (30, changes committed in SQL),
  * BENCH_WEBHOOK_API_SECONDS (30, changes through the API), BENCH_WEBHOOK_KNEE_RATES (the knee search's
- * rates in SQL, 200,400,600,800,1000,1200; 0 skips it), BENCH_WEBHOOK_KNEE_SECONDS (5 per rate), BENCH_PROFILE (1; 0 skips the
+ * rates in SQL, 200,400,600,800,1000,1200; 0 skips it), BENCH_WEBHOOK_KNEE_SECONDS (5 per rate),
+ * BENCH_WEBHOOK_ENDPOINT_CONCURRENCY (the pipeline worker's WEBHOOK_ENDPOINT_CONCURRENCY, 8), BENCH_PROFILE (1; 0 skips the
  * profile pass), BENCH_PROFILE_WORKER (1 profiles the worker during the webhook pipeline: slower, for
  * diagnosis), BENCH_LOG_LEVEL (the API's LOG_LEVEL, info; the worker stays at info or lower), BENCH_KEEP_DB (keep the database),
  * BENCH_FAIRNESS_BACKLOG (1000 events queued for the receiver that hangs), BENCH_FAIRNESS_RATE (50, the other
@@ -51,6 +52,7 @@ const settings = {
     .map(Number)
     .filter((rate) => rate > 0),
   kneeSec: setting('BENCH_WEBHOOK_KNEE_SECONDS', 5),
+  webhookEndpointConcurrency: setting('BENCH_WEBHOOK_ENDPOINT_CONCURRENCY', 8),
   fairnessBacklog: setting('BENCH_FAIRNESS_BACKLOG', 1000),
   fairnessRate: setting('BENCH_FAIRNESS_RATE', 50),
   fairnessSec: setting('BENCH_FAIRNESS_SECONDS', 30),
@@ -403,7 +405,10 @@ async function main(): Promise<void> {
       );
       const workerProfiles = path.join(RESULTS_DIR, 'profiles', 'worker');
       if (settings.profileWorker) fs.mkdirSync(workerProfiles, { recursive: true });
-      const worker = keep(await startApi(env, 'worker', settings.profileWorker ? { profileDir: workerProfiles } : {}));
+      // The pipeline's own capacity: one webhook may use every worker slot, as before per-webhook slots
+      // (with the default of 2, one webhook's rate is capped at 2 ÷ the time a slot is held).
+      const workerEnv = { ...env, WEBHOOK_ENDPOINT_CONCURRENCY: String(settings.webhookEndpointConcurrency) };
+      const worker = keep(await startApi(workerEnv, 'worker', settings.profileWorker ? { profileDir: workerProfiles } : {}));
       for (let waited = 0; waited < 120_000; waited += 500) {
         const pending = Number((await services.db.query('SELECT count(*) FROM outbox_events WHERE dispatched_at IS NULL')).rows[0].count);
         if (pending === 0) break;

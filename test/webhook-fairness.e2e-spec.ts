@@ -1,7 +1,8 @@
-import type { Redis } from 'ioredis';
+import { randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
 import { DataSource } from 'typeorm';
-import { REDIS } from '@app/core';
-import { DeliveryWorker } from '@app/webhooks';
+import { createRedis, REDIS } from '@app/core';
+import { DeliveryWorker, EndpointGate } from '@app/webhooks';
 import { SwitchableReceiver } from './fakes/switchable-receiver.js';
 import { merchantWithStore, startApp, type TestApp } from './support/app.js';
 import { createPrivateDatabase, SYSTEM_DATA_SOURCE } from './support/database.js';
@@ -136,6 +137,56 @@ describe('fair delivery between webhooks', () => {
     // Every request sent is one attempt recorded, and nothing else is: parking records none.
     expect(attempts[0].count).toBe(sent().length);
     expect((await deliveries(hook.id)).every((row) => row.attempt_count <= 5)).toBe(true);
+  });
+
+  it('keeps one state for every process: the limit, the parked order, the opening and the one probe hold across connections', async () => {
+    // Two gates on connections of their own, as two worker processes have.
+    const connections = [createRedis(api.config), createRedis(api.config)];
+    const [one, two] = connections.map((redis) => new EndpointGate(redis, api.config));
+    try {
+      const webhook = randomUUID();
+      const attempts = Array.from({ length: 20 }, (_, index) => ({ deliveryId: randomUUID(), attempt: 1, due: 1000 + index }));
+      const claims = await Promise.all(attempts.map((a, index) => (index % 2 ? one : two).claim(webhook, a, a.due, false)));
+      const granted = attempts.filter((_, index) => claims[index].granted);
+      expect(granted).toHaveLength(2);
+      expect(claims.filter((claim) => !claim.granted).every((claim) => !claim.granted && claim.reason === 'busy')).toBe(true);
+      // The same attempt again, from the other process, while its slot is held: it sends nothing.
+      expect(await one.claim(webhook, granted[0], 0, false)).toEqual({ granted: false, reason: 'duplicate' });
+
+      // A slot given back goes to the attempt that was due first among the parked.
+      const parked = attempts.filter((a) => !granted.includes(a)).sort((x, y) => x.due - y.due);
+      const released = await one.release(webhook, granted[0], 'succeeded');
+      expect(released).toEqual({ openedUntil: null, handed: [{ deliveryId: parked[0].deliveryId, attempt: 1 }] });
+      expect(await two.claim(webhook, parked[0], parked[0].due, true)).toEqual({ granted: true, probe: false });
+
+      // FAILURES_TO_OPEN failures in a row open the circuit; each slot freed before goes to the next parked.
+      const handedBack = (slot: { deliveryId: string }) => [{ deliveryId: slot.deliveryId, attempt: 1 }];
+      expect(await two.release(webhook, granted[1], 'failed')).toEqual({ openedUntil: null, handed: handedBack(parked[1]) });
+      expect(await one.release(webhook, parked[0], 'failed')).toEqual({ openedUntil: null, handed: handedBack(parked[2]) });
+      const opening = await two.release(webhook, parked[1], 'failed');
+      expect(opening.openedUntil).toBeGreaterThan(Date.now());
+      expect(opening.handed).toEqual([]);
+      // Open: a new attempt is parked, and a failure from before the opening changes nothing.
+      expect(await one.claim(webhook, { deliveryId: randomUUID(), attempt: 1 }, 5000, false)).toEqual({ granted: false, reason: 'open' });
+      expect(await one.release(webhook, parked[2], 'failed')).toEqual({ openedUntil: null, handed: [] });
+
+      // After the cool-down, of many claims at once exactly one becomes the probe.
+      await new Promise((resolve) => setTimeout(resolve, COOL_DOWN_MS + 50));
+      const woken = await Promise.all([one.wake(webhook), two.wake(webhook)]);
+      expect(woken.flatMap((w) => w.handed)).toHaveLength(1);
+      const probe = woken.flatMap((w) => w.handed)[0];
+      expect(probe).toEqual({ deliveryId: parked[3].deliveryId, attempt: 1 });
+      expect(await one.claim(webhook, probe, 0, true)).toEqual({ granted: true, probe: true });
+      expect(await two.claim(webhook, { deliveryId: randomUUID(), attempt: 1 }, 5000, false)).toEqual({
+        granted: false,
+        reason: 'probing',
+      });
+      // Its success closes the circuit, and both slots go to the oldest parked.
+      const closed = await two.release(webhook, probe, 'succeeded');
+      expect(closed).toEqual({ openedUntil: null, handed: [parked[4], parked[5]].map(handedBack).flat() });
+    } finally {
+      for (const redis of connections) redis.disconnect();
+    }
   });
 
   it("enqueues again the parked deliveries Redis lost: the gate's state goes, the deliveries stay", async () => {
