@@ -6,10 +6,10 @@ import type { GateAttempt } from './endpoint-gate.js';
 export const DELIVERY_QUEUE = 'webhook-deliveries';
 
 /**
- * A job of the delivery queue: one attempt of one delivery (`handed`: a release gave it a slot of its
- * webhook's, parked before), or `wake`: the moment a webhook's open circuit may send its probe.
+ * A job of the delivery queue: one attempt of one delivery (`handed`: the gate gave it a slot of its
+ * webhook's, at `grantedAt`), or `wake`: the moment a webhook's open circuit may send its probe.
  */
-export type DeliveryJob = { deliveryId: string; attempt: number; handed?: boolean } | { wake: string };
+export type DeliveryJob = { deliveryId: string; attempt: number; handed?: boolean; grantedAt?: number } | { wake: string };
 
 /**
  * Schedules delivery attempts on Bull; one job per attempt (jobId `<delivery>:<attempt>`), so a repeat
@@ -33,7 +33,7 @@ export class DeliveryQueue {
     const at = Date.now();
     await this.queue.addBulk(
       attempts.map(({ deliveryId, attempt }) => ({
-        data: { deliveryId, attempt, handed: true },
+        data: { deliveryId, attempt, handed: true, grantedAt: at },
         opts: jobOptions(`${deliveryId}:${attempt}:handed:${at}`, 0),
       })),
     );

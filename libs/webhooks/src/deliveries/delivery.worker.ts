@@ -9,7 +9,7 @@ import { WebhookRepository } from '../webhooks/webhook.repository.js';
 import { deliveryHeaders } from '../signing/webhook-signature.js';
 import { DeliveryQueue, type DeliveryJob } from './delivery-queue.js';
 import { DeliveryRepository, type AttemptOutcome, type DeliveryTarget } from './delivery.repository.js';
-import { EndpointGate, type AttemptResult, type GateAttempt } from './endpoint-gate.js';
+import { EndpointGate, FRESH_GRANT_MS, type AttemptResult, type ClaimResult, type GateAttempt } from './endpoint-gate.js';
 
 /** How much of a receiver's answer is kept in the delivery log. */
 const RESPONSE_EXCERPT_BYTES = 2048;
@@ -65,15 +65,20 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
   private run(job: Job<DeliveryJob>): Promise<void> {
     if ('wake' in job.data) return this.wake(job.data.wake);
     const dueAt = job.timestamp + (job.opts.delay ?? 0);
-    return this.attempt(job.data.deliveryId, job.data.attempt, { dueAt, handed: job.data.handed === true });
+    const { deliveryId, attempt, handed, grantedAt } = job.data;
+    return this.attempt(deliveryId, attempt, { dueAt, handed: handed === true, grantedAt });
   }
 
   /**
    * One attempt of one delivery; a repeated or stale job (attempt already made, delivery no longer
-   * pending) does nothing. `handed`: a release gave this attempt a slot (it was parked); `dueAt` orders
-   * it among the parked should it be parked (again).
+   * pending) does nothing. `handed`: the gate gave this attempt a slot at `grantedAt` (at dispatch, or
+   * a release handed it over); `dueAt` orders it among the parked should it be parked (again).
    */
-  async attempt(deliveryId: string, attempt: number, options: { dueAt?: number; handed?: boolean } = {}): Promise<void> {
+  async attempt(
+    deliveryId: string,
+    attempt: number,
+    options: { dueAt?: number; handed?: boolean; grantedAt?: number } = {},
+  ): Promise<void> {
     const handed = options.handed ?? false;
     const target = await this.scopes.asSystem(() => this.deliveries.findTarget(deliveryId, handed));
     if (!target) return;
@@ -85,7 +90,11 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
       if (handed) await this.release(target.webhook_id, slot, 'not-sent');
       return;
     }
-    const claim = await this.gate.claim(target.webhook_id, slot, options.dueAt ?? Date.now(), handed);
+    // A slot granted moments ago is still this attempt's (its lease outlasts the request); otherwise ask.
+    const fresh = handed && options.grantedAt !== undefined && Date.now() - options.grantedAt < FRESH_GRANT_MS;
+    const claim: ClaimResult = fresh
+      ? { granted: true, probe: false }
+      : await this.gate.claim(target.webhook_id, slot, options.dueAt ?? Date.now(), handed);
     if (!claim.granted) {
       // Parked in the gate (or another job holds this very attempt): no worker waits for the webhook.
       if (claim.reason !== 'duplicate') {
