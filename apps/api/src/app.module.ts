@@ -17,7 +17,7 @@ import { SandboxPostFunction1763801100100, Social1763800700000, SocialConnectFun
 import {
   DeliveryRetention1763801500100,
   MillisecondTimestamps1763800560000,
-  ParkedDeliveries1763801450000,
+  ParkedDeliveries1763801470000,
   Webhooks1763800400000,
   WebhooksModule,
 } from '@app/webhooks';
@@ -39,7 +39,7 @@ export const MIGRATIONS = [
   SandboxPostFunction1763801100100,
   AuthFunctions1763801200000,
   OrderStockFunctions1763801300000,
-  ParkedDeliveries1763801450000,
+  ParkedDeliveries1763801470000,
   DeliveryRetention1763801500100,
   CustomerSearch1763801500200,
   OrdersByStatus1763801500300,

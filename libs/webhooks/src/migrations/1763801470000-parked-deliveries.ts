@@ -7,8 +7,8 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * The system role's table grants and policies cover the new column; requests may read it (their grant
  * on the table) but not change it (their UPDATE is limited to other columns).
  */
-export class ParkedDeliveries1763801450000 implements MigrationInterface {
-  name = 'ParkedDeliveries1763801450000';
+export class ParkedDeliveries1763801470000 implements MigrationInterface {
+  name = 'ParkedDeliveries1763801470000';
 
   async up(db: QueryRunner): Promise<void> {
     await db.query(`ALTER TABLE webhook_deliveries ADD COLUMN parked_at timestamptz`);
