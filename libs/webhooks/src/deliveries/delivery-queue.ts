@@ -5,11 +5,13 @@ import type { GateAttempt } from './endpoint-gate.js';
 
 export const DELIVERY_QUEUE = 'webhook-deliveries';
 
-/**
- * A job of the delivery queue: one attempt of one delivery (`handed`: the gate gave it a slot of its
- * webhook's, at `grantedAt`), or `wake`: the moment a webhook's open circuit may send its probe.
- */
-export type DeliveryJob = { deliveryId: string; attempt: number; handed?: boolean; grantedAt?: number } | { wake: string };
+/** One attempt of one delivery; `handed`: the gate gave it a slot of its webhook's, at `grantedAt`. */
+export interface DeliveryJob {
+  deliveryId: string;
+  attempt: number;
+  handed?: boolean;
+  grantedAt?: number;
+}
 
 /**
  * Schedules delivery attempts on Bull; one job per attempt (jobId `<delivery>:<attempt>`), so a repeat
@@ -45,11 +47,6 @@ export class DeliveryQueue {
     await this.queue.addBulk(
       attempts.map(({ deliveryId, attempt }) => ({ data: { deliveryId, attempt }, opts: jobOptions(`${deliveryId}:${attempt}:lost`, 0) })),
     );
-  }
-
-  /** Wakes a webhook's parked attempts when its circuit half-opens (one job per opening). */
-  async scheduleWake(webhookId: string, at: number): Promise<void> {
-    await this.queue.add({ wake: webhookId }, jobOptions(`wake:${webhookId}:${at}`, Math.max(0, at - Date.now())));
   }
 }
 

@@ -27,6 +27,7 @@ const PARKED_CHECK_LIMIT = 1000;
 @Injectable()
 export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger(DeliveryWorker.name);
+  private readonly wakes = new Set<NodeJS.Timeout>();
   private readonly lostJobSweep = new PeriodicTask(
     'lost delivery job sweep',
     async () => ({ requeued: await this.requeueLost() }),
@@ -60,10 +61,11 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
 
   onApplicationShutdown(): void {
     this.lostJobSweep.stop();
+    for (const timer of this.wakes) clearTimeout(timer);
+    this.wakes.clear();
   }
 
   private run(job: Job<DeliveryJob>): Promise<void> {
-    if ('wake' in job.data) return this.wake(job.data.wake);
     const dueAt = job.timestamp + (job.opts.delay ?? 0);
     const { deliveryId, attempt, handed, grantedAt } = job.data;
     return this.attempt(deliveryId, attempt, { dueAt, handed: handed === true, grantedAt });
@@ -143,8 +145,29 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
         { webhook_id: webhookId, until: new Date(openedUntil).toISOString() },
         'webhook circuit open: its deliveries wait for the cool-down',
       );
-      await this.queue.scheduleWake(webhookId, openedUntil);
+      this.scheduleWake(webhookId, openedUntil);
     }
+  }
+
+  /**
+   * When the cool-down is over, hands the probe to the oldest parked attempt. The timer is only a
+   * trigger (the state is the gate's): should this process die first, the sweep wakes the webhook.
+   */
+  private scheduleWake(webhookId: string, at: number): void {
+    const timer = setTimeout(
+      () => {
+        this.wakes.delete(timer);
+        this.wake(webhookId).catch((error: Error) =>
+          this.logger.warn(
+            { err: { message: error.message }, webhook_id: webhookId },
+            'webhook circuit wake failed; the sweep will wake it',
+          ),
+        );
+      },
+      Math.max(0, at - Date.now()) + 5,
+    );
+    timer.unref();
+    this.wakes.add(timer);
   }
 
   /** Hands what is free of a webhook's (its circuit's probe, once the cool-down is over) to its parked attempts. */
