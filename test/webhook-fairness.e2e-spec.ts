@@ -6,16 +6,7 @@ import { DeliveryWorker, EndpointGate } from '@app/webhooks';
 import { SwitchableReceiver } from './fakes/switchable-receiver.js';
 import { merchantWithStore, startApp, type TestApp } from './support/app.js';
 import { createPrivateDatabase, SYSTEM_DATA_SOURCE } from './support/database.js';
-
-async function until<T>(probe: () => T | null | false | Promise<T | null | false>, what: string, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
+import { until } from './support/wait.js';
 
 const COOL_DOWN_MS = 700;
 const FAILURES_TO_OPEN = 3;

@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import { SwitchableReceiver } from '../../test/fakes/switchable-receiver.js';
+import { commitStoreEvents } from '../lib/events.js';
 import { call, sleep } from '../lib/http.js';
 import { percentiles, type Percentiles } from './webhooks.js';
 
@@ -69,14 +70,7 @@ export async function measureFairness(
     await register(stores.b, `${await flowing.start()}/b`);
 
     hanging.set({ kind: 'hang' });
-    const backlog = (
-      await db.query<{ id: string }>(
-        `INSERT INTO outbox_events (store_id, event, data)
-         SELECT $1, 'product.updated', jsonb_build_object('product_id', gen_random_uuid(), 'n', n) FROM generate_series(1, $2) AS n
-         RETURNING id`,
-        [stores.a.storeId, settings.backlog],
-      )
-    ).rows.map((row) => row.id);
+    const backlog = await commitStoreEvents(db, stores.a.storeId, settings.backlog);
 
     const flow: string[] = [];
     const inFlight: Promise<void>[] = [];
@@ -84,14 +78,7 @@ export async function measureFairness(
     for (let index = 0; index < settings.rate * settings.durationSec; index++) {
       const wait = started + (index * 1000) / settings.rate - Date.now();
       if (wait > 1) await sleep(wait);
-      inFlight.push(
-        db
-          .query<{ id: string }>(
-            `INSERT INTO outbox_events (store_id, event, data) VALUES ($1, 'product.updated', jsonb_build_object('n', $2::int)) RETURNING id`,
-            [stores.b.storeId, index],
-          )
-          .then(({ rows }) => void flow.push(rows[0].id)),
-      );
+      inFlight.push(commitStoreEvents(db, stores.b.storeId, 1).then(([id]) => void flow.push(id)));
     }
     await Promise.all(inFlight);
     const waitFor = async (ids: string[], receiver: SwitchableReceiver, seconds: number) => {

@@ -1,3 +1,4 @@
+import { commitStoreEvents } from '../../bench/lib/events.js';
 import { SwitchableReceiver } from '../fakes/switchable-receiver.js';
 import { FaultStack } from './support/stack.js';
 
@@ -59,14 +60,7 @@ describe('fault: a hanging receiver with a backlog beside another store', () => 
 
     // A's receiver hangs; its 1,000 events are committed at once (straight in SQL, as the app writes them).
     hanging.set({ kind: 'hang' });
-    const backlog = (
-      await db.query<{ id: string }>(
-        `INSERT INTO outbox_events (store_id, event, data)
-         SELECT $1, 'product.updated', jsonb_build_object('product_id', gen_random_uuid(), 'n', n) FROM generate_series(1, $2) AS n
-         RETURNING id`,
-        [a.storeId, BACKLOG],
-      )
-    ).rows.map((row) => row.id);
+    const backlog = await commitStoreEvents(db, a.storeId, BACKLOG);
 
     // B's events at 50/s while A hangs.
     const flow: string[] = [];
@@ -74,11 +68,8 @@ describe('fault: a hanging receiver with a backlog beside another store', () => 
     for (let index = 0; index < FLOW_RATE * FLOW_SECONDS; index++) {
       const wait = started + (index * 1000) / FLOW_RATE - Date.now();
       if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-      const { rows } = await db.query<{ id: string }>(
-        `INSERT INTO outbox_events (store_id, event, data) VALUES ($1, 'product.updated', jsonb_build_object('n', $2::int)) RETURNING id`,
-        [b.storeId, index],
-      );
-      flow.push(rows[0].id);
+      const [id] = await commitStoreEvents(db, b.storeId, 1);
+      flow.push(id);
     }
     await stack.eventually('every event of B delivered', async () => flow.every((id) => flowing.delivered().has(id)), 30_000);
     const sentToAWhileHanging = hanging.arrivals.length;
