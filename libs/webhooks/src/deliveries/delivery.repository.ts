@@ -203,15 +203,18 @@ export class DeliveryRepository {
 
   /**
    * Marks deliveries parked in the gate (their webhook busy or its circuit open), unless their attempt
-   * was made meanwhile: the lost-job sweep then leaves them to the gate.
+   * was made meanwhile: the lost-job sweep then leaves them to the gate. One statement for all.
    */
-  async park(deliveryIds: string[], attempt: number): Promise<void> {
-    await queryRows(
+  async park(attempts: { deliveryId: string; attempt: number }[]): Promise<number> {
+    const rows = await queryRows<{ id: string }>(
       this.txHost.tx,
-      `UPDATE webhook_deliveries SET parked_at = now()
-        WHERE id = ANY ($1::uuid[]) AND status = 'pending' AND attempt_count < $2 AND parked_at IS NULL`,
-      [deliveryIds, attempt],
+      `UPDATE webhook_deliveries d SET parked_at = now()
+         FROM unnest($1::uuid[], $2::int[]) AS p(id, attempt)
+        WHERE d.id = p.id AND d.status = 'pending' AND d.attempt_count < p.attempt AND d.parked_at IS NULL
+       RETURNING d.id`,
+      [attempts.map((a) => a.deliveryId), attempts.map((a) => a.attempt)],
     );
+    return rows.length;
   }
 
   /** How many pending deliveries each webhook has had parked for longer than `graceMs`. */

@@ -99,10 +99,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
       : await this.gate.claim(target.webhook_id, slot, options.dueAt ?? Date.now(), handed);
     if (!claim.granted) {
       // Parked in the gate (or another job holds this very attempt): no worker waits for the webhook.
-      if (claim.reason !== 'duplicate') {
-        this.metrics.webhookParked.inc({ reason: claim.reason });
-        await this.scopes.asSystem(() => this.deliveries.park([deliveryId], attempt));
-      }
+      if (claim.reason !== 'duplicate') this.metrics.webhookParked.inc({ reason: claim.reason });
       return;
     }
     // A parked delivery given a slot without a hand-over (the sweep enqueued it) is parked no longer.
@@ -243,7 +240,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
 
   /**
    * Re-enqueues pending deliveries whose attempt is LOST_JOB_AFTER_MS overdue: their job was lost
-   * (Redis flushed, crash). Each is claimed by moving its `next_attempt_at` to now (rows another
+   * (Redis flushed, crash), and are not parked in the gate. Each is claimed by moving its `next_attempt_at` to now (rows another
    * worker's sweep holds are skipped), so however many workers sweep, one re-enqueues it, once per
    * LOST_JOB_AFTER_MS while it stays pending. Parked deliveries are the gate's: for each webhook with
    * some, the sweep hands over what is free (a lease a dead worker left, a cool-down over) and, when
@@ -251,6 +248,10 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
    * ones it lost.
    */
   async requeueLost(): Promise<number> {
+    // What the gate holds parked is marked so first (in bulk, here rather than at each parking), so the
+    // lost-job query below leaves it to the gate.
+    const parkedInGate = await this.gate.parked();
+    if (parkedInGate.length > 0) await this.scopes.asSystem(() => this.deliveries.park(parkedInGate));
     const due = await this.scopes.asSystem(() =>
       queryRows<{ id: string; attempt_count: number }>(
         this.txHost.tx,

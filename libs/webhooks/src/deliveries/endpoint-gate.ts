@@ -40,6 +40,8 @@ export interface GateState {
 const LEASE_MARGIN_MS = 15_000;
 export const FRESH_GRANT_MS = 5_000;
 
+const PARKED_WEBHOOKS = 'webhook-gate:parked-webhooks';
+
 /** Keys live a week past their last write: long after any backlog, short enough to clean up a deleted webhook's. */
 const KEEP_MS = 7 * 24 * 3600 * 1000;
 
@@ -195,7 +197,7 @@ export class EndpointGate {
   private readonly leaseMs: number;
 
   constructor(
-    @InjectRedis() redis: Redis,
+    @InjectRedis() private readonly redis: Redis,
     private readonly config: AppConfig,
   ) {
     const define = (name: keyof GateCommands, lua: string, numberOfKeys: number) => {
@@ -212,7 +214,7 @@ export class EndpointGate {
 
   private keys(webhookId: string): string[] {
     const base = `webhook-gate:{${webhookId}}`;
-    return [`${base}:slots`, `${base}:parked`, `${base}:circuit`, 'webhook-gate:parked-webhooks'];
+    return [`${base}:slots`, `${base}:parked`, `${base}:circuit`, PARKED_WEBHOOKS];
   }
 
   /**
@@ -274,6 +276,16 @@ export class EndpointGate {
       this.leaseMs,
     );
     return { parked, inFlight, handed: handed.map(toAttempt) };
+  }
+
+  /** Every attempt parked in the gate, of every webhook. */
+  async parked(): Promise<GateAttempt[]> {
+    const webhooks = await this.redis.smembers(PARKED_WEBHOOKS);
+    if (webhooks.length === 0) return [];
+    const pipeline = this.redis.pipeline();
+    for (const webhookId of webhooks) pipeline.zrange(this.keys(webhookId)[1], 0, -1);
+    const results = (await pipeline.exec()) ?? [];
+    return results.flatMap(([error, members]) => (error ? [] : (members as string[]).map(toAttempt)));
   }
 
   /** Which of these attempts the gate knows (parked or in flight); the others it has lost. */

@@ -2,8 +2,9 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
  * A delivery whose attempt is due while its webhook's slots are taken or its circuit is open waits in
- * the delivery gate (Redis) rather than in the queue; `parked_at` says so in PostgreSQL, so the lost-job
- * sweep leaves it to the gate and, should Redis lose the gate, knows which deliveries to enqueue again.
+ * the delivery gate (Redis) rather than in the queue; `parked_at` (set by the sweep) says so in
+ * PostgreSQL, so the lost-job sweep leaves it to the gate and, should Redis lose the gate, knows which
+ * deliveries to enqueue again.
  * The system role's table grants and policies cover the new column; requests may read it (their grant
  * on the table) but not change it (their UPDATE is limited to other columns).
  */

@@ -8,7 +8,7 @@ import { DispatchWebhookCommand } from './dispatch-webhook.command.js';
 /**
  * Writes the deliveries of a batch of events in one statement (idempotent: unique per event ×
  * webhook), asks the delivery gate, once per webhook, which first attempts may go now (the others are
- * parked there, and marked so in one statement), and enqueues those in one Redis round trip. A
+ * parked there; the sweep marks them in PostgreSQL), and enqueues those in one Redis round trip. A
  * republished event finds its deliveries already written and enqueues nothing new; a crash between
  * the steps is repaired by the delivery sweep (due pending deliveries, parked ones the gate lost).
  */
@@ -31,15 +31,7 @@ export class DispatchWebhookHandler implements ICommandHandler<DispatchWebhookCo
         else byWebhook.set(webhookId, [id]);
       }
       const dueAt = Date.now();
-      const granted: string[] = [];
-      const parked: string[] = [];
-      await Promise.all(
-        [...byWebhook].map(async ([webhookId, ids]) => {
-          const sendNow = new Set(await this.gate.claimNew(webhookId, ids, dueAt));
-          for (const id of ids) (sendNow.has(id) ? granted : parked).push(id);
-        }),
-      );
-      if (parked.length > 0) await this.deliveries.park(parked, 1);
+      const granted = (await Promise.all([...byWebhook].map(([webhookId, ids]) => this.gate.claimNew(webhookId, ids, dueAt)))).flat();
       await this.queue.enqueueHanded(granted.map((deliveryId) => ({ deliveryId, attempt: 1 })));
       return created.length;
     });
