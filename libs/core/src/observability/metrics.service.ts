@@ -30,7 +30,7 @@ export class MetricsService {
 
   readonly webhookParked = new Counter({
     name: 'webhook_delivery_parked_total',
-    help: 'Webhook delivery attempts parked until their webhook can take them, by reason (busy: its slots are taken; open, probing: its circuit)',
+    help: 'Delivery jobs that found their webhook busy (its slots taken) or its circuit open or probing, and were parked, by reason',
     labelNames: ['reason'] as const,
     registers: [this.registry],
   });
