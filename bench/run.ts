@@ -9,10 +9,14 @@
  * Env: BENCH_DURATION (s per measured run, 10), BENCH_ROUNDS (alternating baseline/API rounds, 3;
  * the median round counts), BENCH_WARMUP (s, 3), BENCH_CONNECTIONS (16),
  * BENCH_WEBHOOK_RATE (changes/s, 200), BENCH_WEBHOOK_SECONDS (30, changes committed in SQL),
- * BENCH_WEBHOOK_API_SECONDS (30, changes through the API), BENCH_PROFILE (1; 0 skips the
+ * BENCH_WEBHOOK_API_SECONDS (30, changes through the API), BENCH_WEBHOOK_KNEE_RATES (the knee search's
+ * rates in SQL, 200,400,600,800,1000,1200; 0 skips it), BENCH_WEBHOOK_KNEE_SECONDS (5 per rate),
+ * BENCH_WEBHOOK_ENDPOINT_CONCURRENCY (the pipeline worker's WEBHOOK_ENDPOINT_CONCURRENCY, 8), BENCH_PROFILE (1; 0 skips the
  * profile pass), BENCH_PROFILE_WORKER (1 profiles the worker during the webhook pipeline: slower, for
  * diagnosis), BENCH_LOG_LEVEL (the API's LOG_LEVEL, info; the worker stays at info or lower), BENCH_KEEP_DB (keep the database),
- * BENCH_SCENARIOS (comma-separated, all by default: api, profile, webhooks, credits, growth — to run only some;
+ * BENCH_FAIRNESS_BACKLOG (1000 events queued for the receiver that hangs), BENCH_FAIRNESS_RATE (50, the other
+ * store's events/s), BENCH_FAIRNESS_SECONDS (30, as long as the receiver hangs),
+ * BENCH_SCENARIOS (comma-separated, all by default: api, profile, webhooks, fairness, credits, growth — to run only some;
  * results of the others are left out of latest.json), BENCH_GROWTH_SIZES (orders per step of the growth
  * scenario, 1000,100000,1000000), BENCH_GROWTH_REQUESTS (sequential requests per route and size, 200).
  */
@@ -28,11 +32,12 @@ import { createServices } from './lib/services.js';
 import type { LoadResult } from './lib/load.js';
 import { measureApi, measureRead, measureWrite, type ApiResults } from './scenarios/api.js';
 import { measureCredits, type CreditResults } from './scenarios/credits.js';
+import { measureFairness, type FairnessResults } from './scenarios/fairness.js';
 import { GROWTH_QUERIES, measureGrowth, type GrowthResults } from './scenarios/growth.js';
-import { measureWebhooks, type WebhookResults } from './scenarios/webhooks.js';
+import { measureKnee, measureWebhooks, type KneeResults, type WebhookResults } from './scenarios/webhooks.js';
 
 /** The scenarios, in the order they run. */
-const SCENARIOS = ['api', 'profile', 'webhooks', 'credits', 'growth'] as const;
+const SCENARIOS = ['api', 'profile', 'webhooks', 'fairness', 'credits', 'growth'] as const;
 const setting = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 const settings = {
   durationSec: setting('BENCH_DURATION', 10),
@@ -41,7 +46,16 @@ const settings = {
   connections: setting('BENCH_CONNECTIONS', 16),
   webhookRate: setting('BENCH_WEBHOOK_RATE', 200),
   webhookSec: setting('BENCH_WEBHOOK_SECONDS', 30),
-  webhookApiSec: setting('BENCH_WEBHOOK_API_SECONDS', 30),
+  webhookApiSec: setting('BENCH_WEBHOOK_API_SECONDS', 10),
+  kneeRates: (process.env.BENCH_WEBHOOK_KNEE_RATES ?? '200,400,600,800,1000,1200')
+    .split(',')
+    .map(Number)
+    .filter((rate) => rate > 0),
+  kneeSec: setting('BENCH_WEBHOOK_KNEE_SECONDS', 5),
+  webhookEndpointConcurrency: setting('BENCH_WEBHOOK_ENDPOINT_CONCURRENCY', 8),
+  fairnessBacklog: setting('BENCH_FAIRNESS_BACKLOG', 1000),
+  fairnessRate: setting('BENCH_FAIRNESS_RATE', 50),
+  fairnessSec: setting('BENCH_FAIRNESS_SECONDS', 30),
   profile: process.env.BENCH_PROFILE !== '0',
   profileWorker: process.env.BENCH_PROFILE_WORKER === '1',
   logLevel: process.env.BENCH_LOG_LEVEL ?? 'info',
@@ -113,14 +127,15 @@ function table(rows: string[][]): string {
 interface Results {
   baseline?: ApiResults;
   api?: ApiResults;
-  webhooks?: { sql: WebhookResults; api: WebhookResults };
+  webhooks?: { sql: WebhookResults; api: WebhookResults; knee?: KneeResults };
+  fairness?: FairnessResults;
   credits?: CreditResults;
   growth?: GrowthResults;
   profile: { read?: ProfileSummary; write?: ProfileSummary; worker?: ProfileSummary };
 }
 
 function report(results: Results): string {
-  const { baseline, api, webhooks, credits } = results;
+  const { baseline, api, webhooks, fairness, credits } = results;
   const lines: string[] = [];
   if (baseline && api) {
     const loadRow = (name: string, ours: ApiResults['read'], base: ApiResults['read']) => [
@@ -198,6 +213,69 @@ function report(results: Results): string {
           ];
         }),
       ]),
+    );
+    const knee = webhooks.knee;
+    if (knee) {
+      lines.push(
+        '',
+        table([
+          [
+            `Webhook knee (SQL, ${knee.stepSec} s per rate)`,
+            'changes',
+            'committed/s',
+            'delivered',
+            'lost',
+            'deliv/s',
+            'p50 ms',
+            'p95 ms',
+            'p99 ms',
+            'max ms',
+            'ok',
+          ],
+          ...knee.steps.map((step) => [
+            `${step.rate}/s`,
+            String(step.changes),
+            fixed(step.committedRate, 1),
+            String(step.delivered),
+            String(step.lost),
+            fixed(step.deliveriesPerSec, 1),
+            ...[step.p50, step.p95, step.p99, step.max].map((v) => fixed(v, 1)),
+            step.passed ? 'yes' : 'no',
+          ]),
+        ]),
+        `knee (highest rate with p95 < ${knee.p95LimitMs} ms and 0 lost): ${knee.knee === null ? 'none' : `${knee.knee}/s`}`,
+      );
+    }
+  }
+  if (fairness) {
+    const { flowing, hanging } = fairness;
+    lines.push(
+      '',
+      table([
+        [
+          `Fair delivery: A hangs with ${fairness.backlog} queued, B at ${fairness.rate}/s for ${fairness.durationSec} s`,
+          'events',
+          'delivered',
+          'lost',
+          'p50 ms',
+          'p95 ms',
+          'p99 ms',
+          'max ms',
+        ],
+        [
+          'B (the other store): commit→arrival',
+          String(flowing.events),
+          String(flowing.delivered),
+          String(flowing.lost),
+          ...[flowing.commitToArrival.p50, flowing.commitToArrival.p95, flowing.commitToArrival.p99, flowing.commitToArrival.max].map((v) =>
+            fixed(v, 1),
+          ),
+        ],
+        ['A (hung, then recovered)', String(hanging.events), String(hanging.delivered), String(hanging.lost), '', '', '', ''],
+      ]),
+      `A while it hung: ${hanging.sentWhileHanging} requests sent, at most ${hanging.maxInFlight} in flight; after it recovered: ` +
+        `all delivered in ${hanging.drainSec} s; ${hanging.attemptsRecorded} attempts recorded for ${hanging.requestsReceived} requests received; ` +
+        `deliveries ${JSON.stringify(hanging.deliveryStatuses)}`,
     );
   }
   if (credits) {
@@ -327,7 +405,10 @@ async function main(): Promise<void> {
       );
       const workerProfiles = path.join(RESULTS_DIR, 'profiles', 'worker');
       if (settings.profileWorker) fs.mkdirSync(workerProfiles, { recursive: true });
-      const worker = keep(await startApi(env, 'worker', settings.profileWorker ? { profileDir: workerProfiles } : {}));
+      // The pipeline's own capacity: one webhook may use every worker slot, as before per-webhook slots
+      // (with the default of 2, one webhook's rate is capped at 2 ÷ the time a slot is held).
+      const workerEnv = { ...env, WEBHOOK_ENDPOINT_CONCURRENCY: String(settings.webhookEndpointConcurrency) };
+      const worker = keep(await startApi(workerEnv, 'worker', settings.profileWorker ? { profileDir: workerProfiles } : {}));
       for (let waited = 0; waited < 120_000; waited += 500) {
         const pending = Number((await services.db.query('SELECT count(*) FROM outbox_events WHERE dispatched_at IS NULL')).rows[0].count);
         if (pending === 0) break;
@@ -338,7 +419,36 @@ async function main(): Promise<void> {
       const pipeline = (from: 'sql' | 'api', durationSec: number) =>
         measureWebhooks(source, services.db, { source: from, rate: settings.webhookRate, durationSec, drainSec: 30 });
       results.webhooks = { sql: await pipeline('sql', settings.webhookSec), api: await pipeline('api', settings.webhookApiSec) };
+      if (settings.kneeRates.length > 0) {
+        log(`webhook knee: ${settings.kneeRates.join(', ')} changes/s in SQL, ${settings.kneeSec} s each`);
+        results.webhooks.knee = await measureKnee(source, services.db, {
+          rates: settings.kneeRates,
+          stepSec: settings.kneeSec,
+          drainSec: 15,
+        });
+      }
       if (settings.profileWorker) results.profile.worker = summariseProfile((await tell(worker, 'profile:stop')).written);
+      await worker.stop();
+    }
+
+    if (selected('fairness')) {
+      log(
+        `fair delivery: one receiver hangs with ${settings.fairnessBacklog} events queued, another store at ${settings.fairnessRate}/s for ${settings.fairnessSec} s`,
+      );
+      // The timeout and the per-webhook settings are the defaults; the retry schedule and the cool-down
+      // are shortened so that the recovered receiver's backlog drains within the run.
+      const worker = keep(
+        await startApi({ ...env, WEBHOOK_RETRY_DELAYS_MS: '0,5000,10000,30000,60000', WEBHOOK_CIRCUIT_COOLDOWN_MS: '5000' }, 'worker', {
+          name: 'app-worker-fairness',
+        }),
+      );
+      const stores = { a: await merchant(api.url, 'fair-a'), b: await merchant(api.url, 'fair-b') };
+      results.fairness = await measureFairness(api.url, services.db, stores, {
+        backlog: settings.fairnessBacklog,
+        rate: settings.fairnessRate,
+        durationSec: settings.fairnessSec,
+        drainSec: 180,
+      });
       await worker.stop();
     }
 
@@ -390,6 +500,7 @@ async function main(): Promise<void> {
     const { webhooks, credits } = results;
     if (
       (webhooks && (webhooks.sql.lost > 0 || webhooks.api.lost > 0)) ||
+      (results.fairness && (results.fairness.flowing.lost > 0 || results.fairness.hanging.lost > 0)) ||
       (credits && (!credits.ledger.consistent || !credits.overdraft.consistent)) ||
       (results.growth && !results.growth.consistent)
     )

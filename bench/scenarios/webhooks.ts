@@ -115,7 +115,7 @@ export async function measureWebhooks(api: Api, db: pg.Pool, settings: WebhookSe
   });
   try {
     const wanted = settings.rate * settings.durationSec;
-    const orderIds = settings.source === 'api' ? await pendingOrders(api, db, wanted) : await anyOrders(db, api.storeId, wanted);
+    const orderIds = settings.source === 'api' ? await pendingOrders(api, db, wanted) : await anyOrders(api, db, wanted);
 
     /** One change; answers the key its delivery will be found by. */
     const change = async (orderId: string): Promise<string> => {
@@ -212,7 +212,78 @@ async function pendingOrders(api: Api, db: pg.Pool, count: number): Promise<stri
   return pending();
 }
 
-/** Up to `count` orders of the store, whatever their status (the sql source changes any order). */
-async function anyOrders(db: pg.Pool, storeId: string, count: number): Promise<string[]> {
-  return (await db.query<{ id: string }>('SELECT id FROM orders WHERE store_id = $1 LIMIT $2', [storeId, count])).rows.map((row) => row.id);
+/**
+ * Up to `count` orders of the store, whatever their status (the sql source changes any order, and
+ * cycles through them); a store without orders (the api scenario did not run) first gets some.
+ */
+async function anyOrders(api: Api, db: pg.Pool, count: number): Promise<string[]> {
+  const found = async () =>
+    (await db.query<{ id: string }>('SELECT id FROM orders WHERE store_id = $1 LIMIT $2', [api.storeId, count])).rows.map((row) => row.id);
+  const orders = await found();
+  return orders.length >= Math.min(count, 100) ? orders : pendingOrders(api, db, Math.min(count, 100));
+}
+
+export interface KneeSettings {
+  /** Change rates (per second) to step through, lowest first. */
+  rates: number[];
+  /** Seconds of changes at each rate. */
+  stepSec: number;
+  drainSec: number;
+}
+
+export interface KneeStep {
+  rate: number;
+  changes: number;
+  committedRate: number;
+  delivered: number;
+  lost: number;
+  duplicates: number;
+  deliveriesPerSec: number;
+  p50: number;
+  p95: number;
+  p99: number;
+  max: number;
+  /** p95 commit→arrival under KNEE_P95_MS and nothing lost. */
+  passed: boolean;
+}
+
+export interface KneeResults {
+  stepSec: number;
+  /** What a step must meet: p95 commit→arrival under this many ms, and 0 lost. */
+  p95LimitMs: number;
+  steps: KneeStep[];
+  /** The highest rate that met the limits (null: none did). */
+  knee: number | null;
+}
+
+export const KNEE_P95_MS = 100;
+
+/**
+ * The knee of the pipeline: changes committed in SQL at rising rates, each for a short step (the
+ * previous step's deliveries drained first), p95 commit→arrival and events lost at each; the knee is
+ * the highest rate with p95 < 100 ms and none lost.
+ */
+export async function measureKnee(api: Api, db: pg.Pool, settings: KneeSettings): Promise<KneeResults> {
+  const steps: KneeStep[] = [];
+  for (const rate of settings.rates) {
+    const run = await measureWebhooks(api, db, { source: 'sql', rate, durationSec: settings.stepSec, drainSec: settings.drainSec });
+    const { p50, p95, p99, max } = run.commitToArrival;
+    const passed = run.lost === 0 && run.refused === 0 && p95 < KNEE_P95_MS;
+    steps.push({
+      rate,
+      changes: run.changes,
+      committedRate: run.committedRate,
+      delivered: run.delivered,
+      lost: run.lost,
+      duplicates: run.duplicates,
+      deliveriesPerSec: run.deliveriesPerSec,
+      p50,
+      p95,
+      p99,
+      max,
+      passed,
+    });
+  }
+  const passing = steps.filter((step) => step.passed).map((step) => step.rate);
+  return { stepSec: settings.stepSec, p95LimitMs: KNEE_P95_MS, steps, knee: passing.length ? Math.max(...passing) : null };
 }

@@ -14,7 +14,13 @@ import {
 } from '@app/commerce';
 import { AppConfig, AppThrottlerGuard, CoreModule, OutboxRelay } from '@app/core';
 import { SandboxPostFunction1763801100100, Social1763800700000, SocialConnectFunctions1763800900000, SocialModule } from '@app/social';
-import { DeliveryRetention1763801500100, MillisecondTimestamps1763800560000, Webhooks1763800400000, WebhooksModule } from '@app/webhooks';
+import {
+  DeliveryRetention1763801500100,
+  MillisecondTimestamps1763800560000,
+  ParkedDeliveries1763801470000,
+  Webhooks1763800400000,
+  WebhooksModule,
+} from '@app/webhooks';
 
 /** Every lib's migrations, run at start-up (prepareDatabase) in timestamp order, as the owner role. */
 export const MIGRATIONS = [
@@ -33,6 +39,7 @@ export const MIGRATIONS = [
   SandboxPostFunction1763801100100,
   AuthFunctions1763801200000,
   OrderStockFunctions1763801300000,
+  ParkedDeliveries1763801470000,
   DeliveryRetention1763801500100,
   CustomerSearch1763801500200,
   OrdersByStatus1763801500300,

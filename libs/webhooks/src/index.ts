@@ -7,3 +7,5 @@ export * from './webhooks.module.js';
 export * from './migrations/1763800560000-millisecond-timestamps.js';
 export * from './notifications/notification.repository.js';
 export * from './migrations/1763801500100-delivery-retention.js';
+export * from './migrations/1763801470000-parked-deliveries.js';
+export * from './deliveries/endpoint-gate.js';

@@ -5,6 +5,7 @@ import { DeliveryQueue, DELIVERY_QUEUE } from './deliveries/delivery-queue.js';
 import { DeliveryRetention } from './deliveries/delivery-retention.js';
 import { DeliveryRepository } from './deliveries/delivery.repository.js';
 import { DeliveryWorker } from './deliveries/delivery.worker.js';
+import { EndpointGate } from './deliveries/endpoint-gate.js';
 import { DispatchWebhookHandler } from './dispatch/dispatch-webhook/dispatch-webhook.handler.js';
 import { WebhookDispatchConsumer } from './dispatch/webhook-dispatch.consumer.js';
 import { NotificationRepository } from './notifications/notification.repository.js';
@@ -28,6 +29,7 @@ import { WebhooksController } from './webhooks/webhooks.controller.js';
     DeliveryRepository,
     NotificationRepository,
     DeliveryQueue,
+    EndpointGate,
     DeliveryWorker,
     DeliveryRetention,
     WebhookDispatchConsumer,

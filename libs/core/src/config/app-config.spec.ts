@@ -135,6 +135,32 @@ describe('loadConfig', () => {
     expect(lines.find((line) => line.startsWith('APP_ROLE'))).toBeDefined();
   });
 
+  it('reads the fair-delivery settings, with defaults, and refuses values out of range', () => {
+    const defaults = loadConfig({ NODE_ENV: 'test' }, { secretsFile });
+    expect([defaults.WEBHOOK_ENDPOINT_CONCURRENCY, defaults.WEBHOOK_CIRCUIT_FAILURES, defaults.WEBHOOK_CIRCUIT_COOLDOWN_MS]).toEqual([
+      2, 5, 60_000,
+    ]);
+    expect(defaults.WEBHOOK_WORKER_CONCURRENCY).toBe(8);
+    const set = loadConfig(
+      { NODE_ENV: 'test', WEBHOOK_ENDPOINT_CONCURRENCY: '4', WEBHOOK_CIRCUIT_FAILURES: '3', WEBHOOK_CIRCUIT_COOLDOWN_MS: '1500' },
+      { secretsFile },
+    );
+    expect([set.WEBHOOK_ENDPOINT_CONCURRENCY, set.WEBHOOK_CIRCUIT_FAILURES, set.WEBHOOK_CIRCUIT_COOLDOWN_MS]).toEqual([4, 3, 1500]);
+    const lines = problems({
+      NODE_ENV: 'test',
+      WEBHOOK_ENDPOINT_CONCURRENCY: '0',
+      WEBHOOK_CIRCUIT_FAILURES: 'many',
+      WEBHOOK_CIRCUIT_COOLDOWN_MS: '50',
+      WEBHOOK_WORKER_CONCURRENCY: '1000',
+    });
+    expect(lines.map((line) => line.split(' ')[0]).sort()).toEqual([
+      'WEBHOOK_CIRCUIT_COOLDOWN_MS',
+      'WEBHOOK_CIRCUIT_FAILURES',
+      'WEBHOOK_ENDPOINT_CONCURRENCY',
+      'WEBHOOK_WORKER_CONCURRENCY',
+    ]);
+  });
+
   it('requires the secrets in production, in one line naming all of them', () => {
     const message = 'JWT_SECRET, ENCRYPTION_KEY, PUBLIC_API_KEY, PUBLIC_BASE_URL must be set (NODE_ENV is not development or test)';
     expect(problems({ NODE_ENV: 'production' })).toEqual([message]);

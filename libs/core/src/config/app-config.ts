@@ -388,6 +388,37 @@ export class AppConfig {
   @Min(0, { each: true })
   WEBHOOK_RETRY_DELAYS_MS: number[] = [0, 60_000, 300_000, 1_800_000, 3_600_000];
 
+  /** Delivery jobs one worker process runs at once: requests in flight, and attempts being parked. */
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(256)
+  WEBHOOK_WORKER_CONCURRENCY = 8;
+
+  /**
+   * Requests in flight to one webhook at a time, across every worker process (slots in Redis); an
+   * attempt that finds them all taken is parked, without holding a worker, until one frees.
+   */
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(100)
+  WEBHOOK_ENDPOINT_CONCURRENCY = 2;
+
+  /** Consecutive failed attempts to one webhook (timeouts, errors, non-2xx answers) that open its circuit. */
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(1000)
+  WEBHOOK_CIRCUIT_FAILURES = 5;
+
+  /** How long an open circuit sends nothing to its webhook before one probe tries it again. */
+  @Type(() => Number)
+  @IsInt()
+  @Min(100)
+  @Max(3_600_000)
+  WEBHOOK_CIRCUIT_COOLDOWN_MS = 60_000;
+
   @IsOptional()
   @IsString()
   GOOGLE_CLIENT_ID?: string;

@@ -170,9 +170,9 @@ export class SafeHttpClient implements OnApplicationShutdown {
     const target = this.parseUrl(url);
     const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     const limit = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
-    const timeout = new HttpTimeoutError(timeoutMs);
     const abort = new AbortController();
-    const timer = setTimeout(() => abort.abort(timeout), timeoutMs);
+    // The error is made only when the time is up: an Error's stack costs every request that answers in time.
+    const timer = setTimeout(() => abort.abort(new HttpTimeoutError(timeoutMs)), timeoutMs);
     const started = performance.now();
     try {
       const response = await undiciRequest(target, {
@@ -192,7 +192,7 @@ export class SafeHttpClient implements OnApplicationShutdown {
       return { ...meta(), bodyExcerpt: excerpt, truncated };
     } catch (error) {
       if (error instanceof HttpClientError) throw error;
-      if (abort.signal.aborted) throw timeout;
+      if (abort.signal.aborted) throw abort.signal.reason as HttpTimeoutError;
       if (error instanceof undiciErrors.InvalidArgumentError) throw error; // the caller's mistake (e.g. a forbidden header), not the network's
       throw connectionError(error);
     } finally {

@@ -28,6 +28,19 @@ export class MetricsService {
     registers: [this.registry],
   });
 
+  readonly webhookParked = new Counter({
+    name: 'webhook_delivery_parked_total',
+    help: 'Delivery jobs that found their webhook busy (its slots taken) or its circuit open or probing, and were parked, by reason',
+    labelNames: ['reason'] as const,
+    registers: [this.registry],
+  });
+
+  readonly webhookCircuitOpened = new Counter({
+    name: 'webhook_circuit_opened_total',
+    help: 'Times a webhook circuit opened (consecutive failures, or a failed probe)',
+    registers: [this.registry],
+  });
+
   constructor() {
     collectDefaultMetrics({ register: this.registry });
   }

@@ -25,6 +25,11 @@ export interface AttemptOutcome {
   deliveryStatus: DeliveryStatus;
 }
 
+/** A CTE that takes delivery $1 out of the parked: a statement's main query still sees the row as it was. */
+const UNPARK = `WITH unparked AS (
+  UPDATE webhook_deliveries SET parked_at = NULL, next_attempt_at = now() WHERE id = $1 AND status = 'pending' AND parked_at IS NOT NULL
+)`;
+
 @Injectable()
 export class DeliveryRepository {
   constructor(private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>) {}
@@ -32,21 +37,24 @@ export class DeliveryRepository {
   /**
    * For each event, one pending delivery per active webhook of its store subscribed to its kind, in
    * one statement; none twice for the same event and webhook (a republished event finds its
-   * deliveries already there). Answers the new ids.
+   * deliveries already there). Answers the new deliveries in the events' order.
    */
-  async createForEvents(events: { id: string; store_id: string; event: string; body: string }[]): Promise<string[]> {
-    const rows = await queryRows<{ id: string }>(
+  async createForEvents(
+    events: { id: string; store_id: string; event: string; body: string }[],
+  ): Promise<{ id: string; webhook_id: string }[]> {
+    return queryRows<{ id: string; webhook_id: string }>(
       this.txHost.tx,
       `INSERT INTO webhook_deliveries (webhook_id, store_id, event_id, event, body)
        SELECT w.id, w.store_id, e.event_id, e.event, e.body
-         FROM json_to_recordset($1::json) AS e(event_id uuid, store_id uuid, event text, body text)
+         FROM ROWS FROM (json_to_recordset($1::json) AS (event_id uuid, store_id uuid, event text, body text))
+              WITH ORDINALITY AS e(event_id, store_id, event, body, n)
          JOIN webhooks w ON w.store_id = e.store_id AND w.status = 'active' AND e.event = ANY (w.events)
+        ORDER BY e.n
        ON CONFLICT (event_id, webhook_id) WHERE redelivery_of IS NULL DO NOTHING
-       RETURNING id`,
+       RETURNING id, webhook_id`,
       // One JSON parameter: text[] parameters of JSON bodies cost the driver an escape pass per character.
       [JSON.stringify(events.map((e) => ({ event_id: e.id, store_id: e.store_id, event: e.event, body: e.body })))],
     );
-    return rows.map((row) => row.id);
   }
 
   /** A delivery of one event to one webhook outside the event flow: a test event or a redelivery. */
@@ -130,15 +138,35 @@ export class DeliveryRepository {
     );
   }
 
-  async findTarget(deliveryId: string): Promise<DeliveryTarget | null> {
+  /**
+   * The delivery with its webhook. `unpark`: the gate has handed it a slot, so it is parked no longer
+   * (and due now, which keeps the lost-job sweep off it while it is sent), in the same statement.
+   */
+  async findTarget(deliveryId: string, unpark = false): Promise<DeliveryTarget | null> {
     const rows = await queryRows<DeliveryTarget>(
       this.txHost.tx,
-      `SELECT d.*, w.url, w.status AS webhook_status, w.secret_sealed, w.previous_secret_sealed, w.previous_secret_expires_at
+      `${unpark ? UNPARK : ''}
+       SELECT d.*, w.url, w.status AS webhook_status, w.secret_sealed, w.previous_secret_sealed, w.previous_secret_expires_at
          FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id
         WHERE d.id = $1`,
       [deliveryId],
     );
     return rows[0] ?? null;
+  }
+
+  /** Takes a delivery out of the parked (see findTarget). */
+  async unpark(deliveryId: string): Promise<void> {
+    await queryRows(this.txHost.tx, `${UNPARK} SELECT 1`, [deliveryId]);
+  }
+
+  /** Of these deliveries, the ones still pending and parked. */
+  async stillParked(deliveryIds: string[]): Promise<Set<string>> {
+    const rows = await queryRows<{ id: string }>(
+      this.txHost.tx,
+      `SELECT id FROM webhook_deliveries WHERE id = ANY ($1::uuid[]) AND status = 'pending' AND parked_at IS NOT NULL`,
+      [deliveryIds],
+    );
+    return new Set(rows.map((row) => row.id));
   }
 
   /**
@@ -153,7 +181,7 @@ export class DeliveryRepository {
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (delivery_id, attempt) DO NOTHING RETURNING delivery_id
        ), delivery AS (
          UPDATE webhook_deliveries d
-            SET status = $10, attempt_count = $3, next_attempt_at = $9, last_status_code = $6, updated_at = now()
+            SET status = $10, attempt_count = $3, next_attempt_at = $9, last_status_code = $6, parked_at = NULL, updated_at = now()
            FROM attempt WHERE d.id = attempt.delivery_id AND d.status = 'pending'
        )
        SELECT count(*)::int AS recorded FROM attempt`,
@@ -171,6 +199,43 @@ export class DeliveryRepository {
       ],
     );
     return rows[0].recorded > 0;
+  }
+
+  /**
+   * Marks deliveries parked in the gate (their webhook busy or its circuit open), unless their attempt
+   * was made meanwhile: the lost-job sweep then leaves them to the gate. One statement for all.
+   */
+  async park(attempts: { deliveryId: string; attempt: number }[]): Promise<number> {
+    const rows = await queryRows<{ id: string }>(
+      this.txHost.tx,
+      `UPDATE webhook_deliveries d SET parked_at = now()
+         FROM unnest($1::uuid[], $2::int[]) AS p(id, attempt)
+        WHERE d.id = p.id AND d.status = 'pending' AND d.attempt_count < p.attempt AND d.parked_at IS NULL
+       RETURNING d.id`,
+      [attempts.map((a) => a.deliveryId), attempts.map((a) => a.attempt)],
+    );
+    return rows.length;
+  }
+
+  /** How many pending deliveries each webhook has had parked for longer than `graceMs`. */
+  async parkedCounts(graceMs: number): Promise<{ webhook_id: string; parked: number }[]> {
+    return queryRows(
+      this.txHost.tx,
+      `SELECT webhook_id, count(*)::int AS parked FROM webhook_deliveries
+        WHERE status = 'pending' AND parked_at < now() - make_interval(secs => $1) GROUP BY webhook_id`,
+      [graceMs / 1000],
+    );
+  }
+
+  /** A webhook's deliveries parked for longer than `graceMs`, oldest first, with the attempt each waits to make. */
+  async parkedOf(webhookId: string, graceMs: number, limit: number): Promise<{ id: string; attempt: number }[]> {
+    return queryRows(
+      this.txHost.tx,
+      `SELECT id, attempt_count + 1 AS attempt FROM webhook_deliveries
+        WHERE webhook_id = $1 AND status = 'pending' AND parked_at < now() - make_interval(secs => $2)
+        ORDER BY next_attempt_at, id LIMIT $3`,
+      [webhookId, graceMs / 1000, limit],
+    );
   }
 
   /** Stops a disabled webhook's pending deliveries. */

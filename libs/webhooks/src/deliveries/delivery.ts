@@ -12,6 +12,8 @@ export interface DeliveryRow {
   attempt_count: number;
   next_attempt_at: Date | null;
   last_status_code: number | null;
+  /** When the delivery was parked in the gate, while it waits there (not part of the API's view). */
+  parked_at: Date | null;
   created_at: Date;
   updated_at: Date;
 }

@@ -20,18 +20,25 @@ import { WebhookRepository } from '../webhooks/webhook.repository.js';
 import { deliveryHeaders } from '../signing/webhook-signature.js';
 import { DeliveryQueue, type DeliveryJob } from './delivery-queue.js';
 import { DeliveryRepository, type AttemptOutcome, type DeliveryTarget } from './delivery.repository.js';
+import { EndpointGate, FRESH_GRANT_MS, type AttemptResult, type ClaimResult, type GateAttempt } from './endpoint-gate.js';
 
 /** How much of a receiver's answer is kept in the delivery log. */
 const RESPONSE_EXCERPT_BYTES = 2048;
 
+/** How many of a webhook's parked deliveries one sweep checks against the gate. */
+const PARKED_CHECK_LIMIT = 1000;
+
 /**
- * Runs delivery attempts (worker processes): signs and POSTs the envelope, records the attempt,
- * and schedules the next one on WEBHOOK_RETRY_DELAYS_MS, or, after the 5th failure or a 410 Gone,
- * disables the webhook, stops its pending deliveries and notifies the merchant.
+ * Runs delivery attempts (worker processes): takes a slot of the webhook's in the gate (or parks the
+ * attempt there), signs and POSTs the envelope, records the attempt, gives the slot back (handing it
+ * to the next parked attempt), and schedules the next attempt on WEBHOOK_RETRY_DELAYS_MS, or, after
+ * the 5th failure or a 410 Gone, disables the webhook, stops its pending deliveries and notifies the
+ * merchant. A parked attempt records nothing: an attempt counts only when its request is sent.
  */
 @Injectable()
 export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy, BeforeApplicationShutdown {
   private readonly logger = new Logger(DeliveryWorker.name);
+  private readonly wakes = new Set<NodeJS.Timeout>();
   private readonly lostJobSweep = new PeriodicTask(
     'lost delivery job sweep',
     async () => ({ requeued: await this.requeueLost() }),
@@ -41,6 +48,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy, 
 
   constructor(
     private readonly queue: DeliveryQueue,
+    private readonly gate: EndpointGate,
     private readonly deliveries: DeliveryRepository,
     private readonly webhooks: WebhookRepository,
     private readonly notifications: NotificationRepository,
@@ -56,10 +64,10 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy, 
 
   onApplicationBootstrap(): void {
     if (this.config.APP_ROLE === 'api') return;
-    this.jobs.start(8, (job: Job<DeliveryJob>) =>
+    this.jobs.start(this.config.WEBHOOK_WORKER_CONCURRENCY, (job: Job<DeliveryJob>) =>
       // A job never fails silently: the delivery stays pending and the lost-job sweep retries it.
-      this.attempt(job.data.deliveryId, job.data.attempt).catch((error: Error) =>
-        this.logger.error({ err: { message: error.message }, delivery_id: job.data.deliveryId }, 'delivery attempt could not be recorded'),
+      this.run(job).catch((error: Error) =>
+        this.logger.error({ err: { message: error.message }, job: job.id }, 'delivery attempt could not be recorded'),
       ),
     );
     this.lostJobSweep.start(this.config.JOB_SWEEP_INTERVAL_MS);
@@ -70,22 +78,69 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy, 
     void this.jobs.stop(jobDrainMs(this.config.SHUTDOWN_TIMEOUT_MS));
   }
 
-  /** Before the connections close: the sweep and the running attempts are done. */
+  /** Before the connections close: the sweep, the probe timers and the running attempts are done. */
   async beforeApplicationShutdown(): Promise<void> {
+    for (const timer of this.wakes) clearTimeout(timer);
+    this.wakes.clear();
     await this.lostJobSweep.stop();
     await this.jobs.stop(jobDrainMs(this.config.SHUTDOWN_TIMEOUT_MS));
   }
 
-  /** One attempt of one delivery; a repeated or stale job (attempt already made, delivery no longer pending) does nothing. */
-  async attempt(deliveryId: string, attempt: number): Promise<void> {
-    const target = await this.scopes.asSystem(() => this.deliveries.findTarget(deliveryId));
-    if (!target || target.status !== 'pending' || target.attempt_count >= attempt) return;
-    if (target.webhook_status !== 'active') {
-      await this.scopes.asSystem(() => this.deliveries.cancelPending(target.webhook_id));
+  private run(job: Job<DeliveryJob>): Promise<void> {
+    const dueAt = job.timestamp + (job.opts.delay ?? 0);
+    const { deliveryId, attempt, handed, grantedAt } = job.data;
+    return this.attempt(deliveryId, attempt, { dueAt, handed: handed === true, grantedAt });
+  }
+
+  /**
+   * One attempt of one delivery; a repeated or stale job (attempt already made, delivery no longer
+   * pending) does nothing. `handed`: the gate gave this attempt a slot at `grantedAt` (at dispatch, or
+   * a release handed it over); `dueAt` orders it among the parked should it be parked (again).
+   */
+  async attempt(
+    deliveryId: string,
+    attempt: number,
+    options: { dueAt?: number; handed?: boolean; grantedAt?: number } = {},
+  ): Promise<void> {
+    const handed = options.handed ?? false;
+    const target = await this.scopes.asSystem(() => this.deliveries.findTarget(deliveryId, handed));
+    if (!target) return;
+    const slot: GateAttempt = { deliveryId, attempt };
+    if (target.status !== 'pending' || target.attempt_count >= attempt || target.webhook_status !== 'active') {
+      if (target.status === 'pending' && target.webhook_status !== 'active')
+        await this.scopes.asSystem(() => this.deliveries.cancelPending(target.webhook_id));
+      // A slot handed to a delivery that no longer needs it goes on to the next parked one.
+      if (handed) await this.release(target.webhook_id, slot, 'not-sent');
       return;
     }
-    const outcome = await this.post(target, attempt);
-    this.metrics.webhookAttempts.inc({ outcome: outcome.deliveryStatus === 'succeeded' ? 'succeeded' : 'failed' });
+    // A slot granted moments ago is still this attempt's (its lease outlasts the request); otherwise ask.
+    const fresh = handed && options.grantedAt !== undefined && Date.now() - options.grantedAt < FRESH_GRANT_MS;
+    const claim: ClaimResult = fresh
+      ? { granted: true, probe: false }
+      : await this.gate.claim(target.webhook_id, slot, options.dueAt ?? Date.now(), handed);
+    if (!claim.granted) {
+      // Parked in the gate (or another job holds this very attempt): no worker waits for the webhook.
+      if (claim.reason !== 'duplicate') this.metrics.webhookParked.inc({ reason: claim.reason });
+      return;
+    }
+    // A parked delivery given a slot without a hand-over (the sweep enqueued it) is parked no longer.
+    if (!handed && target.parked_at !== null) await this.scopes.asSystem(() => this.deliveries.unpark(deliveryId));
+    // The slot is held for the request only: the next parked attempt goes while this one is recorded.
+    let result: AttemptResult = 'not-sent';
+    let outcome: AttemptOutcome;
+    try {
+      outcome = await this.post(target, attempt);
+      result = outcome.deliveryStatus === 'succeeded' ? 'succeeded' : 'failed';
+    } finally {
+      await this.release(target.webhook_id, slot, result);
+    }
+    this.metrics.webhookAttempts.inc({ outcome: result === 'succeeded' ? 'succeeded' : 'failed' });
+    await this.record(target, outcome);
+    if (outcome.deliveryStatus === 'pending')
+      await this.queue.enqueue(deliveryId, attempt + 1, outcome.nextAttemptAt!.getTime() - Date.now());
+  }
+
+  private async record(target: DeliveryTarget, outcome: AttemptOutcome): Promise<void> {
     await this.scopes.asSystem(async () => {
       // One statement records the attempt; only a final failure needs a transaction, to disable the webhook with it.
       if (outcome.deliveryStatus !== 'failed') {
@@ -96,8 +151,47 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy, 
         if (await this.deliveries.recordAttempt(target, outcome)) await this.disable(target, this.failureReason(outcome));
       });
     });
-    if (outcome.deliveryStatus === 'pending')
-      await this.queue.enqueue(deliveryId, attempt + 1, outcome.nextAttemptAt!.getTime() - Date.now());
+  }
+
+  /** Gives the slot back; enqueues the parked attempts it was handed to, and the wake of a circuit it opened. */
+  private async release(webhookId: string, slot: GateAttempt, result: AttemptResult): Promise<void> {
+    const { openedUntil, handed } = await this.gate.release(webhookId, slot, result);
+    await this.queue.enqueueHanded(handed);
+    if (openedUntil !== null) {
+      this.metrics.webhookCircuitOpened.inc();
+      this.logger.warn(
+        { webhook_id: webhookId, until: new Date(openedUntil).toISOString() },
+        'webhook circuit open: its deliveries wait for the cool-down',
+      );
+      this.scheduleWake(webhookId, openedUntil);
+    }
+  }
+
+  /**
+   * When the cool-down is over, hands the probe to the oldest parked attempt. The timer is only a
+   * trigger (the state is the gate's): should this process die first, the sweep wakes the webhook.
+   */
+  private scheduleWake(webhookId: string, at: number): void {
+    const timer = setTimeout(
+      () => {
+        this.wakes.delete(timer);
+        this.wake(webhookId).catch((error: Error) =>
+          this.logger.warn(
+            { err: { message: error.message }, webhook_id: webhookId },
+            'webhook circuit wake failed; the sweep will wake it',
+          ),
+        );
+      },
+      Math.max(0, at - Date.now()) + 5,
+    );
+    timer.unref();
+    this.wakes.add(timer);
+  }
+
+  /** Hands what is free of a webhook's (its circuit's probe, once the cool-down is over) to its parked attempts. */
+  private async wake(webhookId: string): Promise<void> {
+    const { handed } = await this.gate.wake(webhookId);
+    await this.queue.enqueueHanded(handed);
   }
 
   private async post(target: DeliveryTarget, attempt: number): Promise<AttemptOutcome> {
@@ -167,24 +261,49 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy, 
 
   /**
    * Re-enqueues pending deliveries whose attempt is LOST_JOB_AFTER_MS overdue: their job was lost
-   * (Redis flushed, crash). Each is claimed by moving its `next_attempt_at` to now (rows another
+   * (Redis flushed, crash), and are not parked in the gate. Each is claimed by moving its `next_attempt_at` to now (rows another
    * worker's sweep holds are skipped), so however many workers sweep, one re-enqueues it, once per
-   * LOST_JOB_AFTER_MS while it stays pending.
+   * LOST_JOB_AFTER_MS while it stays pending. Parked deliveries are the gate's: for each webhook with
+   * some, the sweep hands over what is free (a lease a dead worker left, a cool-down over) and, when
+   * PostgreSQL holds more deliveries parked LOST_JOB_AFTER_MS ago than the gate knows of, enqueues the
+   * ones it lost.
    */
   async requeueLost(): Promise<number> {
+    // What the gate holds parked is marked so first (in bulk, here rather than at each parking), so the
+    // lost-job query below leaves it to the gate.
+    const parkedInGate = await this.gate.parked();
+    if (parkedInGate.length > 0) await this.scopes.asSystem(() => this.deliveries.park(parkedInGate));
     const due = await this.scopes.asSystem(() =>
       queryRows<{ id: string; attempt_count: number }>(
         this.txHost.tx,
         `UPDATE webhook_deliveries SET next_attempt_at = now()
           WHERE id IN (SELECT id FROM webhook_deliveries
-                        WHERE status = 'pending' AND next_attempt_at < now() - make_interval(secs => $1)
+                        WHERE status = 'pending' AND parked_at IS NULL AND next_attempt_at < now() - make_interval(secs => $1)
                         ORDER BY next_attempt_at LIMIT 500 FOR UPDATE SKIP LOCKED)
           RETURNING id, attempt_count`,
         [this.config.LOST_JOB_AFTER_MS / 1000],
       ),
     );
     await Promise.all(due.map((delivery) => this.queue.enqueue(delivery.id, delivery.attempt_count + 1)));
-    return due.length;
+    let lost = 0;
+    for (const { webhook_id: webhookId, parked } of await this.scopes.asSystem(() =>
+      this.deliveries.parkedCounts(this.config.LOST_JOB_AFTER_MS),
+    )) {
+      const gate = await this.gate.wake(webhookId);
+      await this.queue.enqueueHanded(gate.handed);
+      if (parked <= gate.parked + gate.inFlight) continue;
+      const rows = await this.scopes.asSystem(() => this.deliveries.parkedOf(webhookId, this.config.LOST_JOB_AFTER_MS, PARKED_CHECK_LIMIT));
+      const attempts = rows.map((row) => ({ deliveryId: row.id, attempt: row.attempt }));
+      const known = await this.gate.known(webhookId, attempts);
+      const unknown = attempts.filter((_, index) => !known[index]);
+      // A delivery handed a slot since the first read has left the parked (its job unparks it first).
+      const stillParked =
+        unknown.length > 0 ? await this.scopes.asSystem(() => this.deliveries.stillParked(unknown.map((a) => a.deliveryId))) : new Set();
+      const missing = unknown.filter((a) => stillParked.has(a.deliveryId));
+      await this.queue.enqueueLostParked(missing);
+      lost += missing.length;
+    }
+    return due.length + lost;
   }
 }
 

@@ -2,27 +2,38 @@ import { DbScopes } from '@app/core';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { DeliveryQueue } from '../../deliveries/delivery-queue.js';
 import { DeliveryRepository } from '../../deliveries/delivery.repository.js';
+import { EndpointGate } from '../../deliveries/endpoint-gate.js';
 import { DispatchWebhookCommand } from './dispatch-webhook.command.js';
 
 /**
  * Writes the deliveries of a batch of events in one statement (idempotent: unique per event ×
- * webhook) and enqueues their first attempts in one Redis round trip. A republished event finds its
- * deliveries already written and enqueues nothing new; a crash between the two steps is repaired by
- * the delivery sweep, which re-enqueues due pending deliveries.
+ * webhook), asks the delivery gate, once per webhook, which first attempts may go now (the others are
+ * parked there; the sweep marks them in PostgreSQL), and enqueues those in one Redis round trip. A
+ * republished event finds its deliveries already written and enqueues nothing new; a crash between
+ * the steps is repaired by the delivery sweep (due pending deliveries, parked ones the gate lost).
  */
 @CommandHandler(DispatchWebhookCommand)
 export class DispatchWebhookHandler implements ICommandHandler<DispatchWebhookCommand> {
   constructor(
     private readonly deliveries: DeliveryRepository,
+    private readonly gate: EndpointGate,
     private readonly queue: DeliveryQueue,
     private readonly scopes: DbScopes,
   ) {}
 
   execute({ envelopes }: DispatchWebhookCommand): Promise<number> {
     return this.scopes.asSystem(async () => {
-      const ids = await this.deliveries.createForEvents(envelopes.map((envelope) => ({ ...envelope, body: JSON.stringify(envelope) })));
-      await this.queue.enqueueFirstAttempts(ids);
-      return ids.length;
+      const created = await this.deliveries.createForEvents(envelopes.map((envelope) => ({ ...envelope, body: JSON.stringify(envelope) })));
+      const byWebhook = new Map<string, string[]>();
+      for (const { id, webhook_id: webhookId } of created) {
+        const ids = byWebhook.get(webhookId);
+        if (ids) ids.push(id);
+        else byWebhook.set(webhookId, [id]);
+      }
+      const dueAt = Date.now();
+      const granted = (await Promise.all([...byWebhook].map(([webhookId, ids]) => this.gate.claimNew(webhookId, ids, dueAt)))).flat();
+      await this.queue.enqueueHanded(granted.map((deliveryId) => ({ deliveryId, attempt: 1 })));
+      return created.length;
     });
   }
 }
