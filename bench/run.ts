@@ -46,7 +46,7 @@ const settings = {
   connections: setting('BENCH_CONNECTIONS', 16),
   webhookRate: setting('BENCH_WEBHOOK_RATE', 200),
   webhookSec: setting('BENCH_WEBHOOK_SECONDS', 30),
-  webhookApiSec: setting('BENCH_WEBHOOK_API_SECONDS', 10),
+  webhookApiSec: setting('BENCH_WEBHOOK_API_SECONDS', 30),
   kneeRates: (process.env.BENCH_WEBHOOK_KNEE_RATES ?? '200,400,600,800,1000,1200')
     .split(',')
     .map(Number)

@@ -7,14 +7,7 @@ export const REDIS = Symbol('REDIS');
 export const InjectRedis = () => Inject(REDIS);
 
 export function createRedis(config: AppConfig): Redis {
-  // Auto-pipelining: commands issued in the same tick (the rate-limit counts of concurrent requests)
-  // go out in one write.
-  return new Redis(config.REDIS_URL, {
-    keyPrefix: config.REDIS_PREFIX,
-    maxRetriesPerRequest: 2,
-    enableOfflineQueue: true,
-    enableAutoPipelining: true,
-  });
+  return new Redis(config.REDIS_URL, { keyPrefix: config.REDIS_PREFIX, maxRetriesPerRequest: 2, enableOfflineQueue: true });
 }
 
 @Global()
