@@ -9,7 +9,7 @@ import { SYSTEM_DATA_SOURCE } from './support/database.js';
 /**
  * The `openai` provider end to end: the real app talks real HTTP to a fake OpenAI-compatible API.
  * Checks what the adapter sends (key, model, image part, JSON schema) and that every way the
- * provider can fail answers 502 with the charge refunded (API.md §3).
+ * provider can fail answers 502 with the charge refunded.
  */
 describe('AI functions with an OpenAI-compatible provider', () => {
   const API_KEY = 'sk-test-0123456789';

@@ -10,7 +10,7 @@ import { until } from './support/wait.js';
 
 /**
  * The five AI functions with the local provider, credits and their ledger, access (two stores,
- * members, customers, anon), idempotency and the concurrency of charging (API.md §3).
+ * members, customers, anon), idempotency and the concurrency of charging.
  */
 describe('AI functions (local provider) and credits', () => {
   let api: TestApp;

@@ -8,7 +8,7 @@ const UNKNOWN_ID = '3f0e1d2c-4b5a-4697-8a8b-9c0d1e2f3a4b';
 const TIMESTAMP = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 
 /**
- * Customers of API.md §2: the role × route matrix (own store, another tenant's store, a customer's
+ * Customers: the role × route matrix (own store, another tenant's store, a customer's
  * own record and another's), validation, e-mail uniqueness, the customer.* events in the outbox, the
  * sign-up link, and row-level security beneath the guards.
  */

@@ -258,7 +258,7 @@ describe('input fuzzing (every POST, PATCH and PUT of /docs-json)', () => {
     if (result.status < 400) return problems;
     const body = result.body;
     if (path.startsWith('/auth/v1/')) {
-      // The GoTrue error shape of API.md §1.
+      // The GoTrue error shape {code, error_code, msg}.
       const keys = Object.keys(body ?? {})
         .sort()
         .join(',');

@@ -1,6 +1,6 @@
 import { PUBLIC_KEY, signUp, startApp, type TestApp } from './support/app.js';
 
-/** The conventions of API.md §0 and §6: error envelope, limits, CORS, docs, health and metrics. */
+/** The HTTP conventions: error envelope, limits, CORS, docs, health and metrics. */
 describe('HTTP contract', () => {
   let api: TestApp;
   let token: string;

@@ -4,7 +4,7 @@ import { PUBLIC_KEY, merchantWithStore, signUp, startApp, uniqueEmail, type Http
 import { SYSTEM_DATA_SOURCE } from './support/database.js';
 
 /**
- * Orders of API.md §2: every route with every role, server-side prices, all-or-nothing stock,
+ * Orders: every route with every role, server-side prices, all-or-nothing stock,
  * gapless order numbers under concurrency, the status machine, and the events each change appends
  * to the outbox (read straight from `outbox_events`).
  */

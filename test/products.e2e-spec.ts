@@ -2,7 +2,7 @@ import { DataSource } from 'typeorm';
 import { merchantWithStore, signUp, startApp, uniqueEmail, type TestApp } from './support/app.js';
 import { SYSTEM_DATA_SOURCE } from './support/database.js';
 
-/** The catalog and inventory of API.md §2: roles, validation, filters, events, concurrency. */
+/** The catalog and inventory: roles, validation, filters, events, concurrency. */
 describe('products and inventory', () => {
   let api: TestApp;
   let owner: { token: string; storeId: string };

@@ -16,7 +16,7 @@ import {
 } from './support/social.js';
 
 /**
- * Social publishing in SOCIAL_MODE=sandbox (API.md §4): connect through the built-in consent page,
+ * Social publishing in SOCIAL_MODE=sandbox: connect through the built-in consent page,
  * accounts, validation, publishing now, scheduling with the Bull worker, cancelling and its race
  * with the worker, idempotency, and two stores that never see each other's accounts or posts.
  */

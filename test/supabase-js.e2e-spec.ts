@@ -9,8 +9,8 @@ import ws from 'ws';
 import { PUBLIC_KEY, startApp, uniqueEmail, type TestApp } from './support/app.js';
 
 /**
- * Proves API.md §1: the unmodified @supabase/supabase-js client signs up, signs in, refreshes,
- * signs out and invokes store functions against the real app.
+ * Proves GoTrue compatibility: the unmodified @supabase/supabase-js client signs up, signs in,
+ * refreshes, signs out and invokes store functions against the real app.
  */
 describe('@supabase/supabase-js against the app', () => {
   const password = 'correct horse battery';

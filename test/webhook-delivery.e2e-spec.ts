@@ -31,7 +31,7 @@ function verifyStandard(request: ReceivedRequest, secret: string): unknown {
 }
 
 /**
- * Store events reach webhooks as signed POSTs (API.md §5): through the outbox relay, the saga and
+ * Store events reach webhooks as signed POSTs: through the outbox relay, the saga and
  * the delivery worker, against a real receiver on 127.0.0.1, with a compressed retry schedule.
  */
 describe('webhook deliveries', () => {

@@ -13,7 +13,7 @@ const WEBHOOK_FIELDS = ['created_at', 'disabled_reason', 'events', 'id', 'secret
 type Who = 'owner' | 'webhooksMember' | 'catalogMember' | 'customer' | 'otherOwner';
 
 /**
- * The webhook management API of API.md §5: registration and secrets, roles and tenants, the URL
+ * The webhook management API: registration and secrets, roles and tenants, the URL
  * guard, rotation, disable/re-enable, test events, the delivery log, redelivery, recovery and
  * merchant notifications. Deliveries themselves (signing, retries) are test/webhook-delivery's.
  */

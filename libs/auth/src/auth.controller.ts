@@ -44,7 +44,7 @@ function sessionMeta(request: FastifyRequest): SessionMeta {
   return { userAgent: request.headers['user-agent'], ip: request.ip };
 }
 
-/** GoTrue-compatible authentication, so @supabase/supabase-js works unmodified (API.md §1). */
+/** GoTrue-compatible authentication, so @supabase/supabase-js works unmodified. */
 @ApiTags('auth')
 @ApiExtraModels(SignUpBody, PasswordGrantBody, RefreshGrantBody)
 @Controller('auth/v1')

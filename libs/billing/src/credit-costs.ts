@@ -1,6 +1,6 @@
 import { ConfigError } from '@app/core';
 
-/** The functions that cost AI credits, by route name (API.md §3). */
+/** The functions that cost AI credits, by route name. */
 export const AI_FUNCTIONS = [
   'generate-product',
   'generate-blog-cover',

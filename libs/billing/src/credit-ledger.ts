@@ -2,7 +2,7 @@ import type { AiFunction } from './credit-costs.js';
 
 export type LedgerKind = 'grant' | 'charge' | 'refund';
 
-/** A ledger entry as answered (API.md §3, Credits). */
+/** A ledger entry as `GET /functions/v1/credits` answers it. */
 export interface LedgerEntryView {
   id: string;
   kind: LedgerKind;

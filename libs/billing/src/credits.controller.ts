@@ -10,7 +10,7 @@ import { CreditsService } from './credits.service.js';
 
 const COSTS_TEXT = AI_FUNCTIONS.map((fn) => `${fn} ${CREDIT_COSTS[fn]}`).join(', ');
 
-/** AI credits (API.md §3, Credits): a store's balance, usage and ledger; admin grants. */
+/** AI credits: a store's balance, usage and ledger; admin grants. */
 @ApiTags('credits')
 @ApiFunctionRoute()
 @Controller('functions/v1/credits')

@@ -1,7 +1,7 @@
 import twitterText from 'twitter-text';
 
 /**
- * The social platforms and how much text each takes (API.md §4), shared by the AI functions (which
+ * The social platforms and how much text each takes, shared by the AI functions (which
  * write posts) and social publishing (which sends them).
  */
 

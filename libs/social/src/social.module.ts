@@ -14,7 +14,7 @@ import { SocialPublishService } from './publishing/social-publish.service.js';
 import { SocialSandboxController } from './sandbox/social-sandbox.controller.js';
 import { SocialRepository } from './social.repository.js';
 
-/** Social connect (OAuth + PKCE), connected accounts, publishing now, scheduling and cancelling (API.md §4). */
+/** Social connect (OAuth + PKCE), connected accounts, publishing now, scheduling and cancelling. */
 @Module({
   imports: [StoreAccessModule, WebhooksModule, BullModule.registerQueue({ name: SOCIAL_POST_QUEUE })],
   controllers: [SocialConnectController, SocialPublishController, SocialSandboxController],

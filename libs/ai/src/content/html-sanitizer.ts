@@ -1,7 +1,7 @@
 import sanitizeHtml from 'sanitize-html';
 
 /**
- * Article HTML as the API answers it (API.md §3: "sanitised HTML, no script, no event handlers"),
+ * Article HTML as the API answers it (sanitised: no scripts, no event handlers),
  * whatever the provider wrote: a fixed set of text tags, links to http/https/mailto only (with
  * `rel="noopener nofollow"`), no attributes besides `href` and `rel`.
  */

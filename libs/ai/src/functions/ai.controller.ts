@@ -65,7 +65,7 @@ function context(access: StoreAccess, user: UserPrincipal, request: FastifyReque
   return { storeId: access.storeId, userId: user.userId, requestId: String(request.id) };
 }
 
-/** The five AI functions (API.md §3, seed endpoints 1–4 and 8). */
+/** The five AI functions (their contract: README.md § AI functions and credits). */
 @ApiTags('ai')
 @ApiFunctionRoute()
 @Controller('functions/v1')

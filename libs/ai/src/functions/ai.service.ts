@@ -26,7 +26,7 @@ export interface CallContext {
 }
 
 /**
- * The five AI functions (API.md §3). Each checks what it can before charging (the product photo,
+ * The five AI functions. Each checks what it can before charging (the product photo,
  * the provider's configuration), charges in its own committed transaction, asks the provider
  * outside any transaction, applies the contract's value rules, and refunds the charge when the
  * provider fails or answers something unusable (502).

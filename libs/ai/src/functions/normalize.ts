@@ -9,9 +9,10 @@ import {
 } from '../providers/ai-provider.js';
 
 /**
- * The contract's value rules (API.md §3) applied to whatever a provider answered, the same for
- * every provider. What can be tidied is (whitespace, `#` prefixes, duplicates, cents, markup in
- * plain-text fields); what cannot is an invalid answer: the caller is refunded and gets 502.
+ * The contract's value rules (listed in docs/architecture.md § AI credits and functions) applied
+ * to whatever a provider answered, the same for every provider. What can be tidied is (whitespace,
+ * `#` prefixes, duplicates, cents, markup in plain-text fields); what cannot is an invalid answer:
+ * the caller is refunded and gets 502.
  *
  * Every field but the article's `content` is plain text and goes through `plainText`: a provider
  * echoes what the caller wrote (a topic, a product name), in whatever encoding, and the answer is

@@ -9,7 +9,7 @@ import { identifyImage, UNTRUSTED_INPUT, UnreadableImageError } from './image-an
 
 /**
  * Blog covers: the offline renderer (a real PNG drawn from the title, style and colours) and the
- * normaliser every provider's image goes through before it is stored (API.md §3: 1200×630 PNG).
+ * normaliser every provider's image goes through before it is stored (a 1200×630 PNG).
  * Rendering is deterministic: the same input gives the same bytes, so a cover can be re-created.
  */
 

@@ -3,7 +3,7 @@ import type { ImageFacts } from '../providers/ai-provider.js';
 import { colourDistance, perceivedLightness, toHexColour, type Rgb } from './colour.js';
 
 /**
- * Decodes a fetched image into the facts a product generator may look at (API.md §3). Only the
+ * Decodes a fetched image into the facts a product generator may look at. Only the
  * five web formats are read, and the pixel count is capped before anything is decoded, so a small
  * file that declares huge dimensions (a decompression bomb) is refused from its header alone.
  */

@@ -21,7 +21,7 @@ export type SchemaName = (typeof SCHEMA_NAMES)[keyof typeof SCHEMA_NAMES];
 /** A JSON schema object, as plain data. */
 export type JsonSchema = { [keyword: string]: unknown };
 
-/** The contract's length limits (API.md §3 and the article fields' usual SEO limits). */
+/** Length limits of the generated article fields (the usual SEO limits for title and description). */
 export const SEO_TITLE_MAX = 70;
 export const SEO_DESCRIPTION_MAX = 170;
 export const EXCERPT_MAX = 400;

@@ -1,5 +1,5 @@
 /**
- * What every AI provider does, whichever model sits behind it (API.md §3). Providers produce the
+ * What every AI provider does, whichever model sits behind it. Providers produce the
  * content only: charging, store access, idempotency, HTML sanitising, fitting text to a platform and
  * the suggested publishing time are the AiService's, the same for every provider.
  */

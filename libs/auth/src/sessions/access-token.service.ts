@@ -3,7 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { JwtService, type JwtModuleOptions } from '@nestjs/jwt';
 import { AppConfig, BoundedCache, ROLES, type Role, type UserPrincipal } from '@app/core';
 
-/** Access tokens live exactly this long (API.md §1). */
+/** Access tokens live exactly this long. */
 export const ACCESS_TOKEN_TTL_SECONDS = 3600;
 
 export interface AccessTokenClaims {

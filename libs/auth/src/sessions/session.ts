@@ -1,6 +1,6 @@
 import type { UserView } from '../users/user.js';
 
-/** The GoTrue session body of API.md §1. */
+/** The GoTrue session body that sign-up, sign-in and refresh answer. */
 export interface SessionView {
   access_token: string;
   token_type: 'bearer';

@@ -13,7 +13,7 @@ export interface UserRow {
   last_sign_in_at: Date | null;
 }
 
-/** The GoTrue-shaped user of API.md §1. */
+/** The user as `/auth/v1` answers it, in GoTrue's shape. */
 export interface UserView {
   id: string;
   aud: string;

@@ -11,7 +11,7 @@ import {
   type OrderStatus,
 } from './order-status.js';
 
-/** The table of API.md §2, written out independently of the module under test. */
+/** The allowed moves of the order status machine, written out independently of the module under test. */
 const CONTRACT: Record<string, string[]> = {
   pending: ['paid', 'cancelled'],
   paid: ['shipped', 'cancelled', 'refunded'],
@@ -26,7 +26,7 @@ const status = fc.constantFrom(...ORDER_STATUSES);
 /** Statuses and strings that are not statuses, prototype keys included. */
 const anyName = fc.oneof(status, fc.string(), fc.constantFrom('constructor', '__proto__', 'toString', 'hasOwnProperty', 'PAID', ' paid'));
 
-describe('order status machine (API.md §2)', () => {
+describe('order status machine', () => {
   it('knows exactly the six statuses of the contract', () => {
     expect([...ORDER_STATUSES].sort()).toEqual(Object.keys(CONTRACT).sort());
     expect(INITIAL_ORDER_STATUS).toBe('pending');

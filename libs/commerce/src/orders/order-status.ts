@@ -1,7 +1,7 @@
 /**
- * The order status machine of API.md §2, in one pure module: the table, what it allows, and which
- * specific event each move fires (besides `order.updated`). Used by the status handler; tested
- * against the contract's table by a property-based test.
+ * The order status machine in one pure module: the table, what it allows, and which specific
+ * event each move fires (besides `order.updated`). Used by the status handler; tested against the
+ * table written out independently in order-status.spec.ts by a property-based test.
  */
 export const ORDER_STATUSES = ['pending', 'paid', 'shipped', 'delivered', 'cancelled', 'refunded'] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];

@@ -439,7 +439,7 @@ export class AppConfig {
   @IsUrl({ require_tld: false, require_protocol: true })
   GOOGLE_JWKS_URL = 'https://www.googleapis.com/oauth2/v3/certs';
 
-  /** Credits granted to every new store (API.md §3, Credits). */
+  /** Credits granted to every new store. */
   @Type(() => Number)
   @IsInt()
   @Min(0)

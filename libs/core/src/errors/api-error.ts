@@ -1,6 +1,6 @@
 import { HttpException, HttpStatus } from '@nestjs/common';
 
-/** The `error.code` values of the contract's error envelope (API.md §0). */
+/** The `error.code` values of the contract's error envelope. */
 export type ApiErrorCode =
   | 'VALIDATION_FAILED'
   | 'MALFORMED_JSON'
@@ -24,7 +24,7 @@ export type ApiErrorCode =
 export interface FieldError {
   field: string;
   message: string;
-  /** For a rule of one social platform (API.md §4): which. */
+  /** For a rule of one social platform: which. */
   platform?: string;
 }
 

@@ -5,7 +5,7 @@ import { ApiError, type ApiErrorCode } from './api-error.js';
 import { errorBody, isClientStatus, type ErrorDescription } from './error-body.js';
 import { GoTrueError } from './gotrue-error.js';
 
-/** Bodies over this size answer 413 PAYLOAD_TOO_LARGE (API.md §0). */
+/** Bodies over this size answer 413 PAYLOAD_TOO_LARGE. */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
 /** Fastify's own request errors (raised while reading the body, before any handler), as contract errors. */

@@ -114,7 +114,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
   }
 }
 
-/** Accepts an `Idempotency-Key` header on the route (API.md §0). */
+/** Accepts an `Idempotency-Key` header on the route. */
 export const Idempotent = () =>
   applyDecorators(
     UseInterceptors(IdempotencyInterceptor),

@@ -47,5 +47,5 @@ export function isMoneyAmount(value: unknown): value is number {
   return typeof value === 'number' && Number.isFinite(value) && Number(value.toFixed(2)) === value;
 }
 
-/** A finite number with at most 2 decimals (API.md §0: money is a JSON number with at most 2 decimals). */
+/** A finite number with at most 2 decimals (money is a JSON number with at most 2 decimals). */
 export const IsMoney = rule('isMoney', isMoneyAmount, '$property must be a number with at most 2 decimals');

@@ -17,7 +17,7 @@ import { ACCOUNT_EXAMPLE } from '../accounts/social-account.js';
 import { SocialConnectDto, StoreQueryDto } from '../social.dto.js';
 import { browserCookieName, CONNECT_PATH, SocialConnectService } from './social-connect.service.js';
 
-/** Connecting a store to social platforms, and its connected accounts (API.md §4). */
+/** Connecting a store to social platforms, and its connected accounts. */
 @ApiTags('social')
 @ApiFunctionRoute()
 @Controller('functions/v1')

@@ -12,7 +12,7 @@ import {
 } from '../platforms/social-platform.js';
 import { SocialRepository } from '../social.repository.js';
 
-/** How long a connect may take between `social-connect` and the callback (API.md §4). */
+/** How long a connect may take between `social-connect` and the callback. */
 export const CONNECT_STATE_TTL_MS = 10 * 60_000;
 export const CONNECT_PATH = '/functions/v1/social-connect';
 export const START_PATH = `${CONNECT_PATH}/start`;
@@ -42,7 +42,7 @@ export function browserCookieName(stateHash: string): string {
 type Query = Record<string, string | undefined>;
 
 /**
- * OAuth connect (API.md §4): a single-use state of 256 bits, bound to store, user, platform and
+ * OAuth connect: a single-use state of 256 bits, bound to store, user, platform and
  * redirect_url, kept 10 minutes as a hash; PKCE S256 where the platform takes it, the verifier
  * sealed beside the state. `auth_url` is this service's start URL: the first browser to open it is
  * bound to the state (a secret in an HttpOnly cookie, its hash beside the state) and sent on to the

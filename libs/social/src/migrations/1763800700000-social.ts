@@ -4,7 +4,7 @@ const PLATFORMS = `('instagram', 'facebook', 'x', 'tiktok', 'threads', 'youtube'
 const NOW_MS = `date_trunc('milliseconds', clock_timestamp())`;
 
 /**
- * Social publishing (API.md §4): pending OAuth connects, connected accounts (one per platform and
+ * Social publishing: pending OAuth connects, connected accounts (one per platform and
  * store, tokens sealed with SecretBox), posts and their per-platform results.
  *
  * Accounts, posts and results are visible to the store's staff under row-level security; the

@@ -4,8 +4,9 @@ import { PlatformError, type AccountCredentials, type TokenSet } from './social-
 
 /**
  * The OAuth 2.0 steps the platforms share: the consent URL, reading a token answer, and renewing
- * access (STYLE.md: classify once). What differs (parameter names, client authentication, who
- * rotates refresh tokens) stays in each platform's class.
+ * access, so their failures are classified in one place, the same for every platform. What differs
+ * (parameter names, client authentication, who rotates refresh tokens) stays in each platform's
+ * class.
  */
 
 /** Adds the PKCE S256 challenge (RFC 7636 §4.3) to authorize parameters, when there is one. */

@@ -4,7 +4,7 @@ import { PlatformError, type PlatformErrorKind } from './social-platform.js';
 /**
  * Calls to a platform's API with plain `fetch` (the URLs are the operator's configuration, not the
  * merchant's), bounded by a timeout, and the one place where a failure becomes a classified
- * `PlatformError` (ARCHITECTURE.md "Providers behind interfaces"; STYLE.md: classify once).
+ * `PlatformError` (docs/architecture.md § Social publishing).
  */
 
 /** What a platform's error body says, as its reader understands it. */

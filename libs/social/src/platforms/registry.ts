@@ -9,7 +9,7 @@ import { TikTokPlatform } from './tiktok.platform.js';
 import { XPlatform } from './x.platform.js';
 import { YouTubePlatform } from './youtube.platform.js';
 
-/** The six live platforms, in API.md's order. */
+/** The six live platforms, in the order of `SOCIAL_PLATFORMS`. */
 export function livePlatforms(config: AppConfig, http: SafeHttpClient): SocialPlatform[] {
   return [
     new InstagramPlatform(config),

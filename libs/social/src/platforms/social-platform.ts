@@ -1,7 +1,7 @@
 import type { SocialPlatformId } from '../platform-text.js';
 
 /**
- * One social platform behind one interface (ARCHITECTURE.md "Providers behind interfaces"): OAuth,
+ * One social platform behind one interface (docs/architecture.md § Social publishing): OAuth,
  * the platform's publishing rules and its publishing API. The publishing service never asks which
  * platform it holds; everything that differs lives in the platform's class.
  */

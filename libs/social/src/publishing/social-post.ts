@@ -5,7 +5,7 @@ import type { PostResultRow, ResultStatus, SocialPostRow } from '../social.repos
 
 const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
 
-/** One platform's item in `social-publish` answers (API.md §4). */
+/** One platform's item in `social-publish` answers. */
 export interface PublishResultView {
   platform: SocialPlatformId;
   status: ResultStatus | 'scheduled';

@@ -7,7 +7,7 @@ import { SocialPublishService } from './social-publish.service.js';
 
 const POST_ID = '3d6f0a1e-8c2b-4f5d-9e7a-1b2c3d4e5f60';
 
-/** Publishing now, scheduling, cancelling, and the history (API.md §4). */
+/** Publishing now, scheduling, cancelling, and the history. */
 @ApiTags('social')
 @ApiFunctionRoute()
 @Controller('functions/v1')

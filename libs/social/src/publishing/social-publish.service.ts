@@ -8,7 +8,7 @@ import { PostPublisher } from './post-publisher.js';
 import { PostQueue } from './post-queue.js';
 import { finalStatus, toPostView, toResultView, type PublishResultView, type SocialPostView } from './social-post.js';
 
-/** How far ahead a post may be scheduled (API.md §4). */
+/** How far ahead a post may be scheduled. */
 const MAX_SCHEDULE_AHEAD_MS = 366 * 24 * 3600_000;
 
 export interface PublishAnswer {
@@ -17,7 +17,7 @@ export interface PublishAnswer {
 }
 
 /**
- * Publish now, schedule, cancel and history (API.md §4). Every requested platform is checked first
+ * Publish now, schedule, cancel and history. Every requested platform is checked first
  * (connected, the platform's own rules); one problem anywhere is a 400 listing them all, and nothing
  * is sent.
  */

@@ -30,9 +30,9 @@ export interface SignedHeadersInput {
 }
 
 /**
- * Every header of a delivery (API.md §5). Each secret signs: receivers holding either the new or
- * the old secret during a rotation verify (`webhook-signature` lists one `v1,` entry per secret;
- * `X-Service-Signature` carries the current secret's).
+ * Every header of a delivery (README.md § Receiving webhooks). Each secret signs: receivers
+ * holding either the new or the old secret during a rotation verify (`webhook-signature` lists one
+ * `v1,` entry per secret; `X-Service-Signature` carries the current secret's).
  */
 export function deliveryHeaders(input: SignedHeadersInput): Record<string, string> {
   const timestamp = input.timestamp ?? Math.floor(Date.now() / 1000);

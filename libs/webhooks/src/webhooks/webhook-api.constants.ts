@@ -4,7 +4,7 @@ import type { NotificationView } from '../notifications/notification.repository.
 import { WEBHOOK_EXAMPLE, type WebhookStatus } from './webhook.js';
 
 /**
- * Every rule and value of the webhook management API (API.md §5) in one place: the routes'
+ * Every rule and value of the webhook management API in one place: the routes'
  * limits, the secret format, the test event, recovery bounds, and the OpenAPI examples.
  */
 
@@ -14,7 +14,7 @@ import { WEBHOOK_EXAMPLE, type WebhookStatus } from './webhook.js';
 export const SECRET_PREFIX = 'whsec_';
 /** Random bytes in a server-generated secret (base64 after the prefix). */
 export const GENERATED_SECRET_BYTES = 32;
-/** A secret the merchant supplies: at least this many characters (API.md §5)… */
+/** A secret the merchant supplies: at least this many characters… */
 export const MIN_SUPPLIED_SECRET_LENGTH = 16;
 /** …and at most this many. */
 export const MAX_SUPPLIED_SECRET_LENGTH = 256;

@@ -39,7 +39,7 @@ const DisabledConflict = () =>
 
 const QUEUED = 'Its first attempt is queued once the request has committed, then the usual retry schedule applies.';
 
-/** The delivery log of a webhook, test events, redelivery and recovery (API.md §5). */
+/** The delivery log of a webhook, test events, redelivery and recovery. */
 @ApiTags('webhooks')
 @ApiFunctionRoute()
 @ApiParam({ name: 'webhook_id', format: 'uuid' })

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { ApiError, SafeHttpClient, UnsafeUrlError } from '@app/core';
 
 /**
- * Where deliveries may go (API.md §5): the shared SSRF guard's `assertUrl` (https, or http with
+ * Where deliveries may go: the shared SSRF guard's `assertUrl` (https, or http with
  * WEBHOOK_ALLOW_HTTP; no credentials; the host resolves, and to no loopback, private, link-local,
  * metadata… address unless WEBHOOK_ALLOW_PRIVATE_URLS). The address is checked again at every
  * connection by the same client, so a name that later resolves elsewhere is still refused.

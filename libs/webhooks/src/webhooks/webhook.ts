@@ -15,7 +15,7 @@ export interface WebhookRow {
   updated_at: Date;
 }
 
-/** The webhook as answered (API.md §5): never the secret, only a hint of it. */
+/** The webhook as answered: never the secret, only a hint of it. */
 export interface WebhookView {
   id: string;
   store_id: string;

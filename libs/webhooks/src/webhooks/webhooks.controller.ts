@@ -18,7 +18,7 @@ const SECRET_RULES =
   '(its kind and last four characters).';
 
 /**
- * Webhook registration and management (API.md §5). Staff with the `webhooks` permission, owners and
+ * Webhook registration and management. Staff with the `webhooks` permission, owners and
  * admins; another tenant's webhook answers 404 "Webhook not found".
  */
 @ApiTags('webhooks')
