@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { DataSource } from 'typeorm';
-import { createRedis, REDIS } from '@app/core';
+import { createRedis, MetricsService, REDIS } from '@app/core';
 import { DeliveryWorker, EndpointGate } from '@app/webhooks';
 import { SwitchableReceiver } from './fakes/switchable-receiver.js';
 import { merchantWithStore, startApp, type TestApp } from './support/app.js';
@@ -79,6 +79,12 @@ describe('fair delivery between webhooks', () => {
 
   it("holds a slow receiver to its slots, parks the rest in the gate, and lets another store's deliveries past", async () => {
     slow.set({ kind: 'delay', ms: 800 });
+    const handOvers = async () => {
+      const { values } = await api.app.get(MetricsService).webhookHandOvers.get();
+      const count = (via: string) => values.find((value) => value.labels.via === via)?.value ?? 0;
+      return { job: count('job'), queue: count('queue') };
+    };
+    const before = await handOvers();
     const slowHook = await webhookFor(`${slowUrl}/slots`);
     const fastHook = await webhookFor(`${fastUrl}/slots`);
     await sendTests(slowHook, 16);
@@ -102,6 +108,10 @@ describe('fair delivery between webhooks', () => {
     expect(slow.delivered('/slots').size).toBe(16);
     expect(slow.maxInFlight).toBe(2);
     expect(rows.map((row) => [row.status, row.attempt_count, row.parked_at])).toEqual(rows.map(() => ['succeeded', 1, null]));
+    // The 14 parked ones were each sent by the job whose request freed the slot, none through a new job.
+    const after = await handOvers();
+    expect(after.job - before.job).toBeGreaterThanOrEqual(14);
+    expect(after.queue - before.queue).toBe(0);
   });
 
   it('opens the circuit of a failing receiver, sends nothing but one probe per cool-down, and counts only requests sent as attempts', async () => {

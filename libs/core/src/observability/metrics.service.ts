@@ -35,6 +35,13 @@ export class MetricsService {
     registers: [this.registry],
   });
 
+  readonly webhookHandOvers = new Counter({
+    name: 'webhook_slot_handovers_total',
+    help: "Parked deliveries given a freed slot, by how they were sent: in the job that freed it ('job') or through a new queued job ('queue')",
+    labelNames: ['via'] as const,
+    registers: [this.registry],
+  });
+
   readonly webhookCircuitOpened = new Counter({
     name: 'webhook_circuit_opened_total',
     help: 'Times a webhook circuit opened (consecutive failures, or a failed probe)',

@@ -27,6 +27,11 @@ export class QueueWorker<T> {
     private readonly logger: Logger,
   ) {}
 
+  /** Whether `stop` was called: a job that could go on to more work should hand it back instead. */
+  get stopped(): boolean {
+    return this.stopping !== undefined;
+  }
+
   start(concurrency: number, handle: (job: Job<T>) => Promise<void>): void {
     this.started = true;
     this.queue

@@ -30,9 +30,8 @@ export class DeliveryQueue {
    * release handed a slot. Their ids are new (the job that parked one may not be gone from Bull yet);
    * the gate gives each slot once.
    */
-  async enqueueHanded(attempts: GateAttempt[]): Promise<void> {
+  async enqueueHanded(attempts: GateAttempt[], at = Date.now()): Promise<void> {
     if (attempts.length === 0) return;
-    const at = Date.now();
     await this.queue.addBulk(
       attempts.map(({ deliveryId, attempt }) => ({
         data: { deliveryId, attempt, handed: true, grantedAt: at },

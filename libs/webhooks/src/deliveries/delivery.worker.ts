@@ -22,6 +22,12 @@ import { DeliveryQueue, type DeliveryJob } from './delivery-queue.js';
 import { DeliveryRepository, type AttemptOutcome, type DeliveryTarget } from './delivery.repository.js';
 import { EndpointGate, FRESH_GRANT_MS, type AttemptResult, type ClaimResult, type GateAttempt } from './endpoint-gate.js';
 
+/** How many parked attempts one job runs on the slot it frees before handing the rest on through the queue. */
+const CHAIN_LIMIT = 50;
+
+/** A parked attempt a release gave a slot to, at `grantedAt`. */
+type HandedAttempt = GateAttempt & { grantedAt: number };
+
 /** How much of a receiver's answer is kept in the delivery log. */
 const RESPONSE_EXCERPT_BYTES = 2048;
 
@@ -93,15 +99,42 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy, 
   }
 
   /**
-   * One attempt of one delivery; a repeated or stale job (attempt already made, delivery no longer
-   * pending) does nothing. `handed`: the gate gave this attempt a slot at `grantedAt` (at dispatch, or
-   * a release handed it over); `dueAt` orders it among the parked should it be parked (again).
+   * One attempt of one delivery, then, on the slot it frees, the parked attempts of the same webhook
+   * the gate hands back, one after another (up to CHAIN_LIMIT, and not once the worker stops): a
+   * backlog drains without a Bull job per delivery. Whatever is left goes on through the queue.
    */
   async attempt(
     deliveryId: string,
     attempt: number,
     options: { dueAt?: number; handed?: boolean; grantedAt?: number } = {},
   ): Promise<void> {
+    let next = await this.attemptOne(deliveryId, attempt, options);
+    for (let chained = 0; next && chained < CHAIN_LIMIT && !this.jobs.stopped; chained++) {
+      this.metrics.webhookHandOvers.inc({ via: 'job' });
+      next = await this.attemptOne(next.deliveryId, next.attempt, { handed: true, grantedAt: next.grantedAt });
+    }
+    if (next) await this.handOnThroughQueue([next]);
+  }
+
+  /** Parked attempts given a slot that this job will not run: each gets a queued job of its own. */
+  private async handOnThroughQueue(attempts: HandedAttempt[]): Promise<void> {
+    if (attempts.length === 0) return;
+    await this.queue.enqueueHanded(attempts, attempts[0].grantedAt);
+    this.metrics.webhookHandOvers.inc({ via: 'queue' }, attempts.length);
+  }
+
+  /**
+   * One attempt of one delivery; a repeated or stale job (attempt already made, delivery no longer
+   * pending) does nothing. `handed`: the gate gave this attempt a slot at `grantedAt` (at dispatch, or
+   * a release handed it over); `dueAt` orders it among the parked should it be parked (again).
+   * Answers the parked attempt the freed slot went to, for the caller to run next (the others the
+   * release handed a slot are enqueued).
+   */
+  private async attemptOne(
+    deliveryId: string,
+    attempt: number,
+    options: { dueAt?: number; handed?: boolean; grantedAt?: number },
+  ): Promise<HandedAttempt | undefined> {
     const handed = options.handed ?? false;
     const target = await this.scopes.asSystem(() => this.deliveries.findTarget(deliveryId, handed));
     if (!target) return;
@@ -110,8 +143,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy, 
       if (target.status === 'pending' && target.webhook_status !== 'active')
         await this.scopes.asSystem(() => this.deliveries.cancelPending(target.webhook_id));
       // A slot handed to a delivery that no longer needs it goes on to the next parked one.
-      if (handed) await this.release(target.webhook_id, slot, 'not-sent');
-      return;
+      return handed ? this.passOn(await this.release(target.webhook_id, slot, 'not-sent')) : undefined;
     }
     // A slot granted moments ago is still this attempt's (its lease outlasts the request); otherwise ask.
     const fresh = handed && options.grantedAt !== undefined && Date.now() - options.grantedAt < FRESH_GRANT_MS;
@@ -121,23 +153,39 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy, 
     if (!claim.granted) {
       // Parked in the gate (or another job holds this very attempt): no worker waits for the webhook.
       if (claim.reason !== 'duplicate') this.metrics.webhookParked.inc({ reason: claim.reason });
-      return;
+      return undefined;
     }
     // A parked delivery given a slot without a hand-over (the sweep enqueued it) is parked no longer.
     if (!handed && target.parked_at !== null) await this.scopes.asSystem(() => this.deliveries.unpark(deliveryId));
     // The slot is held for the request only: the next parked attempt goes while this one is recorded.
     let result: AttemptResult = 'not-sent';
     let outcome: AttemptOutcome;
+    let freed: HandedAttempt[] = [];
     try {
       outcome = await this.post(target, attempt);
       result = outcome.deliveryStatus === 'succeeded' ? 'succeeded' : 'failed';
     } finally {
-      await this.release(target.webhook_id, slot, result);
+      freed = await this.release(target.webhook_id, slot, result);
+      // Should the request have thrown, nothing runs after this: the next attempts go through the queue.
+      if (result === 'not-sent') await this.handOnThroughQueue(freed.splice(0));
     }
     this.metrics.webhookAttempts.inc({ outcome: result === 'succeeded' ? 'succeeded' : 'failed' });
-    await this.record(target, outcome);
-    if (outcome.deliveryStatus === 'pending')
-      await this.queue.enqueue(deliveryId, attempt + 1, outcome.nextAttemptAt!.getTime() - Date.now());
+    try {
+      await this.record(target, outcome);
+      if (outcome.deliveryStatus === 'pending')
+        await this.queue.enqueue(deliveryId, attempt + 1, outcome.nextAttemptAt!.getTime() - Date.now());
+    } catch (error) {
+      await this.handOnThroughQueue(freed);
+      throw error;
+    }
+    return this.passOn(freed);
+  }
+
+  /** Keeps the first of the attempts a release handed a slot (the caller runs it next); enqueues the others. */
+  private async passOn(freed: HandedAttempt[]): Promise<HandedAttempt | undefined> {
+    const [next, ...others] = freed;
+    await this.handOnThroughQueue(others);
+    return next;
   }
 
   private async record(target: DeliveryTarget, outcome: AttemptOutcome): Promise<void> {
@@ -153,10 +201,10 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy, 
     });
   }
 
-  /** Gives the slot back; enqueues the parked attempts it was handed to, and the wake of a circuit it opened. */
-  private async release(webhookId: string, slot: GateAttempt, result: AttemptResult): Promise<void> {
+  /** Gives the slot back and schedules the wake of a circuit it opened; answers the parked attempts it was handed to. */
+  private async release(webhookId: string, slot: GateAttempt, result: AttemptResult): Promise<HandedAttempt[]> {
     const { openedUntil, handed } = await this.gate.release(webhookId, slot, result);
-    await this.queue.enqueueHanded(handed);
+    const grantedAt = Date.now();
     if (openedUntil !== null) {
       this.metrics.webhookCircuitOpened.inc();
       this.logger.warn(
@@ -165,6 +213,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy, 
       );
       this.scheduleWake(webhookId, openedUntil);
     }
+    return handed.map((next) => ({ ...next, grantedAt }));
   }
 
   /**
