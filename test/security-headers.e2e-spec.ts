@@ -125,6 +125,12 @@ describe('security headers, CORS and /metrics', () => {
       expect(preflight.headers.get('access-control-allow-origin')).toBe('https://anything.example');
     });
 
+    it('lets a browser read the request id, Retry-After and Idempotent-Replayed of an answer', async () => {
+      const read = await fetch(`${api.url}/health`, { headers: { origin: 'https://anything.example' } });
+      const exposed = (read.headers.get('access-control-expose-headers') ?? '').toLowerCase().split(/\s*,\s*/);
+      expect(exposed).toEqual(expect.arrayContaining(['x-request-id', 'retry-after', 'idempotent-replayed']));
+    });
+
     it('/metrics is open without METRICS_TOKEN', async () => {
       const metrics = await fetch(`${api.url}/metrics`);
       expect(metrics.status).toBe(200);

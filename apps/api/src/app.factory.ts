@@ -75,7 +75,8 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
       'idempotency-key',
       'x-supabase-api-version',
     ],
-    exposedHeaders: ['x-request-id', 'retry-after'],
+    // What a browser client may read of an answer: its request id, when to retry, and whether it is an idempotent replay.
+    exposedHeaders: ['x-request-id', 'retry-after', 'idempotent-replayed'],
     maxAge: 600,
   });
   const metrics = app.get(MetricsService);
