@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { createRedis, RedisThrottlerStorage } from '@app/core';
 import { PUBLIC_KEY, startApp, uniqueEmail, type HttpResult, type TestApp } from './support/app.js';
 
 const PASSWORD = 'correct horse battery';
@@ -49,6 +50,20 @@ describe('abuse limits', () => {
     expect(result.body).toEqual({ code: 429, error_code: 'over_request_rate_limit', msg: expect.stringContaining('retry in') });
     expect(Number(result.headers.get('retry-after'))).toBeGreaterThan(0);
   }
+
+  it('counts a sign-in on a Redis client still making its first connection (no 503 for the first sign-in after a start)', async () => {
+    const redis = createRedis(api.config);
+    try {
+      expect(redis.status).toBe('connecting');
+      const storage = new RedisThrottlerStorage(redis);
+      const key = `first-connection:${randomUUID()}`;
+      // The request throttle fails fast (and open) on a client not ready; the sign-in count waits for it.
+      await expect(storage.count(key, 60_000, 5, 60_000, 'signin')).rejects.toThrow('Redis is connecting');
+      expect((await storage.count(key, 60_000, 5, 60_000, 'signin', true)).totalHits).toBe(1);
+    } finally {
+      redis.disconnect();
+    }
+  });
 
   it('counts attempts by the address the proxy saw: rotating the left of X-Forwarded-For does not escape the per-address limit', async () => {
     const statuses: number[] = [];

@@ -69,14 +69,14 @@ export class SignInLimiter {
     const address = clientAddressKey(ip);
     const windowMs = this.config.SIGNIN_WINDOW_SECONDS * 1000;
     try {
-      const perAddress = await this.storage.count(`ip:${address}`, windowMs, this.config.SIGNIN_LIMIT_PER_IP, windowMs, 'signin');
+      this.assertReachable();
+      const perAddress = await this.storage.count(`ip:${address}`, windowMs, this.config.SIGNIN_LIMIT_PER_IP, windowMs, 'signin', true);
       if (perAddress.isBlocked) throw tooMany(perAddress.timeToBlockExpire * 1000);
       const attempt: SignInAttempt = { id: randomUUID(), windows: [] };
       if (typeof email !== 'string') return attempt;
       // Hashed: bounded key length whatever was sent, and no e-mail addresses in Redis.
       const account = createHash('sha256').update(email.trim().toLowerCase()).digest('base64url');
       attempt.knownKey = `signin:known:${account}:${address}`;
-      this.assertReachable();
       const known = (await this.redis.exists(attempt.knownKey)) === 1;
       const windows: [string, number, number][] = [
         [`signin:failures:${account}:address:${address}`, this.config.SIGNIN_LIMIT_PER_EMAIL, windowMs],

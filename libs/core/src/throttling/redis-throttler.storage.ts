@@ -57,10 +57,21 @@ export class RedisThrottlerStorage implements ThrottlerStorage {
     }
   }
 
-  /** Counts a hit in the key's fixed window; throws at once while Redis is unreachable. */
-  async count(key: string, ttl: number, limit: number, blockDuration: number, throttlerName: string): Promise<ThrottlerStorageRecord> {
+  /**
+   * Counts a hit in the key's fixed window. Throws at once while Redis is not connected, unless
+   * `queueWhileConnecting` (the sign-in limiter, which has checked the client is making a connection
+   * rather than lost one): then the count waits for the connection being made.
+   */
+  async count(
+    key: string,
+    ttl: number,
+    limit: number,
+    blockDuration: number,
+    throttlerName: string,
+    queueWhileConnecting = false,
+  ): Promise<ThrottlerStorageRecord> {
     // Not connected: fail now rather than wait in the reconnect queue.
-    if (this.redis.status !== 'ready') throw new Error(`Redis is ${this.redis.status}`);
+    if (this.redis.status !== 'ready' && !queueWhileConnecting) throw new Error(`Redis is ${this.redis.status}`);
     const base = `throttle:${throttlerName}:${key}`;
     const [hits, ttlMs, blockedMs] = await this.hit(base, `${base}:blocked`, ttl, limit, blockDuration || ttl);
     return {
