@@ -21,7 +21,7 @@ export default defineConfig({
   resolve: {
     // The @app/<lib> aliases of tsconfig.json.
     alias: Object.fromEntries(
-      ['core', 'auth', 'commerce', 'ai', 'social', 'webhooks', 'billing'].map((name) => [`@app/${name}`, lib(name)]),
+      ['core', 'auth', 'commerce', 'ai', 'social', 'webhooks', 'billing', 'mail'].map((name) => [`@app/${name}`, lib(name)]),
     ),
   },
   test: {
@@ -34,6 +34,15 @@ export default defineConfig({
     poolOptions: { forks: { maxForks: 2, minForks: 1 } },
     projects: [
       { extends: true, test: { name: 'unit', include: ['libs/**/*.spec.ts', 'apps/**/*.spec.ts'] } },
+      // Type-level tests (`*.test-d.ts`: expectTypeOf, @ts-expect-error), checked by tsc with tsconfig.json, not run.
+      {
+        extends: true,
+        test: {
+          name: 'types',
+          include: [],
+          typecheck: { enabled: true, only: true, include: ['libs/**/*.test-d.ts'], tsconfig: 'tsconfig.json' },
+        },
+      },
       // e2e files run one at a time: they share one database and Redis, and the outbox relays and
       // delivery workers some of them start must not pick up another file's events or jobs.
       {

@@ -17,7 +17,8 @@
  * BENCH_FAIRNESS_BACKLOG (1000 events queued for the receiver that hangs), BENCH_FAIRNESS_RATE (50, the other
  * store's events/s), BENCH_FAIRNESS_SECONDS (30, as long as the receiver hangs),
  * BENCH_SCENARIOS (comma-separated, all by default: api, profile, webhooks, fairness, credits, growth — to run only some;
- * results of the others are left out of latest.json), BENCH_GROWTH_SIZES (orders per step of the growth
+ * results of the others are left out of latest.json), BENCH_COMPARE_MAIN (the built main.js of another checkout, e.g.
+ * main's: the API scenario then measures that build too in every round, for a before/after of a change), BENCH_GROWTH_SIZES (orders per step of the growth
  * scenario, 1000,100000,1000000), BENCH_GROWTH_REQUESTS (sequential requests per route and size, 200).
  */
 import fs from 'node:fs';
@@ -56,6 +57,7 @@ const settings = {
   fairnessBacklog: setting('BENCH_FAIRNESS_BACKLOG', 1000),
   fairnessRate: setting('BENCH_FAIRNESS_RATE', 50),
   fairnessSec: setting('BENCH_FAIRNESS_SECONDS', 30),
+  compareMain: process.env.BENCH_COMPARE_MAIN ?? '',
   profile: process.env.BENCH_PROFILE !== '0',
   profileWorker: process.env.BENCH_PROFILE_WORKER === '1',
   logLevel: process.env.BENCH_LOG_LEVEL ?? 'info',
@@ -124,9 +126,17 @@ function table(rows: string[][]): string {
   return [line(rows[0]), widths.map((width) => '-'.repeat(width)).join('  '), ...rows.slice(1).map(line)].join('\n');
 }
 
+interface ApiRound {
+  baseline: ApiResults;
+  api: ApiResults;
+  compared?: ApiResults;
+}
+
 interface Results {
   baseline?: ApiResults;
   api?: ApiResults;
+  /** BENCH_COMPARE_MAIN's build, measured in the same rounds. */
+  compared?: ApiResults;
   webhooks?: { sql: WebhookResults; api: WebhookResults; knee?: KneeResults };
   fairness?: FairnessResults;
   credits?: CreditResults;
@@ -167,6 +177,12 @@ function report(results: Results): string {
         ],
         loadRow('read: GET products (JWT + RLS tx)', api.read, baseline.read),
         loadRow('write: POST orders', api.write, baseline.write),
+        ...(results.compared
+          ? [
+              loadRow('compared build: read', results.compared.read, baseline.read),
+              loadRow('compared build: write', results.compared.write, baseline.write),
+            ]
+          : []),
       ]),
     );
   }
@@ -359,7 +375,7 @@ async function main(): Promise<void> {
     await api.stop();
 
     const results: Results = { profile: {} };
-    const rounds: { baseline: ApiResults; api: ApiResults }[] = [];
+    const rounds: ApiRound[] = [];
     const apiSettings = { durationSec: settings.durationSec, warmupSec: settings.warmupSec, connections: settings.connections };
     api = keep(await startApi(env, 'api'));
 
@@ -368,6 +384,9 @@ async function main(): Promise<void> {
       // cores are shared with everything else, and one pass of each drifts by ±20 % between runs.
       log(`API beside the bare Fastify + pg baseline: read and write, ${settings.rounds} alternating rounds`);
       const baselineServer = keep(await startBaseline(env, owner.token));
+      const compared = settings.compareMain
+        ? keep(await startApi(env, 'api', { name: 'app-api-compared', main: path.resolve(settings.compareMain) }))
+        : null;
       for (let round = 1; round <= settings.rounds; round++) {
         const baselineRound = await measureApi(
           { url: baselineServer.url, storeId: owner.storeId, productIds, pid: baselineServer.process.pid },
@@ -377,7 +396,19 @@ async function main(): Promise<void> {
           { url: api.url, token: owner.token, storeId: owner.storeId, productIds, pid: api.process.pid },
           apiSettings,
         );
-        rounds.push({ baseline: baselineRound, api: apiRound });
+        const comparedRound = compared
+          ? await measureApi(
+              { url: compared.url, token: owner.token, storeId: owner.storeId, productIds, pid: compared.process.pid },
+              apiSettings,
+            )
+          : undefined;
+        rounds.push({ baseline: baselineRound, api: apiRound, compared: comparedRound });
+        if (comparedRound) {
+          log(
+            `round ${round}, the compared build: read ${fixed(comparedRound.read.rps)} req/s, write ${fixed(comparedRound.write.rps)} req/s; ` +
+              `CPU ms per request: read ${fixed(comparedRound.read.cpuMsPerRequest ?? NaN, 2)}, write ${fixed(comparedRound.write.cpuMsPerRequest ?? NaN, 2)}`,
+          );
+        }
         log(
           `round ${round}: read ${fixed(apiRound.read.rps)} / ${fixed(baselineRound.read.rps)} req/s, ` +
             `write ${fixed(apiRound.write.rps)} / ${fixed(baselineRound.write.rps)} req/s; CPU ms per request: ` +
@@ -386,10 +417,12 @@ async function main(): Promise<void> {
         );
       }
       await baselineServer.stop();
-      const median = (pick: (round: { baseline: ApiResults; api: ApiResults }) => LoadResult) =>
+      await compared?.stop();
+      const median = (pick: (round: ApiRound) => LoadResult) =>
         rounds.map(pick).sort((a, b) => a.rps - b.rps)[Math.floor(rounds.length / 2)];
       results.baseline = { read: median((r) => r.baseline.read), write: median((r) => r.baseline.write) };
       results.api = { read: median((r) => r.api.read), write: median((r) => r.api.write) };
+      if (compared) results.compared = { read: median((r) => r.compared!.read), write: median((r) => r.compared!.write) };
     }
 
     if (selected('profile')) {

@@ -95,4 +95,4 @@ in the "apikey" box (${defaultKey ? `the development default: ${PUBLIC_API_KEY}`
 
 curl: curl -H "Authorization: Bearer $ACCESS_TOKEN" ${API_URL}/functions/v1/stores/${store.id}
 
-No demo products: the catalog (products, inventory, customers, orders) is not built yet; a later issue adds it.`);
+The store starts empty: add products with POST /functions/v1/stores/{store_id}/products (Swagger's catalog section).`);

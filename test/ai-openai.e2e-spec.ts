@@ -1,8 +1,7 @@
 import sharp from 'sharp';
 import { DataSource } from 'typeorm';
-import { SCHEMA_NAMES } from '../libs/ai/src/openai/schemas.js';
 import { ImageServer, twoColourPhoto } from './fakes/image-server.js';
-import { FakeOpenAiServer, SAMPLE_ANSWERS, type FakeBehaviour } from './fakes/openai-server.js';
+import { FakeOpenAiServer, SAMPLE_ANSWERS, SCHEMA_NAMES, type FakeBehaviour } from './fakes/openai-server.js';
 import { merchantWithStore, startApp, type TestApp } from './support/app.js';
 import { SYSTEM_DATA_SOURCE } from './support/database.js';
 
@@ -83,6 +82,14 @@ describe('AI functions with an OpenAI-compatible provider', () => {
       // The requested language reaches the model.
       expect(JSON.stringify(sent.body.messages)).toContain('fr');
       expect((await overview()).balance).toBe(48);
+    });
+
+    it('a model writes any language: Italian, which the offline provider refuses, is asked for and charged', async () => {
+      const result = await call('generate-blog-autopilot', { ...article, language: 'it' });
+      expect(result.status).toBe(200);
+      expect(fake.chatRequests).toHaveLength(1);
+      expect(JSON.stringify(fake.chatRequests[0].body.messages)).toContain('All fields in the language it;');
+      expect((await overview()).balance).toBe(45);
     });
 
     it('generate-blog-cover: the image model with the title, style and colours; the answer is stored as a 1200×630 PNG', async () => {

@@ -485,6 +485,61 @@ describe('AI functions (local provider) and credits', () => {
     });
   });
 
+  describe('a language the provider does not write', () => {
+    const LOCAL_WRITES = 'it writes English (en), French (fr), Spanish (es), German (de) and Portuguese (pt), in any regional variant';
+    const ledgerRows = async (storeId: string) =>
+      ((await db.query('SELECT count(*)::int AS n FROM credit_ledger WHERE store_id = $1', [storeId])) as { n: number }[])[0].n;
+
+    it.each([
+      ['generate-product', 'it', 'Italian (it)'],
+      ['generate-blog-autopilot', 'ar', 'Arabic (ar)'],
+      ['social-generate-content', 'ja-JP', 'Japanese (Japan) (ja-JP)'],
+      ['generate-blog-autopilot', 'xx', '"xx"'],
+    ])('%s in %s → 422 naming the languages it has; nothing charged, nothing in the ledger', async (fn, language, named) => {
+      const { token, storeId } = await merchantWithStore(api, `Languages ${fn} ${language}`);
+      const made = await api.request('POST', `/functions/v1/stores/${storeId}/products`, {
+        token,
+        body: { name: 'Linen shirt', price: 30, status: 'active' },
+      });
+      const bodies: Record<string, Record<string, unknown>> = {
+        'generate-product': { ...product(storeId), language },
+        'generate-blog-autopilot': article(storeId, { language }),
+        'social-generate-content': { product_id: made.body.product.id, platform: 'instagram', tone: 'calm', language },
+      };
+      const before = { balance: await balanceOf(storeId), rows: await ledgerRows(storeId), fetched: images.hits.get('/photo.png') ?? 0 };
+      const refused = await call(token, fn, bodies[fn]);
+      expect(refused.status).toBe(422);
+      const message = `The local AI provider cannot write ${named}; ${LOCAL_WRITES}`;
+      expect(refused.body).toEqual({
+        success: false,
+        error: { code: 'UNPROCESSABLE', message, details: [{ field: 'language', message }] },
+      });
+      expect(await balanceOf(storeId)).toBe(before.balance);
+      expect(await ledgerRows(storeId)).toBe(before.rows);
+      // Refused before anything else: the photo was not even fetched.
+      expect(images.hits.get('/photo.png') ?? 0).toBe(before.fetched);
+      const usage = (await credits(token, storeId)).body.usage[fn];
+      expect(usage.used_last_hour).toBe(0);
+    });
+
+    it('a regional variant of a language it writes is served (pt-BR, fr-CA), and charged', async () => {
+      const { token, storeId } = await merchantWithStore(api, 'Regional languages');
+      const pt = await call(token, 'generate-blog-autopilot', article(storeId, { language: 'pt-BR' }));
+      expect(pt.status).toBe(200);
+      const fr = await call(token, 'generate-product', { ...product(storeId), language: 'fr-CA' });
+      expect(fr.status).toBe(200);
+      expect(await balanceOf(storeId)).toBe(50 - 5 - 2);
+    });
+
+    it('a language tag that is not BCP 47 is still a 400 of the body, not a 422', async () => {
+      const result = await call(owner.token, 'generate-blog-autopilot', article(owner.storeId, { language: 'italiano!' }));
+      expect(result.status).toBe(400);
+      expect(result.body.error.details).toEqual([
+        { field: 'language', message: 'language must be a BCP 47 language tag such as en, fr or pt-BR' },
+      ]);
+    });
+  });
+
   describe('Idempotency-Key', () => {
     it('a repeated key answers the first response again and charges once', async () => {
       const { token, storeId } = await merchantWithStore(api, 'Idempotent');

@@ -39,6 +39,8 @@ interface Route {
 const ROUTES: Record<string, Route> = {
   'GET /functions/v1/stores/{store_id}': { need: 'read' },
   'PATCH /functions/v1/stores/{store_id}': { need: 'manage' },
+  'GET /functions/v1/stores/{store_id}/mail-settings': { need: 'manage' },
+  'PATCH /functions/v1/stores/{store_id}/mail-settings': { need: 'manage' },
   'POST /functions/v1/stores/{store_id}/members': { need: 'manage' },
   'GET /functions/v1/stores/{store_id}/members': { need: 'manage' },
   'PATCH /functions/v1/stores/{store_id}/members/{member_id}': { need: 'manage' },

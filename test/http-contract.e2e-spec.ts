@@ -262,6 +262,40 @@ describe('HTTP contract', () => {
       }
     }
   });
+
+  it('/docs-json declares how to call each operation: the public key on the key routes, a bearer token elsewhere', async () => {
+    const doc = (await api.request('GET', '/docs-json')).body;
+    const operations = Object.entries<Record<string, { security?: Record<string, string[]>[] }>>(doc.paths).flatMap(([path, item]) =>
+      Object.entries(item).map(([method, operation]) => ({
+        route: `${method} ${path}`,
+        schemes: (operation.security ?? []).flatMap(Object.keys),
+      })),
+    );
+    const schemesOf = (route: string) => operations.find((operation) => operation.route === route)?.schemes;
+    // Swagger UI sends the apikey header on these once it is authorized with the public key (a user's token works too).
+    for (const route of [
+      'post /auth/v1/signup',
+      'post /auth/v1/token',
+      'post /auth/v1/recover',
+      'post /auth/v1/resend',
+      'post /auth/v1/verify',
+    ])
+      expect(schemesOf(route), route).toEqual(['apikey', 'bearer']);
+    expect(schemesOf('put /auth/v1/user')).toEqual(['bearer']);
+    // Without credentials: health, the OAuth redirects, an e-mail's link, the cover images, the social callback.
+    const open = operations.filter((operation) => operation.schemes.length === 0).map((operation) => operation.route);
+    for (const route of open)
+      expect(route).toMatch(
+        /^get \/(health|media\/covers\/|auth\/v1\/(authorize|callback|verify)$|functions\/v1\/social-connect\/callback$|sandbox\/)/,
+      );
+    expect(open).toContain('get /health');
+    // Everything under /functions/v1 but the social callback takes a user's token.
+    for (const { route, schemes } of operations.filter(
+      (operation) => / \/functions\/v1\//.test(operation.route) && !open.includes(operation.route),
+    )) {
+      expect(schemes, route).toContain('bearer');
+    }
+  });
 });
 
 describe('general rate limit', () => {

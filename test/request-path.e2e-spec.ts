@@ -127,7 +127,7 @@ describe('the request path', () => {
   });
 
   describe('work after commit (RequestTransaction.afterCommit)', () => {
-    /** Runs `work` in a request transaction opened as the AuthGuard opens one, for the store's owner. */
+    /** Runs `work` in a request transaction opened as the JWT strategy opens one, for the store's owner. */
     async function inRequestTransaction(token: string, storeId: string, work: (manager: EntityManager) => Promise<void>) {
       await api.app.get(ClsService).run(async () => {
         const reference = { store: storeId, resource: null, record: null, onlyStore: false };

@@ -8,7 +8,8 @@ import { until } from './support/wait.js';
 const EVENT = 'retention.test';
 
 /**
- * Retention: the workers delete dispatched outbox events older than OUTBOX_RETENTION_DAYS and
+ * Retention: the workers delete dispatched outbox events older than OUTBOX_RETENTION_DAYS (unless a
+ * subscriber still owes an acknowledgement) and
  * finished webhook deliveries (with their attempts) older than DELIVERY_RETENTION_DAYS, in bounded
  * batches, and nothing else. The app under test serves HTTP only (APP_ROLE api), so no sweep runs
  * unless a test calls it; the last test boots a worker and watches it sweep on its own.
@@ -85,6 +86,20 @@ describe('retention', () => {
     expect(await remaining(old)).toBe(0);
     expect(await remaining(recent)).toBe(3);
     expect(await remaining(undispatched)).toBe(3);
+  });
+
+  it('keeps an old event a subscriber has not acknowledged; deletes an old finished one with its acknowledgements', async () => {
+    const [owed, done] = [await insertEvents(1, 9), await insertEvents(1, 9)];
+    await db().query(`UPDATE outbox_events SET republish_at = now() + interval '1 minute', publications = 5 WHERE id = $1`, [owed[0]]);
+    await db().query(`INSERT INTO outbox_acks (event_id, subscriber) VALUES ($1, 'webhooks'), ($2, 'webhooks')`, [owed[0], done[0]]);
+
+    await api.app.get(OutboxRetention).prune(1000);
+
+    expect(await remaining(owed)).toBe(1);
+    expect(await remaining(done)).toBe(0);
+    const acks = await db().query('SELECT event_id FROM outbox_acks WHERE event_id = ANY ($1::uuid[])', [[...owed, ...done]]);
+    expect(acks).toEqual([{ event_id: owed[0] }]);
+    await db().query('DELETE FROM outbox_acks WHERE event_id = $1', [owed[0]]);
   });
 
   it('lets sweeps of several workers run at once: each row goes once, none waits on another', async () => {

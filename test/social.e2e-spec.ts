@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { ScheduledPostWorker } from '@app/social';
+import { ScheduledPostWorker, SOCIAL_PLATFORM_DEFINITIONS } from '@app/social';
 import { merchantWithStore, signUp, startApp, uniqueEmail, type TestApp } from './support/app.js';
 import { asRequest, SYSTEM_DATA_SOURCE } from './support/database.js';
 import {
@@ -60,6 +60,53 @@ describe('social publishing (sandbox mode)', () => {
     for (const platform of ['x', 'threads', 'instagram', 'facebook']) await connectSandbox(api, owner.token, owner.storeId, platform);
   });
   afterAll(() => api?.close());
+
+  describe('the platform registry in the database', () => {
+    it('social_platforms holds the registry: its ids and display names', async () => {
+      const rows = (await db.query('SELECT id, display_name FROM social_platforms ORDER BY id')) as { id: string; display_name: string }[];
+      expect(rows).toEqual(
+        SOCIAL_PLATFORM_DEFINITIONS.map((platform) => ({ id: platform.id, display_name: platform.displayName })).sort((a, b) =>
+          a.id.localeCompare(b.id),
+        ),
+      );
+    });
+
+    it('a platform column accepts only a registered platform: the foreign keys replace the CHECK lists', async () => {
+      const checks = (await db.query(
+        `SELECT conrelid::regclass::text AS table_name, contype FROM pg_constraint
+          WHERE conrelid IN ('social_connect_states'::regclass, 'social_accounts'::regclass, 'social_post_results'::regclass)
+            AND pg_get_constraintdef(oid) ILIKE '%platform%' AND contype IN ('c', 'f') ORDER BY 1`,
+      )) as { table_name: string; contype: string }[];
+      expect(checks).toEqual([
+        { table_name: 'social_accounts', contype: 'f' },
+        { table_name: 'social_connect_states', contype: 'f' },
+        { table_name: 'social_post_results', contype: 'f' },
+      ]);
+      const insert = (platform: string) =>
+        db.query(
+          `INSERT INTO social_accounts (store_id, platform, platform_account_id, username, access_token_sealed)
+           VALUES ($1, $2, 'registry-check', 'registry-check', 'sealed')`,
+          [other.storeId, platform],
+        );
+      await expect(insert('myspace')).rejects.toMatchObject({ code: '23503', constraint: 'social_accounts_platform_fkey' });
+      await insert('youtube');
+      await db.query(`DELETE FROM social_accounts WHERE store_id = $1 AND platform_account_id = 'registry-check'`, [other.storeId]);
+    });
+
+    it('requests have no right on social_platforms: not even reading it', async () => {
+      for (const statement of [
+        'SELECT id FROM social_platforms',
+        `INSERT INTO social_platforms (id, display_name) VALUES ('myspace', 'MySpace')`,
+        `UPDATE social_platforms SET display_name = 'renamed'`,
+        'DELETE FROM social_platforms',
+      ]) {
+        await expect(
+          asRequest(api, owner.token, (query) => query(statement)),
+          statement,
+        ).rejects.toThrow(/permission denied/);
+      }
+    });
+  });
 
   describe('connect', () => {
     it('hands out a start URL and a 256-bit state; the start URL binds the browser and sends it on to the consent page, then the callback to redirect_url', async () => {

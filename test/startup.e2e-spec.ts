@@ -52,6 +52,15 @@ describe('start-up of the built server (node dist/apps/api/src/main.js)', () => 
     expect(result.stdout).toBe('');
   });
 
+  it("a social platform's bad setting (declared in the platform's folder): exit code 1 and one line per problem", async () => {
+    const result = await runMain({ ...services(), NODE_ENV: 'test', X_API_URL: 'not a url', META_GRAPH_VERSION: '21' });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(
+      'Invalid configuration:\n  META_GRAPH_VERSION ("21"): must look like v21.0\n  X_API_URL ("not a url"): X_API_URL must be a URL address\n',
+    );
+    expect(result.stdout).toBe('');
+  });
+
   it('an ADMIN_EMAIL a merchant holds: exit code 1 and the one line, no stack trace', async () => {
     const api = await startApp();
     const email = uniqueEmail('merchant-not-admin');
@@ -72,8 +81,24 @@ describe('start-up of the built server (node dist/apps/api/src/main.js)', () => 
     expect(result.stdout).toBe('');
   });
 
-  it('in development: one warning naming the generated secrets file', async () => {
+  it('in development: one warning naming the generated secrets file, in pino-pretty’s readable lines', async () => {
     const result = await runMain({ ...services(), NODE_ENV: 'development', LOG_LEVEL: 'warn' }, /Storefront|generated secrets/);
+    const lines = result.stdout.split('\n').filter(Boolean);
+    expect(lines).toEqual([
+      expect.stringMatching(
+        new RegExp(
+          `^\\[\\d{2}:\\d{2}:\\d{2}\\.\\d{3}\\] WARN: development process: generated secrets in ${DEVELOPMENT_SECRETS_FILE.replaceAll('.', '\\.')}; set NODE_ENV=production and real secrets for deployment$`,
+        ),
+      ),
+    ]);
+    expect(result.stderr).toBe('');
+  });
+
+  it('in development with LOG_FORMAT=json: the same warning as one JSON object', async () => {
+    const result = await runMain(
+      { ...services(), NODE_ENV: 'development', LOG_LEVEL: 'warn', LOG_FORMAT: 'json' },
+      /Storefront|generated secrets/,
+    );
     const warnings = result.stdout
       .split('\n')
       .filter(Boolean)

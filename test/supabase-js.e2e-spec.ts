@@ -6,7 +6,10 @@ import {
   type WebSocketLikeConstructor,
 } from '@supabase/supabase-js';
 import ws from 'ws';
+import { until } from './support/wait.js';
+import { codeIn, FakeSmtpServer, verifyLinkIn } from './fakes/smtp-server.js';
 import { PUBLIC_KEY, startApp, uniqueEmail, type TestApp } from './support/app.js';
+import { createPrivateDatabase } from './support/database.js';
 
 /**
  * Proves GoTrue compatibility: the unmodified @supabase/supabase-js client signs up, signs in,
@@ -216,5 +219,138 @@ describe('@supabase/supabase-js against the app', () => {
     const anonymousList = await client().functions.invoke('stores', { method: 'GET' });
     expect(anonymousList.error).toBeInstanceOf(FunctionsHttpError);
     expect(((anonymousList.error as FunctionsHttpError).context as Response).status).toBe(401);
+  });
+});
+
+/**
+ * The account calls of supabase-js against an app with e-mail confirmation on and its mail relay
+ * sending to an SMTP fake: signUp without a session, resend, verifyOtp (code and link token),
+ * resetPasswordForEmail, updateUser (password, e-mail, data), each as the unmodified client makes it.
+ * On a database of its own: its mail relay must not send other files' e-mails, nor they its.
+ */
+describe('@supabase/supabase-js account calls', () => {
+  const password = 'correct horse battery';
+  const smtp = new FakeSmtpServer();
+  let api: TestApp;
+  let database: Awaited<ReturnType<typeof createPrivateDatabase>>;
+  const client = (): SupabaseClient =>
+    createClient(api.url, PUBLIC_KEY, {
+      auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
+      realtime: { transport: ws as unknown as WebSocketLikeConstructor },
+    });
+  const tokenOf = (link: string) => new URL(link).searchParams.get('token')!;
+
+  beforeAll(async () => {
+    await smtp.start();
+    database = await createPrivateDatabase('sbjs_mail');
+    api = await startApp({
+      DATABASE_URL: database.url,
+      AUTH_CONFIRM_EMAIL: 'true',
+      MAIL_RELAY: 'true',
+      SMTP_URL: smtp.url,
+      MAIL_POLL_INTERVAL_MS: '100',
+      AUTH_MAIL_LIMIT_PER_IP: '1000',
+      REDIS_PREFIX: `${process.env.REDIS_PREFIX}sbjs-accounts:`,
+    });
+  });
+  afterAll(async () => {
+    await api?.close();
+    await smtp.stop();
+    await database?.drop();
+  });
+
+  it('signUp answers the user without a session; resend and verifyOtp with the code confirm and sign in', async () => {
+    const supabase = client();
+    const email = uniqueEmail('sbjs-confirm');
+    const signedUp = await supabase.auth.signUp({ email, password, options: { emailRedirectTo: 'http://localhost:5173/done' } });
+    expect(signedUp.error).toBeNull();
+    expect(signedUp.data.session).toBeNull();
+    expect(signedUp.data.user?.email).toBe(email);
+    expect(signedUp.data.user?.email_confirmed_at).toBeNull();
+
+    const early = await client().auth.signInWithPassword({ email, password });
+    expect(isAuthApiError(early.error)).toBe(true);
+    expect(early.error?.code).toBe('email_not_confirmed');
+
+    const resent = await supabase.auth.resend({ type: 'signup', email, options: { emailRedirectTo: 'http://localhost:5173/again' } });
+    expect(resent.error).toBeNull();
+    // The relay may send the two e-mails in either order: each is told by where its link leads
+    // (emailRedirectTo travels as redirect_to), and each call's link leads where it asked.
+    const mails = await smtp.waitFor(email, 2);
+    const redirectOf = (mail: (typeof mails)[number]) => new URL(verifyLinkIn(mail)).searchParams.get('redirect_to');
+    expect(mails.map(redirectOf).sort()).toEqual(['http://localhost:5173/again', 'http://localhost:5173/done']);
+    const latest = mails.find((mail) => redirectOf(mail) === 'http://localhost:5173/again')!;
+
+    const wrong = await supabase.auth.verifyOtp({ email, token: codeIn(latest) === '999999' ? '000000' : '999999', type: 'signup' });
+    expect(wrong.error?.status).toBe(403);
+    expect(wrong.error?.code).toBe('otp_expired');
+
+    const verified = await supabase.auth.verifyOtp({ email, token: codeIn(latest), type: 'signup' });
+    expect(verified.error).toBeNull();
+    expect(verified.data.session?.access_token.split('.')).toHaveLength(3);
+    expect(verified.data.user?.email_confirmed_at).toEqual(expect.any(String));
+    // The client keeps the session it got.
+    expect((await supabase.auth.getUser()).data.user?.id).toBe(signedUp.data.user?.id);
+    expect((await client().auth.signInWithPassword({ email, password })).error).toBeNull();
+  });
+
+  it('resetPasswordForEmail → verifyOtp with the link token (PASSWORD_RECOVERY) → updateUser({password})', async () => {
+    const email = uniqueEmail('sbjs-reset');
+    expect((await client().auth.signUp({ email, password })).error).toBeNull();
+    const [confirmation] = await smtp.waitFor(email);
+    expect((await client().auth.verifyOtp({ token_hash: tokenOf(verifyLinkIn(confirmation)), type: 'signup' })).error).toBeNull();
+
+    const reset = await client().auth.resetPasswordForEmail(email, { redirectTo: 'http://localhost:5173/reset' });
+    expect(reset).toEqual({ data: {}, error: null });
+    const unknown = await client().auth.resetPasswordForEmail(uniqueEmail('sbjs-nobody'));
+    expect(unknown).toEqual({ data: {}, error: null });
+    const [, recovery] = await smtp.waitFor(email, 2);
+
+    const supabase = client();
+    const events: string[] = [];
+    supabase.auth.onAuthStateChange((event) => void events.push(event));
+    const recovered = await supabase.auth.verifyOtp({ token_hash: tokenOf(verifyLinkIn(recovery)), type: 'recovery' });
+    expect(recovered.error).toBeNull();
+    expect(recovered.data.session).not.toBeNull();
+    await until(() => events.includes('PASSWORD_RECOVERY'), 'the PASSWORD_RECOVERY event');
+
+    const updated = await supabase.auth.updateUser({ password: 'a fresh new password' });
+    expect(updated.error).toBeNull();
+    expect(updated.data.user?.email).toBe(email);
+    expect((await client().auth.signInWithPassword({ email, password })).error?.code).toBe('invalid_credentials');
+    expect((await client().auth.signInWithPassword({ email, password: 'a fresh new password' })).error).toBeNull();
+
+    // The same link token again: refused, as supabase-js reports it.
+    const again = await client().auth.verifyOtp({ token_hash: tokenOf(verifyLinkIn(recovery)), type: 'recovery' });
+    expect(isAuthApiError(again.error)).toBe(true);
+    expect(again.error?.code).toBe('otp_expired');
+  });
+
+  it('updateUser changes data at once and the e-mail after verifyOtp on the new address', async () => {
+    const email = uniqueEmail('sbjs-move');
+    expect((await client().auth.signUp({ email, password })).error).toBeNull();
+    const [confirmation] = await smtp.waitFor(email);
+    const supabase = client();
+    expect((await supabase.auth.verifyOtp({ email, token: codeIn(confirmation), type: 'signup' })).error).toBeNull();
+
+    const data = await supabase.auth.updateUser({ data: { full_name: 'Ada Renamed', theme: 'dark' } });
+    expect(data.error).toBeNull();
+    expect(data.data.user?.user_metadata).toEqual({ full_name: 'Ada Renamed', theme: 'dark' });
+
+    const newEmail = uniqueEmail('sbjs-moved');
+    const asked = await supabase.auth.updateUser({ email: newEmail });
+    expect(asked.error).toBeNull();
+    expect(asked.data.user?.email).toBe(email);
+    expect(asked.data.user?.new_email).toBe(newEmail);
+    const [change] = await smtp.waitFor(newEmail);
+    const changed = await supabase.auth.verifyOtp({ email: newEmail, token: codeIn(change), type: 'email_change' });
+    expect(changed.error).toBeNull();
+    expect(changed.data.user?.email).toBe(newEmail);
+    expect((await supabase.auth.getUser()).data.user?.email).toBe(newEmail);
+    await smtp.waitFor(email, 2);
+    expect(smtp.to(email)[1].template).toBe('email_changed');
+
+    const weak = await supabase.auth.updateUser({ password: 'short' });
+    expect(weak.error?.code).toBe('weak_password');
   });
 });

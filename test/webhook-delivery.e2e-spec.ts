@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { DataSource } from 'typeorm';
-import { OutboxRelay } from '@app/core';
+import { OutboxRelay, StoreEventSubscribers } from '@app/core';
 import { DeliveryQueue } from '@app/webhooks';
 import { WebhookReceiver, type ReceivedRequest } from './fakes/webhook-receiver.js';
 import { merchantWithStore, startApp, type TestApp } from './support/app.js';
@@ -31,7 +31,7 @@ function verifyStandard(request: ReceivedRequest, secret: string): unknown {
 }
 
 /**
- * Store events reach webhooks as signed POSTs: through the outbox relay, the saga and
+ * Store events reach webhooks as signed POSTs: through the outbox relay, the webhook dispatch and
  * the delivery worker, against a real receiver on 127.0.0.1, with a compressed retry schedule.
  */
 describe('webhook deliveries', () => {
@@ -67,19 +67,21 @@ describe('webhook deliveries', () => {
     api.request('PATCH', `/functions/v1/orders/${orderId}`, { token: owner.token, body: { status } });
   const webhookRow = async (id: string) => (await db().query('SELECT status, disabled_reason FROM webhooks WHERE id = $1', [id]))[0];
   /**
-   * Waits until nothing more can reach the receiver for these stores: every event of theirs relayed
-   * (its deliveries written) and every delivery finished. A delivery is marked only after its POST
-   * was answered, so what the receiver holds then is all it will get.
+   * Waits until nothing more can reach the receiver for these stores: every event of theirs
+   * acknowledged by the webhook dispatch (its deliveries written in the same statement) and every
+   * delivery finished. A delivery is marked only after its POST was answered, so what the receiver
+   * holds then is all it will get.
    */
   const settled = (...storeIds: string[]) =>
     until(async () => {
       const [row] = await db().query(
-        `SELECT (SELECT count(*)::int FROM outbox_events WHERE store_id = ANY ($1::uuid[]) AND dispatched_at IS NULL) AS undispatched,
+        `SELECT (SELECT count(*)::int FROM outbox_events e WHERE store_id = ANY ($1::uuid[])
+                   AND NOT EXISTS (SELECT 1 FROM outbox_acks a WHERE a.event_id = e.id AND a.subscriber = 'webhooks')) AS unacknowledged,
                 (SELECT count(*)::int FROM webhook_deliveries WHERE store_id = ANY ($1::uuid[]) AND status = 'pending') AS pending`,
         [storeIds],
       );
-      return row.undispatched === 0 && row.pending === 0;
-    }, 'every event relayed and every delivery finished');
+      return row.unacknowledged === 0 && row.pending === 0;
+    }, 'every event acknowledged by the webhook dispatch and every delivery finished');
 
   beforeAll(async () => {
     receiver = new WebhookReceiver();
@@ -148,8 +150,9 @@ describe('webhook deliveries', () => {
     await db().query(`UPDATE outbox_events SET dispatched_at = NULL WHERE event = 'product.created' AND data->>'product_id' = $1`, [
       productId,
     ]);
-    // The sweep awaits the dispatch: when it returns, whatever the republished row was to cause is written.
     expect(await api.app.get(OutboxRelay).sweep()).toBeGreaterThanOrEqual(1);
+    // Once the subscribers' work for what the sweep published has ended, whatever the republished row was to cause is written.
+    await api.app.get(StoreEventSubscribers).settled();
     await settled(owner.storeId);
     expect(receiver.to('/ok/once')).toHaveLength(1);
     const [{ count }] = await db().query(

@@ -44,14 +44,15 @@ export function tell(child: Child, message: string): Promise<Record<string, stri
 export async function startApi(
   env: Record<string, string>,
   role: 'api' | 'worker',
-  options: { name?: string; profileDir?: string } = {},
+  options: { name?: string; profileDir?: string; main?: string } = {},
 ): Promise<Child> {
   const name = options.name ?? `app-${role}`;
+  const main = options.main ?? MAIN;
   const logDir = path.join(RESULTS_DIR, 'logs');
   const profiled = options.profileDir !== undefined;
-  const script = profiled ? path.join(ROOT, 'dist/bench/bench/profiled-main.js') : MAIN;
+  const script = profiled ? path.join(ROOT, 'dist/bench/bench/profiled-main.js') : main;
   const profiling: Record<string, string> = profiled
-    ? { BENCH_APP_MAIN: pathToFileURL(MAIN).href, BENCH_PROFILE_DIR: options.profileDir! }
+    ? { BENCH_APP_MAIN: pathToFileURL(main).href, BENCH_PROFILE_DIR: options.profileDir! }
     : {};
   if (role === 'worker') {
     // Its readiness is its "worker running" line, logged at info: a quieter BENCH_LOG_LEVEL is the API's only.

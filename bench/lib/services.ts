@@ -81,7 +81,8 @@ export function productionEnv(services: BenchServices, publicKey: string): Recor
     ENCRYPTION_KEY: randomBytes(32).toString('base64'),
     WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
     WEBHOOK_ALLOW_HTTP: 'true',
-    // Every user of a run signs up from 127.0.0.1.
+    // Every user of a run signs up from 127.0.0.1, and uses its session at once: no e-mail confirmation.
     SIGNUP_LIMIT_PER_IP: '100000000',
+    AUTH_CONFIRM_EMAIL: 'false',
   };
 }

@@ -1,7 +1,6 @@
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import sharp from 'sharp';
-import { SCHEMA_NAMES, type SchemaName } from '../../libs/ai/src/openai/schemas.js';
 import { readBody } from './http-body.js';
 
 /**
@@ -57,6 +56,20 @@ export interface FakeOpenAiOptions {
   /** `retry-after-ms` on 429/5xx status answers (default 10). */
   retryAfterMs?: number;
 }
+
+/**
+ * The `response_format.json_schema.name` of each text function, as the fake recognises requests by
+ * it. Written here, not imported from the functions' task files: the fault tests load this fake
+ * without the app's module aliases. `openai-ai.provider.spec.ts` checks they are the tasks' names.
+ */
+export const SCHEMA_NAMES = {
+  product: 'product_draft',
+  article: 'article_draft',
+  insights: 'social_insights',
+  socialContent: 'social_content',
+} as const;
+
+export type SchemaName = (typeof SCHEMA_NAMES)[keyof typeof SCHEMA_NAMES];
 
 /** Valid answers for each text function, by schema name: what the fake answers unless scripted. */
 export const SAMPLE_ANSWERS: Record<SchemaName, Record<string, unknown>> = {

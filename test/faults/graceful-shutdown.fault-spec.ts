@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import { connect, type Socket } from 'node:net';
-import { SCHEMA_NAMES } from '../../libs/ai/src/openai/schemas.js';
-import { FakeOpenAiServer, SAMPLE_ANSWERS } from '../fakes/openai-server.js';
+import { FakeOpenAiServer, SAMPLE_ANSWERS, SCHEMA_NAMES } from '../fakes/openai-server.js';
 import { WebhookReceiver } from '../fakes/webhook-receiver.js';
 import { FaultStack } from './support/stack.js';
 

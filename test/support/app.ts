@@ -32,8 +32,8 @@ export interface TestApp {
 }
 
 /**
- * Boots the app. The outbox relay is off unless a test turns it on (OUTBOX_RELAY: 'true'): apps of
- * other test files share the database, and a relay would claim their events.
+ * Boots the app. The outbox and mail relays are off unless a test turns them on (OUTBOX_RELAY: 'true',
+ * MAIL_RELAY: 'true'): apps of other test files share the database, and a relay would claim their rows.
  */
 export async function startApp(env: Record<string, string> = {}): Promise<TestApp> {
   // The suite signs many users up from 127.0.0.1: the per-address sign-up limit is out of its way unless a test sets one.
@@ -41,6 +41,7 @@ export async function startApp(env: Record<string, string> = {}): Promise<TestAp
     ...process.env,
     PUBLIC_API_KEY: PUBLIC_KEY,
     OUTBOX_RELAY: 'false',
+    MAIL_RELAY: 'false',
     SIGNUP_LIMIT_PER_IP: '1000000',
     SIGNIN_LIMIT_PER_IP: '1000000',
     ...env,

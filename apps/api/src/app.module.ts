@@ -1,19 +1,34 @@
 import { Module, type DynamicModule, type OnApplicationBootstrap } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { AiImages1763800650000, AiModule, CoverFunction1763801100000 } from '@app/ai';
-import { AuthFunctions1763801200000, AuthGuard, AuthModule, AuthTables1763800100000, RolesGuard } from '@app/auth';
-import { BillingModule, CreditFunctions1763801000000, Credits1763800600000 } from '@app/billing';
+import {
+  AccountRecovery1763801720100,
+  AuthFunctions1763801200000,
+  AuthModule,
+  AuthTables1763800100000,
+  JwtAuthGuard,
+  RolesGuard,
+} from '@app/auth';
+import { AiFunctionPrices1763801600100, BillingModule, CreditFunctions1763801000000, Credits1763800600000 } from '@app/billing';
 import {
   CatalogCustomersOrders1763800300000,
   CommerceModule,
   CustomerSearch1763801500200,
+  InvitationLinks1763801720050,
   OrderStockFunctions1763801300000,
   OrdersByStatus1763801500300,
   RlsHardening1763800500000,
   StoresAndMembers1763800200000,
 } from '@app/commerce';
 import { AppConfig, AppThrottlerGuard, CoreModule, OutboxRelay } from '@app/core';
-import { SandboxPostFunction1763801100100, Social1763800700000, SocialConnectFunctions1763800900000, SocialModule } from '@app/social';
+import { Mail1763801720000, MailModule } from '@app/mail';
+import {
+  SandboxPostFunction1763801100100,
+  Social1763800700000,
+  SocialConnectFunctions1763800900000,
+  SocialModule,
+  SocialPlatformsTable1763801600200,
+} from '@app/social';
 import {
   DeliveryRetention1763801500100,
   MillisecondTimestamps1763800560000,
@@ -21,8 +36,12 @@ import {
   Webhooks1763800400000,
   WebhooksModule,
 } from '@app/webhooks';
+import { QueueDashboard, QueueDashboardController } from './queue-dashboard.js';
 
-/** Every lib's migrations, run at start-up (prepareDatabase) in timestamp order, as the owner role. */
+/**
+ * Every lib's migrations, run in timestamp order as the owner role: at start-up (prepareDatabase) and
+ * by the migrations CLI (data-source.ts). A new migration is exported by its lib and added here.
+ */
 export const MIGRATIONS = [
   AuthTables1763800100000,
   StoresAndMembers1763800200000,
@@ -43,6 +62,11 @@ export const MIGRATIONS = [
   DeliveryRetention1763801500100,
   CustomerSearch1763801500200,
   OrdersByStatus1763801500300,
+  AiFunctionPrices1763801600100,
+  SocialPlatformsTable1763801600200,
+  Mail1763801720000,
+  InvitationLinks1763801720050,
+  AccountRecovery1763801720100,
 ];
 
 @Module({})
@@ -50,8 +74,8 @@ export class AppModule implements OnApplicationBootstrap {
   constructor(private readonly relay: OutboxRelay) {}
 
   /**
-   * The root module's bootstrap hook runs after every other module's, so the command handlers are
-   * registered by the time the relay's first sweep hands pending events to the webhook dispatch.
+   * The root module's bootstrap hook runs after every other module's, so the sagas and command handlers
+   * are registered by the time the relay's first sweep publishes pending events on the event bus.
    */
   async onApplicationBootstrap(): Promise<void> {
     if (this.relay.enabled) await this.relay.start();
@@ -60,12 +84,23 @@ export class AppModule implements OnApplicationBootstrap {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: AppModule,
-      imports: [CoreModule.forRoot({ config }), AuthModule, CommerceModule, BillingModule, AiModule, SocialModule, WebhooksModule],
+      imports: [
+        CoreModule.forRoot({ config }),
+        MailModule,
+        AuthModule,
+        CommerceModule,
+        BillingModule,
+        AiModule,
+        SocialModule,
+        WebhooksModule,
+      ],
+      controllers: [QueueDashboardController],
       // Global guards run in this order: who is calling, how often, in which role.
       providers: [
-        { provide: APP_GUARD, useExisting: AuthGuard },
+        { provide: APP_GUARD, useExisting: JwtAuthGuard },
         { provide: APP_GUARD, useExisting: AppThrottlerGuard },
         { provide: APP_GUARD, useExisting: RolesGuard },
+        QueueDashboard,
       ],
     };
   }

@@ -1,7 +1,10 @@
 import { Logger, type INestApplicationContext } from '@nestjs/common';
 import type { FastifyInstance } from 'fastify';
 import type { Socket } from 'node:net';
-import { errorBody } from '@app/core';
+import { errorBody, flushTraces } from '@app/core';
+
+/** How long an exiting process waits for its last spans to reach the collector (tracing on). */
+const TRACE_FLUSH_MS = 2000;
 
 /** Retry-After (seconds) of the 503 a request gets while this instance shuts down: another instance can take it at once. */
 const SHUTDOWN_RETRY_AFTER_SECONDS = 1;
@@ -70,9 +73,10 @@ export function shutDownOnSignals(app: INestApplicationContext, timeoutMs: numbe
       process.exit(1);
     }, timeoutMs);
     app.close().then(
-      () => {
+      async () => {
         clearTimeout(force);
         logger.log({ signal, elapsed_ms: elapsed() }, `shutdown complete in ${elapsed()} ms`);
+        await flushTraces(TRACE_FLUSH_MS);
         process.exit(0);
       },
       (error: Error) => {

@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { Logger } from 'nestjs-pino';
 import { hourlyLimits } from '@app/billing';
+import { platformSettingsProblems } from '@app/social';
 import { ConfigError, ensureRedis, loadConfig, prepareDatabase, StartupError, type AppConfig } from '@app/core';
 import { createApp } from './app.factory.js';
 import { AppModule, MIGRATIONS } from './app.module.js';
@@ -18,6 +19,8 @@ function warnDevelopmentSecrets(config: AppConfig, logger: Logger): void {
 async function start(config: AppConfig): Promise<void> {
   // Settings that only a lib can check, checked before Nest builds anything (which would log a stack trace).
   hourlyLimits(config.AI_HOURLY_LIMITS);
+  const platformProblems = platformSettingsProblems(config);
+  if (platformProblems.length > 0) throw new ConfigError(platformProblems);
   // Roles, grants, migrations and the request-binding key, through a connection closed before Nest starts.
   await prepareDatabase(config, MIGRATIONS);
   await ensureRedis(config.REDIS_URL);

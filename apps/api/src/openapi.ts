@@ -1,6 +1,7 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import type { AppConfig } from '@app/core';
+import { storeEventOpenApiSchemas } from '@app/webhooks';
 
 /** Swagger UI at /docs and the OpenAPI 3 document at /docs-json. */
 export function setupOpenApi(app: NestFastifyApplication, config: AppConfig): void {
@@ -19,5 +20,8 @@ export function setupOpenApi(app: NestFastifyApplication, config: AppConfig): vo
       .addApiKey({ type: 'apiKey', in: 'header', name: 'apikey', description: 'The public API key (PUBLIC_API_KEY)' }, 'apikey')
       .build(),
   );
+  // The store events, one component schema each (`OrderCreatedEvent`, …), from the event catalog: what a
+  // webhook receives. OpenAPI 3.0 has no `webhooks` section, and Nest writes a 3.0 document.
+  document.components = { ...document.components, schemas: { ...document.components?.schemas, ...storeEventOpenApiSchemas() } };
   SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs-json', customSiteTitle: 'Storefront Platform API' });
 }

@@ -7,6 +7,7 @@ type ContentSecurityPolicy = Record<string, string[]>;
 // The routes whose answers need other headers than the API's JSON (the social sandbox's pages, generated covers).
 const SANDBOX_PAGES = '/functions/v1/social-sandbox/';
 const COVERS = '/media/covers/';
+const QUEUE_DASHBOARD = '/admin/queues';
 
 /**
  * Swagger UI's page, as @nestjs/swagger builds it, loads its scripts, stylesheet and icons from
@@ -53,10 +54,26 @@ function swaggerUiPolicy(config: AppConfig): ContentSecurityPolicy {
 
 const SANDBOX_POLICY: ContentSecurityPolicy = { ...LOCKED, styleSrc: ["'unsafe-hashes'", ...SANDBOX_PAGE_INLINE_STYLES] };
 
+/**
+ * The admins' queue dashboard (Bull Board): its scripts, styles and calls to its own JSON API from
+ * this service. Its page and React UI set inline styles, so styles (not scripts) may be inline here.
+ */
+const QUEUE_DASHBOARD_POLICY: ContentSecurityPolicy = {
+  ...LOCKED,
+  scriptSrc: ["'self'"],
+  styleSrc: ["'self'", "'unsafe-inline'"],
+  imgSrc: ["'self'", 'data:'],
+  fontSrc: ["'self'", 'data:'],
+  connectSrc: ["'self'"],
+};
+
 /** Helmet's settings for one route, where they differ from the defaults: the service's HTML pages and the covers other sites embed. */
 function routeHeaders(url: string, config: AppConfig): FastifyHelmetOptions | undefined {
   if (url === '/docs' || url.startsWith('/docs/')) {
     return { contentSecurityPolicy: { useDefaults: false, directives: swaggerUiPolicy(config) } };
+  }
+  if (url === QUEUE_DASHBOARD || url.startsWith(`${QUEUE_DASHBOARD}/`)) {
+    return { contentSecurityPolicy: { useDefaults: false, directives: QUEUE_DASHBOARD_POLICY } };
   }
   if (url.startsWith(SANDBOX_PAGES)) return { contentSecurityPolicy: { useDefaults: false, directives: SANDBOX_POLICY } };
   // Merchants' sites show generated covers in <img>: a same-origin resource policy would block them.

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Post, Query, Req, Res, UseInterceptors } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Logger, Post, Put, Query, Req, Res, UseInterceptors } from '@nestjs/common';
 import {
   ApiBearerAuth,
   ApiBody,
@@ -12,7 +12,9 @@ import {
 } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppConfig, CurrentUser, GoTrueError, Public, PublicKeyAllowed, type UserPrincipal } from '@app/core';
+import { AccountService, type AccountRequest } from './accounts/account.service.js';
 import { AuthService, type LogoutScope } from './auth.service.js';
+import { parseVerifyBody, RecoverBody, ResendBody, UpdateUserBody, VerifyBody } from './dto/account.dto.js';
 import { parseGoTrueBody, PasswordGrantBody, RefreshGrantBody, SignUpBody } from './dto/auth.dto.js';
 import { GoogleSignInService } from './google/google-sign-in.service.js';
 import type { SessionView } from './sessions/session.js';
@@ -39,6 +41,23 @@ const SESSION_EXAMPLE = {
   },
 };
 const GOTRUE_ERROR = { schema: { example: { code: 400, error_code: 'invalid_credentials', msg: 'Invalid login credentials' } } };
+const UNCONFIRMED_USER_EXAMPLE = {
+  ...SESSION_EXAMPLE.user,
+  last_sign_in_at: null,
+  email_confirmed_at: null,
+  confirmed_at: null,
+  confirmation_sent_at: '2026-11-22T10:00:00.000Z',
+};
+const REDIRECT_TO = {
+  name: 'redirect_to',
+  required: false,
+  description: "Where the e-mail's link sends the browser; must be on ALLOWED_REDIRECT_ORIGINS (else AUTH_SITE_URL)",
+  example: 'http://localhost:5173/welcome',
+};
+const MAIL_LIMITS = {
+  status: 429,
+  description: '`over_email_send_rate_limit`, with Retry-After: too many e-mails to this address or from this client address',
+};
 
 function sessionMeta(request: FastifyRequest): SessionMeta {
   return { userAgent: request.headers['user-agent'], ip: request.ip };
@@ -49,11 +68,18 @@ function sessionMeta(request: FastifyRequest): SessionMeta {
 @ApiExtraModels(SignUpBody, PasswordGrantBody, RefreshGrantBody)
 @Controller('auth/v1')
 export class AuthController {
+  private readonly logger = new Logger(AuthController.name);
+
   constructor(
     private readonly auth: AuthService,
+    private readonly accounts: AccountService,
     private readonly google: GoogleSignInService,
     private readonly config: AppConfig,
   ) {}
+
+  private accountRequest(request: FastifyRequest, redirectTo: unknown): AccountRequest {
+    return { meta: sessionMeta(request), ip: request.ip, redirectTo: this.config.redirectTarget(redirectTo) };
+  }
 
   @Post('signup')
   @HttpCode(200)
@@ -61,13 +87,26 @@ export class AuthController {
   @ApiOperation({
     summary: 'Create an account and sign in',
     description:
-      'Plain sign-up makes a merchant; `data.role: "customer"` with `data.store_id` a customer of that store; `data.invite_token` a team member of the inviting store. Needs the public API key (`apikey` header).',
+      'Plain sign-up makes a merchant; `data.role: "customer"` with `data.store_id` a customer of that store; `data.invite_token` a team member of the inviting store. Needs the public API key (`apikey` header). ' +
+      'With e-mail confirmation on (AUTH_CONFIRM_EMAIL: production by default) the answer is the user without a session and a confirmation link and code are mailed; ' +
+      "an address already confirmed gets the same answer (nothing is mailed), one still unconfirmed takes this sign-up's password and a new confirmation.",
   })
   @ApiBody({ type: SignUpBody })
-  @ApiOkResponse({ description: 'The new session', schema: { example: SESSION_EXAMPLE } })
-  @ApiResponse({ status: 422, description: '`weak_password` or `user_already_exists`', ...GOTRUE_ERROR })
-  signUp(@Body() body: unknown, @Req() request: FastifyRequest): Promise<SessionView> {
-    return this.auth.signUp(parseGoTrueBody(SignUpBody, body), sessionMeta(request));
+  @ApiQuery(REDIRECT_TO)
+  @ApiOkResponse({
+    description: 'The new session; with e-mail confirmation on, the user alone (GoTrue shape)',
+    content: {
+      'application/json': { examples: { session: { value: SESSION_EXAMPLE }, unconfirmed: { value: UNCONFIRMED_USER_EXAMPLE } } },
+    },
+  })
+  @ApiResponse({ status: 422, description: '`weak_password` or `user_already_exists` (confirmation off)', ...GOTRUE_ERROR })
+  @ApiResponse(MAIL_LIMITS)
+  signUp(
+    @Body() body: unknown,
+    @Query('redirect_to') redirectTo: unknown,
+    @Req() request: FastifyRequest,
+  ): Promise<SessionView | UserView> {
+    return this.auth.signUp(parseGoTrueBody(SignUpBody, body), sessionMeta(request), this.config.redirectTarget(redirectTo));
   }
 
   @Post('token')
@@ -84,7 +123,8 @@ export class AuthController {
   @ApiOkResponse({ description: 'A session', schema: { example: SESSION_EXAMPLE } })
   @ApiResponse({
     status: 400,
-    description: '`invalid_credentials`, `refresh_token_not_found`, `refresh_token_already_used`',
+    description:
+      '`invalid_credentials`, `email_not_confirmed` (the right password, an address not confirmed yet), `refresh_token_not_found`, `refresh_token_already_used`',
     ...GOTRUE_ERROR,
   })
   @ApiResponse({ status: 429, description: '`over_request_rate_limit`, with Retry-After' })
@@ -105,6 +145,131 @@ export class AuthController {
   @ApiOkResponse({ schema: { example: SESSION_EXAMPLE.user } })
   user(@CurrentUser() principal: UserPrincipal): Promise<UserView> {
     return this.auth.getUser(principal);
+  }
+
+  @Put('user')
+  @ApiBearerAuth()
+  @ApiOperation({
+    summary: "Change the signed-in user's password, e-mail address or metadata",
+    description:
+      'A new `password` needs `current_password` (a wrong one counts as a failed sign-in) or a session signed in within AUTH_RECENT_SIGN_IN, ' +
+      "as after a recovery link; it ends the user's other sessions. A new `email` is mailed a confirmation link and code and shows as " +
+      '`new_email` until used (AUTH_CONFIRM_EMAIL), or applies at once; the old address is told when it changes. `data` is merged into `user_metadata`.',
+  })
+  @ApiBody({ type: UpdateUserBody })
+  @ApiQuery(REDIRECT_TO)
+  @ApiOkResponse({ description: 'The user', schema: { example: { ...SESSION_EXAMPLE.user, new_email: 'ada.new@example.com' } } })
+  @ApiResponse({
+    status: 400,
+    description: '`reauthentication_needed`, `invalid_credentials` (current_password), `validation_failed`',
+    ...GOTRUE_ERROR,
+  })
+  @ApiResponse({ status: 422, description: '`weak_password`, `same_password`, `email_exists`', ...GOTRUE_ERROR })
+  @ApiResponse(MAIL_LIMITS)
+  updateUser(
+    @CurrentUser() principal: UserPrincipal,
+    @Body() body: unknown,
+    @Query('redirect_to') redirectTo: unknown,
+    @Req() request: FastifyRequest,
+  ): Promise<UserView> {
+    return this.accounts.updateUser(principal, parseGoTrueBody(UpdateUserBody, body), this.accountRequest(request, redirectTo));
+  }
+
+  @Post('recover')
+  @HttpCode(200)
+  @PublicKeyAllowed()
+  @ApiOperation({
+    summary: 'Mail a password recovery link and code',
+    description:
+      'Always `{}`: the answer never says whether an account has the address. When one does, it gets a link (GET /auth/v1/verify, type recovery, signing the browser in at `redirect_to`) and a 6-digit code (POST /auth/v1/verify), valid AUTH_OTP_TTL (1 h) and once; then set the new password with PUT /auth/v1/user.',
+  })
+  @ApiBody({ type: RecoverBody })
+  @ApiQuery(REDIRECT_TO)
+  @ApiOkResponse({ schema: { example: {} } })
+  @ApiResponse(MAIL_LIMITS)
+  recover(
+    @Body() body: unknown,
+    @Query('redirect_to') redirectTo: unknown,
+    @Req() request: FastifyRequest,
+  ): Promise<Record<string, never>> {
+    return this.accounts.recover(parseGoTrueBody(RecoverBody, body).email, this.accountRequest(request, redirectTo));
+  }
+
+  @Post('resend')
+  @HttpCode(200)
+  @PublicKeyAllowed()
+  @ApiOperation({
+    summary: 'Mail a sign-up or e-mail change confirmation again',
+    description:
+      'Always `{}`; a new link and code (the earlier ones stop working) when the address has an unconfirmed sign-up or a pending e-mail change.',
+  })
+  @ApiBody({ type: ResendBody })
+  @ApiQuery(REDIRECT_TO)
+  @ApiOkResponse({ schema: { example: {} } })
+  @ApiResponse(MAIL_LIMITS)
+  resend(@Body() body: unknown, @Query('redirect_to') redirectTo: unknown, @Req() request: FastifyRequest): Promise<Record<string, never>> {
+    return this.accounts.resend(parseGoTrueBody(ResendBody, body), this.accountRequest(request, redirectTo));
+  }
+
+  @Post('verify')
+  @HttpCode(200)
+  @PublicKeyAllowed()
+  @ApiOperation({
+    summary: "Use an e-mail's link token or code, and sign in",
+    description:
+      '`{type, token_hash}` (the `token` of the link) or `{type, email, token}` (the 6-digit code; wrong codes are limited per address). Types: `signup` ' +
+      "(confirms the address), `recovery` (then set a password with PUT /auth/v1/user), `email_change` (the new address becomes the account's; " +
+      "the old one is told), `invite` (an invitation e-mail's link: joins the store, making a team member account when needed). Each works once, within AUTH_OTP_TTL.",
+  })
+  @ApiBody({ type: VerifyBody })
+  @ApiOkResponse({ description: 'A session', schema: { example: SESSION_EXAMPLE } })
+  @ApiResponse({ status: 403, description: '`otp_expired`: unknown, used or expired', ...GOTRUE_ERROR })
+  @ApiResponse({ status: 429, description: '`over_request_rate_limit`, with Retry-After' })
+  verify(@Body() body: unknown, @Req() request: FastifyRequest): Promise<SessionView> {
+    return this.accounts.verify(parseVerifyBody(body), this.accountRequest(request, undefined));
+  }
+
+  @Get('verify')
+  @Public()
+  @ApiOperation({
+    summary: "An e-mail's link: uses its token and sends the browser to redirect_to with the session in the URL fragment",
+    description:
+      '`redirect_to` must be on ALLOWED_REDIRECT_ORIGINS, else the browser goes to AUTH_SITE_URL. Failures go there too: `#error=access_denied&error_code=otp_expired&error_description=…`.',
+  })
+  @ApiQuery({ name: 'type', enum: ['signup', 'recovery', 'email_change', 'invite'] })
+  @ApiQuery({ name: 'token', description: "The link's token" })
+  @ApiQuery(REDIRECT_TO)
+  @ApiResponse({
+    status: 302,
+    description: '`redirect_to#access_token=…&expires_at=…&expires_in=3600&refresh_token=…&token_type=bearer&type=recovery`',
+  })
+  async verifyLink(@Query() query: Record<string, unknown>, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    const target = new URL(this.config.redirectTarget(query.redirect_to));
+    let fragment: URLSearchParams;
+    try {
+      const body: VerifyBody = parseVerifyBody({ type: query.type, token_hash: query.token });
+      const session = await this.accounts.verify(body, this.accountRequest(request, undefined));
+      fragment = new URLSearchParams({
+        access_token: session.access_token,
+        expires_at: String(session.expires_at),
+        expires_in: String(session.expires_in),
+        refresh_token: session.refresh_token,
+        token_type: session.token_type,
+        type: body.type,
+      });
+    } catch (error) {
+      if (!(error instanceof GoTrueError)) this.logger.error({ err: error }, 'e-mail link verification failed');
+      const failure =
+        error instanceof GoTrueError ? error : new GoTrueError(500, 'unexpected_failure', 'The link could not be used; try again');
+      const status = failure.getStatus();
+      fragment = new URLSearchParams({
+        error: status >= 500 ? 'server_error' : 'access_denied',
+        error_code: failure.errorCode,
+        error_description: status === 403 ? 'Email link is invalid or has expired' : failure.message,
+      });
+    }
+    target.hash = fragment.toString();
+    void reply.redirect(target.toString(), 302);
   }
 
   @Post('logout')

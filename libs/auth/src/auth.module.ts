@@ -1,38 +1,56 @@
 import { Module } from '@nestjs/common';
 import { JwtModule } from '@nestjs/jwt';
+import { PassportModule } from '@nestjs/passport';
 import { AppConfig } from '@app/core';
+import { AccountMail } from './accounts/account-mail.js';
+import { AccountService } from './accounts/account.service.js';
 import { AuthController } from './auth.controller.js';
 import { AuthService } from './auth.service.js';
 import { GoogleSignInService } from './google/google-sign-in.service.js';
-import { AuthGuard } from './guards/auth.guard.js';
+import { JwtAuthGuard } from './guards/jwt-auth.guard.js';
+import { ApiKeyStrategy } from './passport/api-key.strategy.js';
+import { JwtStrategy } from './passport/jwt.strategy.js';
 import { RolesGuard } from './guards/roles.guard.js';
 import { AccessTokenService, accessTokenJwtOptions } from './sessions/access-token.service.js';
 import { SignInLimitInterceptor } from './sign-in-limits/sign-in-limit.interceptor.js';
 import { SignInLimiter } from './sign-in-limits/sign-in-limiter.js';
+import { AccountLimits } from './sign-in-limits/account-limits.js';
+import { RedisWindows } from './sign-in-limits/redis-windows.js';
+import { SessionOpener } from './sessions/session-opener.js';
 import { AuthStore } from './sessions/auth-store.js';
 import { SessionRepository } from './sessions/session.repository.js';
 import { AdminBootstrapService } from './users/admin-bootstrap.service.js';
 import { PasswordHasher } from './users/password-hasher.js';
 import { UserRepository } from './users/user.repository.js';
 
-/** /auth/v1, access tokens, and the guards that identify callers (AuthGuard) and check roles (RolesGuard). */
+/**
+ * /auth/v1 (sign-up, sign-in, account recovery and changes), access tokens, and who calls: the passport strategies (`jwt` for users' access tokens,
+ * `api-key` for the public key), the global JwtAuthGuard that runs them, and RolesGuard for @Roles.
+ */
 @Module({
-  imports: [JwtModule.registerAsync({ inject: [AppConfig], useFactory: accessTokenJwtOptions })],
+  imports: [PassportModule, JwtModule.registerAsync({ inject: [AppConfig], useFactory: accessTokenJwtOptions })],
   controllers: [AuthController],
   providers: [
     AuthService,
+    AccountService,
+    AccountMail,
+    SessionOpener,
     AccessTokenService,
     SessionRepository,
     AuthStore,
     UserRepository,
     PasswordHasher,
     GoogleSignInService,
+    RedisWindows,
     SignInLimiter,
+    AccountLimits,
     SignInLimitInterceptor,
     AdminBootstrapService,
-    AuthGuard,
+    JwtStrategy,
+    ApiKeyStrategy,
+    JwtAuthGuard,
     RolesGuard,
   ],
-  exports: [AuthGuard, RolesGuard, AccessTokenService, UserRepository],
+  exports: [JwtAuthGuard, RolesGuard, AccessTokenService, UserRepository],
 })
 export class AuthModule {}

@@ -1,18 +1,20 @@
+import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import type { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
-import { AppConfig, Databases, DbScopes, GoTrueError, randomToken, type Role, type UserPrincipal } from '@app/core';
+import { AppConfig, GoTrueError, randomToken, type Role, type UserPrincipal } from '@app/core';
+import { AccountMail } from './accounts/account-mail.js';
 import { AcceptStoreInvitationCommand } from './commands/accept-store-invitation.command.js';
 import { RegisterStoreCustomerCommand } from './commands/register-store-customer.command.js';
 import { MIN_PASSWORD_LENGTH, type PasswordGrantBody, type SignUpBody } from './dto/auth.dto.js';
-import { AccessTokenService, ACCESS_TOKEN_TTL_SECONDS } from './sessions/access-token.service.js';
 import { AuthStore } from './sessions/auth-store.js';
 import type { SessionView } from './sessions/session.js';
 import type { SessionMeta } from './sessions/session.repository.js';
+import { SessionOpener } from './sessions/session-opener.js';
+import { AccountLimits } from './sign-in-limits/account-limits.js';
 import { PasswordHasher } from './users/password-hasher.js';
-import { toUserView, type UserView } from './users/user.js';
-import { UserRepository } from './users/user.repository.js';
+import type { UserView } from './users/user.js';
 
 export type LogoutScope = 'global' | 'local' | 'others';
 
@@ -23,22 +25,23 @@ const INVALID_CREDENTIALS = () => new GoTrueError(400, 'invalid_credentials', 'I
  * on the request login: what crosses users goes through the database's narrow auth functions
  * (AuthStore); once a session is open or rotated, the transaction is bound to it and the rest (the
  * user row, a customer's record, an accepted invitation) runs under row-level security as that user.
+ * With e-mail confirmation on (AUTH_CONFIRM_EMAIL), a sign-up answers the user without a session and
+ * mails a confirmation; password sign-in then answers `email_not_confirmed` until it is used.
  */
 @Injectable()
 export class AuthService {
   constructor(
-    private readonly users: UserRepository,
     private readonly store: AuthStore,
-    private readonly tokens: AccessTokenService,
+    private readonly sessions: SessionOpener,
     private readonly hasher: PasswordHasher,
     private readonly commands: CommandBus,
     private readonly config: AppConfig,
-    private readonly scopes: DbScopes,
-    private readonly databases: Databases,
     private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
+    private readonly accountMail: AccountMail,
+    private readonly limits: AccountLimits,
   ) {}
 
-  async signUp(body: SignUpBody, meta: SessionMeta): Promise<SessionView> {
+  async signUp(body: SignUpBody, meta: SessionMeta, redirectTo: string): Promise<SessionView | UserView> {
     if (body.password.length < MIN_PASSWORD_LENGTH) {
       throw new GoTrueError(422, 'weak_password', `Password should be at least ${MIN_PASSWORD_LENGTH} characters.`);
     }
@@ -53,9 +56,12 @@ export class AuthService {
         'A sign-up is either a customer (data.role) or a team member (data.invite_token), not both',
       );
     }
+    const confirm = this.config.requireEmailConfirmation;
+    // A confirmation is an e-mail to that address: sign-ups cannot be used to flood it.
+    if (confirm) await this.limits.mailingAddress(body.email);
     const role: Exclude<Role, 'admin'> = data.role === 'customer' ? 'customer' : data.invite_token ? 'team_member' : 'merchant';
     const passwordHash = await this.hasher.hash(body.password);
-    return this.anonymousTransaction(async () => {
+    return this.sessions.anonymous(async () => {
       const created = await this.store.createAccount({
         email: body.email,
         passwordHash,
@@ -63,53 +69,59 @@ export class AuthService {
         fullName: data.full_name ?? null,
         provider: 'email',
         storeId: role === 'customer' ? data.store_id! : null,
+        confirmed: !confirm,
       });
-      if (created === 'email_taken') throw new GoTrueError(422, 'user_already_exists', 'User already registered');
-      if (created === 'unknown_store') throw new GoTrueError(400, 'validation_failed', 'data.store_id does not name an existing store');
+      if (created.outcome === 'email_taken') {
+        // GoTrue's answer when confirmation is on: the shape of a new user, so it says nothing about the address.
+        if (confirm) return this.lookalikeUser(body.email, role, data);
+        throw new GoTrueError(422, 'user_already_exists', 'User already registered');
+      }
+      if (created.outcome === 'unknown_store')
+        throw new GoTrueError(400, 'validation_failed', 'data.store_id does not name an existing store');
       const refreshToken = randomToken(32);
-      const principal = await this.openBoundSession(created, body.email, role, refreshToken, meta);
-      if (role === 'customer') {
-        await this.commands.execute(new RegisterStoreCustomerCommand(data.store_id!, created, body.email, data.full_name ?? null));
+      const principal = await this.sessions.openBound(created.userId, body.email, role, refreshToken, meta);
+      if (created.outcome === 'created' && role === 'customer') {
+        await this.commands.execute(new RegisterStoreCustomerCommand(data.store_id!, created.userId, body.email, data.full_name ?? null));
       }
-      if (role === 'team_member') {
-        await this.commands.execute(new AcceptStoreInvitationCommand(data.invite_token!, body.email, created));
+      if (created.outcome === 'created' && role === 'team_member') {
+        await this.commands.execute(new AcceptStoreInvitationCommand(data.invite_token!, body.email, created.userId));
       }
-      return this.sessionView(principal, refreshToken);
+      if (!confirm) return this.sessions.view(principal, refreshToken);
+      // The session only served to write the account's rows as that user: it ends before anyone sees it.
+      await this.accountMail.issue('signup', body.email, redirectTo);
+      const user = await this.sessions.user(created.userId);
+      await this.store.endSessions('local');
+      return user;
     });
   }
 
   async signInWithPassword(body: PasswordGrantBody, meta: SessionMeta): Promise<SessionView> {
-    const candidate = await this.anonymousTransaction(() => this.store.passwordCandidate(body.email));
+    const candidate = await this.sessions.anonymous(() => this.store.passwordCandidate(body.email));
     const valid = await this.hasher.verify(candidate?.passwordHash ?? null, body.password);
     if (!candidate || !valid) throw INVALID_CREDENTIALS();
-    return this.startSession(candidate.userId, meta);
+    // Said only to whoever knows the password.
+    if (this.config.requireEmailConfirmation && !candidate.emailConfirmed) {
+      throw new GoTrueError(400, 'email_not_confirmed', 'Email not confirmed');
+    }
+    return this.sessions.anonymous(() => this.sessions.start(candidate.userId, meta));
   }
 
   /**
-   * Google vouched for the address: its account (made a merchant when new; a password someone set
-   * on that unverified address before is cleared and its sessions end) and a new session.
+   * Google vouched for the address: its account (made a merchant when new, its address confirmed; a
+   * password someone set on that address before is cleared and its sessions end) and a new session.
    */
   signInWithGoogle(email: string, fullName: string | null, meta: SessionMeta): Promise<SessionView> {
-    return this.anonymousTransaction(async () => {
+    return this.sessions.anonymous(async () => {
       const userId = await this.store.googleAccount(email, fullName);
       const refreshToken = randomToken(32);
-      const principal = await this.openBoundSession(userId, email, 'merchant', refreshToken, meta);
-      return this.sessionView(principal, refreshToken);
-    });
-  }
-
-  /** Opens a session for a user the caller has just proven (a password) and answers it. */
-  private startSession(userId: string, meta: SessionMeta): Promise<SessionView> {
-    return this.anonymousTransaction(async () => {
-      const refreshToken = randomToken(32);
-      const principal = await this.openBoundSession(userId, '', 'merchant', refreshToken, meta);
-      return this.sessionView(principal, refreshToken);
+      const principal = await this.sessions.openBound(userId, email, 'merchant', refreshToken, meta);
+      return this.sessions.view(principal, refreshToken);
     });
   }
 
   /** Rotates a refresh token; a token presented twice revokes its whole session (the token family). */
   async refresh(refreshToken: string): Promise<SessionView> {
-    const outcome = await this.anonymousTransaction(async (): Promise<SessionView | GoTrueError> => {
+    const outcome = await this.sessions.anonymous(async (): Promise<SessionView | GoTrueError> => {
       const next = randomToken(32);
       const rotation = await this.store.rotate(refreshToken, next);
       if (rotation.kind === 'reused') return new GoTrueError(400, 'refresh_token_already_used', 'Invalid Refresh Token: Already Used');
@@ -122,18 +134,16 @@ export class AuthService {
         role: 'merchant',
         sessionId: rotation.sessionId,
       };
-      await this.databases.bind(this.txHost.tx, principal);
-      return this.sessionView(principal, next);
+      await this.sessions.bind(principal);
+      return this.sessions.view(principal, next);
     });
     // Thrown after commit, so that a reuse's revocation is kept.
     if (outcome instanceof GoTrueError) throw outcome;
     return outcome;
   }
 
-  async getUser(principal: UserPrincipal): Promise<UserView> {
-    const user = await this.users.findById(principal.userId);
-    if (!user) throw new GoTrueError(404, 'user_not_found', 'User from sub claim in JWT does not exist');
-    return toUserView(user, this.config.JWT_AUDIENCE);
+  getUser(principal: UserPrincipal): Promise<UserView> {
+    return this.sessions.user(principal.userId);
   }
 
   /** As the signed-in user (its request scope): the database ends the bound session's sessions. */
@@ -141,36 +151,21 @@ export class AuthService {
     await this.txHost.withTransaction(() => this.store.endSessions(scope));
   }
 
-  private anonymousTransaction<T>(work: () => Promise<T>): Promise<T> {
-    return this.scopes.asAnonymous(() => this.txHost.withTransaction(work));
-  }
-
-  /** Opens the session and binds the transaction to it: from here on it is that user's, under RLS. */
-  private async openBoundSession(
-    userId: string,
-    email: string,
-    role: Role,
-    refreshToken: string,
-    meta: SessionMeta,
-  ): Promise<UserPrincipal> {
-    const sessionId = await this.store.openSession(userId, refreshToken, meta);
-    const principal: UserPrincipal = { kind: 'user', userId, email, role, sessionId };
-    await this.databases.bind(this.txHost.tx, principal);
-    return principal;
-  }
-
-  /** The session's answer, from the user row as the bound session reads it. */
-  private async sessionView(principal: UserPrincipal, refreshToken: string): Promise<SessionView> {
-    const user = await this.users.findById(principal.userId);
-    if (!user) throw new GoTrueError(400, 'refresh_token_not_found', 'Invalid Refresh Token: Refresh Token Not Found');
-    const { token, expiresAt } = this.tokens.sign(user, principal.sessionId);
+  private lookalikeUser(email: string, role: Exclude<Role, 'admin'>, data: SignUpBody['data'] & object): UserView {
+    const now = new Date().toISOString();
     return {
-      access_token: token,
-      token_type: 'bearer',
-      expires_in: ACCESS_TOKEN_TTL_SECONDS,
-      expires_at: expiresAt,
-      refresh_token: refreshToken,
-      user: toUserView(user, this.config.JWT_AUDIENCE),
+      id: randomUUID(),
+      aud: this.config.JWT_AUDIENCE,
+      email,
+      role,
+      app_metadata: { role, provider: 'email', providers: ['email'], ...(role === 'customer' ? { store_id: data.store_id } : {}) },
+      user_metadata: data.full_name ? { full_name: data.full_name } : {},
+      created_at: now,
+      updated_at: now,
+      last_sign_in_at: null,
+      email_confirmed_at: null,
+      confirmed_at: null,
+      confirmation_sent_at: now,
     };
   }
 }

@@ -2,7 +2,7 @@ import { ConfigError } from '@app/core';
 import { DEFAULT_HOURLY_LIMITS, hourlyLimits } from './credit-costs.js';
 
 describe('hourlyLimits', () => {
-  it("keeps the seed's maxima when nothing overrides them", () => {
+  it('keeps the documented maxima when nothing overrides them', () => {
     expect(hourlyLimits(undefined)).toEqual({
       'generate-product': 100,
       'generate-blog-cover': 50,

@@ -1,37 +1,31 @@
+import { AI_FUNCTIONS, isAiFunctionName, type AiFunctionName } from '@app/ai';
 import { ConfigError } from '@app/core';
 
-/** The functions that cost AI credits, by route name. */
-export const AI_FUNCTIONS = [
-  'generate-product',
-  'generate-blog-cover',
-  'generate-blog-autopilot',
-  'research-social-context',
-  'social-generate-content',
-] as const;
-export type AiFunction = (typeof AI_FUNCTIONS)[number];
+/**
+ * The price list and hourly maxima, as the AI functions declare them beside their commands (each
+ * function's folder in libs/ai; `AI_FUNCTIONS` lists them). Billing keeps no figures of its own.
+ */
 
-/** Credits charged per call (the seed's table). */
-export const CREDIT_COSTS: Readonly<Record<AiFunction, number>> = {
-  'generate-product': 2,
-  'generate-blog-cover': 3,
-  'generate-blog-autopilot': 5,
-  'research-social-context': 2,
-  'social-generate-content': 1,
-};
+/** A function that costs AI credits, by route name. */
+export type AiFunction = AiFunctionName;
 
-/** Calls per store and function over a rolling hour (the seed's table; social-generate-content is ours). */
-export const DEFAULT_HOURLY_LIMITS: Readonly<Record<AiFunction, number>> = {
-  'generate-product': 100,
-  'generate-blog-cover': 50,
-  'generate-blog-autopilot': 20,
-  'research-social-context': 30,
-  'social-generate-content': 60,
-};
+/** The charged functions' names, in the order `GET /functions/v1/credits` reports their usage. */
+export const AI_FUNCTION_NAMES: readonly AiFunction[] = AI_FUNCTIONS.map((fn) => fn.name);
+
+/** Credits charged per call. */
+export const CREDIT_COSTS: Readonly<Record<AiFunction, number>> = Object.freeze(
+  Object.fromEntries(AI_FUNCTIONS.map((fn) => [fn.name, fn.credits])) as Record<AiFunction, number>,
+);
+
+/** Calls per store and function over a rolling hour, unless AI_HOURLY_LIMITS says otherwise. */
+export const DEFAULT_HOURLY_LIMITS: Readonly<Record<AiFunction, number>> = Object.freeze(
+  Object.fromEntries(AI_FUNCTIONS.map((fn) => [fn.name, fn.hourlyLimit])) as Record<AiFunction, number>,
+);
 
 export const USAGE_WINDOW_SECONDS = 3600;
 
 export function isAiFunction(value: string): value is AiFunction {
-  return (AI_FUNCTIONS as readonly string[]).includes(value);
+  return isAiFunctionName(value);
 }
 
 /**
@@ -45,7 +39,7 @@ export function hourlyLimits(override: string | undefined): Record<AiFunction, n
     const [name, count] = part.split(':').map((item) => item.trim());
     if (!isAiFunction(name)) {
       throw new ConfigError([
-        `AI_HOURLY_LIMITS (${JSON.stringify(override)}): unknown function "${name}" (known: ${AI_FUNCTIONS.join(', ')})`,
+        `AI_HOURLY_LIMITS (${JSON.stringify(override)}): unknown function "${name}" (known: ${AI_FUNCTION_NAMES.join(', ')})`,
       ]);
     }
     limits[name] = Number(count);

@@ -1,3 +1,4 @@
+import type { CreditCharge } from '@app/ai';
 import type { AiFunction } from './credit-costs.js';
 
 export type LedgerKind = 'grant' | 'charge' | 'refund';
@@ -37,12 +38,8 @@ export function toLedgerEntryView(row: LedgerRow): LedgerEntryView {
 }
 
 /** What a successful charge took: the ledger entry to refund if the provider fails. */
-export interface Charge {
-  id: string;
-  storeId: string;
+export interface Charge extends CreditCharge {
   function: AiFunction;
-  amount: number;
-  balance: number;
 }
 
 export const LEDGER_ENTRY_EXAMPLE: LedgerEntryView = {

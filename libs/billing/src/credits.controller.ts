@@ -3,12 +3,12 @@ import { ApiForbiddenResponse, ApiNotFoundResponse, ApiOperation, ApiTags } from
 import { Roles } from '@app/auth';
 import { StoreScoped } from '@app/commerce';
 import { ApiFunctionRoute, ApiSuccess } from '@app/core';
-import { AI_FUNCTIONS, CREDIT_COSTS, USAGE_WINDOW_SECONDS } from './credit-costs.js';
+import { AI_FUNCTION_NAMES, CREDIT_COSTS, USAGE_WINDOW_SECONDS } from './credit-costs.js';
 import { LEDGER_ENTRY_EXAMPLE } from './credit-ledger.js';
 import { CreditsQueryDto, GrantCreditsDto } from './credits.dto.js';
 import { CreditsService } from './credits.service.js';
 
-const COSTS_TEXT = AI_FUNCTIONS.map((fn) => `${fn} ${CREDIT_COSTS[fn]}`).join(', ');
+const COSTS_TEXT = AI_FUNCTION_NAMES.map((fn) => `${fn} ${CREDIT_COSTS[fn]}`).join(', ');
 
 /** AI credits: a store's balance, usage and ledger; admin grants. */
 @ApiTags('credits')
@@ -29,7 +29,7 @@ export class CreditsController {
   })
   @ApiSuccess(200, {
     balance: 45,
-    usage: Object.fromEntries(AI_FUNCTIONS.map((fn) => [fn, { used_last_hour: fn === 'generate-blog-autopilot' ? 1 : 0, limit: 20 }])),
+    usage: Object.fromEntries(AI_FUNCTION_NAMES.map((fn) => [fn, { used_last_hour: fn === 'generate-blog-autopilot' ? 1 : 0, limit: 20 }])),
     ledger: [LEDGER_ENTRY_EXAMPLE],
     next_cursor: null,
   })

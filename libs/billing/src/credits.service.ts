@@ -1,9 +1,10 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import type { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
+import type { CreditCharge } from '@app/ai';
 import { ApiError, AppConfig, DbScopes, decodeCursor, PRIVATE_SCHEMA, queryRows, toPage } from '@app/core';
 import { MAX_BALANCE } from './credit-limits.js';
-import { AI_FUNCTIONS, CREDIT_COSTS, hourlyLimits, USAGE_WINDOW_SECONDS, type AiFunction } from './credit-costs.js';
+import { AI_FUNCTION_NAMES, CREDIT_COSTS, hourlyLimits, USAGE_WINDOW_SECONDS, type AiFunction } from './credit-costs.js';
 import { toLedgerEntryView, type Charge, type LedgerEntryView, type LedgerRow } from './credit-ledger.js';
 
 export interface FunctionUsage {
@@ -39,15 +40,17 @@ export class CreditsService implements OnModuleInit {
   }
 
   /**
-   * The database enforces the hourly maxima and the welcome grant (a request cannot name its own):
-   * this process's settings are written where the ledger functions read them.
+   * The database enforces the prices, the hourly maxima and the welcome grant (a request cannot name
+   * its own): the functions' declared prices and this process's settings are written where the
+   * ledger functions read them.
    */
   async onModuleInit(): Promise<void> {
     await this.scopes.asSystem(() =>
-      queryRows(this.txHost.tx, `UPDATE ${PRIVATE_SCHEMA}.installation SET welcome_credits = $1, ai_hourly_limits = $2`, [
-        this.config.STORE_WELCOME_CREDITS,
-        JSON.stringify(this.limits),
-      ]),
+      queryRows(
+        this.txHost.tx,
+        `UPDATE ${PRIVATE_SCHEMA}.installation SET welcome_credits = $1, ai_hourly_limits = $2, ai_credit_costs = $3`,
+        [this.config.STORE_WELCOME_CREDITS, JSON.stringify(this.limits), JSON.stringify(CREDIT_COSTS)],
+      ),
     );
   }
 
@@ -74,7 +77,7 @@ export class CreditsService implements OnModuleInit {
   }
 
   /** Gives the caller's own charge back (the provider failed), once; answers the balance. */
-  async refund(charge: Charge): Promise<number> {
+  async refund(charge: CreditCharge): Promise<number> {
     const [row] = await queryRows<{ balance: number | null }>(this.txHost.tx, `SELECT app_refund_credits($1) AS balance`, [charge.id]);
     if (row.balance === null) throw new Error(`charge ${charge.id} could not be refunded (not the caller's, or too old)`);
     return row.balance;
@@ -115,7 +118,7 @@ export class CreditsService implements OnModuleInit {
       [storeId, USAGE_WINDOW_SECONDS],
     );
     const usage = Object.fromEntries(
-      AI_FUNCTIONS.map((fn) => [fn, { used_last_hour: used.find((row) => row.function === fn)?.used ?? 0, limit: this.limits[fn] }]),
+      AI_FUNCTION_NAMES.map((fn) => [fn, { used_last_hour: used.find((row) => row.function === fn)?.used ?? 0, limit: this.limits[fn] }]),
     ) as Record<AiFunction, FunctionUsage>;
     const after = cursor ? decodeCursor(cursor) : null;
     const rows = await queryRows<LedgerRow>(

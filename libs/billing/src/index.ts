@@ -4,3 +4,4 @@ export * from './credit-ledger.js';
 export * from './credits.service.js';
 export * from './migrations/1763800600000-credits.js';
 export * from './migrations/1763801000000-credit-functions.js';
+export * from './migrations/1763801600100-ai-function-prices.js';

@@ -14,11 +14,12 @@ import { StoreCommandHandlers } from './stores/commands/index.js';
 import { StoreQueryHandlers } from './stores/queries/index.js';
 import { StoreRepository } from './stores/store.repository.js';
 import { StoresController } from './stores/stores.controller.js';
+import { StoreMailSettingsController } from './stores/store-mail-settings.controller.js';
 
-/** Stores and their team members (issue 3 adds catalog, inventory, customers and orders). */
+/** Stores, their team members, the catalog (products and inventory), customers and orders. */
 @Module({
   imports: [StoreAccessModule, CustomersModule, OrdersModule],
-  controllers: [StoresController, MembersController, ProductsController],
+  controllers: [StoresController, StoreMailSettingsController, MembersController, ProductsController],
   providers: [
     StoreRepository,
     MemberRepository,

@@ -24,6 +24,8 @@ import { EventErrorLogger } from './outbox/event-error-logger.js';
 import { OutboxRelay } from './outbox/outbox-relay.js';
 import { OutboxRetention } from './outbox/outbox-retention.js';
 import { OutboxService } from './outbox/outbox.service.js';
+import { StoreEventCounter } from './outbox/store-event-counter.js';
+import { StoreEventSubscribers } from './outbox/store-event-subscribers.js';
 import { IdempotencyInterceptor } from './idempotency/idempotent.decorator.js';
 import { IdempotencyStore } from './idempotency/idempotency.store.js';
 import { RedisModule } from './redis/redis.module.js';
@@ -55,7 +57,7 @@ export class CoreModule {
       global: true,
       imports: [
         ConfigModule.forRoot(config),
-        LoggerModule.forRootAsync({ inject: [AppConfig], useFactory: loggerParams }),
+        LoggerModule.forRoot(loggerParams(config)),
         DatabaseModule,
         RedisModule,
         BullModule.forRootAsync({
@@ -78,6 +80,8 @@ export class CoreModule {
         OutboxService,
         OutboxRelay,
         OutboxRetention,
+        StoreEventSubscribers,
+        StoreEventCounter,
         SecretBox,
         IdempotencyStore,
         IdempotencyInterceptor,
@@ -99,6 +103,7 @@ export class CoreModule {
         OutboxService,
         OutboxRelay,
         OutboxRetention,
+        StoreEventSubscribers,
         SecretBox,
         IdempotencyStore,
         IdempotencyInterceptor,

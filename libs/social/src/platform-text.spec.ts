@@ -1,14 +1,6 @@
 import fc from 'fast-check';
-import {
-  composePost,
-  fitText,
-  isSocialPlatform,
-  normaliseHashtags,
-  PLATFORM_TEXT_LIMITS,
-  SOCIAL_PLATFORMS,
-  textLength,
-  type SocialPlatformId,
-} from './platform-text.js';
+import { composePost, fitText, normaliseHashtags, textLength } from './platform-text.js';
+import { isSocialPlatform, PLATFORM_TEXT_LIMITS, SOCIAL_PLATFORMS, type SocialPlatformId } from './platforms/registry.js';
 
 describe('platform ids and limits', () => {
   it('lists the six platforms with their limits', () => {

@@ -1,36 +1,18 @@
-import twitterText from 'twitter-text';
+import { PLATFORM_TEXT_LIMITS, socialPlatformDefinition, type SocialPlatformId } from './platforms/registry.js';
+import { countText } from './platforms/text-count.js';
 
 /**
- * The social platforms and how much text each takes, shared by the AI functions (which
- * write posts) and social publishing (which sends them).
+ * Fitting text to a social platform, shared by the AI functions (which write posts) and social
+ * publishing (which sends them). Each platform's limit and way of counting are its definition's
+ * (platforms/registry.ts).
  */
-
-export const SOCIAL_PLATFORMS = ['instagram', 'facebook', 'x', 'tiktok', 'threads', 'youtube'] as const;
-export type SocialPlatformId = (typeof SOCIAL_PLATFORMS)[number];
-
-export function isSocialPlatform(value: unknown): value is SocialPlatformId {
-  return typeof value === 'string' && (SOCIAL_PLATFORMS as readonly string[]).includes(value);
-}
-
-/** The longest post text each platform accepts, in its own units (X: weighted characters). */
-export const PLATFORM_TEXT_LIMITS: Readonly<Record<SocialPlatformId, number>> = Object.freeze({
-  instagram: 2200,
-  facebook: 63206,
-  x: 280,
-  tiktok: 2200,
-  threads: 500,
-  youtube: 5000,
-});
 
 /**
  * The length a platform counts. X weighs text as its own client does (`twitter-text`): any URL is
  * 23, emoji and CJK characters 2. The others count Unicode code points of the NFC form.
  */
 export function textLength(platform: SocialPlatformId, text: string): number {
-  if (platform === 'x') return twitterText.parseTweet(text).weightedLength;
-  let count = 0;
-  for (const _ of text.normalize('NFC')) count++;
-  return count;
+  return countText(socialPlatformDefinition(platform).textCount, text);
 }
 
 export interface ComposedPost {

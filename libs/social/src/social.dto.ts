@@ -2,8 +2,6 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
-  ArrayMinSize,
-  ArrayUnique,
   IsArray,
   IsIn,
   IsISO8601,
@@ -17,7 +15,8 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { PageQueryDto } from '@app/core';
-import { SOCIAL_PLATFORMS, type SocialPlatformId } from './platform-text.js';
+import { SocialPlatformField, SocialPlatformList } from './platform-fields.js';
+import type { SocialPlatformId } from './platforms/registry.js';
 
 const STORE_ID = '0f8fad5b-d9cb-469f-a165-70867728950e';
 const HTTP_URL = { protocols: ['http', 'https'], require_protocol: true, require_tld: false };
@@ -27,11 +26,9 @@ export const MAX_POST_TEXT = 63_206;
 export const MAX_MEDIA_ITEMS = 10;
 export const POST_STATUSES = ['scheduled', 'publishing', 'published', 'partially_published', 'failed', 'cancelled'] as const;
 export type PostStatus = (typeof POST_STATUSES)[number];
-const PLATFORM_LIST = `one of ${SOCIAL_PLATFORMS.join(', ')}`;
 
 export class SocialConnectDto {
-  @ApiProperty({ enum: SOCIAL_PLATFORMS, description: 'The platform to connect', example: 'x' })
-  @IsIn(SOCIAL_PLATFORMS, { message: `platform must be ${PLATFORM_LIST}` })
+  @SocialPlatformField({ description: 'The platform to connect', example: 'x' })
   platform!: SocialPlatformId;
 
   @ApiProperty({ format: 'uuid', description: 'The store the account is connected to', example: STORE_ID })
@@ -95,17 +92,7 @@ export class SocialPublishDto {
   @IsUUID()
   store_id!: string;
 
-  @ApiProperty({
-    enum: SOCIAL_PLATFORMS,
-    isArray: true,
-    description: '1–6 distinct platforms, each connected for the store',
-    example: ['x'],
-  })
-  @IsArray()
-  @ArrayMinSize(1)
-  @ArrayMaxSize(SOCIAL_PLATFORMS.length)
-  @ArrayUnique()
-  @IsIn(SOCIAL_PLATFORMS, { each: true, message: `each platform must be ${PLATFORM_LIST}` })
+  @SocialPlatformList({ description: 'distinct platforms, each connected for the store', example: ['x'] })
   platforms!: SocialPlatformId[];
 
   @ApiProperty({

@@ -6,6 +6,7 @@ import { AccountTokens } from './accounts/account-tokens.js';
 import { SocialConnectController } from './connect/social-connect.controller.js';
 import { SocialConnectService } from './connect/social-connect.service.js';
 import { socialPlatformRegistry } from './platforms/registry.js';
+import { SocialPlatformRows } from './platforms/social-platform.rows.js';
 import { PostPublisher } from './publishing/post-publisher.js';
 import { PostQueue, SOCIAL_POST_QUEUE } from './publishing/post-queue.js';
 import { ScheduledPostWorker } from './publishing/scheduled-post.worker.js';
@@ -20,6 +21,7 @@ import { SocialRepository } from './social.repository.js';
   controllers: [SocialConnectController, SocialPublishController, SocialSandboxController],
   providers: [
     socialPlatformRegistry,
+    SocialPlatformRows,
     SocialRepository,
     AccountTokens,
     SocialConnectService,

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import type { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { Databases, queryRows, type Cursor } from '@app/core';
-import type { SocialPlatformId } from './platform-text.js';
+import type { SocialPlatformId } from './platforms/registry.js';
 import type { PostContent, TokenSet } from './platforms/social-platform.js';
 import type { PostStatus } from './social.dto.js';
 

@@ -9,3 +9,8 @@ export * from './notifications/notification.repository.js';
 export * from './migrations/1763801500100-delivery-retention.js';
 export * from './migrations/1763801470000-parked-deliveries.js';
 export * from './deliveries/endpoint-gate.js';
+export * from './events/store-event-catalog.js';
+export * from './events/store-event-openapi.js';
+export * from './dispatch/webhook-dispatch.saga.js';
+export * from './notifications/stock-notifications.saga.js';
+export * from './dispatch/dispatch-webhook/dispatch-webhook.handler.js';

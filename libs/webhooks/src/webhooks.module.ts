@@ -7,10 +7,12 @@ import { DeliveryRepository } from './deliveries/delivery.repository.js';
 import { DeliveryWorker } from './deliveries/delivery.worker.js';
 import { EndpointGate } from './deliveries/endpoint-gate.js';
 import { DispatchWebhookHandler } from './dispatch/dispatch-webhook/dispatch-webhook.handler.js';
-import { WebhookDispatchConsumer } from './dispatch/webhook-dispatch.consumer.js';
+import { WebhookDispatchSaga } from './dispatch/webhook-dispatch.saga.js';
+import { NotifyOutOfStockHandler } from './notifications/commands/notify-out-of-stock/notify-out-of-stock.handler.js';
 import { NotificationRepository } from './notifications/notification.repository.js';
 import { NotificationsController } from './notifications/notifications.controller.js';
 import { NotificationQueryHandlers } from './notifications/queries/index.js';
+import { StockNotificationsSaga } from './notifications/stock-notifications.saga.js';
 import { WebhookCommandHandlers } from './webhooks/commands/index.js';
 import { DeliveryStarter } from './webhooks/delivery-starter.js';
 import { WebhookQueryHandlers } from './webhooks/queries/index.js';
@@ -20,7 +22,10 @@ import { WebhookUrlChecker } from './webhooks/webhook-url.checker.js';
 import { WebhookRepository } from './webhooks/webhook.repository.js';
 import { WebhooksController } from './webhooks/webhooks.controller.js';
 
-/** Webhook registration, the event saga, signed deliveries with retries, disabling and merchant notifications. */
+/**
+ * Webhook registration, the store event catalog, the dispatch saga (store events → deliveries), signed
+ * deliveries with retries, disabling, and merchant notifications (with the out-of-stock saga).
+ */
 @Module({
   imports: [StoreAccessModule, BullModule.registerQueue({ name: DELIVERY_QUEUE })],
   controllers: [WebhooksController, WebhookDeliveriesController, NotificationsController],
@@ -32,8 +37,10 @@ import { WebhooksController } from './webhooks/webhooks.controller.js';
     EndpointGate,
     DeliveryWorker,
     DeliveryRetention,
-    WebhookDispatchConsumer,
+    WebhookDispatchSaga,
     DispatchWebhookHandler,
+    StockNotificationsSaga,
+    NotifyOutOfStockHandler,
     WebhookSecrets,
     WebhookUrlChecker,
     DeliveryStarter,

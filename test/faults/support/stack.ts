@@ -8,8 +8,9 @@ import { call } from '../../../bench/lib/http.js';
 import { createServices, productionEnv, type BenchServices } from '../../../bench/lib/services.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-/** The built app (`npm run test:faults` builds it first). */
+/** The built app (`npm run test:faults` builds it first), started as `npm run start:prod` starts it: with the tracing preload. */
 const MAIN = path.join(ROOT, 'dist/apps/api/src/main.js');
+const INSTRUMENT = path.join(ROOT, 'dist/apps/api/src/instrument.js');
 const PUBLIC_KEY = `faults_public_${randomBytes(12).toString('hex')}`;
 
 /**
@@ -62,6 +63,7 @@ export class FaultStack {
         OUTBOX_SWEEP_INTERVAL_MS: '500',
         JOB_SWEEP_INTERVAL_MS: '500',
         LOST_JOB_AFTER_MS: '2000',
+        OUTBOX_ACK_TIMEOUT_MS: '2000',
         ...env,
       },
       apiPort,
@@ -118,6 +120,7 @@ export class FaultStack {
     const child = await startChild({
       name,
       script: MAIN,
+      nodeArgs: ['--import', INSTRUMENT],
       env: { ...this.env, ...env, APP_ROLE: role, ...(port ? { PORT: String(port) } : {}) },
       logDir: this.logDir,
       port,

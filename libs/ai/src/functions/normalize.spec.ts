@@ -1,5 +1,8 @@
-import { AiProviderError, type ArticleDraft, type InsightsDraft, type ProductDraft } from '../providers/ai-provider.js';
-import { normalizeArticle, normalizeInsights, normalizeProduct, normalizeSocialDraft } from './normalize.js';
+import { AiProviderError } from '../providers/ai-provider.js';
+import { normalizeArticle, type ArticleDraft } from './generate-blog-autopilot/generate-blog-autopilot.task.js';
+import { normalizeProduct, type ProductDraft } from './generate-product/generate-product.task.js';
+import { normalizeInsights, type InsightsDraft } from './research-social-context/research-social-context.task.js';
+import { normalizeSocialDraft } from './social-generate-content/social-generate-content.task.js';
 
 /**
  * Markup a browser would run or render once a page inserts the value unescaped: a tag, a closing

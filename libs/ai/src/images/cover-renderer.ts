@@ -3,7 +3,6 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { createCanvas, GlobalFonts, type SKRSContext2D } from '@napi-rs/canvas';
 import sharp from 'sharp';
-import type { CoverInput } from '../providers/ai-provider.js';
 import { colourDistance, contrastRatio, mixColours, parseHexColour, toHexColour, type Rgb } from './colour.js';
 import { identifyImage, UNTRUSTED_INPUT, UnreadableImageError } from './image-analysis.js';
 
@@ -12,6 +11,14 @@ import { identifyImage, UNTRUSTED_INPUT, UnreadableImageError } from './image-an
  * normaliser every provider's image goes through before it is stored (a 1200×630 PNG).
  * Rendering is deterministic: the same input gives the same bytes, so a cover can be re-created.
  */
+
+/** What a cover shows: the caller's title, style and colours. */
+export interface CoverInput {
+  title: string;
+  style: string;
+  /** 1–5 colours, `#RGB` or `#RRGGBB` as sent. */
+  colors: string[];
+}
 
 export const COVER_WIDTH = 1200;
 export const COVER_HEIGHT = 630;

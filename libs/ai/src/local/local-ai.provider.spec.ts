@@ -2,7 +2,15 @@ import sharp from 'sharp';
 import { textLength } from '@app/social';
 import { htmlToText, sanitizeArticleHtml } from '../content/html-sanitizer.js';
 import { analyzeImage } from '../images/image-analysis.js';
-import type { ArticleLength, ImageFacts, SocialContentInput } from '../providers/ai-provider.js';
+import { GENERATE_BLOG_AUTOPILOT_TASK, type ArticleLength } from '../functions/generate-blog-autopilot/generate-blog-autopilot.task.js';
+import { GENERATE_BLOG_COVER_TASK } from '../functions/generate-blog-cover/generate-blog-cover.task.js';
+import { GENERATE_PRODUCT_TASK } from '../functions/generate-product/generate-product.task.js';
+import { RESEARCH_SOCIAL_CONTEXT_TASK } from '../functions/research-social-context/research-social-context.task.js';
+import {
+  SOCIAL_GENERATE_CONTENT_TASK,
+  type SocialContentInput,
+} from '../functions/social-generate-content/social-generate-content.task.js';
+import type { ImageFacts } from '../providers/ai-provider.js';
 import { LocalAiProvider } from './local-ai.provider.js';
 import { ratioLabel } from './product.js';
 
@@ -31,15 +39,19 @@ describe('LocalAiProvider', () => {
     expect(provider.id).toBe('local');
   });
 
-  describe('generateProduct', () => {
+  describe('generate-product', () => {
     it('is deterministic', async () => {
-      const a = await provider.generateProduct({ image, language: 'en', currency: 'USD' });
-      const b = await provider.generateProduct({ image: { ...image, bytes: Buffer.from(image.bytes) }, language: 'en', currency: 'USD' });
+      const a = await provider.run(GENERATE_PRODUCT_TASK, { image, language: 'en', currency: 'USD' });
+      const b = await provider.run(GENERATE_PRODUCT_TASK, {
+        image: { ...image, bytes: Buffer.from(image.bytes) },
+        language: 'en',
+        currency: 'USD',
+      });
       expect(a).toEqual(b);
     });
 
     it('describes the colours and proportions of the image', async () => {
-      const product = await provider.generateProduct({ image, language: 'en', currency: 'USD' });
+      const product = await provider.run(GENERATE_PRODUCT_TASK, { image, language: 'en', currency: 'USD' });
       expect(product.description).toMatch(/\bred\b/);
       expect(product.description).toMatch(/\bblue\b/);
       expect(product.description).toContain('landscape');
@@ -50,8 +62,8 @@ describe('LocalAiProvider', () => {
     });
 
     it('writes in the requested language, with name_en in English', async () => {
-      const en = await provider.generateProduct({ image, language: 'en', currency: 'EUR' });
-      const fr = await provider.generateProduct({ image, language: 'fr', currency: 'EUR' });
+      const en = await provider.run(GENERATE_PRODUCT_TASK, { image, language: 'en', currency: 'EUR' });
+      const fr = await provider.run(GENERATE_PRODUCT_TASK, { image, language: 'fr', currency: 'EUR' });
       expect(fr.name).not.toBe(en.name);
       expect(fr.description).not.toBe(en.description);
       expect(fr.description).toMatch(/\brouge\b/);
@@ -62,16 +74,20 @@ describe('LocalAiProvider', () => {
       expect([fr.price, fr.compare_price]).toEqual([en.price, en.compare_price]);
     });
 
-    it('answers unknown languages in English, and pt-BR / pt-PT in Portuguese', async () => {
-      const en = await provider.generateProduct({ image, language: 'en', currency: 'EUR' });
-      const ja = await provider.generateProduct({ image, language: 'ja', currency: 'JPY' });
-      expect(ja).toEqual(en);
-      const pt = await provider.generateProduct({ image, language: 'pt', currency: 'EUR' });
-      expect(await provider.generateProduct({ image, language: 'pt-BR', currency: 'BRL' })).toEqual(pt);
-      expect(await provider.generateProduct({ image, language: 'pt-PT', currency: 'EUR' })).toEqual(pt);
+    it('declares the languages it writes (the function refuses others), pt-BR and pt-PT in Portuguese', async () => {
+      expect(provider.languagesFor(GENERATE_PRODUCT_TASK)).toEqual(['en', 'fr', 'es', 'de', 'pt']);
+      expect(provider.languagesFor(GENERATE_BLOG_AUTOPILOT_TASK)).toEqual(['en', 'fr', 'es', 'de', 'pt']);
+      expect(provider.languagesFor(SOCIAL_GENERATE_CONTENT_TASK)).toEqual(['en', 'fr', 'es', 'de', 'pt']);
+      // Tasks whose input has no language declare none.
+      expect(provider.languagesFor(GENERATE_BLOG_COVER_TASK)).toBeNull();
+      expect(provider.languagesFor(RESEARCH_SOCIAL_CONTEXT_TASK)).toBeNull();
+      const en = await provider.run(GENERATE_PRODUCT_TASK, { image, language: 'en', currency: 'EUR' });
+      const pt = await provider.run(GENERATE_PRODUCT_TASK, { image, language: 'pt', currency: 'EUR' });
+      expect(await provider.run(GENERATE_PRODUCT_TASK, { image, language: 'pt-BR', currency: 'BRL' })).toEqual(pt);
+      expect(await provider.run(GENERATE_PRODUCT_TASK, { image, language: 'pt-PT', currency: 'EUR' })).toEqual(pt);
       expect(pt.name).not.toBe(en.name);
       for (const language of ['es', 'de']) {
-        expect((await provider.generateProduct({ image, language, currency: 'EUR' })).name).not.toBe(en.name);
+        expect((await provider.run(GENERATE_PRODUCT_TASK, { image, language, currency: 'EUR' })).name).not.toBe(en.name);
       }
     });
 
@@ -88,7 +104,7 @@ describe('LocalAiProvider', () => {
         for (const [width, height] of sizes) {
           const facts = await photo(width, height, colour, colours[(i + 3) % colours.length]);
           for (const language of ['en', 'de']) {
-            const product = await provider.generateProduct({ image: facts, language, currency: 'EUR' });
+            const product = await provider.run(GENERATE_PRODUCT_TASK, { image: facts, language, currency: 'EUR' });
             names.add(product.name_en);
             expect(product.price).toBeGreaterThan(0);
             expect(product.price).toBeGreaterThanOrEqual(9.99);
@@ -123,25 +139,25 @@ describe('LocalAiProvider', () => {
         .toBuffer();
       const facts = await analyzeImage(transparent);
       expect(facts.dominantColors).toEqual([]);
-      const product = await provider.generateProduct({ image: facts, language: 'fr', currency: 'EUR' });
+      const product = await provider.run(GENERATE_PRODUCT_TASK, { image: facts, language: 'fr', currency: 'EUR' });
       expect(product.description).toContain('tons neutres');
       expect(product.seo_keywords.length).toBeGreaterThanOrEqual(3);
     });
   });
 
-  describe('generateCover', () => {
+  describe('generate-blog-cover', () => {
     it('draws the 1200×630 PNG deterministically', async () => {
       const input = { title: 'Summer sale', style: 'playful', colors: ['#ffcc00', '#ff3366'] };
-      const a = await provider.generateCover(input);
-      const b = await provider.generateCover(input);
+      const a = await provider.run(GENERATE_BLOG_COVER_TASK, input);
+      const b = await provider.run(GENERATE_BLOG_COVER_TASK, input);
       expect(a.bytes.equals(b.bytes)).toBe(true);
       expect(await sharp(a.bytes).metadata()).toMatchObject({ format: 'png', width: 1200, height: 630 });
     });
   });
 
-  describe('generateArticle', () => {
+  describe('generate-blog-autopilot', () => {
     const article = (length: ArticleLength, language = 'en', topic = 'caring for linen shirts', tone = 'friendly') =>
-      provider.generateArticle({ topic, tone, length, language });
+      provider.run(GENERATE_BLOG_AUTOPILOT_TASK, { topic, tone, length, language });
 
     it('is deterministic', async () => {
       expect(await article('medium', 'es')).toEqual(await article('medium', 'es'));
@@ -171,7 +187,7 @@ describe('LocalAiProvider', () => {
       expect(title.toLowerCase()).toContain('caring for linen shirts');
     });
 
-    it('writes in the requested language and falls back to English', async () => {
+    it('writes in the requested language; its templates fall back to English (the function refuses such a language first)', async () => {
       const en = await article('short', 'en');
       const fr = await article('short', 'fr');
       const unknown = await article('short', 'zh-Hans');
@@ -204,9 +220,9 @@ describe('LocalAiProvider', () => {
     });
   });
 
-  describe('researchSocialContext', () => {
+  describe('research-social-context', () => {
     it('answers insights within the contract, naming each requested platform', async () => {
-      const insights = await provider.researchSocialContext({
+      const insights = await provider.run(RESEARCH_SOCIAL_CONTEXT_TASK, {
         query: 'Sustainable sneakers',
         platforms: ['instagram', 'tiktok', 'youtube'],
       });
@@ -224,16 +240,16 @@ describe('LocalAiProvider', () => {
 
     it('is deterministic and caps recommendations at six for all platforms', async () => {
       const input = { query: 'linen', platforms: ['instagram', 'facebook', 'x', 'tiktok', 'threads', 'youtube'] };
-      const a = await provider.researchSocialContext(input);
-      expect(await provider.researchSocialContext({ ...input, platforms: [...input.platforms] })).toEqual(a);
+      const a = await provider.run(RESEARCH_SOCIAL_CONTEXT_TASK, input);
+      expect(await provider.run(RESEARCH_SOCIAL_CONTEXT_TASK, { ...input, platforms: [...input.platforms] })).toEqual(a);
       expect(a.recommendations).toHaveLength(6);
-      const single = await provider.researchSocialContext({ query: 'linen', platforms: ['x'] });
+      const single = await provider.run(RESEARCH_SOCIAL_CONTEXT_TASK, { query: 'linen', platforms: ['x'] });
       expect(single.recommendations.length).toBeGreaterThanOrEqual(3);
       expect(single.recommendations.some((r) => r.startsWith('On X,'))).toBe(true);
     });
   });
 
-  describe('generateSocialContent', () => {
+  describe('social-generate-content', () => {
     const input = (platform: string, language = 'en', overrides: Partial<SocialContentInput> = {}): SocialContentInput => ({
       product: {
         name: 'Harbor Mug',
@@ -251,7 +267,7 @@ describe('LocalAiProvider', () => {
     });
 
     it('writes a post with the product, its price, no hashtags in the text, and #-tags', async () => {
-      const post = await provider.generateSocialContent(input('instagram'));
+      const post = await provider.run(SOCIAL_GENERATE_CONTENT_TASK, input('instagram'));
       expect(post.text).toContain('Harbor Mug');
       expect(post.text).toContain('24.50');
       expect(post.text).not.toContain('#');
@@ -264,22 +280,27 @@ describe('LocalAiProvider', () => {
 
     it('suggests an hour per platform', async () => {
       const hours = await Promise.all(
-        ['x', 'facebook', 'tiktok', 'threads', 'youtube'].map(async (p) => (await provider.generateSocialContent(input(p))).best_hour),
+        ['x', 'facebook', 'tiktok', 'threads', 'youtube'].map(
+          async (p) => (await provider.run(SOCIAL_GENERATE_CONTENT_TASK, input(p))).best_hour,
+        ),
       );
       expect(hours).toEqual([9, 13, 19, 12, 17]);
     });
 
     it('is deterministic, follows the language and the tone', async () => {
-      expect(await provider.generateSocialContent(input('x'))).toEqual(await provider.generateSocialContent(input('x')));
-      const fr = await provider.generateSocialContent(input('x', 'fr'));
+      expect(await provider.run(SOCIAL_GENERATE_CONTENT_TASK, input('x'))).toEqual(
+        await provider.run(SOCIAL_GENERATE_CONTENT_TASK, input('x')),
+      );
+      const fr = await provider.run(SOCIAL_GENERATE_CONTENT_TASK, input('x', 'fr'));
       expect(fr.text).toContain('24,50');
-      expect(fr.text).not.toBe((await provider.generateSocialContent(input('x'))).text);
-      const urgent = await provider.generateSocialContent(input('facebook', 'en', { tone: 'urgent sale' }));
+      expect(fr.text).not.toBe((await provider.run(SOCIAL_GENERATE_CONTENT_TASK, input('x'))).text);
+      const urgent = await provider.run(SOCIAL_GENERATE_CONTENT_TASK, input('facebook', 'en', { tone: 'urgent sale' }));
       expect(urgent.text).toMatch(/before it's gone/);
     });
 
     it('fits the text limit on X even with a long product', async () => {
-      const post = await provider.generateSocialContent(
+      const post = await provider.run(
+        SOCIAL_GENERATE_CONTENT_TASK,
         input('x', 'en', {
           product: {
             name: 'The Extraordinarily Long Named Handmade Stoneware Coffee Mug Collection Piece Number Seven',
@@ -301,7 +322,7 @@ describe('LocalAiProvider', () => {
     const controller = new AbortController();
     controller.abort();
     await expect(
-      provider.generateArticle({ topic: 't', tone: 'calm', length: 'short', language: 'en' }, controller.signal),
+      provider.run(GENERATE_BLOG_AUTOPILOT_TASK, { topic: 't', tone: 'calm', length: 'short', language: 'en' }, controller.signal),
     ).rejects.toThrow();
   });
 });

@@ -1,4 +1,5 @@
-import type { ImageFacts, ProductDraft } from '../providers/ai-provider.js';
+import type { ProductDraft } from '../functions/generate-product/generate-product.task.js';
+import type { ImageFacts } from '../providers/ai-provider.js';
 import { colourNames } from './palette.js';
 import type { Seed } from './seed.js';
 import { en, type Brightness, type CategoryKey, type LocaleTemplates, type Orientation } from './templates/index.js';

@@ -1,21 +1,13 @@
-import { fitText, isSocialPlatform, normaliseHashtags, type SocialPlatformId } from '@app/social';
+import { fitText, isSocialPlatform, normaliseHashtags, socialPlatformDefinition } from '@app/social';
 import { htmlToText } from '../content/html-sanitizer.js';
-import type { InsightsDraft, InsightsInput, SocialContentDraft, SocialContentInput } from '../providers/ai-provider.js';
+import type { InsightsDraft, InsightsInput } from '../functions/research-social-context/research-social-context.task.js';
+import type { SocialContentDraft, SocialContentInput } from '../functions/social-generate-content/social-generate-content.task.js';
 import type { Seed } from './seed.js';
 import { ALL_TEMPLATES, TONE_KINDS, type LocaleTemplates, type ToneKind } from './templates/index.js';
 import { clip, tidy } from './text.js';
 
 /** The offline social post and social research. */
 
-/** When each platform's audience is most active, in the store's local time. */
-export const BEST_HOURS: Readonly<Record<SocialPlatformId, number>> = {
-  instagram: 11,
-  x: 9,
-  facebook: 13,
-  tiktok: 19,
-  threads: 12,
-  youtube: 17,
-};
 const DEFAULT_HOUR = 12;
 
 const MAX_HASHTAGS = 8;
@@ -81,7 +73,8 @@ export function buildSocialContent(input: SocialContentInput, t: LocaleTemplates
   return {
     text,
     hashtags: productHashtags(input, t, seed),
-    best_hour: platform ? BEST_HOURS[platform] : DEFAULT_HOUR,
+    // When the platform's audience is most active, in the store's local time (its registry entry says).
+    best_hour: platform ? socialPlatformDefinition(platform).audience.peakHour : DEFAULT_HOUR,
   };
 }
 
@@ -101,22 +94,13 @@ function productHashtags(input: SocialContentInput, t: LocaleTemplates, seed: Se
   return normaliseHashtags(candidates).slice(0, MAX_HASHTAGS);
 }
 
-// ——— Research (English: the request carries no language). ———
+// ——— Research (English: the request carries no language). What is said of each platform is its registry entry's. ———
 
 const STOP_WORDS = new Set(
   'a an and are as at be but by for from how in into is it its of on or our the their this to what when why with your you'.split(' '),
 );
 
 const SENTIMENTS = ['mostly positive', 'positive', 'enthusiastic', 'curious', 'mixed', 'neutral'] as const;
-
-const PLATFORM_TOPICS: Readonly<Record<SocialPlatformId, (query: string) => string>> = {
-  instagram: (query) => `${query} flat lays and carousels`,
-  facebook: (query) => `${query} community groups`,
-  x: (query) => `${query} news and hot takes`,
-  tiktok: (query) => `${query} challenges`,
-  threads: (query) => `${query} conversations`,
-  youtube: (query) => `${query} tutorials and reviews`,
-};
 
 const GENERAL_TOPICS: readonly ((query: string, keyword: string) => string)[] = [
   (query) => `${query} ideas`,
@@ -129,15 +113,6 @@ const GENERAL_TOPICS: readonly ((query: string, keyword: string) => string)[] = 
   (query) => `${query} gift ideas`,
 ];
 
-const PLATFORM_ADVICE: Readonly<Record<SocialPlatformId, (query: string) => string>> = {
-  instagram: (query) => `On Instagram, post carousels about ${query} and reuse the best frames in Stories.`,
-  facebook: (query) => `On Facebook, share the story behind ${query} and invite questions in the comments.`,
-  x: (query) => `On X, keep posts about ${query} short, lead with one clear point and reply to conversations early in the day.`,
-  tiktok: (query) => `On TikTok, show ${query} in use within the first two seconds of a vertical video.`,
-  threads: (query) => `On Threads, open a conversation about ${query} with a question rather than a sales pitch.`,
-  youtube: (query) => `On YouTube, publish a how-to or review of ${query} with a descriptive title and chapters.`,
-};
-
 const GENERAL_ADVICE: readonly ((query: string) => string)[] = [
   () => 'Post at the same times each week so your audience knows when to expect you.',
   () => 'Answer comments within a few hours: early replies lift reach.',
@@ -145,15 +120,6 @@ const GENERAL_ADVICE: readonly ((query: string) => string)[] = [
   () => 'End every post with one clear call to action.',
   () => 'Share customer photos and reviews: they earn more trust than adverts.',
 ];
-
-const PLATFORM_HASHTAGS: Readonly<Record<SocialPlatformId, string>> = {
-  instagram: 'instagood',
-  facebook: 'shoplocal',
-  x: 'trending',
-  tiktok: 'fyp',
-  threads: 'threads',
-  youtube: 'howto',
-};
 
 const GENERAL_HASHTAGS = ['smallbusiness', 'shopsmall', 'newin', 'handmade', 'supportlocal'];
 
@@ -168,7 +134,7 @@ export function buildInsights(input: InsightsInput, seed: Seed): InsightsDraft {
 
   const topics = [
     ...new Set([
-      ...platforms.map((platform) => PLATFORM_TOPICS[platform](query)),
+      ...platforms.map((platform) => socialPlatformDefinition(platform).audience.topic(query)),
       ...seed
         .shuffle('topics', GENERAL_TOPICS)
         .map((topic) => topic(query, keyword))
@@ -185,7 +151,7 @@ export function buildInsights(input: InsightsInput, seed: Seed): InsightsDraft {
       keywords.length > 1 ? keywords.join('') : '',
       `${keyword}tips`,
       `${keyword}ideas`,
-      ...platforms.map((platform) => PLATFORM_HASHTAGS[platform]),
+      ...platforms.map((platform) => socialPlatformDefinition(platform).audience.hashtag),
       ...seed.shuffle('general-tags', GENERAL_HASHTAGS),
     ]
       .map(hashtagBody)
@@ -193,7 +159,7 @@ export function buildInsights(input: InsightsInput, seed: Seed): InsightsDraft {
   );
   const tagCount = 5 + seed.int('tag-count', 6);
 
-  const advice = platforms.map((platform) => PLATFORM_ADVICE[platform](query));
+  const advice = platforms.map((platform) => socialPlatformDefinition(platform).audience.advice(query));
   const wanted = Math.min(6, Math.max(3, advice.length + 1));
   for (const general of seed.shuffle('advice', GENERAL_ADVICE)) {
     if (advice.length >= wanted) break;

@@ -1,8 +1,17 @@
 import sharp from 'sharp';
-import { FakeOpenAiServer, SAMPLE_ANSWERS, type FakeBehaviour } from '../../../../test/fakes/openai-server.js';
-import { AiProviderError, type ImageFacts, type SocialContentInput } from '../providers/ai-provider.js';
+import { FakeOpenAiServer, SAMPLE_ANSWERS, SCHEMA_NAMES, type FakeBehaviour } from '../../../../test/fakes/openai-server.js';
+import { ARTICLE_OUTPUT, GENERATE_BLOG_AUTOPILOT_TASK } from '../functions/generate-blog-autopilot/generate-blog-autopilot.task.js';
+import { GENERATE_BLOG_COVER_TASK } from '../functions/generate-blog-cover/generate-blog-cover.task.js';
+import { GENERATE_PRODUCT_TASK, PRODUCT_OUTPUT } from '../functions/generate-product/generate-product.task.js';
+import { INSIGHTS_OUTPUT, RESEARCH_SOCIAL_CONTEXT_TASK } from '../functions/research-social-context/research-social-context.task.js';
+import {
+  SOCIAL_CONTENT_OUTPUT,
+  SOCIAL_GENERATE_CONTENT_TASK,
+  type SocialContentInput,
+} from '../functions/social-generate-content/social-generate-content.task.js';
+import { AiProviderError, type ImageFacts } from '../providers/ai-provider.js';
 import { OpenAiProvider, type OpenAiProviderOptions } from './openai-ai.provider.js';
-import { ARTICLE_SCHEMA, INSIGHTS_SCHEMA, PRODUCT_SCHEMA, SCHEMA_NAMES, SOCIAL_CONTENT_SCHEMA, wireSchema } from './schemas.js';
+import { wireSchema } from './schemas.js';
 
 const API_KEY = 'sk-test-5f1c0e9a7b3d4c21';
 
@@ -69,9 +78,18 @@ describe('OpenAiProvider', () => {
   afterEach(() => fake.reset());
   afterAll(() => fake.close());
 
+  it("the fake's schema names are the text functions' own", () => {
+    expect(SCHEMA_NAMES).toEqual({
+      product: PRODUCT_OUTPUT.name,
+      article: ARTICLE_OUTPUT.name,
+      insights: INSIGHTS_OUTPUT.name,
+      socialContent: SOCIAL_CONTENT_OUTPUT.name,
+    });
+  });
+
   describe('text functions', () => {
     it('generateProduct sends the photo as a vision input and answers the validated draft', async () => {
-      const draft = await provider().generateProduct({ image: photo, language: 'fr', currency: 'EUR' });
+      const draft = await provider().run(GENERATE_PRODUCT_TASK, { image: photo, language: 'fr', currency: 'EUR' });
       expect(draft).toEqual(SAMPLE_ANSWERS[SCHEMA_NAMES.product]);
 
       const [request] = fake.chatRequests;
@@ -82,7 +100,7 @@ describe('OpenAiProvider', () => {
       expect(request.body.model).toBe('gpt-4o-mini');
       expect(request.body.response_format).toEqual({
         type: 'json_schema',
-        json_schema: { name: 'product_draft', strict: true, schema: wireSchema(PRODUCT_SCHEMA) },
+        json_schema: { name: 'product_draft', strict: true, schema: wireSchema(PRODUCT_OUTPUT.schema) },
       });
       const [system, user] = request.body.messages;
       expect(system.role).toBe('system');
@@ -100,19 +118,23 @@ describe('OpenAiProvider', () => {
 
     it('generateProduct rounds prices to cents', async () => {
       fake.enqueue('chat', { kind: 'json', content: { ...SAMPLE_ANSWERS[SCHEMA_NAMES.product], price: 19.994, compare_price: 24.999 } });
-      const draft = await provider().generateProduct({ image: photo, language: 'en', currency: 'USD' });
+      const draft = await provider().run(GENERATE_PRODUCT_TASK, { image: photo, language: 'en', currency: 'USD' });
       expect(draft.price).toBe(19.99);
       expect(draft.compare_price).toBe(25);
     });
 
     it('generateArticle asks for h2/p/ul HTML of the requested length', async () => {
-      const draft = await provider().generateArticle(article);
+      const draft = await provider().run(GENERATE_BLOG_AUTOPILOT_TASK, article);
       expect(draft).toEqual(SAMPLE_ANSWERS[SCHEMA_NAMES.article]);
 
       const [request] = fake.chatRequests;
       expect(request.headers.authorization).toBe(`Bearer ${API_KEY}`);
       expect(request.body.model).toBe('gpt-4o-mini');
-      expect(request.body.response_format.json_schema).toEqual({ name: 'article_draft', strict: true, schema: wireSchema(ARTICLE_SCHEMA) });
+      expect(request.body.response_format.json_schema).toEqual({
+        name: 'article_draft',
+        strict: true,
+        schema: wireSchema(ARTICLE_OUTPUT.schema),
+      });
       const [system, user] = request.body.messages;
       expect(system.content).toContain('<h2>');
       expect(system.content).toContain('<ul>');
@@ -122,7 +144,7 @@ describe('OpenAiProvider', () => {
     });
 
     it('researchSocialContext sends the query and platforms', async () => {
-      const draft = await provider().researchSocialContext({ query: 'linen summer', platforms: ['instagram', 'tiktok'] });
+      const draft = await provider().run(RESEARCH_SOCIAL_CONTEXT_TASK, { query: 'linen summer', platforms: ['instagram', 'tiktok'] });
       expect(draft).toEqual(SAMPLE_ANSWERS[SCHEMA_NAMES.insights]);
 
       const [request] = fake.chatRequests;
@@ -130,7 +152,7 @@ describe('OpenAiProvider', () => {
       expect(request.body.response_format.json_schema).toEqual({
         name: 'social_insights',
         strict: true,
-        schema: wireSchema(INSIGHTS_SCHEMA),
+        schema: wireSchema(INSIGHTS_OUTPUT.schema),
       });
       const user = request.body.messages[1].content as string;
       expect(user).toContain('linen summer');
@@ -139,14 +161,14 @@ describe('OpenAiProvider', () => {
     });
 
     it('generateSocialContent sends the platform, tone, language, limit and product', async () => {
-      const draft = await provider().generateSocialContent(social);
+      const draft = await provider().run(SOCIAL_GENERATE_CONTENT_TASK, social);
       expect(draft).toEqual(SAMPLE_ANSWERS[SCHEMA_NAMES.socialContent]);
 
       const [request] = fake.chatRequests;
       expect(request.body.response_format.json_schema).toEqual({
         name: 'social_content',
         strict: true,
-        schema: wireSchema(SOCIAL_CONTENT_SCHEMA),
+        schema: wireSchema(SOCIAL_CONTENT_OUTPUT.schema),
       });
       const user = request.body.messages[1].content as string;
       for (const expected of [
@@ -165,11 +187,11 @@ describe('OpenAiProvider', () => {
     });
 
     it('sends the schema without the length keywords strict mode rejects, and keeps the limits in descriptions', () => {
-      const sent = JSON.stringify(wireSchema(ARTICLE_SCHEMA));
+      const sent = JSON.stringify(wireSchema(ARTICLE_OUTPUT.schema));
       expect(sent).not.toContain('maxLength');
       expect(sent).not.toContain('minLength');
       expect(sent).toContain('At most 70 characters');
-      expect(wireSchema(SOCIAL_CONTENT_SCHEMA)).toMatchObject({
+      expect(wireSchema(SOCIAL_CONTENT_OUTPUT.schema)).toMatchObject({
         additionalProperties: false,
         required: ['text', 'hashtags', 'best_hour'],
         properties: { best_hour: { type: 'integer', minimum: 0, maximum: 23 } },
@@ -179,7 +201,11 @@ describe('OpenAiProvider', () => {
 
   describe('covers', () => {
     it('generateCover asks the image model for a landscape image and answers its bytes', async () => {
-      const cover = await provider().generateCover({ title: 'Summer linen', style: 'minimal', colors: ['#112233', '#fa0'] });
+      const cover = await provider().run(GENERATE_BLOG_COVER_TASK, {
+        title: 'Summer linen',
+        style: 'minimal',
+        colors: ['#112233', '#fa0'],
+      });
       expect(cover.bytes.equals(fake.defaultPng)).toBe(true);
       const meta = await sharp(cover.bytes).metadata();
       expect([meta.format, meta.width, meta.height]).toEqual(['png', 1536, 1024]);
@@ -201,20 +227,24 @@ describe('OpenAiProvider', () => {
         .png()
         .toBuffer();
       fake.enqueue('images', { kind: 'image', png });
-      const cover = await provider({ imageModel: 'dall-e-3' }).generateCover({ title: 'T', style: 'bold', colors: ['#000'] });
+      const cover = await provider({ imageModel: 'dall-e-3' }).run(GENERATE_BLOG_COVER_TASK, {
+        title: 'T',
+        style: 'bold',
+        colors: ['#000'],
+      });
       expect(cover.bytes.equals(png)).toBe(true);
       expect(fake.imageRequests[0].body).toMatchObject({ model: 'dall-e-3', response_format: 'b64_json', size: '1792x1024' });
     });
 
     it('an image answer without base64 is an invalid answer', async () => {
       fake.enqueue('images', { kind: 'status', status: 200, body: { created: 1, data: [{ url: 'https://example.com/x.png' }] } });
-      const error = await failure(provider().generateCover({ title: 'T', style: 'bold', colors: ['#000'] }));
+      const error = await failure(provider().run(GENERATE_BLOG_COVER_TASK, { title: 'T', style: 'bold', colors: ['#000'] }));
       expect(error.reason).toBe('invalid_answer');
     });
 
     it('an image answer that is not base64 is an invalid answer', async () => {
       fake.enqueue('images', { kind: 'status', status: 200, body: { created: 1, data: [{ b64_json: 'not base64!' }] } });
-      const error = await failure(provider().generateCover({ title: 'T', style: 'bold', colors: ['#000'] }));
+      const error = await failure(provider().run(GENERATE_BLOG_COVER_TASK, { title: 'T', style: 'bold', colors: ['#000'] }));
       expect(error.reason).toBe('invalid_answer');
     });
   });
@@ -223,21 +253,21 @@ describe('OpenAiProvider', () => {
     it('a provider slower than timeoutMs is a timeout', async () => {
       fake.enqueue('chat', { kind: 'delay', ms: 2_000, then: { kind: 'json', content: SAMPLE_ANSWERS[SCHEMA_NAMES.article] } });
       const started = Date.now();
-      const error = await failure(provider({ timeoutMs: 300 }).generateArticle(article));
+      const error = await failure(provider({ timeoutMs: 300 }).run(GENERATE_BLOG_AUTOPILOT_TASK, article));
       expect(error.reason).toBe('timeout');
       expect(Date.now() - started).toBeLessThan(1_500);
     });
 
     it('passes the caller abort signal through', async () => {
       fake.enqueue('chat', { kind: 'delay', ms: 2_000, then: { kind: 'json', content: SAMPLE_ANSWERS[SCHEMA_NAMES.article] } });
-      const error = await failure(provider().generateArticle(article, AbortSignal.timeout(200)));
+      const error = await failure(provider().run(GENERATE_BLOG_AUTOPILOT_TASK, article, AbortSignal.timeout(200)));
       expect(error.reason).toBe('timeout');
       expect(fake.chatRequests).toHaveLength(1);
     });
 
     it('500 on every attempt is unavailable, after exactly maxRetries retries', async () => {
       fake.enqueue('chat', { kind: 'status', status: 500 }, { kind: 'status', status: 500 });
-      const error = await failure(provider({ maxRetries: 1 }).generateArticle(article));
+      const error = await failure(provider({ maxRetries: 1 }).run(GENERATE_BLOG_AUTOPILOT_TASK, article));
       expect(error.reason).toBe('unavailable');
       expect(error.message).toContain('HTTP 500');
       expect(fake.chatRequests).toHaveLength(2);
@@ -245,21 +275,21 @@ describe('OpenAiProvider', () => {
 
     it('a 500 followed by a success succeeds on the retry', async () => {
       fake.enqueue('chat', { kind: 'status', status: 500 });
-      const draft = await provider({ maxRetries: 1 }).generateArticle(article);
+      const draft = await provider({ maxRetries: 1 }).run(GENERATE_BLOG_AUTOPILOT_TASK, article);
       expect(draft).toEqual(SAMPLE_ANSWERS[SCHEMA_NAMES.article]);
       expect(fake.chatRequests).toHaveLength(2);
     });
 
     it('429 is rate_limited', async () => {
       fake.enqueue('chat', { kind: 'status', status: 429, body: { error: { message: 'Rate limit reached', type: 'requests' } } });
-      const error = await failure(provider().researchSocialContext({ query: 'q', platforms: ['x'] }));
+      const error = await failure(provider().run(RESEARCH_SOCIAL_CONTEXT_TASK, { query: 'q', platforms: ['x'] }));
       expect(error.reason).toBe('rate_limited');
     });
 
     it('401 (a bad key) is refused, and the message never shows the key', async () => {
       const strict = await FakeOpenAiServer.start({ apiKey: 'sk-the-right-key' });
       try {
-        const error = await failure(provider({ baseUrl: strict.url }).generateSocialContent(social));
+        const error = await failure(provider({ baseUrl: strict.url }).run(SOCIAL_GENERATE_CONTENT_TASK, social));
         expect(error.reason).toBe('refused');
         expect(error.message).toBe('The AI provider refused the request (HTTP 401)');
         expect(strict.chatRequests[0].status).toBe(401);
@@ -272,13 +302,13 @@ describe('OpenAiProvider', () => {
       const gone = await FakeOpenAiServer.start();
       const url = gone.url;
       await gone.close();
-      const error = await failure(provider({ baseUrl: url }).generateArticle(article));
+      const error = await failure(provider({ baseUrl: url }).run(GENERATE_BLOG_AUTOPILOT_TASK, article));
       expect(error.reason).toBe('unavailable');
     });
 
     it('a 5xx on the images route is unavailable too', async () => {
       fake.enqueue('images', { kind: 'status', status: 503 });
-      const error = await failure(provider().generateCover({ title: 'T', style: 'bold', colors: ['#000'] }));
+      const error = await failure(provider().run(GENERATE_BLOG_COVER_TASK, { title: 'T', style: 'bold', colors: ['#000'] }));
       expect(error.reason).toBe('unavailable');
     });
   });
@@ -290,64 +320,69 @@ describe('OpenAiProvider', () => {
         'non-JSON content',
         { kind: 'raw-content', content: 'Here is your article: it is great.' },
         'invalid_answer',
-        () => provider().generateArticle(article),
+        () => provider().run(GENERATE_BLOG_AUTOPILOT_TASK, article),
       ],
-      ['empty content', { kind: 'raw-content', content: '' }, 'invalid_answer', () => provider().generateArticle(article)],
+      [
+        'empty content',
+        { kind: 'raw-content', content: '' },
+        'invalid_answer',
+        () => provider().run(GENERATE_BLOG_AUTOPILOT_TASK, article),
+      ],
       [
         'a truncated answer',
         { kind: 'raw-content', content: '{"title": "Cut', finishReason: 'length' },
         'invalid_answer',
-        () => provider().generateArticle(article),
+        () => provider().run(GENERATE_BLOG_AUTOPILOT_TASK, article),
       ],
       [
         'seo_keywords of 1 item',
         { kind: 'json', content: { ...product, seo_keywords: ['bag'] } },
         'invalid_answer',
-        () => provider().generateProduct({ image: photo, language: 'en', currency: 'EUR' }),
+        () => provider().run(GENERATE_PRODUCT_TASK, { image: photo, language: 'en', currency: 'EUR' }),
       ],
       [
         'compare_price below price',
         { kind: 'json', content: { ...product, price: 30, compare_price: 20 } },
         'invalid_answer',
-        () => provider().generateProduct({ image: photo, language: 'en', currency: 'EUR' }),
+        () => provider().run(GENERATE_PRODUCT_TASK, { image: photo, language: 'en', currency: 'EUR' }),
       ],
       [
         'a price of 0',
         { kind: 'json', content: { ...product, price: 0 } },
         'invalid_answer',
-        () => provider().generateProduct({ image: photo, language: 'en', currency: 'EUR' }),
+        () => provider().run(GENERATE_PRODUCT_TASK, { image: photo, language: 'en', currency: 'EUR' }),
       ],
       [
         'a missing field',
         { kind: 'json', content: { ...product, category: undefined } },
         'invalid_answer',
-        () => provider().generateProduct({ image: photo, language: 'en', currency: 'EUR' }),
+        () => provider().run(GENERATE_PRODUCT_TASK, { image: photo, language: 'en', currency: 'EUR' }),
       ],
       [
         'an extra field',
         { kind: 'json', content: { ...SAMPLE_ANSWERS[SCHEMA_NAMES.article], author: 'me' } },
         'invalid_answer',
-        () => provider().generateArticle(article),
+        () => provider().run(GENERATE_BLOG_AUTOPILOT_TASK, article),
       ],
       [
         'a seo_title over 70 characters',
         { kind: 'json', content: { ...SAMPLE_ANSWERS[SCHEMA_NAMES.article], seo_title: 'x'.repeat(71) } },
         'invalid_answer',
-        () => provider().generateArticle(article),
+        () => provider().run(GENERATE_BLOG_AUTOPILOT_TASK, article),
       ],
       [
         'a hashtag without #',
         { kind: 'json', content: { ...SAMPLE_ANSWERS[SCHEMA_NAMES.insights], popular_hashtags: ['#ok', 'nohash'] } },
         'invalid_answer',
-        () => provider().researchSocialContext({ query: 'q', platforms: ['x'] }),
+        () => provider().run(RESEARCH_SOCIAL_CONTEXT_TASK, { query: 'q', platforms: ['x'] }),
       ],
       [
         'best_hour 24',
         { kind: 'json', content: { ...SAMPLE_ANSWERS[SCHEMA_NAMES.socialContent], best_hour: 24 } },
         'invalid_answer',
-        () => provider().generateSocialContent(social),
+        () => provider().run(SOCIAL_GENERATE_CONTENT_TASK, social),
       ],
-      ['a refusal', { kind: 'refusal' }, 'refused', () => provider().generateSocialContent(social)],
+      ['a refusal', { kind: 'refusal' }, 'refused', () => provider().run(SOCIAL_GENERATE_CONTENT_TASK, social)],
     ];
 
     it.each(cases)('%s → %s', async (_label, behaviour, reason, call) => {
@@ -362,7 +397,7 @@ describe('OpenAiProvider', () => {
 
     it('names the failing field', async () => {
       fake.enqueue('chat', { kind: 'json', content: { ...product, seo_keywords: ['bag'] } });
-      const error = await failure(provider().generateProduct({ image: photo, language: 'en', currency: 'EUR' }));
+      const error = await failure(provider().run(GENERATE_PRODUCT_TASK, { image: photo, language: 'en', currency: 'EUR' }));
       expect(error.message).toContain('/seo_keywords');
     });
   });

@@ -1,14 +1,13 @@
+import type { ChatCompletionContentPart } from 'openai/resources/chat/completions';
+import type { StructuredOutput } from '../openai/schemas.js';
+
 /**
- * What every AI provider does, whichever model sits behind it. Providers produce the
- * content only: charging, store access, idempotency, HTML sanitising, fitting text to a platform and
- * the suggested publishing time are the AiService's, the same for every provider.
+ * What every AI provider does, whichever model sits behind it. A provider is an engine: it runs the
+ * task of an AI function (`AiTask`, declared in the function's folder) and produces the content only.
+ * Charging, store access, idempotency, refusing a language, normalising the answer, fitting text to a
+ * platform and the suggested publishing time belong to the function's handler, the same for every
+ * provider.
  */
-
-/** The five charged functions, by their route names (billing keeps their costs and limits). */
-export { AI_FUNCTIONS, type AiFunction } from '@app/billing';
-
-export const ARTICLE_LENGTHS = ['short', 'medium', 'long'] as const;
-export type ArticleLength = (typeof ARTICLE_LENGTHS)[number];
 
 /** A fetched image, decoded: what the product generator may look at. */
 export interface ImageFacts {
@@ -27,95 +26,54 @@ export interface ImageFacts {
   hasAlpha: boolean;
 }
 
-export interface ProductInput {
-  image: ImageFacts;
-  /** BCP 47 tag, as sent (`en`, `fr`, `pt-BR`). */
-  language: string;
-  /** The store's ISO 4217 currency, for price suggestions. */
-  currency: string;
+/** The primary language of a BCP 47 tag, lower case: `pt-BR` → `pt`. What providers list their languages by. */
+export function primaryLanguage(tag: string): string {
+  return tag.trim().split(/[-_]/)[0].toLowerCase();
 }
 
-/** Generated product fields (the seed's "Generated product" less `ai_credits_used`). */
-export interface ProductDraft {
-  name: string;
-  name_en: string;
-  description: string;
-  /** Positive, at most 2 decimals. */
-  price: number;
-  /** >= price, at most 2 decimals. */
-  compare_price: number;
-  category: string;
-  /** 3–10 items. */
-  seo_keywords: string[];
-}
-
-export interface CoverInput {
-  title: string;
-  style: string;
-  /** 1–5 colours, `#RGB` or `#RRGGBB` as sent. */
-  colors: string[];
-}
-
-/** An image in any format sharp reads; the service turns it into the stored 1200×630 PNG. */
-export interface CoverImage {
+/** An image in any format sharp reads; the cover handler turns it into the stored 1200×630 PNG. */
+export interface GeneratedImage {
   bytes: Buffer;
 }
 
-export interface ArticleInput {
-  topic: string;
-  tone: string;
-  length: ArticleLength;
-  language: string;
+/** How the offline `local` provider does a task: generated from templates, deterministically. */
+export interface LocalTask<Input, Output> {
+  /**
+   * The languages it writes, as primary language subtags (`pt` covers `pt-BR`); absent when the
+   * task's input has no language.
+   */
+  readonly languages?: readonly string[];
+  generate(input: Input): Output | Promise<Output>;
 }
 
-/** The seed's "Generated article". `content` is HTML; the service sanitises it before answering. */
-export interface ArticleDraft {
-  title: string;
-  content: string;
-  excerpt: string;
-  seo_title: string;
-  seo_description: string;
+/** An OpenAI-compatible chat completion with JSON-schema structured output. */
+export interface ChatTask<Input, Output> {
+  readonly kind: 'chat';
+  /** The answer's schema, sent as `response_format` and checked again on our side. */
+  readonly output: StructuredOutput<Output>;
+  /** The system message. */
+  readonly system: string;
+  /** The user message: text, or parts (an image as a vision input). */
+  user(input: Input): string | ChatCompletionContentPart[];
+  /** Rules the schema cannot express, applied to the validated answer; throws AiProviderError when it breaks them. */
+  accept?(answer: Output): Output;
 }
 
-export interface InsightsInput {
-  query: string;
-  /** Platform ids (`instagram`, `facebook`, `x`, `tiktok`, `threads`, `youtube`). */
-  platforms: string[];
+/** An OpenAI-compatible image generation (the images API). */
+export interface ImageTask<Input> {
+  readonly kind: 'image';
+  prompt(input: Input): string;
 }
 
-/** The seed's "Social insights". */
-export interface InsightsDraft {
-  trending_topics: string[];
-  popular_hashtags: string[];
-  audience_sentiment: string;
-  recommendations: string[];
-}
-
-export interface SocialProduct {
-  name: string;
-  description: string | null;
-  price: number;
-  currency: string;
-  category: string | null;
-  seo_keywords: string[];
-}
-
-export interface SocialContentInput {
-  product: SocialProduct;
-  platform: string;
-  tone: string;
-  language: string;
-  /** The platform's text limit in its own units (X: weighted characters); the service enforces it too. */
-  textLimit: number;
-}
-
-export interface SocialContentDraft {
-  /** The post text without the hashtags (the service appends them when they fit). */
-  text: string;
-  /** Each begins with `#`. */
-  hashtags: string[];
-  /** The hour of day (0–23, store local time) the provider suggests posting at. */
-  best_hour: number;
+/**
+ * How each kind of provider does one AI function. Declared in the function's folder
+ * (`functions/<name>/<name>.task.ts`), so a new function adds no method to any provider.
+ */
+export interface AiTask<Input, Output> {
+  /** The function's route name, for logs. */
+  readonly name: string;
+  readonly local: LocalTask<Input, Output>;
+  readonly openai: Output extends GeneratedImage ? ImageTask<Input> : ChatTask<Input, Output>;
 }
 
 /**
@@ -133,14 +91,18 @@ export class AiProviderError extends Error {
   }
 }
 
+/** The provider's answer breaks the contract: a 502 with a refund. */
+export function unusableAnswer(what: string): AiProviderError {
+  return new AiProviderError(`The AI provider's answer is unusable: ${what}`, 'invalid_answer');
+}
+
 export interface AiProvider {
   /** `local` or `openai`. */
   readonly id: string;
-  generateProduct(input: ProductInput, signal?: AbortSignal): Promise<ProductDraft>;
-  generateCover(input: CoverInput, signal?: AbortSignal): Promise<CoverImage>;
-  generateArticle(input: ArticleInput, signal?: AbortSignal): Promise<ArticleDraft>;
-  researchSocialContext(input: InsightsInput, signal?: AbortSignal): Promise<InsightsDraft>;
-  generateSocialContent(input: SocialContentInput, signal?: AbortSignal): Promise<SocialContentDraft>;
+  /** The languages this provider writes `task` in (primary subtags); null: any language. */
+  languagesFor(task: AiTask<any, any>): readonly string[] | null;
+  /** Does `task` for `input`; throws AiProviderError when the provider fails or answers something unusable. */
+  run<Input, Output>(task: AiTask<Input, Output>, input: Input, signal?: AbortSignal): Promise<Output>;
 }
 
 /** Nest injection token of the configured provider. */

@@ -85,13 +85,14 @@ export class TokenQuery {
 
 /**
  * Validates an /auth/v1 body the way GoTrue does: fields it does not know are ignored
- * (supabase-js sends `gotrue_meta_security` and PKCE fields), bad ones give a 400 `validation_failed`.
+ * (supabase-js sends `gotrue_meta_security` and PKCE fields), a field set to null counts as left out
+ * (supabase-js sends `code_challenge: null`), bad ones give a 400 `validation_failed`.
  */
 export function parseGoTrueBody<T extends object>(type: new () => T, body: unknown): T {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
     throw new GoTrueError(400, 'validation_failed', 'Request body must be a JSON object');
   }
-  const value = plainToInstance(type, body);
+  const value = plainToInstance(type, Object.fromEntries(Object.entries(body).filter(([, field]) => field !== null)));
   const errors = validateSync(value, { whitelist: true, forbidNonWhitelisted: false });
   if (errors.length > 0) {
     const first = errors[0].children?.length ? errors[0].children[0] : errors[0];

@@ -11,7 +11,31 @@ export interface NewAccount {
   fullName: string | null;
   provider: string;
   storeId: string | null;
+  /** Whether its address counts as confirmed from the start (AUTH_CONFIRM_EMAIL off). */
+  confirmed: boolean;
 }
+
+/** A sign-up's account: new, or an unconfirmed one of the same address given this sign-up's password. */
+export type CreatedAccount =
+  { outcome: 'created' | 'unconfirmed'; userId: string } | { outcome: 'email_taken' } | { outcome: 'unknown_store' };
+
+/** What an e-mailed token is for. */
+export type TokenKind = 'signup' | 'recovery' | 'email_change';
+
+/** The account a token was issued for, and where it goes. */
+export interface IssuedToken {
+  userId: string;
+  /** The address the token is mailed to: the account's, or for an e-mail change the new one. */
+  recipient: string;
+  email: string;
+  newEmail: string | null;
+}
+
+export type VerifiedToken =
+  { outcome: 'verified'; userId: string; email: string; oldEmail: string | null } | { outcome: 'invalid' | 'email_taken' };
+
+export type AcceptedInvitationLink =
+  { outcome: 'accepted'; userId: string; email: string; storeId: string } | { outcome: 'invalid' | 'wrong_role' };
 
 /** The outcome of presenting a refresh token. */
 export type Rotation = { kind: 'rotated'; sessionId: string; userId: string } | { kind: 'reused'; sessionId: string } | { kind: 'unknown' };
@@ -29,10 +53,10 @@ export class AuthStore {
     private readonly databases: Databases,
   ) {}
 
-  async createAccount(account: NewAccount): Promise<string | 'email_taken' | 'unknown_store'> {
-    const [row] = await queryRows<{ outcome: 'created' | 'email_taken' | 'unknown_store'; user_id: string | null }>(
+  async createAccount(account: NewAccount): Promise<CreatedAccount> {
+    const [row] = await queryRows<{ outcome: CreatedAccount['outcome']; user_id: string | null }>(
       this.txHost.tx,
-      'SELECT * FROM auth_create_user($1, $2, $3, $4, $5, $6, $7)',
+      'SELECT * FROM auth_create_user($1, $2, $3, $4, $5, $6, $7, $8)',
       [
         account.email,
         account.passwordHash,
@@ -40,20 +64,102 @@ export class AuthStore {
         account.fullName,
         account.provider,
         account.storeId,
+        account.confirmed,
         this.databases.ticket('create-user', account.email.toLowerCase()),
       ],
     );
-    return row.outcome === 'created' ? row.user_id! : row.outcome;
+    if (row.outcome === 'created' || row.outcome === 'unconfirmed') return { outcome: row.outcome, userId: row.user_id! };
+    return { outcome: row.outcome };
   }
 
   /** The account's id and password hash, to check a password against; null when no account has the address. */
-  async passwordCandidate(email: string): Promise<{ userId: string; passwordHash: string | null } | null> {
-    const [row] = await queryRows<{ user_id: string; password_hash: string | null }>(
+  async passwordCandidate(email: string): Promise<{ userId: string; passwordHash: string | null; emailConfirmed: boolean } | null> {
+    const [row] = await queryRows<{ user_id: string; password_hash: string | null; email_confirmed: boolean }>(
       this.txHost.tx,
       'SELECT * FROM auth_password_candidate($1, $2)',
       [email, this.databases.ticket('sign-in', email.toLowerCase())],
     );
-    return row ? { userId: row.user_id, passwordHash: row.password_hash } : null;
+    return row ? { userId: row.user_id, passwordHash: row.password_hash, emailConfirmed: row.email_confirmed } : null;
+  }
+
+  /** A new token of `kind` for the account of `email`, replacing its live one; null when there is no such account. */
+  async issueToken(email: string, kind: TokenKind, tokenHash: Buffer, codeHash: Buffer, ttlSeconds: number): Promise<IssuedToken | null> {
+    const [row] = await queryRows<{ user_id: string; recipient: string; email: string; new_email: string | null }>(
+      this.txHost.tx,
+      'SELECT * FROM auth_issue_token($1, $2, $3, $4, $5, $6)',
+      [email, kind, tokenHash, codeHash, ttlSeconds, this.databases.ticket('issue-token', `${email.toLowerCase()}:${kind}`)],
+    );
+    return row ? { userId: row.user_id, recipient: row.recipient, email: row.email, newEmail: row.new_email } : null;
+  }
+
+  /** Uses a token once: by a link's token, or by the address it went to and its code. */
+  async verifyToken(kind: TokenKind, proof: { tokenHash: Buffer } | { email: string; codeHash: Buffer }): Promise<VerifiedToken> {
+    const byCode = 'codeHash' in proof;
+    const [row] = await queryRows<{ outcome: VerifiedToken['outcome']; user_id: string; email: string; old_email: string | null }>(
+      this.txHost.tx,
+      'SELECT * FROM auth_verify_token($1, $2, $3, $4, $5)',
+      [
+        kind,
+        byCode ? null : proof.tokenHash,
+        byCode ? proof.email : null,
+        byCode ? proof.codeHash : null,
+        byCode ? this.databases.ticket('verify-code', `${proof.email.toLowerCase()}:${kind}`) : null,
+      ],
+    );
+    return row.outcome === 'verified'
+      ? { outcome: 'verified', userId: row.user_id, email: row.email, oldEmail: row.old_email }
+      : { outcome: row.outcome };
+  }
+
+  /** Accepts the invitation an e-mailed link names, for the invited address's account (made when there is none). */
+  async acceptInvitationLink(linkHash: Buffer): Promise<AcceptedInvitationLink> {
+    const [row] = await queryRows<{ outcome: AcceptedInvitationLink['outcome']; user_id: string; email: string; store_id: string }>(
+      this.txHost.tx,
+      'SELECT * FROM auth_accept_invitation_link($1)',
+      [linkHash],
+    );
+    return row.outcome === 'accepted'
+      ? { outcome: 'accepted', userId: row.user_id, email: row.email, storeId: row.store_id }
+      : { outcome: row.outcome };
+  }
+
+  /**
+   * As the bound user: its new password; its other sessions end. `recentSeconds` null says the API
+   * checked the current password; otherwise the session must have signed in that recently.
+   */
+  async setPassword(userId: string, passwordHash: string, recentSeconds: number | null): Promise<'changed' | 'reauthentication_needed'> {
+    const [row] = await queryRows<{ outcome: 'changed' | 'reauthentication_needed' }>(
+      this.txHost.tx,
+      'SELECT * FROM auth_set_password($1, $2, $3)',
+      [passwordHash, recentSeconds, this.databases.ticket('set-password', userId)],
+    );
+    return row.outcome;
+  }
+
+  /** As the bound user: `newEmail` pending, with a token to send to it. */
+  async requestEmailChange(
+    userId: string,
+    newEmail: string,
+    tokenHash: Buffer,
+    codeHash: Buffer,
+    ttlSeconds: number,
+  ): Promise<'requested' | 'email_taken'> {
+    const [row] = await queryRows<{ outcome: 'requested' | 'email_taken' }>(
+      this.txHost.tx,
+      'SELECT * FROM auth_request_email_change($1, $2, $3, $4, $5)',
+      [newEmail, tokenHash, codeHash, ttlSeconds, this.databases.ticket('email-change', `${userId}:${newEmail.toLowerCase()}`)],
+    );
+    return row.outcome;
+  }
+
+  /** As the bound user, without confirmation: its address becomes `newEmail` now; answers the old one. */
+  async changeEmail(userId: string, newEmail: string): Promise<{ outcome: 'changed'; oldEmail: string } | { outcome: 'email_taken' }> {
+    const [row] = await queryRows<{ outcome: 'changed' | 'email_taken'; old_email: string }>(
+      this.txHost.tx,
+      'SELECT * FROM auth_change_email($1, $2)',
+      [newEmail, this.databases.ticket('email-change-now', `${userId}:${newEmail.toLowerCase()}`)],
+    );
+    return row.outcome === 'changed' ? { outcome: 'changed', oldEmail: row.old_email } : { outcome: 'email_taken' };
   }
 
   /** Opens a session with its first refresh token for a user the caller has just proven; answers its id. */

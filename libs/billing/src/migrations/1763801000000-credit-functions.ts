@@ -3,16 +3,18 @@ import { dropDefiners, handOverDefiner, PRIVATE_SCHEMA } from '@app/core';
 import { CREDIT_COSTS, DEFAULT_HOURLY_LIMITS, USAGE_WINDOW_SECONDS } from '../credit-costs.js';
 import { MAX_GRANT, MAX_BALANCE } from '../credit-limits.js';
 
+/** A figure per function, written into the SQL: null for a name the list does not have. */
+export const listedFor = (figures: Readonly<Record<string, number>>) =>
+  `CASE p_function ${Object.entries(figures)
+    .map(([fn, figure]) => `WHEN '${fn}' THEN ${figure}`)
+    .join(' ')} END`;
+
 /** The cost of a function, from the price list (a caller cannot name its own price). */
-const COST_OF = `CASE p_function ${Object.entries(CREDIT_COSTS)
-  .map(([fn, cost]) => `WHEN '${fn}' THEN ${cost}`)
-  .join(' ')} END`;
+const COST_OF = listedFor(CREDIT_COSTS);
 
 /** The hourly maximum: the installation's (AI_HOURLY_LIMITS, written at start), else the listed default. */
 const LIMIT_OF = `coalesce((SELECT (i.ai_hourly_limits ->> p_function)::integer FROM ${PRIVATE_SCHEMA}.installation i),
-  CASE p_function ${Object.entries(DEFAULT_HOURLY_LIMITS)
-    .map(([fn, limit]) => `WHEN '${fn}' THEN ${limit}`)
-    .join(' ')} END)`;
+  ${listedFor(DEFAULT_HOURLY_LIMITS)})`;
 
 /** Locks the store's account row (making it, empty, if missing) and reads its balance into `current`. */
 const LOCK_ACCOUNT = `
@@ -23,23 +25,18 @@ const LOCK_ACCOUNT = `
   END IF;`;
 
 /**
- * The ledger's writes as narrow functions the request role may call (it may only read the ledger):
- * a charge by a caller holding `ai` on the store, at the function's listed price, atomically with
- * the hourly maximum and the balance; a refund of the caller's own recent charge, once; an admin's
- * grant. Each locks the store's account row first, so a store's changes run one after another.
+ * `app_charge_credits(store, function, reference)`: the charge of a caller holding `ai` on the store,
+ * atomically with the function's hourly maximum and the balance. `price` and `limit` are SQL
+ * expressions of `p_function` (null: not an AI function).
  */
-export class CreditFunctions1763801000000 implements MigrationInterface {
-  name = 'CreditFunctions1763801000000';
-
-  async up(db: QueryRunner): Promise<void> {
-    await db.query(`
+export const chargeCreditsFunction = (price: string, limit: string) => `
       CREATE FUNCTION app_charge_credits(p_store uuid, p_function text, p_reference text)
       RETURNS TABLE (outcome text, charge_id uuid, balance integer, used integer, retry_after double precision, hourly_limit integer)
       LANGUAGE plpgsql VOLATILE SECURITY DEFINER AS $$
       #variable_conflict use_column
       DECLARE
-        price integer := ${COST_OF};
-        p_limit integer := ${LIMIT_OF};
+        price integer := ${price};
+        p_limit integer := ${limit};
         current integer;
       BEGIN
         hourly_limit := p_limit;
@@ -78,7 +75,19 @@ export class CreditFunctions1763801000000 implements MigrationInterface {
         outcome := 'charged';
         balance := current;
         RETURN NEXT;
-      END $$`);
+      END $$`;
+
+/**
+ * The ledger's writes as narrow functions the request role may call (it may only read the ledger):
+ * a charge by a caller holding `ai` on the store, at the function's listed price, atomically with
+ * the hourly maximum and the balance; a refund of the caller's own recent charge, once; an admin's
+ * grant. Each locks the store's account row first, so a store's changes run one after another.
+ */
+export class CreditFunctions1763801000000 implements MigrationInterface {
+  name = 'CreditFunctions1763801000000';
+
+  async up(db: QueryRunner): Promise<void> {
+    await db.query(chargeCreditsFunction(COST_OF, LIMIT_OF));
     await handOverDefiner(db, 'app_charge_credits(uuid, text, text)');
 
     // The welcome grant, from the transaction that creates the store: the amount is the installation's

@@ -1,42 +1,14 @@
-import type { ExecutionContext } from '@nestjs/common';
-import { Reflector } from '@nestjs/core';
-import type { ApiError, CallerFacts, UserPrincipal } from '@app/core';
-import { StoreAccessGuard, type StoreAccessRule } from './store-access.guard.js';
+import { callerFacts as facts, judgeStoreAccess, STORE_A as STORE } from '../testing/store-access.js';
+import type { StoreAccessRule } from './store-access.guard.js';
 
-const STORE = '6f1c0b1e-2d4a-4c1b-9f57-1f0e8f6b8a11';
 const ORDER = '2b1c0b1e-2d4a-4c1b-9f57-1f0e8f6b8a22';
-const user: UserPrincipal = { kind: 'user', userId: 'u1', email: 'u@example.com', role: 'team_member', sessionId: 's1' };
-
-function context(request: Record<string, unknown>): ExecutionContext {
-  return { getHandler: () => () => undefined, switchToHttp: () => ({ getRequest: () => request }) } as unknown as ExecutionContext;
-}
-
-function facts(overrides: Partial<CallerFacts>): CallerFacts {
-  return {
-    userId: 'u1',
-    email: 'u@example.com',
-    role: 'team_member',
-    storeId: STORE,
-    relation: 'member',
-    permissions: [],
-    recordOwner: null,
-    storeCount: null,
-    ...overrides,
-  };
-}
 
 function outcome(
   rule: StoreAccessRule,
-  callerFacts: CallerFacts | undefined,
+  callerFacts: Parameters<typeof judgeStoreAccess>[1],
   request: Record<string, unknown> = { params: { store_id: STORE } },
 ) {
-  const reflector = { get: () => rule } as unknown as Reflector;
-  try {
-    new StoreAccessGuard(reflector).canActivate(context({ principal: user, callerFacts, ...request }));
-    return 'allowed';
-  } catch (error) {
-    return (error as ApiError).code;
-  }
+  return judgeStoreAccess(rule, callerFacts, request).outcome;
 }
 
 describe('StoreAccessGuard', () => {

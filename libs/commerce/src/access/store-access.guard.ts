@@ -28,7 +28,7 @@ const RESOURCE_NAMES: Record<StoreResource, string> = {
 /**
  * Judges the caller's access to the route's store: 404 when the store (or record) is not theirs to
  * see (never revealing whether it exists), 403 when they see it but may not do this. The facts come
- * from the AuthGuard's one lookup (`request.callerFacts`): this guard does not query.
+ * from the JWT strategy's one lookup (`request.callerFacts`): this guard does not query.
  */
 @Injectable()
 export class StoreAccessGuard implements CanActivate {

@@ -1,5 +1,5 @@
 import { ApiError } from '@app/core';
-import type { CustomerEventData } from '../events/store-event-kinds.js';
+import type { CustomerEventData } from '../events/commerce-events.js';
 
 export interface CustomerRow {
   id: string;

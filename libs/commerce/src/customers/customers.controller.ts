@@ -36,7 +36,8 @@ export class CustomersController {
     summary: 'Create a customer',
     description:
       'Staff only. Fires `customer.created` with `{customer_id, name, email}`. The record has no account (`user_id: null`) ' +
-      'until someone signs up as a customer of the store with this e-mail: the sign-up then links it (`customer.updated`).',
+      'and keeps none: a customer sign-up with its e-mail is refused (422 `user_already_exists`), since sign-up does not ' +
+      'verify e-mail addresses and linking would hand a stranger the record and its orders.',
   })
   @ApiSuccess(201, { customer: CUSTOMER_EXAMPLE })
   @EMAIL_TAKEN

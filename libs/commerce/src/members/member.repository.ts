@@ -11,22 +11,23 @@ const COLUMNS = 'id, store_id, email, user_id, permissions, status, invite_expir
 export class MemberRepository {
   constructor(private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>) {}
 
-  /** Creates an invitation, or answers null when the store already has a member with that e-mail. */
+  /** Creates an invitation (the answered token and the e-mailed link's, stored as hashes), or answers null when the store already has a member with that e-mail. */
   async invite(
     storeId: string,
     email: string,
     permissions: Permission[],
     token: string,
+    linkToken: string,
     ttlHours: number,
     invitedBy: string,
   ): Promise<MemberRow | null> {
     const rows: MemberRow[] = await queryRows(
       this.txHost.tx,
-      `INSERT INTO store_members (store_id, email, permissions, invite_token_hash, invite_expires_at, invited_by)
-       VALUES ($1, $2, $3, $4, now() + make_interval(hours => $5), $6)
+      `INSERT INTO store_members (store_id, email, permissions, invite_token_hash, invite_link_hash, invite_expires_at, invited_by)
+       VALUES ($1, $2, $3, $4, $5, now() + make_interval(hours => $6), $7)
        ON CONFLICT (store_id, lower(email)) DO NOTHING
        RETURNING ${COLUMNS}`,
-      [storeId, email, permissions, hashToken(token), ttlHours, invitedBy],
+      [storeId, email, permissions, hashToken(token), hashToken(linkToken), ttlHours, invitedBy],
     );
     return rows[0] ?? null;
   }

@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Patch, Post, Query } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
-import { ApiError, ApiFunctionRoute, ApiSuccess, CurrentUser, PageQueryDto, type UserPrincipal } from '@app/core';
+import { ApiError, ApiFunctionRoute, ApiSuccess, AppConfig, CurrentUser, PageQueryDto, type UserPrincipal } from '@app/core';
 import { StoreScoped } from '../access/store-access.guard.js';
 import { InviteMemberCommand } from './commands/invite-member/invite-member.command.js';
 import { RemoveMemberCommand } from './commands/remove-member/remove-member.command.js';
@@ -23,6 +23,7 @@ export class MembersController {
   constructor(
     private readonly commands: CommandBus,
     private readonly queries: QueryBus,
+    private readonly config: AppConfig,
   ) {}
 
   @Post()
@@ -31,12 +32,17 @@ export class MembersController {
   @ApiOperation({
     summary: 'Invite a team member',
     description:
-      'Answers the `invite_token` once; the invitee signs up at /auth/v1/signup with `data.invite_token` and the same e-mail within INVITE_TTL_HOURS (default 7 days).',
+      "Mails the invitee an invitation (in the store's language) whose link accepts it and signs them in, making a team member account when they have none " +
+      "(they then set a password with PUT /auth/v1/user); the store's `team_invitation` mail setting turns that e-mail off. Also answers the `invite_token` once, " +
+      'for apps that send their own: the invitee signs up at /auth/v1/signup with `data.invite_token` and the same e-mail. Either within INVITE_TTL_HOURS (default 7 days).',
   })
   @ApiSuccess(201, { member: MEMBER_EXAMPLE, invite_token: 'Xq3v9kz0Qm8b7w2Tn5Lr1Yc4Hs6Jd0Fa8Ge2Ku9Pi3o' })
   async invite(@Param('store_id') storeId: string, @Body() body: InviteMemberDto, @CurrentUser() user: UserPrincipal) {
+    if (body.redirect_to !== undefined && !this.config.allowsRedirectTo(body.redirect_to)) {
+      throw ApiError.validation([{ field: 'redirect_to', message: 'redirect_to is not on an allowed origin (ALLOWED_REDIRECT_ORIGINS)' }]);
+    }
     const { member, inviteToken } = await this.commands.execute(
-      new InviteMemberCommand(storeId, body.email, body.permissions, user.userId),
+      new InviteMemberCommand(storeId, body.email, body.permissions, user.userId, user.email, this.config.redirectTarget(body.redirect_to)),
     );
     return { success: true, member, invite_token: inviteToken };
   }

@@ -25,7 +25,6 @@ const ORDER_WITH_CUSTOMER = `
     FROM orders o
     LEFT JOIN customers c ON c.id = o.customer_id`;
 
-/** Orders and their items, read and written in the request's transaction under row-level security. */
 /** One product's stock move for an order. */
 export interface StockMoveOfOrder {
   product_id: string;
@@ -34,6 +33,7 @@ export interface StockMoveOfOrder {
   delta: number;
 }
 
+/** Orders and their items, read and written in the request's transaction under row-level security. */
 @Injectable()
 export class OrderRepository {
   constructor(private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>) {}
@@ -58,14 +58,10 @@ export class OrderRepository {
   }
 
   /**
-   * The store's next order number ("1001", "1002", …). The counter row stays locked until the
-   * transaction ends, so concurrent orders take numbers one after the other, and a rollback gives
-   * the number back: numbers are unique and gapless.
-   */
-  /**
-   * Inserts an order in the store's currency, status `pending`. Its number is the store's next one,
-   * given by the database at insert (trigger `orders_number`): nobody chooses it, and an order that
-   * fails rolls its number back with it.
+   * Inserts an order in the store's currency, status `pending`. Its number is the store's next one
+   * ("1001", "1002", …), given by the database at insert (trigger `orders_number`, whose counter row
+   * stays locked until the transaction ends): nobody chooses it, concurrent orders take numbers one
+   * after the other, and an order that fails rolls its number back with it.
    */
   async insert(storeId: string, fields: { customerId: string | null; total: string; placedBy: string }): Promise<OrderRow> {
     const rows = await queryRows<OrderRow>(
@@ -107,9 +103,8 @@ export class OrderRepository {
     return (await this.withItems(rows))[0] ?? null;
   }
 
-  /** The order, locked until the transaction ends (concurrent status changes wait); null when not visible. */
   /**
-   * The order, locked. Row-level security lets a customer lock only an order it may still cancel
+   * The order, locked until the transaction ends (concurrent status changes wait). Row-level security lets a customer lock only an order it may still cancel
    * (its own pending one): for its other orders this answers null, and `find` tells them apart.
    */
   async findForUpdate(id: string): Promise<OrderRow | null> {

@@ -1,4 +1,4 @@
-import type { OrderEventData } from '../events/store-event-kinds.js';
+import type { OrderEventData } from '../events/commerce-events.js';
 import type { OrderStatus } from './order-status.js';
 
 export interface OrderRow {

@@ -9,6 +9,7 @@ import {
   ApiUnprocessableEntityResponse,
 } from '@nestjs/swagger';
 import { ApiFunctionRoute, ApiSuccess, CurrentUser, type UserPrincipal } from '@app/core';
+import { Roles } from '@app/auth';
 import type { StoreAccess } from '../access/store-access.js';
 import { StoreScoped } from '../access/store-access.guard.js';
 import { ChangeOrderStatusCommand } from './commands/change-order-status/change-order-status.command.js';
@@ -127,6 +128,9 @@ export class OrdersController {
         },
       },
     },
+  })
+  @Roles('customer', {
+    message: "This lists a customer's own orders; staff list a store's orders with GET /functions/v1/stores/{store_id}/orders",
   })
   async listMine(@CurrentUser() user: UserPrincipal, @Query() params: ListOrdersParams) {
     return { success: true, ...(await this.queries.execute(new ListMyOrdersQuery(user, params))) };

@@ -1,5 +1,5 @@
 import type { StoreAccess } from '../access/store-access.js';
-import type { ProductEventData } from '../events/store-event-kinds.js';
+import type { ProductEventData } from '../events/commerce-events.js';
 
 export const PRODUCT_STATUSES = ['draft', 'active', 'archived'] as const;
 export type ProductStatus = (typeof PRODUCT_STATUSES)[number];

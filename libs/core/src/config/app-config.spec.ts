@@ -289,4 +289,61 @@ describe('loadConfig', () => {
     expect(config.allowsRedirectTo('http://shop.example/')).toBe(false);
     expect(config.allowsRedirectTo('not a url')).toBe(false);
   });
+
+  it('logs pretty in development and JSON in production and test, unless LOG_FORMAT says otherwise', () => {
+    expect(loadConfig({ NODE_ENV: 'development' }, { secretsFile }).logFormat).toBe('pretty');
+    expect(loadConfig({ NODE_ENV: 'test' }, { secretsFile }).logFormat).toBe('json');
+    expect(loadConfig({ NODE_ENV: 'production', ...PRODUCTION_SECRETS }, { secretsFile }).logFormat).toBe('json');
+    expect(loadConfig({ NODE_ENV: 'development', LOG_FORMAT: 'json' }, { secretsFile }).logFormat).toBe('json');
+    expect(loadConfig({ NODE_ENV: 'production', ...PRODUCTION_SECRETS, LOG_FORMAT: 'pretty' }, { secretsFile }).logFormat).toBe('pretty');
+    expect(problems({ NODE_ENV: 'test', LOG_FORMAT: 'xml' })).toEqual([
+      'LOG_FORMAT ("xml"): LOG_FORMAT must be one of the following values: json, pretty',
+    ]);
+  });
+
+  it('traces only when OTEL_EXPORTER_OTLP_ENDPOINT names an http(s) collector', () => {
+    expect(loadConfig({ NODE_ENV: 'test' }, { secretsFile }).tracingEnabled).toBe(false);
+    const traced = loadConfig({ NODE_ENV: 'test', OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318' }, { secretsFile });
+    expect(traced.tracingEnabled).toBe(true);
+    expect(traced.OTEL_SERVICE_NAME).toBe('storefront-api');
+    expect(problems({ NODE_ENV: 'test', OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318' })).toEqual([
+      expect.stringMatching(/^OTEL_EXPORTER_OTLP_ENDPOINT \("collector:4318"\): /),
+    ]);
+  });
+
+  it('confirms e-mail addresses in production and not in development unless told, and sends links back to AUTH_SITE_URL', () => {
+    expect(loadConfig({ NODE_ENV: 'production', ...PRODUCTION_SECRETS }, { secretsFile }).requireEmailConfirmation).toBe(true);
+    expect(loadConfig({ NODE_ENV: 'development' }, { secretsFile }).requireEmailConfirmation).toBe(false);
+    expect(loadConfig({ NODE_ENV: 'development', AUTH_CONFIRM_EMAIL: 'true' }, { secretsFile }).requireEmailConfirmation).toBe(true);
+    expect(
+      loadConfig({ NODE_ENV: 'production', ...PRODUCTION_SECRETS, AUTH_CONFIRM_EMAIL: 'false' }, { secretsFile }).requireEmailConfirmation,
+    ).toBe(false);
+    const config = loadConfig(
+      { NODE_ENV: 'test', ALLOWED_REDIRECT_ORIGINS: 'https://shop.example', AUTH_SITE_URL: 'https://shop.example/account' },
+      { secretsFile },
+    );
+    expect(config.redirectTarget('https://shop.example/reset')).toBe('https://shop.example/reset');
+    expect(config.redirectTarget('https://evil.example/')).toBe('https://shop.example/account');
+    expect(config.redirectTarget(['https://shop.example/'])).toBe('https://shop.example/account');
+    expect(loadConfig({ NODE_ENV: 'test' }, { secretsFile }).siteUrl).toBe('http://localhost:3000');
+  });
+
+  it('reads the account and mail settings: durations, SMTP URLs, the sender', () => {
+    const config = loadConfig(
+      {
+        NODE_ENV: 'test',
+        AUTH_OTP_TTL: '30m',
+        AUTH_RECENT_SIGN_IN: '15m',
+        MAIL_RETRY_DELAYS_MS: '100, 200',
+        SMTP_URL: 'smtps://u:p@mail.example:465',
+      },
+      { secretsFile },
+    );
+    expect([config.AUTH_OTP_TTL, config.AUTH_RECENT_SIGN_IN, config.MAIL_RETRY_DELAYS_MS]).toEqual([1800, 900, [100, 200]]);
+    expect(loadConfig({ NODE_ENV: 'test' }, { secretsFile }).AUTH_OTP_TTL).toBe(3600);
+    expect(problems({ NODE_ENV: 'test', SMTP_URL: 'http://mail.example' })).toEqual([expect.stringContaining('SMTP_URL')]);
+    expect(problems({ NODE_ENV: 'test', AUTH_OTP_TTL: '10s' })).toEqual([expect.stringContaining('AUTH_OTP_TTL')]);
+    expect(problems({ NODE_ENV: 'test', MAIL_FROM: 'not an address' })).toEqual([expect.stringContaining('MAIL_FROM')]);
+    expect(problems({ NODE_ENV: 'test', MAIL_FROM: 'Shop <shop@example.com>' })).toEqual([]);
+  });
 });

@@ -187,6 +187,25 @@ export class AppConfig {
   @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
   LOG_LEVEL = 'info';
 
+  /** `json` (one object a line) or `pretty` (pino-pretty, for a terminal); unset: pretty in development, JSON otherwise. */
+  @IsOptional()
+  @IsIn(['json', 'pretty'])
+  LOG_FORMAT?: 'json' | 'pretty';
+
+  /**
+   * OpenTelemetry: set, the process exports traces over OTLP/HTTP to this collector (the exporter adds
+   * `/v1/traces`). The tracing preload (`--import ./dist/apps/api/src/instrument.js`) reads it before the
+   * app loads; here it is validated and turns on the trace ids in the logs. Unset: no tracing at all.
+   */
+  @IsOptional()
+  @IsUrl({ require_tld: false, protocols: ['http', 'https'], require_protocol: true })
+  OTEL_EXPORTER_OTLP_ENDPOINT?: string;
+
+  /** The `service.name` of the exported spans. */
+  @IsString()
+  @MinLength(1)
+  OTEL_SERVICE_NAME = 'storefront-api';
+
   /** Which hops in front may set X-Forwarded-For: see `parseTrustedProxies`; unset trusts none. */
   @IsOptional()
   @ValidateBy({
@@ -309,6 +328,113 @@ export class AppConfig {
   SESSION_MAX_AGE = 30 * 24 * 3600;
 
   /**
+   * Whether a new account must confirm its e-mail address before it can sign in with its password.
+   * Unset: on in production, off in development and test (`requireEmailConfirmation`).
+   */
+  @IsOptional()
+  @Transform(bool)
+  @IsBoolean()
+  AUTH_CONFIRM_EMAIL?: boolean;
+
+  /** How long an e-mailed link or code (sign-up, recovery, e-mail change) can be used: a duration, 1 hour by default. */
+  @Transform(({ value }) => (typeof value === 'string' ? parseDuration(value) : value))
+  @IsInt({ message: 'AUTH_OTP_TTL must be a duration such as 1h, 30m or 3600 (seconds)' })
+  @Min(60)
+  @Max(7 * 24 * 3600)
+  AUTH_OTP_TTL = 3600;
+
+  /**
+   * A session signed in this recently may set a new password without the current one (as after a
+   * recovery link); an older one must send `current_password`.
+   */
+  @Transform(({ value }) => (typeof value === 'string' ? parseDuration(value) : value))
+  @IsInt({ message: 'AUTH_RECENT_SIGN_IN must be a duration such as 24h, 15m or 600 (seconds)' })
+  @Min(0)
+  AUTH_RECENT_SIGN_IN = 24 * 3600;
+
+  /** Where e-mailed links send the browser when the request named no allowed `redirect_to` (default: the first ALLOWED_REDIRECT_ORIGINS). */
+  @IsOptional()
+  @IsUrl({ require_tld: false, protocols: ['http', 'https'], require_protocol: true })
+  AUTH_SITE_URL?: string;
+
+  /** Account e-mails (recovery, confirmation, e-mail change) per address they go to, per AUTH_MAIL_WINDOW_SECONDS. */
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  AUTH_MAIL_LIMIT_PER_EMAIL = 5;
+
+  /** Requests that send account e-mails (recover, resend, sign-up, e-mail change) per client address, per AUTH_MAIL_WINDOW_SECONDS. */
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  AUTH_MAIL_LIMIT_PER_IP = 30;
+
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  AUTH_MAIL_WINDOW_SECONDS = 3600;
+
+  /** POST and GET /auth/v1/verify per client address, per AUTH_VERIFY_WINDOW_SECONDS, right or wrong. */
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  AUTH_VERIFY_LIMIT_PER_IP = 30;
+
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  AUTH_VERIFY_WINDOW_SECONDS = 300;
+
+  /** Wrong 6-digit codes per e-mail address in any 60 minutes, from every client address together. */
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  AUTH_VERIFY_FAILURES_PER_EMAIL = 10;
+
+  /** The SMTP server mail goes out through (`smtp://user:pass@host:587`, `smtps://…:465`). Unset: the development mailbox. */
+  @IsOptional()
+  @Matches(/^smtps?:\/\/[^\s]+$/, { message: 'must be an smtp:// or smtps:// URL' })
+  SMTP_URL?: string;
+
+  /** The sender of every e-mail: an address, or `Name <address>`. */
+  @IsString()
+  @Matches(/^(?:[^<>\r\n]*<[^\s<>@]+@[^\s<>@]+>|[^\s<>@]+@[^\s<>@]+)$/, { message: 'must be an address or "Name <address>"' })
+  MAIL_FROM = 'Storefront Platform <no-reply@storefront.localhost>';
+
+  /** Whether this process sends the mail of the outbox (only `worker` and `all` processes do). */
+  @Transform(bool)
+  @IsBoolean()
+  MAIL_RELAY = true;
+
+  /** How often the mail relay looks for mail that is due. */
+  @Type(() => Number)
+  @IsInt()
+  @Min(50)
+  @Max(60_000)
+  MAIL_POLL_INTERVAL_MS = 1000;
+
+  /** Waits before each further attempt of a message the SMTP server did not take; their count is the number of retries. */
+  @Transform(({ value }) => (typeof value === 'string' ? value.split(',').map((part) => Number(part.trim())) : value))
+  @IsInt({ each: true, message: 'MAIL_RETRY_DELAYS_MS must be comma-separated whole milliseconds' })
+  @Min(0, { each: true })
+  @Max(86_400_000, { each: true })
+  MAIL_RETRY_DELAYS_MS: number[] = [60_000, 300_000, 1_800_000, 3_600_000, 21_600_000];
+
+  /** Longest wait for the SMTP server: connecting, its greeting, and each answer. */
+  @Type(() => Number)
+  @IsInt()
+  @Min(100)
+  @Max(300_000)
+  MAIL_SMTP_TIMEOUT_MS = 30_000;
+
+  /** Sent and failed mail, and the development mailbox, are deleted after this many days (0 keeps them). */
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  @Max(3650)
+  MAIL_RETENTION_DAYS = 30;
+
+  /**
    * How long a SIGTERM or SIGINT may take: in-flight requests and background jobs get this long to
    * finish (jobs still running at 80 % of it are handed back to the queue); past it the process exits anyway.
    */
@@ -326,6 +452,17 @@ export class AppConfig {
   @IsInt()
   @Min(100)
   OUTBOX_SWEEP_INTERVAL_MS = 5000;
+
+  /**
+   * How long an acknowledging subscriber (the webhook dispatch, merchant notifications) has to
+   * acknowledge a store event after it was published; the relay's next sweep after that publishes it
+   * again to the subscribers that have not, with the wait doubling each time (at most an hour).
+   */
+  @Type(() => Number)
+  @IsInt()
+  @Min(100)
+  @Max(3_600_000)
+  OUTBOX_ACK_TIMEOUT_MS = 30_000;
 
   /**
    * Dispatched outbox events older than this many days are deleted by the workers (hourly, in
@@ -448,7 +585,7 @@ export class AppConfig {
 
   /**
    * Overrides of the hourly maxima per AI function, `function:count` comma-separated
-   * (`social-generate-content:60,generate-product:100`); functions not named keep the seed's numbers.
+   * (`social-generate-content:60,generate-product:100`); functions not named keep their defaults (docs/api.md § AI functions).
    */
   @IsOptional()
   @Matches(/^\s*[a-z-]+\s*:\s*\d{1,6}\s*(,\s*[a-z-]+\s*:\s*\d{1,6}\s*)*$/, {
@@ -510,83 +647,12 @@ export class AppConfig {
   @Max(120_000)
   SOCIAL_HTTP_TIMEOUT_MS = 15_000;
 
-  @IsOptional()
-  @IsString()
-  X_CLIENT_ID?: string;
-
-  /** Unset for a public client (PKCE only); set, the token requests use HTTP Basic. */
-  @IsOptional()
-  @IsString()
-  X_CLIENT_SECRET?: string;
-
-  @IsUrl({ require_tld: false, require_protocol: true })
-  X_AUTHORIZE_URL = 'https://x.com/i/oauth2/authorize';
-
-  @IsUrl({ require_tld: false, require_protocol: true })
-  X_API_URL = 'https://api.x.com';
-
-  /** Facebook Login app, for Facebook Pages and Instagram professional accounts. */
-  @IsOptional()
-  @IsString()
-  META_APP_ID?: string;
-
-  @IsOptional()
-  @IsString()
-  META_APP_SECRET?: string;
-
-  @IsUrl({ require_tld: false, require_protocol: true })
-  META_DIALOG_URL = 'https://www.facebook.com';
-
-  @IsUrl({ require_tld: false, require_protocol: true })
-  META_GRAPH_URL = 'https://graph.facebook.com';
-
-  @Matches(/^v\d+\.\d+$/, { message: 'must look like v21.0' })
-  META_GRAPH_VERSION = 'v21.0';
-
-  @IsOptional()
-  @IsString()
-  THREADS_APP_ID?: string;
-
-  @IsOptional()
-  @IsString()
-  THREADS_APP_SECRET?: string;
-
-  @IsUrl({ require_tld: false, require_protocol: true })
-  THREADS_AUTHORIZE_URL = 'https://threads.net/oauth/authorize';
-
-  @IsUrl({ require_tld: false, require_protocol: true })
-  THREADS_API_URL = 'https://graph.threads.net';
-
-  @IsOptional()
-  @IsString()
-  TIKTOK_CLIENT_KEY?: string;
-
-  @IsOptional()
-  @IsString()
-  TIKTOK_CLIENT_SECRET?: string;
-
-  @IsUrl({ require_tld: false, require_protocol: true })
-  TIKTOK_AUTHORIZE_URL = 'https://www.tiktok.com/v2/auth/authorize/';
-
-  @IsUrl({ require_tld: false, require_protocol: true })
-  TIKTOK_API_URL = 'https://open.tiktokapis.com';
-
-  @IsOptional()
-  @IsString()
-  YOUTUBE_CLIENT_ID?: string;
-
-  @IsOptional()
-  @IsString()
-  YOUTUBE_CLIENT_SECRET?: string;
-
-  @IsUrl({ require_tld: false, require_protocol: true })
-  YOUTUBE_AUTHORIZE_URL = 'https://accounts.google.com/o/oauth2/v2/auth';
-
-  @IsUrl({ require_tld: false, require_protocol: true })
-  YOUTUBE_TOKEN_URL = 'https://oauth2.googleapis.com/token';
-
-  @IsUrl({ require_tld: false, require_protocol: true })
-  YOUTUBE_API_URL = 'https://www.googleapis.com';
+  /**
+   * The environment the settings above were read from. Settings a lib declares itself are read from
+   * it (each social platform's, beside its client: libs/social/src/platforms/<id>/), with the same
+   * one-line problems (`settingProblem`).
+   */
+  environment: Readonly<Record<string, string | undefined>> = {};
 
   /**
    * What the start-up learns from the database (`prepareDatabase`): the key that binds request
@@ -613,6 +679,16 @@ export class AppConfig {
 
   /** Set by loadConfig when JWT_SECRET or ENCRYPTION_KEY came from the development secrets file, not the environment. */
   developmentSecretsFile?: string;
+
+  /** LOG_FORMAT, or its default: pretty in development, JSON in production and test. */
+  get logFormat(): 'json' | 'pretty' {
+    return this.LOG_FORMAT ?? (this.NODE_ENV === 'development' ? 'pretty' : 'json');
+  }
+
+  /** Whether this process exports traces (OTEL_EXPORTER_OTLP_ENDPOINT is set). */
+  get tracingEnabled(): boolean {
+    return this.OTEL_EXPORTER_OTLP_ENDPOINT !== undefined;
+  }
 
   get isProduction(): boolean {
     return this.NODE_ENV === 'production';
@@ -662,6 +738,21 @@ export class AppConfig {
     }
   }
 
+  /** AUTH_CONFIRM_EMAIL, or its default: on in production, off in development and test. */
+  get requireEmailConfirmation(): boolean {
+    return this.AUTH_CONFIRM_EMAIL ?? this.isProduction;
+  }
+
+  /** Where e-mailed links lead when the request named no allowed `redirect_to`. */
+  get siteUrl(): string {
+    return this.AUTH_SITE_URL ?? this.ALLOWED_REDIRECT_ORIGINS[0] ?? this.baseUrl;
+  }
+
+  /** `redirect_to` when it is on ALLOWED_REDIRECT_ORIGINS, else AUTH_SITE_URL (as GoTrue falls back to its site URL). */
+  redirectTarget(redirectTo: unknown): string {
+    return typeof redirectTo === 'string' && this.allowsRedirectTo(redirectTo) ? redirectTo : this.siteUrl;
+  }
+
   get googleConfigured(): boolean {
     return Boolean(this.GOOGLE_CLIENT_ID && this.GOOGLE_CLIENT_SECRET);
   }
@@ -680,13 +771,14 @@ export class ConfigError extends Error {
 /** What a process that is not explicitly development or test must be given (NODE_ENV unset counts as production). */
 const REQUIRED_IN_PRODUCTION = ['JWT_SECRET', 'ENCRYPTION_KEY', 'PUBLIC_API_KEY', 'PUBLIC_BASE_URL'] as const;
 
+/** One line of a ConfigError: the variable, its value as given (shortened) or `unset`, and what is wrong. */
+export function settingProblem(name: string, raw: string | undefined, reasons: string): string {
+  const shown = raw === undefined ? 'unset' : JSON.stringify(raw.length > 60 ? `${raw.slice(0, 57)}...` : raw);
+  return `${name} (${shown}): ${reasons}`;
+}
+
 function flatten(errors: ValidationError[], env: Record<string, string | undefined>): string[] {
-  return errors.map((error) => {
-    const raw = env[error.property];
-    const shown = raw === undefined ? 'unset' : JSON.stringify(raw.length > 60 ? `${raw.slice(0, 57)}...` : raw);
-    const reasons = Object.values(error.constraints ?? {}).join('; ');
-    return `${error.property} (${shown}): ${reasons}`;
-  });
+  return errors.map((error) => settingProblem(error.property, env[error.property], Object.values(error.constraints ?? {}).join('; ')));
 }
 
 export interface LoadConfigOptions {
@@ -707,6 +799,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   );
   const input = Object.fromEntries(Object.entries(env).filter(([key, value]) => value && known.has(key)));
   const config = plainToInstance(AppConfig, input);
+  config.environment = Object.freeze({ ...env });
   const problems = flatten(validateSync(config, { skipMissingProperties: false }), env);
   if (config.isProduction) {
     // One line naming every missing secret, so a deployment is fixed in one go.

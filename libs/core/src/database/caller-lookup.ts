@@ -106,7 +106,7 @@ export class CallerLookup {
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** Set by the AuthGuard on store-scoped routes: what StoreAccessGuard judges. */
+    /** Set by the JWT strategy on store-scoped routes: what StoreAccessGuard judges. */
     callerFacts?: CallerFacts;
   }
 }

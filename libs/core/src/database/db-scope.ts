@@ -107,7 +107,7 @@ export class ScopedTypeOrmAdapter implements TransactionalAdapter<Databases, Ent
     ) => {
       const scope = currentScope();
       if (!scope) throw new Error('A transaction was opened outside any database scope (no request user, not the system)');
-      // The request's own transaction, opened and bound by the AuthGuard with the caller's lookup.
+      // The request's own transaction, opened and bound by the JWT strategy with the caller's lookup.
       const opened = scope.kind === 'request' && !options?.isolationLevel ? RequestTransaction.current() : undefined;
       if (opened) {
         return opened.adopt((manager) => {

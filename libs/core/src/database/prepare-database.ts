@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { DataSource } from 'typeorm';
+import { DataSource, type DataSourceOptions } from 'typeorm';
 import type { AppConfig } from '../config/app-config.js';
 import { ensureDatabase, StartupError } from './ensure-database.js';
 import { CoreRlsFoundation1763800000000 } from './migrations/1763800000000-core-rls-foundation.js';
@@ -10,6 +10,7 @@ import { CoreIdempotencyExactAnswers1763801400000 } from './migrations/176380140
 import { LeastPrivilege1763800800000 } from './migrations/1763800800000-least-privilege.js';
 import { AuthorizeRequest1763801450000 } from './migrations/1763801450000-authorize-request.js';
 import { OutboxRetention1763801500000 } from './migrations/1763801500000-outbox-retention.js';
+import { OutboxAcknowledgements1763801600000 } from './migrations/1763801600000-outbox-acknowledgements.js';
 import { OWNER_ROLE, PRIVATE_SCHEMA, REQUEST_ROLE, SYSTEM_ROLE } from './roles.js';
 
 const CORE_MIGRATIONS: Function[] = [CoreRlsFoundation1763800000000, CoreOutbox1763800050000, CoreIdempotency1763800060000];
@@ -19,6 +20,7 @@ const LAST_MIGRATIONS: Function[] = [
   CoreIdempotencyExactAnswers1763801400000,
   AuthorizeRequest1763801450000,
   OutboxRetention1763801500000,
+  OutboxAcknowledgements1763801600000,
 ];
 
 const HMAC_BLOCK = 64;
@@ -192,16 +194,24 @@ async function transferOwnership(client: pg.Client): Promise<void> {
   for (const { sql } of statements) await client.query(sql);
 }
 
-async function runMigrations(url: string, migrations: Function[]): Promise<void> {
-  const dataSource = new DataSource({
+/**
+ * The DataSource that runs the migrations, at start-up and in the migrations CLI: the owner URL, every
+ * lib's migrations between core's first and last ones, each in its own transaction, and every object
+ * they create owned by the owner role, whoever the login is.
+ */
+export function migrationDataSourceOptions(url: string, migrations: Function[]): DataSourceOptions {
+  return {
     type: 'postgres',
     url,
-    // Every object the migrations create belongs to the owner role, whoever the login is.
     extra: { max: 1, options: `-c role=${OWNER_ROLE}`, application_name: 'storefront-migrations' },
     migrations: [...CORE_MIGRATIONS, ...migrations, ...LAST_MIGRATIONS],
     migrationsTransactionMode: 'each',
     logging: false,
-  });
+  };
+}
+
+async function runMigrations(url: string, migrations: Function[]): Promise<void> {
+  const dataSource = new DataSource(migrationDataSourceOptions(url, migrations));
   await dataSource.initialize();
   try {
     await dataSource.runMigrations({ transaction: 'each' });
@@ -229,13 +239,8 @@ async function installationKey(client: pg.Client, config: AppConfig): Promise<Bu
   return rows[0].binding_key as Buffer;
 }
 
-/**
- * Everything the database needs before the application connects, through the administrative login
- * of DATABASE_URL (or DATABASE_OWNER_URL), which is closed afterwards: the database, the roles and
- * their grants, the migrations (run as the owner role, under an advisory lock so instances starting
- * together apply each once), and the installation's request-binding key (put on `config`).
- */
-export async function prepareDatabase(config: AppConfig, migrations: Function[]): Promise<void> {
+/** The database and the cluster-wide roles (with their grants), through the administrative login. */
+export async function prepareServer(config: AppConfig): Promise<void> {
   const ownerUrl = config.ownerDatabaseUrl;
   await ensureDatabase(ownerUrl);
   const maintenance = new URL(ownerUrl);
@@ -250,7 +255,35 @@ export async function prepareDatabase(config: AppConfig, migrations: Function[])
   } finally {
     await cluster.end().catch(() => undefined);
   }
+}
+
+/** Held while migrations run: the start-up's connection, holding the migration lock. */
+export interface MigrationLock {
+  /** The administrative connection that holds the lock (it ends with `release`). */
+  client: pg.Client;
+  /** Takes back what the migrations were lent and closes the connection (the lock goes with it). */
+  release(): Promise<void>;
+}
+
+/**
+ * What the database needs right before migrations run, done under the migration lock (instances
+ * starting together, or a start beside the CLI, migrate one at a time): the application logins'
+ * per-database settings reset, the database's grants, on a superuser login the ownership of objects
+ * made before the owner role existed and the revoked server functions, and CREATE on the schema lent
+ * to the system role (a definer function's new owner must be allowed to create in its schema).
+ */
+export async function lockForMigrations(config: AppConfig): Promise<MigrationLock> {
+  const ownerUrl = config.ownerDatabaseUrl;
   const client = await connect(ownerUrl);
+  let lent = false;
+  const release = async () => {
+    try {
+      if (lent) await client.query(`REVOKE CREATE ON SCHEMA public FROM ${SYSTEM_ROLE}`);
+    } finally {
+      lent = false;
+      await client.end().catch(() => undefined);
+    }
+  };
   try {
     // Any role may take an advisory lock: a start does not wait for ever on one held elsewhere.
     await client.query(`SET lock_timeout = '120s'`);
@@ -272,18 +305,30 @@ export async function prepareDatabase(config: AppConfig, migrations: Function[])
       await transferOwnership(client);
       await revokePublicFunctions(client);
     }
-    // A function's new owner must be allowed to create in its schema: the system role may, only while
-    // the migrations hand it the definer functions.
     await client.query(`GRANT CREATE ON SCHEMA public TO ${SYSTEM_ROLE}`);
-    try {
-      await runMigrations(ownerUrl, migrations);
-    } finally {
-      await client.query(`REVOKE CREATE ON SCHEMA public FROM ${SYSTEM_ROLE}`);
-    }
-    config.requestBindingKey = await installationKey(client, config);
+    lent = true;
+  } catch (error) {
+    await release();
+    throw error instanceof StartupError ? error : new StartupError(`Database preparation failed: ${(error as Error).message}`);
+  }
+  return { client, release };
+}
+
+/**
+ * Everything the database needs before the application connects, through the administrative login
+ * of DATABASE_URL (or DATABASE_OWNER_URL), which is closed afterwards: the database, the roles and
+ * their grants, the migrations (run as the owner role, under an advisory lock so instances starting
+ * together apply each once), and the installation's request-binding key (put on `config`).
+ */
+export async function prepareDatabase(config: AppConfig, migrations: Function[]): Promise<void> {
+  await prepareServer(config);
+  const lock = await lockForMigrations(config);
+  try {
+    await runMigrations(config.ownerDatabaseUrl, migrations);
+    config.requestBindingKey = await installationKey(lock.client, config);
   } catch (error) {
     throw error instanceof StartupError ? error : new StartupError(`Database preparation failed: ${(error as Error).message}`);
   } finally {
-    await client.end().catch(() => undefined);
+    await lock.release();
   }
 }

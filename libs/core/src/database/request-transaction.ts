@@ -13,7 +13,7 @@ export function sqlLiteral(value: string | boolean | null): string {
 }
 
 /**
- * The transaction a request's handler runs in, opened by the AuthGuard together with the caller's
+ * The transaction a request's handler runs in, opened by the JWT strategy together with the caller's
  * lookup (`START TRANSACTION` and `app_authorize_request` in one round trip): by the time the guards
  * have judged the caller, the transaction is bound to the session. Exactly one party closes it:
  *
@@ -55,7 +55,7 @@ export class RequestTransaction {
     return transaction?.state === 'open' ? transaction : undefined;
   }
 
-  /** Makes this the current request context's transaction (the AuthGuard, once the caller is known). */
+  /** Makes this the current request context's transaction (the JWT strategy, once the caller is known). */
   enter(): void {
     const cls = ClsServiceManager.getClsService();
     if (cls.isActive()) cls.set(REQUEST_TRANSACTION, this);
@@ -99,7 +99,7 @@ export class RequestTransaction {
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** The request's transaction, opened by the AuthGuard (see RequestTransaction). */
+    /** The request's transaction, opened by the JWT strategy (see RequestTransaction). */
     requestTransaction?: RequestTransaction;
   }
 }

@@ -9,10 +9,13 @@ const SYSTEM_CALLERS = [
   'libs/auth/src/users/admin-bootstrap.service.ts',
   'libs/billing/src/credits.service.ts',
   'libs/core/src/idempotency/idempotency.store.ts',
+  // The acknowledging subscribers of store events (the webhook dispatch, merchant notifications), in the relaying worker.
+  'libs/core/src/outbox/store-event-subscribers.ts',
   'libs/core/src/scheduling/retention-sweep.ts',
+  'libs/mail/src/delivery/mail-relay.ts',
+  'libs/social/src/platforms/social-platform.rows.ts',
   'libs/social/src/publishing/scheduled-post.worker.ts',
   'libs/webhooks/src/deliveries/delivery.worker.ts',
-  'libs/webhooks/src/dispatch/dispatch-webhook/dispatch-webhook.handler.ts',
 ];
 
 function sources(dir: string): string[] {

@@ -29,7 +29,7 @@ export class ErrorEnvelopeFilter implements ExceptionFilter {
     const http = host.switchToHttp();
     const request = http.getRequest<FastifyRequest>();
     const reply = http.getResponse<FastifyReply>();
-    // A guard refused the request after the AuthGuard opened its transaction: nobody else will close it.
+    // A guard refused the request after the JWT strategy opened its transaction: nobody else will close it.
     request.requestTransaction?.abandon();
     const databaseDown = !(exception instanceof HttpException) && isDatabaseUnavailable(exception);
     if (databaseDown) {

@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import { createRequire } from 'node:module';
 import { RequestMethod } from '@nestjs/common';
 import type { Params } from 'nestjs-pino';
-import { pino } from 'pino';
+import { pino, type DestinationStream } from 'pino';
 import type { AppConfig } from '../config/app-config.js';
+import { traceIds } from './tracing.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -16,10 +18,31 @@ export function requestId(req: IncomingMessage): string {
 }
 
 /**
- * Structured JSON logs; credentials, cookies and query strings (OAuth codes) never reach them. A
- * request's line names the request (id, method, path, address, user agent), not all its headers.
- * Lines are written asynchronously: under load the writes queued behind one in progress go out
- * together, and whatever is pending is flushed when the process exits.
+ * Where the lines go. JSON: written asynchronously to stdout (under load the writes queued behind one
+ * in progress go out together; whatever is pending is flushed when the process exits). Pretty: through
+ * pino-pretty in a worker thread (a development dependency; without it, JSON and a warning).
+ */
+function destination(format: 'json' | 'pretty'): DestinationStream {
+  if (format === 'pretty') {
+    try {
+      createRequire(import.meta.url).resolve('pino-pretty');
+      return pino.transport({
+        target: 'pino-pretty',
+        options: { colorize: Boolean(process.stdout.isTTY), singleLine: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' },
+      });
+    } catch {
+      process.stderr.write('LOG_FORMAT=pretty needs pino-pretty (a development dependency); logging JSON instead\n');
+    }
+  }
+  return pino.destination({ dest: 1, sync: false });
+}
+
+/**
+ * Structured logs; credentials, cookies and query strings (OAuth codes) never reach them. A request's
+ * line names the request (id, method, path, address, user agent), not all its headers. JSON in
+ * production and test, pino-pretty in development (LOG_FORMAT). With tracing on
+ * (OTEL_EXPORTER_OTLP_ENDPOINT), each line logged inside a span carries its `trace_id` and `span_id`;
+ * without it, no per-line work is added.
  */
 export function loggerParams(config: AppConfig): Params {
   return {
@@ -27,6 +50,7 @@ export function loggerParams(config: AppConfig): Params {
     pinoHttp: [
       {
         level: config.LOG_LEVEL,
+        ...(config.tracingEnabled ? { mixin: traceIds } : {}),
         genReqId: (req) => requestId(req),
         redact: {
           // Headers (tokens, keys, cookies) are not logged at all: see the serializers.
@@ -45,7 +69,7 @@ export function loggerParams(config: AppConfig): Params {
         },
         customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? 'error' : 'info'),
       },
-      pino.destination({ dest: 1, sync: false }),
+      destination(config.logFormat),
     ],
   };
 }

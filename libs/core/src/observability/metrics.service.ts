@@ -48,6 +48,20 @@ export class MetricsService {
     registers: [this.registry],
   });
 
+  readonly storeEvents = new Counter({
+    name: 'store_events_published_total',
+    help: 'Store events this process published on the event bus for the first time, by event (best effort: see docs/architecture.md)',
+    labelNames: ['event'] as const,
+    registers: [this.registry],
+  });
+
+  readonly storeEventsRepublished = new Counter({
+    name: 'store_events_republished_total',
+    help: 'Store events published again because an acknowledging subscriber had not acknowledged them in time, by subscriber',
+    labelNames: ['subscriber'] as const,
+    registers: [this.registry],
+  });
+
   constructor() {
     collectDefaultMetrics({ register: this.registry });
   }

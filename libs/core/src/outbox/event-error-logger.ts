@@ -3,7 +3,12 @@ import { UnhandledExceptionBus } from '@nestjs/cqrs';
 import type { Subscription } from 'rxjs';
 import { StoreEvent } from './store-event.js';
 
-/** Errors thrown by event handlers and sagas never reach an exception filter: they are logged here, with the event id. */
+/**
+ * Errors thrown by event handlers, sagas and the commands sagas issue never reach an exception filter:
+ * they are logged here, with the event id (or, for a command of a batch of events, their ids). An
+ * acknowledging subscriber's event comes back on its own (the relay publishes it again); this is what
+ * tells an operator why.
+ */
 @Injectable()
 export class EventErrorLogger implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger('Events');
@@ -13,8 +18,13 @@ export class EventErrorLogger implements OnModuleInit, OnModuleDestroy {
 
   onModuleInit(): void {
     this.subscription = this.unhandled.subscribe(({ exception, cause }) => {
+      const envelopes = (cause as { envelopes?: unknown } | undefined)?.envelopes;
       const event =
-        cause instanceof StoreEvent ? { id: cause.envelope.id, event: cause.envelope.event } : { type: cause?.constructor?.name };
+        cause instanceof StoreEvent
+          ? { id: cause.envelope.id, event: cause.envelope.event }
+          : Array.isArray(envelopes)
+            ? { type: cause?.constructor?.name, events: envelopes.map((envelope: { id?: unknown }) => envelope?.id) }
+            : { type: cause?.constructor?.name };
       const error = exception instanceof Error ? { message: exception.message, stack: exception.stack } : { message: String(exception) };
       this.logger.error({ err: error, cause: event }, 'event handler failed');
     });

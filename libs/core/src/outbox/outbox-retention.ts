@@ -7,17 +7,25 @@ import { RetentionSweep } from '../scheduling/retention-sweep.js';
 
 /**
  * Deletes outbox events dispatched more than OUTBOX_RETENTION_DAYS ago (index
- * outbox_events_dispatched_idx). An undispatched event is never deleted, however old: the relay
- * still owes it to the event bus. Nothing reads a dispatched event again (webhook deliveries keep
- * their own copy of the envelope), so the window is only for inspection.
+ * outbox_events_dispatched_idx), with their acknowledgements. An event is never deleted, however old,
+ * while the relay still owes it to the event bus: undispatched, or still owed an acknowledgement
+ * (`republish_at` set). Nothing reads a finished event again (webhook deliveries keep their own copy
+ * of the envelope), so the window is only for inspection.
  */
 @Injectable()
 export class OutboxRetention extends RetentionSweep {
   constructor(txHost: TransactionHost<TransactionalAdapterTypeOrm>, scopes: DbScopes, config: AppConfig) {
     const deleteBatch = `
-      DELETE FROM outbox_events WHERE id IN (
-        SELECT id FROM outbox_events WHERE dispatched_at < now() - make_interval(days => $1) LIMIT $2 FOR UPDATE SKIP LOCKED)
-      RETURNING 1`;
+      WITH gone AS (
+        DELETE FROM outbox_events WHERE id IN (
+          SELECT id FROM outbox_events
+           WHERE dispatched_at < now() - make_interval(days => $1) AND republish_at IS NULL
+           LIMIT $2 FOR UPDATE SKIP LOCKED)
+        RETURNING id
+      ), acks AS (
+        DELETE FROM outbox_acks WHERE event_id IN (SELECT id FROM gone)
+      )
+      SELECT 1 FROM gone`;
     super({ name: 'outbox retention', days: 'OUTBOX_RETENTION_DAYS', deleteBatch }, txHost, scopes, config);
   }
 }

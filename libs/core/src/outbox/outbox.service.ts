@@ -1,18 +1,23 @@
 import { Injectable } from '@nestjs/common';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import type { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
+import type { StoreEventName, StoreEventOf, StoreEventPayloads } from './store-event-catalog.js';
 
-/** Appends domain events to the outbox in the current transaction: they exist exactly when the change commits. */
+/**
+ * Appends store events to the outbox in the current transaction: they exist exactly when the change
+ * commits. Typed by the event catalog (`StoreEventPayloads`): an event no context declares, or data
+ * of another event's shape, does not compile.
+ */
 @Injectable()
 export class OutboxService {
   constructor(private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>) {}
 
-  async append(storeId: string, event: string, data: object): Promise<void> {
-    await this.appendAll(storeId, [{ event, data }]);
+  async append<Name extends StoreEventName>(storeId: string, event: Name, data: StoreEventPayloads[Name]): Promise<void> {
+    await this.appendAll(storeId, [{ event, data } as StoreEventOf]);
   }
 
   /** Several events of one change in one statement, in the given order (their created_at ascends with it). */
-  async appendAll(storeId: string, events: { event: string; data: object }[]): Promise<void> {
+  async appendAll(storeId: string, events: readonly StoreEventOf[]): Promise<void> {
     if (events.length === 0) return;
     if (events.length === 1) {
       await this.txHost.tx.query('INSERT INTO outbox_events (store_id, event, data) VALUES ($1, $2, $3)', [

@@ -7,7 +7,20 @@ export interface StoreEventEnvelope<Data = Record<string, unknown>> {
   data: Data;
 }
 
-/** Published on the CQRS EventBus by the outbox relay once the change that caused it has committed. */
+/**
+ * Published on the CQRS EventBus by the outbox relay once the change that caused it has committed.
+ * The first publication is for every subscriber; a republication (an acknowledging subscriber did not
+ * acknowledge it in time) names the subscribers it is for, and the others ignore it.
+ */
 export class StoreEvent {
-  constructor(readonly envelope: StoreEventEnvelope) {}
+  constructor(
+    readonly envelope: StoreEventEnvelope,
+    /** null on the first publication; else the acknowledging subscribers that still owe an acknowledgement. */
+    readonly republishedFor: readonly string[] | null = null,
+  ) {}
+
+  /** Whether the subscriber named `subscriber` should handle this publication. */
+  isFor(subscriber: string): boolean {
+    return this.republishedFor === null || this.republishedFor.includes(subscriber);
+  }
 }

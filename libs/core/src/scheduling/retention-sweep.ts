@@ -26,7 +26,11 @@ export abstract class RetentionSweep implements OnApplicationBootstrap, BeforeAp
    * `sweep.days` holds the retention in days (0 keeps every row).
    */
   protected constructor(
-    private readonly sweep: { name: string; days: 'OUTBOX_RETENTION_DAYS' | 'DELIVERY_RETENTION_DAYS'; deleteBatch: string },
+    private readonly sweep: {
+      name: string;
+      days: 'OUTBOX_RETENTION_DAYS' | 'DELIVERY_RETENTION_DAYS' | 'MAIL_RETENTION_DAYS';
+      deleteBatch: string;
+    },
     private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
     private readonly scopes: DbScopes,
     private readonly config: AppConfig,

@@ -30,7 +30,7 @@ export function appThrottlers(config: AppConfig): ThrottlerOptions[] {
 
 /**
  * The throttler with the contract's 429: RATE_LIMITED (or GoTrue's over_request_rate_limit) and
- * Retry-After. For a signed-in caller the AuthGuard starts the count (`startEarly`) as soon as the
+ * Retry-After. For a signed-in caller the JWT strategy starts the count (`startEarly`) as soon as the
  * token has verified, so the Redis round trip runs beside the caller's database lookup instead of
  * after it; this guard, next in line, then only waits for that verdict.
  */

@@ -18,7 +18,7 @@ export const OwnTransactions = () => SetMetadata(OWN_TRANSACTIONS, true);
 
 /**
  * Whether a signed-in user's request runs its handler in one request transaction: a /functions/v1
- * route that does not commit in steps of its own. The AuthGuard opens that transaction together with
+ * route that does not commit in steps of its own. The JWT strategy opens that transaction together with
  * the caller's lookup; this interceptor hands it to the handler.
  */
 export function runsInRequestTransaction(reflector: Reflector, context: ExecutionContext, request: FastifyRequest): boolean {
@@ -27,7 +27,7 @@ export function runsInRequestTransaction(reflector: Reflector, context: Executio
 
 /**
  * One transaction per /functions/v1 request, bound to the signed-in user's session for row-level
- * security (opened and bound by the AuthGuard, adopted by the scoped adapter; see db-scope.ts and
+ * security (opened and bound by the JWT strategy, adopted by the scoped adapter; see db-scope.ts and
  * request-transaction.ts). The handler's writes commit together when it returns and roll back
  * together when it throws.
  */

@@ -1,4 +1,4 @@
-import type { SocialPlatformId } from '../platform-text.js';
+import type { SocialPlatformId } from '../platforms/registry.js';
 import type { SocialAccountRow } from '../social.repository.js';
 
 /** A connected account as the API shows it: never its tokens. */

@@ -14,6 +14,7 @@ import {
   type UserPrincipal,
 } from '@app/core';
 import { ACCOUNT_EXAMPLE } from '../accounts/social-account.js';
+import { describePkcePlatforms } from '../platforms/registry.js';
 import { SocialConnectDto, StoreQueryDto } from '../social.dto.js';
 import { browserCookieName, CONNECT_PATH, SocialConnectService } from './social-connect.service.js';
 
@@ -37,8 +38,8 @@ export class SocialConnectController {
       "Answers `auth_url`, this service's start URL for the merchant's browser, and the `state` it carries: single use, " +
       '256 bits, bound to the store, the caller, the platform and `redirect_url`, valid 10 minutes. The first browser to open ' +
       "`auth_url` is bound to the connect (an HttpOnly cookie) and sent on to the platform's consent page; a second browser " +
-      'is sent to `redirect_url?platform=&status=error&error=already_started`. PKCE (S256) where the platform takes it (X ' +
-      'requires it). After consent the platform sends the browser to the callback, which stores the account (tokens encrypted ' +
+      `is sent to \`redirect_url?platform=&status=error&error=already_started\`. PKCE (S256) where the platform takes it (${describePkcePlatforms()}). ` +
+      'After consent the platform sends the browser to the callback, which stores the account (tokens encrypted ' +
       'at rest) only for the browser that opened `auth_url`, and sends it on to ' +
       '`redirect_url?platform=&status=connected&account=<id>` or `…&status=error&error=<code>` (`browser_mismatch` for ' +
       "another browser). With SOCIAL_MODE=sandbox (the default) the consent page is this server's sandbox page. " +

@@ -3,7 +3,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { AppConfig, ApiError, hashToken, randomToken, SecretBox } from '@app/core';
 import { AccountTokens } from '../accounts/account-tokens.js';
 import { toAccountView, type SocialAccountView } from '../accounts/social-account.js';
-import type { SocialPlatformId } from '../platform-text.js';
+import type { SocialPlatformId } from '../platforms/registry.js';
 import {
   PlatformError,
   SOCIAL_PLATFORMS_REGISTRY,

@@ -1,5 +1,5 @@
-import { PLATFORM_TEXT_LIMITS, textLength, type SocialPlatformId } from '../platform-text.js';
-import type { MediaItem, PostContent } from './social-platform.js';
+import type { MediaItem, PostContent, SocialPlatformDefinition } from './social-platform.js';
+import { countText } from './text-count.js';
 
 /**
  * The text a platform without a link field receives: the text, then the link on its own line
@@ -13,12 +13,12 @@ export function textWithLink(content: PostContent): string {
 }
 
 /** The limit problem of `text` on `platform`, if any. */
-export function textLimitProblem(platform: SocialPlatformId, name: string, text: string, what = 'text'): string[] {
-  const limit = PLATFORM_TEXT_LIMITS[platform];
-  const length = textLength(platform, text);
+export function textLimitProblem(platform: SocialPlatformDefinition, text: string, what = 'text'): string[] {
+  const limit = platform.textLimit;
+  const length = countText(platform.textCount, text);
   if (length <= limit) return [];
-  const unit = platform === 'x' ? 'weighted characters (a URL counts 23, emoji and CJK 2)' : 'characters';
-  return [`${name} allows ${limit.toLocaleString('en-US')} ${unit} of ${what}; this has ${length.toLocaleString('en-US')}`];
+  const unit = platform.textCount === 'weighted' ? 'weighted characters (a URL counts 23, emoji and CJK 2)' : 'characters';
+  return [`${platform.displayName} allows ${limit.toLocaleString('en-US')} ${unit} of ${what}; this has ${length.toLocaleString('en-US')}`];
 }
 
 export const imagesOf = (content: PostContent): MediaItem[] => content.media.filter((item) => item.type === 'image');

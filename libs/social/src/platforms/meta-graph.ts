@@ -1,5 +1,6 @@
 import type { AppConfig } from '@app/core';
 import { authorizeUrl } from './oauth.js';
+import { matching, optionalText, readSettings, urlSetting, type SettingsOf, type SettingsSpec } from './platform-settings.js';
 import { expiresIn, PlatformHttp, type PlatformFailure } from './platform-http.js';
 import { PlatformError, type AuthorizeParams } from './social-platform.js';
 
@@ -34,6 +35,15 @@ export interface MetaPage {
   instagram: { id: string; username: string } | null;
 }
 
+/** The settings of Facebook Login, which the Facebook and Instagram platforms share. */
+export const META_SETTINGS = {
+  META_APP_ID: optionalText('Facebook Login app, for Facebook Pages and Instagram professional accounts.'),
+  META_APP_SECRET: optionalText("The Facebook Login app's secret."),
+  META_DIALOG_URL: urlSetting('https://www.facebook.com', 'Facebook Login dialog.'),
+  META_GRAPH_URL: urlSetting('https://graph.facebook.com', 'Graph API.'),
+  META_GRAPH_VERSION: matching(/^v\d+\.\d+$/, 'must look like v21.0', 'v21.0', 'Graph API version.'),
+} satisfies SettingsSpec;
+
 /**
  * Facebook Login, shared by the Facebook (Pages) and Instagram (professional accounts) platforms:
  * the dialog, the code exchange, the long-lived user token (about 60 days; extended with
@@ -41,27 +51,25 @@ export interface MetaPage {
  */
 export class MetaLogin {
   readonly graph: PlatformHttp;
+  private readonly settings: SettingsOf<typeof META_SETTINGS>;
 
-  constructor(
-    private readonly config: AppConfig,
-    name: string,
-    platform: 'facebook' | 'instagram',
-  ) {
+  constructor(config: AppConfig, name: string, platform: 'facebook' | 'instagram') {
     this.graph = new PlatformHttp(platform, name, config.SOCIAL_HTTP_TIMEOUT_MS, graphFailure);
+    this.settings = readSettings(META_SETTINGS, config);
   }
 
   get configured(): boolean {
-    return Boolean(this.config.META_APP_ID && this.config.META_APP_SECRET);
+    return Boolean(this.settings.META_APP_ID && this.settings.META_APP_SECRET);
   }
 
   /** `https://graph.facebook.com/v21.0` + path. */
   url(path: string): string {
-    return `${this.config.META_GRAPH_URL.replace(/\/+$/, '')}/${this.config.META_GRAPH_VERSION}${path}`;
+    return `${this.settings.META_GRAPH_URL.replace(/\/+$/, '')}/${this.settings.META_GRAPH_VERSION}${path}`;
   }
 
   dialogUrl({ state, redirectUri }: AuthorizeParams, scopes: string[]): string {
-    return authorizeUrl(`${this.config.META_DIALOG_URL.replace(/\/+$/, '')}/${this.config.META_GRAPH_VERSION}/dialog/oauth`, {
-      client_id: this.config.META_APP_ID ?? '',
+    return authorizeUrl(`${this.settings.META_DIALOG_URL.replace(/\/+$/, '')}/${this.settings.META_GRAPH_VERSION}/dialog/oauth`, {
+      client_id: this.settings.META_APP_ID ?? '',
       redirect_uri: redirectUri,
       state,
       response_type: 'code',
@@ -72,8 +80,8 @@ export class MetaLogin {
   /** The code → a short-lived user token → a long-lived one. */
   async exchangeCode(code: string, redirectUri: string): Promise<{ token: string; expiresAt: Date | null }> {
     const short = await this.graph.call(this.url('/oauth/access_token'), {
-      query: { client_id: this.config.META_APP_ID, client_secret: this.config.META_APP_SECRET, redirect_uri: redirectUri, code },
-      secrets: [this.config.META_APP_SECRET, code],
+      query: { client_id: this.settings.META_APP_ID, client_secret: this.settings.META_APP_SECRET, redirect_uri: redirectUri, code },
+      secrets: [this.settings.META_APP_SECRET, code],
     });
     const token = short.body?.access_token;
     if (typeof token !== 'string')
@@ -86,11 +94,11 @@ export class MetaLogin {
     const long = await this.graph.call(this.url('/oauth/access_token'), {
       query: {
         grant_type: 'fb_exchange_token',
-        client_id: this.config.META_APP_ID,
-        client_secret: this.config.META_APP_SECRET,
+        client_id: this.settings.META_APP_ID,
+        client_secret: this.settings.META_APP_SECRET,
         fb_exchange_token: token,
       },
-      secrets: [this.config.META_APP_SECRET, token],
+      secrets: [this.settings.META_APP_SECRET, token],
     });
     const extended = long.body?.access_token;
     if (typeof extended !== 'string')

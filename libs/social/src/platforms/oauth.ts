@@ -1,4 +1,4 @@
-import type { SocialPlatformId } from '../platform-text.js';
+import type { SocialPlatformId } from './registry.js';
 import { asReauthorize, expiresIn, scopeList } from './platform-http.js';
 import { PlatformError, type AccountCredentials, type TokenSet } from './social-platform.js';
 

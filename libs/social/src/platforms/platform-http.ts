@@ -1,4 +1,4 @@
-import type { SocialPlatformId } from '../platform-text.js';
+import type { SocialPlatformId } from './registry.js';
 import { PlatformError, type PlatformErrorKind } from './social-platform.js';
 
 /**

@@ -1,11 +1,10 @@
 import { loadConfig, SafeHttpClient } from '@app/core';
 import { FakePlatformServer } from '../../../../test/fakes/platform-server.js';
 import { pkce } from '../../../../test/support/platform-fixture.js';
-import { SOCIAL_PLATFORMS } from '../platform-text.js';
-import { buildPlatformRegistry } from './registry.js';
+import { buildPlatformRegistry, SOCIAL_PLATFORMS } from './registry.js';
 import { SandboxPlatform, sandboxCode, sandboxCodeMatches } from './sandbox.platform.js';
 import { PlatformError } from './social-platform.js';
-import { XPlatform } from './x.platform.js';
+import { XPlatform } from './x/x.platform.js';
 
 const BASE = 'https://api.shop.example';
 const REDIRECT = `${BASE}/functions/v1/social-connect/callback`;

@@ -1,5 +1,5 @@
 import { createHash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
-import type { SocialPlatformId } from '../platform-text.js';
+import type { SocialPlatformId } from './registry.js';
 import { addCodeChallenge } from './oauth.js';
 import {
   PlatformError,

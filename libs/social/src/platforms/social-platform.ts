@@ -1,4 +1,6 @@
-import type { SocialPlatformId } from '../platform-text.js';
+import type { AppConfig, SafeHttpClient } from '@app/core';
+import type { SettingsSpec } from './platform-settings.js';
+import type { SocialPlatformId } from './registry.js';
 
 /**
  * One social platform behind one interface (docs/architecture.md § Social publishing): OAuth,
@@ -123,6 +125,61 @@ export interface SocialPlatform {
   validate(content: PostContent): string[];
   /** Publishes; throws `PlatformError` (classified) on failure. */
   publish(account: AccountCredentials, content: PostContent): Promise<PublishedPost>;
+}
+
+/** How a platform counts the length of a post's text. */
+export type TextCount =
+  /** As X's own client does (`twitter-text`): any URL is 23, emoji and CJK characters 2. */
+  | 'weighted'
+  /** Unicode code points of the NFC form. */
+  | 'codePoints';
+
+/**
+ * What the rest of the service knows of a platform, declared in the platform's folder and listed in
+ * `SOCIAL_PLATFORM_DEFINITIONS` (platforms/registry.ts): the ids the API accepts, the OpenAPI enums,
+ * the validation messages, the database's `social_platforms` rows, the AI functions' text limits and
+ * docs/platforms.md all derive from these.
+ */
+export interface SocialPlatformDefinition<Id extends string = string> {
+  /** The id in requests, answers, post ids (`<id>_<platform's id>`) and the database. */
+  readonly id: Id;
+  /** Human name ("X", "Instagram"). */
+  readonly displayName: string;
+  /** The longest post text the platform takes, counted as `textCount` says. */
+  readonly textLimit: number;
+  readonly textCount: TextCount;
+  /** Its settings (client id and secret, API URLs), read from the environment. */
+  readonly settings: SettingsSpec;
+  /** Whether connect uses PKCE (S256): wherever the platform supports it. */
+  readonly usesPkce: boolean;
+  /** What media a post may or must carry there, as a phrase (`exactly one video`), for the docs and OpenAPI. */
+  readonly media: string;
+  /** What else differs on this platform when connecting and publishing, for docs/platforms.md (a sentence or two). */
+  readonly notes: string;
+  /** What the offline AI provider says of the platform (English). */
+  readonly audience: {
+    /** The local hour (0–23) its audience is most active: the suggested time of a post written for it. */
+    readonly peakHour: number;
+    /** A trending topic there, about the query. */
+    topic(query: string): string;
+    /** A recommendation for posting there about the query. */
+    advice(query: string): string;
+    /** A hashtag its users follow, without `#`. */
+    readonly hashtag: string;
+  };
+  /** The platform's client for SOCIAL_MODE=live (the sandbox keeps its rules). */
+  live(config: AppConfig, http: SafeHttpClient): SocialPlatform;
+}
+
+/** A platform's definition, checked at load: a bad one stops the start-up. */
+export function definePlatform<const Id extends string>(definition: SocialPlatformDefinition<Id>): SocialPlatformDefinition<Id> {
+  const { id, textLimit, audience } = definition;
+  if (!/^[a-z][a-z0-9_]{0,29}$/.test(id)) throw new Error(`social platform id "${id}": lower-case letters, digits and _, at most 30`);
+  if (!Number.isInteger(textLimit) || textLimit < 1) throw new Error(`social platform ${id}: textLimit must be a positive whole number`);
+  if (!Number.isInteger(audience.peakHour) || audience.peakHour < 0 || audience.peakHour > 23) {
+    throw new Error(`social platform ${id}: audience.peakHour must be an hour, 0 to 23`);
+  }
+  return Object.freeze({ ...definition });
 }
 
 /** Injection token of the registry: one `SocialPlatform` per id, chosen by `SOCIAL_MODE`. */

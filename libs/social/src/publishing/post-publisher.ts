@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { AccountTokens } from '../accounts/account-tokens.js';
-import type { SocialPlatformId } from '../platform-text.js';
+import type { SocialPlatformId } from '../platforms/registry.js';
 import {
   PlatformError,
   SOCIAL_PLATFORMS_REGISTRY,

@@ -1,4 +1,4 @@
-import type { SocialPlatformId } from '../platform-text.js';
+import type { SocialPlatformId } from '../platforms/registry.js';
 import type { PostContent } from '../platforms/social-platform.js';
 import type { PostStatus } from '../social.dto.js';
 import type { PostResultRow, ResultStatus, SocialPostRow } from '../social.repository.js';

@@ -2,6 +2,7 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@ne
 import { ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { StoreScoped } from '@app/commerce';
 import { ApiFunctionRoute, ApiSuccess, CurrentUser, Idempotent, OwnTransactions, type UserPrincipal } from '@app/core';
+import { describePublishingRules } from '../platforms/registry.js';
 import { SocialPostsQueryDto, SocialPublishDto } from '../social.dto.js';
 import { SocialPublishService } from './social-publish.service.js';
 
@@ -22,8 +23,7 @@ export class SocialPublishController {
   @ApiOperation({
     summary: 'Publish a post now, or schedule it',
     description:
-      "Every platform is checked first: connected to the store, and the platform's rules (X 280 weighted characters, a URL " +
-      'counting 23; Threads 500; Instagram 2200 and an image or video; Facebook 63,206; TikTok media; YouTube one video). Any ' +
+      `Every platform is checked first: connected to the store, and the platform's rules (${describePublishingRules()}). Any ` +
       'problem answers 400 with one `details` item per problem, each naming its `platform`, and nothing is sent.\n\n' +
       'Without `schedule_at` the post is published at once: one result per platform, `published` with a platform-prefixed ' +
       "`post_id` and the post's `url`, or `failed` with `error: {code, message}`; when any failed the answer is still 200 with " +

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ApiError, decodeCursor, toPage, type FieldError, type Page } from '@app/core';
-import type { SocialPlatformId } from '../platform-text.js';
+import type { SocialPlatformId } from '../platforms/registry.js';
 import { SOCIAL_PLATFORMS_REGISTRY, type PostContent, type SocialPlatformRegistry } from '../platforms/social-platform.js';
 import type { SocialPostsQueryDto, SocialPublishDto } from '../social.dto.js';
 import { SocialRepository } from '../social.repository.js';

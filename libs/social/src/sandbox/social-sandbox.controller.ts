@@ -2,17 +2,8 @@ import { Controller, Get, Header, Param, Query } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { AppConfig, ApiError, Databases, OwnTransactions, Public } from '@app/core';
 import { CALLBACK_PATH } from '../connect/social-connect.service.js';
-import { isSocialPlatform, type SocialPlatformId } from '../platform-text.js';
+import { isSocialPlatform, socialPlatformDefinition } from '../platforms/registry.js';
 import { sandboxCode } from '../platforms/sandbox.platform.js';
-
-const NAMES: Record<SocialPlatformId, string> = {
-  instagram: 'Instagram',
-  facebook: 'Facebook',
-  x: 'X',
-  tiktok: 'TikTok',
-  threads: 'Threads',
-  youtube: 'YouTube',
-};
 
 const escape = (text: string) =>
   text.replace(/[&<>"']/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char]!);
@@ -55,7 +46,7 @@ export class SocialSandboxController {
     const back = (params: Record<string, string>) => `${redirectUri}?${new URLSearchParams({ ...params, state }).toString()}`;
     const allow = back({ code: sandboxCode(typeof challenge === 'string' ? challenge : null) });
     const deny = back({ error: 'access_denied' });
-    const name = NAMES[platform];
+    const name = socialPlatformDefinition(platform).displayName;
     return page(
       `Connect ${name} (sandbox)`,
       `<h1>Connect a sandbox ${escape(name)} account</h1>` +
@@ -78,10 +69,11 @@ export class SocialSandboxController {
       `${platform}_${id}`,
     ]);
     if (!found) throw ApiError.notFound('Sandbox post');
+    const name = socialPlatformDefinition(platform).displayName;
     return page(
-      `Sandbox ${NAMES[platform]} post`,
-      `<h1>Sandbox ${escape(NAMES[platform])} post</h1><p>Published to the sandbox on ${new Date(found.published_at).toISOString()}; ` +
-        `it was not sent to ${escape(NAMES[platform])}.</p><blockquote style="white-space:pre-wrap">${escape(found.text)}</blockquote>`,
+      `Sandbox ${name} post`,
+      `<h1>Sandbox ${escape(name)} post</h1><p>Published to the sandbox on ${new Date(found.published_at).toISOString()}; ` +
+        `it was not sent to ${escape(name)}.</p><blockquote style="white-space:pre-wrap">${escape(found.text)}</blockquote>`,
     );
   }
 

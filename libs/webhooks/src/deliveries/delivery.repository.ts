@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import type { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
-import { queryRows, type Cursor } from '@app/core';
+import { acknowledgeCte, queryRows, type Cursor } from '@app/core';
 import type { WebhookStatus } from '../webhooks/webhook.js';
 import type { AttemptRow, DeliveryRow, DeliveryStatus } from './delivery.js';
 
@@ -35,25 +35,36 @@ export class DeliveryRepository {
   constructor(private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>) {}
 
   /**
-   * For each event, one pending delivery per active webhook of its store subscribed to its kind, in
-   * one statement; none twice for the same event and webhook (a republished event finds its
-   * deliveries already there). Answers the new deliveries in the events' order.
+   * For each event, one pending delivery per active webhook of its store subscribed to its kind, and
+   * the events' acknowledgement by `subscriber`, in one statement. Only events acknowledged by this
+   * statement get deliveries: a republished event whose acknowledgement is already there writes
+   * nothing (and deliveries are unique per event × webhook besides). Answers the new deliveries in
+   * the events' order.
    */
   async createForEvents(
+    subscriber: string,
     events: { id: string; store_id: string; event: string; body: string }[],
   ): Promise<{ id: string; webhook_id: string }[]> {
     return queryRows<{ id: string; webhook_id: string }>(
       this.txHost.tx,
-      `INSERT INTO webhook_deliveries (webhook_id, store_id, event_id, event, body)
+      `WITH event AS (
+         SELECT * FROM ROWS FROM (json_to_recordset($1::json) AS (event_id uuid, store_id uuid, event text, body text))
+                       WITH ORDINALITY AS e(event_id, store_id, event, body, n)
+       ), ${acknowledgeCte('$2', '$3')}
+       INSERT INTO webhook_deliveries (webhook_id, store_id, event_id, event, body)
        SELECT w.id, w.store_id, e.event_id, e.event, e.body
-         FROM ROWS FROM (json_to_recordset($1::json) AS (event_id uuid, store_id uuid, event text, body text))
-              WITH ORDINALITY AS e(event_id, store_id, event, body, n)
+         FROM event e
+         JOIN acked ON acked.event_id = e.event_id
          JOIN webhooks w ON w.store_id = e.store_id AND w.status = 'active' AND e.event = ANY (w.events)
         ORDER BY e.n
        ON CONFLICT (event_id, webhook_id) WHERE redelivery_of IS NULL DO NOTHING
        RETURNING id, webhook_id`,
       // One JSON parameter: text[] parameters of JSON bodies cost the driver an escape pass per character.
-      [JSON.stringify(events.map((e) => ({ event_id: e.id, store_id: e.store_id, event: e.event, body: e.body })))],
+      [
+        JSON.stringify(events.map((e) => ({ event_id: e.id, store_id: e.store_id, event: e.event, body: e.body }))),
+        subscriber,
+        events.map((e) => e.id),
+      ],
     );
   }
 

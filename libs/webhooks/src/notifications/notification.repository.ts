@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import type { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
-import { queryRows, type Cursor } from '@app/core';
+import { acknowledgeCte, queryRows, type Cursor } from '@app/core';
 
 export interface NotificationRow {
   id: string;
@@ -41,6 +41,33 @@ export class NotificationRepository {
       message,
       JSON.stringify(data),
     ]);
+  }
+
+  /**
+   * Acknowledges `eventIds` for `subscriber` and, for those of `soldOut` acknowledged now (not before),
+   * writes an `inventory.out_of_stock` notification naming the product (as it is now; "A product" once
+   * deleted), in one statement. Answers how many it wrote.
+   */
+  async addOutOfStock(
+    subscriber: string,
+    eventIds: string[],
+    soldOut: { event_id: string; store_id: string; product_id: string; reason: string | null }[],
+  ): Promise<number> {
+    const rows = await queryRows(
+      this.txHost.tx,
+      `WITH ${acknowledgeCte('$1', '$2')}
+       INSERT INTO merchant_notifications (store_id, kind, message, data)
+       SELECT s.store_id, 'inventory.out_of_stock',
+              CASE WHEN p.name IS NULL THEN 'A product is out of stock' ELSE format('"%s" is out of stock', p.name) END
+                || CASE WHEN s.reason IS NULL THEN '' ELSE format(' (%s)', s.reason) END,
+              jsonb_build_object('product_id', s.product_id, 'product_name', p.name, 'reason', s.reason, 'event_id', s.event_id)
+         FROM json_to_recordset($3::json) AS s(event_id uuid, store_id uuid, product_id uuid, reason text)
+         JOIN acked ON acked.event_id = s.event_id
+         LEFT JOIN products p ON p.id = s.product_id AND p.store_id = s.store_id
+       RETURNING 1`,
+      [subscriber, eventIds, JSON.stringify(soldOut)],
+    );
+    return rows.length;
   }
 
   async pageOfStore(storeId: string, limit: number, after: Cursor | null): Promise<NotificationRow[]> {

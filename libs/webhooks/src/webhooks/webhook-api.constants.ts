@@ -1,6 +1,6 @@
-import { STORE_EVENT_KINDS } from '@app/commerce';
 import type { DeliveryStatus, DeliveryView } from '../deliveries/delivery.js';
 import type { NotificationView } from '../notifications/notification.repository.js';
+import { STORE_EVENT_NAMES } from '../events/store-event-catalog.js';
 import { WEBHOOK_EXAMPLE, type WebhookStatus } from './webhook.js';
 
 /**
@@ -27,8 +27,8 @@ export const WHSEC_SECRET_PATTERN = /^whsec_(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/
 
 /** Longest accepted webhook URL. */
 export const MAX_WEBHOOK_URL_LENGTH = 2048;
-/** The most event kinds one webhook lists: all 13 (duplicates are removed first). */
-export const MAX_SUBSCRIBED_EVENTS = STORE_EVENT_KINDS.length;
+/** The most event kinds one webhook lists: every kind of the catalog (duplicates are removed first). */
+export const MAX_SUBSCRIBED_EVENTS = STORE_EVENT_NAMES.length;
 /** An error about unknown event kinds names at most this many of them. */
 export const MAX_NAMED_UNKNOWN_KINDS = 10;
 

@@ -17,7 +17,6 @@ import {
   ValidateIf,
   type ValidationArguments,
 } from 'class-validator';
-import { STORE_EVENT_KINDS } from '@app/commerce';
 import { PageQueryDto } from '@app/core';
 import type { DeliveryStatus } from '../deliveries/delivery.js';
 import {
@@ -34,15 +33,16 @@ import {
   WEBHOOK_STATUSES,
   WHSEC_SECRET_PATTERN,
 } from './webhook-api.constants.js';
+import { STORE_EVENT_NAMES, isStoreEventName } from '../events/store-event-catalog.js';
 import { WEBHOOK_EXAMPLE, type WebhookStatus } from './webhook.js';
 
-const KINDS: readonly string[] = STORE_EVENT_KINDS;
+const KINDS: readonly string[] = STORE_EVENT_NAMES;
 
 /** Repeated kinds count once; the order of first mention is kept. */
 const uniqueStrings = ({ value }: { value: unknown }) =>
   Array.isArray(value) && value.every((item) => typeof item === 'string') ? [...new Set(value)] : value;
 
-/** Every item is one of the 13 store event kinds; the message names the unknown ones. */
+/** Every item is a store event of the catalog; the message names the unknown ones. */
 function IsStoreEventKinds(): PropertyDecorator {
   return (target, propertyName) =>
     registerDecorator({
@@ -51,13 +51,13 @@ function IsStoreEventKinds(): PropertyDecorator {
       propertyName: String(propertyName),
       options: {
         message: ({ value }: ValidationArguments) => {
-          const unknown = (Array.isArray(value) ? value : []).filter((item) => !KINDS.includes(item as string));
+          const unknown = (Array.isArray(value) ? value : []).filter((item) => !isStoreEventName(item));
           const named = unknown.slice(0, MAX_NAMED_UNKNOWN_KINDS).map((item) => JSON.stringify(item));
           const more = unknown.length > named.length ? ` and ${unknown.length - named.length} more` : '';
           return `events has unknown event kinds: ${named.join(', ')}${more}; known kinds are ${KINDS.join(', ')}`;
         },
       },
-      validator: { validate: (value: unknown) => Array.isArray(value) && value.every((item) => KINDS.includes(item as string)) },
+      validator: { validate: (value: unknown) => Array.isArray(value) && value.every(isStoreEventName) },
     });
 }
 
@@ -86,7 +86,9 @@ const URL_DESCRIPTION =
   `at most ${MAX_WEBHOOK_URL_LENGTH} characters, no credentials in it. Its host must not resolve to a loopback, private, ` +
   'link-local, CGNAT, multicast, reserved or cloud-metadata address (unless `WEBHOOK_ALLOW_PRIVATE_URLS=true`); ' +
   'the address is checked again at every delivery. Stored in normalised form (e.g. the host in lower case).';
-const EVENTS_DESCRIPTION = `Store event kinds to receive: 1 to ${MAX_SUBSCRIBED_EVENTS} of ${KINDS.join(', ')}. Repeats count once.`;
+const EVENTS_DESCRIPTION =
+  `Store event kinds to receive: 1 to ${MAX_SUBSCRIBED_EVENTS} of ${KINDS.join(', ')}. Repeats count once. ` +
+  'What each delivers is the schema named after it in the components (`order.paid` → `OrderPaidEvent`).';
 const SECRET_DESCRIPTION =
   `Signing secret, ${MIN_SUPPLIED_SECRET_LENGTH} to ${MAX_SUPPLIED_SECRET_LENGTH} printable ASCII characters without spaces; ` +
   `one starting with \`${SECRET_PREFIX}\` must continue in standard base64 (the Standard Webhooks format). Never answered back.`;
@@ -121,7 +123,7 @@ export class RegisterWebhookDto {
   @UrlRules()
   url: string;
 
-  @ApiProperty({ description: EVENTS_DESCRIPTION, example: WEBHOOK_EXAMPLE.events, enum: STORE_EVENT_KINDS, isArray: true })
+  @ApiProperty({ description: EVENTS_DESCRIPTION, example: WEBHOOK_EXAMPLE.events, enum: STORE_EVENT_NAMES, isArray: true })
   @EventsRules()
   events: string[];
 
@@ -152,7 +154,7 @@ export class UpdateWebhookDto {
   @ApiPropertyOptional({
     description: `${EVENTS_DESCRIPTION} Replaces the list.`,
     example: ['order.created', 'order.paid', 'order.refunded'],
-    enum: STORE_EVENT_KINDS,
+    enum: STORE_EVENT_NAMES,
     isArray: true,
   })
   @Given()

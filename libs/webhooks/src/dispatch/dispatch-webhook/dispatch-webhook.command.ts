@@ -1,9 +1,9 @@
 import { Command } from '@nestjs/cqrs';
-import type { StoreEventEnvelope } from '@app/core';
+import type { CatalogEventEnvelope } from '@app/core';
 
-/** Turn a batch of store events into deliveries for their stores' active webhooks subscribed to each kind. */
+/** Turn a batch of store events into deliveries for their stores' active webhooks subscribed to each kind; acknowledges the batch. */
 export class DispatchWebhookCommand extends Command<number> {
-  constructor(readonly envelopes: StoreEventEnvelope[]) {
+  constructor(readonly envelopes: readonly CatalogEventEnvelope[]) {
     super();
   }
 }

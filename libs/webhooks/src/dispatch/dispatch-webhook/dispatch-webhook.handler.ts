@@ -1,16 +1,19 @@
-import { DbScopes } from '@app/core';
+import { StoreEventSubscribers } from '@app/core';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { DeliveryQueue } from '../../deliveries/delivery-queue.js';
 import { DeliveryRepository } from '../../deliveries/delivery.repository.js';
 import { EndpointGate } from '../../deliveries/endpoint-gate.js';
+import { WEBHOOK_DISPATCH } from '../webhook-dispatch.saga.js';
 import { DispatchWebhookCommand } from './dispatch-webhook.command.js';
 
 /**
- * Writes the deliveries of a batch of events in one statement (idempotent: unique per event ×
- * webhook), asks the delivery gate, once per webhook, which first attempts may go now (the others are
- * parked there; the sweep marks them in PostgreSQL), and enqueues those in one Redis round trip. A
- * republished event finds its deliveries already written and enqueues nothing new; a crash between
- * the steps is repaired by the delivery sweep (due pending deliveries, parked ones the gate lost).
+ * Writes the deliveries of a batch of events and acknowledges the events for the webhook dispatch,
+ * in one statement (idempotent: an event acknowledged before writes nothing, and deliveries are unique
+ * per event × webhook); then asks the delivery gate, once per webhook, which first attempts may go now
+ * (the others are parked there; the sweep marks them in PostgreSQL), and enqueues those in one Redis
+ * round trip. A failure before the statement commits leaves the events unacknowledged: the relay
+ * publishes them again. A crash after it is repaired by the delivery sweep (due pending deliveries,
+ * parked ones the gate lost).
  */
 @CommandHandler(DispatchWebhookCommand)
 export class DispatchWebhookHandler implements ICommandHandler<DispatchWebhookCommand> {
@@ -18,12 +21,15 @@ export class DispatchWebhookHandler implements ICommandHandler<DispatchWebhookCo
     private readonly deliveries: DeliveryRepository,
     private readonly gate: EndpointGate,
     private readonly queue: DeliveryQueue,
-    private readonly scopes: DbScopes,
+    private readonly subscribers: StoreEventSubscribers,
   ) {}
 
   execute({ envelopes }: DispatchWebhookCommand): Promise<number> {
-    return this.scopes.asSystem(async () => {
-      const created = await this.deliveries.createForEvents(envelopes.map((envelope) => ({ ...envelope, body: JSON.stringify(envelope) })));
+    return this.subscribers.handle(async () => {
+      const created = await this.deliveries.createForEvents(
+        WEBHOOK_DISPATCH.name,
+        envelopes.map((envelope) => ({ ...envelope, body: JSON.stringify(envelope) })),
+      );
       const byWebhook = new Map<string, string[]>();
       for (const { id, webhook_id: webhookId } of created) {
         const ids = byWebhook.get(webhookId);

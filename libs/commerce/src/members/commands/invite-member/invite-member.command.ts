@@ -4,7 +4,7 @@ import type { MemberView } from '../../member.js';
 
 export interface InvitedMember {
   member: MemberView;
-  /** Shown once: the invitee signs up with it (`data.invite_token`). */
+  /** Shown once, for apps that send their own invitation: the invitee signs up with it (`data.invite_token`). */
   inviteToken: string;
 }
 
@@ -14,6 +14,10 @@ export class InviteMemberCommand extends Command<InvitedMember> {
     readonly email: string,
     readonly permissions: Permission[],
     readonly invitedBy: string,
+    /** The inviter's address, named in the invitation e-mail. */
+    readonly inviterEmail: string,
+    /** Where the e-mail's accept link leads (an allowed origin). */
+    readonly redirectTo: string,
   ) {
     super();
   }

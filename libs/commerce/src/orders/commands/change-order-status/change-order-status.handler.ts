@@ -1,7 +1,7 @@
 import { HttpStatus } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { ApiError, OutboxService } from '@app/core';
-import type { InventoryEventData } from '../../../events/store-event-kinds.js';
+import { ApiError, OutboxService, type StoreEventOf } from '@app/core';
+import type { InventoryEventData } from '../../../events/commerce-events.js';
 import { allowedTransitions, canTransition, eventFor } from '../../order-status.js';
 import { OrderRepository } from '../../order.repository.js';
 import { orderEventData, toOrderView, type OrderRow, type OrderView } from '../../order.js';
@@ -47,7 +47,7 @@ export class ChangeOrderStatusHandler implements ICommandHandler<ChangeOrderStat
     await this.outbox.appendAll(order.store_id, [
       { event: 'order.updated', data },
       { event: eventFor(status)!, data },
-      ...restocked.map((move) => ({ event: 'inventory.updated', data: move })),
+      ...restocked.map((move): StoreEventOf<'inventory.updated'> => ({ event: 'inventory.updated', data: move })),
     ]);
     return toOrderView(details);
   }

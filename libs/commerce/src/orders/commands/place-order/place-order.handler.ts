@@ -1,8 +1,7 @@
 import { HttpStatus } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { ApiError, OutboxService } from '@app/core';
+import { ApiError, OutboxService, type StoreEventOf } from '@app/core';
 import type { StoreAccess } from '../../../access/store-access.js';
-import type { InventoryEventData } from '../../../events/store-event-kinds.js';
 import type { ProductRow } from '../../../products/product.js';
 import { ProductRepository } from '../../../products/product.repository.js';
 import { OrderRepository, type NewOrderItem, type OrderCustomer } from '../../order.repository.js';
@@ -45,7 +44,7 @@ export class PlaceOrderHandler implements ICommandHandler<PlaceOrderCommand> {
     const byProduct = new Map(moves.map((move) => [move.product_id, move]));
     const inventory = lines
       .map((line) => byProduct.get(line.product_id)!)
-      .map((move): { event: string; data: InventoryEventData } => ({
+      .map((move): StoreEventOf<'inventory.updated'> => ({
         event: 'inventory.updated',
         data: {
           product_id: move.product_id,

@@ -1,7 +1,7 @@
 import { HttpStatus } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { ApiError, OutboxService } from '@app/core';
-import type { InventoryEventData } from '../../../events/store-event-kinds.js';
+import type { InventoryEventData } from '../../../events/commerce-events.js';
 import { MAX_STOCK } from '../../../migrations/1763800500000-rls-hardening.js';
 import { ProductRepository } from '../../product.repository.js';
 import { toProductView, type ProductView } from '../../product.js';

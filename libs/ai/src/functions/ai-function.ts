@@ -1,0 +1,51 @@
+import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
+import { Command } from '@nestjs/cqrs';
+import type { FastifyRequest } from 'fastify';
+import type { StoreAccess } from '@app/commerce';
+import { requireUser } from '@app/core';
+
+/**
+ * What an AI function declares beside its command: its route name (`POST /functions/v1/<name>`),
+ * what one call costs in AI credits and how many calls a store may make in any 60 minutes (the
+ * default of `AI_HOURLY_LIMITS`). The list of them (`AI_FUNCTIONS`, functions/registry.ts) is the
+ * price list billing charges by and reports usage against.
+ */
+export interface AiFunctionDefinition<Name extends string = string> {
+  readonly name: Name;
+  /** Whole credits charged per call, at least 1. */
+  readonly credits: number;
+  /** Calls per store in any 60 minutes, at least 1. */
+  readonly hourlyLimit: number;
+}
+
+export function defineAiFunction<const Name extends string>(definition: AiFunctionDefinition<Name>): AiFunctionDefinition<Name> {
+  return Object.freeze({ ...definition });
+}
+
+/** Who calls, for which store: the store is charged, the request id is the charge's ledger reference. */
+export interface AiCall {
+  storeId: string;
+  userId: string;
+  requestId: string;
+}
+
+/**
+ * The call of the request, from what the guards resolved: the store StoreAccessGuard judged (routes
+ * marked @StoreScoped), the signed-in user, the request id.
+ */
+export const CurrentAiCall = createParamDecorator((_: unknown, ctx: ExecutionContext): AiCall => {
+  const request = ctx.switchToHttp().getRequest<FastifyRequest>();
+  const access: StoreAccess | undefined = request.storeAccess;
+  if (!access) throw new Error('CurrentAiCall used on a route without @StoreScoped');
+  return { storeId: access.storeId, userId: requireUser(request.principal).userId, requestId: String(request.id) };
+});
+
+/** A call of an AI function: the caller and the validated body; executes to the answer (less `success`). */
+export abstract class AiFunctionCommand<Body, Answer> extends Command<Answer> {
+  constructor(
+    readonly call: AiCall,
+    readonly body: Body,
+  ) {
+    super();
+  }
+}

@@ -1,0 +1,74 @@
+import { applyDecorators, HttpCode, Post } from '@nestjs/common';
+import {
+  ApiBadGatewayResponse,
+  ApiOperation,
+  ApiResponse,
+  ApiServiceUnavailableResponse,
+  ApiTooManyRequestsResponse,
+  ApiUnprocessableEntityResponse,
+} from '@nestjs/swagger';
+import { Idempotent, OwnTransactions } from '@app/core';
+import { LOCAL_LANGUAGES } from '../local/templates/index.js';
+import type { AiFunctionDefinition } from './ai-function.js';
+import { languageRefused } from './ai-function.runner.js';
+
+export const errorExample = (code: string, message: string, details?: unknown) => ({
+  example: { success: false, error: { code, message, details } },
+});
+
+/** `generate-blog-cover` → `AiController_generateBlogCover`: the operation ids the OpenAPI document has always had. */
+const operationId = (name: string) => `AiController_${name.replace(/-([a-z])/g, (_, letter: string) => letter.toUpperCase())}`;
+
+/**
+ * The route of a charged AI function, `POST /functions/v1/<name>`, and what every one documents: its
+ * cost, the limits, the refund, idempotency. Its own transactions: the charge commits before the
+ * provider is asked (docs/architecture.md § AI credits and functions).
+ */
+export const ChargedRoute = (fn: AiFunctionDefinition, summary: string, description: string) =>
+  applyDecorators(
+    Post(fn.name),
+    HttpCode(200),
+    OwnTransactions(),
+    Idempotent(),
+    ApiOperation({
+      operationId: operationId(fn.name),
+      summary: `${summary} (${fn.credits} credits)`,
+      description:
+        `${description}\n\nCosts ${fn.credits} AI credits, charged atomically with the store's hourly maximum for this function ` +
+        '(see `GET /functions/v1/credits`); a provider failure refunds them. Owners, admins and team members with the `ai` permission.',
+    }),
+    ApiResponse({
+      status: 402,
+      description: 'The store has too few credits; nothing charged',
+      schema: errorExample('INSUFFICIENT_CREDITS', `This needs ${fn.credits} AI credits; the store has 1`, {
+        required: fn.credits,
+        balance: 1,
+      }),
+    }),
+    ApiTooManyRequestsResponse({
+      description: "The store's hourly maximum for this function is reached; `Retry-After` says when the oldest call leaves the window",
+      schema: errorExample('RATE_LIMITED', 'Too many requests: at most 20 per 3600 seconds; retry in 1712 s', {
+        limit: 20,
+        window_seconds: 3600,
+        retry_after_seconds: 1712,
+      }),
+    }),
+    ApiBadGatewayResponse({
+      description: 'The AI provider failed or answered something unusable; the credits were refunded',
+      schema: errorExample('UPSTREAM_FAILED', 'The AI provider did not answer in time. The 5 credits were refunded.'),
+    }),
+    ApiServiceUnavailableResponse({
+      description: 'AI_PROVIDER=openai without AI_API_KEY; nothing charged',
+      schema: errorExample('NOT_CONFIGURED', 'The AI provider is not configured on this server (AI_PROVIDER=openai needs AI_API_KEY)'),
+    }),
+  );
+
+/** What the offline provider answers for Italian. */
+const languageRefusedExample = () => languageRefused('local', 'it', LOCAL_LANGUAGES).message;
+
+/** The 422 of a function whose body has a `language`. */
+export const ApiLanguageRefused = () =>
+  ApiUnprocessableEntityResponse({
+    description: `The configured provider does not write \`language\` (the offline \`local\` provider writes ${LOCAL_LANGUAGES.join(', ')}); nothing charged`,
+    schema: errorExample('UNPROCESSABLE', languageRefusedExample(), [{ field: 'language', message: languageRefusedExample() }]),
+  });

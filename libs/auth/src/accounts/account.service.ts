@@ -1,0 +1,189 @@
+import { Injectable } from '@nestjs/common';
+import { TransactionHost } from '@nestjs-cls/transactional';
+import type { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
+import { AppConfig, GoTrueError, hashToken, type UserPrincipal } from '@app/core';
+import { MIN_PASSWORD_LENGTH } from '../dto/auth.dto.js';
+import type { ResendBody, UpdateUserBody, VerifyBody } from '../dto/account.dto.js';
+import { AuthStore } from '../sessions/auth-store.js';
+import type { SessionView } from '../sessions/session.js';
+import type { SessionMeta } from '../sessions/session.repository.js';
+import { SessionOpener } from '../sessions/session-opener.js';
+import { AccountLimits } from '../sign-in-limits/account-limits.js';
+import { SignInLimiter } from '../sign-in-limits/sign-in-limiter.js';
+import { PasswordHasher } from '../users/password-hasher.js';
+import type { UserView } from '../users/user.js';
+import { UserRepository } from '../users/user.repository.js';
+import { AccountMail, hashCode } from './account-mail.js';
+
+/** GoTrue's answer to a link or code that is unknown, used or expired. */
+export const OTP_EXPIRED = () => new GoTrueError(403, 'otp_expired', 'Token has expired or is invalid');
+const EMAIL_EXISTS = () => new GoTrueError(422, 'email_exists', 'A user with this email address has already been registered');
+
+/** Where an e-mailed link leads, and who asks (the client address, for the limits and the new session). */
+export interface AccountRequest {
+  meta: SessionMeta;
+  ip: string;
+  redirectTo: string;
+}
+
+/**
+ * The account routes of /auth/v1: changing one's password, address and profile (PUT /user), asking
+ * for a recovery e-mail (POST /recover), another confirmation (POST /resend), and using an e-mailed
+ * link or code (POST and GET /verify). Each change and the e-mail it causes commit together.
+ */
+@Injectable()
+export class AccountService {
+  constructor(
+    private readonly store: AuthStore,
+    private readonly sessions: SessionOpener,
+    private readonly users: UserRepository,
+    private readonly hasher: PasswordHasher,
+    private readonly accountMail: AccountMail,
+    private readonly limits: AccountLimits,
+    private readonly signInLimiter: SignInLimiter,
+    private readonly config: AppConfig,
+    private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
+  ) {}
+
+  /**
+   * PUT /user. A new password needs the current one (`current_password`, counted as a sign-in attempt)
+   * or a session signed in within AUTH_RECENT_SIGN_IN (as after a recovery link), and ends the user's
+   * other sessions. A new address is confirmed on that address first (AUTH_CONFIRM_EMAIL), or taken at
+   * once, and announced to the old one. `data` sets the name and metadata.
+   */
+  async updateUser(principal: UserPrincipal, body: UpdateUserBody, request: AccountRequest): Promise<UserView> {
+    const newEmail = body.email !== undefined && body.email.toLowerCase() !== principal.email.toLowerCase() ? body.email : undefined;
+    if (principal.role === 'admin' && (body.password !== undefined || newEmail !== undefined)) {
+      throw new GoTrueError(
+        422,
+        'validation_failed',
+        "The admin's e-mail and password are ADMIN_EMAIL and ADMIN_PASSWORD: change them there and restart",
+      );
+    }
+    const password = body.password !== undefined ? await this.newPassword(principal, body, request.ip) : undefined;
+    if (newEmail !== undefined) await this.limits.mailing(request.ip, newEmail);
+    return this.txHost.withTransaction(async () => {
+      if (body.data !== undefined) {
+        const { full_name: fullName, ...metadata } = body.data;
+        await this.users.updateProfile(principal.userId, fullName as string | null | undefined, metadata);
+      }
+      if (password) {
+        const outcome = await this.store.setPassword(
+          principal.userId,
+          password.hash,
+          password.checked ? null : this.config.AUTH_RECENT_SIGN_IN,
+        );
+        if (outcome === 'reauthentication_needed') {
+          throw new GoTrueError(400, 'reauthentication_needed', 'Password update requires reauthentication: send current_password');
+        }
+        // Said only once the change is allowed (rolled back here): else a stale session could test guesses with it.
+        if (password.same) throw new GoTrueError(422, 'same_password', 'New password should be different from the old password.');
+      }
+      if (newEmail !== undefined) await this.changeEmail(principal, newEmail, request.redirectTo);
+      return this.sessions.user(principal.userId);
+    });
+  }
+
+  /** POST /recover: 200 whatever the address; a recovery e-mail when an account has it. */
+  async recover(email: string, request: AccountRequest): Promise<Record<string, never>> {
+    await this.limits.mailing(request.ip, email);
+    await this.sessions.anonymous(() => this.accountMail.issue('recovery', email, request.redirectTo));
+    return {};
+  }
+
+  /** POST /resend: a new sign-up confirmation (unconfirmed accounts) or e-mail change confirmation (pending ones); 200 either way. */
+  async resend(body: ResendBody, request: AccountRequest): Promise<Record<string, never>> {
+    await this.limits.mailing(request.ip, body.email);
+    await this.sessions.anonymous(() => this.accountMail.issue(body.type, body.email, request.redirectTo));
+    return {};
+  }
+
+  /**
+   * POST /verify (and GET, through the controller): uses a link's token or an address's code once,
+   * does what it stands for, and signs the user in. An unknown, used or expired one: 403 `otp_expired`.
+   */
+  async verify(body: VerifyBody, request: AccountRequest): Promise<SessionView> {
+    await this.limits.verifying(request.ip);
+    const token = body.token_hash ?? (body.email === undefined ? body.token : undefined);
+    if (body.type === 'invite') {
+      if (token === undefined) throw new GoTrueError(400, 'validation_failed', 'An invitation is accepted with the token_hash of its link');
+      return this.acceptInvitation(token, request.meta);
+    }
+    if (token !== undefined) return this.useToken(body.type, { tokenHash: hashToken(token) }, request.meta);
+    if (body.email === undefined || body.token === undefined) {
+      throw new GoTrueError(400, 'validation_failed', 'Verify requires either a token_hash, or an email and its token');
+    }
+    const attempt = await this.limits.codeAttempt(body.email);
+    const session = await this.useToken(body.type, { email: body.email, codeHash: hashCode(body.token.trim()) }, request.meta);
+    await this.limits.codeRight(attempt);
+    return session;
+  }
+
+  private useToken(
+    kind: Exclude<VerifyBody['type'], 'invite'>,
+    proof: { tokenHash: Buffer } | { email: string; codeHash: Buffer },
+    meta: SessionMeta,
+  ): Promise<SessionView> {
+    return this.sessions.anonymous(async () => {
+      const verified = await this.store.verifyToken(kind, proof);
+      if (verified.outcome === 'email_taken') throw EMAIL_EXISTS();
+      if (verified.outcome !== 'verified') throw OTP_EXPIRED();
+      if (verified.oldEmail) await this.accountMail.emailChanged(verified.userId, verified.oldEmail, verified.email);
+      return this.sessions.start(verified.userId, meta);
+    });
+  }
+
+  private acceptInvitation(token: string, meta: SessionMeta): Promise<SessionView> {
+    return this.sessions.anonymous(async () => {
+      const accepted = await this.store.acceptInvitationLink(hashToken(token));
+      if (accepted.outcome === 'wrong_role') {
+        throw new GoTrueError(422, 'validation_failed', 'The invited address belongs to an account that cannot be a team member');
+      }
+      if (accepted.outcome !== 'accepted') throw OTP_EXPIRED();
+      return this.sessions.start(accepted.userId, meta);
+    });
+  }
+
+  /**
+   * The new password's hash; `checked` when the current password was given and right, `same` when the
+   * new one is the current one.
+   */
+  private async newPassword(
+    principal: UserPrincipal,
+    body: UpdateUserBody,
+    ip: string,
+  ): Promise<{ hash: string; checked: boolean; same: boolean }> {
+    const password = body.password!;
+    if (password.length < MIN_PASSWORD_LENGTH) {
+      throw new GoTrueError(422, 'weak_password', `Password should be at least ${MIN_PASSWORD_LENGTH} characters.`);
+    }
+    const candidate = await this.sessions.anonymous(() => this.store.passwordCandidate(principal.email));
+    const current = candidate?.userId === principal.userId ? candidate.passwordHash : null;
+    if (body.current_password !== undefined) {
+      const attempt = await this.signInLimiter.reserve(principal.email, ip);
+      const right = await this.hasher.verify(current, body.current_password);
+      if (!right) {
+        const wrong = new GoTrueError(400, 'invalid_credentials', 'current_password is not the current password');
+        await this.signInLimiter.failed(attempt, wrong);
+        throw wrong;
+      }
+      await this.signInLimiter.succeeded(attempt);
+    }
+    // With the current password checked, comparing the texts says as much as another argon2 run.
+    const same =
+      body.current_password !== undefined
+        ? body.current_password === password
+        : current !== null && (await this.hasher.verify(current, password));
+    return { hash: await this.hasher.hash(password), checked: body.current_password !== undefined, same };
+  }
+
+  private async changeEmail(principal: UserPrincipal, newEmail: string, redirectTo: string): Promise<void> {
+    if (this.config.requireEmailConfirmation) {
+      if (!(await this.accountMail.requestEmailChange(principal.userId, principal.email, newEmail, redirectTo))) throw EMAIL_EXISTS();
+      return;
+    }
+    const changed = await this.store.changeEmail(principal.userId, newEmail);
+    if (changed.outcome === 'email_taken') throw EMAIL_EXISTS();
+    await this.accountMail.emailChanged(principal.userId, changed.oldEmail, newEmail);
+  }
+}

@@ -1,0 +1,76 @@
+import { Injectable, type ExecutionContext } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { AuthGuard, type AuthGuardAuthenticateOptions } from '@nestjs/passport';
+import type { FastifyRequest } from 'fastify';
+import {
+  ACCESS_KEY,
+  ANON_ONLY_MESSAGE,
+  AppConfig,
+  DbScopes,
+  locateStore,
+  runsInRequestTransaction,
+  STORE_LOCATION_KEY,
+  type Principal,
+  type RouteAccess,
+  type StoreLocation,
+} from '@app/core';
+import { readCredentials, unauthenticated } from '../passport/credentials.js';
+
+const AUTHENTICATE_OPTIONS: AuthGuardAuthenticateOptions = { session: false, property: 'principal' };
+
+/**
+ * The global guard: every route needs a signed-in user's access token (passport `jwt`) unless it is
+ * marked @PublicKeyAllowed() — the public API key (passport `api-key`, role anon) suffices — or
+ * @Public(). The strategies authenticate; this guard reads the route (its access rule, the store it
+ * names, whether its handler runs in one transaction) and turns failures into the route's 401.
+ */
+@Injectable()
+export class JwtAuthGuard extends AuthGuard(['jwt', 'api-key']) {
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly config: AppConfig,
+    private readonly scopes: DbScopes,
+  ) {
+    super();
+  }
+
+  /** No passport session; the principal lands on `request.principal`. */
+  override getAuthenticateOptions(): AuthGuardAuthenticateOptions {
+    return AUTHENTICATE_OPTIONS;
+  }
+
+  override async canActivate(context: ExecutionContext): Promise<boolean> {
+    if (context.getType() !== 'http') return true;
+    const access =
+      this.reflector.getAllAndOverride<RouteAccess | undefined>(ACCESS_KEY, [context.getHandler(), context.getClass()]) ?? 'user';
+    if (access === 'public') return true;
+    const request = context.switchToHttp().getRequest<FastifyRequest>();
+    request.credentials = readCredentials(request, this.config.publicApiKey);
+    if (request.credentials.kind === 'none') throw unauthenticated(request, missingMessage(access));
+    if (request.credentials.kind === 'public_key' && access === 'user') throw unauthenticated(request, ANON_ONLY_MESSAGE);
+    const location = this.reflector.get<StoreLocation | undefined>(STORE_LOCATION_KEY, context.getHandler());
+    const located = location ? locateStore(location, request) : null;
+    request.routeAuth = {
+      context,
+      storeReference: located?.ok ? located.reference : null,
+      inTransaction: request.credentials.kind === 'token' && runsInRequestTransaction(this.reflector, context, request),
+    };
+    await super.canActivate(context);
+    const principal = request.principal!;
+    if (principal.kind === 'user') this.scopes.enterRequest(principal);
+    return true;
+  }
+
+  /** Passport's verdict: a strategy's own error (a session that ended) as it is, any other failure a 401. */
+  override handleRequest<P = Principal>(error: unknown, principal: P | false, _info: unknown, context: ExecutionContext): P {
+    if (error) throw error;
+    if (principal) return principal;
+    throw unauthenticated(context.switchToHttp().getRequest<FastifyRequest>(), 'Invalid or expired access token', 'bad_jwt');
+  }
+}
+
+function missingMessage(access: RouteAccess): string {
+  return access === 'anon'
+    ? 'No API key found in request: send the public API key in the apikey header or as a Bearer token'
+    : 'Missing access token: send Authorization: Bearer <access_token>';
+}

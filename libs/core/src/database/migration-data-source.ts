@@ -1,0 +1,60 @@
+import { DataSource, type DataSourceOptions } from 'typeorm';
+import type { AppConfig } from '../config/app-config.js';
+import { lockForMigrations, migrationDataSourceOptions, prepareServer, type MigrationLock } from './prepare-database.js';
+
+/**
+ * The DataSource the TypeORM CLI is given (`npm run migration:run|revert|show`,
+ * apps/api/src/data-source.ts): the start-up's own migration list and connection (the administrative
+ * login of DATABASE_URL or DATABASE_OWNER_URL, every statement run as the owner role).
+ *
+ * Connecting does what the start-up does before it migrates: it creates the database and the roles
+ * when missing (`prepareServer`), then takes the migration lock and prepares grants, ownership and the
+ * schema rights the migrations borrow (`lockForMigrations`), so a CLI run and starting instances
+ * migrate one at a time. Closing it gives those rights back and releases the lock. Unlike a start, it
+ * does not write the installation's request-binding key or session settings (the next start does), and
+ * it touches neither Redis nor the admin account.
+ */
+export class MigrationDataSource extends DataSource {
+  private lock?: MigrationLock;
+
+  constructor(
+    private readonly config: AppConfig,
+    migrations: Function[],
+  ) {
+    super({ ...migrationDataSourceOptions(config.ownerDatabaseUrl, migrations), logging: ['error', 'warn', 'schema', 'migration'] });
+  }
+
+  override async initialize(): Promise<this> {
+    await prepareServer(this.config);
+    this.lock = await lockForMigrations(this.config);
+    try {
+      return await super.initialize();
+    } catch (error) {
+      await this.releaseLock();
+      throw error;
+    }
+  }
+
+  override async destroy(): Promise<void> {
+    try {
+      if (this.isInitialized) await super.destroy();
+    } finally {
+      await this.releaseLock();
+    }
+  }
+
+  /**
+   * The CLI sets its own options before connecting (logging every query, among others); the logging
+   * stays ours: errors, warnings, the migrations listed or run (one line each), not the SQL of every function body.
+   */
+  override setOptions(options: Partial<DataSourceOptions>): this {
+    const { logging: _ignored, ...rest } = options;
+    return super.setOptions(rest);
+  }
+
+  private async releaseLock(): Promise<void> {
+    const lock = this.lock;
+    this.lock = undefined;
+    await lock?.release();
+  }
+}

@@ -1,0 +1,21 @@
+import { loadConfig } from '../config/app-config.js';
+import { loggerParams } from './logging.js';
+import { traceIds } from './tracing.js';
+
+const options = (env: Record<string, string>) => {
+  const [pinoOptions] = loggerParams(
+    loadConfig({ NODE_ENV: 'test', JWT_SECRET: 'x'.repeat(32), ENCRYPTION_KEY: Buffer.alloc(32).toString('base64'), ...env }),
+  ).pinoHttp as [Record<string, unknown>, unknown];
+  return pinoOptions;
+};
+
+describe('loggerParams', () => {
+  it('adds the trace ids to each line only while tracing is on', () => {
+    expect(options({}).mixin).toBeUndefined();
+    expect(options({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318' }).mixin).toBe(traceIds);
+  });
+
+  it('outside a span the trace ids are absent, not empty', () => {
+    expect(traceIds()).toEqual({});
+  });
+});

@@ -1,0 +1,31 @@
+import { Injectable, type OnModuleInit } from '@nestjs/common';
+import { TransactionHost } from '@nestjs-cls/transactional';
+import type { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
+import { DbScopes, queryRows } from '@app/core';
+import { SOCIAL_PLATFORM_DEFINITIONS } from './registry.js';
+
+/**
+ * Writes the registry's platforms into `social_platforms` at start, as the system: the rows the
+ * database's foreign keys accept in `platform` columns (migration SocialPlatformsTable1763801600200).
+ * Every process does it; an upsert, so processes starting together agree.
+ */
+@Injectable()
+export class SocialPlatformRows implements OnModuleInit {
+  constructor(
+    private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
+    private readonly scopes: DbScopes,
+  ) {}
+
+  async onModuleInit(): Promise<void> {
+    await this.scopes.asSystem(() =>
+      queryRows(
+        this.txHost.tx,
+        `INSERT INTO social_platforms AS p (id, display_name)
+         SELECT * FROM unnest($1::text[], $2::text[])
+         ON CONFLICT (id) DO UPDATE SET display_name = excluded.display_name
+          WHERE p.display_name IS DISTINCT FROM excluded.display_name`,
+        [SOCIAL_PLATFORM_DEFINITIONS.map((platform) => platform.id), SOCIAL_PLATFORM_DEFINITIONS.map((platform) => platform.displayName)],
+      ),
+    );
+  }
+}
