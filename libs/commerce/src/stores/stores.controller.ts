@@ -1,7 +1,7 @@
 import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiForbiddenResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
-import { ApiFunctionRoute, ApiSuccess, CurrentUser, PageQueryDto, type UserPrincipal } from '@app/core';
+import { ApiEnvelope, ApiFunctionRoute, ApiPage, CurrentUser, PageQueryDto, type UserPrincipal } from '@app/core';
 import { Roles } from '@app/auth';
 import { StoreScoped } from '../access/store-access.guard.js';
 import { CreateStoreCommand } from './commands/create-store/create-store.command.js';
@@ -9,7 +9,7 @@ import { UpdateStoreCommand } from './commands/update-store/update-store.command
 import { GetStoreQuery } from './queries/get-store/get-store.query.js';
 import { ListStoresQuery } from './queries/list-stores/list-stores.query.js';
 import { CreateStoreDto, UpdateStoreDto } from './store.dto.js';
-import { STORE_EXAMPLE } from './store.js';
+import { StoreView } from './store.js';
 
 @ApiTags('stores')
 @ApiFunctionRoute()
@@ -24,7 +24,7 @@ export class StoresController {
   @HttpCode(201)
   @Roles('merchant', 'admin')
   @ApiOperation({ summary: 'Create a store owned by the caller (merchants and admins)' })
-  @ApiSuccess(201, { store: STORE_EXAMPLE })
+  @ApiEnvelope(201, { store: StoreView })
   @ApiForbiddenResponse({ description: 'Team members and customers cannot create stores' })
   async create(@CurrentUser() user: UserPrincipal, @Body() body: CreateStoreDto) {
     return { success: true, store: await this.commands.execute(new CreateStoreCommand(user.userId, body)) };
@@ -32,7 +32,7 @@ export class StoresController {
 
   @Get()
   @ApiOperation({ summary: 'The stores the caller can see: owned, member of, customer of (admins: all)' })
-  @ApiSuccess(200, { data: [STORE_EXAMPLE], next_cursor: null })
+  @ApiPage(StoreView)
   async list(@Query() page: PageQueryDto) {
     return { success: true, ...(await this.queries.execute(new ListStoresQuery(page.limit, page.cursor))) };
   }
@@ -41,7 +41,7 @@ export class StoresController {
   @ApiParam({ name: 'store_id', format: 'uuid' })
   @StoreScoped({ from: 'param', need: 'read' })
   @ApiOperation({ summary: 'One store' })
-  @ApiSuccess(200, { store: STORE_EXAMPLE })
+  @ApiEnvelope(200, { store: StoreView })
   async get(@Param('store_id') storeId: string) {
     return { success: true, store: await this.queries.execute(new GetStoreQuery(storeId)) };
   }
@@ -50,7 +50,7 @@ export class StoresController {
   @ApiParam({ name: 'store_id', format: 'uuid' })
   @StoreScoped({ from: 'param', need: 'manage' })
   @ApiOperation({ summary: "Change a store's settings (owner or admin)" })
-  @ApiSuccess(200, { store: STORE_EXAMPLE })
+  @ApiEnvelope(200, { store: StoreView })
   async update(@Param('store_id') storeId: string, @Body() body: UpdateStoreDto) {
     return { success: true, store: await this.commands.execute(new UpdateStoreCommand(storeId, body)) };
   }

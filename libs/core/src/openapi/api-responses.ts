@@ -1,7 +1,68 @@
-import { applyDecorators } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiBearerAuth, ApiResponse, ApiUnauthorizedResponse } from '@nestjs/swagger';
+import { applyDecorators, type Type } from '@nestjs/common';
+import {
+  ApiBadRequestResponse,
+  ApiBearerAuth,
+  ApiExtraModels,
+  ApiResponse,
+  ApiUnauthorizedResponse,
+  getSchemaPath,
+  type SchemaObject,
+} from '@nestjs/swagger';
 
-/** Documents a success answer: `{success: true, ...fields}` with an example. */
+/**
+ * One field of a success body: a response DTO class (its `@ApiProperty` fields become a component
+ * schema, referenced with `$ref`), `[Dto]` for a list of them, or a plain schema for a scalar.
+ */
+export type EnvelopeField = Type<unknown> | [Type<unknown>] | SchemaObject;
+
+/**
+ * Documents a success answer `{success: true, ...fields}` with a typed schema, so a generated
+ * client knows every field: `@ApiEnvelope(201, { store: StoreDto })`,
+ * `@ApiEnvelope(200, { data: [StoreDto], next_cursor: NEXT_CURSOR })`. Examples come from the
+ * DTOs' `@ApiProperty({ example })`.
+ */
+export const ApiEnvelope = (status: 200 | 201 | 202, fields: Record<string, EnvelopeField>, description?: string) => {
+  const models: Type<unknown>[] = [];
+  const properties: Record<string, SchemaObject | { $ref: string }> = {
+    success: { type: 'boolean', enum: [true], description: 'Always `true` on a 2xx answer' },
+  };
+  for (const [name, field] of Object.entries(fields)) {
+    if (typeof field === 'function') {
+      models.push(field);
+      properties[name] = { $ref: getSchemaPath(field) };
+    } else if (Array.isArray(field)) {
+      models.push(field[0]);
+      properties[name] = { type: 'array', items: { $ref: getSchemaPath(field[0]) } };
+    } else {
+      properties[name] = field;
+    }
+  }
+  return applyDecorators(
+    ApiExtraModels(...models),
+    ApiResponse({
+      status,
+      description: description ?? (status === 201 ? 'Created' : status === 202 ? 'Accepted' : 'OK'),
+      schema: { type: 'object', required: ['success', ...Object.keys(fields)], properties },
+    }),
+  );
+};
+
+/** The `next_cursor` of a page: the cursor for the next page, `null` on the last one. */
+export const NEXT_CURSOR: SchemaObject = {
+  type: 'string',
+  nullable: true,
+  description: 'Pass as `cursor` for the next page; `null` on the last page',
+  example: null,
+};
+
+/** Documents a page of a list: `{success: true, data: [Dto], next_cursor}`. */
+export const ApiPage = (item: Type<unknown>, description?: string) =>
+  ApiEnvelope(200, { data: [item], next_cursor: NEXT_CURSOR }, description);
+
+/**
+ * Documents a success answer `{success: true, ...fields}` by an example only: being replaced by
+ * `ApiEnvelope`, whose schema a generated client can type.
+ */
 export const ApiSuccess = (status: 200 | 201, fields: Record<string, unknown>, description?: string) =>
   ApiResponse({
     status,
