@@ -1,25 +1,28 @@
 import { HttpException, HttpStatus } from '@nestjs/common';
 
 /** The `error.code` values of the contract's error envelope. */
-export type ApiErrorCode =
-  | 'VALIDATION_FAILED'
-  | 'MALFORMED_JSON'
-  | 'UNAUTHENTICATED'
-  | 'INSUFFICIENT_CREDITS'
-  | 'FORBIDDEN'
-  | 'NOT_FOUND'
-  | 'CONFLICT'
-  | 'INVALID_TRANSITION'
-  | 'NOT_CANCELLABLE'
-  | 'OUT_OF_STOCK'
-  | 'PAYLOAD_TOO_LARGE'
-  | 'UNSUPPORTED_MEDIA_TYPE'
-  | 'UNPROCESSABLE'
-  | 'RATE_LIMITED'
-  | 'UPSTREAM_FAILED'
-  | 'NOT_CONFIGURED'
-  | 'SERVICE_UNAVAILABLE'
-  | 'INTERNAL';
+export const API_ERROR_CODES = [
+  'VALIDATION_FAILED',
+  'MALFORMED_JSON',
+  'UNAUTHENTICATED',
+  'INSUFFICIENT_CREDITS',
+  'FORBIDDEN',
+  'NOT_FOUND',
+  'CONFLICT',
+  'INVALID_TRANSITION',
+  'NOT_CANCELLABLE',
+  'OUT_OF_STOCK',
+  'PAYLOAD_TOO_LARGE',
+  'UNSUPPORTED_MEDIA_TYPE',
+  'UNPROCESSABLE',
+  'RATE_LIMITED',
+  'UPSTREAM_FAILED',
+  'NOT_CONFIGURED',
+  'SERVICE_UNAVAILABLE',
+  'INTERNAL',
+] as const;
+
+export type ApiErrorCode = (typeof API_ERROR_CODES)[number];
 
 export interface FieldError {
   field: string;

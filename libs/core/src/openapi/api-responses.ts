@@ -1,13 +1,65 @@
 import { applyDecorators, type Type } from '@nestjs/common';
 import {
-  ApiBadRequestResponse,
   ApiBearerAuth,
   ApiExtraModels,
+  ApiProperty,
+  ApiPropertyOptional,
   ApiResponse,
-  ApiUnauthorizedResponse,
   getSchemaPath,
   type SchemaObject,
 } from '@nestjs/swagger';
+import { API_ERROR_CODES, type ApiErrorCode } from '../errors/api-error.js';
+
+/** One problem with one field of a request. */
+export class FieldErrorBody {
+  @ApiProperty({ description: 'The field, dotted for nested ones', example: 'name' })
+  field!: string;
+  @ApiProperty({ example: 'name should not be empty' })
+  message!: string;
+  @ApiPropertyOptional({ description: 'For a rule of one social platform: which' })
+  platform?: string;
+}
+
+/** The `error` of an error envelope. */
+export class ErrorBody {
+  @ApiProperty({ enum: API_ERROR_CODES, enumName: 'ErrorCode', example: 'VALIDATION_FAILED' })
+  code!: ApiErrorCode;
+  @ApiProperty({ example: 'Request validation failed' })
+  message!: string;
+  @ApiPropertyOptional({ type: [FieldErrorBody], description: 'For VALIDATION_FAILED: each field and what is wrong with it' })
+  details?: FieldErrorBody[];
+}
+
+/** Every 4xx and 5xx answer of /functions/v1: `{success: false, error: {code, message, details?}}`. */
+export class ErrorEnvelope {
+  @ApiProperty({ type: 'boolean', enum: [false] })
+  success!: false;
+  @ApiProperty({ type: ErrorBody })
+  error!: ErrorBody;
+}
+
+/**
+ * Documents an error answer of /functions/v1 with the envelope's schema and an example:
+ * `@ApiErrorResponse(403, 'Only the store owner', { code: 'FORBIDDEN', message: '…' })`.
+ */
+export const ApiErrorResponse = (
+  status: number,
+  description: string,
+  example?: { code: ApiErrorCode; message: string; details?: { field: string; message: string }[] },
+) =>
+  applyDecorators(
+    ApiExtraModels(ErrorEnvelope),
+    ApiResponse({
+      status,
+      description,
+      content: {
+        'application/json': {
+          schema: { $ref: getSchemaPath(ErrorEnvelope) },
+          ...(example ? { example: { success: false, error: example } } : {}),
+        },
+      },
+    }),
+  );
 
 /**
  * One field of a success body: a response DTO class (its `@ApiProperty` fields become a component
@@ -74,21 +126,13 @@ export const ApiSuccess = (status: 200 | 201, fields: Record<string, unknown>, d
 export const ApiFunctionRoute = () =>
   applyDecorators(
     ApiBearerAuth(),
-    ApiBadRequestResponse({
-      description: 'Validation failed; `details` lists each field',
-      schema: {
-        example: {
-          success: false,
-          error: {
-            code: 'VALIDATION_FAILED',
-            message: 'Request validation failed',
-            details: [{ field: 'name', message: 'name should not be empty' }],
-          },
-        },
-      },
+    ApiErrorResponse(400, 'Validation failed; `details` lists each field', {
+      code: 'VALIDATION_FAILED',
+      message: 'Request validation failed',
+      details: [{ field: 'name', message: 'name should not be empty' }],
     }),
-    ApiUnauthorizedResponse({
-      description: 'Missing, expired or invalid token, a wrong apikey, or the public key alone',
-      schema: { example: { success: false, error: { code: 'UNAUTHENTICATED', message: 'Invalid or expired access token' } } },
+    ApiErrorResponse(401, 'Missing, expired or invalid token, a wrong apikey, or the public key alone', {
+      code: 'UNAUTHENTICATED',
+      message: 'Invalid or expired access token',
     }),
   );
