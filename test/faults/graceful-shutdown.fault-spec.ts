@@ -255,6 +255,13 @@ describe('fault: graceful shutdown (SIGTERM)', () => {
     await stack.eventually('the slow request at the provider', async () => provider.chatRequests.length === 1, 10_000);
     const held = await RawConnection.open(port);
     held.send(`GET /functions/v1/stores HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${merchant.token}\r\n`);
+    // A round trip on another connection after those bytes were sent: the server has read them by its
+    // answer (it reads every socket the poll finds ready), so the drain cannot take the held connection
+    // for one that never sent a byte, which it would close at once.
+    const barrier = await RawConnection.open(port);
+    barrier.request('GET', '/health');
+    expect((await barrier.response(5000)).status).toBe(200);
+    barrier.destroy();
 
     const api = stack.api;
     const signalledAt = Date.now();

@@ -71,7 +71,7 @@ describe('migrations CLI (TypeORM with the app’s DataSource)', () => {
     expect(fresh.code).toBe(0);
     const all = listed(fresh.output);
     expect(all.applied).toEqual([]);
-    expect(all.pending.length).toBeGreaterThan(20);
+    expect(all.pending.length, fresh.output).toBeGreaterThan(20);
     expect(all.pending).toContain('CoreRlsFoundation1763800000000');
 
     const run = await cli('migration:run');

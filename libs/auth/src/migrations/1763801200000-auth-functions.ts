@@ -4,31 +4,11 @@ import { dropDefiners, handOverDefiner, PRIVATE_SCHEMA, REQUEST_ROLE, SYSTEM_ROL
 /** Checks `p_ticket` (`<issued ms>.<hex HMAC of "purpose:subject:issued">`, at most a minute old). */
 const TICKET_VALID = (purpose: string, subject: string) => `${PRIVATE_SCHEMA}.ticket_valid('${purpose}', ${subject}, p_ticket)`;
 
-/**
- * Signing up, in and out as narrow functions of the request role, so `/auth/v1` needs no privileged
- * connection. What must cross users (find an account by e-mail, open a session for it, rotate a
- * refresh token whose owner is not known yet) takes either a secret the caller holds (the refresh
- * token) or a ticket only the API can make: an HMAC under the installation key, over the purpose and
- * the account, at most a minute old, minted after the API checked the password or Google's answer.
- * The rest runs as the new session, under row-level security.
- */
-export class AuthFunctions1763801200000 implements MigrationInterface {
-  name = 'AuthFunctions1763801200000';
+// The first versions of three functions AccountRecovery1763801720100 replaced, kept as constants so its
+// down() can make them again exactly.
 
-  async up(db: QueryRunner): Promise<void> {
-    await db.query(`
-      CREATE FUNCTION ${PRIVATE_SCHEMA}.ticket_valid(p_purpose text, p_subject text, p_ticket text) RETURNS boolean
-      LANGUAGE sql STABLE SET search_path = pg_catalog, public, pg_temp AS $$
-        SELECT coalesce(p_ticket ~ '^[0-9]{13}[.][0-9a-f]{64}$', false)
-           AND abs(extract(epoch FROM clock_timestamp()) * 1000 - split_part(p_ticket, '.', 1)::numeric) < 60000
-           AND sha256(convert_to(split_part(p_ticket, '.', 2), 'UTF8'))
-             = sha256(convert_to(encode(${PRIVATE_SCHEMA}.hmac(p_purpose || ':' || p_subject || ':' || split_part(p_ticket, '.', 1)), 'hex'), 'UTF8'))
-      $$`);
-    await db.query(`REVOKE ALL ON FUNCTION ${PRIVATE_SCHEMA}.ticket_valid(text, text, text) FROM PUBLIC`);
-    await db.query(`GRANT EXECUTE ON FUNCTION ${PRIVATE_SCHEMA}.ticket_valid(text, text, text) TO ${SYSTEM_ROLE}`);
-
-    // A new account (never an admin). Answers its id, or why not.
-    await db.query(`
+// A new account (never an admin). Answers its id, or why not.
+export const CREATE_USER_V1 = `
       CREATE FUNCTION auth_create_user(p_email text, p_password_hash text, p_role text, p_full_name text, p_provider text,
                                        p_store uuid, p_ticket text)
       RETURNS TABLE (outcome text, user_id uuid)
@@ -52,11 +32,10 @@ export class AuthFunctions1763801200000 implements MigrationInterface {
         RETURNING id INTO user_id;
         outcome := CASE WHEN user_id IS NULL THEN 'email_taken' ELSE 'created' END;
         RETURN NEXT;
-      END $$`);
-    await handOverDefiner(db, 'auth_create_user(text, text, text, text, text, uuid, text)');
+      END $$`;
 
-    // Only what a password check needs, and only with a ticket: an injected query cannot collect hashes.
-    await db.query(`
+// Only what a password check needs, and only with a ticket: an injected query cannot collect hashes.
+export const PASSWORD_CANDIDATE_V1 = `
       CREATE FUNCTION auth_password_candidate(p_email text, p_ticket text) RETURNS TABLE (user_id uuid, password_hash text)
       LANGUAGE plpgsql STABLE SECURITY DEFINER AS $$
       BEGIN
@@ -64,7 +43,60 @@ export class AuthFunctions1763801200000 implements MigrationInterface {
           RAISE EXCEPTION 'invalid ticket' USING ERRCODE = '42501';
         END IF;
         RETURN QUERY SELECT u.id, u.password_hash FROM users u WHERE lower(u.email) = lower(p_email);
-      END $$`);
+      END $$`;
+
+// Google vouched for the address: its account (made a merchant when new). A password someone set on
+// that address before is cleared and its sessions end: the address's owner keeps the account.
+export const GOOGLE_ACCOUNT_V1 = `
+      CREATE FUNCTION auth_google_account(p_email text, p_full_name text, p_ticket text) RETURNS uuid
+      LANGUAGE plpgsql VOLATILE SECURITY DEFINER AS $$
+      DECLARE
+        account record;
+        created uuid;
+      BEGIN
+        IF NOT ${TICKET_VALID('google', 'lower(p_email)')} THEN
+          RAISE EXCEPTION 'invalid ticket' USING ERRCODE = '42501';
+        END IF;
+        INSERT INTO users (email, password_hash, role, full_name, provider) VALUES (p_email, NULL, 'merchant', p_full_name, 'google')
+        ON CONFLICT ((lower(email))) DO NOTHING RETURNING id INTO created;
+        IF created IS NOT NULL THEN
+          RETURN created;
+        END IF;
+        SELECT u.id, u.password_hash INTO account FROM users u WHERE lower(u.email) = lower(p_email);
+        IF account.password_hash IS NOT NULL THEN
+          UPDATE users SET password_hash = NULL, updated_at = now() WHERE id = account.id;
+          UPDATE auth_sessions SET revoked_at = now() WHERE user_id = account.id AND revoked_at IS NULL;
+        END IF;
+        RETURN account.id;
+      END $$`;
+
+/**
+ * Signing up, in and out as narrow functions of the request role, so `/auth/v1` needs no privileged
+ * connection. What must cross users (find an account by e-mail, open a session for it, rotate a
+ * refresh token whose owner is not known yet) takes either a secret the caller holds (the refresh
+ * token) or a ticket only the API can make: an HMAC under the installation key, over the purpose and
+ * the account, at most a minute old, minted after the API checked the password or Google's answer.
+ * The rest runs as the new session, under row-level security.
+ */
+export class AuthFunctions1763801200000 implements MigrationInterface {
+  name = 'AuthFunctions1763801200000';
+
+  async up(db: QueryRunner): Promise<void> {
+    await db.query(`
+      CREATE FUNCTION ${PRIVATE_SCHEMA}.ticket_valid(p_purpose text, p_subject text, p_ticket text) RETURNS boolean
+      LANGUAGE sql STABLE SET search_path = pg_catalog, public, pg_temp AS $$
+        SELECT coalesce(p_ticket ~ '^[0-9]{13}[.][0-9a-f]{64}$', false)
+           AND abs(extract(epoch FROM clock_timestamp()) * 1000 - split_part(p_ticket, '.', 1)::numeric) < 60000
+           AND sha256(convert_to(split_part(p_ticket, '.', 2), 'UTF8'))
+             = sha256(convert_to(encode(${PRIVATE_SCHEMA}.hmac(p_purpose || ':' || p_subject || ':' || split_part(p_ticket, '.', 1)), 'hex'), 'UTF8'))
+      $$`);
+    await db.query(`REVOKE ALL ON FUNCTION ${PRIVATE_SCHEMA}.ticket_valid(text, text, text) FROM PUBLIC`);
+    await db.query(`GRANT EXECUTE ON FUNCTION ${PRIVATE_SCHEMA}.ticket_valid(text, text, text) TO ${SYSTEM_ROLE}`);
+
+    await db.query(CREATE_USER_V1);
+    await handOverDefiner(db, 'auth_create_user(text, text, text, text, text, uuid, text)');
+
+    await db.query(PASSWORD_CANDIDATE_V1);
     await handOverDefiner(db, 'auth_password_candidate(text, text)');
 
     // A session, with its first refresh token, for a user the API has just proven.
@@ -138,30 +170,7 @@ export class AuthFunctions1763801200000 implements MigrationInterface {
       END $$`);
     await handOverDefiner(db, 'auth_end_sessions(text)');
 
-    // Google vouched for the address: its account (made a merchant when new). A password someone set on
-    // that address before is cleared and its sessions end: the address's owner keeps the account.
-    await db.query(`
-      CREATE FUNCTION auth_google_account(p_email text, p_full_name text, p_ticket text) RETURNS uuid
-      LANGUAGE plpgsql VOLATILE SECURITY DEFINER AS $$
-      DECLARE
-        account record;
-        created uuid;
-      BEGIN
-        IF NOT ${TICKET_VALID('google', 'lower(p_email)')} THEN
-          RAISE EXCEPTION 'invalid ticket' USING ERRCODE = '42501';
-        END IF;
-        INSERT INTO users (email, password_hash, role, full_name, provider) VALUES (p_email, NULL, 'merchant', p_full_name, 'google')
-        ON CONFLICT ((lower(email))) DO NOTHING RETURNING id INTO created;
-        IF created IS NOT NULL THEN
-          RETURN created;
-        END IF;
-        SELECT u.id, u.password_hash INTO account FROM users u WHERE lower(u.email) = lower(p_email);
-        IF account.password_hash IS NOT NULL THEN
-          UPDATE users SET password_hash = NULL, updated_at = now() WHERE id = account.id;
-          UPDATE auth_sessions SET revoked_at = now() WHERE user_id = account.id AND revoked_at IS NULL;
-        END IF;
-        RETURN account.id;
-      END $$`);
+    await db.query(GOOGLE_ACCOUNT_V1);
     await handOverDefiner(db, 'auth_google_account(text, text, text)');
 
     // A team member accepting the invitation made for its (the bound user's) e-mail.

@@ -1,5 +1,6 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 import { dropDefiners, handOverDefiner, PRIVATE_SCHEMA, REQUEST_ROLE, SYSTEM_ROLE } from '@app/core';
+import { CREATE_USER_V1, GOOGLE_ACCOUNT_V1, PASSWORD_CANDIDATE_V1 } from './1763801200000-auth-functions.js';
 
 /** Checks `p_ticket` (an API-made HMAC over the purpose and the subject, at most a minute old). */
 const TICKET_VALID = (purpose: string, subject: string) => `${PRIVATE_SCHEMA}.ticket_valid('${purpose}', ${subject}, p_ticket)`;
@@ -354,7 +355,25 @@ export class AccountRecovery1763801720100 implements MigrationInterface {
     for (const signature of NEW_FUNCTIONS) await handOverDefiner(db, signature);
   }
 
-  async down(): Promise<void> {
-    throw new Error('AccountRecovery1763801720100 cannot be reverted: it replaced the sign-up and sign-in functions in place');
+  /** Back to the first versions of the replaced functions; the columns, table and rights this added go. */
+  async down(db: QueryRunner): Promise<void> {
+    await dropDefiners(db, [...NEW_FUNCTIONS, CREATE_USER, PASSWORD_CANDIDATE, GOOGLE_ACCOUNT]);
+    await db.query(CREATE_USER_V1);
+    await handOverDefiner(db, OLD_CREATE_USER);
+    await db.query(PASSWORD_CANDIDATE_V1);
+    await handOverDefiner(db, PASSWORD_CANDIDATE);
+    await db.query(GOOGLE_ACCOUNT_V1);
+    await handOverDefiner(db, GOOGLE_ACCOUNT);
+    await db.query(`DROP TABLE auth_one_time_tokens`);
+    await db.query(`DROP POLICY users_self_update ON users`);
+    await db.query(`REVOKE UPDATE (full_name, user_metadata, updated_at) ON users FROM ${REQUEST_ROLE}`);
+    await db.query(`
+      ALTER TABLE users
+        DROP COLUMN email_confirmed_at,
+        DROP COLUMN confirmation_sent_at,
+        DROP COLUMN recovery_sent_at,
+        DROP COLUMN new_email,
+        DROP COLUMN email_change_sent_at,
+        DROP COLUMN user_metadata`);
   }
 }
