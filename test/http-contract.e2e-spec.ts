@@ -234,7 +234,11 @@ describe('HTTP contract', () => {
       expect(operation.summary, `${method} ${path} summary`).toBeTruthy();
     }
     const createStore = doc.paths['/functions/v1/stores'].post;
-    expect(createStore.responses['201'].content['application/json'].schema.example.success).toBe(true);
+    // A typed body: the envelope's fields, the store a $ref to its component schema.
+    const created = createStore.responses['201'].content['application/json'].schema;
+    expect(created.required).toEqual(['success', 'store']);
+    expect(created.properties.store.$ref).toBe('#/components/schemas/StoreView');
+    expect(doc.components.schemas.StoreView.properties.name).toMatchObject({ type: 'string', example: 'Blue Fern Goods' });
     // The AI functions document what they answer and the headers they take.
     const product = doc.paths['/functions/v1/generate-product'].post;
     expect(product.responses['200'].content['application/json'].schema.example.product.ai_credits_used).toBe(2);

@@ -1,9 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { TransactionHost } from '@nestjs-cls/transactional';
-import type { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
-import { AppConfig, GoTrueError, randomToken, type Role, type UserPrincipal } from '@app/core';
+import { AppConfig, GoTrueError, randomToken, type Role, TenantDb, type UserPrincipal } from '@app/core';
 import { AccountMail } from './accounts/account-mail.js';
 import { AcceptStoreInvitationCommand } from './commands/accept-store-invitation.command.js';
 import { RegisterStoreCustomerCommand } from './commands/register-store-customer.command.js';
@@ -36,7 +34,7 @@ export class AuthService {
     private readonly hasher: PasswordHasher,
     private readonly commands: CommandBus,
     private readonly config: AppConfig,
-    private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
+    private readonly db: TenantDb,
     private readonly accountMail: AccountMail,
     private readonly limits: AccountLimits,
   ) {}
@@ -148,7 +146,7 @@ export class AuthService {
 
   /** As the signed-in user (its request scope): the database ends the bound session's sessions. */
   async logout(_principal: UserPrincipal, scope: LogoutScope): Promise<void> {
-    await this.txHost.withTransaction(() => this.store.endSessions(scope));
+    await this.db.transaction(() => this.store.endSessions(scope));
   }
 
   private lookalikeUser(email: string, role: Exclude<Role, 'admin'>, data: SignUpBody['data'] & object): UserView {

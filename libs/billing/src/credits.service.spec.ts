@@ -1,6 +1,4 @@
-import type { TransactionHost } from '@nestjs-cls/transactional';
-import type { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
-import { ApiError, type AppConfig, type DbScopes } from '@app/core';
+import { ApiError, type AppConfig, type SystemDb, type TenantDb } from '@app/core';
 import { AI_FUNCTION_NAMES, CREDIT_COSTS } from './credit-costs.js';
 import { CreditsService } from './credits.service.js';
 
@@ -20,8 +18,8 @@ function serviceAnswering(row: Record<string, unknown>) {
       return [row];
     },
   };
-  const txHost = { tx } as unknown as TransactionHost<TransactionalAdapterTypeOrm>;
-  const service = new CreditsService(txHost, {} as DbScopes, { AI_HOURLY_LIMITS: undefined } as AppConfig);
+  const db = { tx } as unknown as TenantDb;
+  const service = new CreditsService(db, {} as SystemDb, { AI_HOURLY_LIMITS: undefined } as AppConfig);
   return { service, calls };
 }
 

@@ -1,8 +1,6 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
-import { TransactionHost } from '@nestjs-cls/transactional';
-import type { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import type { CreditCharge } from '@app/ai';
-import { ApiError, AppConfig, DbScopes, decodeCursor, PRIVATE_SCHEMA, queryRows, toPage } from '@app/core';
+import { ApiError, AppConfig, decodeCursor, PRIVATE_SCHEMA, queryRows, SystemDb, TenantDb, toPage } from '@app/core';
 import { MAX_BALANCE } from './credit-limits.js';
 import { AI_FUNCTION_NAMES, CREDIT_COSTS, hourlyLimits, USAGE_WINDOW_SECONDS, type AiFunction } from './credit-costs.js';
 import { toLedgerEntryView, type Charge, type LedgerEntryView, type LedgerRow } from './credit-ledger.js';
@@ -32,8 +30,8 @@ export class CreditsService implements OnModuleInit {
   readonly limits: Readonly<Record<AiFunction, number>>;
 
   constructor(
-    private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
-    private readonly scopes: DbScopes,
+    private readonly db: TenantDb,
+    private readonly system: SystemDb,
     private readonly config: AppConfig,
   ) {
     this.limits = hourlyLimits(config.AI_HOURLY_LIMITS);
@@ -45,9 +43,9 @@ export class CreditsService implements OnModuleInit {
    * ledger functions read them.
    */
   async onModuleInit(): Promise<void> {
-    await this.scopes.asSystem(() =>
+    await this.system.run(() =>
       queryRows(
-        this.txHost.tx,
+        this.system.tx,
         `UPDATE ${PRIVATE_SCHEMA}.installation SET welcome_credits = $1, ai_hourly_limits = $2, ai_credit_costs = $3`,
         [this.config.STORE_WELCOME_CREDITS, JSON.stringify(this.limits), JSON.stringify(CREDIT_COSTS)],
       ),
@@ -68,7 +66,7 @@ export class CreditsService implements OnModuleInit {
       used: number | null;
       retry_after: number | null;
       hourly_limit: number;
-    }>(this.txHost.tx, `SELECT * FROM app_charge_credits($1, $2, $3)`, [storeId, fn, reference]);
+    }>(this.db.tx, `SELECT * FROM app_charge_credits($1, $2, $3)`, [storeId, fn, reference]);
     if (result.outcome === 'forbidden') throw ApiError.forbidden('This needs the "ai" permission on the store');
     if (result.outcome === 'rate_limited')
       throw ApiError.rateLimited(result.hourly_limit, USAGE_WINDOW_SECONDS, result.retry_after ?? USAGE_WINDOW_SECONDS);
@@ -78,7 +76,7 @@ export class CreditsService implements OnModuleInit {
 
   /** Gives the caller's own charge back (the provider failed), once; answers the balance. */
   async refund(charge: CreditCharge): Promise<number> {
-    const [row] = await queryRows<{ balance: number | null }>(this.txHost.tx, `SELECT app_refund_credits($1) AS balance`, [charge.id]);
+    const [row] = await queryRows<{ balance: number | null }>(this.db.tx, `SELECT app_refund_credits($1) AS balance`, [charge.id]);
     if (row.balance === null) throw new Error(`charge ${charge.id} could not be refunded (not the caller's, or too old)`);
     return row.balance;
   }
@@ -86,7 +84,7 @@ export class CreditsService implements OnModuleInit {
   /** An admin's grant (app_grant_credits checks the role from the database); 404 when there is no such store. */
   async grant(storeId: string, amount: number, reason: string): Promise<number> {
     const [row] = await queryRows<{ outcome: 'granted' | 'forbidden' | 'not_found' | 'too_large'; balance: number | null }>(
-      this.txHost.tx,
+      this.db.tx,
       `SELECT * FROM app_grant_credits($1, $2, $3)`,
       [storeId, amount, reason],
     );
@@ -101,12 +99,12 @@ export class CreditsService implements OnModuleInit {
    * store (which runs as the request role: the database function does the writing).
    */
   async openAccount(storeId: string): Promise<void> {
-    await this.txHost.tx.query(`SELECT app_open_credit_account($1)`, [storeId]);
+    await this.db.tx.query(`SELECT app_open_credit_account($1)`, [storeId]);
   }
 
   /** Balance, per-function usage of the last hour and a page of the ledger, newest first (in the request transaction, under RLS). */
   async overview(storeId: string, limit: number, cursor: string | undefined): Promise<CreditsOverview> {
-    const manager = this.txHost.tx;
+    const manager = this.db.tx;
     const [account] = await queryRows<{ balance: number }>(manager, `SELECT balance FROM credit_accounts WHERE store_id = $1`, [storeId]);
     const used = await queryRows<{ function: AiFunction; used: number }>(
       manager,

@@ -12,6 +12,7 @@ import { ConfigModule } from './config/config.module.js';
 import { SecretBox } from './crypto/secret-box.js';
 import { DatabaseModule } from './database/database.module.js';
 import { DbScopes, ScopedTypeOrmAdapter } from './database/db-scope.js';
+import { ScopedDb, SystemDb, TenantDb } from './database/scoped-db.js';
 import { CallerLookup } from './database/caller-lookup.js';
 import { SafeHttpClient } from './http-client/safe-http-client.js';
 import { SAFE_HTTP_PROVIDERS } from './http-client/safe-http.providers.js';
@@ -86,6 +87,9 @@ export class CoreModule {
         IdempotencyStore,
         IdempotencyInterceptor,
         DbScopes,
+        TenantDb,
+        SystemDb,
+        ScopedDb,
         CallerLookup,
         AppThrottlerGuard,
         ...SAFE_HTTP_PROVIDERS,
@@ -97,6 +101,9 @@ export class CoreModule {
       exports: [
         DatabaseModule,
         DbScopes,
+        TenantDb,
+        SystemDb,
+        ScopedDb,
         CallerLookup,
         AppThrottlerGuard,
         MetricsService,

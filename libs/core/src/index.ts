@@ -42,6 +42,7 @@ export * from './idempotency/idempotent.decorator.js';
 export * from './auth-context/store-scope.js';
 export * from './database/caller-lookup.js';
 export * from './database/db-scope.js';
+export * from './database/scoped-db.js';
 export * from './database/request-transaction.js';
 export * from './database/prepare-database.js';
 export * from './database/migration-data-source.js';

@@ -1,7 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { TransactionHost } from '@nestjs-cls/transactional';
-import type { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
-import { Databases, queryRows, type Cursor } from '@app/core';
+import { type Cursor, Databases, queryRows, ScopedDb, SystemDb, TenantDb } from '@app/core';
 import type { SocialPlatformId } from './platforms/registry.js';
 import type { PostContent, TokenSet } from './platforms/social-platform.js';
 import type { PostStatus } from './social.dto.js';
@@ -99,18 +97,17 @@ export interface NewAccount {
 @Injectable()
 export class SocialRepository {
   constructor(
-    private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
+    private readonly db: TenantDb,
+    private readonly system: SystemDb,
+    private readonly scoped: ScopedDb,
     private readonly databases: Databases,
   ) {}
-
-  private query<T>(sql: string, params: unknown[]): Promise<T[]> {
-    return queryRows<T>(this.txHost.tx, sql, params);
-  }
 
   // ——— Connect states ———
 
   async insertState(stateHash: string, row: ConnectStateRow): Promise<void> {
-    await this.query(
+    await queryRows(
+      this.db.tx,
       `INSERT INTO social_connect_states (state_hash, store_id, user_id, platform, redirect_url, code_verifier_sealed, expires_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7)`,
       [stateHash, row.store_id, row.user_id, row.platform, row.redirect_url, row.code_verifier_sealed, row.expires_at],
@@ -169,19 +166,20 @@ export class SocialRepository {
   // ——— Accounts ———
 
   accountsOfStore(storeId: string): Promise<SocialAccountRow[]> {
-    return this.query<SocialAccountRow>(`SELECT * FROM social_accounts WHERE store_id = $1 ORDER BY platform`, [storeId]);
+    return queryRows<SocialAccountRow>(this.scoped.tx, `SELECT * FROM social_accounts WHERE store_id = $1 ORDER BY platform`, [storeId]);
   }
 
   async accountForUpdate(id: string): Promise<SocialAccountRow | null> {
-    return (await this.query<SocialAccountRow>(`SELECT * FROM social_accounts WHERE id = $1 FOR UPDATE`, [id]))[0] ?? null;
+    return (await queryRows<SocialAccountRow>(this.scoped.tx, `SELECT * FROM social_accounts WHERE id = $1 FOR UPDATE`, [id]))[0] ?? null;
   }
 
   async deleteAccount(id: string): Promise<boolean> {
-    return (await this.query(`DELETE FROM social_accounts WHERE id = $1 RETURNING id`, [id])).length > 0;
+    return (await queryRows(this.db.tx, `DELETE FROM social_accounts WHERE id = $1 RETURNING id`, [id])).length > 0;
   }
 
   async saveTokens(id: string, accessTokenSealed: string, refreshTokenSealed: string | null, expiresAt: Date | null): Promise<void> {
-    await this.query(
+    await queryRows(
+      this.scoped.tx,
       `UPDATE social_accounts SET access_token_sealed = $2, refresh_token_sealed = $3, token_expires_at = $4, status = 'active',
               updated_at = date_trunc('milliseconds', clock_timestamp())
         WHERE id = $1`,
@@ -190,7 +188,7 @@ export class SocialRepository {
   }
 
   async markReauthorize(id: string): Promise<void> {
-    await this.query(`UPDATE social_accounts SET status = 'reauthorize', updated_at = now() WHERE id = $1`, [id]);
+    await queryRows(this.scoped.tx, `UPDATE social_accounts SET status = 'reauthorize', updated_at = now() WHERE id = $1`, [id]);
   }
 
   // ——— Posts ———
@@ -203,22 +201,23 @@ export class SocialRepository {
     status: 'scheduled' | 'publishing',
     scheduledAt: Date | null,
   ): Promise<SocialPostRow> {
-    const [post] = await this.query<SocialPostRow>(
+    const [post] = await queryRows<SocialPostRow>(
+      this.db.tx,
       `INSERT INTO social_posts (store_id, created_by, platforms, content, status, scheduled_at, attempts, publishing_started_at)
        VALUES ($1, $2, $3, $4, $5, $6, CASE WHEN $5 = 'publishing' THEN 1 ELSE 0 END, CASE WHEN $5 = 'publishing' THEN now() END)
        RETURNING *`,
       [storeId, userId, platforms, JSON.stringify(content), status, scheduledAt],
     );
-    await this.query(`INSERT INTO social_post_results (post_id, store_id, platform, status) SELECT $1, $2, unnest($3::text[]), 'pending'`, [
-      post.id,
-      storeId,
-      platforms,
-    ]);
+    await queryRows(
+      this.db.tx,
+      `INSERT INTO social_post_results (post_id, store_id, platform, status) SELECT $1, $2, unnest($3::text[]), 'pending'`,
+      [post.id, storeId, platforms],
+    );
     return post;
   }
 
   async findPost(id: string): Promise<SocialPostRow | null> {
-    return (await this.query<SocialPostRow>(`SELECT * FROM social_posts WHERE id = $1`, [id]))[0] ?? null;
+    return (await queryRows<SocialPostRow>(this.db.tx, `SELECT * FROM social_posts WHERE id = $1`, [id]))[0] ?? null;
   }
 
   /**
@@ -228,7 +227,8 @@ export class SocialRepository {
    * database's, must not drop the post).
    */
   async claimScheduled(id: string): Promise<SocialPostRow | null> {
-    const rows = await this.query<SocialPostRow>(
+    const rows = await queryRows<SocialPostRow>(
+      this.system.tx,
       `UPDATE social_posts SET status = 'publishing', attempts = attempts + 1, publishing_started_at = now(), updated_at = now()
         WHERE id = $1 AND status = 'scheduled'
         RETURNING *`,
@@ -239,13 +239,15 @@ export class SocialRepository {
 
   /** `scheduled` → `cancelled`, with its pending results; null when the post was not scheduled (any more). */
   async cancel(id: string): Promise<SocialPostRow | null> {
-    const rows = await this.query<SocialPostRow>(
+    const rows = await queryRows<SocialPostRow>(
+      this.db.tx,
       `UPDATE social_posts SET status = 'cancelled', cancelled_at = now(), finished_at = now(), updated_at = now()
         WHERE id = $1 AND status = 'scheduled' RETURNING *`,
       [id],
     );
     if (rows[0])
-      await this.query(
+      await queryRows(
+        this.db.tx,
         `UPDATE social_post_results SET status = 'cancelled', updated_at = now() WHERE post_id = $1 AND status = 'pending'`,
         [id],
       );
@@ -254,22 +256,29 @@ export class SocialRepository {
 
   /** Back to `scheduled` for another attempt at `at` (the pending results only). */
   async reschedule(id: string, at: Date): Promise<void> {
-    await this.query(
+    await queryRows(
+      this.system.tx,
       `UPDATE social_posts SET status = 'scheduled', scheduled_at = $2, updated_at = now() WHERE id = $1 AND status = 'publishing'`,
       [id, at],
     );
   }
 
   async finish(id: string, status: 'published' | 'partially_published' | 'failed'): Promise<void> {
-    await this.query(`UPDATE social_posts SET status = $2, finished_at = now(), updated_at = now() WHERE id = $1`, [id, status]);
+    await queryRows(this.scoped.tx, `UPDATE social_posts SET status = $2, finished_at = now(), updated_at = now() WHERE id = $1`, [
+      id,
+      status,
+    ]);
   }
 
   results(postIds: string[]): Promise<PostResultRow[]> {
-    return this.query<PostResultRow>(`SELECT * FROM social_post_results WHERE post_id = ANY($1::uuid[]) ORDER BY platform`, [postIds]);
+    return queryRows<PostResultRow>(this.scoped.tx, `SELECT * FROM social_post_results WHERE post_id = ANY($1::uuid[]) ORDER BY platform`, [
+      postIds,
+    ]);
   }
 
   async recordPublished(postId: string, platform: SocialPlatformId, platformPostId: string, url: string): Promise<void> {
-    await this.query(
+    await queryRows(
+      this.scoped.tx,
       `UPDATE social_post_results SET status = 'published', platform_post_id = $3, url = $4, error_code = NULL, error_message = NULL,
               published_at = now(), updated_at = now()
         WHERE post_id = $1 AND platform = $2`,
@@ -278,7 +287,8 @@ export class SocialRepository {
   }
 
   async recordFailed(postId: string, platform: SocialPlatformId, code: string, message: string): Promise<void> {
-    await this.query(
+    await queryRows(
+      this.scoped.tx,
       `UPDATE social_post_results SET status = 'failed', error_code = $3, error_message = $4, updated_at = now()
         WHERE post_id = $1 AND platform = $2`,
       [postId, platform, code, message],
@@ -287,14 +297,16 @@ export class SocialRepository {
 
   /** Keeps the last transient error on a result that stays pending for another attempt. */
   async recordRetry(postId: string, platform: SocialPlatformId, code: string, message: string): Promise<void> {
-    await this.query(
+    await queryRows(
+      this.scoped.tx,
       `UPDATE social_post_results SET error_code = $3, error_message = $4, updated_at = now() WHERE post_id = $1 AND platform = $2`,
       [postId, platform, code, message],
     );
   }
 
   pageOfStore(storeId: string, status: PostStatus | undefined, limit: number, after: Cursor | null): Promise<SocialPostRow[]> {
-    return this.query<SocialPostRow>(
+    return queryRows<SocialPostRow>(
+      this.db.tx,
       `SELECT * FROM social_posts
         WHERE store_id = $1 AND ($2::text IS NULL OR status = $2)
           AND ($3::timestamptz IS NULL OR (created_at, id) < ($3::timestamptz, $4::uuid))
@@ -305,7 +317,8 @@ export class SocialRepository {
 
   /** Scheduled posts due for a while whose job was lost (Redis flushed, a crash), to enqueue again. */
   overdue(graceMs: number): Promise<{ id: string; attempts: number }[]> {
-    return this.query<{ id: string; attempts: number }>(
+    return queryRows<{ id: string; attempts: number }>(
+      this.system.tx,
       `SELECT id, attempts FROM social_posts WHERE status = 'scheduled' AND scheduled_at < now() - make_interval(secs => $1::double precision / 1000)
         ORDER BY scheduled_at LIMIT 100`,
       [graceMs],
@@ -315,7 +328,8 @@ export class SocialRepository {
   /** Posts left `publishing` by a worker that died mid-way: their outcome on the platform is unknown. */
   async failInterrupted(staleMs: number): Promise<{ id: string; store_id: string }[]> {
     // One statement: a post and its results are closed together, never seen half-closed.
-    return this.query<{ id: string; store_id: string }>(
+    return queryRows<{ id: string; store_id: string }>(
+      this.system.tx,
       `WITH closed AS (
          UPDATE social_posts SET status = CASE WHEN EXISTS (SELECT 1 FROM social_post_results r WHERE r.post_id = social_posts.id AND r.status = 'published')
                                           THEN 'partially_published' ELSE 'failed' END,

@@ -1,8 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { TransactionHost } from '@nestjs-cls/transactional';
-import type { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
-import { AppConfig, Databases, queryRows } from '@app/core';
+import { AppConfig, Databases, queryRows, TenantDb } from '@app/core';
 import { COVER_HEIGHT, COVER_WIDTH } from '../images/cover-renderer.js';
 
 export const COVERS_PATH = 'media/covers';
@@ -11,7 +9,7 @@ export const COVERS_PATH = 'media/covers';
 @Injectable()
 export class CoverStore {
   constructor(
-    private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
+    private readonly db: TenantDb,
     private readonly databases: Databases,
     private readonly config: AppConfig,
   ) {}
@@ -21,7 +19,7 @@ export class CoverStore {
     // The id is made here: requests may add covers but not read the table back (no RETURNING).
     const id = randomUUID();
     await queryRows(
-      this.txHost.tx,
+      this.db.tx,
       `INSERT INTO ai_images (id, store_id, content_type, width, height, bytes) VALUES ($1, $2, 'image/png', $3, $4, $5)`,
       [id, storeId, COVER_WIDTH, COVER_HEIGHT, png],
     );

@@ -1,7 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { TransactionHost } from '@nestjs-cls/transactional';
-import type { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
-import { AppConfig, GoTrueError, hashToken, type UserPrincipal } from '@app/core';
+import { AppConfig, GoTrueError, hashToken, TenantDb, type UserPrincipal } from '@app/core';
 import { MIN_PASSWORD_LENGTH } from '../dto/auth.dto.js';
 import type { ResendBody, UpdateUserBody, VerifyBody } from '../dto/account.dto.js';
 import { AuthStore } from '../sessions/auth-store.js';
@@ -42,7 +40,7 @@ export class AccountService {
     private readonly limits: AccountLimits,
     private readonly signInLimiter: SignInLimiter,
     private readonly config: AppConfig,
-    private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
+    private readonly db: TenantDb,
   ) {}
 
   /**
@@ -62,7 +60,7 @@ export class AccountService {
     }
     const password = body.password !== undefined ? await this.newPassword(principal, body, request.ip) : undefined;
     if (newEmail !== undefined) await this.limits.mailing(request.ip, newEmail);
-    return this.txHost.withTransaction(async () => {
+    return this.db.transaction(async () => {
       if (body.data !== undefined) {
         const { full_name: fullName, ...metadata } = body.data;
         await this.users.updateProfile(principal.userId, fullName as string | null | undefined, metadata);

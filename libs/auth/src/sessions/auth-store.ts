@@ -1,7 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { TransactionHost } from '@nestjs-cls/transactional';
-import type { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
-import { Databases, hashToken, queryRows, type Role } from '@app/core';
+import { Databases, hashToken, queryRows, type Role, TenantDb } from '@app/core';
 import type { SessionMeta } from './session.repository.js';
 
 export interface NewAccount {
@@ -49,13 +47,13 @@ export type Rotation = { kind: 'rotated'; sessionId: string; userId: string } | 
 @Injectable()
 export class AuthStore {
   constructor(
-    private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
+    private readonly db: TenantDb,
     private readonly databases: Databases,
   ) {}
 
   async createAccount(account: NewAccount): Promise<CreatedAccount> {
     const [row] = await queryRows<{ outcome: CreatedAccount['outcome']; user_id: string | null }>(
-      this.txHost.tx,
+      this.db.tx,
       'SELECT * FROM auth_create_user($1, $2, $3, $4, $5, $6, $7, $8)',
       [
         account.email,
@@ -75,7 +73,7 @@ export class AuthStore {
   /** The account's id and password hash, to check a password against; null when no account has the address. */
   async passwordCandidate(email: string): Promise<{ userId: string; passwordHash: string | null; emailConfirmed: boolean } | null> {
     const [row] = await queryRows<{ user_id: string; password_hash: string | null; email_confirmed: boolean }>(
-      this.txHost.tx,
+      this.db.tx,
       'SELECT * FROM auth_password_candidate($1, $2)',
       [email, this.databases.ticket('sign-in', email.toLowerCase())],
     );
@@ -85,7 +83,7 @@ export class AuthStore {
   /** A new token of `kind` for the account of `email`, replacing its live one; null when there is no such account. */
   async issueToken(email: string, kind: TokenKind, tokenHash: Buffer, codeHash: Buffer, ttlSeconds: number): Promise<IssuedToken | null> {
     const [row] = await queryRows<{ user_id: string; recipient: string; email: string; new_email: string | null }>(
-      this.txHost.tx,
+      this.db.tx,
       'SELECT * FROM auth_issue_token($1, $2, $3, $4, $5, $6)',
       [email, kind, tokenHash, codeHash, ttlSeconds, this.databases.ticket('issue-token', `${email.toLowerCase()}:${kind}`)],
     );
@@ -96,7 +94,7 @@ export class AuthStore {
   async verifyToken(kind: TokenKind, proof: { tokenHash: Buffer } | { email: string; codeHash: Buffer }): Promise<VerifiedToken> {
     const byCode = 'codeHash' in proof;
     const [row] = await queryRows<{ outcome: VerifiedToken['outcome']; user_id: string; email: string; old_email: string | null }>(
-      this.txHost.tx,
+      this.db.tx,
       'SELECT * FROM auth_verify_token($1, $2, $3, $4, $5)',
       [
         kind,
@@ -114,7 +112,7 @@ export class AuthStore {
   /** Accepts the invitation an e-mailed link names, for the invited address's account (made when there is none). */
   async acceptInvitationLink(linkHash: Buffer): Promise<AcceptedInvitationLink> {
     const [row] = await queryRows<{ outcome: AcceptedInvitationLink['outcome']; user_id: string; email: string; store_id: string }>(
-      this.txHost.tx,
+      this.db.tx,
       'SELECT * FROM auth_accept_invitation_link($1)',
       [linkHash],
     );
@@ -129,7 +127,7 @@ export class AuthStore {
    */
   async setPassword(userId: string, passwordHash: string, recentSeconds: number | null): Promise<'changed' | 'reauthentication_needed'> {
     const [row] = await queryRows<{ outcome: 'changed' | 'reauthentication_needed' }>(
-      this.txHost.tx,
+      this.db.tx,
       'SELECT * FROM auth_set_password($1, $2, $3)',
       [passwordHash, recentSeconds, this.databases.ticket('set-password', userId)],
     );
@@ -145,7 +143,7 @@ export class AuthStore {
     ttlSeconds: number,
   ): Promise<'requested' | 'email_taken'> {
     const [row] = await queryRows<{ outcome: 'requested' | 'email_taken' }>(
-      this.txHost.tx,
+      this.db.tx,
       'SELECT * FROM auth_request_email_change($1, $2, $3, $4, $5)',
       [newEmail, tokenHash, codeHash, ttlSeconds, this.databases.ticket('email-change', `${userId}:${newEmail.toLowerCase()}`)],
     );
@@ -155,7 +153,7 @@ export class AuthStore {
   /** As the bound user, without confirmation: its address becomes `newEmail` now; answers the old one. */
   async changeEmail(userId: string, newEmail: string): Promise<{ outcome: 'changed'; oldEmail: string } | { outcome: 'email_taken' }> {
     const [row] = await queryRows<{ outcome: 'changed' | 'email_taken'; old_email: string }>(
-      this.txHost.tx,
+      this.db.tx,
       'SELECT * FROM auth_change_email($1, $2)',
       [newEmail, this.databases.ticket('email-change-now', `${userId}:${newEmail.toLowerCase()}`)],
     );
@@ -164,7 +162,7 @@ export class AuthStore {
 
   /** Opens a session with its first refresh token for a user the caller has just proven; answers its id. */
   async openSession(userId: string, refreshToken: string, meta: SessionMeta): Promise<string> {
-    const [row] = await queryRows<{ session_id: string }>(this.txHost.tx, 'SELECT auth_open_session($1, $2, $3, $4, $5) AS session_id', [
+    const [row] = await queryRows<{ session_id: string }>(this.db.tx, 'SELECT auth_open_session($1, $2, $3, $4, $5) AS session_id', [
       userId,
       hashToken(refreshToken),
       meta.userAgent ?? null,
@@ -177,7 +175,7 @@ export class AuthStore {
   /** Spends a refresh token for a new one; a token already spent revokes its session. */
   async rotate(refreshToken: string, next: string): Promise<Rotation> {
     const [row] = await queryRows<{ outcome: Rotation['kind']; session_id: string | null; user_id: string | null }>(
-      this.txHost.tx,
+      this.db.tx,
       'SELECT * FROM auth_rotate_refresh_token($1, $2)',
       [hashToken(refreshToken), hashToken(next)],
     );
@@ -188,12 +186,12 @@ export class AuthStore {
 
   /** Ends the bound session's user's sessions: this one, all, or all others. */
   async endSessions(scope: 'local' | 'global' | 'others'): Promise<void> {
-    await queryRows(this.txHost.tx, 'SELECT auth_end_sessions($1)', [scope]);
+    await queryRows(this.db.tx, 'SELECT auth_end_sessions($1)', [scope]);
   }
 
   /** The account of an address Google vouched for (made a merchant when new). */
   async googleAccount(email: string, fullName: string | null): Promise<string> {
-    const [row] = await queryRows<{ user_id: string }>(this.txHost.tx, 'SELECT auth_google_account($1, $2, $3) AS user_id', [
+    const [row] = await queryRows<{ user_id: string }>(this.db.tx, 'SELECT auth_google_account($1, $2, $3) AS user_id', [
       email,
       fullName,
       this.databases.ticket('google', email.toLowerCase()),

@@ -1,7 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { TransactionHost } from '@nestjs-cls/transactional';
-import type { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
-import { AppConfig, Databases, DbScopes, GoTrueError, randomToken, type Role, type UserPrincipal } from '@app/core';
+import { AppConfig, Databases, DbScopes, GoTrueError, randomToken, type Role, TenantDb, type UserPrincipal } from '@app/core';
 import { toUserView, type UserView } from '../users/user.js';
 import { UserRepository } from '../users/user.repository.js';
 import { AccessTokenService, ACCESS_TOKEN_TTL_SECONDS } from './access-token.service.js';
@@ -23,25 +21,25 @@ export class SessionOpener {
     private readonly config: AppConfig,
     private readonly scopes: DbScopes,
     private readonly databases: Databases,
-    private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
+    private readonly db: TenantDb,
   ) {}
 
   /** `work` in a transaction of a caller not signed in yet (the request login, unbound until a session is opened). */
   anonymous<T>(work: () => Promise<T>): Promise<T> {
-    return this.scopes.asAnonymous(() => this.txHost.withTransaction(work));
+    return this.scopes.asAnonymous(() => this.db.transaction(work));
   }
 
   /** Opens the session and binds the transaction to it: from here on it is that user's, under RLS. */
   async openBound(userId: string, email: string, role: Role, refreshToken: string, meta: SessionMeta): Promise<UserPrincipal> {
     const sessionId = await this.store.openSession(userId, refreshToken, meta);
     const principal: UserPrincipal = { kind: 'user', userId, email, role, sessionId };
-    await this.databases.bind(this.txHost.tx, principal);
+    await this.databases.bind(this.db.tx, principal);
     return principal;
   }
 
   /** Binds the transaction to an open session (a refresh's). */
   bind(principal: UserPrincipal): Promise<void> {
-    return this.databases.bind(this.txHost.tx, principal);
+    return this.databases.bind(this.db.tx, principal);
   }
 
   /** A new session for a user just proven, answered; inside an anonymous transaction. */

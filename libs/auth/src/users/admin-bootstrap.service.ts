@@ -1,5 +1,5 @@
 import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
-import { AppConfig, DbScopes, StartupError } from '@app/core';
+import { AppConfig, StartupError, SystemDb } from '@app/core';
 import { SessionRepository } from '../sessions/session.repository.js';
 import { PasswordHasher } from './password-hasher.js';
 import type { UserRow } from './user.js';
@@ -19,11 +19,11 @@ export class AdminBootstrapService implements OnModuleInit {
   private readonly logger = new Logger(AdminBootstrapService.name);
 
   constructor(
+    private readonly system: SystemDb,
     private readonly config: AppConfig,
     private readonly users: UserRepository,
     private readonly hasher: PasswordHasher,
     private readonly sessions: SessionRepository,
-    private readonly scopes: DbScopes,
   ) {}
 
   // At module init (the migrations have run), before any bootstrap hook starts queue workers or
@@ -31,7 +31,7 @@ export class AdminBootstrapService implements OnModuleInit {
   async onModuleInit(): Promise<void> {
     const { ADMIN_EMAIL: email, ADMIN_PASSWORD: password } = this.config;
     if (!email || !password) return;
-    await this.scopes.asSystem(async () => {
+    await this.system.run(async () => {
       const admin = await this.adminAccount(email, password);
       for (const id of await this.users.demoteAdminsExcept(email)) {
         await this.sessions.revokeAllOf(id);

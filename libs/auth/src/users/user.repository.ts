@@ -1,7 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { TransactionHost } from '@nestjs-cls/transactional';
-import type { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
-import { type Role, queryRows } from '@app/core';
+import { queryRows, type Role, ScopedDb, SystemDb, TenantDb } from '@app/core';
 import type { UserRow } from './user.js';
 
 const FOREIGN_KEY_VIOLATION = '23503';
@@ -20,16 +18,20 @@ export interface NewUser {
 
 @Injectable()
 export class UserRepository {
-  constructor(private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>) {}
+  constructor(
+    private readonly db: TenantDb,
+    private readonly system: SystemDb,
+    private readonly scoped: ScopedDb,
+  ) {}
 
   /** The user without its password hash (requests may not read that column at all). */
   async findById(id: string): Promise<UserRow | null> {
-    const rows: UserRow[] = await queryRows(this.txHost.tx, `SELECT ${VISIBLE_COLUMNS} FROM users WHERE id = $1`, [id]);
+    const rows: UserRow[] = await queryRows(this.db.tx, `SELECT ${VISIBLE_COLUMNS} FROM users WHERE id = $1`, [id]);
     return rows[0] ?? null;
   }
 
   async findByEmail(email: string): Promise<UserRow | null> {
-    const rows: UserRow[] = await queryRows(this.txHost.tx, 'SELECT * FROM users WHERE lower(email) = lower($1)', [email]);
+    const rows: UserRow[] = await queryRows(this.system.tx, 'SELECT * FROM users WHERE lower(email) = lower($1)', [email]);
     return rows[0] ?? null;
   }
 
@@ -39,7 +41,7 @@ export class UserRepository {
    */
   async updateProfile(id: string, fullName: string | null | undefined, metadata: Record<string, unknown>): Promise<void> {
     await queryRows(
-      this.txHost.tx,
+      this.db.tx,
       `UPDATE users SET full_name = CASE WHEN $2 THEN $3 ELSE full_name END,
                         user_metadata = jsonb_strip_nulls(user_metadata || $4::jsonb), updated_at = now()
         WHERE id = $1 RETURNING id`,
@@ -50,7 +52,7 @@ export class UserRepository {
   /** Inserts the user (the admin, at boot: its address counts as confirmed); says why not when the e-mail is taken (also by a concurrent sign-up) or a customer's store is unknown. */
   async insert(user: NewUser): Promise<UserRow | 'email_taken' | 'unknown_store'> {
     const rows: UserRow[] | 'unknown_store' = await queryRows<UserRow>(
-      this.txHost.tx,
+      this.system.tx,
       `INSERT INTO users (email, password_hash, role, full_name, provider, store_id, email_confirmed_at)
        VALUES ($1, $2, $3, $4, $5, $6, now())
        ON CONFLICT ((lower(email))) DO NOTHING
@@ -63,18 +65,10 @@ export class UserRepository {
     return rows === 'unknown_store' ? rows : (rows[0] ?? 'email_taken');
   }
 
-  async touchSignIn(id: string): Promise<void> {
-    await queryRows(this.txHost.tx, 'UPDATE users SET last_sign_in_at = now() WHERE id = $1', [id]);
-  }
-
-  async clearPassword(id: string): Promise<void> {
-    await queryRows(this.txHost.tx, 'UPDATE users SET password_hash = NULL, updated_at = now() WHERE id = $1', [id]);
-  }
-
   /** Makes every admin but the account with `email` a merchant; answers the ids of those demoted. */
   async demoteAdminsExcept(email: string): Promise<string[]> {
     const rows: { id: string }[] = await queryRows(
-      this.txHost.tx,
+      this.system.tx,
       `UPDATE users SET role = 'merchant', updated_at = now() WHERE role = 'admin' AND lower(email) <> lower($1) RETURNING id`,
       [email],
     );
@@ -82,7 +76,7 @@ export class UserRepository {
   }
 
   async setPassword(id: string, passwordHash: string, role: Role): Promise<void> {
-    await queryRows(this.txHost.tx, 'UPDATE users SET password_hash = $2, role = $3, updated_at = now() WHERE id = $1', [
+    await queryRows(this.scoped.tx, 'UPDATE users SET password_hash = $2, role = $3, updated_at = now() WHERE id = $1', [
       id,
       passwordHash,
       role,

@@ -1,7 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { TransactionHost } from '@nestjs-cls/transactional';
-import type { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
-import { queryRows, type Cursor, containsPattern } from '@app/core';
+import { containsPattern, type Cursor, queryRows, TenantDb } from '@app/core';
 import type { CustomerRow } from './customer.js';
 
 const UNIQUE_VIOLATION = '23505';
@@ -16,7 +14,7 @@ export interface CustomerFields {
 
 @Injectable()
 export class CustomerRepository {
-  constructor(private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>) {}
+  constructor(private readonly db: TenantDb) {}
 
   /** Inserts a customer; null when the store already has a customer with that e-mail. */
   async insert(
@@ -24,7 +22,7 @@ export class CustomerRepository {
     fields: { name: string; email: string; phone?: string | null; userId?: string | null },
   ): Promise<CustomerRow | null> {
     const rows = await queryRows<CustomerRow>(
-      this.txHost.tx,
+      this.db.tx,
       `INSERT INTO customers (store_id, name, email, phone, user_id) VALUES ($1, $2, $3, $4, $5)
        ON CONFLICT (store_id, lower(email)) DO NOTHING RETURNING *`,
       [storeId, fields.name, fields.email, fields.phone ?? null, fields.userId ?? null],
@@ -33,12 +31,12 @@ export class CustomerRepository {
   }
 
   async findVisible(id: string): Promise<CustomerRow | null> {
-    return (await queryRows<CustomerRow>(this.txHost.tx, 'SELECT * FROM customers WHERE id = $1', [id]))[0] ?? null;
+    return (await queryRows<CustomerRow>(this.db.tx, 'SELECT * FROM customers WHERE id = $1', [id]))[0] ?? null;
   }
 
   /** The customer, locked for the rest of the transaction; null when not visible. */
   async findForUpdate(id: string): Promise<CustomerRow | null> {
-    return (await queryRows<CustomerRow>(this.txHost.tx, 'SELECT * FROM customers WHERE id = $1 FOR UPDATE', [id]))[0] ?? null;
+    return (await queryRows<CustomerRow>(this.db.tx, 'SELECT * FROM customers WHERE id = $1 FOR UPDATE', [id]))[0] ?? null;
   }
 
   /**
@@ -50,7 +48,7 @@ export class CustomerRepository {
     const cursor = [after?.createdAt ?? null, after?.id ?? null];
     if (q) {
       return queryRows<CustomerRow>(
-        this.txHost.tx,
+        this.db.tx,
         `SELECT * FROM customers
           WHERE store_id = $1 AND id = ANY (ARRAY(SELECT app_search_customers($1, $2, $3, $4, $5)))
           ORDER BY created_at DESC, id DESC`,
@@ -58,7 +56,7 @@ export class CustomerRepository {
       );
     }
     return queryRows<CustomerRow>(
-      this.txHost.tx,
+      this.db.tx,
       `SELECT * FROM customers
         WHERE store_id = $1 AND ($2::timestamptz IS NULL OR (created_at, id) < ($2::timestamptz, $3::uuid))
         ORDER BY created_at DESC, id DESC
@@ -75,7 +73,7 @@ export class CustomerRepository {
     const set = (['name', 'email', 'phone'] as const).filter((key) => fields[key] !== undefined);
     const assignments = set.map((key, index) => `${key} = $${index + 2}`);
     const rows = await queryRows<CustomerRow>(
-      this.txHost.tx,
+      this.db.tx,
       `UPDATE customers SET ${[...assignments, 'updated_at = now()'].join(', ')} WHERE id = $1 RETURNING *`,
       [id, ...set.map((key) => fields[key])],
     ).catch((error: { code?: string; constraint?: string }) => {

@@ -1,7 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { TransactionHost } from '@nestjs-cls/transactional';
-import type { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
-import { hashToken, type Cursor, queryRows } from '@app/core';
+import { type Cursor, hashToken, queryRows, TenantDb } from '@app/core';
 import type { Permission } from '../access/store-access.js';
 import type { MemberRow } from './member.js';
 
@@ -9,7 +7,7 @@ const COLUMNS = 'id, store_id, email, user_id, permissions, status, invite_expir
 
 @Injectable()
 export class MemberRepository {
-  constructor(private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>) {}
+  constructor(private readonly db: TenantDb) {}
 
   /** Creates an invitation (the answered token and the e-mailed link's, stored as hashes), or answers null when the store already has a member with that e-mail. */
   async invite(
@@ -22,7 +20,7 @@ export class MemberRepository {
     invitedBy: string,
   ): Promise<MemberRow | null> {
     const rows: MemberRow[] = await queryRows(
-      this.txHost.tx,
+      this.db.tx,
       `INSERT INTO store_members (store_id, email, permissions, invite_token_hash, invite_link_hash, invite_expires_at, invited_by)
        VALUES ($1, $2, $3, $4, $5, now() + make_interval(hours => $6), $7)
        ON CONFLICT (store_id, lower(email)) DO NOTHING
@@ -34,7 +32,7 @@ export class MemberRepository {
 
   async pageOfStore(storeId: string, limit: number, after: Cursor | null): Promise<MemberRow[]> {
     return queryRows(
-      this.txHost.tx,
+      this.db.tx,
       `SELECT ${COLUMNS} FROM store_members
         WHERE store_id = $1 AND ($2::timestamptz IS NULL OR (created_at, id) < ($2::timestamptz, $3::uuid))
         ORDER BY created_at DESC, id DESC LIMIT $4`,
@@ -44,7 +42,7 @@ export class MemberRepository {
 
   async updatePermissions(storeId: string, memberId: string, permissions: Permission[]): Promise<MemberRow | null> {
     const rows: MemberRow[] = await queryRows(
-      this.txHost.tx,
+      this.db.tx,
       `UPDATE store_members SET permissions = $3, updated_at = now() WHERE store_id = $1 AND id = $2 RETURNING ${COLUMNS}`,
       [storeId, memberId, permissions],
     );
@@ -52,10 +50,7 @@ export class MemberRepository {
   }
 
   async remove(storeId: string, memberId: string): Promise<boolean> {
-    const rows = await queryRows(this.txHost.tx, 'DELETE FROM store_members WHERE store_id = $1 AND id = $2 RETURNING id', [
-      storeId,
-      memberId,
-    ]);
+    const rows = await queryRows(this.db.tx, 'DELETE FROM store_members WHERE store_id = $1 AND id = $2 RETURNING id', [storeId, memberId]);
     return rows.length > 0;
   }
 
@@ -64,7 +59,7 @@ export class MemberRepository {
    * app_accept_invitation (the invitee cannot read the store's members); null when the token does not fit.
    */
   async accept(token: string): Promise<{ store_id: string; id: string } | null> {
-    const rows = await queryRows<{ store_id: string; member_id: string }>(this.txHost.tx, 'SELECT * FROM app_accept_invitation($1)', [
+    const rows = await queryRows<{ store_id: string; member_id: string }>(this.db.tx, 'SELECT * FROM app_accept_invitation($1)', [
       hashToken(token),
     ]);
     return rows[0] ? { store_id: rows[0].store_id, id: rows[0].member_id } : null;

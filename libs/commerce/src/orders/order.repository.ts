@@ -1,7 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { TransactionHost } from '@nestjs-cls/transactional';
-import type { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
-import { queryRows, type Cursor } from '@app/core';
+import { type Cursor, queryRows, TenantDb } from '@app/core';
 import type { OrderStatus } from './order-status.js';
 import type { OrderDetailsRow, OrderItemRow, OrderRow } from './order.js';
 
@@ -36,11 +34,11 @@ export interface StockMoveOfOrder {
 /** Orders and their items, read and written in the request's transaction under row-level security. */
 @Injectable()
 export class OrderRepository {
-  constructor(private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>) {}
+  constructor(private readonly db: TenantDb) {}
 
   /** A customer record of the store; null when it does not exist there (or is not visible). */
   async findCustomer(storeId: string, customerId: string): Promise<OrderCustomer | null> {
-    const rows = await queryRows<OrderCustomer>(this.txHost.tx, 'SELECT id, name, email FROM customers WHERE id = $1 AND store_id = $2', [
+    const rows = await queryRows<OrderCustomer>(this.db.tx, 'SELECT id, name, email FROM customers WHERE id = $1 AND store_id = $2', [
       customerId,
       storeId,
     ]);
@@ -49,11 +47,10 @@ export class OrderRepository {
 
   /** The customer record of a signed-in customer in the store; null when it has none. */
   async findCustomerOfUser(storeId: string, userId: string): Promise<OrderCustomer | null> {
-    const rows = await queryRows<OrderCustomer>(
-      this.txHost.tx,
-      'SELECT id, name, email FROM customers WHERE user_id = $1 AND store_id = $2',
-      [userId, storeId],
-    );
+    const rows = await queryRows<OrderCustomer>(this.db.tx, 'SELECT id, name, email FROM customers WHERE user_id = $1 AND store_id = $2', [
+      userId,
+      storeId,
+    ]);
     return rows[0] ?? null;
   }
 
@@ -65,7 +62,7 @@ export class OrderRepository {
    */
   async insert(storeId: string, fields: { customerId: string | null; total: string; placedBy: string }): Promise<OrderRow> {
     const rows = await queryRows<OrderRow>(
-      this.txHost.tx,
+      this.db.tx,
       `INSERT INTO orders (store_id, customer_id, currency, total, placed_by)
        SELECT s.id, $2, s.currency, $3, $4 FROM stores s WHERE s.id = $1
        RETURNING *`,
@@ -77,7 +74,7 @@ export class OrderRepository {
   /** Inserts the items of an order, numbered in the given order. */
   async insertItems(order: OrderRow, items: NewOrderItem[]): Promise<void> {
     await queryRows(
-      this.txHost.tx,
+      this.db.tx,
       `INSERT INTO order_items (order_id, store_id, product_id, position, name, quantity, price)
        SELECT $1, $2, i.product_id, i.position, i.name, i.quantity, i.price
          FROM unnest($3::uuid[], $4::text[], $5::integer[], $6::numeric[]) WITH ORDINALITY
@@ -96,7 +93,7 @@ export class OrderRepository {
   /** The order with its customer and items; null when not visible. */
   async findDetails(id: string): Promise<OrderDetailsRow | null> {
     const rows = await queryRows<OrderRow & { customer_name: string | null; customer_email: string | null }>(
-      this.txHost.tx,
+      this.db.tx,
       `${ORDER_WITH_CUSTOMER} WHERE o.id = $1`,
       [id],
     );
@@ -108,7 +105,7 @@ export class OrderRepository {
    * (its own pending one): for its other orders this answers null, and `find` tells them apart.
    */
   async findForUpdate(id: string): Promise<OrderRow | null> {
-    return (await queryRows<OrderRow>(this.txHost.tx, 'SELECT * FROM orders WHERE id = $1 FOR UPDATE', [id]))[0] ?? null;
+    return (await queryRows<OrderRow>(this.db.tx, 'SELECT * FROM orders WHERE id = $1 FOR UPDATE', [id]))[0] ?? null;
   }
 
   /**
@@ -116,26 +113,26 @@ export class OrderRepository {
    * product in ascending id order; the last has `taken` false when that product fell short.
    */
   takeStock(orderId: string): Promise<(StockMoveOfOrder & { taken: boolean })[]> {
-    return queryRows(this.txHost.tx, 'SELECT * FROM app_take_order_stock($1)', [orderId]);
+    return queryRows(this.db.tx, 'SELECT * FROM app_take_order_stock($1)', [orderId]);
   }
 
   /** Puts back the stock of an order cancelled in this transaction (app_return_order_stock). */
   returnStock(orderId: string): Promise<StockMoveOfOrder[]> {
-    return queryRows(this.txHost.tx, 'SELECT * FROM app_return_order_stock($1)', [orderId]);
+    return queryRows(this.db.tx, 'SELECT * FROM app_return_order_stock($1)', [orderId]);
   }
 
   async find(id: string): Promise<OrderRow | null> {
-    return (await queryRows<OrderRow>(this.txHost.tx, 'SELECT * FROM orders WHERE id = $1', [id]))[0] ?? null;
+    return (await queryRows<OrderRow>(this.db.tx, 'SELECT * FROM orders WHERE id = $1', [id]))[0] ?? null;
   }
 
   async updateStatus(id: string, status: OrderStatus): Promise<void> {
-    await queryRows(this.txHost.tx, 'UPDATE orders SET status = $2, updated_at = now() WHERE id = $1', [id, status]);
+    await queryRows(this.db.tx, 'UPDATE orders SET status = $2, updated_at = now() WHERE id = $1', [id, status]);
   }
 
   /** The items of an order, in the order placed. */
   async itemsOf(orderId: string): Promise<OrderItemRow[]> {
     return queryRows<OrderItemRow>(
-      this.txHost.tx,
+      this.db.tx,
       'SELECT order_id, product_id, position, name, quantity, price FROM order_items WHERE order_id = $1 ORDER BY position',
       [orderId],
     );
@@ -164,7 +161,7 @@ export class OrderRepository {
     after: Cursor | null,
   ): Promise<OrderDetailsRow[]> {
     const rows = await queryRows<OrderRow & { customer_name: string | null; customer_email: string | null }>(
-      this.txHost.tx,
+      this.db.tx,
       `${ORDER_WITH_CUSTOMER}
         WHERE ${scope}
           AND ($2::text IS NULL OR o.status = $2)
@@ -182,7 +179,7 @@ export class OrderRepository {
   ): Promise<OrderDetailsRow[]> {
     if (rows.length === 0) return [];
     const items = await queryRows<OrderItemRow>(
-      this.txHost.tx,
+      this.db.tx,
       `SELECT order_id, product_id, position, name, quantity, price FROM order_items
         WHERE order_id = ANY ($1::uuid[]) ORDER BY order_id, position`,
       [rows.map((row) => row.id)],

@@ -1,7 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { TransactionHost } from '@nestjs-cls/transactional';
-import type { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
-import { queryRows, type Cursor, containsPattern } from '@app/core';
+import { containsPattern, type Cursor, queryRows, TenantDb } from '@app/core';
 import type { ProductRow, ProductStatus } from './product.js';
 
 export interface ProductFields {
@@ -31,11 +29,11 @@ export interface StockMove {
 
 @Injectable()
 export class ProductRepository {
-  constructor(private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>) {}
+  constructor(private readonly db: TenantDb) {}
 
   async insert(storeId: string, fields: ProductFields & { name: string; price: number }): Promise<ProductRow> {
     const rows = await queryRows<ProductRow>(
-      this.txHost.tx,
+      this.db.tx,
       `INSERT INTO products (store_id, name, description, price, compare_price, category, seo_keywords, status, inventory_quantity)
        VALUES ($1, $2, $3, $4, $5, $6, coalesce($7, '{}'::text[]), coalesce($8, 'draft'), coalesce($9, 0))
        RETURNING *`,
@@ -56,20 +54,20 @@ export class ProductRepository {
 
   /** The product, locked for the rest of the transaction; null when not visible. */
   async findForUpdate(id: string): Promise<ProductRow | null> {
-    return (await queryRows<ProductRow>(this.txHost.tx, 'SELECT * FROM products WHERE id = $1 FOR UPDATE', [id]))[0] ?? null;
+    return (await queryRows<ProductRow>(this.db.tx, 'SELECT * FROM products WHERE id = $1 FOR UPDATE', [id]))[0] ?? null;
   }
 
   async findVisible(id: string): Promise<ProductRow | null> {
-    return (await queryRows<ProductRow>(this.txHost.tx, 'SELECT * FROM products WHERE id = $1', [id]))[0] ?? null;
+    return (await queryRows<ProductRow>(this.db.tx, 'SELECT * FROM products WHERE id = $1', [id]))[0] ?? null;
   }
 
   async findManyVisible(ids: string[]): Promise<ProductRow[]> {
-    return queryRows<ProductRow>(this.txHost.tx, 'SELECT * FROM products WHERE id = ANY ($1::uuid[])', [ids]);
+    return queryRows<ProductRow>(this.db.tx, 'SELECT * FROM products WHERE id = ANY ($1::uuid[])', [ids]);
   }
 
   async pageOfStore(storeId: string, filter: ProductFilter, limit: number, after: Cursor | null): Promise<ProductRow[]> {
     return queryRows<ProductRow>(
-      this.txHost.tx,
+      this.db.tx,
       `SELECT * FROM products
         WHERE store_id = $1
           AND ($2::text IS NULL OR status = $2)
@@ -99,7 +97,7 @@ export class ProductRepository {
     );
     const assignments = set.map((key, index) => `${key} = $${index + 2}`);
     const rows = await queryRows<ProductRow>(
-      this.txHost.tx,
+      this.db.tx,
       `UPDATE products SET ${[...assignments, 'updated_at = now()'].join(', ')} WHERE id = $1 RETURNING *`,
       [id, ...set.map((key) => fields[key])],
     );
@@ -107,7 +105,7 @@ export class ProductRepository {
   }
 
   async delete(id: string): Promise<void> {
-    await queryRows(this.txHost.tx, 'DELETE FROM products WHERE id = $1', [id]);
+    await queryRows(this.db.tx, 'DELETE FROM products WHERE id = $1', [id]);
   }
 
   /**
@@ -115,7 +113,7 @@ export class ProductRepository {
    * would go below zero, the product is not visible, or `activeOnly` and it is not active.
    */
   async moveStock(id: string, delta: number, activeOnly = false): Promise<StockMove | null> {
-    const rows = await queryRows<StockMove>(this.txHost.tx, 'SELECT * FROM app_move_stock($1, $2, $3)', [id, delta, activeOnly]);
+    const rows = await queryRows<StockMove>(this.db.tx, 'SELECT * FROM app_move_stock($1, $2, $3)', [id, delta, activeOnly]);
     return rows[0] ?? null;
   }
 }

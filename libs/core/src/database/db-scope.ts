@@ -36,7 +36,8 @@ export class Databases {
 
   constructor(
     @InjectDataSource() readonly request: DataSource,
-    @InjectDataSource(SERVICE_CONNECTION) readonly service: DataSource,
+    // Private: only the scoped adapter below reaches it, for the system scope (see serviceDataSource).
+    @InjectDataSource(SERVICE_CONNECTION) private readonly service: DataSource,
     private readonly config: AppConfig,
   ) {}
 
@@ -85,7 +86,14 @@ export class Databases {
   }
 }
 
-function currentScope(): DbScope | undefined {
+/** The database scope of the current async context, if any. */
+export /** The service login's DataSource, for the adapter's system scope alone (Databases keeps it private). */
+function serviceDataSource(databases: Databases): DataSource {
+  return databases['service'];
+}
+
+/** The database scope of the current async context, if any. */
+export function currentDbScope(): DbScope | undefined {
   const cls = ClsServiceManager.getClsService();
   return cls.isActive() ? cls.get<DbScope | undefined>(DB_SCOPE) : undefined;
 }
@@ -105,7 +113,7 @@ export class ScopedTypeOrmAdapter implements TransactionalAdapter<Databases, Ent
       fn: (...args: unknown[]) => Promise<unknown>,
       setClient: (client?: EntityManager) => void,
     ) => {
-      const scope = currentScope();
+      const scope = currentDbScope();
       if (!scope) throw new Error('A transaction was opened outside any database scope (no request user, not the system)');
       // The request's own transaction, opened and bound by the JWT strategy with the caller's lookup.
       const opened = scope.kind === 'request' && !options?.isolationLevel ? RequestTransaction.current() : undefined;
@@ -115,7 +123,7 @@ export class ScopedTypeOrmAdapter implements TransactionalAdapter<Databases, Ent
           return fn();
         });
       }
-      const dataSource = scope.kind === 'system' ? databases.service : databases.request;
+      const dataSource = scope.kind === 'system' ? serviceDataSource(databases) : databases.request;
       return dataSource.transaction(options?.isolationLevel as IsolationLevel, async (manager) => {
         setClient(manager);
         if (scope.kind === 'request') await databases.bind(manager, scope.principal);
@@ -123,8 +131,8 @@ export class ScopedTypeOrmAdapter implements TransactionalAdapter<Databases, Ent
       });
     },
     getFallbackInstance: (): EntityManager => {
-      const scope = currentScope();
-      if (scope?.kind === 'system') return databases.service.manager;
+      const scope = currentDbScope();
+      if (scope?.kind === 'system') return serviceDataSource(databases).manager;
       if (scope?.kind === 'request') return databases.boundStatements(scope.principal);
       throw new Error(
         scope ? 'Sign-in code queried the database outside its transaction' : 'The database was queried outside any database scope',
@@ -141,8 +149,17 @@ export class DbScopes {
     private readonly txHost: TransactionHost,
   ) {}
 
-  /** Runs `work` as the system (the service role), outside any transaction of the caller. */
+  /**
+   * Runs `work` as the system (the service role), outside any transaction of the caller. Refused
+   * from a request's or a sign-in's scope: whatever a request calls, it never gets the service login.
+   */
   asSystem<T>(work: () => Promise<T>): Promise<T> {
+    const current = currentDbScope();
+    if (current && current.kind !== 'system') {
+      return Promise.reject(
+        new Error(`The system scope was asked for from a ${current.kind} scope: requests never run as the service login`),
+      );
+    }
     return this.cls.run({ ifNested: 'inherit' }, () => {
       this.cls.set(DB_SCOPE, { kind: 'system' } satisfies DbScope);
       return this.txHost.withoutTransaction(work);

@@ -1,22 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ESLint } from 'eslint';
 
 const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
-
-/** The only code that may run as the system (the service login): workers, sweeps and the boot (settings, the admin). */
-const SYSTEM_CALLERS = [
-  'libs/auth/src/users/admin-bootstrap.service.ts',
-  'libs/billing/src/credits.service.ts',
-  'libs/core/src/idempotency/idempotency.store.ts',
-  // The acknowledging subscribers of store events (the webhook dispatch, merchant notifications), in the relaying worker.
-  'libs/core/src/outbox/store-event-subscribers.ts',
-  'libs/core/src/scheduling/retention-sweep.ts',
-  'libs/mail/src/delivery/mail-relay.ts',
-  'libs/social/src/platforms/social-platform.rows.ts',
-  'libs/social/src/publishing/scheduled-post.worker.ts',
-  'libs/webhooks/src/deliveries/delivery.worker.ts',
-];
 
 function sources(dir: string): string[] {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -26,15 +13,43 @@ function sources(dir: string): string[] {
   });
 }
 
-describe('the system scope', () => {
-  it('is entered only by the workers, the sweeps and the boot: no request path runs as the service login', () => {
+describe('the system scope and the database handles', () => {
+  it('is entered only through SystemDb.run: no other file calls DbScopes.asSystem', () => {
     const callers = sources(path.join(ROOT, 'libs'))
       .concat(sources(path.join(ROOT, 'apps')))
       .filter((file) => !file.endsWith(path.join('database', 'db-scope.ts')))
       .filter((file) => /\.asSystem\(/.test(fs.readFileSync(file, 'utf8')))
       .map((file) => path.relative(ROOT, file).split(path.sep).join('/'))
       .sort();
-    expect(callers).toEqual(SYSTEM_CALLERS);
+    expect(callers).toEqual(['libs/core/src/database/scoped-db.ts']);
+  });
+
+  it('lint refuses the raw database handles in request code, and SystemDb outside the files listed for it', async () => {
+    const eslint = new ESLint({ cwd: ROOT });
+    const problems = async (file: string, code: string) =>
+      (await eslint.lintText(code, { filePath: path.join(ROOT, file) }))[0].messages
+        .filter((message) => message.ruleId === 'no-restricted-imports')
+        .map((message) => message.message.split(' ')[0]);
+    const handler = 'libs/commerce/src/stores/queries/get-store/new.handler.ts';
+    expect(await problems(handler, "import { SystemDb } from '@app/core';\nexport const x = SystemDb;\n")).toEqual(["'SystemDb'"]);
+    expect(
+      await problems(handler, "import { TransactionHost } from '@nestjs-cls/transactional';\nexport const x = TransactionHost;\n"),
+    ).toEqual(["'TransactionHost'"]);
+    expect(await problems(handler, "import { InjectDataSource } from '@nestjs/typeorm';\nexport const x = InjectDataSource;\n")).toEqual([
+      "'InjectDataSource'",
+    ]);
+    expect(
+      await problems('libs/core/src/outbox/new.ts', "import { SystemDb } from '../database/scoped-db.js';\nexport const x = SystemDb;\n"),
+    ).toHaveLength(1);
+    expect(await problems(handler, "import { TenantDb, ScopedDb } from '@app/core';\nexport const x = [TenantDb, ScopedDb];\n")).toEqual(
+      [],
+    );
+    // A worker listed in eslint.config.js may; it still may not take the raw handles.
+    const worker = 'libs/webhooks/src/deliveries/delivery.worker.ts';
+    expect(await problems(worker, "import { SystemDb } from '@app/core';\nexport const x = SystemDb;\n")).toEqual([]);
+    expect(
+      await problems(worker, "import { TransactionHost } from '@nestjs-cls/transactional';\nexport const x = TransactionHost;\n"),
+    ).toHaveLength(1);
   });
 
   it('the service connection is injected only where the relay claims outbox rows', () => {

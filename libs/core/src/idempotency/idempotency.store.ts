@@ -1,8 +1,7 @@
+import { TenantDb, SystemDb } from '../database/scoped-db.js';
 import { Injectable, Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
-import { Propagation, TransactionHost } from '@nestjs-cls/transactional';
-import type { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
+import { Propagation } from '@nestjs-cls/transactional';
 import { AppConfig } from '../config/app-config.js';
-import { DbScopes } from '../database/db-scope.js';
 import { queryRows } from '../database/query-rows.js';
 import { PeriodicTask } from '../scheduling/periodic-task.js';
 
@@ -37,8 +36,8 @@ export class IdempotencyStore implements OnApplicationBootstrap, BeforeApplicati
   );
 
   constructor(
-    private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
-    private readonly scopes: DbScopes,
+    private readonly db: TenantDb,
+    private readonly system: SystemDb,
     private readonly config: AppConfig,
   ) {}
 
@@ -52,14 +51,14 @@ export class IdempotencyStore implements OnApplicationBootstrap, BeforeApplicati
 
   /** Deletes the keys older than IDEMPOTENCY_TTL_HOURS, in batches; returns how many went. */
   async purgeExpired(): Promise<number> {
-    return this.scopes.asSystem(() => this.purgeBatches());
+    return this.system.run(() => this.purgeBatches());
   }
 
   private async purgeBatches(): Promise<number> {
     let purged = 0;
     for (;;) {
       const deleted = await queryRows(
-        this.txHost.tx,
+        this.system.tx,
         `DELETE FROM idempotency_keys WHERE ctid IN (
            SELECT ctid FROM idempotency_keys
             WHERE created_at < clock_timestamp() - make_interval(hours => ${IDEMPOTENCY_TTL_HOURS}) LIMIT ${PURGE_BATCH})
@@ -76,13 +75,13 @@ export class IdempotencyStore implements OnApplicationBootstrap, BeforeApplicati
    * than 24 h, or a claim abandoned for 5 minutes (its process died), is claimed anew.
    */
   claim(userId: string, key: string, route: string, fingerprint: string): Promise<IdempotencyClaim> {
-    return this.txHost.withTransaction(Propagation.RequiresNew, () => this.claimInTransaction(userId, key, route, fingerprint));
+    return this.db.transaction(() => this.claimInTransaction(userId, key, route, fingerprint), Propagation.RequiresNew);
   }
 
   private async claimInTransaction(userId: string, key: string, route: string, fingerprint: string): Promise<IdempotencyClaim> {
     for (let attempt = 0; attempt < 3; attempt++) {
       const claimed = await queryRows(
-        this.txHost.tx,
+        this.db.tx,
         `INSERT INTO idempotency_keys (user_id, key, route, fingerprint) VALUES ($1, $2, $3, $4)
          ON CONFLICT (user_id, key) DO UPDATE
             SET route = EXCLUDED.route, fingerprint = EXCLUDED.fingerprint, state = 'pending',
@@ -102,7 +101,7 @@ export class IdempotencyStore implements OnApplicationBootstrap, BeforeApplicati
         response_headers: Record<string, string> | null;
         response_body: Buffer | null;
       }>(
-        this.txHost.tx,
+        this.db.tx,
         `SELECT route, fingerprint, state, response_status, response_headers, response_body FROM idempotency_keys WHERE user_id = $1 AND key = $2`,
         [userId, key],
       );
@@ -121,7 +120,7 @@ export class IdempotencyStore implements OnApplicationBootstrap, BeforeApplicati
   /** Keeps the successful answer for replays. */
   async complete(userId: string, key: string, answer: KeptAnswer): Promise<void> {
     await queryRows(
-      this.txHost.tx,
+      this.db.tx,
       `UPDATE idempotency_keys SET state = 'done', response_status = $3, response_headers = $4, response_body = $5
         WHERE user_id = $1 AND key = $2`,
       [userId, key, answer.status, JSON.stringify(answer.headers), answer.body],
@@ -130,6 +129,6 @@ export class IdempotencyStore implements OnApplicationBootstrap, BeforeApplicati
 
   /** Forgets a claim whose request failed, so the same key can be tried again. */
   async release(userId: string, key: string): Promise<void> {
-    await queryRows(this.txHost.tx, `DELETE FROM idempotency_keys WHERE user_id = $1 AND key = $2 AND state = 'pending'`, [userId, key]);
+    await queryRows(this.db.tx, `DELETE FROM idempotency_keys WHERE user_id = $1 AND key = $2 AND state = 'pending'`, [userId, key]);
   }
 }

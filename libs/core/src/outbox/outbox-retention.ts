@@ -1,8 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { TransactionHost } from '@nestjs-cls/transactional';
-import type { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { AppConfig } from '../config/app-config.js';
-import { DbScopes } from '../database/db-scope.js';
+import { SystemDb } from '../database/scoped-db.js';
 import { RetentionSweep } from '../scheduling/retention-sweep.js';
 
 /**
@@ -14,7 +12,7 @@ import { RetentionSweep } from '../scheduling/retention-sweep.js';
  */
 @Injectable()
 export class OutboxRetention extends RetentionSweep {
-  constructor(txHost: TransactionHost<TransactionalAdapterTypeOrm>, scopes: DbScopes, config: AppConfig) {
+  constructor(system: SystemDb, config: AppConfig) {
     const deleteBatch = `
       WITH gone AS (
         DELETE FROM outbox_events WHERE id IN (
@@ -26,6 +24,6 @@ export class OutboxRetention extends RetentionSweep {
         DELETE FROM outbox_acks WHERE event_id IN (SELECT id FROM gone)
       )
       SELECT 1 FROM gone`;
-    super({ name: 'outbox retention', days: 'OUTBOX_RETENTION_DAYS', deleteBatch }, txHost, scopes, config);
+    super({ name: 'outbox retention', days: 'OUTBOX_RETENTION_DAYS', deleteBatch }, system, config);
   }
 }

@@ -1,6 +1,5 @@
+import { TenantDb } from '../database/scoped-db.js';
 import { Injectable } from '@nestjs/common';
-import { TransactionHost } from '@nestjs-cls/transactional';
-import type { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import type { StoreEventName, StoreEventOf, StoreEventPayloads } from './store-event-catalog.js';
 
 /**
@@ -10,7 +9,7 @@ import type { StoreEventName, StoreEventOf, StoreEventPayloads } from './store-e
  */
 @Injectable()
 export class OutboxService {
-  constructor(private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>) {}
+  constructor(private readonly db: TenantDb) {}
 
   async append<Name extends StoreEventName>(storeId: string, event: Name, data: StoreEventPayloads[Name]): Promise<void> {
     await this.appendAll(storeId, [{ event, data } as StoreEventOf]);
@@ -20,14 +19,14 @@ export class OutboxService {
   async appendAll(storeId: string, events: readonly StoreEventOf[]): Promise<void> {
     if (events.length === 0) return;
     if (events.length === 1) {
-      await this.txHost.tx.query('INSERT INTO outbox_events (store_id, event, data) VALUES ($1, $2, $3)', [
+      await this.db.tx.query('INSERT INTO outbox_events (store_id, event, data) VALUES ($1, $2, $3)', [
         storeId,
         events[0].event,
         JSON.stringify(events[0].data),
       ]);
       return;
     }
-    await this.txHost.tx.query(
+    await this.db.tx.query(
       // created_at is clock_timestamp() per row; the added microseconds keep it strictly ascending even
       // when two rows read the same clock, so the relay (ordering by created_at) keeps the given order.
       `INSERT INTO outbox_events (store_id, event, data, created_at)

@@ -1,7 +1,7 @@
+import { SystemDb } from '../database/scoped-db.js';
 import { Injectable } from '@nestjs/common';
 import { ofType, type IEvent } from '@nestjs/cqrs';
 import { Observable, filter, map, type OperatorFunction } from 'rxjs';
-import { DbScopes } from '../database/db-scope.js';
 import type { CatalogEventEnvelope, StoreEventName } from './store-event-catalog.js';
 import { StoreEvent } from './store-event.js';
 
@@ -29,7 +29,7 @@ export class StoreEventSubscribers {
   private readonly registered = new Map<string, AcknowledgingSubscriber>();
   private readonly inFlight = new Set<Promise<unknown>>();
 
-  constructor(private readonly scopes: DbScopes) {}
+  constructor(private readonly system: SystemDb) {}
 
   /** Declares a subscriber (at module init, before the relay starts): from then on the relay expects its acknowledgements. */
   register(subscriber: AcknowledgingSubscriber): void {
@@ -47,7 +47,7 @@ export class StoreEventSubscribers {
    * shutdown lets it write its acknowledgements before the connections close (`settled`).
    */
   handle<T>(work: () => Promise<T>): Promise<T> {
-    const running = this.scopes.asSystem(work);
+    const running = this.system.run(work);
     // Settles when the work does, never rejects: its failure is the caller's to report, not this set's.
     const tracked: Promise<unknown> = running.then(
       () => this.inFlight.delete(tracked),

@@ -1,8 +1,6 @@
 import { Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
-import type { TransactionHost } from '@nestjs-cls/transactional';
-import type { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import type { AppConfig } from '../config/app-config.js';
-import type { DbScopes } from '../database/db-scope.js';
+import type { SystemDb } from '../database/scoped-db.js';
 import { queryRows } from '../database/query-rows.js';
 import { PeriodicTask } from './periodic-task.js';
 
@@ -31,8 +29,7 @@ export abstract class RetentionSweep implements OnApplicationBootstrap, BeforeAp
       days: 'OUTBOX_RETENTION_DAYS' | 'DELIVERY_RETENTION_DAYS' | 'MAIL_RETENTION_DAYS';
       deleteBatch: string;
     },
-    private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
-    private readonly scopes: DbScopes,
+    private readonly system: SystemDb,
     private readonly config: AppConfig,
   ) {
     // A run that deleted something says how much, and in how many statements, in one log line.
@@ -66,10 +63,10 @@ export abstract class RetentionSweep implements OnApplicationBootstrap, BeforeAp
   prune(batch = RETENTION_BATCH): Promise<number[]> {
     const days = this.retentionDays();
     if (days === 0) return Promise.resolve([]);
-    return this.scopes.asSystem(async () => {
+    return this.system.run(async () => {
       const counts: number[] = [];
       for (;;) {
-        const deleted = (await queryRows(this.txHost.tx, this.sweep.deleteBatch, [days, batch])).length;
+        const deleted = (await queryRows(this.system.tx, this.sweep.deleteBatch, [days, batch])).length;
         if (deleted === 0) return counts;
         counts.push(deleted);
       }

@@ -1,9 +1,8 @@
 import { Injectable, SetMetadata, type CallHandler, type ExecutionContext, type NestInterceptor } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { TransactionHost } from '@nestjs-cls/transactional';
-import type { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import type { FastifyRequest } from 'fastify';
 import { from, lastValueFrom, type Observable } from 'rxjs';
+import { TenantDb } from '../database/scoped-db.js';
 
 export const FUNCTIONS_PREFIX = '/functions/v1';
 
@@ -12,7 +11,7 @@ const OWN_TRANSACTIONS = 'storefront:own-transactions';
 /**
  * The route commits in steps of its own instead of one request transaction: an AI call commits
  * its charge before the provider is asked and refunds after, which one transaction cannot do.
- * Such a handler opens its own transactions (`txHost.withTransaction`), each bound to the user.
+ * Such a handler opens its own transactions (`TenantDb.transaction`), each bound to the user.
  */
 export const OwnTransactions = () => SetMetadata(OWN_TRANSACTIONS, true);
 
@@ -34,13 +33,13 @@ export function runsInRequestTransaction(reflector: Reflector, context: Executio
 @Injectable()
 export class TenantTransactionInterceptor implements NestInterceptor {
   constructor(
-    private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
+    private readonly db: TenantDb,
     private readonly reflector: Reflector,
   ) {}
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     const request = context.switchToHttp().getRequest<FastifyRequest>();
     if (request.principal?.kind !== 'user' || !runsInRequestTransaction(this.reflector, context, request)) return next.handle();
-    return from(this.txHost.withTransaction(() => lastValueFrom(next.handle(), { defaultValue: undefined })));
+    return from(this.db.transaction(() => lastValueFrom(next.handle(), { defaultValue: undefined })));
   }
 }

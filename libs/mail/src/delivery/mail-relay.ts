@@ -1,7 +1,5 @@
 import { Injectable, Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
-import { TransactionHost } from '@nestjs-cls/transactional';
-import type { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
-import { AppConfig, DbScopes, PeriodicTask, queryRows, SecretBox } from '@app/core';
+import { AppConfig, PeriodicTask, queryRows, SecretBox, SystemDb } from '@app/core';
 import { MailRenderer, type RenderedMail } from '../rendering/mail-renderer.js';
 import type { MailTemplate } from '../templates.js';
 import { MailSendError, MailTransport } from './mail-transport.js';
@@ -40,8 +38,7 @@ export class MailRelay implements OnApplicationBootstrap, BeforeApplicationShutd
 
   constructor(
     private readonly config: AppConfig,
-    private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
-    private readonly scopes: DbScopes,
+    private readonly system: SystemDb,
     private readonly transport: MailTransport,
     private readonly renderer: MailRenderer,
     private readonly box: SecretBox,
@@ -69,7 +66,7 @@ export class MailRelay implements OnApplicationBootstrap, BeforeApplicationShutd
 
   /** Sends every message that is due, batch after batch, as the system; answers what became of them. */
   deliverDue(): Promise<Record<Outcome, number>> {
-    return this.scopes.asSystem(async () => {
+    return this.system.run(async () => {
       const counts: Record<Outcome, number> = { sent: 0, retried: 0, failed: 0 };
       while (!this.stopping) {
         const rows = await this.claim();
@@ -82,7 +79,7 @@ export class MailRelay implements OnApplicationBootstrap, BeforeApplicationShutd
 
   private claim(): Promise<MailRow[]> {
     return queryRows<MailRow>(
-      this.txHost.tx,
+      this.system.tx,
       `UPDATE mail_outbox m SET attempts = m.attempts + 1, next_attempt_at = now() + make_interval(secs => $2::double precision / 1000)
           WHERE m.id IN (SELECT id FROM mail_outbox WHERE status = 'pending' AND next_attempt_at <= now()
                           ORDER BY next_attempt_at LIMIT $1 FOR UPDATE SKIP LOCKED)
@@ -122,11 +119,11 @@ export class MailRelay implements OnApplicationBootstrap, BeforeApplicationShutd
 
   /** Without SMTP: into the development mailbox, marked sent in the same transaction (exactly once). */
   private async toMailbox(row: MailRow, rendered: RenderedMail): Promise<void> {
-    await this.txHost.withTransaction(async () => {
+    await this.system.transaction(async () => {
       const marked = await this.mark(row, `status = 'sent', finished_at = now(), secret_sealed = NULL, last_error = NULL`);
       if (!marked) return;
       await queryRows(
-        this.txHost.tx,
+        this.system.tx,
         `INSERT INTO dev_mailbox (mail_id, template, recipient, sender, subject, text_body, html_body)
          VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (mail_id) DO NOTHING`,
         [row.id, row.template, row.recipient, this.config.MAIL_FROM, rendered.subject, rendered.text, rendered.html],
@@ -154,7 +151,7 @@ export class MailRelay implements OnApplicationBootstrap, BeforeApplicationShutd
   /** Applies `changes` if the message is still the claim's (pending, at this attempt); answers whether it was. */
   private async mark(row: MailRow, changes: string, ...values: unknown[]): Promise<boolean> {
     const updated = await queryRows(
-      this.txHost.tx,
+      this.system.tx,
       `UPDATE mail_outbox SET ${changes} WHERE id = $1 AND status = 'pending' AND attempts = $2 RETURNING 1`,
       [row.id, row.attempts, ...values],
     );

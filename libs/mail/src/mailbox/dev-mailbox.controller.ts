@@ -1,7 +1,5 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiForbiddenResponse, ApiOperation, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
-import { TransactionHost } from '@nestjs-cls/transactional';
-import type { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { IsEmail, IsOptional, MaxLength } from 'class-validator';
 import {
   ApiError,
@@ -11,6 +9,7 @@ import {
   decodeCursor,
   PageQueryDto,
   queryRows,
+  TenantDb,
   toPage,
   type UserPrincipal,
 } from '@app/core';
@@ -52,7 +51,7 @@ const MESSAGE_EXAMPLE = {
 @ApiFunctionRoute()
 @Controller('functions/v1/dev-mailbox')
 export class DevMailboxController {
-  constructor(private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>) {}
+  constructor(private readonly db: TenantDb) {}
 
   @Get()
   @ApiOperation({
@@ -69,7 +68,7 @@ export class DevMailboxController {
     if (user.role !== 'admin') throw ApiError.forbidden('Only the admin may read the development mailbox');
     const after = decodeCursor(params.cursor);
     const rows = await queryRows<MailboxRow>(
-      this.txHost.tx,
+      this.db.tx,
       `SELECT * FROM dev_mailbox
         WHERE ($1::text IS NULL OR lower(recipient) = lower($1))
           AND ($2::timestamptz IS NULL OR (created_at, id) < ($2::timestamptz, $3::uuid))

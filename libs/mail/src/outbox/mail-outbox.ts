@@ -1,7 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { TransactionHost } from '@nestjs-cls/transactional';
-import type { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
-import { Databases, queryRows, SecretBox } from '@app/core';
+import { Databases, queryRows, SecretBox, TenantDb } from '@app/core';
 import type { MailTemplate } from '../templates.js';
 
 export interface OutgoingMail {
@@ -24,14 +22,14 @@ export interface OutgoingMail {
 @Injectable()
 export class MailOutbox {
   constructor(
-    private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
+    private readonly db: TenantDb,
     private readonly databases: Databases,
     private readonly box: SecretBox,
   ) {}
 
   /** Answers the message's id, or null when its store turned this notice off. */
   async enqueue(mail: OutgoingMail): Promise<string | null> {
-    const [row] = await queryRows<{ id: string | null }>(this.txHost.tx, 'SELECT app_enqueue_mail($1, $2, $3, $4, $5, $6, $7) AS id', [
+    const [row] = await queryRows<{ id: string | null }>(this.db.tx, 'SELECT app_enqueue_mail($1, $2, $3, $4, $5, $6, $7) AS id', [
       mail.template,
       mail.to,
       mail.storeId ?? null,

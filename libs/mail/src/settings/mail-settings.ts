@@ -1,7 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { TransactionHost } from '@nestjs-cls/transactional';
-import type { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
-import { queryRows } from '@app/core';
+import { queryRows, TenantDb } from '@app/core';
 import { STORE_NOTICES, type StoreNotice } from '../templates.js';
 
 export type StoreMailSettings = Record<StoreNotice, boolean>;
@@ -9,11 +7,11 @@ export type StoreMailSettings = Record<StoreNotice, boolean>;
 /** Which notices a store's owner gets by e-mail (all of them unless turned off), under the caller's row-level security. */
 @Injectable()
 export class MailSettings {
-  constructor(private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>) {}
+  constructor(private readonly db: TenantDb) {}
 
   async of(storeId: string): Promise<StoreMailSettings> {
     const [row] = await queryRows<StoreMailSettings>(
-      this.txHost.tx,
+      this.db.tx,
       `SELECT ${STORE_NOTICES.join(', ')} FROM store_mail_settings WHERE store_id = $1`,
       [storeId],
     );
@@ -24,7 +22,7 @@ export class MailSettings {
   async update(storeId: string, changes: Partial<StoreMailSettings>): Promise<StoreMailSettings> {
     const values = STORE_NOTICES.map((notice) => changes[notice] ?? null);
     const [row] = await queryRows<StoreMailSettings>(
-      this.txHost.tx,
+      this.db.tx,
       `INSERT INTO store_mail_settings (store_id, ${STORE_NOTICES.join(', ')})
        VALUES ($1, ${STORE_NOTICES.map((_, i) => `coalesce($${i + 2}::boolean, true)`).join(', ')})
        ON CONFLICT (store_id) DO UPDATE SET

@@ -1,7 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { TransactionHost } from '@nestjs-cls/transactional';
-import type { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
-import { SecretBox } from '@app/core';
+import { ScopedDb, SecretBox } from '@app/core';
 import {
   PlatformError,
   SOCIAL_PLATFORMS_REGISTRY,
@@ -23,7 +21,7 @@ export class AccountTokens {
   constructor(
     private readonly repository: SocialRepository,
     private readonly box: SecretBox,
-    private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
+    private readonly scoped: ScopedDb,
     @Inject(SOCIAL_PLATFORMS_REGISTRY) private readonly platforms: SocialPlatformRegistry,
   ) {}
 
@@ -56,7 +54,7 @@ export class AccountTokens {
    */
   async refresh(accountId: string, stale: AccountCredentials): Promise<AccountCredentials> {
     let refused: PlatformError | null = null;
-    const fresh = await this.txHost.withTransaction(async () => {
+    const fresh = await this.scoped.transaction(async () => {
       const account = await this.repository.accountForUpdate(accountId);
       if (!account) throw new PlatformError('The account was disconnected', 'reauthorize', 'account_disconnected');
       const current = this.open(account);

@@ -1,7 +1,5 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
-import { TransactionHost } from '@nestjs-cls/transactional';
-import type { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
-import { DbScopes, queryRows } from '@app/core';
+import { queryRows, SystemDb } from '@app/core';
 import { SOCIAL_PLATFORM_DEFINITIONS } from './registry.js';
 
 /**
@@ -11,15 +9,12 @@ import { SOCIAL_PLATFORM_DEFINITIONS } from './registry.js';
  */
 @Injectable()
 export class SocialPlatformRows implements OnModuleInit {
-  constructor(
-    private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
-    private readonly scopes: DbScopes,
-  ) {}
+  constructor(private readonly system: SystemDb) {}
 
   async onModuleInit(): Promise<void> {
-    await this.scopes.asSystem(() =>
+    await this.system.run(() =>
       queryRows(
-        this.txHost.tx,
+        this.system.tx,
         `INSERT INTO social_platforms AS p (id, display_name)
          SELECT * FROM unnest($1::text[], $2::text[])
          ON CONFLICT (id) DO UPDATE SET display_name = excluded.display_name

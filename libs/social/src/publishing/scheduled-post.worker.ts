@@ -1,6 +1,6 @@
 import { Injectable, Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import type { Job } from 'bull';
-import { AppConfig, jobDrainMs, PeriodicTask, QueueWorker, DbScopes } from '@app/core';
+import { AppConfig, jobDrainMs, PeriodicTask, QueueWorker, SystemDb } from '@app/core';
 import { NotificationRepository } from '@app/webhooks';
 import { SocialRepository, type SocialPostRow } from '../social.repository.js';
 import { PostPublisher } from './post-publisher.js';
@@ -21,11 +21,11 @@ export class ScheduledPostWorker implements OnApplicationBootstrap, OnModuleDest
   private readonly jobs: QueueWorker<PostJob>;
 
   constructor(
+    private readonly system: SystemDb,
     private readonly queue: PostQueue,
     private readonly repository: SocialRepository,
     private readonly publisher: PostPublisher,
     private readonly notifications: NotificationRepository,
-    private readonly scopes: DbScopes,
     private readonly config: AppConfig,
   ) {
     this.jobs = new QueueWorker(queue.queue, this.logger);
@@ -58,7 +58,7 @@ export class ScheduledPostWorker implements OnApplicationBootstrap, OnModuleDest
 
   /** One attempt at a scheduled post; nothing when it is not (or no longer) scheduled. */
   async publish(postId: string): Promise<void> {
-    await this.scopes.asSystem(async () => {
+    await this.system.run(async () => {
       const post = await this.repository.claimScheduled(postId);
       if (!post) return;
       const maxAttempts = this.config.SOCIAL_RETRY_DELAYS_MS.length + 1;
@@ -79,7 +79,7 @@ export class ScheduledPostWorker implements OnApplicationBootstrap, OnModuleDest
    * closes posts a dead worker left `publishing` for SOCIAL_INTERRUPTED_AFTER_MS, never publishing them again.
    */
   async sweep(): Promise<{ requeued: number; interrupted: number }> {
-    return this.scopes.asSystem(async () => {
+    return this.system.run(async () => {
       const overdue = await this.repository.overdue(this.config.LOST_JOB_AFTER_MS);
       for (const post of overdue) {
         await this.queue.enqueue(post.id, post.attempts + 1, new Date());

@@ -1,7 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { TransactionHost } from '@nestjs-cls/transactional';
-import type { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
-import { acknowledgeCte, queryRows, type Cursor } from '@app/core';
+import { acknowledgeCte, type Cursor, queryRows, ScopedDb, SystemDb, TenantDb } from '@app/core';
 import type { WebhookStatus } from '../webhooks/webhook.js';
 import type { AttemptRow, DeliveryRow, DeliveryStatus } from './delivery.js';
 
@@ -32,7 +30,11 @@ const UNPARK = `WITH unparked AS (
 
 @Injectable()
 export class DeliveryRepository {
-  constructor(private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>) {}
+  constructor(
+    private readonly db: TenantDb,
+    private readonly system: SystemDb,
+    private readonly scoped: ScopedDb,
+  ) {}
 
   /**
    * For each event, one pending delivery per active webhook of its store subscribed to its kind, and
@@ -46,7 +48,7 @@ export class DeliveryRepository {
     events: { id: string; store_id: string; event: string; body: string }[],
   ): Promise<{ id: string; webhook_id: string }[]> {
     return queryRows<{ id: string; webhook_id: string }>(
-      this.txHost.tx,
+      this.system.tx,
       `WITH event AS (
          SELECT * FROM ROWS FROM (json_to_recordset($1::json) AS (event_id uuid, store_id uuid, event text, body text))
                        WITH ORDINALITY AS e(event_id, store_id, event, body, n)
@@ -78,7 +80,7 @@ export class DeliveryRepository {
     redeliveryOf: string | null,
   ): Promise<DeliveryRow> {
     const rows = await queryRows<DeliveryRow>(
-      this.txHost.tx,
+      this.db.tx,
       `INSERT INTO webhook_deliveries (webhook_id, store_id, event_id, event, body, redelivery_of)
        VALUES ($1, $2, $3, $4, $5, $6) RETURNING *`,
       [webhookId, storeId, eventId, event, body, redeliveryOf],
@@ -89,7 +91,7 @@ export class DeliveryRepository {
   async findOfWebhook(webhookId: string, deliveryId: string): Promise<DeliveryRow | null> {
     return (
       (
-        await queryRows<DeliveryRow>(this.txHost.tx, 'SELECT * FROM webhook_deliveries WHERE id = $1 AND webhook_id = $2', [
+        await queryRows<DeliveryRow>(this.db.tx, 'SELECT * FROM webhook_deliveries WHERE id = $1 AND webhook_id = $2', [
           deliveryId,
           webhookId,
         ])
@@ -99,7 +101,7 @@ export class DeliveryRepository {
 
   async redeliverFailedSince(webhookId: string, since: Date, limit: number): Promise<DeliveryRow[]> {
     return queryRows<DeliveryRow>(
-      this.txHost.tx,
+      this.db.tx,
       `WITH latest AS (
          SELECT DISTINCT ON (event_id) * FROM webhook_deliveries
           WHERE webhook_id = $1 AND created_at >= $2
@@ -117,7 +119,7 @@ export class DeliveryRepository {
   /** Whether some event's latest delivery to the webhook since `since` failed or was cancelled (what recover would still send). */
   async anyFailedSince(webhookId: string, since: Date): Promise<boolean> {
     const rows = await queryRows<{ found: boolean }>(
-      this.txHost.tx,
+      this.db.tx,
       `SELECT EXISTS (
          SELECT 1 FROM (
            SELECT DISTINCT ON (event_id) status FROM webhook_deliveries
@@ -132,7 +134,7 @@ export class DeliveryRepository {
 
   async pageOfWebhook(webhookId: string, status: DeliveryStatus | undefined, limit: number, after: Cursor | null): Promise<DeliveryRow[]> {
     return queryRows<DeliveryRow>(
-      this.txHost.tx,
+      this.db.tx,
       `SELECT * FROM webhook_deliveries
         WHERE webhook_id = $1 AND ($2::text IS NULL OR status = $2)
           AND ($3::timestamptz IS NULL OR (created_at, id) < ($3::timestamptz, $4::uuid))
@@ -143,7 +145,7 @@ export class DeliveryRepository {
 
   async attemptsOf(deliveryIds: string[]): Promise<AttemptRow[]> {
     return queryRows<AttemptRow>(
-      this.txHost.tx,
+      this.db.tx,
       'SELECT * FROM webhook_attempts WHERE delivery_id = ANY ($1::uuid[]) ORDER BY delivery_id, attempt',
       [deliveryIds],
     );
@@ -155,7 +157,7 @@ export class DeliveryRepository {
    */
   async findTarget(deliveryId: string, unpark = false): Promise<DeliveryTarget | null> {
     const rows = await queryRows<DeliveryTarget>(
-      this.txHost.tx,
+      this.system.tx,
       `${unpark ? UNPARK : ''}
        SELECT d.*, w.url, w.status AS webhook_status, w.secret_sealed, w.previous_secret_sealed, w.previous_secret_expires_at
          FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id
@@ -167,13 +169,13 @@ export class DeliveryRepository {
 
   /** Takes a delivery out of the parked (see findTarget). */
   async unpark(deliveryId: string): Promise<void> {
-    await queryRows(this.txHost.tx, `${UNPARK} SELECT 1`, [deliveryId]);
+    await queryRows(this.system.tx, `${UNPARK} SELECT 1`, [deliveryId]);
   }
 
   /** Of these deliveries, the ones still pending and parked. */
   async stillParked(deliveryIds: string[]): Promise<Set<string>> {
     const rows = await queryRows<{ id: string }>(
-      this.txHost.tx,
+      this.system.tx,
       `SELECT id FROM webhook_deliveries WHERE id = ANY ($1::uuid[]) AND status = 'pending' AND parked_at IS NOT NULL`,
       [deliveryIds],
     );
@@ -186,7 +188,7 @@ export class DeliveryRepository {
    */
   async recordAttempt(delivery: DeliveryRow, outcome: AttemptOutcome): Promise<boolean> {
     const rows = await queryRows<{ recorded: number }>(
-      this.txHost.tx,
+      this.system.tx,
       `WITH attempt AS (
          INSERT INTO webhook_attempts (delivery_id, store_id, attempt, started_at, duration_ms, status_code, error, response_excerpt, next_attempt_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (delivery_id, attempt) DO NOTHING RETURNING delivery_id
@@ -218,7 +220,7 @@ export class DeliveryRepository {
    */
   async park(attempts: { deliveryId: string; attempt: number }[]): Promise<number> {
     const rows = await queryRows<{ id: string }>(
-      this.txHost.tx,
+      this.system.tx,
       `UPDATE webhook_deliveries d SET parked_at = now()
          FROM unnest($1::uuid[], $2::int[]) AS p(id, attempt)
         WHERE d.id = p.id AND d.status = 'pending' AND d.attempt_count < p.attempt AND d.parked_at IS NULL
@@ -231,7 +233,7 @@ export class DeliveryRepository {
   /** How many pending deliveries each webhook has had parked for longer than `graceMs`. */
   async parkedCounts(graceMs: number): Promise<{ webhook_id: string; parked: number }[]> {
     return queryRows(
-      this.txHost.tx,
+      this.system.tx,
       `SELECT webhook_id, count(*)::int AS parked FROM webhook_deliveries
         WHERE status = 'pending' AND parked_at < now() - make_interval(secs => $1) GROUP BY webhook_id`,
       [graceMs / 1000],
@@ -241,7 +243,7 @@ export class DeliveryRepository {
   /** A webhook's deliveries parked for longer than `graceMs`, oldest first, with the attempt each waits to make. */
   async parkedOf(webhookId: string, graceMs: number, limit: number): Promise<{ id: string; attempt: number }[]> {
     return queryRows(
-      this.txHost.tx,
+      this.system.tx,
       `SELECT id, attempt_count + 1 AS attempt FROM webhook_deliveries
         WHERE webhook_id = $1 AND status = 'pending' AND parked_at < now() - make_interval(secs => $2)
         ORDER BY next_attempt_at, id LIMIT $3`,
@@ -252,7 +254,7 @@ export class DeliveryRepository {
   /** Stops a disabled webhook's pending deliveries. */
   async cancelPending(webhookId: string): Promise<void> {
     await queryRows(
-      this.txHost.tx,
+      this.scoped.tx,
       `UPDATE webhook_deliveries SET status = 'cancelled', next_attempt_at = NULL, updated_at = now() WHERE webhook_id = $1 AND status = 'pending'`,
       [webhookId],
     );

@@ -1,6 +1,4 @@
 import { Injectable, Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
-import { TransactionHost } from '@nestjs-cls/transactional';
-import type { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import type { Job } from 'bull';
 import {
   AppConfig,
@@ -8,11 +6,11 @@ import {
   jobDrainMs,
   MetricsService,
   PeriodicTask,
-  QueueWorker,
   queryRows,
+  QueueWorker,
   SafeHttpClient,
   SecretBox,
-  DbScopes,
+  SystemDb,
 } from '@app/core';
 import { NotificationRepository } from '../notifications/notification.repository.js';
 import { MAX_DELIVERY_ATTEMPTS } from '../webhooks/webhook.js';
@@ -60,8 +58,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy, 
     private readonly notifications: NotificationRepository,
     private readonly http: SafeHttpClient,
     private readonly secrets: SecretBox,
-    private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
-    private readonly scopes: DbScopes,
+    private readonly system: SystemDb,
     private readonly metrics: MetricsService,
     private readonly config: AppConfig,
   ) {
@@ -136,12 +133,12 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy, 
     options: { dueAt?: number; handed?: boolean; grantedAt?: number },
   ): Promise<HandedAttempt | undefined> {
     const handed = options.handed ?? false;
-    const target = await this.scopes.asSystem(() => this.deliveries.findTarget(deliveryId, handed));
+    const target = await this.system.run(() => this.deliveries.findTarget(deliveryId, handed));
     if (!target) return;
     const slot: GateAttempt = { deliveryId, attempt };
     if (target.status !== 'pending' || target.attempt_count >= attempt || target.webhook_status !== 'active') {
       if (target.status === 'pending' && target.webhook_status !== 'active')
-        await this.scopes.asSystem(() => this.deliveries.cancelPending(target.webhook_id));
+        await this.system.run(() => this.deliveries.cancelPending(target.webhook_id));
       // A slot handed to a delivery that no longer needs it goes on to the next parked one.
       return handed ? this.passOn(await this.release(target.webhook_id, slot, 'not-sent')) : undefined;
     }
@@ -156,7 +153,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy, 
       return undefined;
     }
     // A parked delivery given a slot without a hand-over (the sweep enqueued it) is parked no longer.
-    if (!handed && target.parked_at !== null) await this.scopes.asSystem(() => this.deliveries.unpark(deliveryId));
+    if (!handed && target.parked_at !== null) await this.system.run(() => this.deliveries.unpark(deliveryId));
     // The slot is held for the request only: the next parked attempt goes while this one is recorded.
     let result: AttemptResult = 'not-sent';
     let outcome: AttemptOutcome;
@@ -189,13 +186,13 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy, 
   }
 
   private async record(target: DeliveryTarget, outcome: AttemptOutcome): Promise<void> {
-    await this.scopes.asSystem(async () => {
+    await this.system.run(async () => {
       // One statement records the attempt; only a final failure needs a transaction, to disable the webhook with it.
       if (outcome.deliveryStatus !== 'failed') {
         await this.deliveries.recordAttempt(target, outcome);
         return;
       }
-      await this.txHost.withTransaction(async () => {
+      await this.system.transaction(async () => {
         if (await this.deliveries.recordAttempt(target, outcome)) await this.disable(target, this.failureReason(outcome));
       });
     });
@@ -321,10 +318,10 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy, 
     // What the gate holds parked is marked so first (in bulk, here rather than at each parking), so the
     // lost-job query below leaves it to the gate.
     const parkedInGate = await this.gate.parked();
-    if (parkedInGate.length > 0) await this.scopes.asSystem(() => this.deliveries.park(parkedInGate));
-    const due = await this.scopes.asSystem(() =>
+    if (parkedInGate.length > 0) await this.system.run(() => this.deliveries.park(parkedInGate));
+    const due = await this.system.run(() =>
       queryRows<{ id: string; attempt_count: number }>(
-        this.txHost.tx,
+        this.system.tx,
         `UPDATE webhook_deliveries SET next_attempt_at = now()
           WHERE id IN (SELECT id FROM webhook_deliveries
                         WHERE status = 'pending' AND parked_at IS NULL AND next_attempt_at < now() - make_interval(secs => $1)
@@ -335,19 +332,19 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy, 
     );
     await Promise.all(due.map((delivery) => this.queue.enqueue(delivery.id, delivery.attempt_count + 1)));
     let lost = 0;
-    for (const { webhook_id: webhookId, parked } of await this.scopes.asSystem(() =>
+    for (const { webhook_id: webhookId, parked } of await this.system.run(() =>
       this.deliveries.parkedCounts(this.config.LOST_JOB_AFTER_MS),
     )) {
       const gate = await this.gate.wake(webhookId);
       await this.queue.enqueueHanded(gate.handed);
       if (parked <= gate.parked + gate.inFlight) continue;
-      const rows = await this.scopes.asSystem(() => this.deliveries.parkedOf(webhookId, this.config.LOST_JOB_AFTER_MS, PARKED_CHECK_LIMIT));
+      const rows = await this.system.run(() => this.deliveries.parkedOf(webhookId, this.config.LOST_JOB_AFTER_MS, PARKED_CHECK_LIMIT));
       const attempts = rows.map((row) => ({ deliveryId: row.id, attempt: row.attempt }));
       const known = await this.gate.known(webhookId, attempts);
       const unknown = attempts.filter((_, index) => !known[index]);
       // A delivery handed a slot since the first read has left the parked (its job unparks it first).
       const stillParked =
-        unknown.length > 0 ? await this.scopes.asSystem(() => this.deliveries.stillParked(unknown.map((a) => a.deliveryId))) : new Set();
+        unknown.length > 0 ? await this.system.run(() => this.deliveries.stillParked(unknown.map((a) => a.deliveryId))) : new Set();
       const missing = unknown.filter((a) => stillParked.has(a.deliveryId));
       await this.queue.enqueueLostParked(missing);
       lost += missing.length;

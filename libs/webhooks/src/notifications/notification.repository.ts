@@ -1,7 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { TransactionHost } from '@nestjs-cls/transactional';
-import type { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
-import { acknowledgeCte, queryRows, type Cursor } from '@app/core';
+import { acknowledgeCte, type Cursor, queryRows, SystemDb, TenantDb } from '@app/core';
 
 export interface NotificationRow {
   id: string;
@@ -32,10 +30,13 @@ export const toNotificationView = (row: NotificationRow): NotificationView => ({
 
 @Injectable()
 export class NotificationRepository {
-  constructor(private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>) {}
+  constructor(
+    private readonly db: TenantDb,
+    private readonly system: SystemDb,
+  ) {}
 
   async add(storeId: string, kind: string, message: string, data: object): Promise<void> {
-    await queryRows(this.txHost.tx, 'INSERT INTO merchant_notifications (store_id, kind, message, data) VALUES ($1, $2, $3, $4)', [
+    await queryRows(this.system.tx, 'INSERT INTO merchant_notifications (store_id, kind, message, data) VALUES ($1, $2, $3, $4)', [
       storeId,
       kind,
       message,
@@ -54,7 +55,7 @@ export class NotificationRepository {
     soldOut: { event_id: string; store_id: string; product_id: string; reason: string | null }[],
   ): Promise<number> {
     const rows = await queryRows(
-      this.txHost.tx,
+      this.system.tx,
       `WITH ${acknowledgeCte('$1', '$2')}
        INSERT INTO merchant_notifications (store_id, kind, message, data)
        SELECT s.store_id, 'inventory.out_of_stock',
@@ -72,7 +73,7 @@ export class NotificationRepository {
 
   async pageOfStore(storeId: string, limit: number, after: Cursor | null): Promise<NotificationRow[]> {
     return queryRows<NotificationRow>(
-      this.txHost.tx,
+      this.db.tx,
       `SELECT * FROM merchant_notifications WHERE store_id = $1 AND ($2::timestamptz IS NULL OR (created_at, id) < ($2::timestamptz, $3::uuid))
         ORDER BY created_at DESC, id DESC LIMIT $4`,
       [storeId, after?.createdAt ?? null, after?.id ?? null, limit + 1],
