@@ -116,7 +116,7 @@ export class AuthController {
   @ApiOperation({
     summary: 'Sign in (grant_type=password) or rotate a refresh token (grant_type=refresh_token)',
     description:
-      'Refresh tokens are single use: presenting one again revokes its whole session and answers 400 `refresh_token_already_used`. Password attempts are limited per client address, and failures per account (429; see the README).',
+      'Refresh tokens are single use: presenting one again revokes its whole session and answers 400 `refresh_token_already_used`. Password attempts are limited per client address, and failures per account (429; see docs/api.md § Rate limits).',
   })
   @ApiQuery({ name: 'grant_type', enum: ['password', 'refresh_token'] })
   @ApiBody({ schema: { oneOf: [{ $ref: getSchemaPath(PasswordGrantBody) }, { $ref: getSchemaPath(RefreshGrantBody) }] } })

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { RequestMethod } from '@nestjs/common';
 import { AI_FUNCTION_CONTROLLERS, AI_FUNCTION_HANDLERS, AI_FUNCTIONS } from './registry.js';
 
-const README = fileURLToPath(new URL('../../../../README.md', import.meta.url));
+const API_DOC = fileURLToPath(new URL('../../../../docs/api.md', import.meta.url));
 const pascal = (name: string) => name.replace(/(^|-)([a-z])/g, (_, __, letter: string) => letter.toUpperCase());
 
 /** The POST routes of a controller class: its methods' paths under its own. */
@@ -34,13 +34,14 @@ describe('the AI function registry', () => {
     expect(commands).toEqual(AI_FUNCTIONS.map((fn) => `${pascal(fn.name)}Command`));
   });
 
-  it("README's table of functions has each one's credits and hourly maximum", () => {
-    const readme = readFileSync(README, 'utf8');
-    const rows = [...readme.matchAll(/^\| `POST \/functions\/v1\/([a-z-]+)` +\| (\d+) +\| (\d+)/gm)].map(([, name, credits, limit]) => ({
-      name,
-      credits: Number(credits),
-      hourlyLimit: Number(limit),
-    }));
+  it("docs/api.md's table of AI functions has each one's credits and hourly maximum", () => {
+    const doc = readFileSync(API_DOC, 'utf8');
+    // The section "AI functions and credits", up to the next second-level heading.
+    const section = doc.split(/^## /m).find((part) => part.startsWith('AI functions and credits\n')) ?? '';
+    // | POST | `/functions/v1/<name>` | body | answer | credits | max per hour |
+    const rows = [...section.matchAll(/^\| POST +\| `\/functions\/v1\/([a-z-]+)` +\|[^|\n]*\|[^|\n]*\| (\d+) +\| (\d+) +\|$/gm)].map(
+      ([, name, credits, limit]) => ({ name, credits: Number(credits), hourlyLimit: Number(limit) }),
+    );
     expect(rows).toEqual(AI_FUNCTIONS.map(({ name, credits, hourlyLimit }) => ({ name, credits, hourlyLimit })));
   });
 });

@@ -1,4 +1,4 @@
-/** What a team member may be allowed to do in a store (README.md § Roles and permissions). */
+/** What a team member may be allowed to do in a store (docs/api.md § Callers, roles and permissions). */
 export const PERMISSIONS = ['catalog', 'orders', 'customers', 'ai', 'social', 'webhooks', 'billing'] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 

@@ -108,7 +108,7 @@ const bool = ({ value }: { value: unknown }) => (typeof value === 'string' ? val
 
 /**
  * Every setting the service reads from the environment, validated once at boot.
- * Names are documented in README.md (configuration table).
+ * Names are documented in docs/configuration.md.
  */
 export class AppConfig {
   // Unset means production: only a process that says it is development or test may run without secrets.

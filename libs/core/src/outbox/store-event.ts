@@ -1,4 +1,4 @@
-/** The envelope every store event travels in (README.md § Store events): to subscribers, and as the webhook body. */
+/** The envelope every store event travels in (docs/api.md § Events): to subscribers, and as the webhook body. */
 export interface StoreEventEnvelope<Data = Record<string, unknown>> {
   id: string;
   event: string;

@@ -17,8 +17,8 @@ const page = (title: string, body: string) =>
 
 /**
  * SOCIAL_MODE=sandbox (the default): the consent page a platform would show, and a page for each
- * "published" post, so the whole connect-and-publish flow runs offline (README.md § Social
- * publishing, Modes). Both pages say they are a sandbox; the consent page only ever sends the
+ * "published" post, so the whole connect-and-publish flow runs offline (docs/social.md § Sandbox
+ * and live). Both pages say they are a sandbox; the consent page only ever sends the
  * browser to this service's own callback.
  */
 @ApiExcludeController()

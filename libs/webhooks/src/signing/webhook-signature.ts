@@ -30,7 +30,7 @@ export interface SignedHeadersInput {
 }
 
 /**
- * Every header of a delivery (README.md § Receiving webhooks). Each secret signs: receivers
+ * Every header of a delivery (docs/api.md § Receiving deliveries). Each secret signs: receivers
  * holding either the new or the old secret during a rotation verify (`webhook-signature` lists one
  * `v1,` entry per secret; `X-Service-Signature` carries the current secret's).
  */
