@@ -1,6 +1,6 @@
 import { EventBus, ofType } from '@nestjs/cqrs';
 import { DataSource } from 'typeorm';
-import { OutboxRelay, StoreEvent } from '@app/core';
+import { OutboxRelay, StoreEvent, StoreEventSubscribers } from '@app/core';
 import { DispatchWebhookHandler, NotificationRepository, STOCK_NOTIFICATIONS, WEBHOOK_DISPATCH } from '@app/webhooks';
 import { WebhookReceiver } from './fakes/webhook-receiver.js';
 import { merchantWithStore, startApp, type TestApp } from './support/app.js';
@@ -175,6 +175,41 @@ describe('store events acknowledged by their subscribers', () => {
     await until(async () => (await state(restocked)).acks.includes(STOCK_NOTIFICATIONS.name), 'the restock acknowledged');
     const after = await api.request('GET', `/functions/v1/notifications?store_id=${owner.storeId}`, { token: owner.token });
     expect(after.body.data.filter((notification: { kind: string }) => notification.kind === 'inventory.out_of_stock')).toHaveLength(1);
+  });
+
+  it('the acknowledgement an event last awaited clears its deadline at once; one that others still owe leaves it', async () => {
+    const relay = api.app.get(OutboxRelay);
+    const subscribers = api.app.get(StoreEventSubscribers);
+    await relay.stop();
+    try {
+      // With the relay stopped, nothing publishes or sweeps but the calls below.
+      const customerId = await addCustomer('Settled');
+      const settled = await eventId('customer.created', 'customer_id', customerId);
+      const notify = vi.spyOn(api.app.get(NotificationRepository), 'addOutOfStock').mockRejectedValueOnce(new Error('notify failed once'));
+      const product = await api.request('POST', `/functions/v1/stores/${owner.storeId}/products`, {
+        token: owner.token,
+        body: { name: 'Owed lamp', price: 40, status: 'active', inventory_quantity: 2 },
+      });
+      const moved = await api.request('POST', `/functions/v1/products/${product.body.product.id}/inventory`, {
+        token: owner.token,
+        body: { delta: -1 },
+      });
+      expect(moved.status).toBe(200);
+      const owed = await eventId('inventory.updated', 'product_id', product.body.product.id);
+
+      expect(await relay.sweep()).toBeGreaterThanOrEqual(2);
+      await subscribers.settled();
+
+      // customer.created is owed by the webhook dispatch alone: its acknowledgement ended the debt.
+      expect(await state(settled)).toMatchObject({ dispatched: true, publications: 1, republish_at: null, acks: [WEBHOOK_DISPATCH.name] });
+      // inventory.updated is owed by the notifications too, whose statement failed: the deadline stays.
+      const pending = await state(owed);
+      expect(pending.acks).toEqual([WEBHOOK_DISPATCH.name]);
+      expect(pending.republish_at).not.toBeNull();
+      expect(notify).toHaveBeenCalledTimes(1);
+    } finally {
+      await relay.start();
+    }
   });
 
   it('publishes again only to the subscribers that owe an acknowledgement, later each time; clears events owed nothing', async () => {

@@ -1,7 +1,7 @@
-import { SystemDb } from '../database/scoped-db.js';
 import { Injectable } from '@nestjs/common';
 import { ofType, type IEvent } from '@nestjs/cqrs';
 import { Observable, filter, map, type OperatorFunction } from 'rxjs';
+import { SystemDb } from '../database/scoped-db.js';
 import type { CatalogEventEnvelope, StoreEventName } from './store-event-catalog.js';
 import { StoreEvent } from './store-event.js';
 
@@ -43,6 +43,16 @@ export class StoreEventSubscribers {
   }
 
   /**
+   * The other acknowledging subscribers than `name`, and the events each owes, as the JSON parameter
+   * `acknowledgeCte` reads to tell whether its acknowledgement was the last one an event awaited.
+   */
+  othersOf(name: string): string {
+    return JSON.stringify(
+      this.all.filter((subscriber) => subscriber.name !== name).map((s) => ({ name: s.name, events: s.events ?? null })),
+    );
+  }
+
+  /**
    * Runs a subscriber's work for a batch as the system, counted as under way until it ends, so that a
    * shutdown lets it write its acknowledgements before the connections close (`settled`).
    */
@@ -74,17 +84,28 @@ export class StoreEventSubscribers {
 }
 
 /**
- * A data-modifying CTE named `acked` that records the acknowledgement of the events whose ids are the
- * uuid[] parameter `ids` by the subscriber named by the text parameter `subscriber`, and answers the
- * ids acknowledged by this statement (`event_id`): an event acknowledged before is not among them, so
- * joining `acked` makes the rest of the statement do its work once per event.
+ * Data-modifying CTEs: `acked` records the acknowledgement of the events whose ids are the uuid[]
+ * parameter `ids` by the subscriber named by the text parameter `subscriber`, and answers the ids
+ * acknowledged by this statement (`event_id`): an event acknowledged before is not among them, so
+ * joining `acked` makes the rest of the statement do its work once per event. `settled` clears the
+ * relay's deadline (`republish_at`) of the events this acknowledgement completes — none of the other
+ * subscribers (the JSON parameter `others`, from `StoreEventSubscribers.othersOf`) still owes one —
+ * so the relay's overdue sweep has nothing left to look at for them. Acknowledgements committed at
+ * the same moment may each see the other missing; the sweep then clears the deadline instead.
  */
-export function acknowledgeCte(subscriber: string, ids: string): string {
+export function acknowledgeCte(subscriber: string, ids: string, others: string): string {
   return `acked AS (
     INSERT INTO outbox_acks (event_id, subscriber)
     SELECT id, ${subscriber}::text FROM unnest(${ids}::uuid[]) AS id
     ON CONFLICT DO NOTHING
-    RETURNING event_id)`;
+    RETURNING event_id
+  ), settled AS (
+    UPDATE outbox_events e SET republish_at = NULL
+     WHERE e.id IN (SELECT event_id FROM acked) AND e.republish_at IS NOT NULL
+       AND NOT EXISTS (
+         SELECT 1 FROM json_to_recordset(${others}::json) AS s(name text, events text[])
+          WHERE (s.events IS NULL OR e.event = ANY (s.events))
+            AND NOT EXISTS (SELECT 1 FROM outbox_acks a WHERE a.event_id = e.id AND a.subscriber = s.name)))`;
 }
 
 /**

@@ -45,6 +45,7 @@ export class DeliveryRepository {
    */
   async createForEvents(
     subscriber: string,
+    otherSubscribers: string,
     events: { id: string; store_id: string; event: string; body: string }[],
   ): Promise<{ id: string; webhook_id: string }[]> {
     return queryRows<{ id: string; webhook_id: string }>(
@@ -52,7 +53,7 @@ export class DeliveryRepository {
       `WITH event AS (
          SELECT * FROM ROWS FROM (json_to_recordset($1::json) AS (event_id uuid, store_id uuid, event text, body text))
                        WITH ORDINALITY AS e(event_id, store_id, event, body, n)
-       ), ${acknowledgeCte('$2', '$3')}
+       ), ${acknowledgeCte('$2', '$3', '$4')}
        INSERT INTO webhook_deliveries (webhook_id, store_id, event_id, event, body)
        SELECT w.id, w.store_id, e.event_id, e.event, e.body
          FROM event e
@@ -66,6 +67,7 @@ export class DeliveryRepository {
         JSON.stringify(events.map((e) => ({ event_id: e.id, store_id: e.store_id, event: e.event, body: e.body }))),
         subscriber,
         events.map((e) => e.id),
+        otherSubscribers,
       ],
     );
   }

@@ -51,12 +51,13 @@ export class NotificationRepository {
    */
   async addOutOfStock(
     subscriber: string,
+    otherSubscribers: string,
     eventIds: string[],
     soldOut: { event_id: string; store_id: string; product_id: string; reason: string | null }[],
   ): Promise<number> {
     const rows = await queryRows(
       this.system.tx,
-      `WITH ${acknowledgeCte('$1', '$2')}
+      `WITH ${acknowledgeCte('$1', '$2', '$4')}
        INSERT INTO merchant_notifications (store_id, kind, message, data)
        SELECT s.store_id, 'inventory.out_of_stock',
               CASE WHEN p.name IS NULL THEN 'A product is out of stock' ELSE format('"%s" is out of stock', p.name) END
@@ -66,7 +67,7 @@ export class NotificationRepository {
          JOIN acked ON acked.event_id = s.event_id
          LEFT JOIN products p ON p.id = s.product_id AND p.store_id = s.store_id
        RETURNING 1`,
-      [subscriber, eventIds, JSON.stringify(soldOut)],
+      [subscriber, eventIds, JSON.stringify(soldOut), otherSubscribers],
     );
     return rows.length;
   }

@@ -28,6 +28,7 @@ export class DispatchWebhookHandler implements ICommandHandler<DispatchWebhookCo
     return this.subscribers.handle(async () => {
       const created = await this.deliveries.createForEvents(
         WEBHOOK_DISPATCH.name,
+        this.subscribers.othersOf(WEBHOOK_DISPATCH.name),
         envelopes.map((envelope) => ({ ...envelope, body: JSON.stringify(envelope) })),
       );
       const byWebhook = new Map<string, string[]>();

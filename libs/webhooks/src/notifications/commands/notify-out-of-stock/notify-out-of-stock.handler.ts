@@ -21,6 +21,7 @@ export class NotifyOutOfStockHandler implements ICommandHandler<NotifyOutOfStock
     return this.subscribers.handle(() =>
       this.notifications.addOutOfStock(
         STOCK_NOTIFICATIONS.name,
+        this.subscribers.othersOf(STOCK_NOTIFICATIONS.name),
         envelopes.map((envelope) => envelope.id),
         soldOut.map(({ id, store_id: storeId, data }) => ({
           event_id: id,
