@@ -1,4 +1,5 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
+import { ApiProperty } from '@nestjs/swagger';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import type { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import type { CreditCharge } from '@app/ai';
@@ -7,9 +8,12 @@ import { MAX_BALANCE } from './credit-limits.js';
 import { AI_FUNCTION_NAMES, CREDIT_COSTS, hourlyLimits, USAGE_WINDOW_SECONDS, type AiFunction } from './credit-costs.js';
 import { toLedgerEntryView, type Charge, type LedgerEntryView, type LedgerRow } from './credit-ledger.js';
 
-export interface FunctionUsage {
-  used_last_hour: number;
-  limit: number;
+/** One AI function's calls against its hourly maximum (`FunctionUsage`). */
+export class FunctionUsage {
+  @ApiProperty({ type: 'integer', description: 'Calls in the last hour, refunded ones not counted', example: 1 })
+  used_last_hour!: number;
+  @ApiProperty({ type: 'integer', description: 'The most calls an hour (AI_HOURLY_LIMITS)', example: 20 })
+  limit!: number;
 }
 
 export interface CreditsOverview {
