@@ -267,6 +267,101 @@ describe('HTTP contract', () => {
     }
   });
 
+  it('/docs-json types every answer of the auth, commerce, billing and health routes: a schema, not an example alone', async () => {
+    const doc = (await api.request('GET', '/docs-json')).body;
+    const schemas: Record<string, any> = doc.components.schemas;
+    const refName = (ref: string) => ref.replace('#/components/schemas/', '');
+    // Every schema a route uses, its component schemas followed through $ref.
+    const reachable = new Set<string>();
+    const visit = (node: unknown): void => {
+      if (Array.isArray(node)) return node.forEach(visit);
+      if (node === null || typeof node !== 'object') return;
+      for (const [key, value] of Object.entries(node)) {
+        if (key === '$ref' && typeof value === 'string' && !reachable.has(refName(value))) {
+          reachable.add(refName(value));
+          visit(schemas[refName(value)]);
+        } else if (key !== 'example' && key !== 'examples') visit(value);
+      }
+    };
+    // A schema a generated client can type: a type or a $ref (to a schema that exists), all the way down its properties.
+    const untyped = (schema: any, at: string): string[] => {
+      if (!schema || typeof schema !== 'object') return [`${at}: no schema`];
+      if (schema.$ref) return schemas[refName(schema.$ref)] ? [] : [`${at}: ${schema.$ref} does not exist`];
+      const parts = ['oneOf', 'anyOf', 'allOf'].flatMap((key) =>
+        (schema[key] ?? []).map((part: any, i: number) => untyped(part, `${at}.${key}[${i}]`)),
+      );
+      if (!schema.type && parts.length === 0) return [`${at}: neither type nor $ref`];
+      // A nullable field whose TypeScript type was `X | null` must not fall back to a bare object.
+      if (schema.nullable && schema.type === 'object' && !schema.properties && !schema.allOf && !schema.additionalProperties)
+        return [`${at}: nullable typed as a bare object`];
+      return [
+        ...parts.flat(),
+        ...Object.entries<any>(schema.properties ?? {}).flatMap(([name, property]) => untyped(property, `${at}.${name}`)),
+        ...(schema.items ? untyped(schema.items, `${at}[]`) : []),
+        ...(typeof schema.additionalProperties === 'object' ? untyped(schema.additionalProperties, `${at}{}`) : []),
+      ];
+    };
+    const ours = /^\/(auth\/v1\/|health|functions\/v1\/(stores|products|customers|orders|credits)(\/|$))/;
+    const problems: string[] = [];
+    let operations = 0;
+    for (const [path, item] of Object.entries<Record<string, any>>(doc.paths).filter(([path]) => ours.test(path))) {
+      for (const [method, operation] of Object.entries<any>(item)) {
+        const route = `${method} ${path}`;
+        operations += 1;
+        if (!operation.description) problems.push(`${route}: no description`);
+        // Declared on each operation, `[{}]` on the routes open to anyone.
+        if (!Array.isArray(operation.security) || operation.security.length === 0) problems.push(`${route}: no security declared`);
+        const statuses = Object.keys(operation.responses);
+        if (!statuses.some((status) => /^2\d\d$/.test(status) || status === 'default')) problems.push(`${route}: no 2xx or default`);
+        visit(operation.requestBody);
+        visit(operation.responses);
+        for (const [status, response] of Object.entries<any>(operation.responses)) {
+          const json = response.content?.['application/json'];
+          if (!json) {
+            // Only a 204 and a redirect answer without a body.
+            if (status !== '204' && status !== '302') problems.push(`${route} ${status}: no JSON body documented`);
+            continue;
+          }
+          problems.push(...untyped(json.schema, `${route} ${status}`));
+          // An /auth/v1 error's example repeats its own status (a 422 does not show a 400).
+          if (path.startsWith('/auth/v1/') && json.example?.error_code) {
+            expect(json.example.code, `${route} ${status}`).toBe(status === 'default' ? 500 : Number(status));
+          }
+        }
+        if (!Object.values<any>(operation.responses).some((response) => response.content?.['application/json'])) {
+          problems.push(`${route}: no JSON answer documented at all`);
+        }
+        if (statuses.includes('302')) expect(operation.responses['302'].headers?.Location, `${route} 302 Location`).toBeDefined();
+      }
+    }
+    for (const name of reachable) problems.push(...untyped(schemas[name], name));
+    expect(problems).toEqual([]);
+    // 11 under /auth/v1; stores 4, mail settings 2, members 4, products 6, customers 4, orders 5, credits 2; health 2.
+    expect(operations).toBe(40);
+    // The fields the issue found typed as objects: now their value type, and nullable.
+    for (const [schema, field, type] of [
+      ['ProductView', 'compare_price', 'number'],
+      ['CreateProductDto', 'compare_price', 'number'],
+      ['CustomerView', 'phone', 'string'],
+      ['CreateCustomerDto', 'phone', 'string'],
+      ['UpdateCustomerDto', 'phone', 'string'],
+      ['MemberView', 'user_id', 'string'],
+      ['LedgerEntryView', 'function', 'string'],
+      ['UserView', 'last_sign_in_at', 'string'],
+    ]) {
+      expect(schemas[schema].properties[field], `${schema}.${field}`).toMatchObject({ type, nullable: true });
+    }
+    // What a generated client reads: the store's name, a session's token, the user of a session.
+    expect(schemas.StoreView.properties.name.type).toBe('string');
+    expect(doc.paths['/auth/v1/token'].post.responses['200'].content['application/json'].schema.$ref).toBe(
+      '#/components/schemas/SessionView',
+    );
+    expect(schemas.SessionView.properties.user.$ref).toBe('#/components/schemas/UserView');
+    const signUp = doc.paths['/auth/v1/signup'].post.responses;
+    expect(signUp['200'].content['application/json'].schema.oneOf).toHaveLength(2);
+    expect(signUp['422'].content['application/json'].schema.$ref).toBe('#/components/schemas/GoTrueErrorBody');
+  });
+
   it('/docs-json declares how to call each operation: the public key on the key routes, a bearer token elsewhere', async () => {
     const doc = (await api.request('GET', '/docs-json')).body;
     const operations = Object.entries<Record<string, { security?: Record<string, string[]>[] }>>(doc.paths).flatMap(([path, item]) =>

@@ -3,10 +3,11 @@ import {
   ApiBearerAuth,
   ApiBody,
   ApiExtraModels,
+  ApiNoContentResponse,
   ApiOkResponse,
   ApiOperation,
   ApiQuery,
-  ApiResponse,
+  ApiSecurity,
   ApiTags,
   getSchemaPath,
 } from '@nestjs/swagger';
@@ -16,48 +17,62 @@ import { AccountService, type AccountRequest } from './accounts/account.service.
 import { AuthService, type LogoutScope } from './auth.service.js';
 import { parseVerifyBody, RecoverBody, ResendBody, UpdateUserBody, VerifyBody } from './dto/account.dto.js';
 import { parseGoTrueBody, PasswordGrantBody, RefreshGrantBody, SignUpBody } from './dto/auth.dto.js';
+import {
+  ApiGoTrueError,
+  ApiGoTrueKeyRequired,
+  ApiGoTrueRateLimited,
+  ApiGoTrueTokenRequired,
+  ApiRedirect,
+  EMPTY_OBJECT,
+  RETRY_AFTER,
+} from './dto/gotrue-responses.js';
 import { GoogleSignInService } from './google/google-sign-in.service.js';
-import type { SessionView } from './sessions/session.js';
+import { SessionView } from './sessions/session.js';
 import type { SessionMeta } from './sessions/session.repository.js';
 import { SignInLimitInterceptor } from './sign-in-limits/sign-in-limit.interceptor.js';
-import type { UserView } from './users/user.js';
+import { UserView } from './users/user.js';
 
-const SESSION_EXAMPLE = {
+const USER_EXAMPLE: UserView = {
+  id: '0b6f3c1e-8d2a-4e57-9a36-2c1f0e7d9b44',
+  aud: 'authenticated',
+  email: 'ada@example.com',
+  role: 'merchant',
+  app_metadata: { role: 'merchant', provider: 'email', providers: ['email'] },
+  user_metadata: { full_name: 'Ada Merchant' },
+  created_at: '2026-11-22T10:00:00.000Z',
+  updated_at: '2026-11-22T10:00:00.000Z',
+  last_sign_in_at: '2026-11-22T10:00:00.000Z',
+  email_confirmed_at: '2026-11-22T10:00:00.000Z',
+  confirmed_at: '2026-11-22T10:00:00.000Z',
+};
+const SESSION_EXAMPLE: SessionView = {
   access_token: 'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9...',
   token_type: 'bearer',
   expires_in: 3600,
   expires_at: 1795000000,
   refresh_token: 'n3Vq2xk8...',
-  user: {
-    id: '0b6f3c1e-8d2a-4e57-9a36-2c1f0e7d9b44',
-    aud: 'authenticated',
-    email: 'ada@example.com',
-    role: 'merchant',
-    app_metadata: { role: 'merchant', provider: 'email', providers: ['email'] },
-    user_metadata: { full_name: 'Ada Merchant' },
-    created_at: '2026-11-22T10:00:00.000Z',
-    updated_at: '2026-11-22T10:00:00.000Z',
-    last_sign_in_at: '2026-11-22T10:00:00.000Z',
-  },
+  user: USER_EXAMPLE,
 };
-const GOTRUE_ERROR = { schema: { example: { code: 400, error_code: 'invalid_credentials', msg: 'Invalid login credentials' } } };
-const UNCONFIRMED_USER_EXAMPLE = {
-  ...SESSION_EXAMPLE.user,
+const UNCONFIRMED_USER_EXAMPLE: UserView = {
+  ...USER_EXAMPLE,
   last_sign_in_at: null,
   email_confirmed_at: null,
   confirmed_at: null,
   confirmation_sent_at: '2026-11-22T10:00:00.000Z',
 };
+const INVALID_CREDENTIALS = { error_code: 'invalid_credentials', msg: 'Invalid login credentials' };
+const VALIDATION_FAILED = { error_code: 'validation_failed', msg: 'Unable to validate email address: invalid format' };
 const REDIRECT_TO = {
   name: 'redirect_to',
   required: false,
   description: "Where the e-mail's link sends the browser; must be on ALLOWED_REDIRECT_ORIGINS (else AUTH_SITE_URL)",
   example: 'http://localhost:5173/welcome',
 };
-const MAIL_LIMITS = {
-  status: 429,
-  description: '`over_email_send_rate_limit`, with Retry-After: too many e-mails to this address or from this client address',
-};
+/** The 429 of the routes that send e-mail: the general rate limit, or the e-mail limits. */
+const ApiMailLimits = () =>
+  ApiGoTrueRateLimited(
+    '`over_email_send_rate_limit`: too many e-mails to this address or from this client address; `over_request_rate_limit`: too many requests (RATE_LIMIT_PER_MINUTE)',
+  );
 
 function sessionMeta(request: FastifyRequest): SessionMeta {
   return { userAgent: request.headers['user-agent'], ip: request.ip };
@@ -93,14 +108,26 @@ export class AuthController {
   })
   @ApiBody({ type: SignUpBody })
   @ApiQuery(REDIRECT_TO)
+  @ApiExtraModels(SessionView, UserView)
   @ApiOkResponse({
     description: 'The new session; with e-mail confirmation on, the user alone (GoTrue shape)',
     content: {
-      'application/json': { examples: { session: { value: SESSION_EXAMPLE }, unconfirmed: { value: UNCONFIRMED_USER_EXAMPLE } } },
+      'application/json': {
+        schema: { oneOf: [{ $ref: getSchemaPath(SessionView) }, { $ref: getSchemaPath(UserView) }] },
+        examples: {
+          session: { summary: 'Signed in (e-mail confirmation off)', value: SESSION_EXAMPLE },
+          unconfirmed: { summary: 'Waiting for the confirmation (AUTH_CONFIRM_EMAIL)', value: UNCONFIRMED_USER_EXAMPLE },
+        },
+      },
     },
   })
-  @ApiResponse({ status: 422, description: '`weak_password` or `user_already_exists` (confirmation off)', ...GOTRUE_ERROR })
-  @ApiResponse(MAIL_LIMITS)
+  @ApiGoTrueError(400, '`validation_failed`: a bad field, or `data.store_id` missing or unknown for a customer', VALIDATION_FAILED)
+  @ApiGoTrueKeyRequired()
+  @ApiGoTrueError(422, '`weak_password`, or `user_already_exists` (with e-mail confirmation off)', {
+    error_code: 'weak_password',
+    msg: 'Password should be at least 8 characters.',
+  })
+  @ApiMailLimits()
   signUp(
     @Body() body: unknown,
     @Query('redirect_to') redirectTo: unknown,
@@ -120,19 +147,22 @@ export class AuthController {
   })
   @ApiQuery({ name: 'grant_type', enum: ['password', 'refresh_token'] })
   @ApiBody({ schema: { oneOf: [{ $ref: getSchemaPath(PasswordGrantBody) }, { $ref: getSchemaPath(RefreshGrantBody) }] } })
-  @ApiOkResponse({ description: 'A session', schema: { example: SESSION_EXAMPLE } })
-  @ApiResponse({
-    status: 400,
-    description:
-      '`invalid_credentials`, `email_not_confirmed` (the right password, an address not confirmed yet), `refresh_token_not_found`, `refresh_token_already_used`',
-    ...GOTRUE_ERROR,
-  })
-  @ApiResponse({ status: 429, description: '`over_request_rate_limit`, with Retry-After' })
-  @ApiResponse({
-    status: 503,
-    description: '`service_unavailable`, with Retry-After: password attempts cannot be counted while Redis is unreachable',
-    ...GOTRUE_ERROR,
-  })
+  @ApiOkResponse({ description: 'A session', type: SessionView })
+  @ApiGoTrueError(
+    400,
+    '`invalid_credentials`, `email_not_confirmed` (the right password, an address not confirmed yet), `refresh_token_not_found`, `refresh_token_already_used`, `validation_failed`',
+    INVALID_CREDENTIALS,
+  )
+  @ApiGoTrueKeyRequired()
+  @ApiGoTrueRateLimited(
+    '`over_request_rate_limit`: too many password attempts from this client address or failures for this account, or too many requests',
+  )
+  @ApiGoTrueError(
+    503,
+    '`service_unavailable`: password attempts cannot be counted while Redis is unreachable',
+    { error_code: 'service_unavailable', msg: 'This is briefly unavailable, retry in a few seconds' },
+    RETRY_AFTER,
+  )
   token(@Query('grant_type') grantType: string | undefined, @Body() body: unknown, @Req() request: FastifyRequest): Promise<SessionView> {
     if (grantType === 'password') return this.auth.signInWithPassword(parseGoTrueBody(PasswordGrantBody, body), sessionMeta(request));
     if (grantType === 'refresh_token') return this.auth.refresh(parseGoTrueBody(RefreshGrantBody, body).refresh_token);
@@ -141,8 +171,14 @@ export class AuthController {
 
   @Get('user')
   @ApiBearerAuth()
-  @ApiOperation({ summary: 'The signed-in user' })
-  @ApiOkResponse({ schema: { example: SESSION_EXAMPLE.user } })
+  @ApiOperation({
+    summary: 'The signed-in user',
+    description:
+      "The user of the access token, as stored now (supabase-js `auth.getUser()`): a change made since the token was issued shows here, not in the token's claims.",
+  })
+  @ApiOkResponse({ description: 'The user', type: UserView })
+  @ApiGoTrueTokenRequired()
+  @ApiGoTrueRateLimited()
   user(@CurrentUser() principal: UserPrincipal): Promise<UserView> {
     return this.auth.getUser(principal);
   }
@@ -158,14 +194,25 @@ export class AuthController {
   })
   @ApiBody({ type: UpdateUserBody })
   @ApiQuery(REDIRECT_TO)
-  @ApiOkResponse({ description: 'The user', schema: { example: { ...SESSION_EXAMPLE.user, new_email: 'ada.new@example.com' } } })
-  @ApiResponse({
-    status: 400,
-    description: '`reauthentication_needed`, `invalid_credentials` (current_password), `validation_failed`',
-    ...GOTRUE_ERROR,
+  @ApiOkResponse({
+    description: 'The user; a new address waiting for its confirmation shows as `new_email`',
+    content: {
+      'application/json': {
+        schema: { $ref: getSchemaPath(UserView) },
+        example: { ...USER_EXAMPLE, new_email: 'ada.new@example.com', email_change_sent_at: '2026-11-22T10:05:00.000Z' },
+      },
+    },
   })
-  @ApiResponse({ status: 422, description: '`weak_password`, `same_password`, `email_exists`', ...GOTRUE_ERROR })
-  @ApiResponse(MAIL_LIMITS)
+  @ApiGoTrueError(400, '`reauthentication_needed`, `invalid_credentials` (current_password), `validation_failed`', {
+    error_code: 'reauthentication_needed',
+    msg: 'Password update requires reauthentication: send current_password',
+  })
+  @ApiGoTrueTokenRequired()
+  @ApiGoTrueError(422, "`weak_password`, `same_password`, `email_exists`; `validation_failed` for the admin's e-mail or password", {
+    error_code: 'email_exists',
+    msg: 'A user with this email address has already been registered',
+  })
+  @ApiMailLimits()
   updateUser(
     @CurrentUser() principal: UserPrincipal,
     @Body() body: unknown,
@@ -185,8 +232,10 @@ export class AuthController {
   })
   @ApiBody({ type: RecoverBody })
   @ApiQuery(REDIRECT_TO)
-  @ApiOkResponse({ schema: { example: {} } })
-  @ApiResponse(MAIL_LIMITS)
+  @ApiOkResponse({ description: 'Always `{}`', schema: EMPTY_OBJECT })
+  @ApiGoTrueError(400, '`validation_failed`: the e-mail address is missing or malformed', VALIDATION_FAILED)
+  @ApiGoTrueKeyRequired()
+  @ApiMailLimits()
   recover(
     @Body() body: unknown,
     @Query('redirect_to') redirectTo: unknown,
@@ -205,8 +254,10 @@ export class AuthController {
   })
   @ApiBody({ type: ResendBody })
   @ApiQuery(REDIRECT_TO)
-  @ApiOkResponse({ schema: { example: {} } })
-  @ApiResponse(MAIL_LIMITS)
+  @ApiOkResponse({ description: 'Always `{}`', schema: EMPTY_OBJECT })
+  @ApiGoTrueError(400, '`validation_failed`: a missing or bad `type` or e-mail address', VALIDATION_FAILED)
+  @ApiGoTrueKeyRequired()
+  @ApiMailLimits()
   resend(@Body() body: unknown, @Query('redirect_to') redirectTo: unknown, @Req() request: FastifyRequest): Promise<Record<string, never>> {
     return this.accounts.resend(parseGoTrueBody(ResendBody, body), this.accountRequest(request, redirectTo));
   }
@@ -222,15 +273,25 @@ export class AuthController {
       "the old one is told), `invite` (an invitation e-mail's link: joins the store, making a team member account when needed). Each works once, within AUTH_OTP_TTL.",
   })
   @ApiBody({ type: VerifyBody })
-  @ApiOkResponse({ description: 'A session', schema: { example: SESSION_EXAMPLE } })
-  @ApiResponse({ status: 403, description: '`otp_expired`: unknown, used or expired', ...GOTRUE_ERROR })
-  @ApiResponse({ status: 429, description: '`over_request_rate_limit`, with Retry-After' })
+  @ApiOkResponse({ description: 'A session', type: SessionView })
+  @ApiGoTrueError(400, '`validation_failed`: neither `token_hash` nor `email` and `token`, or a bad field', {
+    error_code: 'validation_failed',
+    msg: 'Verify requires either a token_hash, or an email and its token',
+  })
+  @ApiGoTrueKeyRequired()
+  @ApiGoTrueError(403, '`otp_expired`: unknown, used or expired', { error_code: 'otp_expired', msg: 'Token has expired or is invalid' })
+  @ApiGoTrueError(422, '`validation_failed`: an invitation to an address whose account cannot be a team member', {
+    error_code: 'validation_failed',
+    msg: 'The invited address belongs to an account that cannot be a team member',
+  })
+  @ApiGoTrueRateLimited('`over_request_rate_limit`: too many wrong codes for this address, or too many requests')
   verify(@Body() body: unknown, @Req() request: FastifyRequest): Promise<SessionView> {
     return this.accounts.verify(parseVerifyBody(body), this.accountRequest(request, undefined));
   }
 
   @Get('verify')
   @Public()
+  @ApiSecurity({})
   @ApiOperation({
     summary: "An e-mail's link: uses its token and sends the browser to redirect_to with the session in the URL fragment",
     description:
@@ -239,10 +300,11 @@ export class AuthController {
   @ApiQuery({ name: 'type', enum: ['signup', 'recovery', 'email_change', 'invite'] })
   @ApiQuery({ name: 'token', description: "The link's token" })
   @ApiQuery(REDIRECT_TO)
-  @ApiResponse({
-    status: 302,
-    description: '`redirect_to#access_token=…&expires_at=…&expires_in=3600&refresh_token=…&token_type=bearer&type=recovery`',
-  })
+  @ApiRedirect(
+    'Always, the link used or not: to `redirect_to` with the session, or the failure, in the URL fragment',
+    '`redirect_to#access_token=…&expires_at=…&expires_in=3600&refresh_token=…&token_type=bearer&type=recovery`, or `#error=access_denied&error_code=otp_expired&error_description=…`',
+  )
+  @ApiGoTrueRateLimited()
   async verifyLink(@Query() query: Record<string, unknown>, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     const target = new URL(this.config.redirectTarget(query.redirect_to));
     let fragment: URLSearchParams;
@@ -275,9 +337,19 @@ export class AuthController {
   @Post('logout')
   @HttpCode(204)
   @ApiBearerAuth()
-  @ApiOperation({ summary: 'End sessions: this one (local), all (global, the default) or all but this one (others)' })
+  @ApiOperation({
+    summary: 'End sessions: this one (local), all (global, the default) or all but this one (others)',
+    description:
+      "An ended session's refresh token stops working at once, and its access tokens are refused (401 `session_not_found`) from the next request on.",
+  })
   @ApiQuery({ name: 'scope', enum: ['global', 'local', 'others'], required: false })
-  @ApiResponse({ status: 204, description: 'Signed out' })
+  @ApiNoContentResponse({ description: 'Signed out; no body' })
+  @ApiGoTrueError(400, '`validation_failed`: an unknown `scope`', {
+    error_code: 'validation_failed',
+    msg: 'scope must be global, local or others',
+  })
+  @ApiGoTrueTokenRequired()
+  @ApiGoTrueRateLimited()
   async logout(@CurrentUser() principal: UserPrincipal, @Query('scope') scope: string | undefined): Promise<void> {
     const chosen = scope ?? 'global';
     if (!['global', 'local', 'others'].includes(chosen)) {
@@ -288,14 +360,29 @@ export class AuthController {
 
   @Get('authorize')
   @Public()
-  @ApiOperation({ summary: "Start Google sign-in: redirects to Google's consent page (state + PKCE)" })
+  @ApiSecurity({})
+  @ApiOperation({
+    summary: "Start Google sign-in: redirects to Google's consent page (state + PKCE)",
+    description:
+      'Open it in the browser (supabase-js `signInWithOAuth({ provider: "google" })`). After the consent page Google returns to GET /auth/v1/callback, ' +
+      'which sends the browser on to `redirect_to` signed in. Needs GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET on the server.',
+  })
   @ApiQuery({ name: 'provider', enum: ['google'] })
   @ApiQuery({
     name: 'redirect_to',
     description: 'Where to return; must be on ALLOWED_REDIRECT_ORIGINS',
     example: 'http://localhost:5173/welcome',
   })
-  @ApiResponse({ status: 302, description: "To Google's consent page" })
+  @ApiRedirect("To Google's consent page", "Google's authorization URL, with this sign-in's state and PKCE challenge")
+  @ApiGoTrueError(
+    400,
+    '`validation_failed`: a provider other than google, or `redirect_to` not on an allowed origin; `provider_disabled`: Google sign-in not configured',
+    {
+      error_code: 'validation_failed',
+      msg: 'Unsupported provider: only google is available',
+    },
+  )
+  @ApiGoTrueRateLimited()
   async authorize(
     @Query('provider') provider: string | undefined,
     @Query('redirect_to') redirectTo: string | undefined,
@@ -311,8 +398,22 @@ export class AuthController {
 
   @Get('callback')
   @Public()
-  @ApiOperation({ summary: 'Google returns here; redirects to redirect_to with the session in the URL fragment' })
-  @ApiResponse({ status: 302, description: '`redirect_to#access_token=…&refresh_token=…&expires_in=3600&token_type=bearer`' })
+  @ApiSecurity({})
+  @ApiOperation({
+    summary: 'Google returns here; redirects to redirect_to with the session in the URL fragment',
+    description:
+      "Google's redirect, not called by apps. With a known `state` the browser always goes on to the sign-in's `redirect_to`: signed in, or with " +
+      '`#error=…&error_description=…` when the user declined or the sign-in failed. A missing, expired or used `state` answers 400.',
+  })
+  @ApiRedirect(
+    "To the sign-in's `redirect_to`, signed in or with the failure in the URL fragment",
+    '`redirect_to#access_token=…&refresh_token=…&expires_in=3600&expires_at=…&token_type=bearer`, or `#error=…&error_description=…`',
+  )
+  @ApiGoTrueError(400, '`bad_oauth_state`: the `state` is missing, expired or already used', {
+    error_code: 'bad_oauth_state',
+    msg: 'OAuth state is missing, expired or already used',
+  })
+  @ApiGoTrueRateLimited()
   async callback(@Query() query: Record<string, string>, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     const pending = typeof query.state === 'string' ? await this.google.takePending(query.state) : null;
     if (!pending) throw new GoTrueError(400, 'bad_oauth_state', 'OAuth state is missing, expired or already used');

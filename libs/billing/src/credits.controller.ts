@@ -1,14 +1,15 @@
 import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
-import { ApiForbiddenResponse, ApiNotFoundResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiExtraModels, ApiOperation, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import { Roles } from '@app/auth';
 import { StoreScoped } from '@app/commerce';
-import { ApiFunctionRoute, ApiSuccess } from '@app/core';
+import { ApiEnvelope, ApiErrorResponse, ApiFunctionRoute, NEXT_CURSOR } from '@app/core';
 import { AI_FUNCTION_NAMES, CREDIT_COSTS, USAGE_WINDOW_SECONDS } from './credit-costs.js';
-import { LEDGER_ENTRY_EXAMPLE } from './credit-ledger.js';
+import { LedgerEntryView } from './credit-ledger.js';
 import { CreditsQueryDto, GrantCreditsDto } from './credits.dto.js';
-import { CreditsService } from './credits.service.js';
+import { CreditsService, FunctionUsage } from './credits.service.js';
 
 const COSTS_TEXT = AI_FUNCTION_NAMES.map((fn) => `${fn} ${CREDIT_COSTS[fn]}`).join(', ');
+const BALANCE = { type: 'integer', description: "The store's AI credits", example: 45 } as const;
 
 /** AI credits: a store's balance, usage and ledger; admin grants. */
 @ApiTags('credits')
@@ -27,11 +28,17 @@ export class CreditsController {
       'Ledger amounts are signed: grants and refunds add, charges take; a store’s entries sum to its balance. ' +
       `Costs per call: ${COSTS_TEXT}. Owners, admins and team members with the \`billing\` permission.`,
   })
-  @ApiSuccess(200, {
-    balance: 45,
-    usage: Object.fromEntries(AI_FUNCTION_NAMES.map((fn) => [fn, { used_last_hour: fn === 'generate-blog-autopilot' ? 1 : 0, limit: 20 }])),
-    ledger: [LEDGER_ENTRY_EXAMPLE],
-    next_cursor: null,
+  @ApiExtraModels(FunctionUsage)
+  @ApiEnvelope(200, {
+    balance: BALANCE,
+    usage: {
+      type: 'object',
+      description: 'Per AI function (by route name): its calls in the last hour and its hourly maximum',
+      required: [...AI_FUNCTION_NAMES],
+      properties: Object.fromEntries(AI_FUNCTION_NAMES.map((fn) => [fn, { $ref: getSchemaPath(FunctionUsage) }])),
+    },
+    ledger: [LedgerEntryView],
+    next_cursor: NEXT_CURSOR,
   })
   async get(@Query() query: CreditsQueryDto) {
     return { success: true, ...(await this.credits.overview(query.store_id, query.limit, query.cursor)) };
@@ -44,15 +51,9 @@ export class CreditsController {
     summary: 'Grant credits to a store (admin)',
     description: 'Adds a `grant` entry to the ledger and answers the new balance. Only the admin; another role gets 403.',
   })
-  @ApiSuccess(200, { balance: 150 })
-  @ApiForbiddenResponse({
-    description: 'Not the admin',
-    schema: { example: { success: false, error: { code: 'FORBIDDEN', message: 'Only admin accounts may do this' } } },
-  })
-  @ApiNotFoundResponse({
-    description: 'No such store',
-    schema: { example: { success: false, error: { code: 'NOT_FOUND', message: 'Store not found' } } },
-  })
+  @ApiEnvelope(200, { balance: { ...BALANCE, description: "The store's AI credits after the grant", example: 150 } })
+  @ApiErrorResponse(403, 'Not the admin', { code: 'FORBIDDEN', message: 'Only admin accounts may do this' })
+  @ApiErrorResponse(404, 'No such store', { code: 'NOT_FOUND', message: 'Store not found' })
   async grant(@Body() body: GrantCreditsDto) {
     return { success: true, balance: await this.credits.grant(body.store_id, body.amount, body.reason) };
   }

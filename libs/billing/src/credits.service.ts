@@ -1,13 +1,17 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
+import { ApiProperty } from '@nestjs/swagger';
 import type { CreditCharge } from '@app/ai';
 import { ApiError, AppConfig, decodeCursor, PRIVATE_SCHEMA, queryRows, SystemDb, TenantDb, toPage } from '@app/core';
 import { MAX_BALANCE } from './credit-limits.js';
 import { AI_FUNCTION_NAMES, CREDIT_COSTS, hourlyLimits, USAGE_WINDOW_SECONDS, type AiFunction } from './credit-costs.js';
 import { toLedgerEntryView, type Charge, type LedgerEntryView, type LedgerRow } from './credit-ledger.js';
 
-export interface FunctionUsage {
-  used_last_hour: number;
-  limit: number;
+/** One AI function's calls against its hourly maximum (`FunctionUsage`). */
+export class FunctionUsage {
+  @ApiProperty({ type: 'integer', description: 'Calls in the last hour, refunded ones not counted', example: 1 })
+  used_last_hour!: number;
+  @ApiProperty({ type: 'integer', description: 'The most calls an hour (AI_HOURLY_LIMITS)', example: 20 })
+  limit!: number;
 }
 
 export interface CreditsOverview {

@@ -1,11 +1,27 @@
-import type { UserView } from '../users/user.js';
+import { ApiProperty } from '@nestjs/swagger';
+import { UserView } from '../users/user.js';
 
-/** The GoTrue session body that sign-up, sign-in and refresh answer. */
-export interface SessionView {
-  access_token: string;
-  token_type: 'bearer';
-  expires_in: number;
-  expires_at: number;
-  refresh_token: string;
-  user: UserView;
+/**
+ * The GoTrue session body that sign-up, sign-in and refresh answer; the class documents it in the
+ * OpenAPI document (`SessionView`).
+ */
+export class SessionView {
+  @ApiProperty({
+    description: 'A JWT: send it as `Authorization: Bearer <access_token>`',
+    example: 'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9...',
+  })
+  access_token!: string;
+  @ApiProperty({ enum: ['bearer'], example: 'bearer' })
+  token_type!: 'bearer';
+  @ApiProperty({ type: 'integer', description: 'Seconds the access token stays valid', example: 3600 })
+  expires_in!: number;
+  @ApiProperty({ type: 'integer', description: 'When the access token expires, in seconds since 1970 (UTC)', example: 1795000000 })
+  expires_at!: number;
+  @ApiProperty({
+    description: 'Single use: trade it at POST /auth/v1/token?grant_type=refresh_token for the next session',
+    example: 'n3Vq2xk8...',
+  })
+  refresh_token!: string;
+  @ApiProperty({ type: () => UserView })
+  user!: UserView;
 }

@@ -1,4 +1,5 @@
-import type { Role } from '@app/core';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ROLES, type Role } from '@app/core';
 
 export interface UserRow {
   id: string;
@@ -19,22 +20,83 @@ export interface UserRow {
   user_metadata: Record<string, unknown>;
 }
 
-/** The user as `/auth/v1` answers it, in GoTrue's shape. */
-export interface UserView {
-  id: string;
-  aud: string;
-  email: string;
-  role: Role;
-  app_metadata: { role: Role; provider: string; providers: string[]; store_id?: string };
-  user_metadata: Record<string, unknown> & { full_name?: string };
-  created_at: string;
-  updated_at: string;
-  last_sign_in_at: string | null;
-  email_confirmed_at: string | null;
-  confirmed_at: string | null;
+const ISO_EXAMPLE = '2026-11-22T10:00:00.000Z';
+
+/** `app_metadata` of a user: set by the server, not by the user. */
+export class UserAppMetadata {
+  @ApiProperty({ enum: ROLES, description: "The account's role", example: 'merchant' })
+  role!: Role;
+  @ApiProperty({ description: 'How the account signs in: `email` (password) or `google`', example: 'email' })
+  provider!: string;
+  @ApiProperty({ type: [String], description: 'The sign-in providers of the account (one)', example: ['email'] })
+  providers!: string[];
+  @ApiPropertyOptional({
+    format: 'uuid',
+    description: 'For a customer: the store it belongs to',
+    example: '6f1c0b1e-2d4a-4c1b-9f57-1f0e8f6b8a11',
+  })
+  store_id?: string;
+}
+
+/** The user as `/auth/v1` answers it, in GoTrue's shape; the class documents it in the OpenAPI document (`UserView`). */
+export class UserView {
+  @ApiProperty({ format: 'uuid', example: '0b6f3c1e-8d2a-4e57-9a36-2c1f0e7d9b44' })
+  id!: string;
+  @ApiProperty({ description: 'The audience of its access tokens (JWT_AUDIENCE)', example: 'authenticated' })
+  aud!: string;
+  @ApiProperty({ format: 'email', example: 'ada@example.com' })
+  email!: string;
+  @ApiProperty({ enum: ROLES, example: 'merchant' })
+  role!: Role;
+  @ApiProperty({ type: () => UserAppMetadata })
+  app_metadata!: UserAppMetadata;
+  @ApiProperty({
+    type: 'object',
+    properties: { full_name: { type: 'string', description: 'The display name' } },
+    additionalProperties: true,
+    description: 'What the user set with `data` at sign-up or PUT /auth/v1/user; `full_name` is the display name',
+    example: { full_name: 'Ada Merchant' },
+  })
+  user_metadata!: Record<string, unknown> & { full_name?: string };
+  @ApiProperty({ format: 'date-time', example: ISO_EXAMPLE })
+  created_at!: string;
+  @ApiProperty({ format: 'date-time', example: ISO_EXAMPLE })
+  updated_at!: string;
+  @ApiProperty({
+    type: 'string',
+    format: 'date-time',
+    nullable: true,
+    description: '`null` before the first sign-in',
+    example: ISO_EXAMPLE,
+  })
+  last_sign_in_at!: string | null;
+  @ApiProperty({
+    type: 'string',
+    format: 'date-time',
+    nullable: true,
+    description: '`null` while the address is not confirmed',
+    example: ISO_EXAMPLE,
+  })
+  email_confirmed_at!: string | null;
+  @ApiProperty({
+    type: 'string',
+    format: 'date-time',
+    nullable: true,
+    description: 'The same as `email_confirmed_at`',
+    example: ISO_EXAMPLE,
+  })
+  confirmed_at!: string | null;
+  @ApiPropertyOptional({ format: 'date-time', description: 'When the last sign-up confirmation was mailed', example: ISO_EXAMPLE })
   confirmation_sent_at?: string;
+  @ApiPropertyOptional({ format: 'date-time', description: 'When the last recovery e-mail was mailed', example: ISO_EXAMPLE })
   recovery_sent_at?: string;
+  @ApiPropertyOptional({
+    format: 'email',
+    description: 'A new address waiting for its confirmation (PUT /auth/v1/user)',
+    example: 'ada.new@example.com',
+  })
   new_email?: string;
+  @ApiPropertyOptional({ format: 'date-time', description: 'When the confirmation of `new_email` was mailed', example: ISO_EXAMPLE })
   email_change_sent_at?: string;
 }
 

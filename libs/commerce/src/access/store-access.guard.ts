@@ -1,8 +1,15 @@
 import { applyDecorators, Injectable, SetMetadata, UseGuards, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { ApiForbiddenResponse, ApiNotFoundResponse } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
-import { ApiError, locateStore, requireUser, STORE_LOCATION_KEY, type StoreLocation, type StoreResource } from '@app/core';
+import {
+  ApiError,
+  ApiErrorResponse,
+  locateStore,
+  requireUser,
+  STORE_LOCATION_KEY,
+  type StoreLocation,
+  type StoreResource,
+} from '@app/core';
 import { PERMISSIONS, type Permission, type StoreAccess } from './store-access.js';
 
 export interface StoreAccessRule extends StoreLocation {
@@ -74,17 +81,26 @@ export class StoreAccessGuard implements CanActivate {
   }
 }
 
-/** Guards a route by the caller's access to the store it names (see StoreAccessRule). */
+/** The guard's 403 message for a rule, as the route's OpenAPI example. */
+function refusalExample(rule: StoreAccessRule): string {
+  if (rule.need === 'manage') return 'Only the store owner may do this';
+  if (rule.need === 'read') return 'Customers may not do this';
+  return `This needs the "${rule.need}" permission on the store`;
+}
+
+/**
+ * Guards a route by the caller's access to the store it names (see StoreAccessRule), and documents
+ * the guard's 404 and, where the rule can refuse a caller who sees the store, its 403.
+ */
 export const StoreScoped = (rule: StoreAccessRule) =>
   applyDecorators(
     SetMetadata(STORE_LOCATION_KEY, rule),
     UseGuards(StoreAccessGuard),
-    ApiNotFoundResponse({
-      description: "No such store, or another tenant's",
-      schema: { example: { success: false, error: { code: 'NOT_FOUND', message: 'Store not found' } } },
+    ApiErrorResponse(404, "No such store, or another tenant's", {
+      code: 'NOT_FOUND',
+      message: `${rule.from in RESOURCE_NAMES ? RESOURCE_NAMES[rule.from as StoreResource] : 'Store'} not found`,
     }),
-    ApiForbiddenResponse({
-      description: 'The caller sees the store but may not do this',
-      schema: { example: { success: false, error: { code: 'FORBIDDEN', message: 'Only the store owner may do this' } } },
-    }),
+    ...(rule.need === 'read' && rule.customers !== false
+      ? []
+      : [ApiErrorResponse(403, 'The caller sees the store but may not do this', { code: 'FORBIDDEN', message: refusalExample(rule) })]),
   );

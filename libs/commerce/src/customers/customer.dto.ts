@@ -37,6 +37,7 @@ const EMAIL = {
   example: 'grace@example.com',
 };
 const PHONE = {
+  type: 'string' as const,
   description:
     'Phone number: 3 to 15 digits, optionally a leading `+` (E.164) and spaces, dots, hyphens or parentheses, at most 40 characters; stored as given (trimmed). `null` means none.',
   example: '+1 555 0100',

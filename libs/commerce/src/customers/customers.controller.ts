@@ -1,18 +1,18 @@
 import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { ApiConflictResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
-import { ApiFunctionRoute, ApiSuccess } from '@app/core';
+import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiEnvelope, ApiErrorResponse, ApiFunctionRoute, ApiPage } from '@app/core';
 import { StoreScoped } from '../access/store-access.guard.js';
 import { CreateCustomerCommand } from './commands/create-customer/create-customer.command.js';
 import { UpdateCustomerCommand } from './commands/update-customer/update-customer.command.js';
 import { CreateCustomerDto, ListCustomersQuery as ListCustomersParams, UpdateCustomerDto } from './customer.dto.js';
-import { CUSTOMER_EXAMPLE } from './customer.js';
+import { CustomerView } from './customer.js';
 import { GetCustomerQuery } from './queries/get-customer/get-customer.query.js';
 import { ListCustomersQuery } from './queries/list-customers/list-customers.query.js';
 
-const EMAIL_TAKEN = ApiConflictResponse({
-  description: 'Another customer of the store has this e-mail (compared regardless of case)',
-  schema: { example: { success: false, error: { code: 'CONFLICT', message: 'This store already has a customer with that e-mail' } } },
+const EMAIL_TAKEN = ApiErrorResponse(409, 'Another customer of the store has this e-mail (compared regardless of case)', {
+  code: 'CONFLICT',
+  message: 'This store already has a customer with that e-mail',
 });
 
 /**
@@ -39,7 +39,7 @@ export class CustomersController {
       'and keeps none: a customer sign-up with its e-mail is refused (422 `user_already_exists`), since sign-up does not ' +
       'verify e-mail addresses and linking would hand a stranger the record and its orders.',
   })
-  @ApiSuccess(201, { customer: CUSTOMER_EXAMPLE })
+  @ApiEnvelope(201, { customer: CustomerView })
   @EMAIL_TAKEN
   async create(@Param('store_id') storeId: string, @Body() body: CreateCustomerDto) {
     return { success: true, customer: await this.commands.execute(new CreateCustomerCommand(storeId, body)) };
@@ -52,7 +52,7 @@ export class CustomersController {
     summary: "A store's customers, newest first",
     description: 'Staff only. Filter: `q` (name or e-mail, case-insensitive).',
   })
-  @ApiSuccess(200, { data: [CUSTOMER_EXAMPLE], next_cursor: null })
+  @ApiPage(CustomerView)
   async list(@Param('store_id') storeId: string, @Query() params: ListCustomersParams) {
     return { success: true, ...(await this.queries.execute(new ListCustomersQuery(storeId, params))) };
   }
@@ -61,7 +61,7 @@ export class CustomersController {
   @ApiParam({ name: 'customer_id', format: 'uuid' })
   @StoreScoped({ from: 'customer', need: 'customers', self: true })
   @ApiOperation({ summary: 'One customer', description: 'Staff with `customers`, or the customer itself.' })
-  @ApiSuccess(200, { customer: CUSTOMER_EXAMPLE })
+  @ApiEnvelope(200, { customer: CustomerView })
   async get(@Param('customer_id') customerId: string) {
     return { success: true, customer: await this.queries.execute(new GetCustomerQuery(customerId)) };
   }
@@ -77,7 +77,7 @@ export class CustomersController {
       '`phone: null` removes the phone number. Changing `email` changes the customer record only: the e-mail the ' +
       'customer signs in with (its account at /auth/v1) stays as it was.',
   })
-  @ApiSuccess(200, { customer: { ...CUSTOMER_EXAMPLE, name: 'Grace B. Hopper', updated_at: '2026-11-23T09:30:00.000Z' } })
+  @ApiEnvelope(200, { customer: CustomerView })
   @EMAIL_TAKEN
   async update(@Param('customer_id') customerId: string, @Body() body: UpdateCustomerDto) {
     return { success: true, customer: await this.commands.execute(new UpdateCustomerCommand(customerId, body)) };

@@ -1,4 +1,5 @@
-import type { Permission } from '../access/store-access.js';
+import { ApiProperty } from '@nestjs/swagger';
+import { PERMISSIONS, type Permission } from '../access/store-access.js';
 
 export interface MemberRow {
   id: string;
@@ -13,17 +14,42 @@ export interface MemberRow {
   updated_at: Date;
 }
 
-export interface MemberView {
-  id: string;
-  store_id: string;
-  email: string;
-  user_id: string | null;
-  permissions: Permission[];
-  status: 'invited' | 'active';
-  invite_expires_at: string | null;
-  accepted_at: string | null;
-  created_at: string;
-  updated_at: string;
+const ISO_EXAMPLE = '2026-11-22T10:00:00.000Z';
+
+/** A team member or pending invitation as the API returns it; the class documents it (`MemberView`). */
+export class MemberView {
+  @ApiProperty({ format: 'uuid', example: '2a7d4e90-5b1c-4f3e-8d62-9e0a1b2c3d4e' })
+  id!: string;
+  @ApiProperty({ format: 'uuid', example: '6f1c0b1e-2d4a-4c1b-9f57-1f0e8f6b8a11' })
+  store_id!: string;
+  @ApiProperty({ format: 'email', description: 'The address the invitation went to', example: 'sam@example.com' })
+  email!: string;
+  @ApiProperty({
+    type: 'string',
+    format: 'uuid',
+    nullable: true,
+    description: "The member's account; `null` until the invitation is accepted",
+    example: null,
+  })
+  user_id!: string | null;
+  @ApiProperty({ enum: PERMISSIONS, isArray: true, description: 'What the member may do in the store', example: ['catalog', 'orders'] })
+  permissions!: Permission[];
+  @ApiProperty({ enum: ['invited', 'active'], description: '`invited` until the invitation is accepted', example: 'invited' })
+  status!: 'invited' | 'active';
+  @ApiProperty({
+    type: 'string',
+    format: 'date-time',
+    nullable: true,
+    description: 'When the invitation stops working (INVITE_TTL_HOURS after it was sent); kept after it is accepted',
+    example: '2026-11-29T10:00:00.000Z',
+  })
+  invite_expires_at!: string | null;
+  @ApiProperty({ type: 'string', format: 'date-time', nullable: true, description: '`null` while invited', example: null })
+  accepted_at!: string | null;
+  @ApiProperty({ format: 'date-time', example: ISO_EXAMPLE })
+  created_at!: string;
+  @ApiProperty({ format: 'date-time', example: ISO_EXAMPLE })
+  updated_at!: string;
 }
 
 export function toMemberView(row: MemberRow): MemberView {
@@ -40,16 +66,3 @@ export function toMemberView(row: MemberRow): MemberView {
     updated_at: row.updated_at.toISOString(),
   };
 }
-
-export const MEMBER_EXAMPLE: MemberView = {
-  id: '2a7d4e90-5b1c-4f3e-8d62-9e0a1b2c3d4e',
-  store_id: '6f1c0b1e-2d4a-4c1b-9f57-1f0e8f6b8a11',
-  email: 'sam@example.com',
-  user_id: null,
-  permissions: ['catalog', 'orders'],
-  status: 'invited',
-  invite_expires_at: '2026-11-29T10:00:00.000Z',
-  accepted_at: null,
-  created_at: '2026-11-22T10:00:00.000Z',
-  updated_at: '2026-11-22T10:00:00.000Z',
-};

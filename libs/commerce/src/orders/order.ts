@@ -1,5 +1,6 @@
+import { ApiProperty } from '@nestjs/swagger';
 import type { OrderEventData } from '../events/commerce-events.js';
-import type { OrderStatus } from './order-status.js';
+import { ORDER_STATUSES, type OrderStatus } from './order-status.js';
 
 export interface OrderRow {
   id: string;
@@ -30,24 +31,62 @@ export interface OrderDetailsRow extends OrderRow {
   items: OrderItemRow[];
 }
 
-export interface OrderItemView {
-  product_id: string | null;
-  name: string;
-  quantity: number;
-  price: number;
+const ISO_EXAMPLE = '2026-11-22T10:00:00.000Z';
+
+/** One line of an order, as the catalog had it when the order was placed (`OrderItemView`). */
+export class OrderItemView {
+  @ApiProperty({
+    type: 'string',
+    format: 'uuid',
+    nullable: true,
+    description: '`null` once the product is deleted; the name and price stay',
+    example: '9a1b2c3d-4e5f-4a6b-8c7d-0e1f2a3b4c5d',
+  })
+  product_id!: string | null;
+  @ApiProperty({ example: 'Linen tote bag' })
+  name!: string;
+  @ApiProperty({ type: 'integer', example: 3 })
+  quantity!: number;
+  @ApiProperty({ description: 'Unit price at the time of the order', example: 24.9 })
+  price!: number;
 }
 
-export interface OrderView {
-  id: string;
-  store_id: string;
-  order_number: string;
-  status: OrderStatus;
-  currency: string;
-  total: number;
-  customer: { id: string; name: string; email: string } | null;
-  items: OrderItemView[];
-  created_at: string;
-  updated_at: string;
+/** The customer of an order, with its name and e-mail as they are now (`OrderCustomerView`). */
+export class OrderCustomerView {
+  @ApiProperty({ format: 'uuid', example: '3c2b1a09-8f7e-4d6c-9b5a-4e3d2c1b0a98' })
+  id!: string;
+  @ApiProperty({ example: 'Grace Hopper' })
+  name!: string;
+  @ApiProperty({ format: 'email', example: 'grace@example.com' })
+  email!: string;
+}
+
+/** An order as the API returns it; the class documents it in the OpenAPI document (`OrderView`). */
+export class OrderView {
+  @ApiProperty({ format: 'uuid', example: '5d4c3b2a-1f0e-4d9c-8b7a-6f5e4d3c2b1a' })
+  id!: string;
+  @ApiProperty({ format: 'uuid', example: '6f1c0b1e-2d4a-4c1b-9f57-1f0e8f6b8a11' })
+  store_id!: string;
+  @ApiProperty({ description: 'The store\'s order number: "1001", "1002"… without gaps', example: '1001' })
+  order_number!: string;
+  @ApiProperty({ enum: ORDER_STATUSES, example: 'pending' })
+  status!: OrderStatus;
+  @ApiProperty({ description: 'ISO 4217: the store currency when the order was placed', example: 'USD' })
+  currency!: string;
+  @ApiProperty({ description: 'The sum of the items, at most 2 decimals', example: 74.7 })
+  total!: number;
+  @ApiProperty({
+    type: () => OrderCustomerView,
+    nullable: true,
+    description: '`null` for an order without a customer, or once its record is gone',
+  })
+  customer!: OrderCustomerView | null;
+  @ApiProperty({ type: () => [OrderItemView], description: 'In the order placed' })
+  items!: OrderItemView[];
+  @ApiProperty({ format: 'date-time', example: ISO_EXAMPLE })
+  created_at!: string;
+  @ApiProperty({ format: 'date-time', example: ISO_EXAMPLE })
+  updated_at!: string;
 }
 
 function itemView(item: OrderItemRow): OrderItemView {
@@ -101,16 +140,3 @@ export function fromCents(cents: bigint): string {
 
 /** The largest order total the `orders.total` column (NUMERIC(14,2)) holds. */
 export const MAX_ORDER_TOTAL_CENTS = 99_999_999_999_999n;
-
-export const ORDER_EXAMPLE: OrderView = {
-  id: '5d4c3b2a-1f0e-4d9c-8b7a-6f5e4d3c2b1a',
-  store_id: '6f1c0b1e-2d4a-4c1b-9f57-1f0e8f6b8a11',
-  order_number: '1001',
-  status: 'pending',
-  currency: 'USD',
-  total: 74.7,
-  customer: { id: '3c2b1a09-8f7e-4d6c-9b5a-4e3d2c1b0a98', name: 'Grace Hopper', email: 'grace@example.com' },
-  items: [{ product_id: '9a1b2c3d-4e5f-4a6b-8c7d-0e1f2a3b4c5d', name: 'Linen tote bag', quantity: 3, price: 24.9 }],
-  created_at: '2026-11-22T10:00:00.000Z',
-  updated_at: '2026-11-22T10:00:00.000Z',
-};

@@ -1,14 +1,15 @@
 import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import {
-  ApiConflictResponse,
-  ApiForbiddenResponse,
-  ApiOperation,
-  ApiParam,
-  ApiTags,
-  ApiUnprocessableEntityResponse,
-} from '@nestjs/swagger';
-import { ApiFunctionRoute, ApiSuccess, CurrentUser, type UserPrincipal } from '@app/core';
+  ApiEnvelope,
+  ApiErrorDetailsResponse,
+  ApiErrorResponse,
+  ApiFunctionRoute,
+  ApiPage,
+  CurrentUser,
+  type UserPrincipal,
+} from '@app/core';
 import { Roles } from '@app/auth';
 import type { StoreAccess } from '../access/store-access.js';
 import { StoreScoped } from '../access/store-access.guard.js';
@@ -16,11 +17,13 @@ import { ChangeOrderStatusCommand } from './commands/change-order-status/change-
 import { PlaceOrderCommand } from './commands/place-order/place-order.command.js';
 import { CurrentStoreAccess } from '../access/current-store-access.decorator.js';
 import { ListOrdersQuery as ListOrdersParams, PlaceOrderDto, UpdateOrderDto } from './order.dto.js';
-import { ORDER_EXAMPLE } from './order.js';
+import { ORDER_STATUSES } from './order-status.js';
+import { OrderView } from './order.js';
 import { GetOrderQuery } from './queries/get-order/get-order.query.js';
 import { ListMyOrdersQuery } from './queries/list-my-orders/list-my-orders.query.js';
 import { ListStoreOrdersQuery } from './queries/list-store-orders/list-store-orders.query.js';
 
+const PRODUCT_ID_EXAMPLE = '9a1b2c3d-4e5f-4a6b-8c7d-0e1f2a3b4c5d';
 const STATUS_MACHINE =
   'Status machine: pending → paid | cancelled; paid → shipped | cancelled | refunded; shipped → delivered | refunded; ' +
   'delivered → refunded; cancelled and refunded are final. Any other move, the same status included, answers 409 ' +
@@ -55,39 +58,57 @@ export class OrdersController {
       '`order_number` is the store\'s next number ("1001", "1002", …), without gaps: a refused order takes none. ' +
       'Fires `order.created` and one `inventory.updated` per item (reason "order <number>").',
   })
-  @ApiSuccess(201, { order: ORDER_EXAMPLE })
-  @ApiConflictResponse({
-    description: 'An item is short of stock; nothing was reserved',
-    schema: {
-      example: {
-        success: false,
-        error: {
-          code: 'OUT_OF_STOCK',
-          message: 'Only 2 of "Linen tote bag" in stock: cannot order 3',
-          details: [{ product_id: ORDER_EXAMPLE.items[0].product_id, requested: 3, available: 2 }],
+  @ApiEnvelope(201, { order: OrderView })
+  @ApiErrorResponse(
+    403,
+    'A member without `orders`, a customer ordering for another customer, or a customer with no record in this store',
+    {
+      code: 'FORBIDDEN',
+      message: 'Customers place orders for themselves only',
+    },
+  )
+  @ApiErrorDetailsResponse(
+    409,
+    '`OUT_OF_STOCK`: an item is short of stock; `details` lists it and every later item short too. Nothing was reserved.',
+    {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['product_id', 'requested', 'available'],
+        properties: {
+          product_id: { type: 'string', format: 'uuid' },
+          requested: { type: 'integer' },
+          available: { type: 'integer', description: 'Units in stock now' },
         },
       },
     },
-  })
-  @ApiUnprocessableEntityResponse({
-    description: 'An item is not an active product of this store',
-    schema: {
-      example: {
-        success: false,
-        error: {
-          code: 'UNPROCESSABLE',
-          message: `Product ${ORDER_EXAMPLE.items[0].product_id} cannot be ordered`,
-          details: [
-            {
-              field: 'items.0.product_id',
-              product_id: ORDER_EXAMPLE.items[0].product_id,
-              message: 'is not an active product of this store',
-            },
-          ],
+    {
+      code: 'OUT_OF_STOCK',
+      message: 'Only 2 of "Linen tote bag" in stock: cannot order 3',
+      details: [{ product_id: PRODUCT_ID_EXAMPLE, requested: 3, available: 2 }],
+    },
+  )
+  @ApiErrorDetailsResponse(
+    422,
+    '`UNPROCESSABLE`: an item is not an active product of this store (`details` names each such item), or the total is over the most an order holds (no `details`)',
+    {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['field', 'product_id', 'message'],
+        properties: {
+          field: { type: 'string', description: 'The item, as `items.<index>.product_id`' },
+          product_id: { type: 'string', format: 'uuid' },
+          message: { type: 'string' },
         },
       },
     },
-  })
+    {
+      code: 'UNPROCESSABLE',
+      message: `Product ${PRODUCT_ID_EXAMPLE} cannot be ordered`,
+      details: [{ field: 'items.0.product_id', product_id: PRODUCT_ID_EXAMPLE, message: 'is not an active product of this store' }],
+    },
+  )
   async place(
     @Param('store_id') storeId: string,
     @Body() body: PlaceOrderDto,
@@ -105,7 +126,7 @@ export class OrdersController {
     summary: "A store's orders, newest first",
     description: 'Staff with the `orders` permission. Filter: `status`. Customers list their own orders with GET /functions/v1/orders.',
   })
-  @ApiSuccess(200, { data: [ORDER_EXAMPLE], next_cursor: null })
+  @ApiPage(OrderView)
   async listOfStore(@Param('store_id') storeId: string, @Query() params: ListOrdersParams) {
     return { success: true, ...(await this.queries.execute(new ListStoreOrdersQuery(storeId, params))) };
   }
@@ -116,18 +137,10 @@ export class OrdersController {
     description:
       "Customers only (403 for other roles, which list a store's orders with GET /functions/v1/stores/{store_id}/orders). Filter: `status`.",
   })
-  @ApiSuccess(200, { data: [ORDER_EXAMPLE], next_cursor: null })
-  @ApiForbiddenResponse({
-    description: 'The caller is not a customer',
-    schema: {
-      example: {
-        success: false,
-        error: {
-          code: 'FORBIDDEN',
-          message: "This lists a customer's own orders; staff list a store's orders with GET /functions/v1/stores/{store_id}/orders",
-        },
-      },
-    },
+  @ApiPage(OrderView)
+  @ApiErrorResponse(403, 'The caller is not a customer', {
+    code: 'FORBIDDEN',
+    message: "This lists a customer's own orders; staff list a store's orders with GET /functions/v1/stores/{store_id}/orders",
   })
   @Roles('customer', {
     message: "This lists a customer's own orders; staff list a store's orders with GET /functions/v1/stores/{store_id}/orders",
@@ -143,7 +156,7 @@ export class OrdersController {
     summary: 'One order',
     description: "Staff with the `orders` permission, or the order's customer (others' orders answer 404).",
   })
-  @ApiSuccess(200, { order: ORDER_EXAMPLE })
+  @ApiEnvelope(200, { order: OrderView })
   async get(@Param('order_id') orderId: string) {
     return { success: true, order: await this.queries.execute(new GetOrderQuery(orderId)) };
   }
@@ -160,20 +173,29 @@ export class OrdersController {
       'back in stock (one `inventory.updated` per product still in the catalog, reason "order <number> cancelled"); a refund does ' +
       'not restock (adjust stock with POST /functions/v1/products/{product_id}/inventory if goods come back).',
   })
-  @ApiSuccess(200, { order: { ...ORDER_EXAMPLE, status: 'paid' } })
-  @ApiConflictResponse({
-    description: 'The status machine does not allow this move',
-    schema: {
-      example: {
-        success: false,
-        error: {
-          code: 'INVALID_TRANSITION',
-          message: 'An order cannot move from pending to shipped (allowed: paid, cancelled)',
-          details: { from: 'pending', to: 'shipped', allowed: ['paid', 'cancelled'] },
-        },
+  @ApiEnvelope(200, { order: OrderView })
+  @ApiErrorResponse(403, 'A customer asking for anything but cancelling its own pending order', {
+    code: 'FORBIDDEN',
+    message: 'Customers may only cancel their orders',
+  })
+  @ApiErrorDetailsResponse(
+    409,
+    '`INVALID_TRANSITION`: the status machine does not allow this move',
+    {
+      type: 'object',
+      required: ['from', 'to', 'allowed'],
+      properties: {
+        from: { type: 'string', enum: [...ORDER_STATUSES] },
+        to: { type: 'string', enum: [...ORDER_STATUSES] },
+        allowed: { type: 'array', items: { type: 'string', enum: [...ORDER_STATUSES] }, description: 'The moves allowed from `from`' },
       },
     },
-  })
+    {
+      code: 'INVALID_TRANSITION',
+      message: 'An order cannot move from pending to shipped (allowed: paid, cancelled)',
+      details: { from: 'pending', to: 'shipped', allowed: ['paid', 'cancelled'] },
+    },
+  )
   async changeStatus(@Param('order_id') orderId: string, @Body() body: UpdateOrderDto, @CurrentStoreAccess() access: StoreAccess) {
     return { success: true, order: await this.commands.execute(new ChangeOrderStatusCommand(orderId, access, body.status)) };
   }

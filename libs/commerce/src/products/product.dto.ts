@@ -59,7 +59,12 @@ export class CreateProductDto {
   @Max(MAX_PRICE)
   price: number;
 
-  @ApiPropertyOptional({ description: 'Price before discount; at least `price`', example: 29.9, nullable: true })
+  @ApiPropertyOptional({
+    type: 'number',
+    description: 'Price before discount; at least `price`; `null` for none',
+    example: 29.9,
+    nullable: true,
+  })
   @IsOptional()
   @ValidateIf((_, value) => value !== null)
   @IsMoney()

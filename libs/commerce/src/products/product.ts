@@ -1,3 +1,4 @@
+import { ApiProperty } from '@nestjs/swagger';
 import type { StoreAccess } from '../access/store-access.js';
 import type { ProductEventData } from '../events/commerce-events.js';
 
@@ -28,19 +29,34 @@ export interface ProductRow {
   updated_at: Date;
 }
 
-export interface ProductView {
-  id: string;
-  store_id: string;
-  name: string;
-  description: string | null;
-  price: number;
-  compare_price: number | null;
-  category: string | null;
-  seo_keywords: string[];
-  status: ProductStatus;
-  inventory_quantity: number;
-  created_at: string;
-  updated_at: string;
+const ISO_EXAMPLE = '2026-11-22T10:00:00.000Z';
+
+/** A product as the API returns it; the class documents it in the OpenAPI document (`ProductView`). */
+export class ProductView {
+  @ApiProperty({ format: 'uuid', example: '9a1b2c3d-4e5f-4a6b-8c7d-0e1f2a3b4c5d' })
+  id!: string;
+  @ApiProperty({ format: 'uuid', example: '6f1c0b1e-2d4a-4c1b-9f57-1f0e8f6b8a11' })
+  store_id!: string;
+  @ApiProperty({ example: 'Linen tote bag' })
+  name!: string;
+  @ApiProperty({ type: 'string', nullable: true, example: 'Natural linen, 40 × 35 cm, inside pocket.' })
+  description!: string | null;
+  @ApiProperty({ description: 'In the store currency, at most 2 decimals', example: 24.9 })
+  price!: number;
+  @ApiProperty({ type: 'number', nullable: true, description: 'Price before discount; `null` when none', example: 29.9 })
+  compare_price!: number | null;
+  @ApiProperty({ type: 'string', nullable: true, example: 'Bags' })
+  category!: string | null;
+  @ApiProperty({ type: [String], example: ['linen tote', 'canvas bag', 'eco bag'] })
+  seo_keywords!: string[];
+  @ApiProperty({ enum: PRODUCT_STATUSES, description: 'Only active products can be ordered', example: 'active' })
+  status!: ProductStatus;
+  @ApiProperty({ type: 'integer', description: 'Units in stock', example: 42 })
+  inventory_quantity!: number;
+  @ApiProperty({ format: 'date-time', example: ISO_EXAMPLE })
+  created_at!: string;
+  @ApiProperty({ format: 'date-time', example: ISO_EXAMPLE })
+  updated_at!: string;
 }
 
 /** NUMERIC arrives from PostgreSQL as a string; at two decimals it is exact as a JSON number. */
@@ -74,18 +90,3 @@ export function productEventData(row: ProductRow): ProductEventData {
     inventory_quantity: row.inventory_quantity,
   };
 }
-
-export const PRODUCT_EXAMPLE: ProductView = {
-  id: '9a1b2c3d-4e5f-4a6b-8c7d-0e1f2a3b4c5d',
-  store_id: '6f1c0b1e-2d4a-4c1b-9f57-1f0e8f6b8a11',
-  name: 'Linen tote bag',
-  description: 'Natural linen, 40 × 35 cm, inside pocket.',
-  price: 24.9,
-  compare_price: 29.9,
-  category: 'Bags',
-  seo_keywords: ['linen tote', 'canvas bag', 'eco bag'],
-  status: 'active',
-  inventory_quantity: 42,
-  created_at: '2026-11-22T10:00:00.000Z',
-  updated_at: '2026-11-22T10:00:00.000Z',
-};

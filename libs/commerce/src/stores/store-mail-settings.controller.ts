@@ -1,11 +1,19 @@
 import { Body, Controller, Get, Param, Patch } from '@nestjs/common';
-import { ApiOperation, ApiParam, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiParam, ApiProperty, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
 import { IsBoolean, IsOptional } from 'class-validator';
-import { ApiFunctionRoute, ApiSuccess } from '@app/core';
+import { ApiEnvelope, ApiFunctionRoute } from '@app/core';
 import { MailSettings, type StoreMailSettings } from '@app/mail';
 import { StoreScoped } from '../access/store-access.guard.js';
 
-const SETTINGS_EXAMPLE: StoreMailSettings = { team_invitation: true, webhook_disabled: true, social_post_failed: false };
+/** Which of a store's notices are e-mailed, as the API returns them (`StoreMailSettingsView`). */
+export class StoreMailSettingsView implements StoreMailSettings {
+  @ApiProperty({ description: 'Mail invitees their invitation', example: true })
+  team_invitation!: boolean;
+  @ApiProperty({ description: 'Mail the owner when a webhook is disabled', example: true })
+  webhook_disabled!: boolean;
+  @ApiProperty({ description: 'Mail the owner when a scheduled post fails on a platform', example: false })
+  social_post_failed!: boolean;
+}
 
 export class UpdateStoreMailSettingsDto implements Partial<StoreMailSettings> {
   @ApiPropertyOptional({ description: 'Mail invitees their invitation (off: the app sends its own, with invite_token)', example: true })
@@ -38,8 +46,12 @@ export class StoreMailSettingsController {
 
   @Get()
   @StoreScoped({ from: 'param', need: 'manage' })
-  @ApiOperation({ summary: "Which of the store's notices are e-mailed (owner or admin)" })
-  @ApiSuccess(200, { mail_settings: SETTINGS_EXAMPLE })
+  @ApiOperation({
+    summary: "Which of the store's notices are e-mailed (owner or admin)",
+    description:
+      'Every notice is e-mailed until the owner turns it off with PATCH. Account e-mails (confirmations, recovery) are not listed: they are always sent.',
+  })
+  @ApiEnvelope(200, { mail_settings: StoreMailSettingsView })
   async get(@Param('store_id') storeId: string) {
     return { success: true, mail_settings: await this.settings.of(storeId) };
   }
@@ -52,7 +64,7 @@ export class StoreMailSettingsController {
       '`team_invitation`: the invitation e-mail of POST …/members; `webhook_disabled` and `social_post_failed`: the e-mail to the owner ' +
       'beside the merchant notification. Fields left out keep their value.',
   })
-  @ApiSuccess(200, { mail_settings: SETTINGS_EXAMPLE })
+  @ApiEnvelope(200, { mail_settings: StoreMailSettingsView })
   async update(@Param('store_id') storeId: string, @Body() body: UpdateStoreMailSettingsDto) {
     return { success: true, mail_settings: await this.settings.update(storeId, body) };
   }

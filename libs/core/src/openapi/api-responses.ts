@@ -62,6 +62,42 @@ export const ApiErrorResponse = (
   );
 
 /**
+ * Documents an error answer of /functions/v1 whose `details` are not a list of fields (OUT_OF_STOCK,
+ * INVALID_TRANSITION, SERVICE_UNAVAILABLE…): the envelope's schema with `details` as given, so the
+ * example validates against it. `@ApiErrorDetailsResponse(409, 'Not enough stock', { type: 'object', … }, { code, message, details })`.
+ */
+export const ApiErrorDetailsResponse = (
+  status: number,
+  description: string,
+  details: SchemaObject,
+  example: { code: ApiErrorCode; message: string; details: unknown },
+) =>
+  applyDecorators(
+    ApiExtraModels(ErrorEnvelope),
+    ApiResponse({
+      status,
+      description,
+      content: {
+        'application/json': {
+          schema: {
+            type: 'object',
+            required: ['success', 'error'],
+            properties: {
+              success: { type: 'boolean', enum: [false] },
+              error: {
+                type: 'object',
+                required: ['code', 'message'],
+                properties: { code: { $ref: getSchemaPath('ErrorCode') }, message: { type: 'string' }, details },
+              },
+            },
+          },
+          example: { success: false, error: example },
+        },
+      },
+    }),
+  );
+
+/**
  * One field of a success body: a response DTO class (its `@ApiProperty` fields become a component
  * schema, referenced with `$ref`), `[Dto]` for a list of them, or a plain schema for a scalar.
  */
