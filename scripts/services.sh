@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # Makes sure PostgreSQL (127.0.0.1:5432) and Redis (127.0.0.1:6379) run on this machine.
 # Starts them when installed but stopped; installs them from Debian packages when absent.
+# With --chromium, also installs Debian's chromium package when no Chromium is on PATH: the headless
+# browser of test/swagger-ui.e2e-spec.ts. A machine where it cannot be installed is not an error:
+# that test is then skipped and says why.
 # Safe to run any number of times; prints one line per service. Used by .ci/run and by hand.
 set -euo pipefail
 
@@ -23,6 +26,14 @@ fail() {
   echo "services: $*" >&2
   exit 1
 }
+
+WITH_CHROMIUM=0
+for arg in "$@"; do
+  case "$arg" in
+    --chromium) WITH_CHROMIUM=1 ;;
+    *) fail "unknown option $arg (known: --chromium)" ;;
+  esac
+done
 
 APT_UPDATED=0
 apt_install() {
@@ -143,5 +154,28 @@ ensure_redis() {
   echo "Redis: $action on $REDIS_HOST:$REDIS_PORT"
 }
 
+# ------------------------------------------------------------------ Chromium
+
+chromium_on_path() { command -v chromium || command -v chromium-browser || command -v google-chrome-stable || command -v google-chrome; }
+
+ensure_chromium() {
+  local found
+  if found="$(chromium_on_path)"; then
+    echo "Chromium: already installed ($found)"
+    return
+  fi
+  if ! command -v apt-get >/dev/null 2>&1; then
+    echo "Chromium: not installed and apt-get is not available; the browser test will be skipped"
+    return
+  fi
+  # In a subshell: a failed install ends only it (apt_install's fail), not the script.
+  if (apt_install chromium) && found="$(chromium_on_path)"; then
+    echo "Chromium: installed ($found)"
+  else
+    echo "Chromium: could not be installed (apt-get install chromium); the browser test will be skipped"
+  fi
+}
+
 ensure_postgres
 ensure_redis
+if [ "$WITH_CHROMIUM" -eq 1 ]; then ensure_chromium; fi

@@ -18,7 +18,7 @@ export interface HttpResult<T = any> {
   headers: Headers;
 }
 
-/** A real app on the run's PostgreSQL and Redis, listening on a free port of 127.0.0.1. */
+/** A real app on the run's PostgreSQL and Redis, listening on 127.0.0.1 (a free port unless `PORT` is given). */
 export interface TestApp {
   app: NestFastifyApplication;
   config: AppConfig;
@@ -47,7 +47,9 @@ export async function startApp(env: Record<string, string> = {}): Promise<TestAp
     ...env,
   });
   const app = await createApp(config);
-  await app.listen(0, '127.0.0.1');
+  // A free port, unless the test names one: a browser test must know the address before the app
+  // starts, since the OpenAPI document that Swagger UI calls names it (PUBLIC_BASE_URL).
+  await app.listen(env.PORT === undefined ? 0 : config.PORT, '127.0.0.1');
   const address = app.getHttpServer().address() as { port: number };
   const url = `http://127.0.0.1:${address.port}`;
   return {
