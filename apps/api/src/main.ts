@@ -5,6 +5,7 @@ import { hourlyLimits } from '@app/billing';
 import { platformSettingsProblems } from '@app/social';
 import { ConfigError, ensureRedis, loadConfig, prepareDatabase, StartupError, type AppConfig } from '@app/core';
 import { createApp } from './app.factory.js';
+import { loadEnvFile } from './env-file.js';
 import { AppModule, MIGRATIONS } from './app.module.js';
 import { shutDownOnSignals } from './graceful-shutdown.js';
 
@@ -40,6 +41,8 @@ async function start(config: AppConfig): Promise<void> {
 }
 
 try {
+  // `.env` under the real environment (env-file.ts), then every setting validated at once.
+  loadEnvFile();
   await start(loadConfig());
 } catch (error) {
   // Known start-up problems print one line each, no stack trace.
