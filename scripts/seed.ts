@@ -4,7 +4,7 @@
  * Env (or `.env`): SEED_API_URL (default http://localhost:3000), PUBLIC_API_KEY (default: the development key).
  * Safe to run again: it signs the merchant in and reuses its store.
  */
-import { DEVELOPMENT_DEFAULTS } from '@app/core';
+import { DEVELOPMENT_DEFAULTS } from '@app/auth';
 import { loadEnvFile } from '../apps/api/src/env-file.js';
 
 loadEnvFile();

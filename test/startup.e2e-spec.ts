@@ -71,7 +71,7 @@ describe('start-up of the built server (node dist/apps/api/src/main.js)', () => 
     const result = await runMain({});
     expect(result.code).toBe(1);
     expect(result.stderr).toBe(
-      'Invalid configuration: JWT_SECRET, ENCRYPTION_KEY, PUBLIC_API_KEY, PUBLIC_BASE_URL must be set (NODE_ENV is not development or test)\n',
+      'Invalid configuration: ENCRYPTION_KEY, JWT_SECRET, PUBLIC_API_KEY, PUBLIC_BASE_URL must be set (NODE_ENV is not development or test)\n',
     );
     expect(result.stdout).toBe('');
   });
@@ -82,6 +82,25 @@ describe('start-up of the built server (node dist/apps/api/src/main.js)', () => 
     expect(result.stderr).toBe(
       'Invalid configuration:\n  META_GRAPH_VERSION ("21"): must look like v21.0\n  X_API_URL ("not a url"): X_API_URL must be a URL address\n',
     );
+    expect(result.stdout).toBe('');
+  });
+
+  it("bad settings of several libs (each lib's own class): exit code 1 and one line each, every lib's at once", async () => {
+    const result = await runMain({
+      ...services(),
+      NODE_ENV: 'test',
+      PORT: 'eighty',
+      MAIL_FROM: 'nobody',
+      AI_HOURLY_LIMITS: 'generate-poem:3',
+    });
+    expect(result.code).toBe(1);
+    expect(result.stderr.split('\n')).toEqual([
+      'Invalid configuration:',
+      expect.stringMatching(/^ {2}PORT \("eighty"\): /),
+      '  MAIL_FROM ("nobody"): must be an address or "Name <address>"',
+      expect.stringMatching(/^ {2}AI_HOURLY_LIMITS \("generate-poem:3"\): unknown function "generate-poem"/),
+      '',
+    ]);
     expect(result.stdout).toBe('');
   });
 

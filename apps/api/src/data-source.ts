@@ -1,7 +1,8 @@
 import 'reflect-metadata';
-import { loadConfig, MigrationDataSource } from '@app/core';
+import { databaseConfig, MigrationDataSource } from '@app/core';
 import { MIGRATIONS } from './app.module.js';
 import { loadEnvFile } from './env-file.js';
+import { loadAppSettings } from './settings.js';
 
 /**
  * The migrations CLI's DataSource (`npm run migration:run`, `migration:revert`, `migration:show`:
@@ -10,4 +11,4 @@ import { loadEnvFile } from './env-file.js';
  * the next start: MigrationDataSource.
  */
 loadEnvFile();
-export default new MigrationDataSource(loadConfig(), MIGRATIONS);
+export default new MigrationDataSource(loadAppSettings(process.env).get(databaseConfig), MIGRATIONS);

@@ -1,8 +1,9 @@
 import type { TransactionHost } from '@nestjs-cls/transactional';
 import type { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
-import { ApiError, type AppConfig, type DbScopes } from '@app/core';
+import { ApiError, type DbScopes } from '@app/core';
 import { AI_FUNCTION_NAMES, CREDIT_COSTS } from './credit-costs.js';
 import { CreditsService } from './credits.service.js';
+import { billingConfig } from './billing.config.js';
 
 const STORE = '6f1c0b1e-2d4a-4c1b-9f57-1f0e8f6b8a11';
 
@@ -21,7 +22,7 @@ function serviceAnswering(row: Record<string, unknown>) {
     },
   };
   const txHost = { tx } as unknown as TransactionHost<TransactionalAdapterTypeOrm>;
-  const service = new CreditsService(txHost, {} as DbScopes, { AI_HOURLY_LIMITS: undefined } as AppConfig);
+  const service = new CreditsService(txHost, {} as DbScopes, billingConfig.from({}));
   return { service, calls };
 }
 

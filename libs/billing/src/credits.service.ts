@@ -1,11 +1,12 @@
-import { Injectable, type OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import type { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import type { CreditCharge } from '@app/ai';
-import { ApiError, AppConfig, DbScopes, decodeCursor, PRIVATE_SCHEMA, queryRows, toPage } from '@app/core';
+import { ApiError, DbScopes, decodeCursor, PRIVATE_SCHEMA, queryRows, toPage } from '@app/core';
 import { MAX_BALANCE } from './credit-limits.js';
 import { AI_FUNCTION_NAMES, CREDIT_COSTS, hourlyLimits, USAGE_WINDOW_SECONDS, type AiFunction } from './credit-costs.js';
 import { toLedgerEntryView, type Charge, type LedgerEntryView, type LedgerRow } from './credit-ledger.js';
+import { billingConfig, type BillingConfig } from './billing.config.js';
 
 export interface FunctionUsage {
   used_last_hour: number;
@@ -34,7 +35,7 @@ export class CreditsService implements OnModuleInit {
   constructor(
     private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
     private readonly scopes: DbScopes,
-    private readonly config: AppConfig,
+    @Inject(billingConfig.KEY) private readonly config: BillingConfig,
   ) {
     this.limits = hourlyLimits(config.AI_HOURLY_LIMITS);
   }

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import type { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
-import { AppConfig, Databases, queryRows } from '@app/core';
+import { Databases, httpConfig, queryRows, type HttpConfig } from '@app/core';
 import { COVER_HEIGHT, COVER_WIDTH } from '../images/cover-renderer.js';
 
 export const COVERS_PATH = 'media/covers';
@@ -13,7 +13,7 @@ export class CoverStore {
   constructor(
     private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
     private readonly databases: Databases,
-    private readonly config: AppConfig,
+    @Inject(httpConfig.KEY) private readonly config: HttpConfig,
   ) {}
 
   /** Stores a 1200×630 PNG and answers its public URL (as the calling user: needs `ai` on the store). */

@@ -1,7 +1,7 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import type { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
-import { AppConfig, GoTrueError, hashToken, type UserPrincipal } from '@app/core';
+import { GoTrueError, hashToken, type UserPrincipal } from '@app/core';
 import { MIN_PASSWORD_LENGTH } from '../dto/auth.dto.js';
 import type { ResendBody, UpdateUserBody, VerifyBody } from '../dto/account.dto.js';
 import { AuthStore } from '../sessions/auth-store.js';
@@ -14,6 +14,7 @@ import { PasswordHasher } from '../users/password-hasher.js';
 import type { UserView } from '../users/user.js';
 import { UserRepository } from '../users/user.repository.js';
 import { AccountMail, hashCode } from './account-mail.js';
+import { authConfig, type AuthConfig } from '../auth.config.js';
 
 /** GoTrue's answer to a link or code that is unknown, used or expired. */
 export const OTP_EXPIRED = () => new GoTrueError(403, 'otp_expired', 'Token has expired or is invalid');
@@ -41,7 +42,7 @@ export class AccountService {
     private readonly accountMail: AccountMail,
     private readonly limits: AccountLimits,
     private readonly signInLimiter: SignInLimiter,
-    private readonly config: AppConfig,
+    @Inject(authConfig.KEY) private readonly config: AuthConfig,
     private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
   ) {}
 

@@ -1,7 +1,7 @@
-import { Injectable, Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
+import { Inject, Injectable, Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
 import { Propagation, TransactionHost } from '@nestjs-cls/transactional';
 import type { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
-import { AppConfig } from '../config/app-config.js';
+import { runtimeConfig, type RuntimeConfig } from '../config/runtime.config.js';
 import { DbScopes } from '../database/db-scope.js';
 import { queryRows } from '../database/query-rows.js';
 import { PeriodicTask } from '../scheduling/periodic-task.js';
@@ -39,7 +39,7 @@ export class IdempotencyStore implements OnApplicationBootstrap, BeforeApplicati
   constructor(
     private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
     private readonly scopes: DbScopes,
-    private readonly config: AppConfig,
+    @Inject(runtimeConfig.KEY) private readonly config: RuntimeConfig,
   ) {}
 
   onApplicationBootstrap(): void {

@@ -1,9 +1,10 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import type { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
-import { AppConfig } from '../config/app-config.js';
+import { runtimeConfig, type RuntimeConfig } from '../config/runtime.config.js';
 import { DbScopes } from '../database/db-scope.js';
 import { RetentionSweep } from '../scheduling/retention-sweep.js';
+import { outboxConfig, type OutboxConfig } from './outbox.config.js';
 
 /**
  * Deletes outbox events dispatched more than OUTBOX_RETENTION_DAYS ago (index
@@ -14,7 +15,12 @@ import { RetentionSweep } from '../scheduling/retention-sweep.js';
  */
 @Injectable()
 export class OutboxRetention extends RetentionSweep {
-  constructor(txHost: TransactionHost<TransactionalAdapterTypeOrm>, scopes: DbScopes, config: AppConfig) {
+  constructor(
+    txHost: TransactionHost<TransactionalAdapterTypeOrm>,
+    scopes: DbScopes,
+    @Inject(runtimeConfig.KEY) runtime: RuntimeConfig,
+    @Inject(outboxConfig.KEY) outbox: OutboxConfig,
+  ) {
     const deleteBatch = `
       WITH gone AS (
         DELETE FROM outbox_events WHERE id IN (
@@ -26,6 +32,6 @@ export class OutboxRetention extends RetentionSweep {
         DELETE FROM outbox_acks WHERE event_id IN (SELECT id FROM gone)
       )
       SELECT 1 FROM gone`;
-    super({ name: 'outbox retention', days: 'OUTBOX_RETENTION_DAYS', deleteBatch }, txHost, scopes, config);
+    super({ name: 'outbox retention', days: () => outbox.OUTBOX_RETENTION_DAYS, deleteBatch }, txHost, scopes, runtime);
   }
 }

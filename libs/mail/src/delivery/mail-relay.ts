@@ -1,10 +1,11 @@
-import { Injectable, Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
+import { Inject, Injectable, Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import type { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
-import { AppConfig, DbScopes, PeriodicTask, queryRows, SecretBox } from '@app/core';
+import { DbScopes, PeriodicTask, queryRows, runtimeConfig, SecretBox, type RuntimeConfig } from '@app/core';
 import { MailRenderer, type RenderedMail } from '../rendering/mail-renderer.js';
 import type { MailTemplate } from '../templates.js';
 import { MailSendError, MailTransport } from './mail-transport.js';
+import { mailConfig, type MailConfig } from '../mail.config.js';
 
 /** Messages claimed at a time. */
 const BATCH = 20;
@@ -39,7 +40,8 @@ export class MailRelay implements OnApplicationBootstrap, BeforeApplicationShutd
   private stopping = false;
 
   constructor(
-    private readonly config: AppConfig,
+    @Inject(mailConfig.KEY) private readonly config: MailConfig,
+    @Inject(runtimeConfig.KEY) private readonly runtime: RuntimeConfig,
     private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
     private readonly scopes: DbScopes,
     private readonly transport: MailTransport,
@@ -48,7 +50,7 @@ export class MailRelay implements OnApplicationBootstrap, BeforeApplicationShutd
   ) {}
 
   get enabled(): boolean {
-    return this.config.APP_ROLE !== 'api' && this.config.MAIL_RELAY;
+    return this.runtime.APP_ROLE !== 'api' && this.config.MAIL_RELAY;
   }
 
   onApplicationBootstrap(): void {

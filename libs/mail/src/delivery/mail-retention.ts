@@ -1,7 +1,8 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import type { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
-import { AppConfig, DbScopes, RetentionSweep } from '@app/core';
+import { DbScopes, RetentionSweep, runtimeConfig, type RuntimeConfig } from '@app/core';
+import { mailConfig, type MailConfig } from '../mail.config.js';
 
 /**
  * Deletes mail sent or given up more than MAIL_RETENTION_DAYS ago, and development-mailbox messages
@@ -9,7 +10,12 @@ import { AppConfig, DbScopes, RetentionSweep } from '@app/core';
  */
 @Injectable()
 export class MailRetention extends RetentionSweep {
-  constructor(txHost: TransactionHost<TransactionalAdapterTypeOrm>, scopes: DbScopes, config: AppConfig) {
+  constructor(
+    txHost: TransactionHost<TransactionalAdapterTypeOrm>,
+    scopes: DbScopes,
+    @Inject(runtimeConfig.KEY) runtime: RuntimeConfig,
+    @Inject(mailConfig.KEY) mail: MailConfig,
+  ) {
     const deleteBatch = `
       WITH outbox AS (
         DELETE FROM mail_outbox WHERE id IN (
@@ -21,6 +27,6 @@ export class MailRetention extends RetentionSweep {
           SELECT id FROM dev_mailbox WHERE created_at < now() - make_interval(days => $1) LIMIT $2 FOR UPDATE SKIP LOCKED)
         RETURNING 1)
       SELECT 1 FROM outbox UNION ALL SELECT 1 FROM mailbox`;
-    super({ name: 'mail retention', days: 'MAIL_RETENTION_DAYS', deleteBatch }, txHost, scopes, config);
+    super({ name: 'mail retention', days: () => mail.MAIL_RETENTION_DAYS, deleteBatch }, txHost, scopes, runtime);
   }
 }

@@ -1,7 +1,8 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import type { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
-import { AppConfig, DbScopes, RetentionSweep } from '@app/core';
+import { DbScopes, RetentionSweep, runtimeConfig, type RuntimeConfig } from '@app/core';
+import { webhooksConfig, type WebhooksConfig } from '../webhooks.config.js';
 
 /**
  * Deletes finished deliveries (succeeded, failed, cancelled) whose last change is more than
@@ -13,7 +14,12 @@ import { AppConfig, DbScopes, RetentionSweep } from '@app/core';
  */
 @Injectable()
 export class DeliveryRetention extends RetentionSweep {
-  constructor(txHost: TransactionHost<TransactionalAdapterTypeOrm>, scopes: DbScopes, config: AppConfig) {
+  constructor(
+    txHost: TransactionHost<TransactionalAdapterTypeOrm>,
+    scopes: DbScopes,
+    @Inject(runtimeConfig.KEY) runtime: RuntimeConfig,
+    @Inject(webhooksConfig.KEY) webhooks: WebhooksConfig,
+  ) {
     const deleteBatch = `
       DELETE FROM webhook_deliveries WHERE id IN (
         SELECT d.id FROM webhook_deliveries d
@@ -21,6 +27,6 @@ export class DeliveryRetention extends RetentionSweep {
            AND NOT EXISTS (SELECT 1 FROM webhook_deliveries r WHERE r.redelivery_of = d.id)
          LIMIT $2 FOR UPDATE OF d SKIP LOCKED)
       RETURNING 1`;
-    super({ name: 'delivery retention', days: 'DELIVERY_RETENTION_DAYS', deleteBatch }, txHost, scopes, config);
+    super({ name: 'delivery retention', days: () => webhooks.DELIVERY_RETENTION_DAYS, deleteBatch }, txHost, scopes, runtime);
   }
 }
