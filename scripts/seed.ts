@@ -1,10 +1,13 @@
 /**
  * Seeds a running API with a demo merchant and store, through the public HTTP API only.
  * Usage: start the API (`npm start`), then in another terminal `npm run seed`.
- * Env: SEED_API_URL (default http://localhost:3000), PUBLIC_API_KEY (default: the development key).
+ * Env (or `.env`): SEED_API_URL (default http://localhost:3000), PUBLIC_API_KEY (default: the development key).
  * Safe to run again: it signs the merchant in and reuses its store.
  */
-import { DEVELOPMENT_DEFAULTS } from '@app/core';
+import { DEVELOPMENT_DEFAULTS } from '@app/auth';
+import { loadEnvFile } from '../apps/api/src/env-file.js';
+
+loadEnvFile();
 
 const API_URL = (process.env.SEED_API_URL ?? 'http://localhost:3000').replace(/\/+$/, '');
 const PUBLIC_API_KEY = process.env.PUBLIC_API_KEY || DEVELOPMENT_DEFAULTS.PUBLIC_API_KEY;

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { createRedis, RedisThrottlerStorage } from '@app/core';
+import { createRedis, redisConfig, RedisThrottlerStorage } from '@app/core';
 import { PUBLIC_KEY, startApp, uniqueEmail, type HttpResult, type TestApp } from './support/app.js';
 
 const PASSWORD = 'correct horse battery';
@@ -52,7 +52,7 @@ describe('abuse limits', () => {
   }
 
   it('counts a sign-in on a Redis client still making its first connection (no 503 for the first sign-in after a start)', async () => {
-    const redis = createRedis(api.config);
+    const redis = createRedis(api.settings.get(redisConfig));
     try {
       expect(redis.status).toBe('connecting');
       const storage = new RedisThrottlerStorage(redis);

@@ -1,6 +1,7 @@
 import { DataSource } from 'typeorm';
 import { codeIn, FakeSmtpServer, verifyLinkIn } from './fakes/smtp-server.js';
 import { WebhookReceiver } from './fakes/webhook-receiver.js';
+import { httpConfig } from '@app/core';
 import { PUBLIC_KEY, startApp, uniqueEmail, type TestApp } from './support/app.js';
 import { createPrivateDatabase, SYSTEM_DATA_SOURCE } from './support/database.js';
 import { until } from './support/wait.js';
@@ -32,7 +33,7 @@ describe('account e-mails over SMTP', () => {
    */
   const follow = async (link: string) => {
     const url = new URL(link);
-    expect(url.origin).toBe(api.config.baseUrl);
+    expect(url.origin).toBe(api.settings.get(httpConfig).baseUrl);
     const answer = await fetch(`${api.url}${url.pathname}${url.search}`, { redirect: 'manual' });
     expect(answer.status).toBe(302);
     const location = new URL(answer.headers.get('location')!);

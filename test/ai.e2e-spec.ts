@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import sharp from 'sharp';
 import twitterText from 'twitter-text';
 import { DataSource } from 'typeorm';
-import { IdempotencyStore } from '@app/core';
+import { httpConfig, IdempotencyStore } from '@app/core';
 import { ImageServer, twoColourPhoto } from './fakes/image-server.js';
 import { merchantWithStore, PUBLIC_KEY, signUp, startApp, uniqueEmail, type HttpResult, type TestApp, TEST_ADMIN } from './support/app.js';
 import { SYSTEM_DATA_SOURCE } from './support/database.js';
@@ -273,7 +273,7 @@ describe('AI functions (local provider) and credits', () => {
       });
       expect(result.status).toBe(200);
       expect(result.body.ai_credits_used).toBe(3);
-      expect(result.body.image_url).toMatch(new RegExp(`^${api.config.baseUrl}/media/covers/[0-9a-f-]{36}\\.png$`));
+      expect(result.body.image_url).toMatch(new RegExp(`^${api.settings.get(httpConfig).baseUrl}/media/covers/[0-9a-f-]{36}\\.png$`));
       const path = new URL(result.body.image_url).pathname;
       const served = await fetch(`${api.url}${path}`);
       expect(served.status).toBe(200);

@@ -1,5 +1,5 @@
 import { SignJWT } from 'jose';
-import { AccessTokenService } from '@app/auth';
+import { AccessTokenService, authConfig } from '@app/auth';
 import { PUBLIC_KEY, signUp, startApp, uniqueEmail, type TestApp, TEST_ADMIN } from './support/app.js';
 
 const PASSWORD = 'correct horse battery';
@@ -277,8 +277,8 @@ describe('the development secrets', () => {
   it('a development app refuses an admin token signed with the old published secret, and accepts its own', async () => {
     const api = await startApp({ NODE_ENV: 'development' });
     try {
-      expect(api.config.developmentSecretsFile).toBeDefined();
-      expect(api.config.jwtSecret).not.toBe(OLD_DEVELOPMENT_SECRET);
+      expect(api.settings.developmentSecretsFile).toBeDefined();
+      expect(api.settings.get(authConfig).jwtSecret).not.toBe(OLD_DEVELOPMENT_SECRET);
       const session = await signUp(api);
       const claims = { ...decodeJwt(session.access_token), role: 'admin' };
       const sign = (secret: string) =>
@@ -289,7 +289,9 @@ describe('the development secrets', () => {
       expect(forged.body).toMatchObject({ success: false, error: { code: 'UNAUTHENTICATED' } });
       expect((await api.request('GET', '/auth/v1/user', { token: await sign(OLD_DEVELOPMENT_SECRET) })).status).toBe(401);
       // The same claims under the installation's own secret pass: the refusal is the secret's doing.
-      expect((await api.request('GET', '/functions/v1/stores', { token: await sign(api.config.jwtSecret) })).status).toBe(200);
+      expect((await api.request('GET', '/functions/v1/stores', { token: await sign(api.settings.get(authConfig).jwtSecret) })).status).toBe(
+        200,
+      );
     } finally {
       await api.close();
     }

@@ -1,4 +1,5 @@
 import { DataSource } from 'typeorm';
+import { mailConfig } from '@app/mail';
 import { merchantWithStore, PUBLIC_KEY, signUp, startApp, TEST_ADMIN, uniqueEmail, type TestApp } from './support/app.js';
 import { asRequest, createPrivateDatabase, SYSTEM_DATA_SOURCE } from './support/database.js';
 import { until } from './support/wait.js';
@@ -49,7 +50,7 @@ describe('the development mailbox and the mail tables under row-level security',
     }, 'the recovery e-mail in the development mailbox');
     const [message] = listed.body.data;
     expect(message).toMatchObject({ to: email, template: 'reset_password', subject: 'Reset your password' });
-    expect(message.from).toBe(api.config.MAIL_FROM);
+    expect(message.from).toBe(api.settings.get(mailConfig).MAIL_FROM);
     expect(message.html).toContain('<html lang="en">');
     const link = /(http\S+\/auth\/v1\/verify\?\S+)/.exec(message.text)![1];
     const followed = await fetch(`${api.url}${new URL(link).pathname}${new URL(link).search}`, { redirect: 'manual' });

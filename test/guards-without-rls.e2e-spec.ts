@@ -1,4 +1,5 @@
 import type { DataSource } from 'typeorm';
+import { databaseConfig } from '@app/core';
 import { merchantWithStore, signUp, startApp, uniqueEmail, type HttpResult, type TestApp } from './support/app.js';
 import { asRequest, BYPASS_LOGIN, startAppWithoutRls, SYSTEM_DATA_SOURCE } from './support/database.js';
 import { connectSandbox } from './support/social.js';
@@ -219,7 +220,7 @@ describe('the guards alone (row-level security out of the way)', () => {
   });
 
   it('the same login is refused at start-up without UNSAFE_REQUEST_ROLE_MAY_BYPASS_RLS', async () => {
-    await expect(startApp({ DATABASE_REQUEST_URL: api.config.requestDatabaseUrl })).rejects.toThrow(
+    await expect(startApp({ DATABASE_REQUEST_URL: api.settings.get(databaseConfig).requestDatabaseUrl })).rejects.toThrow(
       /DATABASE_REQUEST_URL logs in as storefront_test_bypass, which may do more than requests need \(superuser, BYPASSRLS/,
     );
   });

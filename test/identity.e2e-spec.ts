@@ -1,5 +1,7 @@
 import { decodeJwt, SignJWT } from 'jose';
 import type { DataSource } from 'typeorm';
+import { authConfig } from '@app/auth';
+import { loadAppSettings } from '../apps/api/src/settings.js';
 import { merchantWithStore, PUBLIC_KEY, signUp, startApp, uniqueEmail, type TestApp } from './support/app.js';
 import { createPrivateDatabase, SYSTEM_DATA_SOURCE } from './support/database.js';
 
@@ -22,7 +24,7 @@ describe('identity read from the database on every request', () => {
     const original = decodeJwt(token);
     return new SignJWT({ ...original, ...claims })
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-      .sign(new TextEncoder().encode(api.config.jwtSecret));
+      .sign(new TextEncoder().encode(api.settings.get(authConfig).jwtSecret));
   }
 
   it('a role claim that disagrees with the database grants nothing', async () => {
@@ -112,8 +114,8 @@ describe('identity read from the database on every request', () => {
   }
 
   it('refuses an unreadable SESSION_MAX_AGE at start with one line', async () => {
-    const { loadConfig, ConfigError } = await import('@app/core');
-    expect(() => loadConfig({ ...process.env, SESSION_MAX_AGE: 'forever' })).toThrow(ConfigError);
-    expect(loadConfig({ ...process.env, SESSION_MAX_AGE: '12h' }).SESSION_MAX_AGE).toBe(43_200);
+    const { ConfigError, databaseConfig } = await import('@app/core');
+    expect(() => loadAppSettings({ ...process.env, SESSION_MAX_AGE: 'forever' })).toThrow(ConfigError);
+    expect(loadAppSettings({ ...process.env, SESSION_MAX_AGE: '12h' }).get(databaseConfig).SESSION_MAX_AGE).toBe(43_200);
   });
 });

@@ -1,6 +1,6 @@
 import { DataSource } from 'typeorm';
-import { OutboxRetention } from '@app/core';
-import { DeliveryRetention } from '@app/webhooks';
+import { OutboxRetention, outboxConfig } from '@app/core';
+import { DeliveryRetention, webhooksConfig } from '@app/webhooks';
 import { merchantWithStore, startApp, type TestApp } from './support/app.js';
 import { SYSTEM_DATA_SOURCE } from './support/database.js';
 import { until } from './support/wait.js';
@@ -72,7 +72,7 @@ describe('retention', () => {
   });
 
   it('deletes events dispatched more than OUTBOX_RETENTION_DAYS ago in batches of at most the limit; keeps newer and undispatched ones', async () => {
-    expect(api.config.OUTBOX_RETENTION_DAYS).toBe(7);
+    expect(api.settings.get(outboxConfig).OUTBOX_RETENTION_DAYS).toBe(7);
     const old = await insertEvents(2500, 8);
     const recent = await insertEvents(3, 6);
     // Created long ago but never dispatched: the relay still owes it, whatever its age.
@@ -113,7 +113,7 @@ describe('retention', () => {
   });
 
   it('deletes finished deliveries older than DELIVERY_RETENTION_DAYS with their attempts; keeps pending, newer and redelivered ones', async () => {
-    expect(api.config.DELIVERY_RETENTION_DAYS).toBe(30);
+    expect(api.settings.get(webhooksConfig).DELIVERY_RETENTION_DAYS).toBe(30);
     const oldSucceeded = await insertDelivery('succeeded', 31, { attempts: 3 });
     const oldCancelled = await insertDelivery('cancelled', 45);
     const recent = await insertDelivery('succeeded', 29);
@@ -157,15 +157,15 @@ describe('retention', () => {
   it('keeps everything while a retention is 0', async () => {
     const old = await insertEvents(5, 400);
     const oldDelivery = await insertDelivery('succeeded', 400);
-    const { config } = api;
-    const before = [config.OUTBOX_RETENTION_DAYS, config.DELIVERY_RETENTION_DAYS];
-    config.OUTBOX_RETENTION_DAYS = 0;
-    config.DELIVERY_RETENTION_DAYS = 0;
+    const [outbox, webhooks] = [api.settings.get(outboxConfig), api.settings.get(webhooksConfig)];
+    const before = [outbox.OUTBOX_RETENTION_DAYS, webhooks.DELIVERY_RETENTION_DAYS];
+    outbox.OUTBOX_RETENTION_DAYS = 0;
+    webhooks.DELIVERY_RETENTION_DAYS = 0;
     try {
       expect(await api.app.get(OutboxRetention).prune()).toEqual([]);
       expect(await api.app.get(DeliveryRetention).prune()).toEqual([]);
     } finally {
-      [config.OUTBOX_RETENTION_DAYS, config.DELIVERY_RETENTION_DAYS] = before;
+      [outbox.OUTBOX_RETENTION_DAYS, webhooks.DELIVERY_RETENTION_DAYS] = before;
     }
     expect(await remaining(old)).toBe(5);
     expect(await existing([oldDelivery])).toEqual([oldDelivery]);

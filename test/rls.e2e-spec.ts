@@ -1,7 +1,7 @@
 import { getDataSourceToken } from '@nestjs/typeorm';
 import pg from 'pg';
 import type { DataSource } from 'typeorm';
-import { OWNER_ROLE, REQUEST_ROLE, sessionProof, SYSTEM_ROLE } from '@app/core';
+import { databaseConfig, OWNER_ROLE, REQUEST_ROLE, sessionProof, SYSTEM_ROLE } from '@app/core';
 import { merchantWithStore, signUp, startApp, TEST_ADMIN, uniqueEmail, type TestApp } from './support/app.js';
 import { asRequest, sessionIdOf, SYSTEM_DATA_SOURCE, type Query } from './support/database.js';
 
@@ -79,7 +79,11 @@ describe('row-level security', () => {
         [OWNER_ROLE, SYSTEM_ROLE, REQUEST_ROLE],
       ),
     );
-    expect(row).toMatchObject({ name: api.config.requestDatabaseUrl.match(/\/\/([^:@]+)/)![1], rolsuper: false, rolbypassrls: false });
+    expect(row).toMatchObject({
+      name: api.settings.get(databaseConfig).requestDatabaseUrl.match(/\/\/([^:@]+)/)![1],
+      rolsuper: false,
+      rolbypassrls: false,
+    });
     expect(row).toMatchObject({ owner: false, system: false, requests: true, owned: 0 });
   });
 
@@ -321,12 +325,15 @@ describe('row-level security', () => {
     });
 
     it('leaves nothing on its pooled connection for the next request: settings are reset when the next one binds', async () => {
-      const connection = new pg.Client({ connectionString: api.config.requestDatabaseUrl });
+      const connection = new pg.Client({ connectionString: api.settings.get(databaseConfig).requestDatabaseUrl });
       await connection.connect();
       try {
         const sessionId = sessionIdOf(customerToken);
         const bind = () =>
-          connection.query('SELECT 1 FROM app_bind_request($1, $2)', [sessionId, sessionProof(api.config.requestBindingKey!, sessionId)]);
+          connection.query('SELECT 1 FROM app_bind_request($1, $2)', [
+            sessionId,
+            sessionProof(api.settings.get(databaseConfig).requestBindingKey!, sessionId),
+          ]);
         await connection.query('BEGIN');
         await bind();
         await connection.query(`SET default_transaction_read_only = on`);

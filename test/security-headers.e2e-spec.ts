@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { httpConfig } from '@app/core';
 import { startApp, type TestApp } from './support/app.js';
 
 /** The settings production requires, for apps booted with NODE_ENV=production. */
@@ -106,7 +107,7 @@ describe('security headers, CORS and /metrics', () => {
       const query = new URLSearchParams({
         platform: 'x',
         state: 'state-1',
-        redirect_uri: `${api.config.baseUrl}/functions/v1/social-connect/callback`,
+        redirect_uri: `${api.settings.get(httpConfig).baseUrl}/functions/v1/social-connect/callback`,
       });
       const page = await fetch(`${api.url}/functions/v1/social-sandbox/authorize?${query}`);
       expect(page.status).toBe(200);

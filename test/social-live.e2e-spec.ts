@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import { SOCIAL_PLATFORMS, SOCIAL_PLATFORMS_REGISTRY, type PostContent, type SocialPlatformRegistry } from '@app/social';
 import { ImageServer, twoColourPhoto } from './fakes/image-server.js';
 import { FakePlatformServer } from './fakes/platform-server.js';
+import { httpConfig } from '@app/core';
 import { merchantWithStore, startApp, type TestApp } from './support/app.js';
 import { SYSTEM_DATA_SOURCE } from './support/database.js';
 import { callBack, eventually, openStart, redirectOf, startConnect } from './support/social.js';
@@ -114,13 +115,15 @@ describe('social publishing (live mode, fake platforms)', () => {
     it('X: auth_url is this service; it sends the browser to the authorize URL with an S256 challenge; the token request sends the matching verifier', async () => {
       const { auth_url } = await startConnect(api, store.token, store.storeId, 'x');
       expect(new URL(auth_url).pathname).toBe('/functions/v1/social-connect/start');
-      expect(auth_url.startsWith(api.config.baseUrl)).toBe(true);
+      expect(auth_url.startsWith(api.settings.get(httpConfig).baseUrl)).toBe(true);
       const { authorize, back, cookie } = await consent('x');
       expect(`${authorize.origin}${authorize.pathname}`).toBe(`${fake.url}/x/i/oauth2/authorize`);
       expect(authorize.searchParams.get('response_type')).toBe('code');
       expect(authorize.searchParams.get('code_challenge_method')).toBe('S256');
       const challenge = authorize.searchParams.get('code_challenge')!;
-      expect(authorize.searchParams.get('redirect_uri')).toBe(`${api.config.baseUrl}/functions/v1/social-connect/callback`);
+      expect(authorize.searchParams.get('redirect_uri')).toBe(
+        `${api.settings.get(httpConfig).baseUrl}/functions/v1/social-connect/callback`,
+      );
       const { params } = redirectOf(await callBack(api, back.toString(), cookie));
       expect(params.status).toBe('connected');
       const token = requestsTo('x').find((request) => request.path.endsWith('/2/oauth2/token'))!;

@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { ScheduledPostWorker, SOCIAL_PLATFORM_DEFINITIONS } from '@app/social';
+import { httpConfig } from '@app/core';
 import { merchantWithStore, signUp, startApp, uniqueEmail, type TestApp } from './support/app.js';
 import { asRequest, SYSTEM_DATA_SOURCE } from './support/database.js';
 import {
@@ -114,7 +115,7 @@ describe('social publishing (sandbox mode)', () => {
       const { auth_url, state } = await startConnect(api, token, storeId, 'x');
       expect(state).toMatch(/^[A-Za-z0-9_-]{43}$/);
       const startUrl = new URL(auth_url);
-      expect(`${startUrl.origin}${startUrl.pathname}`).toBe(`${api.config.baseUrl}/functions/v1/social-connect/start`);
+      expect(`${startUrl.origin}${startUrl.pathname}`).toBe(`${api.settings.get(httpConfig).baseUrl}/functions/v1/social-connect/start`);
       expect(startUrl.searchParams.get('state')).toBe(state);
 
       const opened = await openStart(api, auth_url);

@@ -1,5 +1,7 @@
 import { execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -9,10 +11,32 @@ import { signUp, startApp, uniqueEmail } from './support/app.js';
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const MAIN = path.join(ROOT, 'dist/apps/api/src/main.js');
 
+/**
+ * Working directories of the starts, each new, with no `.env` unless a test writes one. They hold the
+ * checkout's generated secrets (when the run has made them), so a development start shares the run's keys.
+ */
+const workDirs: string[] = [];
+const newWorkDir = () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'storefront-start-'));
+  workDirs.push(dir);
+  const secrets = path.join(ROOT, DEVELOPMENT_SECRETS_FILE);
+  if (fs.existsSync(secrets)) {
+    fs.mkdirSync(path.join(dir, path.dirname(DEVELOPMENT_SECRETS_FILE)), { recursive: true });
+    fs.copyFileSync(secrets, path.join(dir, DEVELOPMENT_SECRETS_FILE));
+  }
+  return dir;
+};
+afterAll(() => workDirs.forEach((dir) => fs.rmSync(dir, { recursive: true, force: true })));
+
 /** What `node dist/apps/api/src/main.js` printed before it exited (or was killed once `until` matched its output). */
-async function runMain(env: Record<string, string>, until?: RegExp): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  // Nothing of the test's own environment (NODE_ENV=test, the run's database) unless given.
-  const child = spawn(process.execPath, [MAIN], { cwd: ROOT, env: { PATH: process.env.PATH ?? '', ...env } });
+async function runMain(
+  env: Record<string, string>,
+  until?: RegExp,
+  cwd = newWorkDir(),
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  // Nothing of the test's own environment (NODE_ENV=test, the run's database) unless given, and no
+  // `.env` but the test's own: the server reads the one of its working directory, here a new one.
+  const child = spawn(process.execPath, [MAIN], { cwd, env: { PATH: process.env.PATH ?? '', ...env } });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => {
@@ -47,7 +71,7 @@ describe('start-up of the built server (node dist/apps/api/src/main.js)', () => 
     const result = await runMain({});
     expect(result.code).toBe(1);
     expect(result.stderr).toBe(
-      'Invalid configuration: JWT_SECRET, ENCRYPTION_KEY, PUBLIC_API_KEY, PUBLIC_BASE_URL must be set (NODE_ENV is not development or test)\n',
+      'Invalid configuration: ENCRYPTION_KEY, JWT_SECRET, PUBLIC_API_KEY, PUBLIC_BASE_URL must be set (NODE_ENV is not development or test)\n',
     );
     expect(result.stdout).toBe('');
   });
@@ -57,6 +81,37 @@ describe('start-up of the built server (node dist/apps/api/src/main.js)', () => 
     expect(result.code).toBe(1);
     expect(result.stderr).toBe(
       'Invalid configuration:\n  META_GRAPH_VERSION ("21"): must look like v21.0\n  X_API_URL ("not a url"): X_API_URL must be a URL address\n',
+    );
+    expect(result.stdout).toBe('');
+  });
+
+  it("bad settings of several libs (each lib's own class): exit code 1 and one line each, every lib's at once", async () => {
+    const result = await runMain({
+      ...services(),
+      NODE_ENV: 'test',
+      PORT: 'eighty',
+      MAIL_FROM: 'nobody',
+      AI_HOURLY_LIMITS: 'generate-poem:3',
+    });
+    expect(result.code).toBe(1);
+    expect(result.stderr.split('\n')).toEqual([
+      'Invalid configuration:',
+      expect.stringMatching(/^ {2}PORT \("eighty"\): /),
+      '  MAIL_FROM ("nobody"): must be an address or "Name <address>"',
+      expect.stringMatching(/^ {2}AI_HOURLY_LIMITS \("generate-poem:3"\): unknown function "generate-poem"/),
+      '',
+    ]);
+    expect(result.stdout).toBe('');
+  });
+
+  it('reads .env from its working directory, the real environment winning over it', async () => {
+    const cwd = newWorkDir();
+    // Two bad values in the file; the environment gives META_GRAPH_VERSION too, and its value is the one refused.
+    fs.writeFileSync(path.join(cwd, '.env'), '# a comment\nX_API_URL="not a url from .env"\nMETA_GRAPH_VERSION=v1\n');
+    const result = await runMain({ ...services(), NODE_ENV: 'test', META_GRAPH_VERSION: '21' }, undefined, cwd);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(
+      'Invalid configuration:\n  META_GRAPH_VERSION ("21"): must look like v21.0\n  X_API_URL ("not a url from .env"): X_API_URL must be a URL address\n',
     );
     expect(result.stdout).toBe('');
   });

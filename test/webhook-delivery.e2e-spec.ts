@@ -2,7 +2,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { DataSource } from 'typeorm';
 import { OutboxRelay, StoreEventSubscribers } from '@app/core';
-import { DeliveryQueue } from '@app/webhooks';
+import { DeliveryQueue, webhooksConfig } from '@app/webhooks';
 import { WebhookReceiver, type ReceivedRequest } from './fakes/webhook-receiver.js';
 import { merchantWithStore, startApp, type TestApp } from './support/app.js';
 import { SYSTEM_DATA_SOURCE } from './support/database.js';
@@ -349,7 +349,7 @@ describe('webhook retries on the default schedule', () => {
   });
 
   it('a failing delivery is tried again after 1, 5, 30 and 60 minutes, then the webhook is disabled', async () => {
-    expect(api.config.WEBHOOK_RETRY_DELAYS_MS).toEqual([0, 60_000, 300_000, 1_800_000, 3_600_000]);
+    expect(api.settings.get(webhooksConfig).WEBHOOK_RETRY_DELAYS_MS).toEqual([0, 60_000, 300_000, 1_800_000, 3_600_000]);
     const owner = await merchantWithStore(api, 'Default schedule store');
     const registered = await api.request('POST', '/functions/v1/webhooks/register', {
       token: owner.token,

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { DataSource } from 'typeorm';
-import { createRedis, MetricsService, REDIS } from '@app/core';
-import { DeliveryWorker, EndpointGate } from '@app/webhooks';
+import { createRedis, MetricsService, REDIS, redisConfig } from '@app/core';
+import { DeliveryWorker, EndpointGate, webhooksConfig } from '@app/webhooks';
 import { SwitchableReceiver } from './fakes/switchable-receiver.js';
 import { merchantWithStore, startApp, type TestApp } from './support/app.js';
 import { createPrivateDatabase, SYSTEM_DATA_SOURCE } from './support/database.js';
@@ -143,8 +143,8 @@ describe('fair delivery between webhooks', () => {
 
   it('keeps one state for every process: the limit, the parked order, the opening and the one probe hold across connections', async () => {
     // Two gates on connections of their own, as two worker processes have.
-    const connections = [createRedis(api.config), createRedis(api.config)];
-    const [one, two] = connections.map((redis) => new EndpointGate(redis, api.config));
+    const connections = [createRedis(api.settings.get(redisConfig)), createRedis(api.settings.get(redisConfig))];
+    const [one, two] = connections.map((redis) => new EndpointGate(redis, api.settings.get(webhooksConfig)));
     try {
       const webhook = randomUUID();
       const attempts = Array.from({ length: 20 }, (_, index) => ({ deliveryId: randomUUID(), attempt: 1, due: 1000 + index }));
@@ -201,7 +201,7 @@ describe('fair delivery between webhooks', () => {
     await api.app.get(DeliveryWorker).requeueLost();
     expect((await deliveries(hook.id)).filter((row) => row.parked_at !== null)).toHaveLength(6);
     const redis = api.app.get<Redis>(REDIS);
-    const prefix = api.config.REDIS_PREFIX;
+    const prefix = api.settings.get(redisConfig).REDIS_PREFIX;
     const gateKeys = (await redis.keys(`${prefix}webhook-gate:{${hook.id}}:*`)).map((key) => key.slice(prefix.length));
     expect(gateKeys.length).toBeGreaterThan(0);
     await redis.del(...gateKeys);

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { loadConfig, type AppConfig } from '@app/core';
+import { httpConfig, type Settings } from '@app/core';
 import { createApp } from '../../apps/api/src/app.factory.js';
+import { loadAppSettings } from '../../apps/api/src/settings.js';
 
 export const PUBLIC_KEY = 'test-public-api-key-0123456789';
 
@@ -21,7 +22,8 @@ export interface HttpResult<T = any> {
 /** A real app on the run's PostgreSQL and Redis, listening on 127.0.0.1 (a free port unless `PORT` is given). */
 export interface TestApp {
   app: NestFastifyApplication;
-  config: AppConfig;
+  /** The settings the app was started with: `api.settings.get(httpConfig).baseUrl`. */
+  settings: Settings;
   url: string;
   request<T = any>(
     method: string,
@@ -37,7 +39,7 @@ export interface TestApp {
  */
 export async function startApp(env: Record<string, string> = {}): Promise<TestApp> {
   // The suite signs many users up from 127.0.0.1: the per-address sign-up limit is out of its way unless a test sets one.
-  const config = loadConfig({
+  const settings = loadAppSettings({
     ...process.env,
     PUBLIC_API_KEY: PUBLIC_KEY,
     OUTBOX_RELAY: 'false',
@@ -46,15 +48,15 @@ export async function startApp(env: Record<string, string> = {}): Promise<TestAp
     SIGNIN_LIMIT_PER_IP: '1000000',
     ...env,
   });
-  const app = await createApp(config);
+  const app = await createApp(settings);
   // A free port, unless the test names one: a browser test must know the address before the app
   // starts, since the OpenAPI document that Swagger UI calls names it (PUBLIC_BASE_URL).
-  await app.listen(env.PORT === undefined ? 0 : config.PORT, '127.0.0.1');
+  await app.listen(env.PORT === undefined ? 0 : settings.get(httpConfig).PORT, '127.0.0.1');
   const address = app.getHttpServer().address() as { port: number };
   const url = `http://127.0.0.1:${address.port}`;
   return {
     app,
-    config,
+    settings,
     url,
     async request(method, path, options = {}) {
       const headers: Record<string, string> = { ...options.headers };

@@ -1,7 +1,7 @@
 import { getDataSourceToken } from '@nestjs/typeorm';
 import pg from 'pg';
 import type { DataSource } from 'typeorm';
-import { derivedLoginUrl, SERVICE_CONNECTION, sessionProof } from '@app/core';
+import { databaseConfig, derivedLoginUrl, SERVICE_CONNECTION, sessionProof } from '@app/core';
 import { startApp, type TestApp } from './app.js';
 
 /**
@@ -26,7 +26,7 @@ export function asRequest<T>(api: TestApp, accessToken: string, work: (query: Qu
   return api.app.get<DataSource>(getDataSourceToken()).transaction(async (manager) => {
     const bound = await manager.query('SELECT user_id, role FROM app_bind_request($1, $2)', [
       sessionId,
-      sessionProof(api.config.requestBindingKey!, sessionId),
+      sessionProof(api.settings.get(databaseConfig).requestBindingKey!, sessionId),
     ]);
     if (bound.length !== 1) throw new Error('the session could not be bound');
     return work((sql, params) => manager.query(sql, params));

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { loadConfig, SafeHttpClient, type AppConfig } from '@app/core';
+import { SafeHttpClient } from '@app/core';
 import { PlatformError, type AccountCredentials, type SocialPlatform } from '../../libs/social/src/platforms/social-platform.js';
+import { socialConfig, type SocialConfig } from '../../libs/social/src/social.config.js';
 import { FakePlatformServer } from '../fakes/platform-server.js';
 
 /**
@@ -38,9 +39,9 @@ export function useFakePlatforms(setup: (fake: FakePlatformServer) => Promise<vo
   });
 }
 
-/** The configuration of a live platform whose APIs are the fake's, with a 500 ms HTTP timeout. */
-export function fakePlatformConfig(fake: FakePlatformServer): AppConfig {
-  return loadConfig({ ...process.env, ...fake.env(), SOCIAL_HTTP_TIMEOUT_MS: '500' });
+/** The social settings of a live platform whose APIs are the fake's, with a 500 ms HTTP timeout. */
+export function fakePlatformConfig(fake: FakePlatformServer): SocialConfig {
+  return socialConfig.from({ ...process.env, ...fake.env(), SOCIAL_HTTP_TIMEOUT_MS: '500' });
 }
 
 /** A client that may download media from a local test server (127.0.0.1, plain http). */

@@ -4,15 +4,17 @@ import type { IncomingMessage, Server } from 'node:http';
 import { Logger } from 'nestjs-pino';
 import {
   ApiError,
-  AppConfig,
   AUTH_PREFIX,
   BODY_LIMIT_BYTES,
   MAX_PARAM_LENGTH,
   MetricsService,
   bodyShapeError,
+  databaseConfig,
   frameworkErrorReply,
+  httpConfig,
   prepareDatabase,
   requestId,
+  type Settings,
 } from '@app/core';
 import { AppModule, MIGRATIONS } from './app.module.js';
 import { registerDrainHooks } from './graceful-shutdown.js';
@@ -20,8 +22,10 @@ import { setupOpenApi } from './openapi.js';
 import { registerSecurityHeaders } from './security-headers.js';
 
 /** Builds the HTTP application exactly as it serves: used by main.ts and by the e2e tests. */
-export async function createApp(config: AppConfig): Promise<NestFastifyApplication> {
-  if (!config.requestBindingKey) await prepareDatabase(config, MIGRATIONS);
+export async function createApp(settings: Settings): Promise<NestFastifyApplication> {
+  const database = settings.get(databaseConfig);
+  const config = settings.get(httpConfig);
+  if (!database.requestBindingKey) await prepareDatabase(database, MIGRATIONS);
   const adapter = new FastifyAdapter({
     bodyLimit: BODY_LIMIT_BYTES,
     // Shutdown (graceful-shutdown.ts): idle keep-alive connections are closed at once, and requests
@@ -40,7 +44,7 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
   });
   registerDrainHooks(fastify);
 
-  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config), adapter, {
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(settings), adapter, {
     bufferLogs: true,
     abortOnError: false,
   });

@@ -20,7 +20,7 @@ import {
   RlsHardening1763800500000,
   StoresAndMembers1763800200000,
 } from '@app/commerce';
-import { AppConfig, AppThrottlerGuard, CoreModule, OutboxRelay } from '@app/core';
+import { AppThrottlerGuard, CoreModule, OutboxRelay, type Settings } from '@app/core';
 import { Mail1763801720000, MailModule } from '@app/mail';
 import {
   SandboxPostFunction1763801100100,
@@ -81,11 +81,11 @@ export class AppModule implements OnApplicationBootstrap {
     if (this.relay.enabled) await this.relay.start();
   }
 
-  static forRoot(config: AppConfig): DynamicModule {
+  static forRoot(settings: Settings): DynamicModule {
     return {
       module: AppModule,
       imports: [
-        CoreModule.forRoot({ config }),
+        CoreModule.forRoot({ settings }),
         MailModule,
         AuthModule,
         CommerceModule,

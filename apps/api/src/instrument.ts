@@ -1,4 +1,5 @@
 import { register } from 'node:module';
+import { loadEnvFile } from './env-file.js';
 
 /**
  * The tracing preload: every start script runs the app as
@@ -8,8 +9,14 @@ import { register } from 'node:module';
  * side (TypeORM loading pg), so an ES module loader hook (import-in-the-middle) is registered too,
  * for the modules the instrumentations name only (@nestjs/bull imports bull). Unset, this module does
  * nothing: neither the OpenTelemetry SDK nor the loader hook is loaded, and requests run exactly as
- * without it.
+ * without it. OTEL_EXPORTER_OTLP_ENDPOINT may come from `.env` as any setting may (env-file.ts).
  */
+// `.env` first, so that its OTEL_* variables count; a file that cannot be read is main's to report.
+try {
+  loadEnvFile();
+} catch {
+  /* main.ts says it in one line */
+}
 // An endpoint that is no URL starts nothing here: the configuration check refuses it with one line.
 const endpoint = process.env.OTEL_EXPORTER_OTLP_ENDPOINT;
 if (endpoint && URL.canParse(endpoint)) {

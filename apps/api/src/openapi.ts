@@ -1,10 +1,10 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
-import type { AppConfig } from '@app/core';
+import type { HttpConfig } from '@app/core';
 import { storeEventOpenApiSchemas } from '@app/webhooks';
 
 /** Swagger UI at /docs and the OpenAPI 3 document at /docs-json. */
-export function setupOpenApi(app: NestFastifyApplication, config: AppConfig): void {
+export function setupOpenApi(app: NestFastifyApplication, config: HttpConfig): void {
   const document = SwaggerModule.createDocument(
     app,
     new DocumentBuilder()

@@ -1,6 +1,6 @@
 import helmet, { type FastifyHelmetOptions } from '@fastify/helmet';
 import type { FastifyInstance, RouteOptions } from 'fastify';
-import type { AppConfig } from '@app/core';
+import type { HttpConfig } from '@app/core';
 
 type ContentSecurityPolicy = Record<string, string[]>;
 
@@ -38,7 +38,7 @@ const LOCKED: ContentSecurityPolicy = {
   formAction: ["'none'"],
 };
 
-function swaggerUiPolicy(config: AppConfig): ContentSecurityPolicy {
+function swaggerUiPolicy(config: HttpConfig): ContentSecurityPolicy {
   return {
     ...LOCKED,
     scriptSrc: ["'self'"],
@@ -68,7 +68,7 @@ const QUEUE_DASHBOARD_POLICY: ContentSecurityPolicy = {
 };
 
 /** Helmet's settings for one route, where they differ from the defaults: the service's HTML pages and the covers other sites embed. */
-function routeHeaders(url: string, config: AppConfig): FastifyHelmetOptions | undefined {
+function routeHeaders(url: string, config: HttpConfig): FastifyHelmetOptions | undefined {
   if (url === '/docs' || url.startsWith('/docs/')) {
     return { contentSecurityPolicy: { useDefaults: false, directives: swaggerUiPolicy(config) } };
   }
@@ -86,7 +86,7 @@ function routeHeaders(url: string, config: AppConfig): FastifyHelmetOptions | un
  * nothing on JSON and what each HTML page needs on the pages, and HSTS when the service is served
  * over https (PUBLIC_BASE_URL).
  */
-export async function registerSecurityHeaders(fastify: FastifyInstance, config: AppConfig): Promise<void> {
+export async function registerSecurityHeaders(fastify: FastifyInstance, config: HttpConfig): Promise<void> {
   // Before any route exists, so that each is given its own settings as it is added.
   fastify.addHook('onRoute', (route: RouteOptions) => {
     const headers = routeHeaders(route.url, config);

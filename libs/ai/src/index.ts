@@ -5,3 +5,4 @@ export * from './migrations/1763801100000-cover-function.js';
 export * from './functions/ai-function.js';
 export * from './functions/credit-commands.js';
 export * from './functions/registry.js';
+export * from './ai.config.js';

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Logger, Post, Put, Query, Req, Res, UseInterceptors } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Inject, Logger, Post, Put, Query, Req, Res, UseInterceptors } from '@nestjs/common';
 import {
   ApiBearerAuth,
   ApiBody,
@@ -12,7 +12,8 @@ import {
   getSchemaPath,
 } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { AppConfig, CurrentUser, GoTrueError, Public, PublicKeyAllowed, type UserPrincipal } from '@app/core';
+import { CurrentUser, GoTrueError, httpConfig, Public, PublicKeyAllowed, type HttpConfig, type UserPrincipal } from '@app/core';
+import { authConfig, type AuthConfig } from './auth.config.js';
 import { AccountService, type AccountRequest } from './accounts/account.service.js';
 import { AuthService, type LogoutScope } from './auth.service.js';
 import { parseVerifyBody, RecoverBody, ResendBody, UpdateUserBody, VerifyBody } from './dto/account.dto.js';
@@ -89,11 +90,12 @@ export class AuthController {
     private readonly auth: AuthService,
     private readonly accounts: AccountService,
     private readonly google: GoogleSignInService,
-    private readonly config: AppConfig,
+    @Inject(authConfig.KEY) private readonly config: AuthConfig,
+    @Inject(httpConfig.KEY) private readonly http: HttpConfig,
   ) {}
 
   private accountRequest(request: FastifyRequest, redirectTo: unknown): AccountRequest {
-    return { meta: sessionMeta(request), ip: request.ip, redirectTo: this.config.redirectTarget(redirectTo) };
+    return { meta: sessionMeta(request), ip: request.ip, redirectTo: this.config.redirectTarget(redirectTo, this.http) };
   }
 
   @Post('signup')
@@ -133,7 +135,7 @@ export class AuthController {
     @Query('redirect_to') redirectTo: unknown,
     @Req() request: FastifyRequest,
   ): Promise<SessionView | UserView> {
-    return this.auth.signUp(parseGoTrueBody(SignUpBody, body), sessionMeta(request), this.config.redirectTarget(redirectTo));
+    return this.auth.signUp(parseGoTrueBody(SignUpBody, body), sessionMeta(request), this.config.redirectTarget(redirectTo, this.http));
   }
 
   @Post('token')
@@ -306,7 +308,7 @@ export class AuthController {
   )
   @ApiGoTrueRateLimited()
   async verifyLink(@Query() query: Record<string, unknown>, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
-    const target = new URL(this.config.redirectTarget(query.redirect_to));
+    const target = new URL(this.config.redirectTarget(query.redirect_to, this.http));
     let fragment: URLSearchParams;
     try {
       const body: VerifyBody = parseVerifyBody({ type: query.type, token_hash: query.token });
@@ -389,8 +391,8 @@ export class AuthController {
     @Res() reply: FastifyReply,
   ): Promise<void> {
     if (provider !== 'google') throw new GoTrueError(400, 'validation_failed', 'Unsupported provider: only google is available');
-    const target = redirectTo ?? this.config.baseUrl;
-    if (!this.config.allowsRedirectTo(target)) {
+    const target = redirectTo ?? this.http.baseUrl;
+    if (!this.http.allowsRedirectTo(target)) {
       throw new GoTrueError(400, 'validation_failed', 'redirect_to is not an allowed origin (ALLOWED_REDIRECT_ORIGINS)');
     }
     void reply.redirect(await this.google.authorizationUrl(target), 302);

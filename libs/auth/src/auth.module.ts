@@ -1,9 +1,9 @@
 import { Module } from '@nestjs/common';
 import { JwtModule } from '@nestjs/jwt';
 import { PassportModule } from '@nestjs/passport';
-import { AppConfig } from '@app/core';
 import { AccountMail } from './accounts/account-mail.js';
 import { AccountService } from './accounts/account.service.js';
+import { authConfig } from './auth.config.js';
 import { AuthController } from './auth.controller.js';
 import { AuthService } from './auth.service.js';
 import { GoogleSignInService } from './google/google-sign-in.service.js';
@@ -28,7 +28,7 @@ import { UserRepository } from './users/user.repository.js';
  * `api-key` for the public key), the global JwtAuthGuard that runs them, and RolesGuard for @Roles.
  */
 @Module({
-  imports: [PassportModule, JwtModule.registerAsync({ inject: [AppConfig], useFactory: accessTokenJwtOptions })],
+  imports: [PassportModule, JwtModule.registerAsync({ inject: [authConfig.KEY], useFactory: accessTokenJwtOptions })],
   controllers: [AuthController],
   providers: [
     AuthService,

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { AppConfig, GoTrueError, randomToken, type Role, TenantDb, type UserPrincipal } from '@app/core';
+import { GoTrueError, randomToken, type Role, TenantDb, type UserPrincipal } from '@app/core';
 import { AccountMail } from './accounts/account-mail.js';
 import { AcceptStoreInvitationCommand } from './commands/accept-store-invitation.command.js';
 import { RegisterStoreCustomerCommand } from './commands/register-store-customer.command.js';
@@ -13,6 +13,7 @@ import { SessionOpener } from './sessions/session-opener.js';
 import { AccountLimits } from './sign-in-limits/account-limits.js';
 import { PasswordHasher } from './users/password-hasher.js';
 import type { UserView } from './users/user.js';
+import { authConfig, type AuthConfig } from './auth.config.js';
 
 export type LogoutScope = 'global' | 'local' | 'others';
 
@@ -33,7 +34,7 @@ export class AuthService {
     private readonly sessions: SessionOpener,
     private readonly hasher: PasswordHasher,
     private readonly commands: CommandBus,
-    private readonly config: AppConfig,
+    @Inject(authConfig.KEY) private readonly config: AuthConfig,
     private readonly db: TenantDb,
     private readonly accountMail: AccountMail,
     private readonly limits: AccountLimits,

@@ -1,6 +1,7 @@
-import { ApiError, type AppConfig, type SystemDb, type TenantDb } from '@app/core';
+import { ApiError, type SystemDb, type TenantDb } from '@app/core';
 import { AI_FUNCTION_NAMES, CREDIT_COSTS } from './credit-costs.js';
 import { CreditsService } from './credits.service.js';
+import { billingConfig } from './billing.config.js';
 
 const STORE = '6f1c0b1e-2d4a-4c1b-9f57-1f0e8f6b8a11';
 
@@ -19,7 +20,7 @@ function serviceAnswering(row: Record<string, unknown>) {
     },
   };
   const db = { tx } as unknown as TenantDb;
-  const service = new CreditsService(db, {} as SystemDb, { AI_HOURLY_LIMITS: undefined } as AppConfig);
+  const service = new CreditsService(db, {} as SystemDb, billingConfig.from({}));
   return { service, calls };
 }
 

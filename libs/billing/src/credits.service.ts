@@ -1,10 +1,11 @@
-import { Injectable, type OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { ApiProperty } from '@nestjs/swagger';
 import type { CreditCharge } from '@app/ai';
-import { ApiError, AppConfig, decodeCursor, PRIVATE_SCHEMA, queryRows, SystemDb, TenantDb, toPage } from '@app/core';
+import { ApiError, decodeCursor, PRIVATE_SCHEMA, queryRows, SystemDb, TenantDb, toPage } from '@app/core';
 import { MAX_BALANCE } from './credit-limits.js';
 import { AI_FUNCTION_NAMES, CREDIT_COSTS, hourlyLimits, USAGE_WINDOW_SECONDS, type AiFunction } from './credit-costs.js';
 import { toLedgerEntryView, type Charge, type LedgerEntryView, type LedgerRow } from './credit-ledger.js';
+import { billingConfig, type BillingConfig } from './billing.config.js';
 
 /** One AI function's calls against its hourly maximum (`FunctionUsage`). */
 export class FunctionUsage {
@@ -36,7 +37,7 @@ export class CreditsService implements OnModuleInit {
   constructor(
     private readonly db: TenantDb,
     private readonly system: SystemDb,
-    private readonly config: AppConfig,
+    @Inject(billingConfig.KEY) private readonly config: BillingConfig,
   ) {
     this.limits = hourlyLimits(config.AI_HOURLY_LIMITS);
   }

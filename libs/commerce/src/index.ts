@@ -17,3 +17,4 @@ export * from './migrations/1763801300000-order-stock-functions.js';
 export * from './migrations/1763801500200-customer-search.js';
 export * from './migrations/1763801500300-orders-by-status.js';
 export * from './migrations/1763801720050-invitation-links.js';
+export * from './commerce.config.js';

@@ -7,8 +7,9 @@ import { ThrottlerModule } from '@nestjs/throttler';
 import { ClsPluginTransactional } from '@nestjs-cls/transactional';
 import { ClsModule } from 'nestjs-cls';
 import { LoggerModule } from 'nestjs-pino';
-import { AppConfig } from './config/app-config.js';
 import { ConfigModule } from './config/config.module.js';
+import { httpConfig, type HttpConfig } from './config/http.config.js';
+import type { Settings } from './config/settings.js';
 import { SecretBox } from './crypto/secret-box.js';
 import { DatabaseModule } from './database/database.module.js';
 import { DbScopes, ScopedTypeOrmAdapter } from './database/db-scope.js';
@@ -19,6 +20,7 @@ import { SAFE_HTTP_PROVIDERS } from './http-client/safe-http.providers.js';
 import { ErrorEnvelopeFilter } from './errors/error-envelope.filter.js';
 import { strictValidationPipe } from './errors/validation.js';
 import { HealthController } from './observability/health.controller.js';
+import { loggingConfig } from './observability/logging.config.js';
 import { loggerParams } from './observability/logging.js';
 import { MetricsService } from './observability/metrics.service.js';
 import { EventErrorLogger } from './outbox/event-error-logger.js';
@@ -29,6 +31,7 @@ import { StoreEventCounter } from './outbox/store-event-counter.js';
 import { StoreEventSubscribers } from './outbox/store-event-subscribers.js';
 import { IdempotencyInterceptor } from './idempotency/idempotent.decorator.js';
 import { IdempotencyStore } from './idempotency/idempotency.store.js';
+import { redisConfig, type RedisConfig } from './redis/redis.config.js';
 import { RedisModule } from './redis/redis.module.js';
 import { AppThrottlerGuard, appThrottlers } from './throttling/app-throttler.guard.js';
 import { RedisThrottlerStorage } from './throttling/redis-throttler.storage.js';
@@ -39,31 +42,32 @@ import { TenantTransactionInterceptor } from './transactions/tenant-transaction.
 class ThrottlerHost {}
 
 export interface CoreOptions {
-  config: AppConfig;
+  /** Every namespace's settings, as loadSettings read them (apps/api/src/settings.ts). */
+  settings: Settings;
 }
 
 /** Config, PostgreSQL, Redis, Bull, CQRS, transactions, logging, errors, validation, health and metrics. */
 @Module({})
 export class CoreModule {
-  static forRoot({ config }: CoreOptions): DynamicModule {
+  static forRoot({ settings }: CoreOptions): DynamicModule {
     const throttlerModule = ThrottlerModule.forRootAsync({
-      inject: [AppConfig, RedisThrottlerStorage],
-      useFactory: (appConfig: AppConfig, storage: RedisThrottlerStorage) => ({
+      inject: [httpConfig.KEY, RedisThrottlerStorage],
+      useFactory: (http: HttpConfig, storage: RedisThrottlerStorage) => ({
         storage,
-        throttlers: appThrottlers(appConfig),
+        throttlers: appThrottlers(http),
       }),
     });
     return {
       module: CoreModule,
       global: true,
       imports: [
-        ConfigModule.forRoot(config),
-        LoggerModule.forRoot(loggerParams(config)),
+        ConfigModule.forRoot(settings),
+        LoggerModule.forRoot(loggerParams(settings.get(loggingConfig))),
         DatabaseModule,
         RedisModule,
         BullModule.forRootAsync({
-          inject: [AppConfig],
-          useFactory: (appConfig: AppConfig) => ({ redis: appConfig.REDIS_URL, prefix: `${appConfig.REDIS_PREFIX}bull` }),
+          inject: [redisConfig.KEY],
+          useFactory: (redis: RedisConfig) => ({ redis: redis.REDIS_URL, prefix: `${redis.REDIS_PREFIX}bull` }),
         }),
         ClsModule.forRoot({
           global: true,

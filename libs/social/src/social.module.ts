@@ -1,11 +1,13 @@
 import { BullModule } from '@nestjs/bull';
 import { Module } from '@nestjs/common';
 import { StoreAccessModule } from '@app/commerce';
+import { httpConfig, SafeHttpClient } from '@app/core';
 import { WebhooksModule } from '@app/webhooks';
 import { AccountTokens } from './accounts/account-tokens.js';
 import { SocialConnectController } from './connect/social-connect.controller.js';
 import { SocialConnectService } from './connect/social-connect.service.js';
-import { socialPlatformRegistry } from './platforms/registry.js';
+import { buildPlatformRegistry } from './platforms/registry.js';
+import { SOCIAL_PLATFORMS_REGISTRY } from './platforms/social-platform.js';
 import { SocialPlatformRows } from './platforms/social-platform.rows.js';
 import { PostPublisher } from './publishing/post-publisher.js';
 import { PostQueue, SOCIAL_POST_QUEUE } from './publishing/post-queue.js';
@@ -13,6 +15,7 @@ import { ScheduledPostWorker } from './publishing/scheduled-post.worker.js';
 import { SocialPublishController } from './publishing/social-publish.controller.js';
 import { SocialPublishService } from './publishing/social-publish.service.js';
 import { SocialSandboxController } from './sandbox/social-sandbox.controller.js';
+import { socialConfig } from './social.config.js';
 import { SocialRepository } from './social.repository.js';
 
 /** Social connect (OAuth + PKCE), connected accounts, publishing now, scheduling and cancelling. */
@@ -20,7 +23,7 @@ import { SocialRepository } from './social.repository.js';
   imports: [StoreAccessModule, WebhooksModule, BullModule.registerQueue({ name: SOCIAL_POST_QUEUE })],
   controllers: [SocialConnectController, SocialPublishController, SocialSandboxController],
   providers: [
-    socialPlatformRegistry,
+    { provide: SOCIAL_PLATFORMS_REGISTRY, inject: [socialConfig.KEY, httpConfig.KEY, SafeHttpClient], useFactory: buildPlatformRegistry },
     SocialPlatformRows,
     SocialRepository,
     AccountTokens,

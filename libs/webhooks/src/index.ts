@@ -14,3 +14,4 @@ export * from './events/store-event-openapi.js';
 export * from './dispatch/webhook-dispatch.saga.js';
 export * from './notifications/stock-notifications.saga.js';
 export * from './dispatch/dispatch-webhook/dispatch-webhook.handler.js';
+export * from './webhooks.config.js';

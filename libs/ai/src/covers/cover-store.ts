@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { Injectable } from '@nestjs/common';
-import { AppConfig, Databases, queryRows, TenantDb } from '@app/core';
+import { Inject, Injectable } from '@nestjs/common';
+import { Databases, type HttpConfig, httpConfig, queryRows, TenantDb } from '@app/core';
 import { COVER_HEIGHT, COVER_WIDTH } from '../images/cover-renderer.js';
 
 export const COVERS_PATH = 'media/covers';
@@ -11,7 +11,7 @@ export class CoverStore {
   constructor(
     private readonly db: TenantDb,
     private readonly databases: Databases,
-    private readonly config: AppConfig,
+    @Inject(httpConfig.KEY) private readonly config: HttpConfig,
   ) {}
 
   /** Stores a 1200×630 PNG and answers its public URL (as the calling user: needs `ai` on the store). */

@@ -1,8 +1,9 @@
 import { randomInt } from 'node:crypto';
-import { Injectable } from '@nestjs/common';
-import { AppConfig, hashToken, randomToken } from '@app/core';
+import { Inject, Injectable } from '@nestjs/common';
+import { hashToken, httpConfig, randomToken, type HttpConfig } from '@app/core';
 import { MailOutbox, type MailTemplate } from '@app/mail';
 import { AuthStore, type TokenKind } from '../sessions/auth-store.js';
+import { authConfig, type AuthConfig } from '../auth.config.js';
 
 /** The verification types of /auth/v1/verify that e-mails link to. */
 export type VerifyType = TokenKind | 'invite';
@@ -36,11 +37,12 @@ export class AccountMail {
   constructor(
     private readonly store: AuthStore,
     private readonly mail: MailOutbox,
-    private readonly config: AppConfig,
+    @Inject(authConfig.KEY) private readonly config: AuthConfig,
+    @Inject(httpConfig.KEY) private readonly http: HttpConfig,
   ) {}
 
   private link(type: VerifyType, token: string, redirectTo: string): string {
-    return verifyLink(this.config.baseUrl, type, token, redirectTo);
+    return verifyLink(this.http.baseUrl, type, token, redirectTo);
   }
 
   /** Issues a token of `kind` for the account of `email` and mails it; false (and nothing sent) when there is no such account. */

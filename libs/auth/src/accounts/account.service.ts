@@ -1,5 +1,5 @@
-import { Injectable } from '@nestjs/common';
-import { AppConfig, GoTrueError, hashToken, TenantDb, type UserPrincipal } from '@app/core';
+import { Inject, Injectable } from '@nestjs/common';
+import { GoTrueError, hashToken, TenantDb, type UserPrincipal } from '@app/core';
 import { MIN_PASSWORD_LENGTH } from '../dto/auth.dto.js';
 import type { ResendBody, UpdateUserBody, VerifyBody } from '../dto/account.dto.js';
 import { AuthStore } from '../sessions/auth-store.js';
@@ -12,6 +12,7 @@ import { PasswordHasher } from '../users/password-hasher.js';
 import type { UserView } from '../users/user.js';
 import { UserRepository } from '../users/user.repository.js';
 import { AccountMail, hashCode } from './account-mail.js';
+import { authConfig, type AuthConfig } from '../auth.config.js';
 
 /** GoTrue's answer to a link or code that is unknown, used or expired. */
 export const OTP_EXPIRED = () => new GoTrueError(403, 'otp_expired', 'Token has expired or is invalid');
@@ -39,7 +40,7 @@ export class AccountService {
     private readonly accountMail: AccountMail,
     private readonly limits: AccountLimits,
     private readonly signInLimiter: SignInLimiter,
-    private readonly config: AppConfig,
+    @Inject(authConfig.KEY) private readonly config: AuthConfig,
     private readonly db: TenantDb,
   ) {}
 

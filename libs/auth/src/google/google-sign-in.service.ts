@@ -1,10 +1,11 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { Redis } from 'ioredis';
 import * as oidc from 'openid-client';
-import { AppConfig, GoTrueError, InjectRedis } from '@app/core';
+import { GoTrueError, httpConfig, InjectRedis, type HttpConfig } from '@app/core';
 import { AuthService } from '../auth.service.js';
 import type { SessionMeta } from '../sessions/session.repository.js';
 import type { SessionView } from '../sessions/session.js';
+import { authConfig, type AuthConfig } from '../auth.config.js';
 
 /** A Google sign-in in flight lives this long between /authorize and /callback. */
 export const OAUTH_STATE_TTL_SECONDS = 600;
@@ -22,13 +23,14 @@ export class GoogleSignInService {
   private client?: oidc.Configuration;
 
   constructor(
-    private readonly config: AppConfig,
+    @Inject(authConfig.KEY) private readonly config: AuthConfig,
+    @Inject(httpConfig.KEY) private readonly http: HttpConfig,
     private readonly auth: AuthService,
     @InjectRedis() private readonly redis: Redis,
   ) {}
 
   get callbackUrl(): string {
-    return `${this.config.baseUrl}/auth/v1/callback`;
+    return `${this.http.baseUrl}/auth/v1/callback`;
   }
 
   /** The URL of Google's consent page for this sign-in; its state is remembered for 10 minutes. */

@@ -1,11 +1,10 @@
-import { Injectable, type ExecutionContext } from '@nestjs/common';
+import { Inject, Injectable, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { AuthGuard, type AuthGuardAuthenticateOptions } from '@nestjs/passport';
 import type { FastifyRequest } from 'fastify';
 import {
   ACCESS_KEY,
   ANON_ONLY_MESSAGE,
-  AppConfig,
   DbScopes,
   locateStore,
   runsInRequestTransaction,
@@ -15,6 +14,7 @@ import {
   type StoreLocation,
 } from '@app/core';
 import { readCredentials, unauthenticated } from '../passport/credentials.js';
+import { authConfig, type AuthConfig } from '../auth.config.js';
 
 const AUTHENTICATE_OPTIONS: AuthGuardAuthenticateOptions = { session: false, property: 'principal' };
 
@@ -28,7 +28,7 @@ const AUTHENTICATE_OPTIONS: AuthGuardAuthenticateOptions = { session: false, pro
 export class JwtAuthGuard extends AuthGuard(['jwt', 'api-key']) {
   constructor(
     private readonly reflector: Reflector,
-    private readonly config: AppConfig,
+    @Inject(authConfig.KEY) private readonly config: AuthConfig,
     private readonly scopes: DbScopes,
   ) {
     super();

@@ -2,11 +2,12 @@ import { createHmac } from 'node:crypto';
 import type { ExecutionContext } from '@nestjs/common';
 import { JwtService } from '@nestjs/jwt';
 import type { FastifyRequest } from 'fastify';
-import { ApiError, loadConfig, type AppThrottlerGuard, type CallerFacts, type CallerLookup } from '@app/core';
+import { ApiError, type AppThrottlerGuard, type CallerFacts, type CallerLookup } from '@app/core';
+import { authConfig } from '../auth.config.js';
 import { AccessTokenService, accessTokenJwtOptions } from '../sessions/access-token.service.js';
 import { JwtStrategy } from './jwt.strategy.js';
 
-const config = loadConfig({ NODE_ENV: 'test', JWT_SECRET: 'unit-test-secret-0123456789-0123456789' });
+const config = authConfig.from({ NODE_ENV: 'test', JWT_SECRET: 'unit-test-secret-0123456789-0123456789' });
 const tokens = new AccessTokenService(new JwtService(accessTokenJwtOptions(config)), config);
 const user = { id: '0b8c7b8e-5d0e-4a43-9a53-2f4b1b0c1a11', email: 'owner@example.com', role: 'merchant' as const };
 

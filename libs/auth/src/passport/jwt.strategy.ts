@@ -1,17 +1,9 @@
-import { Injectable, type ExecutionContext } from '@nestjs/common';
+import { Inject, Injectable, type ExecutionContext } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
 import type { FastifyRequest } from 'fastify';
 import { Strategy, type StrategyOptionsWithRequest } from 'passport-jwt';
-import {
-  AppConfig,
-  AppThrottlerGuard,
-  BoundedCache,
-  CallerLookup,
-  ROLES,
-  type CallerFacts,
-  type StoreReference,
-  type UserPrincipal,
-} from '@app/core';
+import { AppThrottlerGuard, BoundedCache, CallerLookup, ROLES, type CallerFacts, type StoreReference, type UserPrincipal } from '@app/core';
+import { authConfig, type AuthConfig } from '../auth.config.js';
 import { accessTokenKey, type AccessTokenClaims } from '../sessions/access-token.service.js';
 import { unauthenticated } from './credentials.js';
 
@@ -43,7 +35,7 @@ export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
   private readonly verified = new BoundedCache<string, AccessTokenClaims>(10_000);
 
   constructor(
-    config: AppConfig,
+    @Inject(authConfig.KEY) config: AuthConfig,
     private readonly callers: CallerLookup,
     private readonly throttler: AppThrottlerGuard,
   ) {

@@ -1,7 +1,8 @@
 import { createSecretKey, type KeyObject } from 'node:crypto';
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { JwtService, type JwtModuleOptions } from '@nestjs/jwt';
-import { AppConfig, type Role } from '@app/core';
+import type { Role } from '@app/core';
+import { authConfig, type AuthConfig } from '../auth.config.js';
 
 /** Access tokens live exactly this long. */
 export const ACCESS_TOKEN_TTL_SECONDS = 3600;
@@ -16,21 +17,21 @@ export interface AccessTokenClaims {
   session_id: string;
 }
 
-const keys = new WeakMap<AppConfig, KeyObject>();
+const keys = new WeakMap<AuthConfig, KeyObject>();
 
 /**
  * JWT_SECRET as a secret key object, made once per configuration: given the secret as a string or
  * buffer, the JWT library would first try (and fail) to read it as a public key on every
  * verification, which cost a fifth of an authenticated read's CPU (docs/performance.md).
  */
-export function accessTokenKey(config: AppConfig): KeyObject {
+export function accessTokenKey(config: AuthConfig): KeyObject {
   let key = keys.get(config);
   if (!key) keys.set(config, (key = createSecretKey(Buffer.from(config.jwtSecret, 'utf8'))));
   return key;
 }
 
 /** Signing: HS256 with JWT_SECRET for JWT_AUDIENCE (JwtStrategy verifies with the same key and rules). */
-export function accessTokenJwtOptions(config: AppConfig): JwtModuleOptions {
+export function accessTokenJwtOptions(config: AuthConfig): JwtModuleOptions {
   return {
     secret: accessTokenKey(config),
     signOptions: { algorithm: 'HS256' },
@@ -43,7 +44,7 @@ export function accessTokenJwtOptions(config: AppConfig): JwtModuleOptions {
 export class AccessTokenService {
   constructor(
     private readonly jwt: JwtService,
-    private readonly config: AppConfig,
+    @Inject(authConfig.KEY) private readonly config: AuthConfig,
   ) {}
 
   sign(

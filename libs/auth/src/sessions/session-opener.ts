@@ -1,11 +1,12 @@
-import { Injectable } from '@nestjs/common';
-import { AppConfig, Databases, DbScopes, GoTrueError, randomToken, type Role, TenantDb, type UserPrincipal } from '@app/core';
+import { Inject, Injectable } from '@nestjs/common';
+import { Databases, DbScopes, GoTrueError, randomToken, type Role, TenantDb, type UserPrincipal } from '@app/core';
 import { toUserView, type UserView } from '../users/user.js';
 import { UserRepository } from '../users/user.repository.js';
 import { AccessTokenService, ACCESS_TOKEN_TTL_SECONDS } from './access-token.service.js';
 import { AuthStore } from './auth-store.js';
 import type { SessionView } from './session.js';
 import type { SessionMeta } from './session.repository.js';
+import { authConfig, type AuthConfig } from '../auth.config.js';
 
 /**
  * Opening sessions for users the API has just proven (a password, a link, Google), in the caller's
@@ -18,7 +19,7 @@ export class SessionOpener {
     private readonly users: UserRepository,
     private readonly store: AuthStore,
     private readonly tokens: AccessTokenService,
-    private readonly config: AppConfig,
+    @Inject(authConfig.KEY) private readonly config: AuthConfig,
     private readonly scopes: DbScopes,
     private readonly databases: Databases,
     private readonly db: TenantDb,

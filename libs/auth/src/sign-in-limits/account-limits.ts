@@ -1,6 +1,7 @@
-import { Injectable } from '@nestjs/common';
-import { AppConfig, clientAddressKey } from '@app/core';
+import { Inject, Injectable } from '@nestjs/common';
+import { clientAddressKey } from '@app/core';
 import { addressKey, RedisWindows, tooManyRequests } from './redis-windows.js';
+import { authConfig, type AuthConfig } from '../auth.config.js';
 
 const HOUR_MS = 3_600_000;
 const tooManyEmails = tooManyRequests('e-mails', 'over_email_send_rate_limit');
@@ -24,7 +25,7 @@ export interface CodeAttempt {
 export class AccountLimits {
   constructor(
     private readonly windows: RedisWindows,
-    private readonly config: AppConfig,
+    @Inject(authConfig.KEY) private readonly config: AuthConfig,
   ) {}
 
   private get mailWindowMs(): number {

@@ -1,6 +1,7 @@
-import { Injectable, Logger } from '@nestjs/common';
-import { AppConfig, clientAddressKey, GoTrueError } from '@app/core';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { clientAddressKey, GoTrueError } from '@app/core';
 import { addressKey, RedisWindows, tooManyRequests, type SlidingWindow } from './redis-windows.js';
+import { authConfig, type AuthConfig } from '../auth.config.js';
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 86_400_000;
@@ -37,7 +38,7 @@ export class SignInLimiter {
 
   constructor(
     private readonly windows: RedisWindows,
-    private readonly config: AppConfig,
+    @Inject(authConfig.KEY) private readonly config: AuthConfig,
   ) {}
 
   /** Counts the attempt, or throws 429 (over a limit) or 503 (Redis unreachable). */

@@ -1,9 +1,10 @@
-import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
-import { AppConfig, StartupError, SystemDb } from '@app/core';
+import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
+import { StartupError, SystemDb } from '@app/core';
 import { SessionRepository } from '../sessions/session.repository.js';
 import { PasswordHasher } from './password-hasher.js';
 import type { UserRow } from './user.js';
 import { UserRepository } from './user.repository.js';
+import { authConfig, type AuthConfig } from '../auth.config.js';
 
 /**
  * Makes ADMIN_EMAIL / ADMIN_PASSWORD the one admin account at boot; admins cannot sign up.
@@ -20,7 +21,7 @@ export class AdminBootstrapService implements OnModuleInit {
 
   constructor(
     private readonly system: SystemDb,
-    private readonly config: AppConfig,
+    @Inject(authConfig.KEY) private readonly config: AuthConfig,
     private readonly users: UserRepository,
     private readonly hasher: PasswordHasher,
     private readonly sessions: SessionRepository,

@@ -1,7 +1,18 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Patch, Post, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Inject, Param, ParseUUIDPipe, Patch, Post, Query } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
-import { ApiEnvelope, ApiError, ApiFunctionRoute, ApiPage, AppConfig, CurrentUser, PageQueryDto, type UserPrincipal } from '@app/core';
+import { authConfig, type AuthConfig } from '@app/auth';
+import {
+  ApiEnvelope,
+  ApiError,
+  ApiFunctionRoute,
+  ApiPage,
+  CurrentUser,
+  type HttpConfig,
+  httpConfig,
+  PageQueryDto,
+  type UserPrincipal,
+} from '@app/core';
 import { StoreScoped } from '../access/store-access.guard.js';
 import { InviteMemberCommand } from './commands/invite-member/invite-member.command.js';
 import { RemoveMemberCommand } from './commands/remove-member/remove-member.command.js';
@@ -23,7 +34,8 @@ export class MembersController {
   constructor(
     private readonly commands: CommandBus,
     private readonly queries: QueryBus,
-    private readonly config: AppConfig,
+    @Inject(httpConfig.KEY) private readonly config: HttpConfig,
+    @Inject(authConfig.KEY) private readonly auth: AuthConfig,
   ) {}
 
   @Post()
@@ -49,7 +61,14 @@ export class MembersController {
       throw ApiError.validation([{ field: 'redirect_to', message: 'redirect_to is not on an allowed origin (ALLOWED_REDIRECT_ORIGINS)' }]);
     }
     const { member, inviteToken } = await this.commands.execute(
-      new InviteMemberCommand(storeId, body.email, body.permissions, user.userId, user.email, this.config.redirectTarget(body.redirect_to)),
+      new InviteMemberCommand(
+        storeId,
+        body.email,
+        body.permissions,
+        user.userId,
+        user.email,
+        this.auth.redirectTarget(body.redirect_to, this.config),
+      ),
     );
     return { success: true, member, invite_token: inviteToken };
   }

@@ -1,6 +1,6 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import { Injectable } from '@nestjs/common';
-import { AppConfig } from '../config/app-config.js';
+import { Inject, Injectable } from '@nestjs/common';
+import { runtimeConfig, type RuntimeConfig } from '../config/runtime.config.js';
 
 const VERSION = 'v1';
 
@@ -10,7 +10,7 @@ const VERSION = 'v1';
  */
 @Injectable()
 export class SecretBox {
-  constructor(private readonly config: AppConfig) {}
+  constructor(@Inject(runtimeConfig.KEY) private readonly config: RuntimeConfig) {}
 
   seal(plaintext: string): string {
     const iv = randomBytes(12);

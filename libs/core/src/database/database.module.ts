@@ -1,7 +1,8 @@
 import { Logger, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource, type DataSourceOptions } from 'typeorm';
-import { AppConfig } from '../config/app-config.js';
+import { runtimeConfig, type RuntimeConfig } from '../config/runtime.config.js';
+import { databaseConfig, type DatabaseConfig } from './database.config.js';
 import { StartupError } from './ensure-database.js';
 import { Databases, SERVICE_CONNECTION } from './db-scope.js';
 import { OWNER_ROLE, REQUEST_ROLE, SYSTEM_ROLE } from './roles.js';
@@ -39,7 +40,7 @@ async function checked(dataSource: DataSource, label: 'request' | 'service', set
 const MAY_BYPASS_RLS = Symbol('storefront:request-login-may-bypass-rls');
 type CheckedOptions = DataSourceOptions & { [MAY_BYPASS_RLS]?: boolean };
 
-function options(config: AppConfig, url: string, name: string): DataSourceOptions {
+function options(config: DatabaseConfig, role: RuntimeConfig['APP_ROLE'], url: string, name: string): DataSourceOptions {
   return {
     type: 'postgres',
     url,
@@ -48,7 +49,7 @@ function options(config: AppConfig, url: string, name: string): DataSourceOption
     // Bounds both a new connection to the server and the wait for a free one of the pool: while the
     // database is down, requests answer 503 within this time instead of queueing without end.
     connectTimeoutMS: config.DATABASE_CONNECT_TIMEOUT_MS,
-    extra: { max: config.DATABASE_POOL_SIZE, application_name: `storefront-${config.APP_ROLE}-${name}` },
+    extra: { max: config.DATABASE_POOL_SIZE, application_name: `storefront-${role}-${name}` },
     logging: false,
   };
 }
@@ -61,10 +62,10 @@ function options(config: AppConfig, url: string, name: string): DataSourceOption
 @Module({
   imports: [
     TypeOrmModule.forRootAsync({
-      inject: [AppConfig],
-      useFactory: (config: AppConfig) =>
+      inject: [databaseConfig.KEY, runtimeConfig.KEY],
+      useFactory: (config: DatabaseConfig, runtime: RuntimeConfig) =>
         Object.assign(
-          { ...options(config, config.requestDatabaseUrl, 'request'), retryAttempts: 0 },
+          { ...options(config, runtime.APP_ROLE, config.requestDatabaseUrl, 'request'), retryAttempts: 0 },
           { [MAY_BYPASS_RLS]: config.requestLoginMayBypassRls },
         ),
       dataSourceFactory: async (opts) =>
@@ -77,9 +78,9 @@ function options(config: AppConfig, url: string, name: string): DataSourceOption
     }),
     TypeOrmModule.forRootAsync({
       name: SERVICE_CONNECTION,
-      inject: [AppConfig],
-      useFactory: (config: AppConfig) => ({
-        ...options(config, config.serviceDatabaseUrl, 'service'),
+      inject: [databaseConfig.KEY, runtimeConfig.KEY],
+      useFactory: (config: DatabaseConfig, runtime: RuntimeConfig) => ({
+        ...options(config, runtime.APP_ROLE, config.serviceDatabaseUrl, 'service'),
         name: SERVICE_CONNECTION,
         retryAttempts: 0,
       }),

@@ -1,14 +1,14 @@
 import { createHmac } from 'node:crypto';
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { TransactionHost, type TransactionalAdapter } from '@nestjs-cls/transactional';
 import { ClsService, ClsServiceManager } from 'nestjs-cls';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { IsolationLevel } from 'typeorm/driver/types/IsolationLevel.js';
 import type { UserPrincipal } from '../auth-context/principal.js';
-import { AppConfig } from '../config/app-config.js';
 import { BoundedCache } from '../crypto/bounded-cache.js';
 import { ApiError } from '../errors/api-error.js';
+import { databaseConfig, type DatabaseConfig } from './database.config.js';
 import { RequestTransaction } from './request-transaction.js';
 
 /** The name of the workers' connection (DATABASE_SERVICE_URL); the default one is the request role's. */
@@ -36,9 +36,8 @@ export class Databases {
 
   constructor(
     @InjectDataSource() readonly request: DataSource,
-    // Private: only the scoped adapter below reaches it, for the system scope (see serviceDataSource).
-    @InjectDataSource(SERVICE_CONNECTION) private readonly service: DataSource,
-    private readonly config: AppConfig,
+    @InjectDataSource(SERVICE_CONNECTION) readonly service: DataSource,
+    @Inject(databaseConfig.KEY) private readonly config: DatabaseConfig,
   ) {}
 
   /**

@@ -1,5 +1,5 @@
 import { DataSource, type DataSourceOptions } from 'typeorm';
-import type { AppConfig } from '../config/app-config.js';
+import type { DatabaseConfig } from './database.config.js';
 import { lockForMigrations, migrationDataSourceOptions, prepareServer, type MigrationLock } from './prepare-database.js';
 
 /**
@@ -18,7 +18,7 @@ export class MigrationDataSource extends DataSource {
   private lock?: MigrationLock;
 
   constructor(
-    private readonly config: AppConfig,
+    private readonly config: DatabaseConfig,
     migrations: Function[],
   ) {
     super({ ...migrationDataSourceOptions(config.ownerDatabaseUrl, migrations), logging: ['error', 'warn', 'schema', 'migration'] });

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { DataSource, type DataSourceOptions } from 'typeorm';
-import type { AppConfig } from '../config/app-config.js';
+import type { DatabaseConfig } from './database.config.js';
 import { ensureDatabase, StartupError } from './ensure-database.js';
 import { CoreRlsFoundation1763800000000 } from './migrations/1763800000000-core-rls-foundation.js';
 import { CoreOutbox1763800050000 } from './migrations/1763800050000-outbox.js';
@@ -48,7 +48,7 @@ async function roleExists(client: pg.Client, name: string): Promise<boolean> {
  * The roles, cluster-wide (once for every database on the server, under a lock in the maintenance
  * database). A login the operator made is checked, not changed, except its membership.
  */
-async function ensureRoles(client: pg.Client, config: AppConfig): Promise<void> {
+async function ensureRoles(client: pg.Client, config: DatabaseConfig): Promise<void> {
   const [me] = (await client.query(`SELECT current_user AS name, rolsuper, rolcreaterole FROM pg_roles WHERE rolname = current_user`)).rows;
   const mayCreate: boolean = me.rolsuper || me.rolcreaterole;
   const missing = (role: string) =>
@@ -224,7 +224,7 @@ async function runMigrations(url: string, migrations: Function[]): Promise<void>
  * The installation's request-binding key: made once, unguessably, and kept in the private schema,
  * where only the definer functions read it. The start-up reads it back for the API to sign with.
  */
-async function installationKey(client: pg.Client, config: AppConfig): Promise<Buffer> {
+async function installationKey(client: pg.Client, config: DatabaseConfig): Promise<Buffer> {
   const key = randomBytes(32);
   const padded = Buffer.concat([key, Buffer.alloc(HMAC_BLOCK - key.length)]);
   const ipad = Buffer.from(padded.map((byte) => byte ^ 0x36));
@@ -240,7 +240,7 @@ async function installationKey(client: pg.Client, config: AppConfig): Promise<Bu
 }
 
 /** The database and the cluster-wide roles (with their grants), through the administrative login. */
-export async function prepareServer(config: AppConfig): Promise<void> {
+export async function prepareServer(config: DatabaseConfig): Promise<void> {
   const ownerUrl = config.ownerDatabaseUrl;
   await ensureDatabase(ownerUrl);
   const maintenance = new URL(ownerUrl);
@@ -272,7 +272,7 @@ export interface MigrationLock {
  * made before the owner role existed and the revoked server functions, and CREATE on the schema lent
  * to the system role (a definer function's new owner must be allowed to create in its schema).
  */
-export async function lockForMigrations(config: AppConfig): Promise<MigrationLock> {
+export async function lockForMigrations(config: DatabaseConfig): Promise<MigrationLock> {
   const ownerUrl = config.ownerDatabaseUrl;
   const client = await connect(ownerUrl);
   let lent = false;
@@ -320,7 +320,7 @@ export async function lockForMigrations(config: AppConfig): Promise<MigrationLoc
  * their grants, the migrations (run as the owner role, under an advisory lock so instances starting
  * together apply each once), and the installation's request-binding key (put on `config`).
  */
-export async function prepareDatabase(config: AppConfig, migrations: Function[]): Promise<void> {
+export async function prepareDatabase(config: DatabaseConfig, migrations: Function[]): Promise<void> {
   await prepareServer(config);
   const lock = await lockForMigrations(config);
   try {

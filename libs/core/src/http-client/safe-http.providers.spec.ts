@@ -1,12 +1,12 @@
 import { Test } from '@nestjs/testing';
-import { AppConfig, loadConfig } from '../config/app-config.js';
+import { httpConfig } from '../config/http.config.js';
 import { SafeHttpClient } from './safe-http-client.js';
 import { SAFE_HTTP_PROVIDERS } from './safe-http.providers.js';
 
 describe('SAFE_HTTP_PROVIDERS', () => {
   async function clientFor(env: Record<string, string>) {
     const module = await Test.createTestingModule({
-      providers: [{ provide: AppConfig, useValue: loadConfig({ NODE_ENV: 'test', ...env }) }, ...SAFE_HTTP_PROVIDERS],
+      providers: [{ provide: httpConfig.KEY, useValue: httpConfig.from({ NODE_ENV: 'test', ...env }) }, ...SAFE_HTTP_PROVIDERS],
     }).compile();
     return { http: module.get(SafeHttpClient), close: () => module.close() };
   }

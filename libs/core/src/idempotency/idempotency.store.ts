@@ -1,7 +1,7 @@
-import { TenantDb, SystemDb } from '../database/scoped-db.js';
-import { Injectable, Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
+import { Inject, Injectable, Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
 import { Propagation } from '@nestjs-cls/transactional';
-import { AppConfig } from '../config/app-config.js';
+import { runtimeConfig, type RuntimeConfig } from '../config/runtime.config.js';
+import { TenantDb, SystemDb } from '../database/scoped-db.js';
 import { queryRows } from '../database/query-rows.js';
 import { PeriodicTask } from '../scheduling/periodic-task.js';
 
@@ -38,7 +38,7 @@ export class IdempotencyStore implements OnApplicationBootstrap, BeforeApplicati
   constructor(
     private readonly db: TenantDb,
     private readonly system: SystemDb,
-    private readonly config: AppConfig,
+    @Inject(runtimeConfig.KEY) private readonly config: RuntimeConfig,
   ) {}
 
   onApplicationBootstrap(): void {

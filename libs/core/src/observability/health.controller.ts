@@ -4,7 +4,7 @@ import { SkipThrottle } from '@nestjs/throttler';
 import { HealthCheck, HealthCheckService, HealthIndicatorService, TypeOrmHealthIndicator, type HealthCheckResult } from '@nestjs/terminus';
 import { Redis } from 'ioredis';
 import { Public } from '../auth-context/public.decorator.js';
-import { AppConfig } from '../config/app-config.js';
+import { httpConfig, type HttpConfig } from '../config/http.config.js';
 import { safeEqual } from '../crypto/tokens.js';
 import { ApiError } from '../errors/api-error.js';
 import { DATABASE_RETRY_AFTER_SECONDS } from '../errors/error-envelope.filter.js';
@@ -37,7 +37,7 @@ export class HealthController {
     private readonly database: TypeOrmHealthIndicator,
     private readonly indicators: HealthIndicatorService,
     private readonly metrics: MetricsService,
-    private readonly config: AppConfig,
+    @Inject(httpConfig.KEY) private readonly config: HttpConfig,
     @Inject(REDIS) private readonly redis: Redis,
   ) {}
 

@@ -1,11 +1,9 @@
-import { loadConfig } from '../config/app-config.js';
+import { loggingConfig } from './logging.config.js';
 import { loggerParams } from './logging.js';
 import { traceIds } from './tracing.js';
 
 const options = (env: Record<string, string>) => {
-  const [pinoOptions] = loggerParams(
-    loadConfig({ NODE_ENV: 'test', JWT_SECRET: 'x'.repeat(32), ENCRYPTION_KEY: Buffer.alloc(32).toString('base64'), ...env }),
-  ).pinoHttp as [Record<string, unknown>, unknown];
+  const [pinoOptions] = loggerParams(loggingConfig.from({ NODE_ENV: 'test', ...env })).pinoHttp as [Record<string, unknown>, unknown];
   return pinoOptions;
 };
 

@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import { RequestMethod } from '@nestjs/common';
 import type { Params } from 'nestjs-pino';
 import { pino, type DestinationStream } from 'pino';
-import type { AppConfig } from '../config/app-config.js';
+import type { LoggingConfig } from './logging.config.js';
 import { traceIds } from './tracing.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -44,7 +44,7 @@ function destination(format: 'json' | 'pretty'): DestinationStream {
  * (OTEL_EXPORTER_OTLP_ENDPOINT), each line logged inside a span carries its `trace_id` and `span_id`;
  * without it, no per-line work is added.
  */
-export function loggerParams(config: AppConfig): Params {
+export function loggerParams(config: LoggingConfig): Params {
   return {
     forRoutes: [{ path: '{*splat}', method: RequestMethod.ALL }],
     pinoHttp: [

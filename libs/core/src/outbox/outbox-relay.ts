@@ -1,13 +1,15 @@
-import { Injectable, Logger, type BeforeApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, Logger, type BeforeApplicationShutdown } from '@nestjs/common';
 import { EventBus } from '@nestjs/cqrs';
 import pg from 'pg';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { AppConfig } from '../config/app-config.js';
+import { runtimeConfig, type RuntimeConfig } from '../config/runtime.config.js';
+import { databaseConfig, type DatabaseConfig } from '../database/database.config.js';
 import { SERVICE_CONNECTION } from '../database/db-scope.js';
 import { queryRows } from '../database/query-rows.js';
 import { MetricsService } from '../observability/metrics.service.js';
 import { PeriodicTask } from '../scheduling/periodic-task.js';
+import { outboxConfig, type OutboxConfig } from './outbox.config.js';
 import { StoreEventSubscribers } from './store-event-subscribers.js';
 import { StoreEvent, type StoreEventEnvelope } from './store-event.js';
 
@@ -58,7 +60,9 @@ export class OutboxRelay implements BeforeApplicationShutdown {
     private readonly events: EventBus,
     private readonly subscribers: StoreEventSubscribers,
     private readonly metrics: MetricsService,
-    private readonly config: AppConfig,
+    @Inject(outboxConfig.KEY) private readonly config: OutboxConfig,
+    @Inject(runtimeConfig.KEY) private readonly runtime: RuntimeConfig,
+    @Inject(databaseConfig.KEY) private readonly database: DatabaseConfig,
   ) {}
 
   /**
@@ -67,7 +71,7 @@ export class OutboxRelay implements BeforeApplicationShutdown {
    * bootstrap hooks run before @nestjs/cqrs registers the sagas and handlers the first sweep publishes to.
    */
   get enabled(): boolean {
-    return this.config.APP_ROLE !== 'api' && this.config.OUTBOX_RELAY;
+    return this.runtime.APP_ROLE !== 'api' && this.config.OUTBOX_RELAY;
   }
 
   /** Stops before the connections close, and lets the subscribers finish what it published (and acknowledge it). */
@@ -122,10 +126,10 @@ export class OutboxRelay implements BeforeApplicationShutdown {
 
   private async listen(): Promise<void> {
     const client = new pg.Client({
-      connectionString: this.config.serviceDatabaseUrl,
+      connectionString: this.database.serviceDatabaseUrl,
       application_name: 'storefront-outbox-relay',
       keepAlive: true,
-      connectionTimeoutMillis: this.config.DATABASE_CONNECT_TIMEOUT_MS,
+      connectionTimeoutMillis: this.database.DATABASE_CONNECT_TIMEOUT_MS,
     });
     client.on('notification', (message) => {
       if (message.payload) this.enqueue(message.payload);

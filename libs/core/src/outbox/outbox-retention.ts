@@ -1,7 +1,8 @@
-import { Injectable } from '@nestjs/common';
-import { AppConfig } from '../config/app-config.js';
+import { Inject, Injectable } from '@nestjs/common';
+import { runtimeConfig, type RuntimeConfig } from '../config/runtime.config.js';
 import { SystemDb } from '../database/scoped-db.js';
 import { RetentionSweep } from '../scheduling/retention-sweep.js';
+import { outboxConfig, type OutboxConfig } from './outbox.config.js';
 
 /**
  * Deletes outbox events dispatched more than OUTBOX_RETENTION_DAYS ago (index
@@ -12,7 +13,7 @@ import { RetentionSweep } from '../scheduling/retention-sweep.js';
  */
 @Injectable()
 export class OutboxRetention extends RetentionSweep {
-  constructor(system: SystemDb, config: AppConfig) {
+  constructor(system: SystemDb, @Inject(runtimeConfig.KEY) runtime: RuntimeConfig, @Inject(outboxConfig.KEY) outbox: OutboxConfig) {
     const deleteBatch = `
       WITH gone AS (
         DELETE FROM outbox_events WHERE id IN (
@@ -24,6 +25,6 @@ export class OutboxRetention extends RetentionSweep {
         DELETE FROM outbox_acks WHERE event_id IN (SELECT id FROM gone)
       )
       SELECT 1 FROM gone`;
-    super({ name: 'outbox retention', days: 'OUTBOX_RETENTION_DAYS', deleteBatch }, system, config);
+    super({ name: 'outbox retention', days: () => outbox.OUTBOX_RETENTION_DAYS, deleteBatch }, system, runtime);
   }
 }

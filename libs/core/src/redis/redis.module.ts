@@ -1,18 +1,18 @@
 import { Global, Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
 import { Redis } from 'ioredis';
-import { AppConfig } from '../config/app-config.js';
+import { redisConfig, type RedisConfig } from './redis.config.js';
 
 export const REDIS = Symbol('REDIS');
 /** Injects the shared ioredis client; every key it writes carries REDIS_PREFIX. */
 export const InjectRedis = () => Inject(REDIS);
 
-export function createRedis(config: AppConfig): Redis {
+export function createRedis(config: RedisConfig): Redis {
   return new Redis(config.REDIS_URL, { keyPrefix: config.REDIS_PREFIX, maxRetriesPerRequest: 2, enableOfflineQueue: true });
 }
 
 @Global()
 @Module({
-  providers: [{ provide: REDIS, inject: [AppConfig], useFactory: createRedis }],
+  providers: [{ provide: REDIS, inject: [redisConfig.KEY], useFactory: createRedis }],
   exports: [REDIS],
 })
 export class RedisModule implements OnApplicationShutdown {

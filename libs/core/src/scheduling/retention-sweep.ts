@@ -1,5 +1,5 @@
 import { Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
-import type { AppConfig } from '../config/app-config.js';
+import type { RuntimeConfig } from '../config/runtime.config.js';
 import type { SystemDb } from '../database/scoped-db.js';
 import { queryRows } from '../database/query-rows.js';
 import { PeriodicTask } from './periodic-task.js';
@@ -20,17 +20,17 @@ export abstract class RetentionSweep implements OnApplicationBootstrap, BeforeAp
   private readonly task: PeriodicTask;
 
   /**
-   * `sweep.deleteBatch` deletes at most `$2` rows older than `$1` days, `RETURNING 1`; the setting
-   * `sweep.days` holds the retention in days (0 keeps every row).
+   * `sweep.deleteBatch` deletes at most `$2` rows older than `$1` days, `RETURNING 1`; `sweep.days`
+   * reads the retention setting in days (0 keeps every row).
    */
   protected constructor(
     private readonly sweep: {
       name: string;
-      days: 'OUTBOX_RETENTION_DAYS' | 'DELIVERY_RETENTION_DAYS' | 'MAIL_RETENTION_DAYS';
+      days: () => number;
       deleteBatch: string;
     },
     private readonly system: SystemDb,
-    private readonly config: AppConfig,
+    private readonly runtime: RuntimeConfig,
   ) {
     // A run that deleted something says how much, and in how many statements, in one log line.
     const run = async () => {
@@ -41,11 +41,11 @@ export abstract class RetentionSweep implements OnApplicationBootstrap, BeforeAp
   }
 
   private retentionDays(): number {
-    return this.config[this.sweep.days];
+    return this.sweep.days();
   }
 
   onApplicationBootstrap(): void {
-    if (this.config.APP_ROLE === 'api' || this.retentionDays() === 0) return;
+    if (this.runtime.APP_ROLE === 'api' || this.retentionDays() === 0) return;
     this.task.start(RETENTION_INTERVAL_MS);
     // Also now: a worker restarted more often than the interval must still sweep.
     void this.task.runOnce();

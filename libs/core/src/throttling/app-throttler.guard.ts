@@ -1,7 +1,7 @@
 import { Injectable, type ExecutionContext } from '@nestjs/common';
 import { ThrottlerGuard, type ThrottlerLimitDetail, type ThrottlerOptions } from '@nestjs/throttler';
 import type { FastifyRequest } from 'fastify';
-import type { AppConfig } from '../config/app-config.js';
+import type { HttpConfig } from '../config/http.config.js';
 import { ApiError } from '../errors/api-error.js';
 import { AUTH_PREFIX } from '../errors/error-body.js';
 import { GoTrueError } from '../errors/gotrue-error.js';
@@ -10,7 +10,7 @@ import { clientAddressKey } from './client-address.js';
 const SIGN_UP_ROUTE = `${AUTH_PREFIX}/signup`;
 
 /** Requests per minute on every route (RATE_LIMIT_PER_MINUTE), and sign-ups per client address (SIGNUP_LIMIT_PER_IP). */
-export function appThrottlers(config: AppConfig): ThrottlerOptions[] {
+export function appThrottlers(config: HttpConfig): ThrottlerOptions[] {
   return [
     { name: 'default', ttl: 60_000, limit: config.RATE_LIMIT_PER_MINUTE, setHeaders: false },
     {

@@ -1,8 +1,9 @@
-import { Injectable, Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
-import { AppConfig, PeriodicTask, queryRows, SecretBox, SystemDb } from '@app/core';
+import { Inject, Injectable, Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
+import { PeriodicTask, queryRows, runtimeConfig, type RuntimeConfig, SecretBox, SystemDb } from '@app/core';
 import { MailRenderer, type RenderedMail } from '../rendering/mail-renderer.js';
 import type { MailTemplate } from '../templates.js';
 import { MailSendError, MailTransport } from './mail-transport.js';
+import { mailConfig, type MailConfig } from '../mail.config.js';
 
 /** Messages claimed at a time. */
 const BATCH = 20;
@@ -37,7 +38,8 @@ export class MailRelay implements OnApplicationBootstrap, BeforeApplicationShutd
   private stopping = false;
 
   constructor(
-    private readonly config: AppConfig,
+    @Inject(mailConfig.KEY) private readonly config: MailConfig,
+    @Inject(runtimeConfig.KEY) private readonly runtime: RuntimeConfig,
     private readonly system: SystemDb,
     private readonly transport: MailTransport,
     private readonly renderer: MailRenderer,
@@ -45,7 +47,7 @@ export class MailRelay implements OnApplicationBootstrap, BeforeApplicationShutd
   ) {}
 
   get enabled(): boolean {
-    return this.config.APP_ROLE !== 'api' && this.config.MAIL_RELAY;
+    return this.runtime.APP_ROLE !== 'api' && this.config.MAIL_RELAY;
   }
 
   onApplicationBootstrap(): void {

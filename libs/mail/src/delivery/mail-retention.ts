@@ -1,5 +1,6 @@
-import { Injectable } from '@nestjs/common';
-import { AppConfig, SystemDb, RetentionSweep } from '@app/core';
+import { Inject, Injectable } from '@nestjs/common';
+import { RetentionSweep, type RuntimeConfig, runtimeConfig, SystemDb } from '@app/core';
+import { mailConfig, type MailConfig } from '../mail.config.js';
 
 /**
  * Deletes mail sent or given up more than MAIL_RETENTION_DAYS ago, and development-mailbox messages
@@ -7,7 +8,7 @@ import { AppConfig, SystemDb, RetentionSweep } from '@app/core';
  */
 @Injectable()
 export class MailRetention extends RetentionSweep {
-  constructor(system: SystemDb, config: AppConfig) {
+  constructor(system: SystemDb, @Inject(runtimeConfig.KEY) runtime: RuntimeConfig, @Inject(mailConfig.KEY) mail: MailConfig) {
     const deleteBatch = `
       WITH outbox AS (
         DELETE FROM mail_outbox WHERE id IN (
@@ -19,6 +20,6 @@ export class MailRetention extends RetentionSweep {
           SELECT id FROM dev_mailbox WHERE created_at < now() - make_interval(days => $1) LIMIT $2 FOR UPDATE SKIP LOCKED)
         RETURNING 1)
       SELECT 1 FROM outbox UNION ALL SELECT 1 FROM mailbox`;
-    super({ name: 'mail retention', days: 'MAIL_RETENTION_DAYS', deleteBatch }, system, config);
+    super({ name: 'mail retention', days: () => mail.MAIL_RETENTION_DAYS, deleteBatch }, system, runtime);
   }
 }

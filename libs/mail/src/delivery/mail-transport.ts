@@ -1,7 +1,7 @@
-import { Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import nodemailer, { type Transporter } from 'nodemailer';
-import { AppConfig } from '@app/core';
 import type { RenderedMail } from '../rendering/mail-renderer.js';
+import { mailConfig, type MailConfig } from '../mail.config.js';
 
 export interface Envelope extends RenderedMail {
   to: string;
@@ -29,7 +29,7 @@ export class MailTransport implements OnApplicationShutdown {
   private readonly logger = new Logger(MailTransport.name);
   private transporter?: Transporter;
 
-  constructor(private readonly config: AppConfig) {}
+  constructor(@Inject(mailConfig.KEY) private readonly config: MailConfig) {}
 
   /** `smtp` with SMTP_URL, else `mailbox`: the development mailbox (a table the admin reads). */
   get mode(): 'smtp' | 'mailbox' {

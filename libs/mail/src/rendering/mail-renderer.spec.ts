@@ -1,14 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { loadConfig } from '@app/core';
 import { MAIL_TEMPLATES } from '../templates.js';
+import { mailConfig } from '../mail.config.js';
 import { MailRenderer, templatesFolder } from './mail-renderer.js';
 
-const config = loadConfig({
-  NODE_ENV: 'test',
-  JWT_SECRET: 'unit-test-secret-0123456789-0123456789',
-  ENCRYPTION_KEY: Buffer.alloc(32, 1).toString('base64'),
-});
+const config = mailConfig.from({ NODE_ENV: 'test' });
 const renderer = new MailRenderer(config);
 const values = {
   email: 'ada@example.com',

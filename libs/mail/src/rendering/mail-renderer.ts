@@ -1,10 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import Mustache from 'mustache';
-import { AppConfig } from '@app/core';
 import { MAIL_TEMPLATES, type MailTemplate } from '../templates.js';
+import { mailConfig, type MailConfig } from '../mail.config.js';
 
 export interface RenderedMail {
   subject: string;
@@ -44,7 +44,7 @@ export class MailRenderer {
   private readonly locales = new Map<string, Locale>();
   private readonly product: string;
 
-  constructor(config: AppConfig) {
+  constructor(@Inject(mailConfig.KEY) config: MailConfig) {
     const folder = templatesFolder();
     for (const name of [...MAIL_TEMPLATES, 'layout']) {
       for (const format of ['html', 'txt']) {

@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError, loadConfig } from '@app/core';
+import { ApiError, httpConfig } from '@app/core';
 import { SocialConnectController } from './social-connect.controller.js';
 import type { ConnectOutcome, SocialConnectService } from './social-connect.service.js';
 
@@ -21,7 +21,7 @@ function recordingReply() {
 }
 
 function controller(baseUrl: string, service: Partial<SocialConnectService>) {
-  return new SocialConnectController(service as SocialConnectService, loadConfig({ NODE_ENV: 'test', PUBLIC_BASE_URL: baseUrl }));
+  return new SocialConnectController(service as SocialConnectService, httpConfig.from({ NODE_ENV: 'test', PUBLIC_BASE_URL: baseUrl }));
 }
 
 const STARTED: ConnectOutcome = {

@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, Header, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Header, HttpCode, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { StoreScoped } from '@app/commerce';
@@ -6,11 +6,12 @@ import {
   ApiError,
   ApiFunctionRoute,
   ApiSuccess,
-  AppConfig,
   CurrentUser,
   hashToken,
+  httpConfig,
   OwnTransactions,
   Public,
+  type HttpConfig,
   type UserPrincipal,
 } from '@app/core';
 import { ACCOUNT_EXAMPLE } from '../accounts/social-account.js';
@@ -25,7 +26,7 @@ import { browserCookieName, CONNECT_PATH, SocialConnectService } from './social-
 export class SocialConnectController {
   constructor(
     private readonly connect: SocialConnectService,
-    private readonly config: AppConfig,
+    @Inject(httpConfig.KEY) private readonly config: HttpConfig,
   ) {}
 
   @Post('social-connect')

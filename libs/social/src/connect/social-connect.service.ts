@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { AppConfig, ApiError, hashToken, randomToken, SecretBox } from '@app/core';
+import { ApiError, hashToken, httpConfig, randomToken, SecretBox, type HttpConfig } from '@app/core';
 import { AccountTokens } from '../accounts/account-tokens.js';
 import { toAccountView, type SocialAccountView } from '../accounts/social-account.js';
 import type { SocialPlatformId } from '../platforms/registry.js';
@@ -55,7 +55,7 @@ export class SocialConnectService {
   private readonly logger = new Logger(SocialConnectService.name);
 
   constructor(
-    private readonly config: AppConfig,
+    @Inject(httpConfig.KEY) private readonly config: HttpConfig,
     private readonly repository: SocialRepository,
     private readonly tokens: AccountTokens,
     private readonly box: SecretBox,

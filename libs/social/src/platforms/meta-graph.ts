@@ -1,4 +1,4 @@
-import type { AppConfig } from '@app/core';
+import type { SocialConfig } from '../social.config.js';
 import { authorizeUrl } from './oauth.js';
 import { matching, optionalText, readSettings, urlSetting, type SettingsOf, type SettingsSpec } from './platform-settings.js';
 import { expiresIn, PlatformHttp, type PlatformFailure } from './platform-http.js';
@@ -53,7 +53,7 @@ export class MetaLogin {
   readonly graph: PlatformHttp;
   private readonly settings: SettingsOf<typeof META_SETTINGS>;
 
-  constructor(config: AppConfig, name: string, platform: 'facebook' | 'instagram') {
+  constructor(config: SocialConfig, name: string, platform: 'facebook' | 'instagram') {
     this.graph = new PlatformHttp(platform, name, config.SOCIAL_HTTP_TIMEOUT_MS, graphFailure);
     this.settings = readSettings(META_SETTINGS, config);
   }

@@ -1,20 +1,14 @@
 import { isURL } from 'class-validator';
-import { ConfigError, settingProblem, type AppConfig } from '@app/core';
+import type { TextSetting } from '@app/core';
+import type { SocialConfig } from '../social.config.js';
 
 /**
- * A platform's settings (client ids and secrets, the URLs of its APIs), declared in its folder and
- * read from the process environment (`AppConfig.environment`), so that adding a platform touches
- * no shared configuration. Problems are reported as AppConfig's are: one line each, at start-up.
+ * A platform's settings (client ids and secrets, the URLs of its APIs), declared in its folder, so
+ * that adding a platform touches no shared configuration. The social settings read and check them
+ * with their own (libs/social/src/social.config.ts): a bad value stops the start with one line, like
+ * any other setting, and docs/configuration.md and .env.example list them.
  */
-
-export interface SettingSpec {
-  /** What it is, for docs/platforms.md. */
-  readonly description: string;
-  /** The value when unset; absent: the setting is optional and may stay unset. */
-  readonly default?: string;
-  /** Why a value is refused, or null when it is fine. */
-  check(value: string, name: string): string | null;
-}
+export type SettingSpec = TextSetting;
 
 /** A text setting that may stay unset (a client id or secret). */
 export const optionalText = (description: string): SettingSpec => ({ description, check: () => null });
@@ -45,20 +39,13 @@ export type SettingsOf<S extends SettingsSpec> = {
   readonly [K in keyof S]: S[K] extends { default: string } ? string : string | undefined;
 };
 
-/** What is wrong with the environment's values of `spec`: one line each. */
-export function settingsProblems(spec: SettingsSpec, config: AppConfig): string[] {
-  return Object.entries(spec).flatMap(([name, setting]) => {
-    const raw = config.environment[name];
-    const reason = raw ? setting.check(raw, name) : null;
-    return reason === null ? [] : [settingProblem(name, raw, reason)];
-  });
-}
-
-/** The values of `spec` in the environment (empty values count as unset); a ConfigError when one is refused. */
-export function readSettings<S extends SettingsSpec>(spec: S, config: AppConfig): SettingsOf<S> {
-  const problems = settingsProblems(spec, config);
-  if (problems.length > 0) throw new ConfigError(problems);
+/** The values of `spec`, as the social settings read them (defaults applied; empty values count as unset). */
+export function readSettings<S extends SettingsSpec>(spec: S, social: SocialConfig): SettingsOf<S> {
   return Object.fromEntries(
-    Object.entries(spec).map(([name, setting]) => [name, config.environment[name] || setting.default]),
+    Object.keys(spec).map((name) => {
+      if (!(name in social.textSettings))
+        throw new Error(`${name} is not a setting of a registered social platform (platforms/registry.ts)`);
+      return [name, social.textSettings[name]];
+    }),
   ) as unknown as SettingsOf<S>;
 }

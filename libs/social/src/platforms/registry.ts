@@ -1,10 +1,9 @@
-import type { Provider } from '@nestjs/common';
-import { AppConfig, SafeHttpClient } from '@app/core';
+import type { HttpConfig, SafeHttpClient } from '@app/core';
+import type { SocialConfig } from '../social.config.js';
 import { FACEBOOK } from './facebook/facebook.platform.js';
 import { INSTAGRAM } from './instagram/instagram.platform.js';
-import { settingsProblems } from './platform-settings.js';
 import { SandboxPlatform } from './sandbox.platform.js';
-import { SOCIAL_PLATFORMS_REGISTRY, type SocialPlatformDefinition, type SocialPlatformRegistry } from './social-platform.js';
+import type { SocialPlatformDefinition, SocialPlatformRegistry } from './social-platform.js';
 import { THREADS } from './threads/threads.platform.js';
 import { TIKTOK } from './tiktok/tiktok.platform.js';
 import { X } from './x/x.platform.js';
@@ -61,15 +60,6 @@ export function describeTextLimits(): string {
   return [...groups].map(([limit, names]) => `${names.join(' and ')} ${limit}`).join(', ');
 }
 
-/**
- * What is wrong with the registered platforms' settings, one line each (`AI_HOURLY_LIMITS`'s way:
- * checked at start before Nest builds anything, so a bad value is one line, not a stack trace).
- */
-export function platformSettingsProblems(config: AppConfig): string[] {
-  const specs = new Set(SOCIAL_PLATFORM_DEFINITIONS.map((platform) => platform.settings));
-  return [...specs].flatMap((spec) => settingsProblems(spec, config));
-}
-
 /** Each platform's text limit and media, as the OpenAPI document describes publishing: `Instagram: 2200 characters, …`. */
 export function describePublishingRules(): string {
   return SOCIAL_PLATFORM_DEFINITIONS.map((platform) => {
@@ -85,15 +75,8 @@ export function describePkcePlatforms(): string {
 }
 
 /** One platform per id: the live APIs when SOCIAL_MODE=live, else the sandbox with the same rules. */
-export function buildPlatformRegistry(config: AppConfig, http: SafeHttpClient): SocialPlatformRegistry {
-  const live = SOCIAL_PLATFORM_DEFINITIONS.map((platform) => platform.live(config, http));
-  const chosen = config.SOCIAL_MODE === 'live' ? live : live.map((platform) => new SandboxPlatform(platform, config.baseUrl));
+export function buildPlatformRegistry(social: SocialConfig, http: HttpConfig, client: SafeHttpClient): SocialPlatformRegistry {
+  const live = SOCIAL_PLATFORM_DEFINITIONS.map((platform) => platform.live(social, client));
+  const chosen = social.SOCIAL_MODE === 'live' ? live : live.map((platform) => new SandboxPlatform(platform, http.baseUrl));
   return new Map(chosen.map((platform) => [platform.id, platform]));
 }
-
-/** The Nest provider of `SOCIAL_PLATFORMS_REGISTRY`. */
-export const socialPlatformRegistry: Provider = {
-  provide: SOCIAL_PLATFORMS_REGISTRY,
-  inject: [AppConfig, SafeHttpClient],
-  useFactory: buildPlatformRegistry,
-};

@@ -1,13 +1,15 @@
-import { loadConfig, SafeHttpClient } from '@app/core';
+import { httpConfig, SafeHttpClient } from '@app/core';
 import { FakePlatformServer } from '../../../../test/fakes/platform-server.js';
 import { pkce } from '../../../../test/support/platform-fixture.js';
 import { buildPlatformRegistry, SOCIAL_PLATFORMS } from './registry.js';
 import { SandboxPlatform, sandboxCode, sandboxCodeMatches } from './sandbox.platform.js';
 import { PlatformError } from './social-platform.js';
+import { socialConfig } from '../social.config.js';
 import { XPlatform } from './x/x.platform.js';
 
 const BASE = 'https://api.shop.example';
 const REDIRECT = `${BASE}/functions/v1/social-connect/callback`;
+const TEST_HTTP = httpConfig.from({ NODE_ENV: 'test' });
 
 describe('sandbox codes', () => {
   it('bind the PKCE challenge: only the matching verifier passes', () => {
@@ -30,9 +32,11 @@ describe('sandbox codes', () => {
 });
 
 describe('SandboxPlatform', () => {
-  const config = loadConfig({ NODE_ENV: 'test', PUBLIC_BASE_URL: BASE });
   const http = new SafeHttpClient({ allowPrivate: false, allowHttp: false });
-  const x = new SandboxPlatform(new XPlatform(config, http), config.baseUrl);
+  const x = new SandboxPlatform(
+    new XPlatform(socialConfig.from({ NODE_ENV: 'test' }), http),
+    httpConfig.from({ PUBLIC_BASE_URL: BASE }).baseUrl,
+  );
   afterAll(() => http.close());
 
   it('takes the live platform’s identity and rules', () => {
@@ -87,7 +91,7 @@ describe('buildPlatformRegistry', () => {
   afterAll(() => http.close());
 
   it('sandbox (the default): six sandbox platforms, configured, with the live rules', () => {
-    const registry = buildPlatformRegistry(loadConfig({ NODE_ENV: 'test' }), http);
+    const registry = buildPlatformRegistry(socialConfig.from({ NODE_ENV: 'test' }), TEST_HTTP, http);
     expect([...registry.keys()].sort()).toEqual([...SOCIAL_PLATFORMS].sort());
     for (const [id, platform] of registry) {
       expect(platform).toBeInstanceOf(SandboxPlatform);
@@ -104,10 +108,10 @@ describe('buildPlatformRegistry', () => {
   it('live: the platform classes, configured only with their credentials', async () => {
     const fake = await FakePlatformServer.start();
     try {
-      const live = buildPlatformRegistry(loadConfig({ NODE_ENV: 'test', ...fake.env() }), http);
+      const live = buildPlatformRegistry(socialConfig.from({ NODE_ENV: 'test', ...fake.env() }), TEST_HTTP, http);
       expect(live.get('x')).toBeInstanceOf(XPlatform);
       expect([...live.values()].every((platform) => platform.configured)).toBe(true);
-      const bare = buildPlatformRegistry(loadConfig({ NODE_ENV: 'test', SOCIAL_MODE: 'live' }), http);
+      const bare = buildPlatformRegistry(socialConfig.from({ NODE_ENV: 'test', SOCIAL_MODE: 'live' }), TEST_HTTP, http);
       expect([...bare.values()].map((platform) => platform.configured)).toEqual([false, false, false, false, false, false]);
       expect(bare.get('x')!.authorizeUrl({ state: 's', redirectUri: REDIRECT, codeChallenge: 'c' })).toMatch(
         /^https:\/\/x\.com\/i\/oauth2\/authorize\?/,

@@ -51,7 +51,7 @@ export class SandboxPlatform implements SocialPlatform {
   constructor(
     /** The live platform whose rules apply. */
     private readonly rules: Pick<SocialPlatform, 'id' | 'displayName' | 'usesPkce' | 'validate'>,
-    /** `AppConfig.baseUrl`. */
+    /** `HttpConfig.baseUrl`. */
     private readonly baseUrl: string,
   ) {}
 

@@ -1,4 +1,5 @@
-import type { AppConfig, SafeHttpClient } from '@app/core';
+import type { SafeHttpClient } from '@app/core';
+import type { SocialConfig } from '../social.config.js';
 import type { SettingsSpec } from './platform-settings.js';
 import type { SocialPlatformId } from './registry.js';
 
@@ -168,7 +169,7 @@ export interface SocialPlatformDefinition<Id extends string = string> {
     readonly hashtag: string;
   };
   /** The platform's client for SOCIAL_MODE=live (the sandbox keeps its rules). */
-  live(config: AppConfig, http: SafeHttpClient): SocialPlatform;
+  live(config: SocialConfig, http: SafeHttpClient): SocialPlatform;
 }
 
 /** A platform's definition, checked at load: a bad one stops the start-up. */

@@ -1,11 +1,19 @@
-import { Injectable, Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import {
+  Inject,
+  Injectable,
+  Logger,
+  type BeforeApplicationShutdown,
+  type OnApplicationBootstrap,
+  type OnModuleDestroy,
+} from '@nestjs/common';
 import type { Job } from 'bull';
-import { AppConfig, jobDrainMs, PeriodicTask, QueueWorker, SystemDb } from '@app/core';
+import { jobDrainMs, PeriodicTask, QueueWorker, runtimeConfig, type RuntimeConfig, SystemDb } from '@app/core';
 import { NotificationRepository } from '@app/webhooks';
 import { SocialRepository, type SocialPostRow } from '../social.repository.js';
 import { PostPublisher } from './post-publisher.js';
 import { PostQueue, type PostJob } from './post-queue.js';
 import { finalStatus } from './social-post.js';
+import { socialConfig, type SocialConfig } from '../social.config.js';
 
 /**
  * Publishes scheduled posts when their Bull delayed job fires (worker processes). The claim
@@ -26,20 +34,21 @@ export class ScheduledPostWorker implements OnApplicationBootstrap, OnModuleDest
     private readonly repository: SocialRepository,
     private readonly publisher: PostPublisher,
     private readonly notifications: NotificationRepository,
-    private readonly config: AppConfig,
+    @Inject(socialConfig.KEY) private readonly config: SocialConfig,
+    @Inject(runtimeConfig.KEY) private readonly runtime: RuntimeConfig,
   ) {
     this.jobs = new QueueWorker(queue.queue, this.logger);
   }
 
   onApplicationBootstrap(): void {
-    if (this.config.APP_ROLE === 'api') return;
+    if (this.runtime.APP_ROLE === 'api') return;
     this.jobs.start(4, (job: Job<PostJob>) =>
       // A job never fails silently: the post stays scheduled and the sweep enqueues it again.
       this.publish(job.data.postId).catch((error: Error) =>
         this.logger.error({ err: { message: error.message }, post_id: job.data.postId }, 'scheduled post could not be published'),
       ),
     );
-    this.sweeper.start(this.config.JOB_SWEEP_INTERVAL_MS);
+    this.sweeper.start(this.runtime.JOB_SWEEP_INTERVAL_MS);
   }
 
   /**
@@ -47,13 +56,13 @@ export class ScheduledPostWorker implements OnApplicationBootstrap, OnModuleDest
    * end is handed back, and its new run finds the post `publishing` and leaves it to the interrupted sweep.
    */
   onModuleDestroy(): void {
-    void this.jobs.stop(jobDrainMs(this.config.SHUTDOWN_TIMEOUT_MS));
+    void this.jobs.stop(jobDrainMs(this.runtime.SHUTDOWN_TIMEOUT_MS));
   }
 
   /** Before the connections close: the sweep and the running posts are done. */
   async beforeApplicationShutdown(): Promise<void> {
     await this.sweeper.stop();
-    await this.jobs.stop(jobDrainMs(this.config.SHUTDOWN_TIMEOUT_MS));
+    await this.jobs.stop(jobDrainMs(this.runtime.SHUTDOWN_TIMEOUT_MS));
   }
 
   /** One attempt at a scheduled post; nothing when it is not (or no longer) scheduled. */
@@ -80,7 +89,7 @@ export class ScheduledPostWorker implements OnApplicationBootstrap, OnModuleDest
    */
   async sweep(): Promise<{ requeued: number; interrupted: number }> {
     return this.system.run(async () => {
-      const overdue = await this.repository.overdue(this.config.LOST_JOB_AFTER_MS);
+      const overdue = await this.repository.overdue(this.runtime.LOST_JOB_AFTER_MS);
       for (const post of overdue) {
         await this.queue.enqueue(post.id, post.attempts + 1, new Date());
       }

@@ -1,9 +1,10 @@
-import { Controller, Get, Header, Param, Query } from '@nestjs/common';
+import { Controller, Get, Header, Inject, Param, Query } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import { AppConfig, ApiError, Databases, OwnTransactions, Public } from '@app/core';
+import { ApiError, Databases, httpConfig, OwnTransactions, Public, type HttpConfig } from '@app/core';
 import { CALLBACK_PATH } from '../connect/social-connect.service.js';
 import { isSocialPlatform, socialPlatformDefinition } from '../platforms/registry.js';
 import { sandboxCode } from '../platforms/sandbox.platform.js';
+import { socialConfig, type SocialConfig } from '../social.config.js';
 
 const escape = (text: string) =>
   text.replace(/[&<>"']/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char]!);
@@ -25,8 +26,9 @@ const page = (title: string, body: string) =>
 @Controller('functions/v1/social-sandbox')
 export class SocialSandboxController {
   constructor(
-    private readonly config: AppConfig,
+    @Inject(socialConfig.KEY) private readonly config: SocialConfig,
     private readonly databases: Databases,
+    @Inject(httpConfig.KEY) private readonly http: HttpConfig,
   ) {}
 
   @Get('authorize')
@@ -40,7 +42,7 @@ export class SocialSandboxController {
     if (!isSocialPlatform(platform)) throw ApiError.validation([{ field: 'platform', message: 'Unknown platform' }]);
     if (typeof state !== 'string' || !state || state.length > 512)
       throw ApiError.validation([{ field: 'state', message: 'state is required' }]);
-    if (redirectUri !== `${this.config.baseUrl}${CALLBACK_PATH}`) {
+    if (redirectUri !== `${this.http.baseUrl}${CALLBACK_PATH}`) {
       throw ApiError.validation([{ field: 'redirect_uri', message: "The sandbox only sends the browser back to this service's callback" }]);
     }
     const back = (params: Record<string, string>) => `${redirectUri}?${new URLSearchParams({ ...params, state }).toString()}`;

@@ -1,5 +1,6 @@
-import { Injectable } from '@nestjs/common';
-import { AppConfig, SystemDb, RetentionSweep } from '@app/core';
+import { Inject, Injectable } from '@nestjs/common';
+import { RetentionSweep, type RuntimeConfig, runtimeConfig, SystemDb } from '@app/core';
+import { webhooksConfig, type WebhooksConfig } from '../webhooks.config.js';
 
 /**
  * Deletes finished deliveries (succeeded, failed, cancelled) whose last change is more than
@@ -11,7 +12,7 @@ import { AppConfig, SystemDb, RetentionSweep } from '@app/core';
  */
 @Injectable()
 export class DeliveryRetention extends RetentionSweep {
-  constructor(system: SystemDb, config: AppConfig) {
+  constructor(system: SystemDb, @Inject(runtimeConfig.KEY) runtime: RuntimeConfig, @Inject(webhooksConfig.KEY) webhooks: WebhooksConfig) {
     const deleteBatch = `
       DELETE FROM webhook_deliveries WHERE id IN (
         SELECT d.id FROM webhook_deliveries d
@@ -19,6 +20,6 @@ export class DeliveryRetention extends RetentionSweep {
            AND NOT EXISTS (SELECT 1 FROM webhook_deliveries r WHERE r.redelivery_of = d.id)
          LIMIT $2 FOR UPDATE OF d SKIP LOCKED)
       RETURNING 1`;
-    super({ name: 'delivery retention', days: 'DELIVERY_RETENTION_DAYS', deleteBatch }, system, config);
+    super({ name: 'delivery retention', days: () => webhooks.DELIVERY_RETENTION_DAYS, deleteBatch }, system, runtime);
   }
 }

@@ -1,7 +1,13 @@
-import { Injectable, Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import {
+  Inject,
+  Injectable,
+  Logger,
+  type BeforeApplicationShutdown,
+  type OnApplicationBootstrap,
+  type OnModuleDestroy,
+} from '@nestjs/common';
 import type { Job } from 'bull';
 import {
-  AppConfig,
   HttpTimeoutError,
   jobDrainMs,
   MetricsService,
@@ -9,10 +15,13 @@ import {
   queryRows,
   QueueWorker,
   SafeHttpClient,
+  runtimeConfig,
   SecretBox,
   SystemDb,
+  type RuntimeConfig,
 } from '@app/core';
 import { NotificationRepository } from '../notifications/notification.repository.js';
+import { webhooksConfig, type WebhooksConfig } from '../webhooks.config.js';
 import { MAX_DELIVERY_ATTEMPTS } from '../webhooks/webhook.js';
 import { WebhookRepository } from '../webhooks/webhook.repository.js';
 import { deliveryHeaders } from '../signing/webhook-signature.js';
@@ -60,25 +69,26 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy, 
     private readonly secrets: SecretBox,
     private readonly system: SystemDb,
     private readonly metrics: MetricsService,
-    private readonly config: AppConfig,
+    @Inject(webhooksConfig.KEY) private readonly config: WebhooksConfig,
+    @Inject(runtimeConfig.KEY) private readonly runtime: RuntimeConfig,
   ) {
     this.jobs = new QueueWorker(queue.queue, this.logger);
   }
 
   onApplicationBootstrap(): void {
-    if (this.config.APP_ROLE === 'api') return;
+    if (this.runtime.APP_ROLE === 'api') return;
     this.jobs.start(this.config.WEBHOOK_WORKER_CONCURRENCY, (job: Job<DeliveryJob>) =>
       // A job never fails silently: the delivery stays pending and the lost-job sweep retries it.
       this.run(job).catch((error: Error) =>
         this.logger.error({ err: { message: error.message }, job: job.id }, 'delivery attempt could not be recorded'),
       ),
     );
-    this.lostJobSweep.start(this.config.JOB_SWEEP_INTERVAL_MS);
+    this.lostJobSweep.start(this.runtime.JOB_SWEEP_INTERVAL_MS);
   }
 
   /** First step of a shutdown: no new attempt; the running ones get to finish (or are handed back to the queue). */
   onModuleDestroy(): void {
-    void this.jobs.stop(jobDrainMs(this.config.SHUTDOWN_TIMEOUT_MS));
+    void this.jobs.stop(jobDrainMs(this.runtime.SHUTDOWN_TIMEOUT_MS));
   }
 
   /** Before the connections close: the sweep, the probe timers and the running attempts are done. */
@@ -86,7 +96,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy, 
     for (const timer of this.wakes) clearTimeout(timer);
     this.wakes.clear();
     await this.lostJobSweep.stop();
-    await this.jobs.stop(jobDrainMs(this.config.SHUTDOWN_TIMEOUT_MS));
+    await this.jobs.stop(jobDrainMs(this.runtime.SHUTDOWN_TIMEOUT_MS));
   }
 
   private run(job: Job<DeliveryJob>): Promise<void> {
@@ -327,18 +337,18 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy, 
                         WHERE status = 'pending' AND parked_at IS NULL AND next_attempt_at < now() - make_interval(secs => $1)
                         ORDER BY next_attempt_at LIMIT 500 FOR UPDATE SKIP LOCKED)
           RETURNING id, attempt_count`,
-        [this.config.LOST_JOB_AFTER_MS / 1000],
+        [this.runtime.LOST_JOB_AFTER_MS / 1000],
       ),
     );
     await Promise.all(due.map((delivery) => this.queue.enqueue(delivery.id, delivery.attempt_count + 1)));
     let lost = 0;
     for (const { webhook_id: webhookId, parked } of await this.system.run(() =>
-      this.deliveries.parkedCounts(this.config.LOST_JOB_AFTER_MS),
+      this.deliveries.parkedCounts(this.runtime.LOST_JOB_AFTER_MS),
     )) {
       const gate = await this.gate.wake(webhookId);
       await this.queue.enqueueHanded(gate.handed);
       if (parked <= gate.parked + gate.inFlight) continue;
-      const rows = await this.system.run(() => this.deliveries.parkedOf(webhookId, this.config.LOST_JOB_AFTER_MS, PARKED_CHECK_LIMIT));
+      const rows = await this.system.run(() => this.deliveries.parkedOf(webhookId, this.runtime.LOST_JOB_AFTER_MS, PARKED_CHECK_LIMIT));
       const attempts = rows.map((row) => ({ deliveryId: row.id, attempt: row.attempt }));
       const known = await this.gate.known(webhookId, attempts);
       const unknown = attempts.filter((_, index) => !known[index]);

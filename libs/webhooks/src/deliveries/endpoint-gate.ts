@@ -1,6 +1,7 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import type { Redis } from 'ioredis';
-import { AppConfig, InjectRedis } from '@app/core';
+import { InjectRedis } from '@app/core';
+import { webhooksConfig, type WebhooksConfig } from '../webhooks.config.js';
 
 /** An attempt of a delivery, as the gate knows it: `<delivery id>:<attempt>`. */
 export interface GateAttempt {
@@ -198,7 +199,7 @@ export class EndpointGate {
 
   constructor(
     @InjectRedis() private readonly redis: Redis,
-    private readonly config: AppConfig,
+    @Inject(webhooksConfig.KEY) private readonly config: WebhooksConfig,
   ) {
     const define = (name: keyof GateCommands, lua: string, numberOfKeys: number) => {
       if (!(name in redis)) redis.defineCommand(name, { lua, numberOfKeys });

@@ -1,8 +1,8 @@
-import { loadConfig } from '@app/core';
 import { FAKE_ACCOUNTS, FAKE_CLIENTS, type FakePlatformServer } from '../../../../../test/fakes/platform-server.js';
 import { connectAccount, failure, fakePlatformConfig, REDIRECT, useFakePlatforms } from '../../../../../test/support/platform-fixture.js';
 import { FacebookPlatform } from './facebook.platform.js';
 import type { AccountCredentials, PostContent } from '../social-platform.js';
+import { socialConfig } from '../../social.config.js';
 
 const post = (text: string, extra: Partial<PostContent> = {}): PostContent => ({ text, media: [], link: null, ...extra });
 
@@ -26,7 +26,7 @@ describe('FacebookPlatform (against the fake Graph API)', () => {
     expect(url.searchParams.get('scope')).toBe('pages_show_list,pages_manage_posts,pages_read_engagement');
     expect(url.searchParams.get('redirect_uri')).toBe(REDIRECT);
     expect(facebook.configured).toBe(true);
-    expect(new FacebookPlatform(loadConfig({ NODE_ENV: 'test', META_APP_ID: 'only-the-id' })).configured).toBe(false);
+    expect(new FacebookPlatform(socialConfig.from({ NODE_ENV: 'test', META_APP_ID: 'only-the-id' })).configured).toBe(false);
   });
 
   it('connect: the account is the first Page; its Page token posts, the user token is kept to renew it', async () => {

@@ -1,4 +1,4 @@
-import type { AppConfig } from '@app/core';
+import type { SocialConfig } from '../../social.config.js';
 import { imagesOf, textLimitProblem, videosOf } from '../content-rules.js';
 import { META_SETTINGS, MetaLogin, type MetaPage } from '../meta-graph.js';
 import { renewAccess, requireRefreshToken } from '../oauth.js';
@@ -53,7 +53,7 @@ export class FacebookPlatform implements SocialPlatform {
   readonly usesPkce = FACEBOOK.usesPkce;
   private readonly meta: MetaLogin;
 
-  constructor(private readonly config: AppConfig) {
+  constructor(private readonly config: SocialConfig) {
     this.meta = new MetaLogin(config, this.displayName, 'facebook');
   }
 

@@ -1,4 +1,4 @@
-import type { AppConfig } from '@app/core';
+import type { SocialConfig } from '../../social.config.js';
 import { textLimitProblem, textWithLink } from '../content-rules.js';
 import { MetaContainerFlow } from '../meta-container.js';
 import { META_SETTINGS, MetaLogin } from '../meta-graph.js';
@@ -58,7 +58,7 @@ export class InstagramPlatform implements SocialPlatform {
   private readonly containers: MetaContainerFlow;
 
   constructor(
-    private readonly config: AppConfig,
+    private readonly config: SocialConfig,
     polling: PollingOptions = DEFAULT_POLLING,
   ) {
     this.meta = new MetaLogin(config, this.displayName, 'instagram');

@@ -1,4 +1,4 @@
-import type { AppConfig } from '@app/core';
+import type { SocialConfig } from '../../social.config.js';
 import { textLimitProblem, textWithLink } from '../content-rules.js';
 import { MetaContainerFlow } from '../meta-container.js';
 import { graphFailure } from '../meta-graph.js';
@@ -67,7 +67,7 @@ export class ThreadsPlatform implements SocialPlatform {
   private readonly containers: MetaContainerFlow;
 
   constructor(
-    private readonly config: AppConfig,
+    private readonly config: SocialConfig,
     polling: PollingOptions = DEFAULT_POLLING,
   ) {
     this.api = new PlatformHttp('threads', this.displayName, config.SOCIAL_HTTP_TIMEOUT_MS, graphFailure);

@@ -1,4 +1,4 @@
-import type { AppConfig } from '@app/core';
+import type { SocialConfig } from '../../social.config.js';
 import { firstLine, imagesOf, textLimitProblem, textWithLink, videosOf } from '../content-rules.js';
 import { authorizeUrl, renewAccess, requireRefreshToken, tokenAnswer } from '../oauth.js';
 import { PlatformHttp, type PlatformFailure } from '../platform-http.js';
@@ -93,7 +93,7 @@ export class TikTokPlatform implements SocialPlatform {
   private readonly settings: SettingsOf<typeof TIKTOK_SETTINGS>;
 
   constructor(
-    private readonly config: AppConfig,
+    private readonly config: SocialConfig,
     private readonly polling: PollingOptions = DEFAULT_POLLING,
   ) {
     this.api = new PlatformHttp('tiktok', this.displayName, config.SOCIAL_HTTP_TIMEOUT_MS, tiktokFailure);

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { loadConfig, type SafeHttpClient } from '@app/core';
+import type { SafeHttpClient } from '@app/core';
+import { socialConfig } from '../../social.config.js';
 import { FAKE_ACCOUNTS, FAKE_CLIENTS, FakePlatformServer } from '../../../../../test/fakes/platform-server.js';
 import { ImageServer } from '../../../../../test/fakes/image-server.js';
 import {
@@ -44,7 +45,7 @@ describe('XPlatform (against the fake X API)', () => {
   it('is configured by its client id; PKCE is required', () => {
     expect(x.configured).toBe(true);
     expect(x.usesPkce).toBe(true);
-    expect(new XPlatform(loadConfig({ NODE_ENV: 'test' }), http).configured).toBe(false);
+    expect(new XPlatform(socialConfig.from({ NODE_ENV: 'test' }), http).configured).toBe(false);
   });
 
   it('authorize URL: code flow with the client id, callback, scopes, state and an S256 challenge', () => {
@@ -82,7 +83,7 @@ describe('XPlatform (against the fake X API)', () => {
   });
 
   it('a public client (no secret) sends its client_id in the body instead of Basic', async () => {
-    const publicX = new XPlatform(loadConfig({ ...process.env, ...fake.env(), X_CLIENT_SECRET: '' }), http, FAST_POLLING);
+    const publicX = new XPlatform(socialConfig.from({ ...process.env, ...fake.env(), X_CLIENT_SECRET: '' }), http, FAST_POLLING);
     const { verifier, challenge } = pkce();
     const { code } = await fake.consent(publicX.authorizeUrl({ state: 's', redirectUri: REDIRECT, codeChallenge: challenge }));
     await publicX.exchangeCode({ code, redirectUri: REDIRECT, codeVerifier: verifier });
@@ -267,7 +268,7 @@ describe('XPlatform (against the fake X API)', () => {
       const closed = await FakePlatformServer.start();
       const env = closed.env();
       await closed.close();
-      const nowhere = new XPlatform(loadConfig({ ...process.env, ...env }), http, FAST_POLLING);
+      const nowhere = new XPlatform(socialConfig.from({ ...process.env, ...env }), http, FAST_POLLING);
       const refused = await failure(nowhere.publish(account, post('nowhere')));
       expect(refused).toMatchObject({ kind: 'transient', code: 'platform_unreachable' });
     });

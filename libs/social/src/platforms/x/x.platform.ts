@@ -1,4 +1,5 @@
-import type { AppConfig, SafeHttpClient } from '@app/core';
+import type { SafeHttpClient } from '@app/core';
+import type { SocialConfig } from '../../social.config.js';
 import { imagesOf, textLimitProblem, textWithLink, videosOf } from '../content-rules.js';
 import { fetchMedia } from '../merchant-media.js';
 import { authorizeUrl, renewAccess, requireRefreshToken, tokenAnswer } from '../oauth.js';
@@ -86,7 +87,7 @@ export class XPlatform implements SocialPlatform {
   private readonly settings: SettingsOf<typeof X_SETTINGS>;
 
   constructor(
-    private readonly config: AppConfig,
+    private readonly config: SocialConfig,
     private readonly http: SafeHttpClient,
     private readonly polling: PollingOptions = DEFAULT_POLLING,
   ) {

@@ -1,4 +1,5 @@
-import type { AppConfig, SafeHttpClient } from '@app/core';
+import type { SafeHttpClient } from '@app/core';
+import type { SocialConfig } from '../../social.config.js';
 import { firstLine, textLimitProblem, textWithLink, videosOf } from '../content-rules.js';
 import { fetchMedia } from '../merchant-media.js';
 import { authorizeUrl, renewAccess, requireRefreshToken, tokenAnswer } from '../oauth.js';
@@ -87,7 +88,7 @@ export class YouTubePlatform implements SocialPlatform {
   private readonly settings: SettingsOf<typeof YOUTUBE_SETTINGS>;
 
   constructor(
-    private readonly config: AppConfig,
+    private readonly config: SocialConfig,
     private readonly http: SafeHttpClient,
   ) {
     this.api = new PlatformHttp('youtube', this.displayName, config.SOCIAL_HTTP_TIMEOUT_MS, googleFailure);

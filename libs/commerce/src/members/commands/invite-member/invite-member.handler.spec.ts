@@ -1,6 +1,7 @@
-import type { AppConfig } from '@app/core';
+import { httpConfig } from '@app/core';
 import type { MailOutbox, OutgoingMail } from '@app/mail';
 import { PERMISSIONS, type Permission } from '../../../access/store-access.js';
+import { commerceConfig } from '../../../commerce.config.js';
 import { callerFacts, judgeStoreAccess, refusal, STORE_A } from '../../../testing/store-access.js';
 import type { MemberRepository } from '../../member.repository.js';
 import type { MemberRow } from '../../member.js';
@@ -76,8 +77,9 @@ describe('Inviting and managing team members', () => {
       members = new InMemoryMembers();
       mails = [];
       const outbox = { enqueue: async (mail: OutgoingMail) => (mails.push(mail), 'mail-id') } as unknown as MailOutbox;
-      const config = { INVITE_TTL_HOURS: 48, baseUrl: 'https://api.example.com' } as AppConfig;
-      handler = new InviteMemberHandler(members as unknown as MemberRepository, config, outbox);
+      const config = commerceConfig.from({ INVITE_TTL_HOURS: '48' });
+      const http = httpConfig.from({ PUBLIC_BASE_URL: 'https://api.example.com' });
+      handler = new InviteMemberHandler(members as unknown as MemberRepository, config, outbox, http);
     });
 
     it('creates the invitation for INVITE_TTL_HOURS and answers its token once, a new one per invitation', async () => {

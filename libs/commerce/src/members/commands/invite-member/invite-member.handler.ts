@@ -1,7 +1,9 @@
+import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { verifyLink } from '@app/auth';
-import { ApiError, AppConfig, randomToken } from '@app/core';
+import { ApiError, httpConfig, randomToken, type HttpConfig } from '@app/core';
 import { MailOutbox } from '@app/mail';
+import { commerceConfig, type CommerceConfig } from '../../../commerce.config.js';
 import { MemberRepository } from '../../member.repository.js';
 import { toMemberView } from '../../member.js';
 import { InviteMemberCommand, type InvitedMember } from './invite-member.command.js';
@@ -14,8 +16,9 @@ import { InviteMemberCommand, type InvitedMember } from './invite-member.command
 export class InviteMemberHandler implements ICommandHandler<InviteMemberCommand> {
   constructor(
     private readonly members: MemberRepository,
-    private readonly config: AppConfig,
+    @Inject(commerceConfig.KEY) private readonly config: CommerceConfig,
     private readonly mail: MailOutbox,
+    @Inject(httpConfig.KEY) private readonly http: HttpConfig,
   ) {}
 
   async execute({ storeId, email, permissions, invitedBy, inviterEmail, redirectTo }: InviteMemberCommand): Promise<InvitedMember> {
@@ -28,7 +31,7 @@ export class InviteMemberHandler implements ICommandHandler<InviteMemberCommand>
       to: email,
       storeId,
       data: { email, inviter_email: inviterEmail, permissions, expires_at: member.invite_expires_at?.toISOString() },
-      secret: { action_url: verifyLink(this.config.baseUrl, 'invite', linkToken, redirectTo) },
+      secret: { action_url: verifyLink(this.http.baseUrl, 'invite', linkToken, redirectTo) },
     });
     return { member: toMemberView(member), inviteToken };
   }
