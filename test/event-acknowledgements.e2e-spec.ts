@@ -4,7 +4,7 @@ import { OutboxRelay, StoreEvent, StoreEventSubscribers } from '@app/core';
 import { DispatchWebhookHandler, NotificationRepository, STOCK_NOTIFICATIONS, WEBHOOK_DISPATCH } from '@app/webhooks';
 import { WebhookReceiver } from './fakes/webhook-receiver.js';
 import { merchantWithStore, startApp, type TestApp } from './support/app.js';
-import { SYSTEM_DATA_SOURCE } from './support/database.js';
+import { createPrivateDatabase, SYSTEM_DATA_SOURCE } from './support/database.js';
 import { until } from './support/wait.js';
 
 /** Short enough for the tests to wait for a republication, long enough for a busy machine to acknowledge in time. */
@@ -25,6 +25,9 @@ interface OutboxState {
  */
 describe('store events acknowledged by their subscribers', () => {
   let api: TestApp;
+  // A database of its own: e2e files run two at a time, and another file's relay on a shared
+  // database could publish this file's events on its own bus (or this relay theirs).
+  let database: Awaited<ReturnType<typeof createPrivateDatabase>>;
   let receiver: WebhookReceiver;
   let base: string;
   let owner: { token: string; storeId: string };
@@ -81,7 +84,9 @@ describe('store events acknowledged by their subscribers', () => {
   beforeAll(async () => {
     receiver = new WebhookReceiver();
     base = await receiver.start();
+    database = await createPrivateDatabase('event_acks');
     api = await startApp({
+      DATABASE_URL: database.url,
       OUTBOX_RELAY: 'true',
       OUTBOX_SWEEP_INTERVAL_MS: '200',
       OUTBOX_ACK_TIMEOUT_MS: String(ACK_TIMEOUT_MS),
@@ -101,6 +106,7 @@ describe('store events acknowledged by their subscribers', () => {
     vi.restoreAllMocks();
     await api?.close();
     await receiver?.stop();
+    await database?.drop();
   });
 
   it('a dispatch handler that throws once: the event is published again and delivered exactly once', async () => {
