@@ -1,8 +1,15 @@
 import { applyDecorators, Injectable, SetMetadata, UseGuards, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { ApiForbiddenResponse, ApiNotFoundResponse } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
-import { ApiError, locateStore, requireUser, STORE_LOCATION_KEY, type StoreLocation, type StoreResource } from '@app/core';
+import {
+  ApiError,
+  ApiErrorResponse,
+  locateStore,
+  requireUser,
+  STORE_LOCATION_KEY,
+  type StoreLocation,
+  type StoreResource,
+} from '@app/core';
 import { PERMISSIONS, type Permission, type StoreAccess } from './store-access.js';
 
 export interface StoreAccessRule extends StoreLocation {
@@ -79,12 +86,9 @@ export const StoreScoped = (rule: StoreAccessRule) =>
   applyDecorators(
     SetMetadata(STORE_LOCATION_KEY, rule),
     UseGuards(StoreAccessGuard),
-    ApiNotFoundResponse({
-      description: "No such store, or another tenant's",
-      schema: { example: { success: false, error: { code: 'NOT_FOUND', message: 'Store not found' } } },
-    }),
-    ApiForbiddenResponse({
-      description: 'The caller sees the store but may not do this',
-      schema: { example: { success: false, error: { code: 'FORBIDDEN', message: 'Only the store owner may do this' } } },
+    ApiErrorResponse(404, "No such store, or another tenant's", { code: 'NOT_FOUND', message: 'Store not found' }),
+    ApiErrorResponse(403, 'The caller sees the store but may not do this', {
+      code: 'FORBIDDEN',
+      message: 'Only the store owner may do this',
     }),
   );
