@@ -241,7 +241,10 @@ describe('HTTP contract', () => {
     expect(doc.components.schemas.StoreView.properties.name).toMatchObject({ type: 'string', example: 'Blue Fern Goods' });
     // The AI functions document what they answer and the headers they take.
     const product = doc.paths['/functions/v1/generate-product'].post;
-    expect(product.responses['200'].content['application/json'].schema.example.product.ai_credits_used).toBe(2);
+    expect(product.responses['200'].content['application/json'].schema.properties.product).toEqual({
+      $ref: '#/components/schemas/GeneratedProduct',
+    });
+    expect(doc.components.schemas.GeneratedProduct.properties.ai_credits_used).toMatchObject({ type: 'integer', example: 2 });
     for (const status of ['402', '429', '502']) expect(product.responses[status], `generate-product ${status}`).toBeDefined();
     expect(product.parameters.map((parameter: { name: string }) => parameter.name)).toContain('Idempotency-Key');
     for (const dto of [
@@ -381,14 +384,16 @@ describe('HTTP contract', () => {
     ])
       expect(schemesOf(route), route).toEqual(['apikey', 'bearer']);
     expect(schemesOf('put /auth/v1/user')).toEqual(['bearer']);
-    // Without credentials: health, the OAuth redirects, an e-mail's link, the cover images, the social callback.
+    // Without credentials: health, the OAuth redirects, an e-mail's link, the cover images, the browser's social connect.
     const open = operations.filter((operation) => operation.schemes.length === 0).map((operation) => operation.route);
     for (const route of open)
       expect(route).toMatch(
-        /^get \/(health|media\/covers\/|auth\/v1\/(authorize|callback|verify)$|functions\/v1\/social-connect\/callback$|sandbox\/)/,
+        /^get \/(health|media\/covers\/|auth\/v1\/(authorize|callback|verify)$|functions\/v1\/social-connect\/(start|callback)$|sandbox\/)/,
       );
-    expect(open).toContain('get /health');
-    // Everything under /functions/v1 but the social callback takes a user's token.
+    expect(open).toEqual(
+      expect.arrayContaining(['get /health', 'get /functions/v1/social-connect/start', 'get /functions/v1/social-connect/callback']),
+    );
+    // Everything under /functions/v1 but the browser's social connect takes a user's token.
     for (const { route, schemes } of operations.filter(
       (operation) => / \/functions\/v1\//.test(operation.route) && !open.includes(operation.route),
     )) {

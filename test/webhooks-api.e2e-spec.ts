@@ -815,7 +815,7 @@ describe('webhooks API', () => {
     });
   });
 
-  it('documents every route in /docs-json with a summary, a description and an example answer', async () => {
+  it('documents every route in /docs-json with a summary, a description and a typed answer', async () => {
     const doc = (await api.request('GET', '/docs-json')).body;
     const routes: [string, string, string][] = [
       ['post', '/functions/v1/webhooks/register', '201'],
@@ -835,10 +835,19 @@ describe('webhooks API', () => {
       expect(operation, `${method} ${path}`).toBeDefined();
       expect(operation.summary, `${method} ${path}`).toBeTruthy();
       expect(operation.description, `${method} ${path}`).toBeTruthy();
-      expect(operation.responses[status]?.content?.['application/json']?.schema?.example?.success, `${method} ${path}`).toBe(true);
+      const schema = operation.responses[status]?.content?.['application/json']?.schema;
+      expect(schema?.properties?.success, `${method} ${path}`).toMatchObject({ type: 'boolean', enum: [true] });
       expect(operation.responses['404'] ?? operation.responses['403'], `${method} ${path}`).toBeDefined();
     }
     const register = doc.paths['/functions/v1/webhooks/register'].post;
     expect(Object.keys(register.requestBody.content['application/json'].examples)).toEqual(['generated', 'supplied']);
+    // The generated secret is answered once, so only `webhook` is always there.
+    const registered = register.responses['201'].content['application/json'].schema;
+    expect(registered.required).toEqual(['success', 'webhook']);
+    expect(registered.properties.webhook).toEqual({ $ref: '#/components/schemas/WebhookView' });
+    expect(Object.keys(registered.properties)).toEqual(['success', 'webhook', 'secret']);
+    const deliveries = doc.paths['/functions/v1/webhooks/{webhook_id}/deliveries'].get.responses['200'].content['application/json'].schema;
+    expect(deliveries.properties.data).toEqual({ type: 'array', items: { $ref: '#/components/schemas/DeliveryView' } });
+    expect(doc.components.schemas.DeliveryView.properties.attempts).toMatchObject({ items: { $ref: '#/components/schemas/AttemptView' } });
   });
 });

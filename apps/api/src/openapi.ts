@@ -1,27 +1,62 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
 import type { HttpConfig } from '@app/core';
 import { storeEventOpenApiSchemas } from '@app/webhooks';
 
+/**
+ * Every tag an operation carries (`@ApiTags`), in the order Swagger UI lists them, with what it
+ * groups. The document declares exactly these; test/openapi-lint.e2e-spec.ts fails on an operation
+ * whose tag is not here, and on a tag here that no operation uses.
+ */
+export const API_TAGS: Readonly<Record<string, string>> = {
+  auth:
+    'Accounts and sessions under /auth/v1, GoTrue-compatible: sign-up, sign-in and refresh, the signed-in user, ' +
+    "password recovery, e-mails' links and codes, sign-out, Google sign-in",
+  stores: 'Stores: creating them, their settings and the sender of their e-mails',
+  members: "A store's team: invitations, roles and permissions",
+  catalog: "A store's products and their stock",
+  customers: "A store's customers",
+  orders: 'Orders: placing them, listing them, moving them through their statuses',
+  credits: "AI credits: a store's balance and usage, grants by the admin",
+  ai: 'The AI functions, paid in credits, and the blog covers they render',
+  social: 'Connecting social accounts to a store; publishing, scheduling and cancelling posts, and their history',
+  webhooks: 'Signed webhooks of store events: registration, the delivery log, test events, redelivery; merchant notifications',
+  mail: 'The development mailbox, where e-mails go without an SMTP server (admin)',
+  operations: 'Liveness and readiness checks',
+};
+
 /** Swagger UI at /docs and the OpenAPI 3 document at /docs-json. */
 export function setupOpenApi(app: NestFastifyApplication, config: HttpConfig): void {
-  const document = SwaggerModule.createDocument(
-    app,
-    new DocumentBuilder()
-      .setTitle('Storefront Platform API')
-      .setDescription(
-        "AI generation paid in credits, social publishing and signed webhooks for merchants' apps. " +
-          'Sign in at /auth/v1 (GoTrue-compatible: @supabase/supabase-js works), then call /functions/v1 with ' +
-          '`Authorization: Bearer <access_token>`. Errors: `{success: false, error: {code, message, details}}`.',
-      )
-      .setVersion('1.0')
-      .addServer(config.baseUrl)
-      .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'A user access token from /auth/v1/token' })
-      .addApiKey({ type: 'apiKey', in: 'header', name: 'apikey', description: 'The public API key (PUBLIC_API_KEY)' }, 'apikey')
-      .build(),
-  );
+  const builder = new DocumentBuilder()
+    .setTitle('Storefront Platform API')
+    .setDescription(
+      "AI generation paid in credits, social publishing and signed webhooks for merchants' apps. " +
+        'Sign in at /auth/v1 (GoTrue-compatible: @supabase/supabase-js works), then call /functions/v1 with ' +
+        '`Authorization: Bearer <access_token>`. Errors: `{success: false, error: {code, message, details}}`.',
+    )
+    .setVersion('1.0')
+    .addServer(config.baseUrl)
+    .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'A user access token from /auth/v1/token' })
+    .addApiKey({ type: 'apiKey', in: 'header', name: 'apikey', description: 'The public API key (PUBLIC_API_KEY)' }, 'apikey');
+  for (const [name, description] of Object.entries(API_TAGS)) builder.addTag(name, description);
+  const document = SwaggerModule.createDocument(app, builder.build());
   // The store events, one component schema each (`OrderCreatedEvent`, …), from the event catalog: what a
   // webhook receives. OpenAPI 3.0 has no `webhooks` section, and Nest writes a 3.0 document.
   document.components = { ...document.components, schemas: { ...document.components?.schemas, ...storeEventOpenApiSchemas() } };
+  declareOpenOperations(document);
   SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs-json', customSiteTitle: 'Storefront Platform API' });
+}
+
+/**
+ * An operation that names no security scheme takes no credentials (health, the browser's redirects,
+ * the cover images): `security: []` says so, where a missing `security` would leave it unsaid (the
+ * document has no default).
+ */
+function declareOpenOperations(document: OpenAPIObject): void {
+  for (const item of Object.values(document.paths)) {
+    for (const method of ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const) {
+      const operation = item[method];
+      if (operation && !operation.security) operation.security = [];
+    }
+  }
 }

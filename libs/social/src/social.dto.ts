@@ -79,7 +79,13 @@ export class PostContentDto {
   @Type(() => MediaDto)
   media?: MediaDto[];
 
-  @ApiPropertyOptional({ description: 'A link to share with the post', example: 'https://shop.example.com/mug', nullable: true })
+  @ApiPropertyOptional({
+    type: 'string',
+    nullable: true,
+    maxLength: MAX_URL_LENGTH,
+    description: 'A link to share with the post (http or https); null or absent: none',
+    example: 'https://shop.example.com/mug',
+  })
   @IsOptional()
   @IsString()
   @MaxLength(MAX_URL_LENGTH)
@@ -106,9 +112,11 @@ export class SocialPublishDto {
   content!: PostContentDto;
 
   @ApiPropertyOptional({
+    type: 'string',
+    format: 'date-time',
+    nullable: true,
     description: 'Publish at this time (ISO 8601 with a zone, in the future, at most a year ahead); null or absent: now',
     example: '2026-12-01T09:00:00Z',
-    nullable: true,
   })
   @ValidateIf((_, value) => value !== null && value !== undefined)
   @IsISO8601({ strict: true }, { message: 'schedule_at must be an ISO 8601 timestamp' })

@@ -22,6 +22,14 @@ export function defineAiFunction<const Name extends string>(definition: AiFuncti
   return Object.freeze({ ...definition });
 }
 
+/** `ai_credits_used` of an answer: what the call of `fn` was charged. */
+export const creditsUsed = (fn: AiFunctionDefinition) => ({
+  type: 'integer' as const,
+  minimum: 1,
+  description: 'The AI credits this call was charged',
+  example: fn.credits,
+});
+
 /** Who calls, for which store: the store is charged, the request id is the charge's ledger reference. */
 export interface AiCall {
   storeId: string;

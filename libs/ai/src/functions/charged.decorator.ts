@@ -1,20 +1,9 @@
 import { applyDecorators, HttpCode, Post } from '@nestjs/common';
-import {
-  ApiBadGatewayResponse,
-  ApiOperation,
-  ApiResponse,
-  ApiServiceUnavailableResponse,
-  ApiTooManyRequestsResponse,
-  ApiUnprocessableEntityResponse,
-} from '@nestjs/swagger';
-import { Idempotent, OwnTransactions } from '@app/core';
+import { ApiOperation } from '@nestjs/swagger';
+import { ApiErrorResponse, Idempotent, OwnTransactions } from '@app/core';
 import { LOCAL_LANGUAGES } from '../local/templates/index.js';
 import type { AiFunctionDefinition } from './ai-function.js';
 import { languageRefused } from './ai-function.runner.js';
-
-export const errorExample = (code: string, message: string, details?: unknown) => ({
-  example: { success: false, error: { code, message, details } },
-});
 
 /** `generate-blog-cover` → `AiController_generateBlogCover`: the operation ids the OpenAPI document has always had. */
 const operationId = (name: string) => `AiController_${name.replace(/-([a-z])/g, (_, letter: string) => letter.toUpperCase())}`;
@@ -37,29 +26,27 @@ export const ChargedRoute = (fn: AiFunctionDefinition, summary: string, descript
         `${description}\n\nCosts ${fn.credits} AI credits, charged atomically with the store's hourly maximum for this function ` +
         '(see `GET /functions/v1/credits`); a provider failure refunds them. Owners, admins and team members with the `ai` permission.',
     }),
-    ApiResponse({
-      status: 402,
-      description: 'The store has too few credits; nothing charged',
-      schema: errorExample('INSUFFICIENT_CREDITS', `This needs ${fn.credits} AI credits; the store has 1`, {
-        required: fn.credits,
-        balance: 1,
-      }),
+    ApiErrorResponse(402, 'The store has too few credits; nothing charged', {
+      code: 'INSUFFICIENT_CREDITS',
+      message: `This needs ${fn.credits} AI credits; the store has 1`,
+      details: { required: fn.credits, balance: 1 },
     }),
-    ApiTooManyRequestsResponse({
-      description: "The store's hourly maximum for this function is reached; `Retry-After` says when the oldest call leaves the window",
-      schema: errorExample('RATE_LIMITED', 'Too many requests: at most 20 per 3600 seconds; retry in 1712 s', {
-        limit: 20,
-        window_seconds: 3600,
-        retry_after_seconds: 1712,
-      }),
+    ApiErrorResponse(
+      429,
+      "The store's hourly maximum for this function is reached; `Retry-After` says when the oldest call leaves the window",
+      {
+        code: 'RATE_LIMITED',
+        message: 'Too many requests: at most 20 per 3600 seconds; retry in 1712 s',
+        details: { limit: 20, window_seconds: 3600, retry_after_seconds: 1712 },
+      },
+    ),
+    ApiErrorResponse(502, 'The AI provider failed or answered something unusable; the credits were refunded', {
+      code: 'UPSTREAM_FAILED',
+      message: `The AI provider did not answer in time. The ${fn.credits} credits were refunded.`,
     }),
-    ApiBadGatewayResponse({
-      description: 'The AI provider failed or answered something unusable; the credits were refunded',
-      schema: errorExample('UPSTREAM_FAILED', 'The AI provider did not answer in time. The 5 credits were refunded.'),
-    }),
-    ApiServiceUnavailableResponse({
-      description: 'AI_PROVIDER=openai without AI_API_KEY; nothing charged',
-      schema: errorExample('NOT_CONFIGURED', 'The AI provider is not configured on this server (AI_PROVIDER=openai needs AI_API_KEY)'),
+    ApiErrorResponse(503, 'AI_PROVIDER=openai without AI_API_KEY; nothing charged', {
+      code: 'NOT_CONFIGURED',
+      message: 'The AI provider is not configured on this server (AI_PROVIDER=openai needs AI_API_KEY)',
     }),
   );
 
@@ -68,7 +55,8 @@ const languageRefusedExample = () => languageRefused('local', 'it', LOCAL_LANGUA
 
 /** The 422 of a function whose body has a `language`. */
 export const ApiLanguageRefused = () =>
-  ApiUnprocessableEntityResponse({
-    description: `The configured provider does not write \`language\` (the offline \`local\` provider writes ${LOCAL_LANGUAGES.join(', ')}); nothing charged`,
-    schema: errorExample('UNPROCESSABLE', languageRefusedExample(), [{ field: 'language', message: languageRefusedExample() }]),
-  });
+  ApiErrorResponse(
+    422,
+    `The configured provider does not write \`language\` (the offline \`local\` provider writes ${LOCAL_LANGUAGES.join(', ')}); nothing charged`,
+    { code: 'UNPROCESSABLE', message: languageRefusedExample(), details: [{ field: 'language', message: languageRefusedExample() }] },
+  );

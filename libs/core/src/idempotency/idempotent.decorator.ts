@@ -7,11 +7,12 @@ import {
   type ExecutionContext,
   type NestInterceptor,
 } from '@nestjs/common';
-import { ApiConflictResponse, ApiHeader } from '@nestjs/swagger';
+import { ApiHeader } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { catchError, from, mergeMap, of, throwError, type Observable } from 'rxjs';
 import { requireUser } from '../auth-context/principal.js';
 import { ApiError } from '../errors/api-error.js';
+import { ApiErrorResponse } from '../openapi/api-responses.js';
 import { IDEMPOTENCY_TTL_HOURS, IdempotencyStore, type KeptAnswer } from './idempotency.store.js';
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
@@ -127,13 +128,8 @@ export const Idempotent = () =>
         'without charging or publishing twice. A failed request keeps nothing, so its key may be retried. ' +
         'The key reused with another route or body → 422 UNPROCESSABLE; while the first request runs → 409 CONFLICT.',
     }),
-    ApiConflictResponse({
-      description: 'A request with the same Idempotency-Key is still being processed',
-      schema: {
-        example: {
-          success: false,
-          error: { code: 'CONFLICT', message: 'A request with this Idempotency-Key is still being processed; retry once it has finished' },
-        },
-      },
+    ApiErrorResponse(409, 'A request with the same Idempotency-Key is still being processed', {
+      code: 'CONFLICT',
+      message: 'A request with this Idempotency-Key is still being processed; retry once it has finished',
     }),
   );

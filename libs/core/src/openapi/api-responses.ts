@@ -26,8 +26,16 @@ export class ErrorBody {
   code!: ApiErrorCode;
   @ApiProperty({ example: 'Request validation failed' })
   message!: string;
-  @ApiPropertyOptional({ type: [FieldErrorBody], description: 'For VALIDATION_FAILED: each field and what is wrong with it' })
-  details?: FieldErrorBody[];
+  @ApiPropertyOptional({
+    description:
+      'For VALIDATION_FAILED (and a refused `language`): each field and what is wrong with it. For some other codes an ' +
+      'object of figures, e.g. INSUFFICIENT_CREDITS `{required, balance}`, RATE_LIMITED `{limit, window_seconds, retry_after_seconds}`',
+    oneOf: [
+      { type: 'array', items: { $ref: getSchemaPath(FieldErrorBody) } },
+      { type: 'object', additionalProperties: true },
+    ],
+  })
+  details?: FieldErrorBody[] | Record<string, unknown>;
 }
 
 /** Every 4xx and 5xx answer of /functions/v1: `{success: false, error: {code, message, details?}}`. */
@@ -45,10 +53,14 @@ export class ErrorEnvelope {
 export const ApiErrorResponse = (
   status: number,
   description: string,
-  example?: { code: ApiErrorCode; message: string; details?: { field: string; message: string }[] },
+  example?: {
+    code: ApiErrorCode;
+    message: string;
+    details?: { field: string; message: string; platform?: string }[] | Record<string, unknown>;
+  },
 ) =>
   applyDecorators(
-    ApiExtraModels(ErrorEnvelope),
+    ApiExtraModels(ErrorEnvelope, FieldErrorBody),
     ApiResponse({
       status,
       description,

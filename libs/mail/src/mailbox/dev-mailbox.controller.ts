@@ -1,10 +1,11 @@
 import { Controller, Get, Query } from '@nestjs/common';
-import { ApiForbiddenResponse, ApiOperation, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
+import { ApiForbiddenResponse, ApiOperation, ApiProperty, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
 import { IsEmail, IsOptional, MaxLength } from 'class-validator';
 import {
   ApiError,
+  ApiErrorResponse,
   ApiFunctionRoute,
-  ApiSuccess,
+  ApiPage,
   CurrentUser,
   decodeCursor,
   PageQueryDto,
@@ -34,17 +35,34 @@ interface MailboxRow {
   created_at: Date;
 }
 
-const MESSAGE_EXAMPLE = {
-  id: '5b1f0c8e-9a2d-4d7e-8f31-6c0e2b7a9d14',
-  mail_id: '0e7c2d9a-1b3f-4a56-8c7d-9e0f1a2b3c4d',
-  template: 'reset_password',
-  to: 'ada@example.com',
-  from: 'Storefront Platform <no-reply@storefront.localhost>',
-  subject: 'Reset your password',
-  text: 'Reset your password\n\nSomeone asked to reset the password of the account ada@example.com.\n…',
-  html: '<!doctype html>…',
-  created_at: '2026-11-22T10:00:00.000Z',
-};
+/** One e-mail of the development mailbox (`DevMailboxMessage` in the OpenAPI document). */
+export class DevMailboxMessage {
+  @ApiProperty({ format: 'uuid', example: '5b1f0c8e-9a2d-4d7e-8f31-6c0e2b7a9d14' })
+  id!: string;
+  @ApiProperty({
+    format: 'uuid',
+    description: 'The e-mail in the outbox it was delivered from',
+    example: '0e7c2d9a-1b3f-4a56-8c7d-9e0f1a2b3c4d',
+  })
+  mail_id!: string;
+  @ApiProperty({ description: 'Which e-mail it is', example: 'reset_password' })
+  template!: string;
+  @ApiProperty({ description: 'The recipient', example: 'ada@example.com' })
+  to!: string;
+  @ApiProperty({ description: 'The sender, with its display name', example: 'Storefront Platform <no-reply@storefront.localhost>' })
+  from!: string;
+  @ApiProperty({ example: 'Reset your password' })
+  subject!: string;
+  @ApiProperty({
+    description: 'The plain-text body',
+    example: 'Reset your password\n\nSomeone asked to reset the password of the account ada@example.com.\n…',
+  })
+  text!: string;
+  @ApiProperty({ description: 'The HTML body', example: '<!doctype html>…' })
+  html!: string;
+  @ApiProperty({ format: 'date-time', example: '2026-11-22T10:00:00.000Z' })
+  created_at!: string;
+}
 
 /** The development mailbox: where e-mails go when SMTP_URL is unset, for the admin to read. */
 @ApiTags('mail')
@@ -61,8 +79,8 @@ export class DevMailboxController {
       'resets, e-mail changes, team invitations and merchant notices, each with its subject, plain text and HTML. `to` ' +
       'filters by recipient. Empty while SMTP_URL is set (mail then leaves through SMTP).',
   })
-  @ApiSuccess(200, { data: [MESSAGE_EXAMPLE], next_cursor: null })
-  @ApiForbiddenResponse({ description: 'Not the admin' })
+  @ApiPage(DevMailboxMessage)
+  @ApiErrorResponse(403, 'Not the admin', { code: 'FORBIDDEN', message: 'Only the admin may read the development mailbox' })
   async list(@CurrentUser() user: UserPrincipal, @Query() params: DevMailboxQuery) {
     // The database's policy lets only the admin read the mailbox; this answers everyone else plainly.
     if (user.role !== 'admin') throw ApiError.forbidden('Only the admin may read the development mailbox');
@@ -77,7 +95,7 @@ export class DevMailboxController {
     );
     return {
       success: true,
-      ...toPage(rows, params.limit, (row) => ({
+      ...toPage(rows, params.limit, (row): DevMailboxMessage => ({
         id: row.id,
         mail_id: row.mail_id,
         template: row.template,

@@ -1,20 +1,45 @@
-import type { SocialPlatformId } from '../platforms/registry.js';
+import { ApiProperty } from '@nestjs/swagger';
+import { SOCIAL_PLATFORMS, type SocialPlatformId } from '../platforms/registry.js';
 import type { SocialAccountRow } from '../social.repository.js';
 
-/** A connected account as the API shows it: never its tokens. */
-export interface SocialAccountView {
-  id: string;
-  store_id: string;
-  platform: SocialPlatformId;
-  platform_account_id: string;
-  username: string;
-  display_name: string | null;
-  /** `reauthorize`: the platform refused to renew access; connect again. */
-  status: 'active' | 'reauthorize';
-  token_expires_at: string | null;
-  scopes: string[];
-  connected_at: string;
-  updated_at: string;
+/** A connected account as the API shows it: never its tokens (`SocialAccountView` in the OpenAPI document). */
+export class SocialAccountView {
+  @ApiProperty({ format: 'uuid', example: '6f1c2d9e-3b7a-4c8e-9f10-2a3b4c5d6e7f' })
+  id!: string;
+  @ApiProperty({ format: 'uuid', example: '0f8fad5b-d9cb-469f-a165-70867728950e' })
+  store_id!: string;
+  @ApiProperty({ enum: SOCIAL_PLATFORMS, description: 'At most one account per platform and store', example: 'x' })
+  platform!: SocialPlatformId;
+  @ApiProperty({ description: "The account's id on the platform", example: '1790123456789012345' })
+  platform_account_id!: string;
+  @ApiProperty({ example: 'bluefern' })
+  username!: string;
+  @ApiProperty({ type: 'string', nullable: true, description: 'Null when the platform gives none', example: 'Blue Fern Goods' })
+  display_name!: string | null;
+  @ApiProperty({
+    enum: ['active', 'reauthorize'],
+    description: '`reauthorize`: the platform refused to renew access; connect the account again',
+    example: 'active',
+  })
+  status!: 'active' | 'reauthorize';
+  @ApiProperty({
+    type: 'string',
+    format: 'date-time',
+    nullable: true,
+    description: 'When the access token expires (it is renewed before); null when it does not',
+    example: '2026-11-22T12:00:00.000Z',
+  })
+  token_expires_at!: string | null;
+  @ApiProperty({
+    type: [String],
+    description: 'The permissions granted',
+    example: ['tweet.read', 'tweet.write', 'users.read', 'offline.access'],
+  })
+  scopes!: string[];
+  @ApiProperty({ format: 'date-time', example: '2026-11-22T10:00:00.000Z' })
+  connected_at!: string;
+  @ApiProperty({ format: 'date-time', example: '2026-11-22T10:00:00.000Z' })
+  updated_at!: string;
 }
 
 export function toAccountView(row: SocialAccountRow): SocialAccountView {
@@ -32,17 +57,3 @@ export function toAccountView(row: SocialAccountRow): SocialAccountView {
     updated_at: new Date(row.updated_at).toISOString(),
   };
 }
-
-export const ACCOUNT_EXAMPLE: SocialAccountView = {
-  id: '6f1c2d9e-3b7a-4c8e-9f10-2a3b4c5d6e7f',
-  store_id: '0f8fad5b-d9cb-469f-a165-70867728950e',
-  platform: 'x',
-  platform_account_id: '1790123456789012345',
-  username: 'bluefern',
-  display_name: 'Blue Fern Goods',
-  status: 'active',
-  token_expires_at: '2026-11-22T12:00:00.000Z',
-  scopes: ['tweet.read', 'tweet.write', 'users.read', 'offline.access'],
-  connected_at: '2026-11-22T10:00:00.000Z',
-  updated_at: '2026-11-22T10:00:00.000Z',
-};

@@ -1,11 +1,13 @@
 import { Body, Controller, Delete, Get, Header, HttpCode, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
-import { ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiParam, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { StoreScoped } from '@app/commerce';
 import {
+  ApiEnvelope,
   ApiError,
+  ApiErrorResponse,
   ApiFunctionRoute,
-  ApiSuccess,
+  ApiPage,
   CurrentUser,
   hashToken,
   httpConfig,
@@ -14,14 +16,26 @@ import {
   type HttpConfig,
   type UserPrincipal,
 } from '@app/core';
-import { ACCOUNT_EXAMPLE } from '../accounts/social-account.js';
+import { SocialAccountView } from '../accounts/social-account.js';
 import { describePkcePlatforms } from '../platforms/registry.js';
 import { SocialConnectDto, StoreQueryDto } from '../social.dto.js';
 import { browserCookieName, CONNECT_PATH, SocialConnectService } from './social-connect.service.js';
 
-/** Connecting a store to social platforms, and its connected accounts. */
+/** A connect link that is unknown, used or malformed. */
+const ApiInvalidConnectLink = () =>
+  ApiErrorResponse(400, 'An unknown, used or missing `state`', {
+    code: 'VALIDATION_FAILED',
+    message: 'This connect link is not valid',
+    details: [{ field: 'state', message: 'Unknown state' }],
+  });
+
+const STATE_EXAMPLE = 'Jx2v7yQy0xgk3lY5bq3m3l7v5dY2bq9k0QyJx2v7yQy';
+
+/**
+ * Connecting a store to social platforms, and its connected accounts. The two routes the browser
+ * opens (`start`, `callback`) take no credentials; the others a user's token.
+ */
 @ApiTags('social')
-@ApiFunctionRoute()
 @Controller('functions/v1')
 export class SocialConnectController {
   constructor(
@@ -31,6 +45,7 @@ export class SocialConnectController {
 
   @Post('social-connect')
   @HttpCode(200)
+  @ApiFunctionRoute()
   // The state is written in the request transaction, as the user (who must hold `social` on the store).
   @StoreScoped({ from: 'body', need: 'social' })
   @ApiOperation({
@@ -46,11 +61,19 @@ export class SocialConnectController {
       "another browser). With SOCIAL_MODE=sandbox (the default) the consent page is this server's sandbox page. " +
       'Owners, admins and members with the `social` permission.',
   })
-  @ApiSuccess(200, {
-    auth_url: 'http://localhost:3000/functions/v1/social-connect/start?state=Jx2v7yQy0xgk3lY5bq3m3l7v5dY2bq9k0QyJx2v7yQy',
-    state: 'Jx2v7yQy0xgk3lY5bq3m3l7v5dY2bq9k0QyJx2v7yQy',
+  @ApiEnvelope(200, {
+    auth_url: {
+      type: 'string',
+      format: 'uri',
+      description: "The service's start URL, for the merchant's browser",
+      example: `http://localhost:3000/functions/v1/social-connect/start?state=${STATE_EXAMPLE}`,
+    },
+    state: { type: 'string', description: 'The single-use state `auth_url` carries', example: STATE_EXAMPLE },
   })
-  @ApiResponse({ status: 503, description: 'SOCIAL_MODE=live and the platform has no client id and secret configured' })
+  @ApiErrorResponse(503, 'SOCIAL_MODE=live and the platform has no client id and secret configured', {
+    code: 'NOT_CONFIGURED',
+    message: 'X is not configured on this server (its client id and secret are unset)',
+  })
   async start(@CurrentUser() user: UserPrincipal, @Body() body: SocialConnectDto) {
     return { success: true, ...(await this.connect.start(body.store_id, user.userId, body.platform, body.redirect_url)) };
   }
@@ -67,7 +90,9 @@ export class SocialConnectController {
       'A later open (another browser) is not bound: it goes to `redirect_url?platform=&status=error&error=already_started`; ' +
       'an expired state to `…&error=expired_state`. An unknown or used state answers 400.',
   })
+  @ApiQuery({ name: 'state', description: 'The `state` of `auth_url`', example: STATE_EXAMPLE })
   @ApiResponse({ status: 302, description: "The platform's consent page (with a cookie), or `redirect_url?…&status=error&error=<code>`" })
+  @ApiInvalidConnectLink()
   async open(@Query() query: Record<string, string>, @Res() reply: FastifyReply): Promise<void> {
     // The browser opening the link carries no user: the state alone says whose store this is.
     const outcome = await this.connect.open(query);
@@ -92,10 +117,14 @@ export class SocialConnectController {
       'The account is stored only when the browser is the one that opened `auth_url` (its cookie); another browser goes to ' +
       '`redirect_url?platform=&status=error&error=browser_mismatch` and the state is spent.',
   })
+  @ApiQuery({ name: 'state', description: 'The `state` the platform was given', example: STATE_EXAMPLE })
+  @ApiQuery({ name: 'code', required: false, description: "The platform's authorization code, on consent" })
+  @ApiQuery({ name: 'error', required: false, description: "The platform's error, e.g. `access_denied` when the merchant refused" })
   @ApiResponse({
     status: 302,
     description: '`redirect_url?platform=x&status=connected&account=<account id>` or `…&status=error&error=<code>`',
   })
+  @ApiInvalidConnectLink()
   async callback(@Query() query: Record<string, string>, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     // The browser coming back carries no user: the state and this browser's cookie say whose store this is.
     const outcome = await this.connect.complete(query, cookiesOf(request.headers.cookie));
@@ -114,17 +143,19 @@ export class SocialConnectController {
   }
 
   @Get('social-accounts')
+  @ApiFunctionRoute()
   @StoreScoped({ from: 'query', need: 'social' })
   @ApiOperation({
     summary: "A store's connected social accounts",
     description: 'At most one per platform, so always one page (`next_cursor` null). Tokens are never answered.',
   })
-  @ApiSuccess(200, { data: [ACCOUNT_EXAMPLE], next_cursor: null })
+  @ApiPage(SocialAccountView, 'Always one page: `next_cursor` is null')
   async accounts(@Query() query: StoreQueryDto) {
     return { success: true, data: await this.connect.accounts(query.store_id), next_cursor: null };
   }
 
   @Delete('social-accounts/:account_id')
+  @ApiFunctionRoute()
   @ApiParam({ name: 'account_id', format: 'uuid' })
   @StoreScoped({ from: 'social_account', need: 'social' })
   @ApiOperation({
@@ -132,7 +163,7 @@ export class SocialConnectController {
     description:
       'Forgets the account and its tokens. Posts scheduled for it fail at their time with `not_connected` unless it is connected again.',
   })
-  @ApiSuccess(200, { message: 'Social account disconnected' })
+  @ApiEnvelope(200, { message: { type: 'string', example: 'Social account disconnected' } })
   async disconnect(@Param('account_id') accountId: string) {
     await this.connect.disconnect(accountId);
     return { success: true, message: 'Social account disconnected' };

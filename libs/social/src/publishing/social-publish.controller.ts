@@ -1,12 +1,20 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { StoreScoped } from '@app/commerce';
-import { ApiFunctionRoute, ApiSuccess, CurrentUser, Idempotent, OwnTransactions, type UserPrincipal } from '@app/core';
+import {
+  ApiEnvelope,
+  ApiErrorResponse,
+  ApiFunctionRoute,
+  ApiPage,
+  CurrentUser,
+  Idempotent,
+  OwnTransactions,
+  type UserPrincipal,
+} from '@app/core';
 import { describePublishingRules } from '../platforms/registry.js';
 import { SocialPostsQueryDto, SocialPublishDto } from '../social.dto.js';
+import { SocialPostView, SocialPublishAnswer } from './social-post.js';
 import { SocialPublishService } from './social-publish.service.js';
-
-const POST_ID = '3d6f0a1e-8c2b-4f5d-9e7a-1b2c3d4e5f60';
 
 /** Publishing now, scheduling, cancelling, and the history. */
 @ApiTags('social')
@@ -33,46 +41,30 @@ export class SocialPublishController {
       '429 or 5xx is tried again (SOCIAL_RETRY_DELAYS_MS); a final failure notifies the merchant (`GET /functions/v1/notifications`).\n\n' +
       'Owners, admins and members with the `social` permission.',
   })
-  @ApiSuccess(200, {
-    results: [
-      { platform: 'x', status: 'published', post_id: 'x_1790123456789012345', url: 'https://x.com/i/web/status/1790123456789012345' },
-    ],
+  @ApiOkResponse({
+    type: SocialPublishAnswer,
+    description: 'Published, failed or scheduled per platform; `success: false` when any platform failed',
   })
-  @ApiResponse({
-    status: 400,
-    description: 'A platform cannot take this post; nothing was sent',
-    schema: {
-      example: {
-        success: false,
-        error: {
-          code: 'VALIDATION_FAILED',
-          message: 'The post cannot be published as it is; nothing was sent',
-          details: [{ field: 'content', platform: 'x', message: 'X takes at most 280 weighted characters; this text has 281' }],
-        },
-      },
-    },
+  @ApiErrorResponse(400, 'The body is invalid, or a platform cannot take this post; nothing was sent', {
+    code: 'VALIDATION_FAILED',
+    message: 'The post cannot be published as it is; nothing was sent',
+    details: [{ field: 'content', platform: 'x', message: 'X takes at most 280 weighted characters; this text has 281' }],
   })
   async publish(@CurrentUser() user: UserPrincipal, @Body() body: SocialPublishDto) {
     return this.posts.publish(user.userId, body);
   }
 
   @Delete('social-publish/:post_id')
-  @ApiParam({ name: 'post_id', format: 'uuid', example: POST_ID })
+  @ApiParam({ name: 'post_id', format: 'uuid', example: '3d6f0a1e-8c2b-4f5d-9e7a-1b2c3d4e5f60' })
   @StoreScoped({ from: 'social_post', need: 'social' })
   @ApiOperation({
     summary: 'Cancel a scheduled post',
     description: 'It is then never published. A post already publishing, published, failed or cancelled answers 409 `NOT_CANCELLABLE`.',
   })
-  @ApiSuccess(200, { message: 'Scheduled post cancelled' })
-  @ApiResponse({
-    status: 409,
-    description: 'Not scheduled (any more)',
-    schema: {
-      example: {
-        success: false,
-        error: { code: 'NOT_CANCELLABLE', message: 'Only a scheduled post can be cancelled; this one is published' },
-      },
-    },
+  @ApiEnvelope(200, { message: { type: 'string', example: 'Scheduled post cancelled' } })
+  @ApiErrorResponse(409, 'Not scheduled (any more)', {
+    code: 'NOT_CANCELLABLE',
+    message: 'Only a scheduled post can be cancelled; this one is published',
   })
   async cancel(@Param('post_id') postId: string) {
     await this.posts.cancel(postId);
@@ -85,33 +77,7 @@ export class SocialPublishController {
     summary: "A store's posts with their per-platform results, newest first",
     description: 'Paginated with `limit` and `cursor`; `status` filters.',
   })
-  @ApiSuccess(200, {
-    data: [
-      {
-        id: POST_ID,
-        store_id: '0f8fad5b-d9cb-469f-a165-70867728950e',
-        platforms: ['x'],
-        content: { text: 'Our new mug is here', media: [], link: null },
-        status: 'published',
-        scheduled_at: null,
-        attempts: 1,
-        created_at: '2026-11-22T10:00:00.000Z',
-        finished_at: '2026-11-22T10:00:01.000Z',
-        cancelled_at: null,
-        results: [
-          {
-            platform: 'x',
-            status: 'published',
-            post_id: 'x_1790123456789012345',
-            url: 'https://x.com/i/web/status/1790123456789012345',
-            error: null,
-            published_at: '2026-11-22T10:00:01.000Z',
-          },
-        ],
-      },
-    ],
-    next_cursor: null,
-  })
+  @ApiPage(SocialPostView)
   async list(@Query() query: SocialPostsQueryDto) {
     return { success: true, ...(await this.posts.list(query)) };
   }

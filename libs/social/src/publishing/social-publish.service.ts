@@ -6,15 +6,10 @@ import type { SocialPostsQueryDto, SocialPublishDto } from '../social.dto.js';
 import { SocialRepository } from '../social.repository.js';
 import { PostPublisher } from './post-publisher.js';
 import { PostQueue } from './post-queue.js';
-import { finalStatus, toPostView, toResultView, type PublishResultView, type SocialPostView } from './social-post.js';
+import { finalStatus, toPostView, toResultView, type SocialPostView, type SocialPublishAnswer } from './social-post.js';
 
 /** How far ahead a post may be scheduled. */
 const MAX_SCHEDULE_AHEAD_MS = 366 * 24 * 3600_000;
-
-export interface PublishAnswer {
-  success: boolean;
-  results: PublishResultView[];
-}
 
 /**
  * Publish now, schedule, cancel and history. Every requested platform is checked first
@@ -30,7 +25,7 @@ export class SocialPublishService {
     @Inject(SOCIAL_PLATFORMS_REGISTRY) private readonly platforms: SocialPlatformRegistry,
   ) {}
 
-  async publish(userId: string, body: SocialPublishDto): Promise<PublishAnswer> {
+  async publish(userId: string, body: SocialPublishDto): Promise<SocialPublishAnswer> {
     const content: PostContent = {
       text: body.content.text,
       media: (body.content.media ?? []).map((item) => ({ type: item.type, url: item.url })),

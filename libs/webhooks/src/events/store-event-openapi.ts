@@ -1,3 +1,4 @@
+import type { CallbacksObject, ParameterObject } from '@nestjs/swagger';
 import type { StoreEventDefinition } from '@app/core';
 import { STORE_EVENT_CATALOG, STORE_EVENT_NAMES } from './store-event-catalog.js';
 
@@ -47,4 +48,76 @@ export function storeEventOpenApiSchemas(): Record<string, OpenApiSchema> {
   return Object.fromEntries(
     STORE_EVENT_NAMES.map((event) => [storeEventSchemaName(event), envelopeSchema(event, STORE_EVENT_CATALOG[event])]),
   );
+}
+
+const header = (name: string, description: string, example: string): ParameterObject => ({
+  name,
+  in: 'header',
+  required: true,
+  description,
+  schema: { type: 'string' },
+  example,
+});
+
+/**
+ * What a registered webhook receives, as the OpenAPI 3.0 callback of `POST /functions/v1/webhooks/register`
+ * (3.0's way to describe the requests an API makes to a URL its client gave): one signed POST per
+ * event to the webhook's `url`, the body one of the event schemas of `storeEventOpenApiSchemas`.
+ */
+export function storeEventCallbacks(): CallbacksObject {
+  const schemas = STORE_EVENT_NAMES.map((event) => ({ event, $ref: `#/components/schemas/${storeEventSchemaName(event)}` }));
+  return {
+    storeEvent: {
+      '{$request.body#/url}': {
+        post: {
+          operationId: 'receiveStoreEvent',
+          tags: ['webhooks'],
+          summary: 'A store event, delivered to the webhook',
+          description:
+            'Each event the webhook subscribes to, POSTed to its `url` and signed with its secret (README.md § Receiving ' +
+            'webhooks): verify `webhook-signature` (Standard Webhooks) or `X-Service-Signature` before trusting the body, and ' +
+            'de-duplicate on `webhook-id`. A test event (`POST /functions/v1/webhooks/{webhook_id}/test`) has the same ' +
+            'envelope with `event: "webhook.test"` and `data: {webhook_id, message}`.',
+          security: [],
+          parameters: [
+            header('webhook-id', "The event id (the envelope's `id`): the same on every attempt and redelivery", EXAMPLE_ENVELOPE.id),
+            header('webhook-timestamp', 'When this attempt was signed, in Unix seconds', '1763805600'),
+            header(
+              'webhook-signature',
+              'Space-separated `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">`, one per signing secret',
+              'v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=',
+            ),
+            header(
+              'X-Service-Signature',
+              "Lowercase hex HMAC-SHA256 of the body, keyed with the current secret's UTF-8 bytes",
+              '5257a869e7ecebeda32affa62cdca3fa51cad7e77a0e56ff536d0ce8e108d8bd',
+            ),
+            header('X-Service-Event', 'The event kind', 'order.paid'),
+            header('X-Service-Delivery', 'The delivery id (a redelivery has its own)', '0b6e1c7a-9a55-4f4e-8f0e-3c2d1b0a9f8e'),
+            header('X-Service-Attempt', 'The attempt of this delivery, from 1', '1'),
+          ],
+          requestBody: {
+            required: true,
+            content: {
+              'application/json': {
+                schema: {
+                  oneOf: schemas.map(({ $ref }) => ({ $ref })),
+                  discriminator: { propertyName: 'event', mapping: Object.fromEntries(schemas.map(({ event, $ref }) => [event, $ref])) },
+                },
+              },
+            },
+          },
+          responses: {
+            '2XX': { description: 'Received: the delivery succeeded' },
+            '410': { description: 'Gone: the webhook is disabled at once' },
+            default: {
+              description:
+                'Any other answer, a redirect (never followed) or no answer in time: the attempt failed and is tried again ' +
+                'later; when the last attempt (the 5th, by default) fails, the webhook is disabled',
+            },
+          },
+        },
+      },
+    },
+  };
 }

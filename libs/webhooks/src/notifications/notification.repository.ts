@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { ApiProperty } from '@nestjs/swagger';
 import { acknowledgeCte, type Cursor, queryRows, SystemDb, TenantDb } from '@app/core';
 
 export interface NotificationRow {
@@ -10,13 +11,36 @@ export interface NotificationRow {
   created_at: Date;
 }
 
-export interface NotificationView {
-  id: string;
-  store_id: string;
-  kind: string;
-  message: string;
-  data: Record<string, unknown>;
-  created_at: string;
+/** A merchant notification as answered (`NotificationView` in the OpenAPI document). */
+export class NotificationView {
+  @ApiProperty({ format: 'uuid', example: '9b2d4f6a-8c0e-4a1b-9d3f-5e7a9c1b3d5f' })
+  id!: string;
+  @ApiProperty({ format: 'uuid', example: '6f1c0b1e-2d4a-4c1b-9f57-1f0e8f6b8a11' })
+  store_id!: string;
+  @ApiProperty({
+    description: 'What happened: `webhook.disabled`, `social_post_failed` or `inventory.out_of_stock`',
+    example: 'webhook.disabled',
+  })
+  kind!: string;
+  @ApiProperty({
+    description: 'The notice in words',
+    example: 'Webhook https://merchant.example/hooks/storefront was disabled: 5 delivery attempts failed; the last: Receiver answered 500',
+  })
+  message!: string;
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: true,
+    description: 'The facts of the notice, by kind (see the operation)',
+    example: {
+      webhook_id: '5d4c3b2a-1908-4f7e-8d6c-5b4a39281706',
+      url: 'https://merchant.example/hooks/storefront',
+      reason: '5 delivery attempts failed; the last: Receiver answered 500',
+      delivery_id: '0b6e1c7a-9a55-4f4e-8f0e-3c2d1b0a9f8e',
+    },
+  })
+  data!: Record<string, unknown>;
+  @ApiProperty({ format: 'date-time', example: '2026-11-22T11:36:00.000Z' })
+  created_at!: string;
 }
 
 export const toNotificationView = (row: NotificationRow): NotificationView => ({

@@ -2,9 +2,9 @@ import { Controller, Get, Query } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { StoreScoped } from '@app/commerce';
-import { ApiFunctionRoute, ApiSuccess } from '@app/core';
-import { NOTIFICATION_EXAMPLE } from '../webhooks/webhook-api.constants.js';
+import { ApiFunctionRoute, ApiPage } from '@app/core';
 import { ListNotificationsParams } from './notification.dto.js';
+import { NotificationView } from './notification.repository.js';
 import { ListNotificationsQuery } from './queries/list-notifications/list-notifications.query.js';
 
 /** What the platform tells a merchant about their store (e.g. a webhook it had to disable). */
@@ -27,7 +27,7 @@ export class NotificationsController {
       '`product_name`, `reason`, `event_id`: the `inventory.updated` event). ' +
       'Staff with the `webhooks` permission, owners and admins.',
   })
-  @ApiSuccess(200, { data: [NOTIFICATION_EXAMPLE], next_cursor: null })
+  @ApiPage(NotificationView)
   async list(@Query() params: ListNotificationsParams) {
     return { success: true, ...(await this.queries.execute(new ListNotificationsQuery(params.store_id, params.limit, params.cursor))) };
   }

@@ -1,7 +1,6 @@
-import type { DeliveryStatus, DeliveryView } from '../deliveries/delivery.js';
-import type { NotificationView } from '../notifications/notification.repository.js';
+import type { DeliveryStatus } from '../deliveries/delivery.js';
 import { STORE_EVENT_NAMES } from '../events/store-event-catalog.js';
-import { WEBHOOK_EXAMPLE, type WebhookStatus } from './webhook.js';
+import type { WebhookStatus } from './webhook.js';
 
 /**
  * Every rule and value of the webhook management API in one place: the routes'
@@ -57,62 +56,3 @@ export const WEBHOOK_DELETED_MESSAGE = 'Webhook deleted';
 // ── OpenAPI examples ─────────────────────────────────────────────────────────────────────────────
 
 export const SECRET_EXAMPLE = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw1R3PqZ8Q2dk=';
-
-export const DELIVERY_EXAMPLE: DeliveryView = {
-  id: '0b6e1c7a-9a55-4f4e-8f0e-3c2d1b0a9f8e',
-  webhook_id: WEBHOOK_EXAMPLE.id,
-  event_id: '7c9e6679-7425-40de-944b-e07fc1f90ae7',
-  event: 'order.paid',
-  status: 'pending',
-  attempt_count: 1,
-  next_attempt_at: '2026-11-22T10:01:00.412Z',
-  last_status_code: 500,
-  redelivery_of: null,
-  created_at: '2026-11-22T10:00:00.000Z',
-  updated_at: '2026-11-22T10:00:00.412Z',
-  attempts: [
-    {
-      attempt: 1,
-      started_at: '2026-11-22T10:00:00.210Z',
-      duration_ms: 202,
-      status_code: 500,
-      error: 'Receiver answered 500',
-      response_excerpt: 'Internal Server Error',
-      next_attempt_at: '2026-11-22T10:01:00.412Z',
-    },
-  ],
-};
-
-export const NEW_DELIVERY_EXAMPLE: DeliveryView = {
-  ...DELIVERY_EXAMPLE,
-  id: '3a1f0c2e-5b6d-4e7f-8a9b-0c1d2e3f4a5b',
-  event: TEST_EVENT_KIND,
-  event_id: 'f47ac10b-58cc-4372-a567-0e02b2c3d479',
-  attempt_count: 0,
-  next_attempt_at: '2026-11-22T10:05:00.000Z',
-  last_status_code: null,
-  created_at: '2026-11-22T10:05:00.000Z',
-  updated_at: '2026-11-22T10:05:00.000Z',
-  attempts: [],
-};
-
-export const REDELIVERY_EXAMPLE: DeliveryView = {
-  ...NEW_DELIVERY_EXAMPLE,
-  event: DELIVERY_EXAMPLE.event,
-  event_id: DELIVERY_EXAMPLE.event_id,
-  redelivery_of: DELIVERY_EXAMPLE.id,
-};
-
-export const NOTIFICATION_EXAMPLE: NotificationView = {
-  id: '9b2d4f6a-8c0e-4a1b-9d3f-5e7a9c1b3d5f',
-  store_id: WEBHOOK_EXAMPLE.store_id,
-  kind: 'webhook.disabled',
-  message: `Webhook ${WEBHOOK_EXAMPLE.url} was disabled: 5 delivery attempts failed; the last: Receiver answered 500`,
-  data: {
-    webhook_id: WEBHOOK_EXAMPLE.id,
-    url: WEBHOOK_EXAMPLE.url,
-    reason: '5 delivery attempts failed; the last: Receiver answered 500',
-    delivery_id: DELIVERY_EXAMPLE.id,
-  },
-  created_at: '2026-11-22T11:36:00.000Z',
-};

@@ -1,21 +1,14 @@
 import { Body, Controller, Get, HttpCode, Param, ParseUUIDPipe, Post, Query } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { ApiConflictResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { StoreScoped } from '@app/commerce';
-import { ApiError, ApiFunctionRoute, ApiSuccess } from '@app/core';
+import { ApiEnvelope, ApiError, ApiErrorResponse, ApiFunctionRoute, ApiPage } from '@app/core';
+import { DeliveryView } from '../deliveries/delivery.js';
 import { RecoverDeliveriesCommand } from './commands/recover-deliveries/recover-deliveries.command.js';
 import { RedeliverDeliveryCommand } from './commands/redeliver-delivery/redeliver-delivery.command.js';
 import { SendTestEventCommand } from './commands/send-test-event/send-test-event.command.js';
 import { ListDeliveriesQuery } from './queries/list-deliveries/list-deliveries.query.js';
-import {
-  DELIVERY_EXAMPLE,
-  NEW_DELIVERY_EXAMPLE,
-  RECOVER_MAX_AGE_DAYS,
-  RECOVER_MAX_DELIVERIES,
-  REDELIVERY_EXAMPLE,
-  TEST_EVENT_KIND,
-  TEST_EVENT_MESSAGE,
-} from './webhook-api.constants.js';
+import { RECOVER_MAX_AGE_DAYS, RECOVER_MAX_DELIVERIES, TEST_EVENT_KIND, TEST_EVENT_MESSAGE } from './webhook-api.constants.js';
 import { ListDeliveriesParams, RecoverDeliveriesDto } from './webhook.dto.js';
 
 const deliveryId = new ParseUUIDPipe({
@@ -23,18 +16,10 @@ const deliveryId = new ParseUUIDPipe({
 });
 
 const DisabledConflict = () =>
-  ApiConflictResponse({
-    description: 'The webhook is disabled: re-enable it first',
-    schema: {
-      example: {
-        success: false,
-        error: {
-          code: 'CONFLICT',
-          message: 'Webhook is disabled: re-enable it with PATCH {"status": "active"} first',
-          details: { status: 'disabled', disabled_reason: '5 delivery attempts failed; the last: Receiver answered 500' },
-        },
-      },
-    },
+  ApiErrorResponse(409, 'The webhook is disabled: re-enable it first', {
+    code: 'CONFLICT',
+    message: 'Webhook is disabled: re-enable it with PATCH {"status": "active"} first',
+    details: { status: 'disabled', disabled_reason: '5 delivery attempts failed; the last: Receiver answered 500' },
   });
 
 const QUEUED = 'Its first attempt is queued once the request has committed, then the usual retry schedule applies.';
@@ -59,7 +44,7 @@ export class WebhookDeliveriesController {
       '`cancelled`). Each attempt records when it started, its duration, the status code, the error, a short excerpt of the ' +
       "receiver's answer and when the next attempt is due.",
   })
-  @ApiSuccess(200, { data: [DELIVERY_EXAMPLE], next_cursor: null })
+  @ApiPage(DeliveryView)
   async list(@Param('webhook_id') webhookId: string, @Query() params: ListDeliveriesParams) {
     return {
       success: true,
@@ -76,7 +61,7 @@ export class WebhookDeliveriesController {
       `Creates a delivery of a \`${TEST_EVENT_KIND}\` event, whatever the webhook subscribes to, signed like any other: ` +
       `\`{id, event: "${TEST_EVENT_KIND}", created_at, store_id, data: {webhook_id, message: "${TEST_EVENT_MESSAGE}"}}\`. ${QUEUED}`,
   })
-  @ApiSuccess(201, { delivery: NEW_DELIVERY_EXAMPLE })
+  @ApiEnvelope(201, { delivery: DeliveryView })
   @DisabledConflict()
   async test(@Param('webhook_id') webhookId: string) {
     return { success: true, delivery: await this.commands.execute(new SendTestEventCommand(webhookId)) };
@@ -93,7 +78,7 @@ export class WebhookDeliveriesController {
       `attempts and \`redelivery_of\` the delivery given, whatever that one's state. ${QUEUED} A delivery of another webhook ` +
       'answers 404.',
   })
-  @ApiSuccess(201, { delivery: REDELIVERY_EXAMPLE })
+  @ApiEnvelope(201, { delivery: DeliveryView })
   @DisabledConflict()
   async redeliver(@Param('webhook_id') webhookId: string, @Param('delivery_id', deliveryId) id: string) {
     return { success: true, delivery: await this.commands.execute(new RedeliverDeliveryCommand(webhookId, id)) };
@@ -110,7 +95,15 @@ export class WebhookDeliveriesController {
       `again, so repeating the call is safe. At most ${RECOVER_MAX_DELIVERIES} events per call, oldest first; \`has_more\` ` +
       `says more remain (call again with the same \`since\`). Answers 200 even when nothing qualified. ${QUEUED}`,
   })
-  @ApiSuccess(200, { redelivered: 1, deliveries: [REDELIVERY_EXAMPLE], has_more: false })
+  @ApiEnvelope(200, {
+    redelivered: { type: 'integer', description: 'How many events were delivered again', example: 1 },
+    deliveries: [DeliveryView],
+    has_more: {
+      type: 'boolean',
+      description: `More than ${RECOVER_MAX_DELIVERIES} qualified: call again with the same \`since\``,
+      example: false,
+    },
+  })
   @DisabledConflict()
   async recover(@Param('webhook_id') webhookId: string, @Body() body: RecoverDeliveriesDto) {
     return { success: true, ...(await this.commands.execute(new RecoverDeliveriesCommand(webhookId, new Date(body.since)))) };

@@ -1,3 +1,6 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { STORE_EVENT_NAMES } from '../events/store-event-catalog.js';
+
 export type WebhookStatus = 'active' | 'disabled';
 
 export interface WebhookRow {
@@ -15,17 +18,35 @@ export interface WebhookRow {
   updated_at: Date;
 }
 
-/** The webhook as answered: never the secret, only a hint of it. */
-export interface WebhookView {
-  id: string;
-  store_id: string;
-  url: string;
-  events: string[];
-  status: WebhookStatus;
-  disabled_reason: string | null;
-  secret_hint: string;
-  created_at: string;
-  updated_at: string;
+/** The webhook as answered: never the secret, only a hint of it (`WebhookView` in the OpenAPI document). */
+export class WebhookView {
+  @ApiProperty({ format: 'uuid', example: '5d4c3b2a-1908-4f7e-8d6c-5b4a39281706' })
+  id!: string;
+  @ApiProperty({ format: 'uuid', example: '6f1c0b1e-2d4a-4c1b-9f57-1f0e8f6b8a11' })
+  store_id!: string;
+  @ApiProperty({ description: 'Where deliveries are POSTed, normalised', example: 'https://merchant.example/hooks/storefront' })
+  url!: string;
+  @ApiProperty({
+    enum: STORE_EVENT_NAMES,
+    isArray: true,
+    description: 'The store event kinds it receives',
+    example: ['order.created', 'order.paid'],
+  })
+  events!: string[];
+  @ApiProperty({
+    enum: ['active', 'disabled'],
+    description: '`disabled` by the merchant, or after a delivery failed its last attempt or got `410 Gone`',
+    example: 'active',
+  })
+  status!: WebhookStatus;
+  @ApiProperty({ type: 'string', nullable: true, description: 'Why it was disabled; null while active', example: null })
+  disabled_reason!: string | null;
+  @ApiProperty({ description: "The secret's kind and last four characters", example: 'whsec_…Q2dk' })
+  secret_hint!: string;
+  @ApiProperty({ format: 'date-time', example: '2026-11-22T10:00:00.000Z' })
+  created_at!: string;
+  @ApiProperty({ format: 'date-time', example: '2026-11-22T10:00:00.000Z' })
+  updated_at!: string;
 }
 
 export function toWebhookView(row: WebhookRow): WebhookView {

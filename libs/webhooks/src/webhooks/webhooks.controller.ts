@@ -1,17 +1,25 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { ApiBody, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiExtraModels, ApiOperation, ApiParam, ApiResponse, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import { StoreScoped } from '@app/commerce';
-import { ApiFunctionRoute, ApiSuccess } from '@app/core';
+import { ApiEnvelope, ApiFunctionRoute, ApiPage } from '@app/core';
 import { DeleteWebhookCommand } from './commands/delete-webhook/delete-webhook.command.js';
 import { RegisterWebhookCommand } from './commands/register-webhook/register-webhook.command.js';
 import { RotateWebhookSecretCommand } from './commands/rotate-webhook-secret/rotate-webhook-secret.command.js';
 import { UpdateWebhookCommand } from './commands/update-webhook/update-webhook.command.js';
 import { GetWebhookQuery } from './queries/get-webhook/get-webhook.query.js';
 import { ListWebhooksQuery } from './queries/list-webhooks/list-webhooks.query.js';
+import { storeEventCallbacks } from '../events/store-event-openapi.js';
 import { SECRET_EXAMPLE, WEBHOOK_DELETED_MESSAGE } from './webhook-api.constants.js';
 import { ListWebhooksParams, RegisterWebhookDto, UpdateWebhookDto } from './webhook.dto.js';
-import { WEBHOOK_EXAMPLE } from './webhook.js';
+import { WEBHOOK_EXAMPLE, WebhookView } from './webhook.js';
+
+/** A secret answered in full, this once. */
+const SECRET = {
+  type: 'string',
+  description: 'The whole signing secret (`whsec_` + 32 random bytes in base64): answered this once, never again',
+  example: SECRET_EXAMPLE,
+} as const;
 
 const SECRET_RULES =
   'The secret is stored encrypted (AES-256-GCM) and never answered again: webhook objects carry only `secret_hint` ' +
@@ -39,7 +47,8 @@ export class WebhooksController {
       "Subscribes a URL to some of the store's events; each event is POSTed to it as a signed envelope " +
       '`{id, event, created_at, store_id, data}` (headers `X-Service-Signature`, `webhook-signature`, …). ' +
       'Leave `secret` out to have one generated: the answer then carries it in full in `secret`, this once. ' +
-      `A supplied secret is not echoed. ${SECRET_RULES}`,
+      `A supplied secret is not echoed. ${SECRET_RULES} What the webhook then receives: the callback \`storeEvent\`.`,
+    callbacks: storeEventCallbacks(),
   })
   @ApiBody({
     type: RegisterWebhookDto,
@@ -59,7 +68,21 @@ export class WebhooksController {
       },
     },
   })
-  @ApiSuccess(201, { webhook: WEBHOOK_EXAMPLE, secret: SECRET_EXAMPLE }, 'Created; `secret` only when the server generated it')
+  // `secret` is left out when the merchant supplied one, so the schema is written here (ApiEnvelope makes every field required).
+  @ApiExtraModels(WebhookView)
+  @ApiResponse({
+    status: 201,
+    description: 'Created; `secret` only when the server generated it',
+    schema: {
+      type: 'object',
+      required: ['success', 'webhook'],
+      properties: {
+        success: { type: 'boolean', enum: [true], description: 'Always `true` on a 2xx answer' },
+        webhook: { $ref: getSchemaPath(WebhookView) },
+        secret: { ...SECRET, description: `${SECRET.description}; only when the request had no \`secret\`` },
+      },
+    },
+  })
   async register(@Body() body: RegisterWebhookDto) {
     const { webhook, generatedSecret } = await this.commands.execute(
       new RegisterWebhookCommand(body.store_id, body.url, body.events, body.secret ?? null),
@@ -70,7 +93,7 @@ export class WebhooksController {
   @Get()
   @StoreScoped({ from: 'query', need: 'webhooks' })
   @ApiOperation({ summary: "A store's webhooks, newest first", description: `Paginated with \`limit\` and \`cursor\`. ${SECRET_RULES}` })
-  @ApiSuccess(200, { data: [WEBHOOK_EXAMPLE], next_cursor: null })
+  @ApiPage(WebhookView)
   async list(@Query() params: ListWebhooksParams) {
     return { success: true, ...(await this.queries.execute(new ListWebhooksQuery(params.store_id, params.limit, params.cursor))) };
   }
@@ -79,7 +102,7 @@ export class WebhooksController {
   @ApiParam({ name: 'webhook_id', format: 'uuid' })
   @StoreScoped({ from: 'webhook', need: 'webhooks' })
   @ApiOperation({ summary: 'One webhook', description: SECRET_RULES })
-  @ApiSuccess(200, { webhook: WEBHOOK_EXAMPLE })
+  @ApiEnvelope(200, { webhook: WebhookView })
   async get(@Param('webhook_id') webhookId: string) {
     return { success: true, webhook: await this.queries.execute(new GetWebhookQuery(webhookId)) };
   }
@@ -103,7 +126,7 @@ export class WebhooksController {
       change: { summary: 'Move and resubscribe', value: { url: 'https://merchant.example/hooks/v2', events: ['order.paid'] } },
     },
   })
-  @ApiSuccess(200, { webhook: WEBHOOK_EXAMPLE })
+  @ApiEnvelope(200, { webhook: WebhookView })
   async update(@Param('webhook_id') webhookId: string, @Body() body: UpdateWebhookDto) {
     const changes = { url: body.url, events: body.events, secret: body.secret, status: body.status };
     return { success: true, webhook: await this.commands.execute(new UpdateWebhookCommand(webhookId, changes)) };
@@ -116,7 +139,7 @@ export class WebhooksController {
     summary: 'Delete a webhook',
     description: 'Deletes the webhook and its delivery log; attempts still queued are dropped.',
   })
-  @ApiSuccess(200, { message: WEBHOOK_DELETED_MESSAGE })
+  @ApiEnvelope(200, { message: { type: 'string', example: WEBHOOK_DELETED_MESSAGE } })
   async remove(@Param('webhook_id') webhookId: string) {
     await this.commands.execute(new DeleteWebhookCommand(webhookId));
     return { success: true, message: WEBHOOK_DELETED_MESSAGE };
@@ -133,7 +156,7 @@ export class WebhooksController {
       'secret keeps signing too: `webhook-signature` carries one `v1,` entry per secret, so a receiver verifies with either ' +
       'while it switches; `X-Service-Signature` uses the new secret. Rotating again within the 24 hours retires the older one.',
   })
-  @ApiSuccess(200, { webhook: { ...WEBHOOK_EXAMPLE, secret_hint: 'whsec_…dk0=' }, secret: SECRET_EXAMPLE })
+  @ApiEnvelope(200, { webhook: WebhookView, secret: SECRET })
   async rotate(@Param('webhook_id') webhookId: string) {
     return { success: true, ...(await this.commands.execute(new RotateWebhookSecretCommand(webhookId))) };
   }

@@ -3,11 +3,11 @@ import { CommandBus } from '@nestjs/cqrs';
 import { ApiProperty, ApiTags } from '@nestjs/swagger';
 import { IsIn } from 'class-validator';
 import { StoreScoped } from '@app/commerce';
-import { ApiFunctionRoute, ApiSuccess } from '@app/core';
-import { CurrentAiCall, type AiCall } from '../ai-function.js';
+import { ApiEnvelope, ApiFunctionRoute } from '@app/core';
+import { creditsUsed, CurrentAiCall, type AiCall } from '../ai-function.js';
 import { ApiLanguageRefused, ChargedRoute } from '../charged.decorator.js';
 import { ChargedStore, Language, ShortText, Text } from '../dto-fields.js';
-import { GENERATE_BLOG_AUTOPILOT, GenerateBlogAutopilotCommand } from './generate-blog-autopilot.command.js';
+import { GENERATE_BLOG_AUTOPILOT, GenerateBlogAutopilotCommand, GeneratedArticle } from './generate-blog-autopilot.command.js';
 import { ARTICLE_LENGTHS, type ArticleLength } from './generate-blog-autopilot.task.js';
 
 export class GenerateBlogAutopilotDto {
@@ -42,16 +42,7 @@ export class GenerateBlogAutopilotController {
   )
   @StoreScoped({ from: 'body', need: 'ai', customers: false })
   @ApiLanguageRefused()
-  @ApiSuccess(200, {
-    article: {
-      title: 'How to care for linen shirts',
-      content: '<h2>Why linen</h2><p>…</p>',
-      excerpt: 'Linen lasts for years when…',
-      seo_title: 'Linen shirt care guide',
-      seo_description: 'Wash, dry and iron linen shirts so they last.',
-    },
-    ai_credits_used: 5,
-  })
+  @ApiEnvelope(200, { article: GeneratedArticle, ai_credits_used: creditsUsed(GENERATE_BLOG_AUTOPILOT) })
   async generateBlogAutopilot(@Body() body: GenerateBlogAutopilotDto, @CurrentAiCall() call: AiCall) {
     return { success: true, ...(await this.commands.execute(new GenerateBlogAutopilotCommand(call, body))) };
   }

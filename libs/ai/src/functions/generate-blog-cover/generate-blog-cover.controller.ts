@@ -3,8 +3,8 @@ import { CommandBus } from '@nestjs/cqrs';
 import { ApiProperty, ApiTags } from '@nestjs/swagger';
 import { ArrayMaxSize, ArrayMinSize, IsArray, Matches } from 'class-validator';
 import { StoreScoped } from '@app/commerce';
-import { ApiFunctionRoute, ApiSuccess } from '@app/core';
-import { CurrentAiCall, type AiCall } from '../ai-function.js';
+import { ApiEnvelope, ApiFunctionRoute } from '@app/core';
+import { creditsUsed, CurrentAiCall, type AiCall } from '../ai-function.js';
 import { ChargedRoute } from '../charged.decorator.js';
 import { OptionalChargedStore, ShortText, Text } from '../dto-fields.js';
 import { GENERATE_BLOG_COVER, GenerateBlogCoverCommand } from './generate-blog-cover.command.js';
@@ -42,7 +42,15 @@ export class GenerateBlogCoverController {
       '(`/media/covers/<id>.png`). `store_id` may be left out when the caller has exactly one store.',
   )
   @StoreScoped({ from: 'body', need: 'ai', customers: false, optional: true })
-  @ApiSuccess(200, { image_url: 'http://localhost:3000/media/covers/3b241101-e2bb-4255-8caf-4136c566a962.png', ai_credits_used: 3 })
+  @ApiEnvelope(200, {
+    image_url: {
+      type: 'string',
+      format: 'uri',
+      description: 'The PNG, served by this server at `/media/covers/<id>.png` to anyone holding the URL',
+      example: 'http://localhost:3000/media/covers/3b241101-e2bb-4255-8caf-4136c566a962.png',
+    },
+    ai_credits_used: creditsUsed(GENERATE_BLOG_COVER),
+  })
   async generateBlogCover(@Body() body: GenerateBlogCoverDto, @CurrentAiCall() call: AiCall) {
     return { success: true, ...(await this.commands.execute(new GenerateBlogCoverCommand(call, body))) };
   }

@@ -1,13 +1,13 @@
 import { Body, Controller } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { ApiProperty, ApiTags, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
+import { ApiProperty, ApiTags } from '@nestjs/swagger';
 import { IsString, IsUrl, MaxLength } from 'class-validator';
 import { StoreScoped } from '@app/commerce';
-import { ApiFunctionRoute, ApiSuccess } from '@app/core';
+import { ApiEnvelope, ApiErrorResponse, ApiFunctionRoute } from '@app/core';
 import { CurrentAiCall, type AiCall } from '../ai-function.js';
-import { ChargedRoute, errorExample } from '../charged.decorator.js';
+import { ChargedRoute } from '../charged.decorator.js';
 import { ChargedStore, Language } from '../dto-fields.js';
-import { GENERATE_PRODUCT, GenerateProductCommand } from './generate-product.command.js';
+import { GENERATE_PRODUCT, GeneratedProduct, GenerateProductCommand } from './generate-product.command.js';
 
 export const MAX_IMAGE_URL_LENGTH = 2048;
 
@@ -43,22 +43,12 @@ export class GenerateProductController {
       'provider does not write → 422 before any charge. `ai_credits_used` sits inside `product`.',
   )
   @StoreScoped({ from: 'body', need: 'ai', customers: false })
-  @ApiUnprocessableEntityResponse({
-    description: 'The image cannot be fetched or read, or the provider does not write `language`; nothing charged',
-    schema: errorExample('UNPROCESSABLE', 'image_url answered HTTP 404', [{ field: 'image_url', message: 'image_url answered HTTP 404' }]),
+  @ApiErrorResponse(422, 'The image cannot be fetched or read, or the provider does not write `language`; nothing charged', {
+    code: 'UNPROCESSABLE',
+    message: 'image_url answered HTTP 404',
+    details: [{ field: 'image_url', message: 'image_url answered HTTP 404' }],
   })
-  @ApiSuccess(200, {
-    product: {
-      name: 'Mug en céramique bleu nuit',
-      name_en: 'Midnight blue ceramic mug',
-      description: 'A glazed ceramic mug in deep midnight blue…',
-      price: 24.9,
-      compare_price: 32,
-      category: 'Maison',
-      seo_keywords: ['mug', 'céramique', 'bleu'],
-      ai_credits_used: 2,
-    },
-  })
+  @ApiEnvelope(200, { product: GeneratedProduct })
   async generateProduct(@Body() body: GenerateProductDto, @CurrentAiCall() call: AiCall) {
     return { success: true, ...(await this.commands.execute(new GenerateProductCommand(call, body))) };
   }

@@ -2,12 +2,12 @@ import { Body, Controller } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiTags } from '@nestjs/swagger';
 import { StoreScoped } from '@app/commerce';
-import { ApiFunctionRoute, ApiSuccess } from '@app/core';
+import { ApiEnvelope, ApiFunctionRoute } from '@app/core';
 import { SocialPlatformList } from '@app/social';
-import { CurrentAiCall, type AiCall } from '../ai-function.js';
+import { creditsUsed, CurrentAiCall, type AiCall } from '../ai-function.js';
 import { ChargedRoute } from '../charged.decorator.js';
 import { OptionalChargedStore, Text } from '../dto-fields.js';
-import { RESEARCH_SOCIAL_CONTEXT, ResearchSocialContextCommand } from './research-social-context.command.js';
+import { RESEARCH_SOCIAL_CONTEXT, ResearchSocialContextCommand, SocialInsights } from './research-social-context.command.js';
 
 export class ResearchSocialContextDto {
   @Text('What to research', 'sustainable sneakers', 200)
@@ -33,15 +33,7 @@ export class ResearchSocialContextController {
       '`platforms`. `store_id` may be left out when the caller has exactly one store.',
   )
   @StoreScoped({ from: 'body', need: 'ai', customers: false, optional: true })
-  @ApiSuccess(200, {
-    insights: {
-      trending_topics: ['sustainable sneakers', 'recycled materials'],
-      popular_hashtags: ['#sustainablefashion', '#sneakers'],
-      audience_sentiment: 'mostly positive',
-      recommendations: ['Instagram: post carousels of the making-of'],
-    },
-    ai_credits_used: 2,
-  })
+  @ApiEnvelope(200, { insights: SocialInsights, ai_credits_used: creditsUsed(RESEARCH_SOCIAL_CONTEXT) })
   async researchSocialContext(@Body() body: ResearchSocialContextDto, @CurrentAiCall() call: AiCall) {
     return { success: true, ...(await this.commands.execute(new ResearchSocialContextCommand(call, body))) };
   }

@@ -3,12 +3,12 @@ import { CommandBus } from '@nestjs/cqrs';
 import { ApiProperty, ApiTags } from '@nestjs/swagger';
 import { IsUUID } from 'class-validator';
 import { StoreScoped } from '@app/commerce';
-import { ApiFunctionRoute, ApiSuccess } from '@app/core';
+import { ApiEnvelope, ApiFunctionRoute } from '@app/core';
 import { describeTextLimits, SocialPlatformField } from '@app/social';
-import { CurrentAiCall, type AiCall } from '../ai-function.js';
+import { creditsUsed, CurrentAiCall, type AiCall } from '../ai-function.js';
 import { ApiLanguageRefused, ChargedRoute } from '../charged.decorator.js';
 import { Language, ShortText, STORE_ID_EXAMPLE } from '../dto-fields.js';
-import { SOCIAL_GENERATE_CONTENT, SocialGenerateContentCommand } from './social-generate-content.command.js';
+import { GeneratedSocialContent, SOCIAL_GENERATE_CONTENT, SocialGenerateContentCommand } from './social-generate-content.command.js';
 
 export class SocialGenerateContentDto {
   @ApiProperty({
@@ -45,14 +45,7 @@ export class SocialGenerateContentController {
   )
   @StoreScoped({ from: 'product', in: 'body', need: 'ai', customers: false })
   @ApiLanguageRefused()
-  @ApiSuccess(200, {
-    content: {
-      text: 'Our midnight blue mug keeps your coffee hot and your mornings calm. Now 24.90 USD.',
-      hashtags: ['#mug', '#ceramics', '#coffee'],
-      suggested_time: '2026-11-23T11:00:00.000Z',
-    },
-    ai_credits_used: 1,
-  })
+  @ApiEnvelope(200, { content: GeneratedSocialContent, ai_credits_used: creditsUsed(SOCIAL_GENERATE_CONTENT) })
   async socialGenerateContent(@Body() body: SocialGenerateContentDto, @CurrentAiCall() call: AiCall) {
     return { success: true, ...(await this.commands.execute(new SocialGenerateContentCommand(call, body))) };
   }
