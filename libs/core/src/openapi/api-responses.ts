@@ -159,17 +159,6 @@ export const NEXT_CURSOR: SchemaObject = {
 export const ApiPage = (item: Type<unknown>, description?: string) =>
   ApiEnvelope(200, { data: [item], next_cursor: NEXT_CURSOR }, description);
 
-/**
- * Documents a success answer `{success: true, ...fields}` by an example only: being replaced by
- * `ApiEnvelope`, whose schema a generated client can type.
- */
-export const ApiSuccess = (status: 200 | 201, fields: Record<string, unknown>, description?: string) =>
-  ApiResponse({
-    status,
-    description: description ?? (status === 201 ? 'Created' : 'OK'),
-    schema: { example: { success: true, ...fields } },
-  });
-
 /** Documents the answers every signed-in /functions/v1 route can give: 400 with field details and 401. */
 export const ApiFunctionRoute = () =>
   applyDecorators(
