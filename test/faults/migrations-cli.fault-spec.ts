@@ -35,7 +35,17 @@ describe('migrations CLI (TypeORM with the app’s DataSource)', () => {
     return new Promise((resolve) => {
       exec(
         command.slice('nest build && '.length),
-        { cwd: ROOT, env: { ...process.env, ...env, PATH: `${path.join(ROOT, 'node_modules/.bin')}:${process.env.PATH}` } },
+        // No colours: under CI=true the CLI's colour library would colour its lines (as CI runs it).
+        {
+          cwd: ROOT,
+          env: {
+            ...process.env,
+            ...env,
+            FORCE_COLOR: '0',
+            NO_COLOR: '1',
+            PATH: `${path.join(ROOT, 'node_modules/.bin')}:${process.env.PATH}`,
+          },
+        },
         (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, output: `${stdout}${stderr}` }),
       );
     });
@@ -43,7 +53,8 @@ describe('migrations CLI (TypeORM with the app’s DataSource)', () => {
 
   /** `[X] <id> <name>` / `[ ] <name>` lines of migration:show. */
   function listed(output: string): { applied: string[]; pending: string[] } {
-    const lines = output.split('\n').map((line) => line.trim());
+    // eslint-disable-next-line no-control-regex -- colour codes, should a terminal setting bring them back
+    const lines = output.split('\n').map((line) => line.replace(/\x1b\[[0-9;]*m/g, '').trim());
     return {
       applied: lines.filter((line) => line.startsWith('[X] ')).map((line) => line.split(' ').at(-1)!),
       pending: lines.filter((line) => line.startsWith('[ ] ')).map((line) => line.slice(4)),
