@@ -34,7 +34,13 @@ interface LintReport {
 }
 
 type Schema = Record<string, any>;
-type Operation = { tags?: string[]; responses?: Record<string, { content?: Record<string, { schema?: Schema }> }> };
+type Content = Record<string, { schema?: Schema }>;
+type Operation = {
+  tags?: string[];
+  parameters?: { name: string; in: string; schema?: Schema }[];
+  requestBody?: { content?: Content };
+  responses?: Record<string, { content?: Content }>;
+};
 
 /** `#/paths/~1functions~1v1~1stores/get/…` → `get /functions/v1/stores …`, so a failure names the operation. */
 function readablePointer(pointer = ''): string {
@@ -139,6 +145,22 @@ describe('the OpenAPI document (/docs-json)', () => {
       }
     }
     expect(untyped).toEqual([]);
+  });
+
+  it('every request body and every parameter has a typed schema too (a generated client would take `unknown` otherwise)', () => {
+    const untyped: string[] = [];
+    for (const { route, operation } of operations) {
+      for (const [mediaType, content] of Object.entries(operation.requestBody?.content ?? {})) {
+        if (/json/.test(mediaType)) for (const place of untypedPlaces(content.schema, '')) untyped.push(`${route} body: ${place}`);
+      }
+      for (const parameter of operation.parameters ?? []) {
+        for (const place of untypedPlaces(parameter.schema, '')) untyped.push(`${route} ${parameter.in} ${parameter.name}: ${place}`);
+      }
+    }
+    expect(untyped).toEqual([]);
+    // Bodies and parameters were there to check.
+    expect(operations.filter(({ operation }) => operation.requestBody).length).toBeGreaterThan(20);
+    expect(operations.flatMap(({ operation }) => operation.parameters ?? []).length).toBeGreaterThan(60);
   });
 
   it('declares exactly the tags its operations use, each with a description', () => {

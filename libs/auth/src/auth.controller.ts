@@ -65,6 +65,7 @@ const INVALID_CREDENTIALS = { error_code: 'invalid_credentials', msg: 'Invalid l
 const VALIDATION_FAILED = { error_code: 'validation_failed', msg: 'Unable to validate email address: invalid format' };
 const REDIRECT_TO = {
   name: 'redirect_to',
+  type: String,
   required: false,
   description: "Where the e-mail's link sends the browser; must be on ALLOWED_REDIRECT_ORIGINS (else AUTH_SITE_URL)",
   example: 'http://localhost:5173/welcome',
@@ -300,7 +301,7 @@ export class AuthController {
       '`redirect_to` must be on ALLOWED_REDIRECT_ORIGINS, else the browser goes to AUTH_SITE_URL. Failures go there too: `#error=access_denied&error_code=otp_expired&error_description=…`.',
   })
   @ApiQuery({ name: 'type', enum: ['signup', 'recovery', 'email_change', 'invite'] })
-  @ApiQuery({ name: 'token', description: "The link's token" })
+  @ApiQuery({ name: 'token', type: String, description: "The link's token" })
   @ApiQuery(REDIRECT_TO)
   @ApiRedirect(
     'Always, the link used or not: to `redirect_to` with the session, or the failure, in the URL fragment',
@@ -372,6 +373,7 @@ export class AuthController {
   @ApiQuery({ name: 'provider', enum: ['google'] })
   @ApiQuery({
     name: 'redirect_to',
+    type: String,
     description: 'Where to return; must be on ALLOWED_REDIRECT_ORIGINS',
     example: 'http://localhost:5173/welcome',
   })

@@ -90,7 +90,7 @@ export class SocialConnectController {
       'A later open (another browser) is not bound: it goes to `redirect_url?platform=&status=error&error=already_started`; ' +
       'an expired state to `…&error=expired_state`. An unknown or used state answers 400.',
   })
-  @ApiQuery({ name: 'state', description: 'The `state` of `auth_url`', example: STATE_EXAMPLE })
+  @ApiQuery({ name: 'state', type: String, description: 'The `state` of `auth_url`', example: STATE_EXAMPLE })
   @ApiResponse({ status: 302, description: "The platform's consent page (with a cookie), or `redirect_url?…&status=error&error=<code>`" })
   @ApiInvalidConnectLink()
   async open(@Query() query: Record<string, string>, @Res() reply: FastifyReply): Promise<void> {
@@ -117,9 +117,14 @@ export class SocialConnectController {
       'The account is stored only when the browser is the one that opened `auth_url` (its cookie); another browser goes to ' +
       '`redirect_url?platform=&status=error&error=browser_mismatch` and the state is spent.',
   })
-  @ApiQuery({ name: 'state', description: 'The `state` the platform was given', example: STATE_EXAMPLE })
-  @ApiQuery({ name: 'code', required: false, description: "The platform's authorization code, on consent" })
-  @ApiQuery({ name: 'error', required: false, description: "The platform's error, e.g. `access_denied` when the merchant refused" })
+  @ApiQuery({ name: 'state', type: String, description: 'The `state` the platform was given', example: STATE_EXAMPLE })
+  @ApiQuery({ name: 'code', type: String, required: false, description: "The platform's authorization code, on consent" })
+  @ApiQuery({
+    name: 'error',
+    type: String,
+    required: false,
+    description: "The platform's error, e.g. `access_denied` when the merchant refused",
+  })
   @ApiResponse({
     status: 302,
     description: '`redirect_url?platform=x&status=connected&account=<account id>` or `…&status=error&error=<code>`',
