@@ -70,6 +70,16 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', { paths: [...DATABASE_HANDLES, SYSTEM_DB], patterns: [SYSTEM_DB_PATTERN] }] },
   },
   { files: SYSTEM_DB_USERS, rules: { 'no-restricted-imports': ['error', { paths: DATABASE_HANDLES }] } },
+  // The generated client and the flows that drive it read every answer typed by the document: no
+  // assertion, `any` or `!` may paper over a route whose schema is missing (docs/sdk.md).
+  {
+    files: ['sdk/**/*.ts', 'test/sdk/**/*.ts'],
+    rules: {
+      '@typescript-eslint/consistent-type-assertions': ['error', { assertionStyle: 'never' }],
+      '@typescript-eslint/no-explicit-any': 'error',
+      '@typescript-eslint/no-non-null-assertion': 'error',
+    },
+  },
   // The relay claims outbox rows on the service connection itself, outside any request.
   { files: ['libs/core/src/outbox/outbox-relay.ts'], rules: { 'no-restricted-imports': 'off' } },
 );

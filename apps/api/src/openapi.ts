@@ -1,3 +1,4 @@
+import type { INestApplication } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
 import type { HttpConfig } from '@app/core';
@@ -27,6 +28,12 @@ export const API_TAGS: Readonly<Record<string, string>> = {
 
 /** Swagger UI at /docs and the OpenAPI 3 document at /docs-json. */
 export function setupOpenApi(app: NestFastifyApplication, config: HttpConfig): void {
+  const document = buildOpenApiDocument(app, config.baseUrl);
+  SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs-json', customSiteTitle: 'Storefront Platform API' });
+}
+
+/** The OpenAPI document of an app's routes, with `serverUrl` as its one server. */
+export function buildOpenApiDocument(app: INestApplication, serverUrl: string): OpenAPIObject {
   const builder = new DocumentBuilder()
     .setTitle('Storefront Platform API')
     .setDescription(
@@ -35,7 +42,7 @@ export function setupOpenApi(app: NestFastifyApplication, config: HttpConfig): v
         '`Authorization: Bearer <access_token>`. Errors: `{success: false, error: {code, message, details}}`.',
     )
     .setVersion('1.0')
-    .addServer(config.baseUrl)
+    .addServer(serverUrl)
     .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'A user access token from /auth/v1/token' })
     .addApiKey({ type: 'apiKey', in: 'header', name: 'apikey', description: 'The public API key (PUBLIC_API_KEY)' }, 'apikey');
   for (const [name, description] of Object.entries(API_TAGS)) builder.addTag(name, description);
@@ -44,7 +51,7 @@ export function setupOpenApi(app: NestFastifyApplication, config: HttpConfig): v
   // webhook receives. OpenAPI 3.0 has no `webhooks` section, and Nest writes a 3.0 document.
   document.components = { ...document.components, schemas: { ...document.components?.schemas, ...storeEventOpenApiSchemas() } };
   declareOpenOperations(document);
-  SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs-json', customSiteTitle: 'Storefront Platform API' });
+  return document;
 }
 
 /**
