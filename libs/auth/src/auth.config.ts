@@ -70,7 +70,7 @@ export class AuthConfig extends SettingsGroup {
   SIGNIN_WINDOW_SECONDS = 300;
 
   @Setting(
-    'Failed password attempts per account in any 60 minutes from addresses it has not signed in from (README § Sign-in limits); past it only its known addresses may try.',
+    'Failed password attempts per account in any 60 minutes from addresses it has not signed in from (docs/authentication.md § Sign-in limits); past it only its known addresses may try.',
   )
   @Positive()
   SIGNIN_ACCOUNT_FAILURES_PER_HOUR = 100;

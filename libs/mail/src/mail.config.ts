@@ -4,7 +4,7 @@ import { AsBoolean, AsNumberList, defineSettings, Setting, SettingsGroup } from 
 
 export class MailConfig extends SettingsGroup {
   @Setting(
-    'Where e-mails go out: `smtp://user:password@host:587` (STARTTLS when offered) or `smtps://…:465`. Unset: into the development mailbox (README § E-mail), with a warning in production.',
+    'Where e-mails go out: `smtp://user:password@host:587` (STARTTLS when offered) or `smtps://…:465`. Unset: into the development mailbox (docs/email.md), with a warning in production.',
   )
   @IsOptional()
   @Matches(/^smtps?:\/\/[^\s]+$/, { message: 'must be an smtp:// or smtps:// URL' })

@@ -5,7 +5,7 @@ import { SOCIAL_PLATFORM_DEFINITIONS } from './platforms/registry.js';
 
 export class SocialConfig extends SettingsGroup {
   @Setting(
-    '`sandbox`: connect and publish offline against the built-in sandbox. `live`: the platforms’ APIs with the credentials of each platform’s settings (README § Social publishing).',
+    '`sandbox`: connect and publish offline against the built-in sandbox. `live`: the platforms’ APIs with the credentials of each platform’s settings (docs/social.md).',
   )
   @IsIn(['sandbox', 'live'])
   SOCIAL_MODE: 'sandbox' | 'live' = 'sandbox';

@@ -26,7 +26,7 @@ export class WebhooksConfig extends SettingsGroup {
   WEBHOOK_WORKER_CONCURRENCY = 8;
 
   @Setting(
-    'Requests in flight to one webhook at a time, across all worker processes (1–100). An attempt that finds them taken waits, parked, without holding a worker (README § Fair delivery).',
+    'Requests in flight to one webhook at a time, across all worker processes (1–100). An attempt that finds them taken waits, parked, without holding a worker (docs/architecture.md § Webhooks, the gate).',
   )
   @Type(() => Number)
   @IsInt()

@@ -11,7 +11,7 @@ export class RuntimeConfig extends SettingsGroup {
   @IsIn(['development', 'test', 'production'])
   NODE_ENV: 'development' | 'test' | 'production' = 'production';
 
-  @Setting('`api` serves HTTP, `worker` runs the background side without HTTP, `all` does both (README § Scaling).')
+  @Setting('`api` serves HTTP, `worker` runs the background side without HTTP, `all` does both (docs/operations.md § Several instances).')
   @IsIn(['all', 'api', 'worker'])
   APP_ROLE: 'all' | 'api' | 'worker' = 'all';
 

@@ -74,8 +74,8 @@ export function storeEventCallbacks(): CallbacksObject {
           tags: ['webhooks'],
           summary: 'A store event, delivered to the webhook',
           description:
-            'Each event the webhook subscribes to, POSTed to its `url` and signed with its secret (README.md § Receiving ' +
-            'webhooks): verify `webhook-signature` (Standard Webhooks) or `X-Service-Signature` before trusting the body, and ' +
+            'Each event the webhook subscribes to, POSTed to its `url` and signed with its secret (docs/api.md § Receiving ' +
+            'deliveries): verify `webhook-signature` (Standard Webhooks) or `X-Service-Signature` before trusting the body, and ' +
             'de-duplicate on `webhook-id`. A test event (`POST /functions/v1/webhooks/{webhook_id}/test`) has the same ' +
             'envelope with `event: "webhook.test"` and `data: {webhook_id, message}`.',
           security: [],
