@@ -2,7 +2,7 @@ import { EventBus, ofType } from '@nestjs/cqrs';
 import { DataSource } from 'typeorm';
 import { OutboxRelay, StoreEvent, type StoreEventEnvelope } from '@app/core';
 import { merchantWithStore, startApp, type TestApp } from './support/app.js';
-import { SYSTEM_DATA_SOURCE } from './support/database.js';
+import { createPrivateDatabase, SYSTEM_DATA_SOURCE } from './support/database.js';
 import { until } from './support/wait.js';
 
 /** Collects the store events an app's EventBus publishes for one store. */
@@ -27,6 +27,7 @@ describe('outbox relay', () => {
   let store: { token: string; storeId: string };
   let seen: StoreEventEnvelope[];
   let seenBySecond: StoreEventEnvelope[];
+  let database: Awaited<ReturnType<typeof createPrivateDatabase>>;
   const undispatched = async (storeId: string) =>
     Number(
       (
@@ -38,7 +39,10 @@ describe('outbox relay', () => {
 
   beforeAll(async () => {
     // A long sweep interval: what the tests see is the immediate publish or an explicit sweep.
-    const relaying = { OUTBOX_RELAY: 'true', OUTBOX_SWEEP_INTERVAL_MS: '600000' };
+    // A database of their own: a relay publishes every event of its database, and another file's relay
+    // on the shared one would take these events.
+    database = await createPrivateDatabase('outbox');
+    const relaying = { DATABASE_URL: database.url, OUTBOX_RELAY: 'true', OUTBOX_SWEEP_INTERVAL_MS: '600000' };
     api = await startApp(relaying);
     second = await startApp(relaying);
     store = await merchantWithStore(api, 'Outbox store');
@@ -46,8 +50,9 @@ describe('outbox relay', () => {
     seenBySecond = collect(second, () => store.storeId);
   });
   afterAll(async () => {
-    await second.close();
-    await api.close();
+    await second?.close();
+    await api?.close();
+    await database?.drop();
   });
 
   it('publishes a committed change right after commit, as the documented envelope, exactly once across relays', async () => {

@@ -5,7 +5,7 @@ import { OutboxRelay, StoreEventSubscribers } from '@app/core';
 import { DeliveryQueue, webhooksConfig } from '@app/webhooks';
 import { WebhookReceiver, type ReceivedRequest } from './fakes/webhook-receiver.js';
 import { merchantWithStore, startApp, type TestApp } from './support/app.js';
-import { SYSTEM_DATA_SOURCE } from './support/database.js';
+import { createPrivateDatabase, SYSTEM_DATA_SOURCE } from './support/database.js';
 import { until } from './support/wait.js';
 
 /** Long enough for a receiver on 127.0.0.1 to answer on a busy machine; the `hang` receiver never does. */
@@ -36,6 +36,7 @@ function verifyStandard(request: ReceivedRequest, secret: string): unknown {
  */
 describe('webhook deliveries', () => {
   let api: TestApp;
+  let database: Awaited<ReturnType<typeof createPrivateDatabase>>;
   let receiver: WebhookReceiver;
   let base: string;
   let owner: { token: string; storeId: string };
@@ -86,7 +87,11 @@ describe('webhook deliveries', () => {
   beforeAll(async () => {
     receiver = new WebhookReceiver();
     base = await receiver.start();
+    // A database of its own: its relay publishes every event of the database it listens on, and another
+    // file's relay on the shared one would take this file's events (and this one theirs).
+    database = await createPrivateDatabase('webhook_deliveries');
     api = await startApp({
+      DATABASE_URL: database.url,
       OUTBOX_RELAY: 'true',
       OUTBOX_SWEEP_INTERVAL_MS: '600000',
       WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
@@ -101,6 +106,7 @@ describe('webhook deliveries', () => {
   afterAll(async () => {
     await api?.close();
     await receiver?.stop();
+    await database?.drop();
   });
 
   it('an order moved through its states delivers exactly the subscribed events, signed both ways', async () => {
