@@ -32,7 +32,7 @@ export interface StorefrontClientOptions extends Omit<ClientOptions, 'baseUrl'> 
 /** A client of every route of the API. Each call answers `{data}` on a 2xx, `{error}` (the error envelope) otherwise, and `response`. */
 export type StorefrontClient = Client<paths, 'application/json'>;
 
-async function valueOf(credential: Credential | undefined): Promise<string | undefined> {
+async function resolveCredential(credential: Credential | undefined): Promise<string | undefined> {
   return typeof credential === 'function' ? credential() : credential;
 }
 
@@ -41,8 +41,8 @@ export function createStorefrontClient(options: StorefrontClientOptions): Storef
   const client = createClient<paths, 'application/json'>(clientOptions);
   client.use({
     async onRequest({ request }) {
-      const key = await valueOf(apiKey);
-      const token = await valueOf(accessToken);
+      const key = await resolveCredential(apiKey);
+      const token = await resolveCredential(accessToken);
       if (key !== undefined && !request.headers.has('apikey')) request.headers.set('apikey', key);
       if (token !== undefined && !request.headers.has('authorization')) request.headers.set('authorization', `Bearer ${token}`);
       return request;

@@ -11,6 +11,7 @@
 import { Webhook } from 'standardwebhooks';
 import { beforeAll, expect, it } from 'vitest';
 import { createStorefrontClient, type Schemas, type StorefrontClient } from '../../sdk/index.js';
+import { until } from '../support/wait.js';
 
 /** What the e2e spec provides: the app's address, and the fakes standing in for the browser and the outside services. */
 export interface FlowWorld {
@@ -38,17 +39,6 @@ function ok<T extends object>(result: { data?: T; error?: unknown; response: Res
   expect(result.response.status, JSON.stringify(result.error)).toBe(status);
   if (result.data === undefined) throw new Error(`${result.response.url}: no body`);
   return result.data;
-}
-
-/** Polls `check` until it answers a value (a worker's work), or fails after `timeoutMs`. */
-async function eventually<T>(check: () => T | undefined | Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error('the condition was not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
 }
 
 /** A webhook body is an order.created event of the store (a guard, so its fields are read typed, without a cast). */
@@ -195,7 +185,7 @@ export function describeMainFlows(world: () => FlowWorld): void {
     expect(order.total).toBe(59);
     expect(order.items.map((item) => [item.product_id, item.quantity])).toEqual([[productId, 2]]);
 
-    const request = await eventually(() => world().received(path)[0]);
+    const request = await until(() => world().received(path)[0], 'the delivery at the receiver', 30_000);
     const payload = new Webhook(secret).verify(request.body, request.headers);
     if (!isOrderCreated(payload, storeId)) throw new Error(`not an order.created of the store: ${request.body}`);
     expect([payload.data.order_id, payload.data.order_number, payload.data.total, payload.data.status]).toEqual([
@@ -206,13 +196,13 @@ export function describeMainFlows(world: () => FlowWorld): void {
     ]);
 
     // The delivery log says the same, typed.
-    const deliveries = await eventually(async () => {
+    const deliveries = await until(async () => {
       const page = ok(
         await merchant.GET('/functions/v1/webhooks/{webhook_id}/deliveries', { params: { path: { webhook_id: registered.webhook.id } } }),
         200,
       );
       return page.data.find((delivery) => delivery.status === 'succeeded') ? page.data : undefined;
-    });
+    }, 'the delivery recorded as succeeded');
     expect(deliveries.map((delivery) => [delivery.event, delivery.event_id, delivery.status, delivery.last_status_code])).toEqual([
       ['order.created', payload.id, 'succeeded', 200],
     ]);
