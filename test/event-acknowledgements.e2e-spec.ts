@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { EventBus, ofType } from '@nestjs/cqrs';
 import { DataSource } from 'typeorm';
 import { OutboxRelay, StoreEvent, StoreEventSubscribers } from '@app/core';
@@ -10,17 +11,22 @@ import { until } from './support/wait.js';
 /** Short enough for the tests to wait for a republication, long enough for a busy machine to acknowledge in time. */
 const ACK_TIMEOUT_MS = 2000;
 
+interface OwedAck {
+  subscriber: string;
+  publications: number;
+  due_at: Date;
+}
+
 interface OutboxState {
   dispatched: boolean;
-  publications: number;
-  republish_at: Date | null;
-  acks: string[];
+  /** The acknowledgements the event is still owed (by subscriber name), from `outbox_owed_acks`. */
+  owed: OwedAck[];
 }
 
 /**
  * Store events on the EventBus, at least once: the relay publishes each committed event; the webhook
- * dispatch saga and the out-of-stock notifications acknowledge each event in the statement that does
- * their work; an event a subscriber has not acknowledged within OUTBOX_ACK_TIMEOUT_MS is published
+ * dispatch saga and the out-of-stock notifications acknowledge each publication in the statement that
+ * does their work; events a subscriber has not acknowledged within OUTBOX_ACK_TIMEOUT_MS are published
  * again, to that subscriber only. Each subscriber's work happens once per event whatever fails.
  */
 describe('store events acknowledged by their subscribers', () => {
@@ -35,27 +41,27 @@ describe('store events acknowledged by their subscribers', () => {
   /** Every StoreEvent published on this app's bus: the envelope id and whom it was for. */
   const published: { id: string; event: string; republishedFor: readonly string[] | null }[] = [];
 
-  const state = async (eventId: string): Promise<OutboxState> =>
-    (
-      await db().query(
-        `SELECT dispatched_at IS NOT NULL AS dispatched, publications, republish_at,
-                ARRAY(SELECT subscriber FROM outbox_acks WHERE event_id = e.id ORDER BY subscriber) AS acks
-           FROM outbox_events e WHERE id = $1`,
-        [eventId],
-      )
-    )[0];
+  const state = async (eventId: string): Promise<OutboxState> => {
+    const [event] = await db().query('SELECT dispatched_at IS NOT NULL AS dispatched FROM outbox_events WHERE id = $1', [eventId]);
+    const owed: OwedAck[] = await db().query(
+      'SELECT subscriber, publications, due_at FROM outbox_owed_acks WHERE $1::uuid = ANY (event_ids) ORDER BY subscriber',
+      [eventId],
+    );
+    return { dispatched: event.dispatched, owed };
+  };
+  const owedBy = (row: OutboxState) => row.owed.map((ack) => ack.subscriber);
   /** The event of `kind` whose data names `field` = `value`. */
   const eventId = (kind: string, field: string, value: string) =>
     until(async () => {
       const rows = await db().query(`SELECT id FROM outbox_events WHERE event = $1 AND data->>$2 = $3`, [kind, field, value]);
       return rows[0]?.id as string | undefined;
     }, `the ${kind} event`);
-  /** Waits until the relay has published the event and found nothing more owed for it (after its last deadline). */
+  /** Waits until the relay has published the event and every subscriber has acknowledged it. */
   const finished = (id: string) =>
     until(
       async () => {
-        const { dispatched, republish_at: republishAt } = await state(id);
-        return dispatched && republishAt === null;
+        const { dispatched, owed } = await state(id);
+        return dispatched && owed.length === 0;
       },
       'the event owed nothing',
       30_000,
@@ -121,7 +127,7 @@ describe('store events acknowledged by their subscribers', () => {
     await finished(id);
 
     expect(receiver.to('/ok/throw-once').map((request) => JSON.parse(request.body).id)).toEqual([id]);
-    expect(await state(id)).toMatchObject({ dispatched: true, publications: 2, republish_at: null, acks: [WEBHOOK_DISPATCH.name] });
+    expect(await state(id)).toEqual({ dispatched: true, owed: [] });
     // The worker records the attempt just after the receiver answered.
     const deliveries = () => db().query('SELECT status FROM webhook_deliveries WHERE event_id = $1', [id]);
     await until(async () => (await deliveries())[0]?.status === 'succeeded', 'the attempt recorded');
@@ -159,15 +165,11 @@ describe('store events acknowledged by their subscribers', () => {
       }),
     ]);
     expect(notify).toHaveBeenCalledTimes(2);
-    const { acks, publications } = await state(id);
-    expect(acks).toEqual([STOCK_NOTIFICATIONS.name, WEBHOOK_DISPATCH.name].sort());
-    expect(publications).toBeGreaterThanOrEqual(2);
-    // Every republication was for the notifications; the webhook got the event once.
-    expect(
-      published
-        .filter((event) => event.id === id && event.republishedFor !== null)
-        .every((event) => event.republishedFor!.includes('notifications')),
-    ).toBe(true);
+    expect(await state(id)).toEqual({ dispatched: true, owed: [] });
+    // Published again, and only for the notifications; the webhook got the event once.
+    const republications = published.filter((event) => event.id === id && event.republishedFor !== null);
+    expect(republications.length).toBeGreaterThanOrEqual(1);
+    expect(republications.map((event) => event.republishedFor)).toEqual(republications.map(() => [STOCK_NOTIFICATIONS.name]));
     expect(receiver.to('/ok/stock').filter((request) => JSON.parse(request.body).id === id)).toHaveLength(1);
 
     // Stock that was already 0, or is not 0 after the move, notifies nobody.
@@ -180,12 +182,12 @@ describe('store events acknowledged by their subscribers', () => {
       );
       return rows[0]?.id as string | undefined;
     }, 'the restock event');
-    await until(async () => (await state(restocked)).acks.includes(STOCK_NOTIFICATIONS.name), 'the restock acknowledged');
+    await finished(restocked);
     const after = await api.request('GET', `/functions/v1/notifications?store_id=${owner.storeId}`, { token: owner.token });
     expect(after.body.data.filter((notification: { kind: string }) => notification.kind === 'inventory.out_of_stock')).toHaveLength(1);
   });
 
-  it('the acknowledgement an event last awaited clears its deadline at once; one that others still owe leaves it', async () => {
+  it("a subscriber's acknowledgement ends its own debt at once, not another subscriber's", async () => {
     const relay = api.app.get(OutboxRelay);
     const subscribers = api.app.get(StoreEventSubscribers);
     await relay.stop();
@@ -209,68 +211,86 @@ describe('store events acknowledged by their subscribers', () => {
       await subscribers.settled();
 
       // customer.created is owed by the webhook dispatch alone: its acknowledgement ended the debt.
-      expect(await state(settled)).toMatchObject({ dispatched: true, publications: 1, republish_at: null, acks: [WEBHOOK_DISPATCH.name] });
-      // inventory.updated is owed by the notifications too, whose statement failed: the deadline stays.
+      expect(await state(settled)).toEqual({ dispatched: true, owed: [] });
+      // inventory.updated is owed by the notifications too, whose statement failed: that debt stays, due again later.
       const pending = await state(owed);
-      expect(pending.acks).toEqual([WEBHOOK_DISPATCH.name]);
-      expect(pending.republish_at).not.toBeNull();
+      expect(pending.dispatched).toBe(true);
+      expect(owedBy(pending)).toEqual([STOCK_NOTIFICATIONS.name]);
+      expect(pending.owed[0].publications).toBe(1);
       expect(notify).toHaveBeenCalledTimes(1);
     } finally {
       await relay.start();
     }
   });
 
-  it('publishes again only to the subscribers that owe an acknowledgement, later each time; clears events owed nothing', async () => {
+  it('publishes again only to the subscribers that owe an acknowledgement, later each time; leaves what an unknown subscriber is owed', async () => {
     const relay = api.app.get(OutboxRelay);
     await relay.stop();
-    // The subscribers fail while this test looks at the deadlines: an acknowledgement that completes
-    // an event clears its deadline at once (the test above), which would race with the reads below.
+    // The subscribers fail while this test looks at the deadlines: an acknowledgement ends its debt at
+    // once (the test above), which would race with the reads below.
     const held = new Error('held while the test reads the deadlines');
     const dispatch = vi.spyOn(api.app.get(DispatchWebhookHandler), 'execute').mockRejectedValue(held);
     const notify = vi.spyOn(api.app.get(NotificationRepository), 'addOutOfStock').mockRejectedValue(held);
     try {
-      // Events published long ago, as a relay that died would leave them: three kinds of debt.
-      const insert = async (kind: string, data: object, acks: string[], publications: number) => {
+      // Events published long ago, as a relay that died would leave them, with what each publication is owed.
+      const insert = async (kind: string, data: object, owedBy: string[], publications: number) => {
         const [{ id }] = await db().query(
-          `INSERT INTO outbox_events (store_id, event, data, dispatched_at, republish_at, publications)
-           VALUES ($1, $2, $3, now() - interval '1 minute', now() - interval '1 second', $4) RETURNING id`,
-          [owner.storeId, kind, JSON.stringify(data), publications],
+          `INSERT INTO outbox_events (store_id, event, data, dispatched_at) VALUES ($1, $2, $3, now() - interval '1 minute') RETURNING id`,
+          [owner.storeId, kind, JSON.stringify(data)],
         );
-        for (const subscriber of acks) await db().query('INSERT INTO outbox_acks (event_id, subscriber) VALUES ($1, $2)', [id, subscriber]);
+        const publication = randomUUID();
+        for (const subscriber of owedBy) {
+          await db().query(
+            `INSERT INTO outbox_owed_acks (publication_id, subscriber, event_ids, due_at, publications)
+             VALUES ($1, $2, ARRAY[$3::uuid], now() - interval '1 second', $4)`,
+            [publication, subscriber, id, publications],
+          );
+        }
         return id as string;
       };
       const stock = { product_id: '9a1b2c3d-4e5f-4a6b-8c7d-0e1f2a3b4c5d', previous_quantity: 2, quantity: 1, delta: -1, reason: null };
       const customer = { customer_id: '3c2b1a09-8f7e-4d6c-9b5a-4e3d2c1b0a98', name: 'Owed', email: 'owed@example.com' };
-      const notificationsOwe = await insert('inventory.updated', stock, ['webhooks'], 1);
-      const bothOwe = await insert('inventory.updated', stock, [], 3);
-      const paid = await insert('customer.created', customer, ['webhooks'], 1);
+      const notificationsOwe = await insert('inventory.updated', stock, ['notifications'], 1);
+      const bothOwe = await insert('inventory.updated', stock, ['notifications', 'webhooks'], 3);
+      // A subscriber no process registers (renamed, say): the relay leaves its debt alone.
+      const unknownOwed = await insert('customer.created', customer, ['renamed-subscriber'], 1);
       const from = published.length;
 
       const count = await relay.republishOverdue();
 
-      // (Events of the tests above may be overdue too: only these three are looked at.)
-      const mine = [notificationsOwe, bothOwe, paid];
+      // (Events of the tests above may be overdue too: only these are looked at.)
+      const mine = [notificationsOwe, bothOwe, unknownOwed];
       const republished = published.slice(from).filter(({ id }) => mine.includes(id));
-      expect(count).toBeGreaterThanOrEqual(2);
+      expect(count).toBeGreaterThanOrEqual(3);
       expect(republished.map(({ id, republishedFor }) => [id, republishedFor]).sort()).toEqual(
         [
           [notificationsOwe, ['notifications']],
-          [bothOwe, ['notifications', 'webhooks']],
+          [bothOwe, ['notifications']],
+          [bothOwe, ['webhooks']],
         ].sort(),
       );
-      const [owed, twice, done] = await Promise.all([notificationsOwe, bothOwe, paid].map(state));
-      expect(done).toMatchObject({ dispatched: true, publications: 1, republish_at: null });
-      expect(owed.publications).toBe(2);
-      expect(twice.publications).toBe(4);
+      const [owed, twice, unknown] = await Promise.all(mine.map(state));
+      expect(owed.owed.map((ack) => [ack.subscriber, ack.publications])).toEqual([['notifications', 2]]);
+      expect(twice.owed.map((ack) => [ack.subscriber, ack.publications])).toEqual([
+        ['notifications', 4],
+        ['webhooks', 4],
+      ]);
+      expect(unknown.owed.map((ack) => [ack.subscriber, ack.publications])).toEqual([['renamed-subscriber', 1]]);
       // The next deadline doubles with each publication: 2 × and 8 × the timeout from now.
-      const ahead = async (at: Date | null) => at!.getTime() - (await db().query('SELECT now() AS now'))[0].now.getTime();
-      expect(await ahead(owed.republish_at)).toBeGreaterThan(2 * ACK_TIMEOUT_MS - 1000);
-      expect(await ahead(owed.republish_at)).toBeLessThanOrEqual(2 * ACK_TIMEOUT_MS);
-      expect(await ahead(twice.republish_at)).toBeGreaterThan(8 * ACK_TIMEOUT_MS - 1000);
-      expect(await ahead(twice.republish_at)).toBeLessThanOrEqual(8 * ACK_TIMEOUT_MS);
-      // Not overdue any more: a second pass publishes nothing.
-      expect(await relay.republishOverdue()).toBe(0);
-      await db().query('DELETE FROM outbox_events WHERE id = ANY ($1::uuid[])', [[notificationsOwe, bothOwe, paid]]);
+      const ahead = async (at: Date) => at.getTime() - (await db().query('SELECT now() AS now'))[0].now.getTime();
+      expect(await ahead(owed.owed[0].due_at)).toBeGreaterThan(2 * ACK_TIMEOUT_MS - 1000);
+      expect(await ahead(owed.owed[0].due_at)).toBeLessThanOrEqual(2 * ACK_TIMEOUT_MS);
+      for (const ack of twice.owed) {
+        expect(await ahead(ack.due_at)).toBeGreaterThan(8 * ACK_TIMEOUT_MS - 1000);
+        expect(await ahead(ack.due_at)).toBeLessThanOrEqual(8 * ACK_TIMEOUT_MS);
+      }
+      expect(await ahead(unknown.owed[0].due_at)).toBeLessThan(0);
+      // Not overdue any more: a second pass publishes none of them.
+      const again = published.length;
+      await relay.republishOverdue();
+      expect(published.slice(again).filter(({ id }) => mine.includes(id))).toEqual([]);
+      await db().query('DELETE FROM outbox_owed_acks WHERE event_ids && $1::uuid[]', [mine]);
+      await db().query('DELETE FROM outbox_events WHERE id = ANY ($1::uuid[])', [mine]);
     } finally {
       dispatch.mockRestore();
       notify.mockRestore();
@@ -283,7 +303,7 @@ describe('store events acknowledged by their subscribers', () => {
     const ids = await Promise.all(['Ann', 'Bob'].map(async (name) => eventId('customer.created', 'customer_id', await addCustomer(name))));
     // Acknowledged by the dispatch: published by this app's relay.
     await until(
-      async () => (await Promise.all(ids.map(state))).every((row) => row.acks.includes(WEBHOOK_DISPATCH.name)),
+      async () => (await Promise.all(ids.map(state))).every((row) => row.dispatched && row.owed.length === 0),
       'both acknowledged',
     );
     expect(await metric('store_events_published_total', 'event="customer.created"')).toBe(before + 2);

@@ -88,18 +88,21 @@ describe('retention', () => {
     expect(await remaining(undispatched)).toBe(3);
   });
 
-  it('keeps an old event a subscriber has not acknowledged; deletes an old finished one with its acknowledgements', async () => {
+  it('keeps an old event a subscriber has not acknowledged, and what it is owed; deletes an old finished one', async () => {
     const [owed, done] = [await insertEvents(1, 9), await insertEvents(1, 9)];
-    await db().query(`UPDATE outbox_events SET republish_at = now() + interval '1 minute', publications = 5 WHERE id = $1`, [owed[0]]);
-    await db().query(`INSERT INTO outbox_acks (event_id, subscriber) VALUES ($1, 'webhooks'), ($2, 'webhooks')`, [owed[0], done[0]]);
+    await db().query(
+      `INSERT INTO outbox_owed_acks (publication_id, subscriber, event_ids, due_at, publications)
+       VALUES (gen_random_uuid(), 'webhooks', ARRAY[$1::uuid], now() + interval '1 minute', 5)`,
+      [owed[0]],
+    );
 
     await api.app.get(OutboxRetention).prune(1000);
 
     expect(await remaining(owed)).toBe(1);
     expect(await remaining(done)).toBe(0);
-    const acks = await db().query('SELECT event_id FROM outbox_acks WHERE event_id = ANY ($1::uuid[])', [[...owed, ...done]]);
-    expect(acks).toEqual([{ event_id: owed[0] }]);
-    await db().query('DELETE FROM outbox_acks WHERE event_id = $1', [owed[0]]);
+    const debts = await db().query('SELECT subscriber, publications FROM outbox_owed_acks WHERE $1::uuid = ANY (event_ids)', [owed[0]]);
+    expect(debts).toEqual([{ subscriber: 'webhooks', publications: 5 }]);
+    await db().query('DELETE FROM outbox_owed_acks WHERE $1::uuid = ANY (event_ids)', [owed[0]]);
   });
 
   it('lets sweeps of several workers run at once: each row goes once, none waits on another', async () => {

@@ -77,7 +77,8 @@ describe('webhook deliveries', () => {
     until(async () => {
       const [row] = await db().query(
         `SELECT (SELECT count(*)::int FROM outbox_events e WHERE store_id = ANY ($1::uuid[])
-                   AND NOT EXISTS (SELECT 1 FROM outbox_acks a WHERE a.event_id = e.id AND a.subscriber = 'webhooks')) AS unacknowledged,
+                   AND (dispatched_at IS NULL
+                        OR EXISTS (SELECT 1 FROM outbox_owed_acks o WHERE o.subscriber = 'webhooks' AND e.id = ANY (o.event_ids)))) AS unacknowledged,
                 (SELECT count(*)::int FROM webhook_deliveries WHERE store_id = ANY ($1::uuid[]) AND status = 'pending') AS pending`,
         [storeIds],
       );

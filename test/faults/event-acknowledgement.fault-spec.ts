@@ -4,18 +4,20 @@ import { FaultStack } from './support/stack.js';
 
 /** Short, so that the events a dead worker owed are published again within seconds of a new worker's start. */
 const ACK_TIMEOUT_MS = 2000;
-/** The batches a relay lets its subscribers work on at once before it claims more (MAX_BATCHES_IN_FLIGHT in core). */
-const MAX_BATCHES_IN_FLIGHT = 4;
 
 /**
  * (g) A worker is SIGKILLed between publishing store events on its EventBus and acknowledging them:
  * its relay has claimed the events (marked dispatched) and published them, and the webhook dispatch's
- * statement — deliveries plus acknowledgement — waits on a lock the test holds on `outbox_acks`. The
+ * statement — deliveries plus acknowledgement — waits on a lock the test holds on `webhook_deliveries`. The
  * worker is killed there, and so are its database sessions (as when its machine dies; a session that
  * outlived its process would commit the statement once the lock goes, which the second test covers).
  * A new worker publishes the unacknowledged events again once their deadline passes: each arrives at
  * the receiver exactly once, and each is acknowledged once.
  */
+/** How many of the events $1 the webhook dispatch still owes an acknowledgement (they are in an owed publication of its). */
+const OWED = `SELECT count(*)::int FROM outbox_owed_acks o, unnest(o.event_ids) AS owed(id)
+               WHERE o.subscriber = 'webhooks' AND owed.id = ANY ($1::uuid[])`;
+
 describe('fault: worker killed between publishing events and acknowledging them', () => {
   let stack: FaultStack;
   let receiver: WebhookReceiver;
@@ -33,11 +35,14 @@ describe('fault: worker killed between publishing events and acknowledging them'
     await receiver?.stop();
   });
 
-  /** Holds every acknowledgement back until `release` (a lock no INSERT into outbox_acks can pass). */
+  /**
+   * Holds every acknowledgement of the webhook dispatch back until `release`: its statement inserts the
+   * deliveries, and no INSERT into webhook_deliveries passes this lock (the relay's claims still do).
+   */
   async function blockAcknowledgements(): Promise<{ release: () => Promise<void> }> {
     const client: pg.PoolClient = await stack.services.db.connect();
     await client.query('BEGIN');
-    await client.query('LOCK TABLE outbox_acks IN SHARE MODE');
+    await client.query('LOCK TABLE webhook_deliveries IN SHARE MODE');
     return {
       release: async () => {
         await client.query('ROLLBACK');
@@ -64,9 +69,10 @@ describe('fault: worker killed between publishing events and acknowledging them'
   }
 
   /**
-   * Waits until the worker has published some of the events and its acknowledging statements wait on
-   * the lock; answers the events published. (With MAX_BATCHES_IN_FLIGHT batches stuck, the relay claims
-   * no more: the rest stay undispatched, which the new worker relays as any backlog.)
+   * Waits until the worker has published some of the events and its acknowledging statement waits on
+   * the lock, every published event still owed; answers the events published. (With its one batch in
+   * flight stuck, the relay claims no more: the rest stay undispatched, which the new worker relays as
+   * any backlog.)
    */
   async function publishedNotAcknowledged(ids: string[]): Promise<string[]> {
     let last: unknown;
@@ -74,15 +80,15 @@ describe('fault: worker killed between publishing events and acknowledging them'
       .eventually(
         'events published and their acknowledgement waiting',
         async () => {
-          const { rows } = await stack.services.db.query<{ dispatched: number; waiting: number; acked: number }>(
+          const { rows } = await stack.services.db.query<{ dispatched: number; waiting: number; owed: number }>(
             `SELECT (SELECT count(*)::int FROM outbox_events WHERE id = ANY ($1::uuid[]) AND dispatched_at IS NOT NULL) AS dispatched,
                     (SELECT count(*)::int FROM pg_stat_activity
-                      WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%INSERT INTO outbox_acks%') AS waiting,
-                    (SELECT count(*)::int FROM outbox_acks WHERE event_id = ANY ($1::uuid[])) AS acked`,
+                      WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%acked_publication%') AS waiting,
+                    (${OWED}) AS owed`,
             [ids],
           );
           last = rows[0];
-          return rows[0].dispatched > 0 && rows[0].waiting === Math.min(rows[0].dispatched, MAX_BATCHES_IN_FLIGHT) && rows[0].acked === 0;
+          return rows[0].dispatched > 0 && rows[0].waiting === 1 && rows[0].owed === rows[0].dispatched;
         },
         60_000,
       )
@@ -101,12 +107,12 @@ describe('fault: worker killed between publishing events and acknowledging them'
     await stack.eventually(
       'every event delivered and acknowledged',
       async () => {
-        const { rows } = await stack.services.db.query<{ acked: number; succeeded: number }>(
-          `SELECT (SELECT count(*)::int FROM outbox_acks WHERE event_id = ANY ($1::uuid[]) AND subscriber = 'webhooks') AS acked,
+        const { rows } = await stack.services.db.query<{ owed: number; succeeded: number }>(
+          `SELECT (${OWED}) AS owed,
                   (SELECT count(*)::int FROM webhook_deliveries WHERE event_id = ANY ($1::uuid[]) AND status = 'succeeded') AS succeeded`,
           [ids],
         );
-        return rows[0].acked === ids.length && rows[0].succeeded === ids.length;
+        return rows[0].owed === 0 && rows[0].succeeded === ids.length;
       },
       90_000,
     );
@@ -134,7 +140,7 @@ describe('fault: worker killed between publishing events and acknowledging them'
       // The dead worker's sessions go with it (a statement waiting on the lock would otherwise run once it is released).
       await stack.services.db.query(
         `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
-          WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%INSERT INTO outbox_acks%'`,
+          WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%acked_publication%'`,
       );
     } finally {
       await lock.release();
@@ -144,21 +150,16 @@ describe('fault: worker killed between publishing events and acknowledging them'
     await stack.startWorker();
     const arrived = await settled(ids);
     expect(ids.filter((id) => arrived.get(id) !== 1)).toEqual([]);
-    const { rows } = await stack.services.db.query<{ publications: number; acks: number; deliveries: number }>(
-      `SELECT e.publications,
-              (SELECT count(*)::int FROM outbox_acks a WHERE a.event_id = e.id) AS acks,
-              (SELECT count(*)::int FROM webhook_deliveries d WHERE d.event_id = e.id) AS deliveries
+    const { rows } = await stack.services.db.query<{ deliveries: number }>(
+      `SELECT (SELECT count(*)::int FROM webhook_deliveries d WHERE d.event_id = e.id) AS deliveries
          FROM outbox_events e WHERE e.id = ANY ($1::uuid[])`,
       [ids],
     );
-    // One acknowledgement and one delivery each; those the dead worker had published were published again.
-    expect(rows.every((row) => row.acks === 1 && row.deliveries === 1)).toBe(true);
-    const { rows: again } = await stack.services.db.query<{ publications: number }>(
-      'SELECT publications FROM outbox_events WHERE id = ANY ($1::uuid[])',
-      [published],
-    );
-    expect(again.length).toBeGreaterThan(0);
-    expect(again.every((row) => row.publications >= 2)).toBe(true);
+    // One delivery each. The events the dead worker had claimed (dispatched, so no relay claims them
+    // again) arrived: only a republication of their publication could have sent them.
+    expect(rows.map((row) => row.deliveries)).toEqual(ids.map(() => 1));
+    expect(published.length).toBeGreaterThan(0);
+    expect(published.filter((id) => arrived.get(id) !== 1)).toEqual([]);
     expect(receiver.requests).toHaveLength(ids.length);
   }, 240_000);
 
@@ -174,12 +175,10 @@ describe('fault: worker killed between publishing events and acknowledging them'
     } finally {
       await lock.release();
     }
-    // The orphaned sessions' statements commit the deliveries and the acknowledgements, with no worker left to enqueue them.
+    // The orphaned session's statement commits the deliveries and the acknowledgement, with no worker left to enqueue them.
     await stack.eventually(
       'the orphaned statements committed',
-      async () =>
-        (await stack.services.db.query('SELECT 1 FROM outbox_acks WHERE event_id = ANY ($1::uuid[])', [published])).rowCount ===
-        published.length,
+      async () => (await stack.services.db.query<{ owed: number }>(`SELECT (${OWED}) AS owed`, [published])).rows[0].owed === 0,
       30_000,
     );
     await stack.startWorker();

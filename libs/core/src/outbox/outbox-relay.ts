@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger, type BeforeApplicationShutdown } from '@nestjs/common';
 import { EventBus } from '@nestjs/cqrs';
+import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
@@ -33,15 +34,16 @@ interface OutboxRow {
  *
  * It hears of each commit through LISTEN/NOTIFY (PostgreSQL delivers the notification at commit,
  * never for a rollback) and sweeps on a timer for rows a lost notification, a crash or a restart left
- * undispatched. A claim is one statement: it marks the rows dispatched, sets when they are owed their
- * acknowledgements (`republish_at`, OUTBOX_ACK_TIMEOUT_MS ahead) and answers them, taking them with
- * FOR UPDATE SKIP LOCKED so that several relays never publish a row at the same time. The rows are
- * then published, all in one call, and the relay moves on: subscribers work after the claim has
- * committed, each in its own statements, and acknowledge there. The same sweep takes the events whose
- * `republish_at` has passed: those some subscriber still owes are published again for those
- * subscribers only (with a doubling delay before the next time, up to MAX_REPUBLISH_DELAY_MS); the
- * others are done (`republish_at` cleared). Runs in the worker (APP_ROLE worker or all), on the service
- * role's connection.
+ * undispatched. A claim is one statement: it marks the rows dispatched, writes what the publication
+ * is owed (one `outbox_owed_acks` row per acknowledging subscriber that handles some of its events,
+ * due OUTBOX_ACK_TIMEOUT_MS ahead) and answers the rows, taking them with FOR UPDATE SKIP LOCKED so
+ * that several relays never publish a row at the same time. The rows are then published, all in one
+ * call, under one publication id; subscribers work after the claim has committed, each in its own
+ * statement, and acknowledge there. The relay claims again once that work is done
+ * (MAX_BATCHES_IN_FLIGHT), so what commits meanwhile goes in the next claim. The same sweep takes the
+ * owed rows whose `due_at` has passed: their events are published again for that subscriber only
+ * (with a doubling delay before the next time, up to MAX_REPUBLISH_DELAY_MS). Runs in the worker
+ * (APP_ROLE worker or all), on the service role's connection.
  */
 @Injectable()
 export class OutboxRelay implements BeforeApplicationShutdown {
@@ -111,8 +113,8 @@ export class OutboxRelay implements BeforeApplicationShutdown {
   }
 
   /**
-   * Publishes again, to the subscribers that owe their acknowledgement, every event whose
-   * `republish_at` has passed, and marks done those owed nothing; answers how many it published.
+   * Publishes again, to the subscriber that owes its acknowledgement, the events of every owed row
+   * whose `due_at` has passed; answers how many events it published.
    */
   async republishOverdue(): Promise<number> {
     let total = 0;
@@ -183,96 +185,95 @@ export class OutboxRelay implements BeforeApplicationShutdown {
     });
   }
 
-  /** The subscribers that acknowledge, and which events they owe, as the JSON parameter the statements read. */
+  /** The subscribers that acknowledge, and which events they owe, as the JSON parameter the claim reads. */
   private subscribersParameter(): string {
     return JSON.stringify(this.subscribers.all.map((subscriber) => ({ name: subscriber.name, events: subscriber.events ?? null })));
   }
 
   /**
-   * Claims and marks rows (the given ids, or the oldest pending) in one statement, then publishes them;
-   * answers how many. An event no subscriber acknowledges is owed nothing (`republish_at` stays null).
+   * Claims and marks rows (the given ids, or the oldest pending) and writes what their publication is
+   * owed, in one statement, then publishes them; answers how many. A subscriber that handles none of
+   * the claimed events is owed nothing.
    */
   private async dispatch(ids: string[] | null): Promise<number> {
+    const publication = randomUUID();
     const rows = await queryRows<OutboxRow>(
       this.dataSource.manager,
       `WITH subscriber AS (SELECT * FROM json_to_recordset($2::json) AS s(name text, events text[])),
        claimed AS (
-         UPDATE outbox_events e
-            SET dispatched_at = now(), publications = 1,
-                republish_at = CASE WHEN EXISTS (SELECT 1 FROM subscriber s WHERE s.events IS NULL OR e.event = ANY (s.events))
-                                    THEN now() + make_interval(secs => $3::double precision / 1000) END
+         UPDATE outbox_events e SET dispatched_at = now()
           WHERE e.id IN (SELECT id FROM outbox_events
                           WHERE dispatched_at IS NULL AND ($1::uuid[] IS NULL OR id = ANY ($1::uuid[]))
                           ORDER BY created_at, id
                           LIMIT ${BATCH}
                           FOR UPDATE SKIP LOCKED)
          RETURNING e.id, e.event, e.store_id, e.data, e.created_at
+       ), owed AS (
+         INSERT INTO outbox_owed_acks (publication_id, subscriber, event_ids, due_at)
+         SELECT $3::uuid, s.name, array_agg(c.id), now() + make_interval(secs => $4::double precision / 1000)
+           FROM subscriber s JOIN claimed c ON s.events IS NULL OR c.event = ANY (s.events)
+          GROUP BY s.name
        )
        SELECT * FROM claimed ORDER BY created_at, id`,
-      [ids, this.subscribersParameter(), this.config.OUTBOX_ACK_TIMEOUT_MS],
+      [ids, this.subscribersParameter(), publication, this.config.OUTBOX_ACK_TIMEOUT_MS],
     );
-    this.publish(rows, null);
+    this.publish(rows, publication, null);
     return rows.length;
   }
 
   /**
-   * One batch of overdue events: which subscribers still owe each its acknowledgement (of those that
-   * handle its kind), a later `republish_at` for those owed one (doubling with each publication) and
-   * none for the rest, in one statement; then the republication, one call per set of subscribers.
+   * One batch of overdue owed rows (of the subscribers registered here): a later `due_at` for each
+   * (doubling with each publication) and their events, in one statement; then the republication, one
+   * call per row, for its subscriber alone.
    */
   private async republishBatch(): Promise<{ taken: number; published: number }> {
-    const rows = await queryRows<OutboxRow & { owed: string[] | null }>(
+    const names = this.subscribers.all.map((subscriber) => subscriber.name);
+    const rows = await queryRows<OutboxRow & { publication_id: string; subscriber: string }>(
       this.dataSource.manager,
-      `WITH subscriber AS (SELECT * FROM json_to_recordset($1::json) AS s(name text, events text[])),
-       due AS (
-         SELECT id, event FROM outbox_events
-          WHERE republish_at <= now()
-          ORDER BY republish_at
+      `WITH due AS (
+         SELECT publication_id, subscriber FROM outbox_owed_acks
+          WHERE due_at <= now() AND subscriber = ANY ($1::text[])
+          ORDER BY due_at
           LIMIT ${BATCH}
           FOR UPDATE SKIP LOCKED
-       ), owing AS (
-         SELECT due.id, array_agg(s.name ORDER BY s.name) FILTER (WHERE s.name IS NOT NULL) AS owed
-           FROM due
-           LEFT JOIN subscriber s
-             ON (s.events IS NULL OR due.event = ANY (s.events))
-            AND NOT EXISTS (SELECT 1 FROM outbox_acks a WHERE a.event_id = due.id AND a.subscriber = s.name)
-          GROUP BY due.id
        ), marked AS (
-         UPDATE outbox_events e
-            SET republish_at = CASE WHEN owing.owed IS NOT NULL
-                                    THEN now() + make_interval(secs => least($2::double precision * 2 ^ e.publications, $3) / 1000) END,
-                publications = e.publications + (owing.owed IS NOT NULL)::int
-           FROM owing
-          WHERE e.id = owing.id
-         RETURNING e.id, e.event, e.store_id, e.data, e.created_at, owing.owed
+         UPDATE outbox_owed_acks o
+            SET due_at = now() + make_interval(secs => least($2::double precision * 2 ^ o.publications, $3) / 1000),
+                publications = o.publications + 1
+           FROM due
+          WHERE o.publication_id = due.publication_id AND o.subscriber = due.subscriber
+         RETURNING o.publication_id, o.subscriber, o.event_ids
        )
-       SELECT * FROM marked ORDER BY created_at, id`,
-      [this.subscribersParameter(), this.config.OUTBOX_ACK_TIMEOUT_MS, MAX_REPUBLISH_DELAY_MS],
+       SELECT m.publication_id, m.subscriber, e.id, e.event, e.store_id, e.data, e.created_at
+         FROM marked m
+         JOIN outbox_events e ON e.id = ANY (m.event_ids)
+        ORDER BY m.publication_id, m.subscriber, e.created_at, e.id`,
+      [names, this.config.OUTBOX_ACK_TIMEOUT_MS, MAX_REPUBLISH_DELAY_MS],
     );
-    const owed = rows.filter((row) => row.owed !== null);
-    const bySubscribers = new Map<string, typeof owed>();
-    for (const row of owed) {
-      const key = row.owed!.join(',');
-      const group = bySubscribers.get(key);
-      if (group) group.push(row);
-      else bySubscribers.set(key, [row]);
+    const owed = new Map<string, { publication: string; subscriber: string; events: OutboxRow[] }>();
+    for (const row of rows) {
+      const key = `${row.publication_id}:${row.subscriber}`;
+      const entry = owed.get(key) ?? { publication: row.publication_id, subscriber: row.subscriber, events: [] };
+      owed.set(key, entry);
+      entry.events.push(row);
     }
-    for (const [key, group] of bySubscribers) {
-      const names = key.split(',');
-      for (const name of names) this.metrics.storeEventsRepublished.inc({ subscriber: name }, group.length);
+    let published = 0;
+    for (const { publication, subscriber, events } of owed.values()) {
+      this.metrics.storeEventsRepublished.inc({ subscriber }, events.length);
       this.logger.warn(
-        { subscribers: names, events: group.map((row) => row.id) },
-        `${group.length} store events not acknowledged in time: published again for ${names.join(', ')}`,
+        { subscriber, publication, events: events.map((row) => row.id) },
+        `${events.length} store events not acknowledged in time: published again for ${subscriber}`,
       );
-      this.publish(group, names);
+      this.publish(events, publication, [subscriber]);
+      published += events.length;
     }
-    return { taken: rows.length, published: owed.length };
+    return { taken: owed.size, published };
   }
 
   /** Publishes rows (in their order: created_at, id) in one call, so that a saga sees them as one batch. */
-  private publish(rows: OutboxRow[], republishedFor: string[] | null): void {
+  private publish(rows: OutboxRow[], publication: string, republishedFor: string[] | null): void {
     if (rows.length === 0) return;
-    this.events.publishAll(rows.map((row) => new StoreEvent(toEnvelope(row), republishedFor)));
+    this.events.publishAll(rows.map((row) => new StoreEvent(toEnvelope(row), publication, republishedFor)));
   }
 }
 

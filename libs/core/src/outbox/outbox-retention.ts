@@ -6,10 +6,11 @@ import { outboxConfig, type OutboxConfig } from './outbox.config.js';
 
 /**
  * Deletes outbox events dispatched more than OUTBOX_RETENTION_DAYS ago (index
- * outbox_events_dispatched_idx), with their acknowledgements. An event is never deleted, however old,
- * while the relay still owes it to the event bus: undispatched, or still owed an acknowledgement
- * (`republish_at` set). Nothing reads a finished event again (webhook deliveries keep their own copy
- * of the envelope), so the window is only for inspection.
+ * outbox_events_dispatched_idx). An event is never deleted, however old, while the relay still owes
+ * it to the event bus: undispatched, or still owed an acknowledgement (named by a row of
+ * `outbox_owed_acks`, a table that holds the publications in flight, so reading it whole is cheap).
+ * Nothing reads a finished event again (webhook deliveries keep their own copy of the envelope), so
+ * the window is only for inspection.
  */
 @Injectable()
 export class OutboxRetention extends RetentionSweep {
@@ -18,11 +19,10 @@ export class OutboxRetention extends RetentionSweep {
       WITH gone AS (
         DELETE FROM outbox_events WHERE id IN (
           SELECT id FROM outbox_events
-           WHERE dispatched_at < now() - make_interval(days => $1) AND republish_at IS NULL
+           WHERE dispatched_at < now() - make_interval(days => $1)
+             AND id NOT IN (SELECT unnest(event_ids) FROM outbox_owed_acks)
            LIMIT $2 FOR UPDATE SKIP LOCKED)
         RETURNING id
-      ), acks AS (
-        DELETE FROM outbox_acks WHERE event_id IN (SELECT id FROM gone)
       )
       SELECT 1 FROM gone`;
     super({ name: 'outbox retention', days: () => outbox.OUTBOX_RETENTION_DAYS, deleteBatch }, system, runtime);

@@ -7,21 +7,25 @@ import { StoreEvent } from './store-event.js';
 
 /**
  * An EventBus subscriber whose work must happen for every event it handles (the webhook dispatch,
- * merchant notifications): it acknowledges each event in the statement that does the work
- * (`acknowledgeCte`), and the outbox relay publishes again, to it alone, every event it has not
- * acknowledged within OUTBOX_ACK_TIMEOUT_MS. Its work must be idempotent per event: a republication
- * may reach it after it did the work but before the relay saw the acknowledgement.
+ * merchant notifications): it acknowledges the publications of a batch in the statement that does
+ * the work (`acknowledgeCte`), and the outbox relay publishes again, to it alone, every publication
+ * it has not acknowledged within OUTBOX_ACK_TIMEOUT_MS. The acknowledgement makes the work happen
+ * once: a statement that finds the publication acknowledged already does nothing.
  */
 export interface AcknowledgingSubscriber<Name extends StoreEventName = StoreEventName> {
-  /** Recorded with each acknowledgement (`outbox_acks.subscriber`): renaming one with events in flight republishes them. */
+  /** Names what it owes (`outbox_owed_acks.subscriber`): what a renamed one owed is published to nobody (docs/extending.md). */
   readonly name: string;
   /** The events it handles (and owes an acknowledgement for); every event when left out. */
   readonly events?: readonly Name[];
 }
 
 const NAME = /^[a-z][a-z0-9_.-]{0,62}$/;
-/** Batches of subscriber work a relay lets run at once before it claims more. */
-export const MAX_BATCHES_IN_FLIGHT = 4;
+/**
+ * Batches of subscriber work a relay lets run at once before it claims more. One: under load the
+ * events committed meanwhile make the next claim larger, so the statements per event fall as the rate
+ * rises (with four, the claims stayed small: docs/performance.md, "The event saga").
+ */
+export const MAX_BATCHES_IN_FLIGHT = 1;
 
 /** The acknowledging subscribers of this process, and the work they have under way. */
 @Injectable()
@@ -40,16 +44,6 @@ export class StoreEventSubscribers {
 
   get all(): readonly AcknowledgingSubscriber[] {
     return [...this.registered.values()];
-  }
-
-  /**
-   * The other acknowledging subscribers than `name`, and the events each owes, as the JSON parameter
-   * `acknowledgeCte` reads to tell whether its acknowledgement was the last one an event awaited.
-   */
-  othersOf(name: string): string {
-    return JSON.stringify(
-      this.all.filter((subscriber) => subscriber.name !== name).map((s) => ({ name: s.name, events: s.events ?? null })),
-    );
   }
 
   /**
@@ -84,48 +78,50 @@ export class StoreEventSubscribers {
 }
 
 /**
- * Data-modifying CTEs: `acked` records the acknowledgement of the events whose ids are the uuid[]
- * parameter `ids` by the subscriber named by the text parameter `subscriber`, and answers the ids
- * acknowledged by this statement (`event_id`): an event acknowledged before is not among them, so
- * joining `acked` makes the rest of the statement do its work once per event. `settled` clears the
- * relay's deadline (`republish_at`) of the events this acknowledgement completes — none of the other
- * subscribers (the JSON parameter `others`, from `StoreEventSubscribers.othersOf`) still owes one —
- * so the relay's overdue sweep has nothing left to look at for them. Acknowledgements committed at
- * the same moment may each see the other missing; the sweep then clears the deadline instead.
+ * Data-modifying CTEs: `acked` answers the ids of the events (`event_id`) whose publications — the
+ * uuid[] parameter `publications` — the subscriber named by the text parameter `subscriber` owed, and
+ * acknowledges them (deletes their `outbox_owed_acks` rows). A publication acknowledged before yields
+ * nothing, so joining `acked` makes the rest of the statement do its work once per event; two
+ * statements acknowledging the same publication at once queue on its row, and the second finds it gone.
  */
-export function acknowledgeCte(subscriber: string, ids: string, others: string): string {
-  return `acked AS (
-    INSERT INTO outbox_acks (event_id, subscriber)
-    SELECT id, ${subscriber}::text FROM unnest(${ids}::uuid[]) AS id
-    ON CONFLICT DO NOTHING
-    RETURNING event_id
-  ), settled AS (
-    UPDATE outbox_events e SET republish_at = NULL
-     WHERE e.id IN (SELECT event_id FROM acked) AND e.republish_at IS NOT NULL
-       AND NOT EXISTS (
-         SELECT 1 FROM json_to_recordset(${others}::json) AS s(name text, events text[])
-          WHERE (s.events IS NULL OR e.event = ANY (s.events))
-            AND NOT EXISTS (SELECT 1 FROM outbox_acks a WHERE a.event_id = e.id AND a.subscriber = s.name)))`;
+export function acknowledgeCte(subscriber: string, publications: string): string {
+  return `acked_publication AS (
+    DELETE FROM outbox_owed_acks
+     WHERE subscriber = ${subscriber}::text AND publication_id = ANY (${publications}::uuid[])
+    RETURNING event_ids
+  ), acked AS (
+    SELECT unnest(event_ids) AS event_id FROM acked_publication
+  )`;
+}
+
+/** What one acknowledging subscriber is handed by one relay publication: its events and the publications they came in. */
+export interface StoreEventBatch<Name extends StoreEventName = StoreEventName> {
+  readonly envelopes: CatalogEventEnvelope<Name>[];
+  /** The ids to acknowledge (`acknowledgeCte`). */
+  readonly publications: string[];
 }
 
 /**
  * The EventBus stream of the store events `subscriber` handles, as batches: the events one relay
- * publication carries (published together, in one synchronous call) arrive as one array, so that a
+ * publication carries (published together, in one synchronous call) arrive as one batch, so that a
  * saga can turn them into one command and the handler into one statement. No timer: a batch closes
  * at the end of the publishing call.
  */
 export function storeEventsFor<Name extends StoreEventName>(
   subscriber: AcknowledgingSubscriber<Name>,
-): OperatorFunction<IEvent, CatalogEventEnvelope<Name>[]> {
+): OperatorFunction<IEvent, StoreEventBatch<Name>> {
   const handles = (event: StoreEvent) =>
     event.isFor(subscriber.name) && (!subscriber.events || (subscriber.events as readonly string[]).includes(event.envelope.event));
   return (events$) =>
     events$.pipe(
       ofType(StoreEvent),
       filter(handles),
-      // The outbox holds what OutboxService appended, which the catalog types.
-      map((event) => event.envelope as unknown as CatalogEventEnvelope<Name>),
       batchedPerCall(),
+      map((events) => ({
+        // The outbox holds what OutboxService appended, which the catalog types.
+        envelopes: events.map((event) => event.envelope as unknown as CatalogEventEnvelope<Name>),
+        publications: [...new Set(events.map((event) => event.publication))],
+      })),
     );
 }
 

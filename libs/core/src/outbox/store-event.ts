@@ -15,6 +15,11 @@ export interface StoreEventEnvelope<Data = Record<string, unknown>> {
 export class StoreEvent {
   constructor(
     readonly envelope: StoreEventEnvelope,
+    /**
+     * The relay's claim that published it (with the other events of that claim): what an acknowledging
+     * subscriber acknowledges (`acknowledgeCte`). The same id on every republication.
+     */
+    readonly publication: string,
     /** null on the first publication; else the acknowledging subscribers that still owe an acknowledgement. */
     readonly republishedFor: readonly string[] | null = null,
   ) {}

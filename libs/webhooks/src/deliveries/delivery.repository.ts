@@ -38,14 +38,14 @@ export class DeliveryRepository {
 
   /**
    * For each event, one pending delivery per active webhook of its store subscribed to its kind, and
-   * the events' acknowledgement by `subscriber`, in one statement. Only events acknowledged by this
-   * statement get deliveries: a republished event whose acknowledgement is already there writes
-   * nothing (and deliveries are unique per event × webhook besides). Answers the new deliveries in
-   * the events' order.
+   * the acknowledgement of the events' publications by `subscriber`, in one statement. Only events
+   * acknowledged by this statement get deliveries: a republished event whose publication was
+   * acknowledged already writes nothing (and deliveries are unique per event × webhook besides).
+   * Answers the new deliveries in the events' order.
    */
   async createForEvents(
     subscriber: string,
-    otherSubscribers: string,
+    publications: readonly string[],
     events: { id: string; store_id: string; event: string; body: string }[],
   ): Promise<{ id: string; webhook_id: string }[]> {
     return queryRows<{ id: string; webhook_id: string }>(
@@ -53,7 +53,7 @@ export class DeliveryRepository {
       `WITH event AS (
          SELECT * FROM ROWS FROM (json_to_recordset($1::json) AS (event_id uuid, store_id uuid, event text, body text))
                        WITH ORDINALITY AS e(event_id, store_id, event, body, n)
-       ), ${acknowledgeCte('$2', '$3', '$4')}
+       ), ${acknowledgeCte('$2', '$3')}
        INSERT INTO webhook_deliveries (webhook_id, store_id, event_id, event, body)
        SELECT w.id, w.store_id, e.event_id, e.event, e.body
          FROM event e
@@ -66,8 +66,7 @@ export class DeliveryRepository {
       [
         JSON.stringify(events.map((e) => ({ event_id: e.id, store_id: e.store_id, event: e.event, body: e.body }))),
         subscriber,
-        events.map((e) => e.id),
-        otherSubscribers,
+        publications,
       ],
     );
   }

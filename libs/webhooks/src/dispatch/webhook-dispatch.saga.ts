@@ -25,6 +25,6 @@ export class WebhookDispatchSaga implements OnModuleInit {
   dispatch = (events$: Observable<IEvent>): Observable<ICommand> =>
     events$.pipe(
       storeEventsFor(WEBHOOK_DISPATCH),
-      map((envelopes) => new DispatchWebhookCommand(envelopes)),
+      map(({ envelopes, publications }) => new DispatchWebhookCommand(envelopes, publications)),
     );
 }

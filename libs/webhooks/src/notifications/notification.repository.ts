@@ -69,19 +69,18 @@ export class NotificationRepository {
   }
 
   /**
-   * Acknowledges `eventIds` for `subscriber` and, for those of `soldOut` acknowledged now (not before),
+   * Acknowledges `publications` for `subscriber` and, for the events of `soldOut` acknowledged now (not before),
    * writes an `inventory.out_of_stock` notification naming the product (as it is now; "A product" once
    * deleted), in one statement. Answers how many it wrote.
    */
   async addOutOfStock(
     subscriber: string,
-    otherSubscribers: string,
-    eventIds: string[],
+    publications: readonly string[],
     soldOut: { event_id: string; store_id: string; product_id: string; reason: string | null }[],
   ): Promise<number> {
     const rows = await queryRows(
       this.system.tx,
-      `WITH ${acknowledgeCte('$1', '$2', '$4')}
+      `WITH ${acknowledgeCte('$1', '$2')}
        INSERT INTO merchant_notifications (store_id, kind, message, data)
        SELECT s.store_id, 'inventory.out_of_stock',
               CASE WHEN p.name IS NULL THEN 'A product is out of stock' ELSE format('"%s" is out of stock', p.name) END
@@ -91,7 +90,7 @@ export class NotificationRepository {
          JOIN acked ON acked.event_id = s.event_id
          LEFT JOIN products p ON p.id = s.product_id AND p.store_id = s.store_id
        RETURNING 1`,
-      [subscriber, eventIds, JSON.stringify(soldOut), otherSubscribers],
+      [subscriber, publications, JSON.stringify(soldOut)],
     );
     return rows.length;
   }

@@ -20,6 +20,6 @@ export class StockNotificationsSaga implements OnModuleInit {
   outOfStock = (events$: Observable<IEvent>): Observable<ICommand> =>
     events$.pipe(
       storeEventsFor(STOCK_NOTIFICATIONS),
-      map((envelopes) => new NotifyOutOfStockCommand(envelopes)),
+      map(({ envelopes, publications }) => new NotifyOutOfStockCommand(envelopes, publications)),
     );
 }

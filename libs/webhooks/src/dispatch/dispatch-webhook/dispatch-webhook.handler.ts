@@ -7,9 +7,9 @@ import { WEBHOOK_DISPATCH } from '../webhook-dispatch.saga.js';
 import { DispatchWebhookCommand } from './dispatch-webhook.command.js';
 
 /**
- * Writes the deliveries of a batch of events and acknowledges the events for the webhook dispatch,
- * in one statement (idempotent: an event acknowledged before writes nothing, and deliveries are unique
- * per event × webhook); then asks the delivery gate, once per webhook, which first attempts may go now
+ * Writes the deliveries of a batch of events and acknowledges their publications for the webhook
+ * dispatch, in one statement (idempotent: an event whose publication was acknowledged before writes
+ * nothing, and deliveries are unique per event × webhook besides); then asks the delivery gate, once per webhook, which first attempts may go now
  * (the others are parked there; the sweep marks them in PostgreSQL), and enqueues those in one Redis
  * round trip. A failure before the statement commits leaves the events unacknowledged: the relay
  * publishes them again. A crash after it is repaired by the delivery sweep (due pending deliveries,
@@ -24,11 +24,11 @@ export class DispatchWebhookHandler implements ICommandHandler<DispatchWebhookCo
     private readonly subscribers: StoreEventSubscribers,
   ) {}
 
-  execute({ envelopes }: DispatchWebhookCommand): Promise<number> {
+  execute({ envelopes, publications }: DispatchWebhookCommand): Promise<number> {
     return this.subscribers.handle(async () => {
       const created = await this.deliveries.createForEvents(
         WEBHOOK_DISPATCH.name,
-        this.subscribers.othersOf(WEBHOOK_DISPATCH.name),
+        publications,
         envelopes.map((envelope) => ({ ...envelope, body: JSON.stringify(envelope) })),
       );
       const byWebhook = new Map<string, string[]>();

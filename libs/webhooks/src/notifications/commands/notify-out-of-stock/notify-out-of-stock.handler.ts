@@ -6,8 +6,8 @@ import { NotifyOutOfStockCommand } from './notify-out-of-stock.command.js';
 
 /**
  * One `inventory.out_of_stock` notification per event that took a product's stock from above 0 to 0,
- * and the acknowledgement of every event of the batch, in one statement: a republished event finds
- * its acknowledgement and notifies nobody twice.
+ * and the acknowledgement of the batch's publications, in one statement: a republished event finds
+ * its publication acknowledged and notifies nobody twice.
  */
 @CommandHandler(NotifyOutOfStockCommand)
 export class NotifyOutOfStockHandler implements ICommandHandler<NotifyOutOfStockCommand> {
@@ -16,13 +16,12 @@ export class NotifyOutOfStockHandler implements ICommandHandler<NotifyOutOfStock
     private readonly subscribers: StoreEventSubscribers,
   ) {}
 
-  execute({ envelopes }: NotifyOutOfStockCommand): Promise<number> {
+  execute({ envelopes, publications }: NotifyOutOfStockCommand): Promise<number> {
     const soldOut = envelopes.filter(({ data }) => data.quantity === 0 && data.previous_quantity > 0);
     return this.subscribers.handle(() =>
       this.notifications.addOutOfStock(
         STOCK_NOTIFICATIONS.name,
-        this.subscribers.othersOf(STOCK_NOTIFICATIONS.name),
-        envelopes.map((envelope) => envelope.id),
+        publications,
         soldOut.map(({ id, store_id: storeId, data }) => ({
           event_id: id,
           store_id: storeId,

@@ -1,0 +1,88 @@
+import { randomUUID } from 'node:crypto';
+import pg from 'pg';
+import type { QueryRunner } from 'typeorm';
+import { OutboxOwedAcknowledgements1763801800000 } from '../libs/core/src/database/migrations/1763801800000-outbox-owed-acknowledgements.js';
+import { startApp } from './support/app.js';
+import { createPrivateDatabase } from './support/database.js';
+
+/**
+ * The move from one acknowledgement row per event (and a deadline on the event) to one owed row per
+ * publication and subscriber keeps what was owed, both ways: an event a subscriber had not
+ * acknowledged is owed by it after the migration, with its deadline and publication count, and
+ * `down` gives the old tables the same debts back.
+ */
+describe('migration: owed acknowledgements', () => {
+  let database: Awaited<ReturnType<typeof createPrivateDatabase>>;
+  let client: pg.Client;
+  const migration = new OutboxOwedAcknowledgements1763801800000();
+  // The migration only sends statements: a client that runs them is all the runner it needs here.
+  const runner = { query: async (sql: string, parameters?: unknown[]) => (await client.query(sql, parameters)).rows } as QueryRunner;
+  const storeId = randomUUID();
+
+  beforeAll(async () => {
+    database = await createPrivateDatabase('owed_migration');
+    // The app's start applies every migration.
+    await (await startApp({ DATABASE_URL: database.url })).close();
+    client = new pg.Client({ connectionString: database.url });
+    await client.connect();
+  });
+  afterAll(async () => {
+    await client?.end();
+    await database?.drop();
+  });
+
+  const event = async (kind: string, deadline: string | null, publications: number, acks: string[]) => {
+    const { rows } = await client.query<{ id: string }>(
+      `INSERT INTO outbox_events (store_id, event, data, dispatched_at, republish_at, publications)
+       VALUES ($1, $2, '{}', now(), $3::timestamptz, $4) RETURNING id`,
+      [storeId, kind, deadline, publications],
+    );
+    for (const subscriber of acks)
+      await client.query('INSERT INTO outbox_acks (event_id, subscriber) VALUES ($1, $2)', [rows[0].id, subscriber]);
+    return rows[0].id;
+  };
+
+  it('carries every debt over to one owed row per subscriber, and back', async () => {
+    await migration.down(runner);
+    const deadline = '2026-11-26T12:00:00.000Z';
+    const customer = await event('customer.created', deadline, 1, []);
+    const notificationsOwe = await event('inventory.updated', deadline, 2, ['webhooks']);
+    const bothOwe = await event('inventory.updated', deadline, 3, []);
+    const done = await event('inventory.updated', null, 1, ['notifications', 'webhooks']);
+
+    await migration.up(runner);
+
+    const { rows: owed } = await client.query<{ event_id: string; subscriber: string; publications: number; due_at: Date }>(
+      `SELECT o.event_ids[1] AS event_id, o.subscriber, o.publications, o.due_at
+         FROM outbox_owed_acks o ORDER BY o.event_ids[1], o.subscriber`,
+    );
+    const expected = [
+      [customer, 'webhooks', 1],
+      [notificationsOwe, 'notifications', 2],
+      [bothOwe, 'notifications', 3],
+      [bothOwe, 'webhooks', 3],
+    ].sort((a, b) => `${a[0]}${a[1]}`.localeCompare(`${b[0]}${b[1]}`));
+    expect(owed.map((row) => [row.event_id, row.subscriber, row.publications])).toEqual(expected);
+    expect(owed.every((row) => row.due_at.toISOString() === deadline)).toBe(true);
+    expect(owed.map((row) => row.event_id)).not.toContain(done);
+    const { rows: tables } = await client.query(`SELECT to_regclass('outbox_acks') AS acks`);
+    expect(tables).toEqual([{ acks: null }]);
+
+    await migration.down(runner);
+
+    const { rows: back } = await client.query<{ id: string; republish_at: Date | null; publications: number; acks: string[] }>(
+      `SELECT e.id, e.republish_at, e.publications,
+              ARRAY(SELECT subscriber FROM outbox_acks a WHERE a.event_id = e.id ORDER BY subscriber) AS acks
+         FROM outbox_events e WHERE e.id = ANY ($1::uuid[])`,
+      [[customer, notificationsOwe, bothOwe, done]],
+    );
+    const byId = new Map(back.map((row) => [row.id, row]));
+    expect(byId.get(customer)).toMatchObject({ publications: 1, acks: [] });
+    expect(byId.get(notificationsOwe)).toMatchObject({ publications: 2, acks: ['webhooks'] });
+    expect(byId.get(bothOwe)).toMatchObject({ publications: 3, acks: [] });
+    expect(byId.get(done)).toMatchObject({ republish_at: null, acks: [] });
+    for (const id of [customer, notificationsOwe, bothOwe]) expect(byId.get(id)!.republish_at!.toISOString()).toBe(deadline);
+
+    await migration.up(runner);
+  });
+});
