@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import type { QueryRunner } from 'typeorm';
+import { OWNER_ROLE } from '@app/core';
 import { OutboxOwedAcknowledgements1763801800000 } from '../libs/core/src/database/migrations/1763801800000-outbox-owed-acknowledgements.js';
 import { startApp } from './support/app.js';
 import { createPrivateDatabase } from './support/database.js';
@@ -13,10 +14,24 @@ import { createPrivateDatabase } from './support/database.js';
  */
 describe('migration: owed acknowledgements', () => {
   let database: Awaited<ReturnType<typeof createPrivateDatabase>>;
+  /** The test's own reads and writes (a superuser: no row-level security). */
   let client: pg.Client;
+  /** The migration's connection: the owner role, as the app's start runs migrations (row-level security forced on it). */
+  let owner: pg.Client;
   const migration = new OutboxOwedAcknowledgements1763801800000();
   // The migration only sends statements: a client that runs them is all the runner it needs here.
-  const runner = { query: async (sql: string, parameters?: unknown[]) => (await client.query(sql, parameters)).rows } as QueryRunner;
+  const runner = { query: async (sql: string, parameters?: unknown[]) => (await owner.query(sql, parameters)).rows } as QueryRunner;
+  /** One migration step in a transaction of its own, as the app's start runs each migration. */
+  const step = async (direction: 'up' | 'down') => {
+    await owner.query('BEGIN');
+    try {
+      await migration[direction](runner);
+      await owner.query('COMMIT');
+    } catch (error) {
+      await owner.query('ROLLBACK');
+      throw error;
+    }
+  };
   const storeId = randomUUID();
 
   beforeAll(async () => {
@@ -25,8 +40,11 @@ describe('migration: owed acknowledgements', () => {
     await (await startApp({ DATABASE_URL: database.url })).close();
     client = new pg.Client({ connectionString: database.url });
     await client.connect();
+    owner = new pg.Client({ connectionString: database.url, options: `-c role=${OWNER_ROLE}` });
+    await owner.connect();
   });
   afterAll(async () => {
+    await owner?.end();
     await client?.end();
     await database?.drop();
   });
@@ -42,15 +60,15 @@ describe('migration: owed acknowledgements', () => {
     return rows[0].id;
   };
 
-  it('carries every debt over to one owed row per subscriber, and back', async () => {
-    await migration.down(runner);
+  it('carries every debt over to one owed row per subscriber, and back, run as the owner role', async () => {
+    await step('down');
     const deadline = '2026-11-26T12:00:00.000Z';
     const customer = await event('customer.created', deadline, 1, []);
     const notificationsOwe = await event('inventory.updated', deadline, 2, ['webhooks']);
     const bothOwe = await event('inventory.updated', deadline, 3, []);
     const done = await event('inventory.updated', null, 1, ['notifications', 'webhooks']);
 
-    await migration.up(runner);
+    await step('up');
 
     const { rows: owed } = await client.query<{ event_id: string; subscriber: string; publications: number; due_at: Date }>(
       `SELECT o.event_ids[1] AS event_id, o.subscriber, o.publications, o.due_at
@@ -68,7 +86,7 @@ describe('migration: owed acknowledgements', () => {
     const { rows: tables } = await client.query(`SELECT to_regclass('outbox_acks') AS acks`);
     expect(tables).toEqual([{ acks: null }]);
 
-    await migration.down(runner);
+    await step('down');
 
     const { rows: back } = await client.query<{ id: string; republish_at: Date | null; publications: number; acks: string[] }>(
       `SELECT e.id, e.republish_at, e.publications,
@@ -83,6 +101,6 @@ describe('migration: owed acknowledgements', () => {
     expect(byId.get(done)).toMatchObject({ republish_at: null, acks: [] });
     for (const id of [customer, notificationsOwe, bothOwe]) expect(byId.get(id)!.republish_at!.toISOString()).toBe(deadline);
 
-    await migration.up(runner);
+    await step('up');
   });
 });

@@ -95,6 +95,29 @@ describe('outbox relay', () => {
     expect(rows).toEqual([]);
   });
 
+  it('a commit of more events than one claim takes is published at once, by both relays, in claims of at most 200', async () => {
+    const publications = new Map<string, number>();
+    const batch = `batch-${Date.now()}`;
+    for (const app of [api, second]) {
+      app.app
+        .get(EventBus)
+        .pipe(ofType(StoreEvent))
+        .subscribe((event) => {
+          if (event.envelope.data.batch === batch) publications.set(event.publication, (publications.get(event.publication) ?? 0) + 1);
+        });
+    }
+    // 450 rows in one transaction: 450 notifications at its commit, to each relay. Nothing sweeps meanwhile (the interval is 10 min).
+    await api.app.get<DataSource>(SYSTEM_DATA_SOURCE).query(
+      `INSERT INTO outbox_events (store_id, event, data)
+       SELECT $1, 'customer.created', jsonb_build_object('batch', $2::text, 'n', n) FROM generate_series(1, 450) AS n`,
+      [store.storeId, batch],
+    );
+    await until(async () => (await undispatched(store.storeId)) === 0, 'every row dispatched without a sweep', 10_000);
+    await until(() => [...publications.values()].reduce((sum, count) => sum + count, 0) === 450, 'every row published');
+    expect(Math.max(...publications.values())).toBeLessThanOrEqual(200);
+    expect(publications.size).toBeGreaterThanOrEqual(3);
+  });
+
   it('the sweep publishes an event whose immediate publish was lost', async () => {
     await api.app.get(OutboxRelay).stop();
     await second.app.get(OutboxRelay).stop();

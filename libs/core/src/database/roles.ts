@@ -1,3 +1,5 @@
+import type { QueryRunner } from 'typeorm';
+
 /**
  * The database roles (docs/security.md). None is a superuser; none but the administrative login used
  * at start-up may create roles.
@@ -17,3 +19,17 @@ export const SYSTEM_ROLE = 'storefront_system';
 
 /** Tables only the system and the definer functions reach: not granted to requests in any form. */
 export const PRIVATE_SCHEMA = 'storefront_private';
+
+/**
+ * Runs a migration's data step as the system role. Migrations run as OWNER_ROLE, on which row-level
+ * security is forced with no policy of its own: as the owner, a statement that reads or writes rows
+ * sees none (the owner is a member of the system role, so it may switch).
+ */
+export async function asSystemRole<T>(db: QueryRunner, work: () => Promise<T>): Promise<T> {
+  await db.query(`SET ROLE ${SYSTEM_ROLE}`);
+  try {
+    return await work();
+  } finally {
+    await db.query('RESET ROLE');
+  }
+}

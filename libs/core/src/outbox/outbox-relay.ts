@@ -55,7 +55,8 @@ export class OutboxRelay implements BeforeApplicationShutdown {
     this.logger,
   );
   private running = false;
-  private draining: Promise<void> = Promise.resolve();
+  /** The end of the queue of claiming steps (`inTurn`). */
+  private turns: Promise<unknown> = Promise.resolve();
 
   constructor(
     @InjectDataSource(SERVICE_CONNECTION) private readonly dataSource: DataSource,
@@ -98,15 +99,14 @@ export class OutboxRelay implements BeforeApplicationShutdown {
     const listener = this.listener;
     this.listener = undefined;
     await listener?.end().catch(() => undefined);
-    await this.draining;
+    await this.turns;
   }
 
   /** Publishes every undispatched row, oldest first, in batches; answers how many. */
   async sweep(): Promise<number> {
     let total = 0;
     for (;;) {
-      await this.subscribers.room();
-      const published = await this.dispatch(null);
+      const published = (await this.inTurn(() => this.dispatch(null))).length;
       total += published;
       if (published < BATCH) return total;
     }
@@ -114,16 +114,41 @@ export class OutboxRelay implements BeforeApplicationShutdown {
 
   /**
    * Publishes again, to the subscriber that owes its acknowledgement, the events of every owed row
-   * whose `due_at` has passed; answers how many events it published.
+   * whose `due_at` has passed, each row as a batch of its own; answers how many events it published.
    */
   async republishOverdue(): Promise<number> {
     let total = 0;
     for (;;) {
-      await this.subscribers.room();
-      const { taken, published } = await this.republishBatch();
-      total += published;
+      const { taken, owed } = await this.overdue();
+      for (const { publication, subscriber, events } of owed) {
+        await this.inTurn(async () => {
+          this.metrics.storeEventsRepublished.inc({ subscriber }, events.length);
+          this.logger.warn(
+            { subscriber, publication, events: events.map((row) => row.id) },
+            `${events.length} store events not acknowledged in time: published again for ${subscriber}`,
+          );
+          this.publish(events, publication, [subscriber]);
+        });
+        total += events.length;
+      }
       if (taken < BATCH) return total;
     }
+  }
+
+  /**
+   * Runs a claiming step (a claim and its publication, or a republication) after the steps before
+   * it, once fewer than MAX_BATCHES_IN_FLIGHT batches of subscriber work are under way: the paths that
+   * publish (notifications, the sweep, republications) take turns, so the limit holds across them and
+   * each publication is a batch of its own. A subscriber's work is under way from the publishing call
+   * on (it starts synchronously), so the next step sees it.
+   */
+  private inTurn<T>(step: () => Promise<T>): Promise<T> {
+    const run = this.turns.then(async () => {
+      await this.subscribers.room();
+      return step();
+    });
+    this.turns = run.catch(() => undefined);
+    return run;
   }
 
   private async listen(): Promise<void> {
@@ -168,21 +193,27 @@ export class OutboxRelay implements BeforeApplicationShutdown {
     }, delayMs).unref();
   }
 
-  // Notifications are handled one batch at a time, in arrival order.
+  // Notified ids are claimed in turns, all those heard of since the last claim at once.
   private pending = new Set<string>();
   private enqueue(id: string): void {
     // Any connection may NOTIFY this channel: a payload that is not an event id is not one of ours.
     if (!UUID.test(id)) return;
     this.pending.add(id);
-    this.draining = this.draining.then(async () => {
-      await this.subscribers.room();
+    this.drain();
+  }
+
+  private drain(): void {
+    this.inTurn(async () => {
       if (this.pending.size === 0) return;
       const ids = [...this.pending];
       this.pending.clear();
-      await this.dispatch(ids).catch((error: Error) =>
-        this.logger.error({ err: { message: error.message } }, 'outbox dispatch failed; the sweep will retry'),
-      );
-    });
+      const claimed = await this.dispatch(ids);
+      if (claimed.length < BATCH) return;
+      // More were heard of than one claim takes: the rest go in the next turn, not at the next sweep.
+      const taken = new Set(claimed);
+      for (const left of ids) if (!taken.has(left)) this.pending.add(left);
+      this.drain();
+    }).catch((error: Error) => this.logger.error({ err: { message: error.message } }, 'outbox dispatch failed; the sweep will retry'));
   }
 
   /** The subscribers that acknowledge, and which events they owe, as the JSON parameter the claim reads. */
@@ -192,10 +223,10 @@ export class OutboxRelay implements BeforeApplicationShutdown {
 
   /**
    * Claims and marks rows (the given ids, or the oldest pending) and writes what their publication is
-   * owed, in one statement, then publishes them; answers how many. A subscriber that handles none of
+   * owed, in one statement, then publishes them; answers their ids. A subscriber that handles none of
    * the claimed events is owed nothing.
    */
-  private async dispatch(ids: string[] | null): Promise<number> {
+  private async dispatch(ids: string[] | null): Promise<string[]> {
     const publication = randomUUID();
     const rows = await queryRows<OutboxRow>(
       this.dataSource.manager,
@@ -218,15 +249,15 @@ export class OutboxRelay implements BeforeApplicationShutdown {
       [ids, this.subscribersParameter(), publication, this.config.OUTBOX_ACK_TIMEOUT_MS],
     );
     this.publish(rows, publication, null);
-    return rows.length;
+    return rows.map((row) => row.id);
   }
 
   /**
    * One batch of overdue owed rows (of the subscribers registered here): a later `due_at` for each
-   * (doubling with each publication) and their events, in one statement; then the republication, one
-   * call per row, for its subscriber alone.
+   * (doubling with each publication) and their events, in one statement; answers the rows taken and,
+   * per row, its events.
    */
-  private async republishBatch(): Promise<{ taken: number; published: number }> {
+  private async overdue(): Promise<{ taken: number; owed: { publication: string; subscriber: string; events: OutboxRow[] }[] }> {
     const names = this.subscribers.all.map((subscriber) => subscriber.name);
     const rows = await queryRows<OutboxRow & { publication_id: string; subscriber: string }>(
       this.dataSource.manager,
@@ -257,17 +288,7 @@ export class OutboxRelay implements BeforeApplicationShutdown {
       owed.set(key, entry);
       entry.events.push(row);
     }
-    let published = 0;
-    for (const { publication, subscriber, events } of owed.values()) {
-      this.metrics.storeEventsRepublished.inc({ subscriber }, events.length);
-      this.logger.warn(
-        { subscriber, publication, events: events.map((row) => row.id) },
-        `${events.length} store events not acknowledged in time: published again for ${subscriber}`,
-      );
-      this.publish(events, publication, [subscriber]);
-      published += events.length;
-    }
-    return { taken: owed.size, published };
+    return { taken: owed.size, owed: [...owed.values()] };
   }
 
   /** Publishes rows (in their order: created_at, id) in one call, so that a saga sees them as one batch. */

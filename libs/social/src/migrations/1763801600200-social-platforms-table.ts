@@ -1,5 +1,5 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
-import { REQUEST_ROLE, SYSTEM_ROLE } from '@app/core';
+import { asSystemRole, REQUEST_ROLE, SYSTEM_ROLE } from '@app/core';
 
 /** The tables whose `platform` column names a social platform (each had a CHECK listing them). */
 const PLATFORM_COLUMNS = ['social_connect_states', 'social_accounts', 'social_post_results'];
@@ -27,7 +27,7 @@ export class SocialPlatformsTable1763801600200 implements MigrationInterface {
       )`);
     // The platforms rows name already. Their tables force row-level security, which the owner has no
     // policy of: the system role reads them (its policies see every row).
-    const named = await asSystem(db, () =>
+    const named = await asSystemRole(db, () =>
       db.query(
         `SELECT DISTINCT platform AS id FROM (${PLATFORM_COLUMNS.map((table) => `SELECT platform FROM ${table}`).join(' UNION ')}) named`,
       ),
@@ -48,22 +48,12 @@ export class SocialPlatformsTable1763801600200 implements MigrationInterface {
   }
 
   async down(db: QueryRunner): Promise<void> {
-    const ids = (await asSystem(db, () => db.query(`SELECT id FROM social_platforms ORDER BY id`))) as { id: string }[];
+    const ids = (await asSystemRole(db, () => db.query(`SELECT id FROM social_platforms ORDER BY id`))) as { id: string }[];
     const allowed = ids.map(({ id }) => `'${id}'`).join(', ');
     for (const table of PLATFORM_COLUMNS) {
       await db.query(`ALTER TABLE ${table} DROP CONSTRAINT ${table}_platform_fkey`);
       await db.query(`ALTER TABLE ${table} ADD CONSTRAINT ${table}_platform_check CHECK (platform IN (${allowed}))`);
     }
     await db.query(`DROP TABLE social_platforms`);
-  }
-}
-
-/** Runs `work` as the system role (the migrating owner is a member of it). */
-async function asSystem<T>(db: QueryRunner, work: () => Promise<T>): Promise<T> {
-  await db.query(`SET ROLE ${SYSTEM_ROLE}`);
-  try {
-    return await work();
-  } finally {
-    await db.query('RESET ROLE');
   }
 }
