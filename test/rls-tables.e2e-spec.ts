@@ -309,8 +309,8 @@ describe('row-level security, table by table (no guard in the way)', () => {
       ]);
       await system.query(
         `INSERT INTO idempotency_keys (caller, user_id, key, route, fingerprint)
-         VALUES ('user:' || $1, $1, 'seeded', 'POST /x', 'f')`,
-        [session.user.id],
+         VALUES ($2, $1, 'seeded', 'POST /x', 'f')`,
+        [session.user.id, `user:${session.user.id}`],
       );
       await connectSandbox(api, token, storeId, 'x');
       const post = await call(token, 'POST', '/social-publish', {
