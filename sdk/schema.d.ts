@@ -4772,7 +4772,10 @@ export interface operations {
   CreditsController_grant: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
+        'Idempotency-Key'?: string;
+      };
       path?: never;
       cookie?: never;
     };
@@ -4785,6 +4788,8 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          /** @description `true` when this is the kept answer to an earlier request with the same `Idempotency-Key` */
+          'Idempotent-Replayed'?: 'true';
           [name: string]: unknown;
         };
         content: {
@@ -4873,6 +4878,42 @@ export interface operations {
            *       "error": {
            *         "code": "NOT_FOUND",
            *         "message": "Store not found"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description A request with the same Idempotency-Key is still being processed */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "CONFLICT",
+           *         "message": "A request with this Idempotency-Key is still being processed; retry once it has finished"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The Idempotency-Key was already used with another route or body */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNPROCESSABLE",
+           *         "message": "This Idempotency-Key was already used for a different request; use a new key for a new request"
            *       },
            *       "success": false
            *     }
@@ -4992,7 +5033,10 @@ export interface operations {
   CustomersController_update: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         customer_id: string;
       };
@@ -5007,6 +5051,8 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          /** @description `true` when this is the kept answer to an earlier request with the same `Idempotency-Key` */
+          'Idempotent-Replayed'?: 'true';
           [name: string]: unknown;
         };
         content: {
@@ -5098,7 +5144,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Another customer of the store has this e-mail (compared regardless of case) */
+      /** @description Another customer of the store has this e-mail (compared regardless of case); or: A request with the same Idempotency-Key is still being processed */
       409: {
         headers: {
           [name: string]: unknown;
@@ -5109,6 +5155,24 @@ export interface operations {
            *       "error": {
            *         "code": "CONFLICT",
            *         "message": "This store already has a customer with that e-mail"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The Idempotency-Key was already used with another route or body */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNPROCESSABLE",
+           *         "message": "This Idempotency-Key was already used for a different request; use a new key for a new request"
            *       },
            *       "success": false
            *     }
@@ -5221,7 +5285,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional, at most 255 printable ASCII characters. The same key from the same user within 24 h answers the first successful response again (header `Idempotent-Replayed: true`) without charging or publishing twice. A failed request keeps nothing, so its key may be retried. The key reused with another route or body → 422 UNPROCESSABLE; while the first request runs → 409 CONFLICT. */
+        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
         'Idempotency-Key'?: string;
       };
       path?: never;
@@ -5236,6 +5300,8 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          /** @description `true` when this is the kept answer to an earlier request with the same `Idempotency-Key` */
+          'Idempotent-Replayed'?: 'true';
           [name: string]: unknown;
         };
         content: {
@@ -5372,7 +5438,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description The configured provider does not write `language` (the offline `local` provider writes en, fr, es, de, pt); nothing charged */
+      /** @description The configured provider does not write `language` (the offline `local` provider writes en, fr, es, de, pt); nothing charged; or: The Idempotency-Key was already used with another route or body */
       422: {
         headers: {
           [name: string]: unknown;
@@ -5461,7 +5527,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional, at most 255 printable ASCII characters. The same key from the same user within 24 h answers the first successful response again (header `Idempotent-Replayed: true`) without charging or publishing twice. A failed request keeps nothing, so its key may be retried. The key reused with another route or body → 422 UNPROCESSABLE; while the first request runs → 409 CONFLICT. */
+        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
         'Idempotency-Key'?: string;
       };
       path?: never;
@@ -5476,6 +5542,8 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          /** @description `true` when this is the kept answer to an earlier request with the same `Idempotency-Key` */
+          'Idempotent-Replayed'?: 'true';
           [name: string]: unknown;
         };
         content: {
@@ -5617,6 +5685,24 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
+      /** @description The Idempotency-Key was already used with another route or body */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNPROCESSABLE",
+           *         "message": "This Idempotency-Key was already used for a different request; use a new key for a new request"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
       /** @description The store's hourly maximum for this function is reached; `Retry-After` says when the oldest call leaves the window */
       429: {
         headers: {
@@ -5682,7 +5768,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional, at most 255 printable ASCII characters. The same key from the same user within 24 h answers the first successful response again (header `Idempotent-Replayed: true`) without charging or publishing twice. A failed request keeps nothing, so its key may be retried. The key reused with another route or body → 422 UNPROCESSABLE; while the first request runs → 409 CONFLICT. */
+        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
         'Idempotency-Key'?: string;
       };
       path?: never;
@@ -5697,6 +5783,8 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          /** @description `true` when this is the kept answer to an earlier request with the same `Idempotency-Key` */
+          'Idempotent-Replayed'?: 'true';
           [name: string]: unknown;
         };
         content: {
@@ -5828,7 +5916,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description The image cannot be fetched or read, or the provider does not write `language`; nothing charged */
+      /** @description The image cannot be fetched or read, or the provider does not write `language`; nothing charged; or: The Idempotency-Key was already used with another route or body */
       422: {
         headers: {
           [name: string]: unknown;
@@ -6239,7 +6327,10 @@ export interface operations {
   OrdersController_changeStatus: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         order_id: string;
       };
@@ -6254,6 +6345,8 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          /** @description `true` when this is the kept answer to an earlier request with the same `Idempotency-Key` */
+          'Idempotent-Replayed'?: 'true';
           [name: string]: unknown;
         };
         content: {
@@ -6349,7 +6442,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description `INVALID_TRANSITION`: the status machine does not allow this move */
+      /** @description `INVALID_TRANSITION`: the status machine does not allow this move; or: A request with the same Idempotency-Key is still being processed */
       409: {
         headers: {
           [name: string]: unknown;
@@ -6388,6 +6481,24 @@ export interface operations {
             /** @enum {boolean} */
             success: false;
           };
+        };
+      };
+      /** @description The Idempotency-Key was already used with another route or body */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNPROCESSABLE",
+           *         "message": "This Idempotency-Key was already used for a different request; use a new key for a new request"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
@@ -6484,7 +6595,10 @@ export interface operations {
   ProductsController_remove: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         product_id: string;
       };
@@ -6495,6 +6609,8 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          /** @description `true` when this is the kept answer to an earlier request with the same `Idempotency-Key` */
+          'Idempotent-Replayed'?: 'true';
           [name: string]: unknown;
         };
         content: {
@@ -6590,12 +6706,51 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
+      /** @description A request with the same Idempotency-Key is still being processed */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "CONFLICT",
+           *         "message": "A request with this Idempotency-Key is still being processed; retry once it has finished"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The Idempotency-Key was already used with another route or body */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNPROCESSABLE",
+           *         "message": "This Idempotency-Key was already used for a different request; use a new key for a new request"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
     };
   };
   ProductsController_update: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         product_id: string;
       };
@@ -6610,6 +6765,8 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          /** @description `true` when this is the kept answer to an earlier request with the same `Idempotency-Key` */
+          'Idempotent-Replayed'?: 'true';
           [name: string]: unknown;
         };
         content: {
@@ -6701,12 +6858,51 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
+      /** @description A request with the same Idempotency-Key is still being processed */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "CONFLICT",
+           *         "message": "A request with this Idempotency-Key is still being processed; retry once it has finished"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The Idempotency-Key was already used with another route or body */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNPROCESSABLE",
+           *         "message": "This Idempotency-Key was already used for a different request; use a new key for a new request"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
     };
   };
   ProductsController_adjust: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         product_id: string;
       };
@@ -6721,6 +6917,8 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          /** @description `true` when this is the kept answer to an earlier request with the same `Idempotency-Key` */
+          'Idempotent-Replayed'?: 'true';
           [name: string]: unknown;
         };
         content: {
@@ -6812,7 +7010,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description `OUT_OF_STOCK`: not enough stock for the removal; `CONFLICT`: the stock would pass its maximum. Nothing changed. */
+      /** @description `OUT_OF_STOCK`: not enough stock for the removal; `CONFLICT`: the stock would pass its maximum. Nothing changed.; or: A request with the same Idempotency-Key is still being processed */
       409: {
         headers: {
           [name: string]: unknown;
@@ -6850,13 +7048,31 @@ export interface operations {
           };
         };
       };
+      /** @description The Idempotency-Key was already used with another route or body */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNPROCESSABLE",
+           *         "message": "This Idempotency-Key was already used for a different request; use a new key for a new request"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
     };
   };
   AiController_researchSocialContext: {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional, at most 255 printable ASCII characters. The same key from the same user within 24 h answers the first successful response again (header `Idempotent-Replayed: true`) without charging or publishing twice. A failed request keeps nothing, so its key may be retried. The key reused with another route or body → 422 UNPROCESSABLE; while the first request runs → 409 CONFLICT. */
+        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
         'Idempotency-Key'?: string;
       };
       path?: never;
@@ -6871,6 +7087,8 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          /** @description `true` when this is the kept answer to an earlier request with the same `Idempotency-Key` */
+          'Idempotent-Replayed'?: 'true';
           [name: string]: unknown;
         };
         content: {
@@ -7000,6 +7218,24 @@ export interface operations {
            *       "error": {
            *         "code": "CONFLICT",
            *         "message": "A request with this Idempotency-Key is still being processed; retry once it has finished"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The Idempotency-Key was already used with another route or body */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNPROCESSABLE",
+           *         "message": "This Idempotency-Key was already used for a different request; use a new key for a new request"
            *       },
            *       "success": false
            *     }
@@ -7184,7 +7420,10 @@ export interface operations {
   SocialConnectController_disconnect: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         account_id: string;
       };
@@ -7195,6 +7434,8 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          /** @description `true` when this is the kept answer to an earlier request with the same `Idempotency-Key` */
+          'Idempotent-Replayed'?: 'true';
           [name: string]: unknown;
         };
         content: {
@@ -7287,12 +7528,51 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
+      /** @description A request with the same Idempotency-Key is still being processed */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "CONFLICT",
+           *         "message": "A request with this Idempotency-Key is still being processed; retry once it has finished"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The Idempotency-Key was already used with another route or body */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNPROCESSABLE",
+           *         "message": "This Idempotency-Key was already used for a different request; use a new key for a new request"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
     };
   };
   SocialConnectController_start: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
+        'Idempotency-Key'?: string;
+      };
       path?: never;
       cookie?: never;
     };
@@ -7305,6 +7585,8 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          /** @description `true` when this is the kept answer to an earlier request with the same `Idempotency-Key` */
+          'Idempotent-Replayed'?: 'true';
           [name: string]: unknown;
         };
         content: {
@@ -7399,6 +7681,42 @@ export interface operations {
            *       "error": {
            *         "code": "NOT_FOUND",
            *         "message": "Store not found"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description A request with the same Idempotency-Key is still being processed */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "CONFLICT",
+           *         "message": "A request with this Idempotency-Key is still being processed; retry once it has finished"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The Idempotency-Key was already used with another route or body */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNPROCESSABLE",
+           *         "message": "This Idempotency-Key was already used for a different request; use a new key for a new request"
            *       },
            *       "success": false
            *     }
@@ -7524,7 +7842,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional, at most 255 printable ASCII characters. The same key from the same user within 24 h answers the first successful response again (header `Idempotent-Replayed: true`) without charging or publishing twice. A failed request keeps nothing, so its key may be retried. The key reused with another route or body → 422 UNPROCESSABLE; while the first request runs → 409 CONFLICT. */
+        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
         'Idempotency-Key'?: string;
       };
       path?: never;
@@ -7539,6 +7857,8 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          /** @description `true` when this is the kept answer to an earlier request with the same `Idempotency-Key` */
+          'Idempotent-Replayed'?: 'true';
           [name: string]: unknown;
         };
         content: {
@@ -7675,7 +7995,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description The configured provider does not write `language` (the offline `local` provider writes en, fr, es, de, pt); nothing charged */
+      /** @description The configured provider does not write `language` (the offline `local` provider writes en, fr, es, de, pt); nothing charged; or: The Idempotency-Key was already used with another route or body */
       422: {
         headers: {
           [name: string]: unknown;
@@ -7883,7 +8203,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional, at most 255 printable ASCII characters. The same key from the same user within 24 h answers the first successful response again (header `Idempotent-Replayed: true`) without charging or publishing twice. A failed request keeps nothing, so its key may be retried. The key reused with another route or body → 422 UNPROCESSABLE; while the first request runs → 409 CONFLICT. */
+        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
         'Idempotency-Key'?: string;
       };
       path?: never;
@@ -7898,6 +8218,8 @@ export interface operations {
       /** @description Published, failed or scheduled per platform; `success: false` when any platform failed */
       200: {
         headers: {
+          /** @description `true` when this is the kept answer to an earlier request with the same `Idempotency-Key` */
+          'Idempotent-Replayed'?: 'true';
           [name: string]: unknown;
         };
         content: {
@@ -8001,12 +8323,33 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
+      /** @description The Idempotency-Key was already used with another route or body */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNPROCESSABLE",
+           *         "message": "This Idempotency-Key was already used for a different request; use a new key for a new request"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
     };
   };
   SocialPublishController_cancel: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         post_id: string;
       };
@@ -8017,6 +8360,8 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          /** @description `true` when this is the kept answer to an earlier request with the same `Idempotency-Key` */
+          'Idempotent-Replayed'?: 'true';
           [name: string]: unknown;
         };
         content: {
@@ -8109,7 +8454,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Not scheduled (any more) */
+      /** @description Not scheduled (any more); or: A request with the same Idempotency-Key is still being processed */
       409: {
         headers: {
           [name: string]: unknown;
@@ -8120,6 +8465,24 @@ export interface operations {
            *       "error": {
            *         "code": "NOT_CANCELLABLE",
            *         "message": "Only a scheduled post can be cancelled; this one is published"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The Idempotency-Key was already used with another route or body */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNPROCESSABLE",
+           *         "message": "This Idempotency-Key was already used for a different request; use a new key for a new request"
            *       },
            *       "success": false
            *     }
@@ -8211,7 +8574,10 @@ export interface operations {
   StoresController_create: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
+        'Idempotency-Key'?: string;
+      };
       path?: never;
       cookie?: never;
     };
@@ -8224,6 +8590,8 @@ export interface operations {
       /** @description Created */
       201: {
         headers: {
+          /** @description `true` when this is the kept answer to an earlier request with the same `Idempotency-Key` */
+          'Idempotent-Replayed'?: 'true';
           [name: string]: unknown;
         };
         content: {
@@ -8290,6 +8658,42 @@ export interface operations {
            *       "error": {
            *         "code": "FORBIDDEN",
            *         "message": "Only merchant, admin accounts may do this"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description A request with the same Idempotency-Key is still being processed */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "CONFLICT",
+           *         "message": "A request with this Idempotency-Key is still being processed; retry once it has finished"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The Idempotency-Key was already used with another route or body */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNPROCESSABLE",
+           *         "message": "This Idempotency-Key was already used for a different request; use a new key for a new request"
            *       },
            *       "success": false
            *     }
@@ -8391,7 +8795,10 @@ export interface operations {
   StoresController_update: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         store_id: string;
       };
@@ -8406,6 +8813,8 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          /** @description `true` when this is the kept answer to an earlier request with the same `Idempotency-Key` */
+          'Idempotent-Replayed'?: 'true';
           [name: string]: unknown;
         };
         content: {
@@ -8490,6 +8899,42 @@ export interface operations {
            *       "error": {
            *         "code": "NOT_FOUND",
            *         "message": "Store not found"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description A request with the same Idempotency-Key is still being processed */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "CONFLICT",
+           *         "message": "A request with this Idempotency-Key is still being processed; retry once it has finished"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The Idempotency-Key was already used with another route or body */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNPROCESSABLE",
+           *         "message": "This Idempotency-Key was already used for a different request; use a new key for a new request"
            *       },
            *       "success": false
            *     }
@@ -8621,7 +9066,10 @@ export interface operations {
   CustomersController_create: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         store_id: string;
       };
@@ -8636,6 +9084,8 @@ export interface operations {
       /** @description Created */
       201: {
         headers: {
+          /** @description `true` when this is the kept answer to an earlier request with the same `Idempotency-Key` */
+          'Idempotent-Replayed'?: 'true';
           [name: string]: unknown;
         };
         content: {
@@ -8727,7 +9177,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Another customer of the store has this e-mail (compared regardless of case) */
+      /** @description Another customer of the store has this e-mail (compared regardless of case); or: A request with the same Idempotency-Key is still being processed */
       409: {
         headers: {
           [name: string]: unknown;
@@ -8738,6 +9188,24 @@ export interface operations {
            *       "error": {
            *         "code": "CONFLICT",
            *         "message": "This store already has a customer with that e-mail"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The Idempotency-Key was already used with another route or body */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNPROCESSABLE",
+           *         "message": "This Idempotency-Key was already used for a different request; use a new key for a new request"
            *       },
            *       "success": false
            *     }
@@ -8857,7 +9325,10 @@ export interface operations {
   StoreMailSettingsController_update: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         store_id: string;
       };
@@ -8872,6 +9343,8 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          /** @description `true` when this is the kept answer to an earlier request with the same `Idempotency-Key` */
+          'Idempotent-Replayed'?: 'true';
           [name: string]: unknown;
         };
         content: {
@@ -8956,6 +9429,42 @@ export interface operations {
            *       "error": {
            *         "code": "NOT_FOUND",
            *         "message": "Store not found"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description A request with the same Idempotency-Key is still being processed */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "CONFLICT",
+           *         "message": "A request with this Idempotency-Key is still being processed; retry once it has finished"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The Idempotency-Key was already used with another route or body */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNPROCESSABLE",
+           *         "message": "This Idempotency-Key was already used for a different request; use a new key for a new request"
            *       },
            *       "success": false
            *     }
@@ -9085,7 +9594,10 @@ export interface operations {
   MembersController_invite: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         store_id: string;
       };
@@ -9100,6 +9612,8 @@ export interface operations {
       /** @description Created */
       201: {
         headers: {
+          /** @description `true` when this is the kept answer to an earlier request with the same `Idempotency-Key` */
+          'Idempotent-Replayed'?: 'true';
           [name: string]: unknown;
         };
         content: {
@@ -9196,12 +9710,51 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
+      /** @description A request with the same Idempotency-Key is still being processed */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "CONFLICT",
+           *         "message": "A request with this Idempotency-Key is still being processed; retry once it has finished"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The Idempotency-Key was already used with another route or body */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNPROCESSABLE",
+           *         "message": "This Idempotency-Key was already used for a different request; use a new key for a new request"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
     };
   };
   MembersController_remove: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         store_id: string;
         member_id: string;
@@ -9213,6 +9766,8 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          /** @description `true` when this is the kept answer to an earlier request with the same `Idempotency-Key` */
+          'Idempotent-Replayed'?: 'true';
           [name: string]: unknown;
         };
         content: {
@@ -9308,12 +9863,51 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
+      /** @description A request with the same Idempotency-Key is still being processed */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "CONFLICT",
+           *         "message": "A request with this Idempotency-Key is still being processed; retry once it has finished"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The Idempotency-Key was already used with another route or body */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNPROCESSABLE",
+           *         "message": "This Idempotency-Key was already used for a different request; use a new key for a new request"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
     };
   };
   MembersController_update: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         store_id: string;
         member_id: string;
@@ -9329,6 +9923,8 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          /** @description `true` when this is the kept answer to an earlier request with the same `Idempotency-Key` */
+          'Idempotent-Replayed'?: 'true';
           [name: string]: unknown;
         };
         content: {
@@ -9413,6 +10009,42 @@ export interface operations {
            *       "error": {
            *         "code": "NOT_FOUND",
            *         "message": "Store not found"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description A request with the same Idempotency-Key is still being processed */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "CONFLICT",
+           *         "message": "A request with this Idempotency-Key is still being processed; retry once it has finished"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The Idempotency-Key was already used with another route or body */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNPROCESSABLE",
+           *         "message": "This Idempotency-Key was already used for a different request; use a new key for a new request"
            *       },
            *       "success": false
            *     }
@@ -9544,7 +10176,10 @@ export interface operations {
   OrdersController_place: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         store_id: string;
       };
@@ -9559,6 +10194,8 @@ export interface operations {
       /** @description Created */
       201: {
         headers: {
+          /** @description `true` when this is the kept answer to an earlier request with the same `Idempotency-Key` */
+          'Idempotent-Replayed'?: 'true';
           [name: string]: unknown;
         };
         content: {
@@ -9650,7 +10287,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description `OUT_OF_STOCK`: an item is short of stock; `details` lists it and every later item short too. Nothing was reserved. */
+      /** @description `OUT_OF_STOCK`: an item is short of stock; `details` lists it and every later item short too. Nothing was reserved.; or: A request with the same Idempotency-Key is still being processed */
       409: {
         headers: {
           [name: string]: unknown;
@@ -9689,7 +10326,7 @@ export interface operations {
           };
         };
       };
-      /** @description `UNPROCESSABLE`: an item is not an active product of this store (`details` names each such item), or the total is over the most an order holds (no `details`) */
+      /** @description `UNPROCESSABLE`: an item is not an active product of this store (`details` names each such item), or the total is over the most an order holds (no `details`); or: The Idempotency-Key was already used with another route or body */
       422: {
         headers: {
           [name: string]: unknown;
@@ -9837,7 +10474,10 @@ export interface operations {
   ProductsController_create: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         store_id: string;
       };
@@ -9852,6 +10492,8 @@ export interface operations {
       /** @description Created */
       201: {
         headers: {
+          /** @description `true` when this is the kept answer to an earlier request with the same `Idempotency-Key` */
+          'Idempotent-Replayed'?: 'true';
           [name: string]: unknown;
         };
         content: {
@@ -9936,6 +10578,42 @@ export interface operations {
            *       "error": {
            *         "code": "NOT_FOUND",
            *         "message": "Store not found"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description A request with the same Idempotency-Key is still being processed */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "CONFLICT",
+           *         "message": "A request with this Idempotency-Key is still being processed; retry once it has finished"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The Idempotency-Key was already used with another route or body */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNPROCESSABLE",
+           *         "message": "This Idempotency-Key was already used for a different request; use a new key for a new request"
            *       },
            *       "success": false
            *     }
@@ -10065,7 +10743,10 @@ export interface operations {
   WebhooksController_register: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
+        'Idempotency-Key'?: string;
+      };
       path?: never;
       cookie?: never;
     };
@@ -10078,6 +10759,8 @@ export interface operations {
       /** @description Created; `secret` only when the server generated it */
       201: {
         headers: {
+          /** @description `true` when this is the kept answer to an earlier request with the same `Idempotency-Key` */
+          'Idempotent-Replayed'?: 'true';
           [name: string]: unknown;
         };
         content: {
@@ -10167,6 +10850,42 @@ export interface operations {
            *       "error": {
            *         "code": "NOT_FOUND",
            *         "message": "Store not found"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description A request with the same Idempotency-Key is still being processed */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "CONFLICT",
+           *         "message": "A request with this Idempotency-Key is still being processed; retry once it has finished"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The Idempotency-Key was already used with another route or body */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNPROCESSABLE",
+           *         "message": "This Idempotency-Key was already used for a different request; use a new key for a new request"
            *       },
            *       "success": false
            *     }
@@ -10286,7 +11005,10 @@ export interface operations {
   WebhooksController_remove: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         webhook_id: string;
       };
@@ -10297,6 +11019,8 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          /** @description `true` when this is the kept answer to an earlier request with the same `Idempotency-Key` */
+          'Idempotent-Replayed'?: 'true';
           [name: string]: unknown;
         };
         content: {
@@ -10389,12 +11113,51 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
+      /** @description A request with the same Idempotency-Key is still being processed */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "CONFLICT",
+           *         "message": "A request with this Idempotency-Key is still being processed; retry once it has finished"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The Idempotency-Key was already used with another route or body */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNPROCESSABLE",
+           *         "message": "This Idempotency-Key was already used for a different request; use a new key for a new request"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
     };
   };
   WebhooksController_update: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         webhook_id: string;
       };
@@ -10409,6 +11172,8 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          /** @description `true` when this is the kept answer to an earlier request with the same `Idempotency-Key` */
+          'Idempotent-Replayed'?: 'true';
           [name: string]: unknown;
         };
         content: {
@@ -10493,6 +11258,42 @@ export interface operations {
            *       "error": {
            *         "code": "NOT_FOUND",
            *         "message": "Webhook not found"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description A request with the same Idempotency-Key is still being processed */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "CONFLICT",
+           *         "message": "A request with this Idempotency-Key is still being processed; retry once it has finished"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The Idempotency-Key was already used with another route or body */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNPROCESSABLE",
+           *         "message": "This Idempotency-Key was already used for a different request; use a new key for a new request"
            *       },
            *       "success": false
            *     }
@@ -10624,7 +11425,10 @@ export interface operations {
   WebhookDeliveriesController_redeliver: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         webhook_id: string;
         delivery_id: string;
@@ -10636,6 +11440,8 @@ export interface operations {
       /** @description Created */
       201: {
         headers: {
+          /** @description `true` when this is the kept answer to an earlier request with the same `Idempotency-Key` */
+          'Idempotent-Replayed'?: 'true';
           [name: string]: unknown;
         };
         content: {
@@ -10727,7 +11533,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description The webhook is disabled: re-enable it first */
+      /** @description The webhook is disabled: re-enable it first; or: A request with the same Idempotency-Key is still being processed */
       409: {
         headers: {
           [name: string]: unknown;
@@ -10749,12 +11555,33 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
+      /** @description The Idempotency-Key was already used with another route or body */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNPROCESSABLE",
+           *         "message": "This Idempotency-Key was already used for a different request; use a new key for a new request"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
     };
   };
   WebhookDeliveriesController_recover: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         webhook_id: string;
       };
@@ -10769,6 +11596,8 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          /** @description `true` when this is the kept answer to an earlier request with the same `Idempotency-Key` */
+          'Idempotent-Replayed'?: 'true';
           [name: string]: unknown;
         };
         content: {
@@ -10870,7 +11699,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description The webhook is disabled: re-enable it first */
+      /** @description The webhook is disabled: re-enable it first; or: A request with the same Idempotency-Key is still being processed */
       409: {
         headers: {
           [name: string]: unknown;
@@ -10892,12 +11721,33 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
+      /** @description The Idempotency-Key was already used with another route or body */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNPROCESSABLE",
+           *         "message": "This Idempotency-Key was already used for a different request; use a new key for a new request"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
     };
   };
   WebhooksController_rotate: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         webhook_id: string;
       };
@@ -10908,6 +11758,8 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          /** @description `true` when this is the kept answer to an earlier request with the same `Idempotency-Key` */
+          'Idempotent-Replayed'?: 'true';
           [name: string]: unknown;
         };
         content: {
@@ -11004,12 +11856,51 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
+      /** @description A request with the same Idempotency-Key is still being processed */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "CONFLICT",
+           *         "message": "A request with this Idempotency-Key is still being processed; retry once it has finished"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The Idempotency-Key was already used with another route or body */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNPROCESSABLE",
+           *         "message": "This Idempotency-Key was already used for a different request; use a new key for a new request"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
     };
   };
   WebhookDeliveriesController_test: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         webhook_id: string;
       };
@@ -11020,6 +11911,8 @@ export interface operations {
       /** @description Created */
       201: {
         headers: {
+          /** @description `true` when this is the kept answer to an earlier request with the same `Idempotency-Key` */
+          'Idempotent-Replayed'?: 'true';
           [name: string]: unknown;
         };
         content: {
@@ -11111,7 +12004,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description The webhook is disabled: re-enable it first */
+      /** @description The webhook is disabled: re-enable it first; or: A request with the same Idempotency-Key is still being processed */
       409: {
         headers: {
           [name: string]: unknown;
@@ -11126,6 +12019,24 @@ export interface operations {
            *           "status": "disabled"
            *         },
            *         "message": "Webhook is disabled: re-enable it with PATCH {\"status\": \"active\"} first"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The Idempotency-Key was already used with another route or body */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNPROCESSABLE",
+           *         "message": "This Idempotency-Key was already used for a different request; use a new key for a new request"
            *       },
            *       "success": false
            *     }

@@ -697,9 +697,11 @@ describe('AI functions (local provider) and credits', () => {
       const userId = randomUUID();
       const row = (key: string, age: string) =>
         db.query(
-          `INSERT INTO idempotency_keys (user_id, key, route, fingerprint, state, response_status, response_headers, response_body, created_at)
-           VALUES ($1, $2, 'generate-blog-cover', 'f', 'done', 200, '{}', '{"cover":1}', clock_timestamp() - $3::interval)`,
-          [userId, key, age],
+          `INSERT INTO idempotency_keys (caller, user_id, key, route, fingerprint, state,
+                                         response_status, response_headers, response_body, created_at)
+           VALUES ($4, $1, $2, 'generate-blog-cover', 'f', 'done', 200, '{}', '{"cover":1}',
+                   clock_timestamp() - $3::interval)`,
+          [userId, key, age, `user:${userId}`],
         );
       await row('expired', '25 hours');
       await row('just-expired', '24 hours 1 minute');

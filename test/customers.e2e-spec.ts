@@ -476,10 +476,11 @@ describe('customers', () => {
   it('/docs-json documents the routes, their answers and every body field with an example', async () => {
     const doc = (await api.request('GET', '/docs-json')).body;
     const operations = [
-      ['post', '/functions/v1/stores/{store_id}/customers', ['201', '400', '401', '403', '404', '409']],
+      // 409 and 422 of an Idempotency-Key on the writes.
+      ['post', '/functions/v1/stores/{store_id}/customers', ['201', '400', '401', '403', '404', '409', '422']],
       ['get', '/functions/v1/stores/{store_id}/customers', ['200', '400', '401', '403', '404']],
       ['get', '/functions/v1/customers/{customer_id}', ['200', '400', '401', '403', '404']],
-      ['patch', '/functions/v1/customers/{customer_id}', ['200', '400', '401', '403', '404', '409']],
+      ['patch', '/functions/v1/customers/{customer_id}', ['200', '400', '401', '403', '404', '409', '422']],
     ] as const;
     for (const [method, path, statuses] of operations) {
       const operation = doc.paths[path]?.[method];

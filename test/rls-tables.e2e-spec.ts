@@ -228,7 +228,8 @@ const TABLES: TableCase[] = [
     sees: { ownerA: 'user_id = :u', all: 'user_id = :u', none: 'user_id = :u', customer: 'user_id = :u' },
     update: `state = 'done'`,
     deletable: true,
-    insert: (s) => `INSERT INTO idempotency_keys (user_id, key, route, fingerprint) VALUES ('${s.users.ownerB}', 'forged', 'r', 'f')`,
+    insert: (s) => `INSERT INTO idempotency_keys (caller, user_id, key, route, fingerprint)
+       VALUES ('user:${s.users.ownerB}', '${s.users.ownerB}', 'forged', 'r', 'f')`,
     insertRefusal: RLS_REFUSAL,
   },
 ];
@@ -306,9 +307,11 @@ describe('row-level security, table by table (no guard in the way)', () => {
       await system.query(`INSERT INTO ai_images (store_id, content_type, width, height, bytes) VALUES ($1, 'image/png', 1, 1, '\\x00')`, [
         storeId,
       ]);
-      await system.query(`INSERT INTO idempotency_keys (user_id, key, route, fingerprint) VALUES ($1, 'seeded', 'POST /x', 'f')`, [
-        session.user.id,
-      ]);
+      await system.query(
+        `INSERT INTO idempotency_keys (caller, user_id, key, route, fingerprint)
+         VALUES ($2, $1, 'seeded', 'POST /x', 'f')`,
+        [session.user.id, `user:${session.user.id}`],
+      );
       await connectSandbox(api, token, storeId, 'x');
       const post = await call(token, 'POST', '/social-publish', {
         store_id: storeId,

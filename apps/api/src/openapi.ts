@@ -1,7 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
-import type { HttpConfig } from '@app/core';
+import { declareIdempotency, type HttpConfig } from '@app/core';
 import { storeEventOpenApiSchemas } from '@app/webhooks';
 
 /**
@@ -51,6 +51,7 @@ export function buildOpenApiDocument(app: INestApplication, serverUrl: string): 
   // webhook receives. OpenAPI 3.0 has no `webhooks` section, and Nest writes a 3.0 document.
   document.components = { ...document.components, schemas: { ...document.components?.schemas, ...storeEventOpenApiSchemas() } };
   declareOpenOperations(document);
+  declareIdempotency(document);
   return document;
 }
 

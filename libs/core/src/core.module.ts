@@ -29,7 +29,7 @@ import { OutboxRetention } from './outbox/outbox-retention.js';
 import { OutboxService } from './outbox/outbox.service.js';
 import { StoreEventCounter } from './outbox/store-event-counter.js';
 import { StoreEventSubscribers } from './outbox/store-event-subscribers.js';
-import { IdempotencyInterceptor } from './idempotency/idempotent.decorator.js';
+import { IdempotencyInterceptor } from './idempotency/idempotency.interceptor.js';
 import { IdempotencyStore } from './idempotency/idempotency.store.js';
 import { redisConfig, type RedisConfig } from './redis/redis.config.js';
 import { RedisModule } from './redis/redis.module.js';
@@ -89,7 +89,6 @@ export class CoreModule {
         StoreEventCounter,
         SecretBox,
         IdempotencyStore,
-        IdempotencyInterceptor,
         DbScopes,
         TenantDb,
         SystemDb,
@@ -101,6 +100,8 @@ export class CoreModule {
         { provide: APP_FILTER, useClass: ErrorEnvelopeFilter },
         { provide: APP_PIPE, useFactory: strictValidationPipe },
         { provide: APP_INTERCEPTOR, useClass: TenantTransactionInterceptor },
+        // After the request transaction's interceptor, so inside that transaction: see IdempotencyInterceptor.
+        { provide: APP_INTERCEPTOR, useClass: IdempotencyInterceptor },
       ],
       exports: [
         DatabaseModule,
@@ -117,7 +118,6 @@ export class CoreModule {
         StoreEventSubscribers,
         SecretBox,
         IdempotencyStore,
-        IdempotencyInterceptor,
         SafeHttpClient,
         ThrottlerModule,
         CqrsModule,

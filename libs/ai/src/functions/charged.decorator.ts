@@ -1,6 +1,6 @@
 import { applyDecorators, HttpCode, Post } from '@nestjs/common';
 import { ApiOperation } from '@nestjs/swagger';
-import { ApiErrorResponse, Idempotent, OwnTransactions } from '@app/core';
+import { ApiErrorResponse, OwnTransactions } from '@app/core';
 import { LOCAL_LANGUAGES } from '../local/templates/index.js';
 import type { AiFunctionDefinition } from './ai-function.js';
 import { languageRefused } from './ai-function.runner.js';
@@ -10,15 +10,15 @@ const operationId = (name: string) => `AiController_${name.replace(/-([a-z])/g, 
 
 /**
  * The route of a charged AI function, `POST /functions/v1/<name>`, and what every one documents: its
- * cost, the limits, the refund, idempotency. Its own transactions: the charge commits before the
- * provider is asked (docs/architecture.md § AI credits and functions).
+ * cost, the limits, the refund (`Idempotency-Key`, as on every write, comes from declareIdempotency). Its
+ * own transactions: the charge commits before the provider is asked (docs/architecture.md § AI credits and
+ * functions).
  */
 export const ChargedRoute = (fn: AiFunctionDefinition, summary: string, description: string) =>
   applyDecorators(
     Post(fn.name),
     HttpCode(200),
     OwnTransactions(),
-    Idempotent(),
     ApiOperation({
       operationId: operationId(fn.name),
       summary: `${summary} (${fn.credits} credits)`,

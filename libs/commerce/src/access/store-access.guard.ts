@@ -5,6 +5,7 @@ import {
   ApiError,
   ApiErrorResponse,
   locateStore,
+  refuseUnlessReplay,
   requireUser,
   STORE_LOCATION_KEY,
   type StoreLocation,
@@ -55,8 +56,13 @@ export class StoreAccessGuard implements CanActivate {
       ]);
     }
     const resource = reference.resource;
-    // Whoever cannot see the store learns nothing about the record either.
-    if (!facts?.relation || !facts.storeId) throw ApiError.notFound(resource ? RESOURCE_NAMES[resource] : 'Store');
+    // Whoever cannot see the store learns nothing about the record either. A retried DELETE whose first
+    // call deleted the record may still get that call's kept answer (the route itself never runs).
+    if (!facts?.relation || !facts.storeId) {
+      const refusal = ApiError.notFound(resource ? RESOURCE_NAMES[resource] : 'Store');
+      if (refuseUnlessReplay(request, refusal)) return true;
+      throw refusal;
+    }
     const access: StoreAccess = {
       storeId: facts.storeId,
       relation: facts.relation,

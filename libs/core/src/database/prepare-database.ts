@@ -12,6 +12,7 @@ import { AuthorizeRequest1763801450000 } from './migrations/1763801450000-author
 import { OutboxRetention1763801500000 } from './migrations/1763801500000-outbox-retention.js';
 import { OutboxAcknowledgements1763801600000 } from './migrations/1763801600000-outbox-acknowledgements.js';
 import { OutboxOwedAcknowledgements1763801800000 } from './migrations/1763801800000-outbox-owed-acknowledgements.js';
+import { CoreIdempotencyCaller1763802200000 } from './migrations/1763802200000-idempotency-caller.js';
 import { OWNER_ROLE, PRIVATE_SCHEMA, REQUEST_ROLE, SYSTEM_ROLE } from './roles.js';
 
 const CORE_MIGRATIONS: Function[] = [CoreRlsFoundation1763800000000, CoreOutbox1763800050000, CoreIdempotency1763800060000];
@@ -23,6 +24,7 @@ const LAST_MIGRATIONS: Function[] = [
   OutboxRetention1763801500000,
   OutboxAcknowledgements1763801600000,
   OutboxOwedAcknowledgements1763801800000,
+  CoreIdempotencyCaller1763802200000,
 ];
 
 const HMAC_BLOCK = 64;

@@ -45,6 +45,11 @@ export class TenantDb {
   transaction<T>(work: () => Promise<T>, propagation?: Propagation): Promise<T> {
     return propagation ? this.txHost.withTransaction(propagation, work) : this.txHost.withTransaction(work);
   }
+
+  /** Whether a transaction is open here (the request's, or one of `transaction`) rather than single statements. */
+  get inTransaction(): boolean {
+    return this.txHost.isTransactionActive();
+  }
 }
 
 /**

@@ -19,13 +19,33 @@ export interface KeptAnswer {
   body: Buffer;
 }
 
-export type IdempotencyClaim =
-  { kind: 'claimed' } | { kind: 'replay'; answer: KeptAnswer } | { kind: 'in_progress' } | { kind: 'mismatch' };
+/**
+ * What a claim found. `claimed` says where the claim lives: `atomic` when it was written in the request's
+ * transaction (it commits with the route's change and the kept answer, or rolls back with them), else
+ * committed at once on its own (routes that commit in steps).
+ */
+export type IdempotencyClaim = ClaimedKey | ReplayedKey | { kind: 'in_progress' } | { kind: 'mismatch' };
+interface ReplayedKey {
+  kind: 'replay';
+  answer: KeptAnswer;
+}
+interface ClaimedKey {
+  kind: 'claimed';
+  atomic: boolean;
+}
+
+/** How long a request waits for the lock of a key another transaction holds before it answers 409. */
+export const IDEMPOTENCY_LOCK_WAIT_MS = 100;
+const LOCK_NOT_AVAILABLE = '55P03';
 
 /**
- * Idempotency keys in PostgreSQL, each step in a transaction of its own (bound to the user: a user
- * sees only its own keys): a claim commits at once, so a second request with the same key sees it
- * whichever instance serves it. Worker processes delete expired keys (and the answers kept with them) every hour.
+ * Idempotency keys in PostgreSQL, per caller (`idempotencyCaller`) and bound to the user: a user sees only
+ * its own keys. In a route's request transaction, the claim is a row of that transaction, so the change,
+ * the claim and the kept answer commit together or not at all; a second request with the key waits for
+ * that row at most IDEMPOTENCY_LOCK_WAIT_MS, then answers 409 (or replays, once the first committed). A
+ * route that commits in steps claims in a transaction of its own, committed at once, so that a second
+ * request sees the claim whichever instance serves it. Worker processes delete expired keys (and the
+ * answers kept with them) every hour.
  */
 @Injectable()
 export class IdempotencyStore implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -70,29 +90,61 @@ export class IdempotencyStore implements OnApplicationBootstrap, BeforeApplicati
   }
 
   /**
-   * Claims `key` for this user and request, or tells what an earlier request with it left: its
+   * Claims `key` for this caller and request, or tells what an earlier request with it left: its
    * answer (same route and body), `mismatch` (another route or body) or `in_progress`. A key older
-   * than 24 h, or a claim abandoned for 5 minutes (its process died), is claimed anew.
+   * than 24 h, or a claim left pending for 5 minutes (its process died), is claimed anew. Inside a
+   * transaction (the request's) the claim is part of it; outside, it commits at once.
    */
-  claim(userId: string, key: string, route: string, fingerprint: string): Promise<IdempotencyClaim> {
-    return this.db.transaction(() => this.claimInTransaction(userId, key, route, fingerprint), Propagation.RequiresNew);
+  claim(caller: string, key: string, route: string, fingerprint: string): Promise<IdempotencyClaim> {
+    if (this.db.inTransaction) return this.claimWithin(caller, key, route, fingerprint);
+    const claimAlone = () => this.claimInTransaction(caller, key, route, fingerprint, false);
+    return this.db.transaction(claimAlone, Propagation.RequiresNew);
   }
 
-  private async claimInTransaction(userId: string, key: string, route: string, fingerprint: string): Promise<IdempotencyClaim> {
+  /**
+   * Claims in the open transaction, waiting at most IDEMPOTENCY_LOCK_WAIT_MS for a row another
+   * transaction holds (a request with the same key, still running): then `in_progress`, and the
+   * transaction is spent (the lock timeout aborted it), which the 409 rolls back.
+   */
+  private async claimWithin(caller: string, key: string, route: string, print: string): Promise<IdempotencyClaim> {
+    const [{ previous }] = await queryRows<{ previous: string }>(
+      this.db.tx,
+      `SELECT previous, set_config('lock_timeout', $1, true)
+         FROM (SELECT current_setting('lock_timeout') AS previous OFFSET 0) AS setting`,
+      [`${IDEMPOTENCY_LOCK_WAIT_MS}ms`],
+    );
+    let claim: IdempotencyClaim;
+    try {
+      claim = await this.claimInTransaction(caller, key, route, print, true);
+    } catch (error) {
+      if ((error as { code?: unknown }).code === LOCK_NOT_AVAILABLE) return { kind: 'in_progress' };
+      throw error;
+    }
+    await queryRows(this.db.tx, `SELECT set_config('lock_timeout', $1, true)`, [previous]);
+    return claim;
+  }
+
+  private async claimInTransaction(
+    caller: string,
+    key: string,
+    route: string,
+    fingerprint: string,
+    atomic: boolean,
+  ): Promise<IdempotencyClaim> {
     for (let attempt = 0; attempt < 3; attempt++) {
       const claimed = await queryRows(
         this.db.tx,
-        `INSERT INTO idempotency_keys (user_id, key, route, fingerprint) VALUES ($1, $2, $3, $4)
-         ON CONFLICT (user_id, key) DO UPDATE
+        `INSERT INTO idempotency_keys (caller, user_id, key, route, fingerprint) VALUES ($1, app_user_id(), $2, $3, $4)
+         ON CONFLICT (caller, key) DO UPDATE
             SET route = EXCLUDED.route, fingerprint = EXCLUDED.fingerprint, state = 'pending',
                 response_status = NULL, response_headers = NULL, response_body = NULL, created_at = clock_timestamp()
           WHERE idempotency_keys.created_at < clock_timestamp() - make_interval(hours => ${IDEMPOTENCY_TTL_HOURS})
              OR (idempotency_keys.state = 'pending'
                  AND idempotency_keys.created_at < clock_timestamp() - make_interval(mins => ${IDEMPOTENCY_ABANDONED_AFTER_MINUTES}))
          RETURNING 1`,
-        [userId, key, route, fingerprint],
+        [caller, key, route, fingerprint],
       );
-      if (claimed.length > 0) return { kind: 'claimed' };
+      if (claimed.length > 0) return { kind: 'claimed', atomic };
       const [existing] = await queryRows<{
         route: string;
         fingerprint: string;
@@ -102,8 +154,9 @@ export class IdempotencyStore implements OnApplicationBootstrap, BeforeApplicati
         response_body: Buffer | null;
       }>(
         this.db.tx,
-        `SELECT route, fingerprint, state, response_status, response_headers, response_body FROM idempotency_keys WHERE user_id = $1 AND key = $2`,
-        [userId, key],
+        `SELECT route, fingerprint, state, response_status, response_headers, response_body
+           FROM idempotency_keys WHERE caller = $1 AND key = $2`,
+        [caller, key],
       );
       // Released between the two statements: try to claim it again.
       if (!existing) continue;
@@ -117,18 +170,26 @@ export class IdempotencyStore implements OnApplicationBootstrap, BeforeApplicati
     return { kind: 'in_progress' };
   }
 
-  /** Keeps the successful answer for replays. */
-  async complete(userId: string, key: string, answer: KeptAnswer): Promise<void> {
+  /**
+   * Keeps the successful answer for replays: in the open transaction when there is one (the request's,
+   * so it commits with the route's change), else at once.
+   */
+  async complete(caller: string, key: string, answer: KeptAnswer): Promise<void> {
     await queryRows(
       this.db.tx,
       `UPDATE idempotency_keys SET state = 'done', response_status = $3, response_headers = $4, response_body = $5
-        WHERE user_id = $1 AND key = $2`,
-      [userId, key, answer.status, JSON.stringify(answer.headers), answer.body],
+        WHERE caller = $1 AND key = $2`,
+      [caller, key, answer.status, JSON.stringify(answer.headers), answer.body],
     );
   }
 
-  /** Forgets a claim whose request failed, so the same key can be tried again. */
-  async release(userId: string, key: string): Promise<void> {
-    await queryRows(this.db.tx, `DELETE FROM idempotency_keys WHERE user_id = $1 AND key = $2 AND state = 'pending'`, [userId, key]);
+  /**
+   * Forgets a claim whose request failed, so the same key can be tried again. An atomic claim needs
+   * nothing: it rolls back with the request's transaction.
+   */
+  async release(caller: string, key: string, claim: { atomic: boolean }): Promise<void> {
+    if (claim.atomic) return;
+    const sql = `DELETE FROM idempotency_keys WHERE caller = $1 AND key = $2 AND state = 'pending'`;
+    await queryRows(this.db.tx, sql, [caller, key]);
   }
 }

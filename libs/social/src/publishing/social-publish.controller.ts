@@ -1,16 +1,8 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { StoreScoped } from '@app/commerce';
-import {
-  ApiEnvelope,
-  ApiErrorResponse,
-  ApiFunctionRoute,
-  ApiPage,
-  CurrentUser,
-  Idempotent,
-  OwnTransactions,
-  type UserPrincipal,
-} from '@app/core';
+import { ApiEnvelope, ApiErrorResponse, ApiFunctionRoute, ApiPage, CurrentUser, OwnTransactions } from '@app/core';
+import type { UserPrincipal } from '@app/core';
 import { describePublishingRules } from '../platforms/registry.js';
 import { SocialPostsQueryDto, SocialPublishDto } from '../social.dto.js';
 import { SocialPostView, SocialPublishAnswer } from './social-post.js';
@@ -26,7 +18,6 @@ export class SocialPublishController {
   @Post('social-publish')
   @HttpCode(200)
   @OwnTransactions()
-  @Idempotent()
   @StoreScoped({ from: 'body', need: 'social' })
   @ApiOperation({
     summary: 'Publish a post now, or schedule it',

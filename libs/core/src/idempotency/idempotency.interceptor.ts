@@ -1,22 +1,18 @@
 import { createHash } from 'node:crypto';
-import {
-  applyDecorators,
-  Injectable,
-  UseInterceptors,
-  type CallHandler,
-  type ExecutionContext,
-  type NestInterceptor,
-} from '@nestjs/common';
-import { ApiHeader } from '@nestjs/swagger';
+import { Injectable, type CallHandler, type ExecutionContext, type NestInterceptor } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { catchError, from, mergeMap, of, throwError, type Observable } from 'rxjs';
-import { requireUser } from '../auth-context/principal.js';
 import { ApiError } from '../errors/api-error.js';
-import { ApiErrorResponse } from '../openapi/api-responses.js';
-import { IDEMPOTENCY_TTL_HOURS, IdempotencyStore, type KeptAnswer } from './idempotency.store.js';
+import { idempotencyCaller } from './idempotency-caller.js';
+import {
+  IDEMPOTENCY_HEADER,
+  IN_PROGRESS_MESSAGE,
+  isIdempotentOperation,
+  MAX_IDEMPOTENCY_KEY_LENGTH,
+  REUSED_MESSAGE,
+} from './idempotency.openapi.js';
+import { IdempotencyStore, type KeptAnswer } from './idempotency.store.js';
 
-export const IDEMPOTENCY_HEADER = 'idempotency-key';
-export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
 /** The headers of an answer that describe it, kept with it and sent again; the rest are set on every answer. */
 const KEPT_HEADERS = ['content-type', 'content-language', 'content-disposition', 'location'];
 const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
@@ -64,6 +60,11 @@ function keep(reply: FastifyReply, response: unknown): KeptAnswer {
   return { status: reply.statusCode, headers, body };
 }
 
+/** Throws `error` once `cleanup` is done. */
+function failWith(cleanup: Promise<void>, error: unknown): Observable<never> {
+  return from(cleanup).pipe(mergeMap(() => throwError(() => error)));
+}
+
 function replay(reply: FastifyReply, answer: KeptAnswer): Buffer {
   void reply.code(answer.status);
   for (const [name, value] of Object.entries(answer.headers)) void reply.header(name, value);
@@ -72,10 +73,18 @@ function replay(reply: FastifyReply, answer: KeptAnswer): Buffer {
 }
 
 /**
- * Makes a POST safe to retry: the first successful answer to a user's `Idempotency-Key` is kept
- * 24 hours and answered again, the same status, headers and body bytes (plus `Idempotent-Replayed:
- * true`), instead of running the route a second time. A failed request keeps nothing, so the same key may be retried. The same key with
- * another route or body → 422; while the first request still runs → 409.
+ * Makes every write of /functions/v1 (POST, PUT, PATCH, DELETE: `isIdempotentOperation`) safe to retry,
+ * registered once for the whole app, inside the request transaction. The first successful answer to a
+ * caller's `Idempotency-Key` is kept 24 hours and answered again, the same status, headers and body
+ * bytes (plus `Idempotent-Replayed: true`), instead of running the route a second time. A failed
+ * request keeps nothing, so the same key may be retried. The same key with another route (method and
+ * path, ids included) or body → 422; while the first request still runs → 409.
+ *
+ * In a route's request transaction the claim, the route's change and the kept answer commit together
+ * (see IdempotencyStore), so a crash or a failed commit leaves neither the change nor the key. A route
+ * that commits in steps (`@OwnTransactions`) claims first, committed at once, and keeps the answer after
+ * its last step: a process that dies between the two leaves a pending claim, which answers 409 for 5
+ * minutes and is then taken over, so such a route may run twice in that case.
  */
 @Injectable()
 export class IdempotencyInterceptor implements NestInterceptor {
@@ -84,52 +93,45 @@ export class IdempotencyInterceptor implements NestInterceptor {
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     const request = context.switchToHttp().getRequest<FastifyRequest>();
     const reply = context.switchToHttp().getResponse<FastifyReply>();
+    const path = request.url.split('?')[0];
+    if (!isIdempotentOperation(request.method, path)) return next.handle();
     const key = readKey(request);
-    if (key === null) return next.handle();
-    const userId = requireUser(request.principal).userId;
-    const route = `${request.method} ${request.routeOptions.url ?? request.url.split('?')[0]}`;
+    const caller = idempotencyCaller(request.principal);
+    if (key === null || caller === null) {
+      if (request.refusalUnlessReplay) throw request.refusalUnlessReplay;
+      return next.handle();
+    }
+    // The path with its ids (and the query, if any): the same key on another store's route is another request.
+    const route = `${request.method} ${request.url}`;
     const fingerprint = createHash('sha256')
       .update(canonicalJson(request.body ?? null))
       .digest('hex');
-    return from(this.store.claim(userId, key, route, fingerprint)).pipe(
+    return from(this.store.claim(caller, key, route, fingerprint)).pipe(
       mergeMap((claim) => {
+        // A guard's held-back 404 (refuseUnlessReplay): only a kept answer may be given, nothing may run.
+        const refusal = request.refusalUnlessReplay;
+        if (refusal && claim.kind !== 'replay') {
+          const cleanup = claim.kind === 'claimed' ? this.store.release(caller, key, claim) : Promise.resolve();
+          return failWith(cleanup, refusal);
+        }
         switch (claim.kind) {
           case 'replay':
             return of(replay(reply, claim.answer));
           case 'mismatch':
-            throw ApiError.unprocessable('This Idempotency-Key was already used for a different request; use a new key for a new request');
+            throw ApiError.unprocessable(REUSED_MESSAGE);
           case 'in_progress':
-            throw ApiError.conflict('A request with this Idempotency-Key is still being processed; retry once it has finished');
+            throw ApiError.conflict(IN_PROGRESS_MESSAGE);
           case 'claimed':
             return next.handle().pipe(
               mergeMap(async (response) => {
                 const answer = keep(reply, response);
-                await this.store.complete(userId, key, answer);
+                await this.store.complete(caller, key, answer);
                 return answer.body;
               }),
-              catchError((error: unknown) => from(this.store.release(userId, key)).pipe(mergeMap(() => throwError(() => error)))),
+              catchError((error: unknown) => failWith(this.store.release(caller, key, claim), error)),
             );
         }
       }),
     );
   }
 }
-
-/** Accepts an `Idempotency-Key` header on the route. */
-export const Idempotent = () =>
-  applyDecorators(
-    UseInterceptors(IdempotencyInterceptor),
-    ApiHeader({
-      name: 'Idempotency-Key',
-      required: false,
-      description:
-        `Optional, at most ${MAX_IDEMPOTENCY_KEY_LENGTH} printable ASCII characters. The same key from the same user within ` +
-        `${IDEMPOTENCY_TTL_HOURS} h answers the first successful response again (header \`Idempotent-Replayed: true\`) ` +
-        'without charging or publishing twice. A failed request keeps nothing, so its key may be retried. ' +
-        'The key reused with another route or body → 422 UNPROCESSABLE; while the first request runs → 409 CONFLICT.',
-    }),
-    ApiErrorResponse(409, 'A request with the same Idempotency-Key is still being processed', {
-      code: 'CONFLICT',
-      message: 'A request with this Idempotency-Key is still being processed; retry once it has finished',
-    }),
-  );
