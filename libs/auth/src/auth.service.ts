@@ -7,6 +7,7 @@ import { AcceptStoreInvitationCommand } from './commands/accept-store-invitation
 import { RegisterStoreCustomerCommand } from './commands/register-store-customer.command.js';
 import { MIN_PASSWORD_LENGTH, type PasswordGrantBody, type SignUpBody } from './dto/auth.dto.js';
 import { AuthStore } from './sessions/auth-store.js';
+import { RefreshTokenChain } from './sessions/refresh-token-chain.js';
 import type { SessionView } from './sessions/session.js';
 import type { SessionMeta } from './sessions/session.repository.js';
 import { SessionOpener } from './sessions/session-opener.js';
@@ -38,6 +39,7 @@ export class AuthService {
     private readonly db: TenantDb,
     private readonly accountMail: AccountMail,
     private readonly limits: AccountLimits,
+    private readonly refreshTokens: RefreshTokenChain,
   ) {}
 
   async signUp(body: SignUpBody, meta: SessionMeta, redirectTo: string): Promise<SessionView | UserView> {
@@ -118,14 +120,26 @@ export class AuthService {
     });
   }
 
-  /** Rotates a refresh token; a token presented twice revokes its whole session (the token family). */
+  /**
+   * Rotates a refresh token. A token presented again within AUTH_REFRESH_REUSE_INTERVAL of its own
+   * rotation returns its session's current refresh token (the latest of the chain) with a new access
+   * token, and changes nothing; presented later, it revokes its whole session (the token family).
+   */
   async refresh(refreshToken: string): Promise<SessionView> {
     const outcome = await this.sessions.anonymous(async (): Promise<SessionView | GoTrueError> => {
-      const next = randomToken(32);
-      const rotation = await this.store.rotate(refreshToken, next);
-      if (rotation.kind === 'reused') return new GoTrueError(400, 'refresh_token_already_used', 'Invalid Refresh Token: Already Used');
+      const next = this.refreshTokens.child(refreshToken);
+      const rotation = await this.store.rotate(refreshToken, next, this.config.AUTH_REFRESH_REUSE_INTERVAL);
       if (rotation.kind === 'unknown')
         return new GoTrueError(400, 'refresh_token_not_found', 'Invalid Refresh Token: Refresh Token Not Found');
+      const current =
+        rotation.kind === 'rotated'
+          ? next
+          : rotation.kind === 'current'
+            ? this.refreshTokens.descendant(refreshToken, rotation.hops, rotation.currentHash)
+            : null;
+      if (rotation.kind === 'reused' || current === null) {
+        return new GoTrueError(400, 'refresh_token_already_used', 'Invalid Refresh Token: Already Used');
+      }
       const principal: UserPrincipal = {
         kind: 'user',
         userId: rotation.userId,
@@ -134,7 +148,7 @@ export class AuthService {
         sessionId: rotation.sessionId,
       };
       await this.sessions.bind(principal);
-      return this.sessions.view(principal, next);
+      return this.sessions.view(principal, current);
     });
     // Thrown after commit, so that a reuse's revocation is kept.
     if (outcome instanceof GoTrueError) throw outcome;
