@@ -142,6 +142,21 @@ describe('refresh token reuse interval', () => {
     expect(await chain(session)).toHaveLength(2);
   });
 
+  it('a current token the server cannot recompute (made before derivation) is refused, nothing revoked', async () => {
+    const session = await signUp(api);
+    const first = await refresh(session.refresh_token);
+    // The child as a random token of before would be: a hash the presented token does not lead to.
+    const random = createHash('sha256').update(`random-${Math.random()}`).digest();
+    await db().query('UPDATE auth_refresh_tokens SET token_hash = $2 WHERE token_hash = $1', [
+      createHash('sha256').update(first.body.refresh_token).digest(),
+      random,
+    ]);
+    const again = await refresh(session.refresh_token);
+    expect(again.status).toBe(400);
+    expect(again.body.error_code).toBe('refresh_token_already_used');
+    expect(await userStatus(first.body.access_token)).toBe(200);
+  });
+
   it('answers each caller its own session: parallel refreshes of two users in two stores do not cross', async () => {
     const [a, b] = [await merchantWithStore(api, 'Store A'), await merchantWithStore(api, 'Store B')];
     const results = await Promise.all([a, b, a, b].map(({ session }) => refresh(session.refresh_token)));

@@ -19,6 +19,7 @@ import { authConfig, type AuthConfig } from './auth.config.js';
 export type LogoutScope = 'global' | 'local' | 'others';
 
 const INVALID_CREDENTIALS = () => new GoTrueError(400, 'invalid_credentials', 'Invalid login credentials');
+const ALREADY_USED = () => new GoTrueError(400, 'refresh_token_already_used', 'Invalid Refresh Token: Already Used');
 
 /**
  * Sign-up, sign-in, refresh rotation and logout: the GoTrue subset of the contract. Everything runs
@@ -131,14 +132,13 @@ export class AuthService {
       const rotation = await this.store.rotate(refreshToken, next, this.config.AUTH_REFRESH_REUSE_INTERVAL);
       if (rotation.kind === 'unknown')
         return new GoTrueError(400, 'refresh_token_not_found', 'Invalid Refresh Token: Refresh Token Not Found');
-      const current =
-        rotation.kind === 'rotated'
-          ? next
-          : rotation.kind === 'current'
-            ? this.refreshTokens.descendant(refreshToken, rotation.hops, rotation.currentHash)
-            : null;
-      if (rotation.kind === 'reused' || current === null) {
-        return new GoTrueError(400, 'refresh_token_already_used', 'Invalid Refresh Token: Already Used');
+      if (rotation.kind === 'reused') return ALREADY_USED();
+      let current = next;
+      if (rotation.kind === 'current') {
+        const recomputed = this.refreshTokens.descendant(refreshToken, rotation.hops, rotation.currentHash);
+        // A current token that cannot be recomputed (one made before tokens were derived): refused, nothing revoked.
+        if (recomputed === null) return ALREADY_USED();
+        current = recomputed;
       }
       const principal: UserPrincipal = {
         kind: 'user',
