@@ -132,7 +132,7 @@ export interface paths {
     put?: never;
     /**
      * Sign in (grant_type=password) or rotate a refresh token (grant_type=refresh_token)
-     * @description Refresh tokens are single use: presenting one again revokes its whole session and answers 400 `refresh_token_already_used`. Password attempts are limited per client address, and failures per account (429; see docs/api.md § Rate limits).
+     * @description Refresh tokens are single use. A token presented again within AUTH_REFRESH_REUSE_INTERVAL (10 s) of its own rotation returns the session's current tokens: its latest refresh token (the same for every caller) and a new access token, revoking nothing, so concurrent refreshes of one token all succeed with one rotation. Presented later, it revokes its whole session and answers 400 `refresh_token_already_used`. Password attempts are limited per client address, and failures per account (429; see docs/api.md § Rate limits).
      */
     post: operations['AuthController_token'];
     delete?: never;
@@ -2949,7 +2949,7 @@ export interface components {
        */
       expires_in: number;
       /**
-       * @description Single use: trade it at POST /auth/v1/token?grant_type=refresh_token for the next session
+       * @description Single use: trade it at POST /auth/v1/token?grant_type=refresh_token for the next session (presented again within AUTH_REFRESH_REUSE_INTERVAL of that, it returns the session's current tokens)
        * @example n3Vq2xk8...
        */
       refresh_token: string;

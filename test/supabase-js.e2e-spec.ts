@@ -5,11 +5,13 @@ import {
   type SupabaseClient,
   type WebSocketLikeConstructor,
 } from '@supabase/supabase-js';
+import type { DataSource } from 'typeorm';
 import ws from 'ws';
+import { hashToken } from '@app/core';
 import { until } from './support/wait.js';
 import { codeIn, FakeSmtpServer, verifyLinkIn } from './fakes/smtp-server.js';
 import { PUBLIC_KEY, startApp, uniqueEmail, type TestApp } from './support/app.js';
-import { createPrivateDatabase } from './support/database.js';
+import { createPrivateDatabase, sessionIdOf, SYSTEM_DATA_SOURCE } from './support/database.js';
 
 /**
  * Proves GoTrue compatibility: the unmodified @supabase/supabase-js client signs up, signs in,
@@ -86,7 +88,7 @@ describe('@supabase/supabase-js against the app', () => {
     expect(unknown.error?.code).toBe('invalid_credentials');
   });
 
-  it('rotates refresh tokens; reusing an old one revokes the whole family', async () => {
+  it('rotates refresh tokens; an old one answers the current session at once, revokes the family later', async () => {
     const supabase = client();
     const { data: signedUp, error: signUpError } = await supabase.auth.signUp({ email: uniqueEmail('sbjs-refresh'), password });
     expect(signUpError).toBeNull();
@@ -105,7 +107,19 @@ describe('@supabase/supabase-js against the app', () => {
     expect(me.status).toBe(200);
     expect(me.body.id).toBe(signedUp.user?.id);
 
-    // The used token again, through supabase-js (another client: the failure clears a client's session).
+    // The used token again within AUTH_REFRESH_REUSE_INTERVAL (10 s): the session's current tokens.
+    const soon = await client().auth.refreshSession({ refresh_token: first.refresh_token });
+    expect(soon.error).toBeNull();
+    expect(soon.data.session?.refresh_token).toBe(second.refresh_token);
+    expect(soon.data.user?.id).toBe(signedUp.user?.id);
+
+    // After the interval (its rotation made to look 11 s old), through supabase-js (another client:
+    // the failure clears a client's session).
+    await api.app
+      .get<DataSource>(SYSTEM_DATA_SOURCE)
+      .query(`UPDATE auth_refresh_tokens SET used_at = used_at - interval '11 seconds' WHERE token_hash = $1`, [
+        hashToken(first.refresh_token),
+      ]);
     const reuse = await client().auth.refreshSession({ refresh_token: first.refresh_token });
     expect(reuse.data.session).toBeNull();
     expect(isAuthApiError(reuse.error)).toBe(true);
@@ -126,6 +140,59 @@ describe('@supabase/supabase-js against the app', () => {
     expect(viaClient.error?.status).toBe(400);
     const afterRevoke = await api.request('GET', '/auth/v1/user', { token: second.access_token, headers: { apikey: PUBLIC_KEY } });
     expect(afterRevoke.status).toBe(401);
+  });
+
+  it('two clients sharing one stored session refresh it at once: both stay signed in, one rotation', async () => {
+    const stored = new Map<string, string>();
+    const storage = {
+      getItem: (key: string) => stored.get(key) ?? null,
+      setItem: (key: string, value: string) => void stored.set(key, value),
+      removeItem: (key: string) => void stored.delete(key),
+    };
+    const refreshAnswers: number[] = [];
+    const recording: typeof fetch = async (input, init) => {
+      const response = await fetch(input, init);
+      if (String(input).includes('grant_type=refresh_token')) refreshAnswers.push(response.status);
+      return response;
+    };
+    // Two tabs of one site: a client each, one storage.
+    const tab = (): SupabaseClient =>
+      createClient(api.url, PUBLIC_KEY, {
+        auth: { storage, persistSession: true, autoRefreshToken: false, detectSessionInUrl: false },
+        global: { fetch: recording },
+        realtime: { transport: ws as unknown as WebSocketLikeConstructor },
+      });
+    const [one, two] = [tab(), tab()];
+    const { data: signedUp, error: signUpError } = await one.auth.signUp({ email: uniqueEmail('sbjs-tabs'), password });
+    expect(signUpError).toBeNull();
+    const shared = signedUp.session!;
+    expect((await two.auth.getSession()).data.session?.refresh_token).toBe(shared.refresh_token);
+
+    const results = await Promise.all([one.auth.refreshSession(), two.auth.refreshSession()]);
+    // Both refresh requests went out with the stored token and got 200. A tab that finds the other's
+    // answer already stored keeps that one (supabase-js's AuthRefreshDiscardedError), and stays signed in.
+    expect(refreshAnswers).toEqual([200, 200]);
+    const refreshed = results.find((result) => result.error === null)!.data.session!;
+    expect(refreshed.refresh_token).not.toBe(shared.refresh_token);
+    const errors = results.map((result) => result.error?.name ?? null);
+    expect(errors.every((name) => name === null || name === 'AuthRefreshDiscardedError')).toBe(true);
+    for (const client of [one, two]) {
+      const { data } = await client.auth.getSession();
+      expect(data.session?.refresh_token).toBe(refreshed.refresh_token);
+      const token = data.session!.access_token;
+      const me = await api.request('GET', '/auth/v1/user', { token, headers: { apikey: PUBLIC_KEY } });
+      expect(me.status).toBe(200);
+    }
+    // One rotation: the session holds its first token (used) and the one child.
+    const sessionId = sessionIdOf(shared.access_token);
+    const [{ n }] = await api.app
+      .get<DataSource>(SYSTEM_DATA_SOURCE)
+      .query('SELECT count(*)::int AS n FROM auth_refresh_tokens WHERE session_id = $1', [sessionId]);
+    expect(n).toBe(2);
+    // The stored session refreshes on.
+    const { data: later, error: laterError } = await two.auth.refreshSession();
+    expect(laterError).toBeNull();
+    expect(later.session!.refresh_token).not.toBe(refreshed.refresh_token);
   });
 
   it('gets the user, rejects a tampered token, and signs out server-side', async () => {

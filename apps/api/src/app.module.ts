@@ -7,6 +7,7 @@ import {
   AuthModule,
   AuthTables1763800100000,
   JwtAuthGuard,
+  RefreshReuseInterval1763802100000,
   RolesGuard,
 } from '@app/auth';
 import { AiFunctionPrices1763801600100, BillingModule, CreditFunctions1763801000000, Credits1763800600000 } from '@app/billing';
@@ -67,6 +68,7 @@ export const MIGRATIONS = [
   Mail1763801720000,
   InvitationLinks1763801720050,
   AccountRecovery1763801720100,
+  RefreshReuseInterval1763802100000,
 ];
 
 @Module({})

@@ -153,6 +153,17 @@ describe("the app's settings", () => {
     expect(problems({ NODE_ENV: 'test', MAIL_FROM: 'Shop <shop@example.com>' })).toEqual([]);
   });
 
+  it('read AUTH_REFRESH_REUSE_INTERVAL as a duration: 10 s by default, 0 turns the grace off, at most an hour', () => {
+    const interval = (value: string) => load({ NODE_ENV: 'test', AUTH_REFRESH_REUSE_INTERVAL: value }).get(authConfig);
+    expect(load({ NODE_ENV: 'test' }).get(authConfig).AUTH_REFRESH_REUSE_INTERVAL).toBe(10);
+    expect(['30s', '1m', '0', '5'].map((value) => interval(value).AUTH_REFRESH_REUSE_INTERVAL)).toEqual([30, 60, 0, 5]);
+    for (const bad of ['2h', 'soon', '-1s']) {
+      expect(problems({ NODE_ENV: 'test', AUTH_REFRESH_REUSE_INTERVAL: bad })).toEqual([
+        expect.stringContaining('AUTH_REFRESH_REUSE_INTERVAL'),
+      ]);
+    }
+  });
+
   it('generate the development secrets of every lib that has one, and say so', () => {
     const settings = load({ NODE_ENV: 'development' });
     expect(settings.developmentSecretsFile).toBe(secretsFile);

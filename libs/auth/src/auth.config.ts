@@ -112,6 +112,18 @@ export class AuthConfig extends SettingsGroup {
   @Min(0)
   AUTH_RECENT_SIGN_IN = 24 * 3600;
 
+  @Setting(
+    "A refresh token presented again this soon after its rotation returns the session's current tokens " +
+      '(two tabs refreshing at once stay signed in); later reuse ends the session. Up to `1h`: `10s`, `1m` or ' +
+      'seconds; `0`: none.',
+    { default: '`10s`' },
+  )
+  @AsDuration()
+  @IsInt({ message: 'AUTH_REFRESH_REUSE_INTERVAL must be a duration such as 10s, 1m or 10 (seconds)' })
+  @Min(0)
+  @Max(3600)
+  AUTH_REFRESH_REUSE_INTERVAL = 10;
+
   @Setting('Where e-mailed links send the browser when the request named no allowed `redirect_to`.', {
     default: 'the first `ALLOWED_REDIRECT_ORIGINS`',
   })

@@ -146,7 +146,11 @@ export class AuthController {
   @ApiOperation({
     summary: 'Sign in (grant_type=password) or rotate a refresh token (grant_type=refresh_token)',
     description:
-      'Refresh tokens are single use: presenting one again revokes its whole session and answers 400 `refresh_token_already_used`. Password attempts are limited per client address, and failures per account (429; see docs/api.md § Rate limits).',
+      'Refresh tokens are single use. A token presented again within AUTH_REFRESH_REUSE_INTERVAL (10 s) of its own ' +
+      "rotation returns the session's current tokens: its latest refresh token (the same for every caller) and a new " +
+      'access token, revoking nothing, so concurrent refreshes of one token all succeed with one rotation. ' +
+      'Presented later, it revokes its whole session and answers 400 `refresh_token_already_used`. Password ' +
+      'attempts are limited per client address, and failures per account (429; see docs/api.md § Rate limits).',
   })
   @ApiQuery({ name: 'grant_type', enum: ['password', 'refresh_token'] })
   @ApiBody({ schema: { oneOf: [{ $ref: getSchemaPath(PasswordGrantBody) }, { $ref: getSchemaPath(RefreshGrantBody) }] } })

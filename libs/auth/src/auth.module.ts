@@ -18,6 +18,7 @@ import { AccountLimits } from './sign-in-limits/account-limits.js';
 import { RedisWindows } from './sign-in-limits/redis-windows.js';
 import { SessionOpener } from './sessions/session-opener.js';
 import { AuthStore } from './sessions/auth-store.js';
+import { RefreshTokenChain } from './sessions/refresh-token-chain.js';
 import { SessionRepository } from './sessions/session.repository.js';
 import { AdminBootstrapService } from './users/admin-bootstrap.service.js';
 import { PasswordHasher } from './users/password-hasher.js';
@@ -38,6 +39,7 @@ import { UserRepository } from './users/user.repository.js';
     AccessTokenService,
     SessionRepository,
     AuthStore,
+    RefreshTokenChain,
     UserRepository,
     PasswordHasher,
     GoogleSignInService,

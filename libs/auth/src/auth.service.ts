@@ -7,6 +7,7 @@ import { AcceptStoreInvitationCommand } from './commands/accept-store-invitation
 import { RegisterStoreCustomerCommand } from './commands/register-store-customer.command.js';
 import { MIN_PASSWORD_LENGTH, type PasswordGrantBody, type SignUpBody } from './dto/auth.dto.js';
 import { AuthStore } from './sessions/auth-store.js';
+import { RefreshTokenChain } from './sessions/refresh-token-chain.js';
 import type { SessionView } from './sessions/session.js';
 import type { SessionMeta } from './sessions/session.repository.js';
 import { SessionOpener } from './sessions/session-opener.js';
@@ -18,6 +19,7 @@ import { authConfig, type AuthConfig } from './auth.config.js';
 export type LogoutScope = 'global' | 'local' | 'others';
 
 const INVALID_CREDENTIALS = () => new GoTrueError(400, 'invalid_credentials', 'Invalid login credentials');
+const ALREADY_USED = () => new GoTrueError(400, 'refresh_token_already_used', 'Invalid Refresh Token: Already Used');
 
 /**
  * Sign-up, sign-in, refresh rotation and logout: the GoTrue subset of the contract. Everything runs
@@ -38,6 +40,7 @@ export class AuthService {
     private readonly db: TenantDb,
     private readonly accountMail: AccountMail,
     private readonly limits: AccountLimits,
+    private readonly refreshTokens: RefreshTokenChain,
   ) {}
 
   async signUp(body: SignUpBody, meta: SessionMeta, redirectTo: string): Promise<SessionView | UserView> {
@@ -118,14 +121,25 @@ export class AuthService {
     });
   }
 
-  /** Rotates a refresh token; a token presented twice revokes its whole session (the token family). */
+  /**
+   * Rotates a refresh token. A token presented again within AUTH_REFRESH_REUSE_INTERVAL of its own
+   * rotation returns its session's current refresh token (the latest of the chain) with a new access
+   * token, and changes nothing; presented later, it revokes its whole session (the token family).
+   */
   async refresh(refreshToken: string): Promise<SessionView> {
     const outcome = await this.sessions.anonymous(async (): Promise<SessionView | GoTrueError> => {
-      const next = randomToken(32);
-      const rotation = await this.store.rotate(refreshToken, next);
-      if (rotation.kind === 'reused') return new GoTrueError(400, 'refresh_token_already_used', 'Invalid Refresh Token: Already Used');
+      const next = this.refreshTokens.child(refreshToken);
+      const rotation = await this.store.rotate(refreshToken, next, this.config.AUTH_REFRESH_REUSE_INTERVAL);
       if (rotation.kind === 'unknown')
         return new GoTrueError(400, 'refresh_token_not_found', 'Invalid Refresh Token: Refresh Token Not Found');
+      if (rotation.kind === 'reused') return ALREADY_USED();
+      let current = next;
+      if (rotation.kind === 'current') {
+        const recomputed = this.refreshTokens.descendant(refreshToken, rotation.hops, rotation.currentHash);
+        // A current token that cannot be recomputed (one made before tokens were derived): refused, nothing revoked.
+        if (recomputed === null) return ALREADY_USED();
+        current = recomputed;
+      }
       const principal: UserPrincipal = {
         kind: 'user',
         userId: rotation.userId,
@@ -134,7 +148,7 @@ export class AuthService {
         sessionId: rotation.sessionId,
       };
       await this.sessions.bind(principal);
-      return this.sessions.view(principal, next);
+      return this.sessions.view(principal, current);
     });
     // Thrown after commit, so that a reuse's revocation is kept.
     if (outcome instanceof GoTrueError) throw outcome;

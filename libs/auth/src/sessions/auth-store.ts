@@ -35,8 +35,16 @@ export type VerifiedToken =
 export type AcceptedInvitationLink =
   { outcome: 'accepted'; userId: string; email: string; storeId: string } | { outcome: 'invalid' | 'wrong_role' };
 
-/** The outcome of presenting a refresh token. */
-export type Rotation = { kind: 'rotated'; sessionId: string; userId: string } | { kind: 'reused'; sessionId: string } | { kind: 'unknown' };
+/**
+ * The outcome of presenting a refresh token: rotated into the token given; already rotated within
+ * the reuse interval (`current`: the session's latest token is `hops` rotations after it, with this
+ * hash); reused otherwise (the session was revoked unless it was within the interval); or unknown.
+ */
+export type Rotation =
+  | { kind: 'rotated'; sessionId: string; userId: string }
+  | { kind: 'current'; sessionId: string; userId: string; currentHash: Buffer; hops: number }
+  | { kind: 'reused'; sessionId: string }
+  | { kind: 'unknown' };
 
 /**
  * Signing up, in and out through the database's narrow functions (migration 1763801200000): the
@@ -172,14 +180,24 @@ export class AuthStore {
     return row.session_id;
   }
 
-  /** Spends a refresh token for a new one; a token already spent revokes its session. */
-  async rotate(refreshToken: string, next: string): Promise<Rotation> {
-    const [row] = await queryRows<{ outcome: Rotation['kind']; session_id: string | null; user_id: string | null }>(
-      this.db.tx,
-      'SELECT * FROM auth_rotate_refresh_token($1, $2)',
-      [hashToken(refreshToken), hashToken(next)],
-    );
+  /**
+   * Spends a refresh token for `next`. A token already spent within `reuseSeconds` of its rotation
+   * points at its session's current token instead; spent earlier, it revokes its session.
+   */
+  async rotate(refreshToken: string, next: string, reuseSeconds: number): Promise<Rotation> {
+    const parameters = [hashToken(refreshToken), hashToken(next), reuseSeconds];
+    const [row] = await queryRows<{
+      outcome: Rotation['kind'];
+      session_id: string | null;
+      user_id: string | null;
+      current_hash: Buffer | null;
+      hops: number | null;
+    }>(this.db.tx, 'SELECT * FROM auth_rotate_refresh_token($1, $2, $3)', parameters);
     if (row.outcome === 'rotated') return { kind: 'rotated', sessionId: row.session_id!, userId: row.user_id! };
+    if (row.outcome === 'current') {
+      const [sessionId, userId] = [row.session_id!, row.user_id!];
+      return { kind: 'current', sessionId, userId, currentHash: row.current_hash!, hops: row.hops! };
+    }
     if (row.outcome === 'reused') return { kind: 'reused', sessionId: row.session_id! };
     return { kind: 'unknown' };
   }

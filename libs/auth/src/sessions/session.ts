@@ -18,7 +18,9 @@ export class SessionView {
   @ApiProperty({ type: 'integer', description: 'When the access token expires, in seconds since 1970 (UTC)', example: 1795000000 })
   expires_at!: number;
   @ApiProperty({
-    description: 'Single use: trade it at POST /auth/v1/token?grant_type=refresh_token for the next session',
+    description:
+      'Single use: trade it at POST /auth/v1/token?grant_type=refresh_token for the next session (presented again ' +
+      "within AUTH_REFRESH_REUSE_INTERVAL of that, it returns the session's current tokens)",
     example: 'n3Vq2xk8...',
   })
   refresh_token!: string;
