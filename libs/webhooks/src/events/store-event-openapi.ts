@@ -39,15 +39,33 @@ function envelopeSchema(event: string, definition: StoreEventDefinition<any>): O
   };
 }
 
+/** The component name of "any store event's envelope" (one of the event schemas, by `event`). */
+export const STORE_EVENT_ENVELOPE_SCHEMA = 'StoreEventEnvelope';
+
+/** Any store event's envelope: one of the per-event schemas, told apart by `event`. */
+function anyEnvelopeSchema(): OpenApiSchema {
+  const refs = STORE_EVENT_NAMES.map((event) => ({ event, $ref: `#/components/schemas/${storeEventSchemaName(event)}` }));
+  return {
+    description:
+      'A store event `{id, event, created_at, store_id, data}`: exactly what a webhook subscribed to it receives as the body ' +
+      'of a delivery. `data` depends on `event`.',
+    oneOf: refs.map(({ $ref }) => ({ $ref })),
+    discriminator: { propertyName: 'event', mapping: Object.fromEntries(refs.map(({ event, $ref }) => [event, $ref])) },
+  };
+}
+
 /**
- * One component schema per store event of the catalog, by `storeEventSchemaName`, for the OpenAPI
- * document (`apps/api/src/openapi.ts`); its `data` is the catalog's JSON Schema, so the document and
- * the tests that validate events read the same schema.
+ * One component schema per store event of the catalog, by `storeEventSchemaName`, and one for any of
+ * them (`StoreEventEnvelope`), for the OpenAPI document (`apps/api/src/openapi.ts`); its `data` is
+ * the catalog's JSON Schema, so the document and the tests that validate events read the same schema.
  */
 export function storeEventOpenApiSchemas(): Record<string, OpenApiSchema> {
-  return Object.fromEntries(
-    STORE_EVENT_NAMES.map((event) => [storeEventSchemaName(event), envelopeSchema(event, STORE_EVENT_CATALOG[event])]),
-  );
+  return {
+    ...Object.fromEntries(
+      STORE_EVENT_NAMES.map((event) => [storeEventSchemaName(event), envelopeSchema(event, STORE_EVENT_CATALOG[event])]),
+    ),
+    [STORE_EVENT_ENVELOPE_SCHEMA]: anyEnvelopeSchema(),
+  };
 }
 
 const header = (name: string, description: string, example: string): ParameterObject => ({
