@@ -71,7 +71,7 @@ describe('retention', () => {
     await api.close();
   });
 
-  it('deletes events dispatched more than OUTBOX_RETENTION_DAYS (30) ago in batches of at most the limit; keeps newer and undispatched ones', async () => {
+  it('deletes events dispatched over OUTBOX_RETENTION_DAYS (30) ago, in batches; keeps newer ones', async () => {
     expect(api.settings.get(outboxConfig).OUTBOX_RETENTION_DAYS).toBe(30);
     const old = await insertEvents(2500, 31);
     const recent = await insertEvents(3, 29);

@@ -18,7 +18,8 @@ describe('migrations: skipped deliveries and store event reads', () => {
   let owner: pg.Client;
   let webhookId: string;
   let storeId: string;
-  const runner = { query: async (sql: string, parameters?: unknown[]) => (await owner.query(sql, parameters)).rows } as QueryRunner;
+  const query = async (sql: string, parameters?: unknown[]) => (await owner.query(sql, parameters)).rows;
+  const runner = { query } as QueryRunner;
   const step = async (work: () => Promise<void>) => {
     await owner.query('BEGIN');
     try {
@@ -38,7 +39,8 @@ describe('migrations: skipped deliveries and store event reads', () => {
 
   beforeAll(async () => {
     database = await createPrivateDatabase('catch_up_migrations');
-    const api = await startApp({ DATABASE_URL: database.url, WEBHOOK_ALLOW_PRIVATE_URLS: 'true', WEBHOOK_ALLOW_HTTP: 'true' });
+    const local = { WEBHOOK_ALLOW_PRIVATE_URLS: 'true', WEBHOOK_ALLOW_HTTP: 'true' };
+    const api = await startApp({ DATABASE_URL: database.url, ...local });
     try {
       const merchant = await merchantWithStore(api, 'Migrated store');
       storeId = merchant.storeId;
@@ -77,7 +79,8 @@ describe('migrations: skipped deliveries and store event reads', () => {
       const { rows } = await client.query(
         `SELECT has_column_privilege($1, 'outbox_events', 'data', 'SELECT') AS data,
                 has_column_privilege($1, 'outbox_events', 'dispatched_at', 'SELECT') AS dispatched_at,
-                EXISTS (SELECT 1 FROM pg_policies WHERE tablename = 'outbox_events' AND policyname = 'outbox_events_read') AS policy,
+                EXISTS (SELECT 1 FROM pg_policies
+                         WHERE tablename = 'outbox_events' AND policyname = 'outbox_events_read') AS policy,
                 EXISTS (SELECT 1 FROM pg_indexes WHERE indexname = 'outbox_events_store_idx') AS index`,
         [REQUEST_ROLE],
       );

@@ -252,7 +252,8 @@ describe('webhook deliveries', () => {
     // While disabled, new events are recorded as skipped deliveries, and nothing is sent.
     await api.request('PATCH', `/functions/v1/products/${productId}`, { token: owner.token, body: { name: 'Renamed while disabled' } });
     await settled(owner.storeId);
-    const rows = await db().query(`SELECT event, status FROM webhook_deliveries WHERE webhook_id = $1 ORDER BY created_at`, [hook.id]);
+    const logged = 'SELECT event, status FROM webhook_deliveries WHERE webhook_id = $1 ORDER BY created_at';
+    const rows = await db().query(logged, [hook.id]);
     expect(rows).toEqual([
       { event: 'product.created', status: 'failed' },
       { event: 'product.updated', status: 'skipped' },

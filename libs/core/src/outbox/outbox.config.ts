@@ -28,7 +28,9 @@ export class OutboxConfig extends SettingsGroup {
   OUTBOX_ACK_TIMEOUT_MS = 30_000;
 
   @Setting(
-    'Workers delete outbox events dispatched longer ago than this many days (at start, then hourly, in batches); undispatched or unacknowledged ones never. `GET /functions/v1/stores/{store_id}/events` lists what is kept, so at least 30; `0` keeps them; at most 3650.',
+    'Workers delete outbox events dispatched longer ago than this many days (at start, then hourly, in batches); ' +
+      'undispatched or unacknowledged ones never. `GET /functions/v1/stores/{store_id}/events` lists what is ' +
+      'kept, so at least 30; `0` keeps them; at most 3650.',
   )
   @Type(() => Number)
   @IsInt()

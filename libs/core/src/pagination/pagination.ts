@@ -99,8 +99,9 @@ export function toPage<Row extends { created_at: Date | string; id: string }, T>
 }
 
 /** `toPage` with the cursor another encoder makes of the page's last row (`encodePreciseCursor`). */
-export function toPageWith<Row, T>(rows: Row[], limit: number, view: (row: Row) => T, encode: (row: Row) => string): Page<T> {
+export function toPageWith<Row, T>(rows: Row[], limit: number, view: (row: Row) => T, encode: (last: Row) => string) {
   const more = rows.length > limit;
   const pageRows = more ? rows.slice(0, limit) : rows;
-  return { data: pageRows.map(view), next_cursor: more ? encode(pageRows[pageRows.length - 1]) : null };
+  const page: Page<T> = { data: pageRows.map(view), next_cursor: more ? encode(pageRows[pageRows.length - 1]) : null };
+  return page;
 }

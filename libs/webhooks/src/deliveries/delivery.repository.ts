@@ -128,7 +128,10 @@ export class DeliveryRepository {
     );
   }
 
-  /** Whether some event's latest delivery to the webhook since `since` failed, was cancelled or skipped (what recover would still send). */
+  /**
+   * Whether some event's latest delivery to the webhook since `since` failed, was cancelled or skipped
+   * (what recover would still send).
+   */
   async anyFailedSince(webhookId: string, since: Date): Promise<boolean> {
     const rows = await queryRows<{ found: boolean }>(
       this.db.tx,

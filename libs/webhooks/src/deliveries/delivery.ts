@@ -79,8 +79,8 @@ export class DeliveryView {
   @ApiProperty({
     enum: ['pending', 'succeeded', 'failed', 'cancelled', 'skipped'] satisfies DeliveryStatus[],
     description:
-      '`cancelled`: stopped when the webhook was disabled; `skipped`: the event came while the webhook was disabled, nothing ' +
-      'was sent (`recover` sends it after re-enabling)',
+      '`cancelled`: stopped when the webhook was disabled; `skipped`: the event came while the webhook was ' +
+      'disabled, nothing was sent (`recover` sends it after re-enabling)',
     example: 'pending',
   })
   status!: DeliveryStatus;

@@ -1,7 +1,10 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 import { asSystemRole } from '@app/core';
 
-const STATUSES = (extra: string[]) => ['pending', 'succeeded', 'failed', 'cancelled', ...extra].map((s) => `'${s}'`).join(', ');
+const BEFORE = ['pending', 'succeeded', 'failed', 'cancelled'];
+/** The status CHECK of webhook_deliveries allowing `statuses`. */
+const statusCheck = (statuses: string[]) =>
+  `ADD CONSTRAINT webhook_deliveries_status_check CHECK (status IN (${statuses.map((s) => `'${s}'`).join(', ')}))`;
 
 /**
  * A delivery may be `skipped`: an event of a kind a disabled webhook subscribes to, recorded for it
@@ -13,9 +16,7 @@ export class SkippedDeliveries1763802400000 implements MigrationInterface {
 
   async up(db: QueryRunner): Promise<void> {
     await db.query(`ALTER TABLE webhook_deliveries DROP CONSTRAINT webhook_deliveries_status_check`);
-    await db.query(
-      `ALTER TABLE webhook_deliveries ADD CONSTRAINT webhook_deliveries_status_check CHECK (status IN (${STATUSES(['skipped'])}))`,
-    );
+    await db.query(`ALTER TABLE webhook_deliveries ${statusCheck([...BEFORE, 'skipped'])}`);
   }
 
   async down(db: QueryRunner): Promise<void> {
@@ -24,6 +25,6 @@ export class SkippedDeliveries1763802400000 implements MigrationInterface {
       db.query(`UPDATE webhook_deliveries SET status = 'cancelled', next_attempt_at = NULL WHERE status = 'skipped'`),
     );
     await db.query(`ALTER TABLE webhook_deliveries DROP CONSTRAINT webhook_deliveries_status_check`);
-    await db.query(`ALTER TABLE webhook_deliveries ADD CONSTRAINT webhook_deliveries_status_check CHECK (status IN (${STATUSES([])}))`);
+    await db.query(`ALTER TABLE webhook_deliveries ${statusCheck(BEFORE)}`);
   }
 }

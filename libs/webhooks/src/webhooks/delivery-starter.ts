@@ -34,7 +34,8 @@ export class DeliveryStarter {
       try {
         await this.queue.enqueueHanded(await this.gate.reset(webhookId));
       } catch (error) {
-        this.logger.error({ webhook_id: webhookId, err: error }, 'could not reset the gate of a re-enabled webhook; its cool-down applies');
+        const message = 'could not reset the gate of a re-enabled webhook; its cool-down applies';
+        this.logger.error({ webhook_id: webhookId, err: error }, message);
       }
     });
   }

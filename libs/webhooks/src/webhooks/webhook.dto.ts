@@ -176,10 +176,10 @@ export class UpdateWebhookDto {
   @ApiPropertyOptional({
     enum: WEBHOOK_STATUSES,
     description:
-      '`disabled` stops deliveries (pending ones are cancelled; events from then on are recorded as `skipped` deliveries, ' +
-      'nothing sent; `disabled_reason` becomes "Disabled by the merchant"); `active` re-enables, clears `disabled_reason` ' +
-      "and resets the webhook's circuit breaker and concurrency slots: events from then on are delivered at once, and " +
-      '`recover` re-sends what failed, was cancelled or was skipped meanwhile.',
+      '`disabled` stops deliveries (pending ones are cancelled; events from then on are recorded as `skipped` ' +
+      'deliveries, nothing sent; `disabled_reason` becomes "Disabled by the merchant"); `active` re-enables, clears ' +
+      "`disabled_reason` and resets the webhook's circuit breaker and concurrency slots: events from then on are " +
+      'delivered at once, and `recover` re-sends what failed, was cancelled or was skipped meanwhile.',
     example: 'active',
   })
   @Given()

@@ -13,8 +13,8 @@ import { UpdateWebhookCommand } from './update-webhook.command.js';
  * next attempt, and a rotated-out secret still in its overlap stops signing too) and status.
  * Disabling cancels the pending deliveries (events from then on are recorded as `skipped` deliveries);
  * re-enabling clears `disabled_reason`, lets new events through and, once committed, resets the
- * webhook's circuit breaker and slots in the delivery gate, so the next event goes at once. Asking for the status the webhook already has changes nothing (an automatic
- * `disabled_reason` is kept).
+ * webhook's circuit breaker and slots in the delivery gate, so the next event goes at once. Asking
+ * for the status the webhook already has changes nothing (an automatic `disabled_reason` is kept).
  */
 @CommandHandler(UpdateWebhookCommand)
 export class UpdateWebhookHandler implements ICommandHandler<UpdateWebhookCommand> {
