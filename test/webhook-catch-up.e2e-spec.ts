@@ -1,8 +1,9 @@
-import { createHmac } from 'node:crypto';
+import { createHmac, randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { Webhook } from 'standardwebhooks';
 import { DataSource } from 'typeorm';
 import { REDIS } from '@app/core';
+import { EndpointGate } from '@app/webhooks';
 import { WebhookReceiver, type ReceivedRequest } from './fakes/webhook-receiver.js';
 import { merchantWithStore, startApp, type TestApp } from './support/app.js';
 import { createPrivateDatabase, SYSTEM_DATA_SOURCE } from './support/database.js';
@@ -148,5 +149,18 @@ describe('webhook catch-up', () => {
     const [request] = await until(() => received().length > 0 && received(), 'the next event', 3000);
     expect(request.at - firedAt).toBeLessThan(3000);
     expect(JSON.parse(request.body)).toMatchObject({ event: 'customer.created', data: { name: 'Dee' } });
+  });
+
+  it('a gate reset frees every slot and hands the freed ones to the parked attempts, oldest first', async () => {
+    const gate = api.app.get(EndpointGate);
+    const hookId = randomUUID();
+    // Two slots (WEBHOOK_ENDPOINT_CONCURRENCY): the third and fourth attempts wait, parked.
+    expect(await gate.claimNew(hookId, ['d1', 'd2', 'd3', 'd4'], Date.now())).toEqual(['d1', 'd2']);
+    expect(await gate.wake(hookId)).toEqual({ parked: 2, inFlight: 2, handed: [] });
+    expect(await gate.reset(hookId)).toEqual([
+      { deliveryId: 'd3', attempt: 1 },
+      { deliveryId: 'd4', attempt: 1 },
+    ]);
+    expect(await gate.wake(hookId)).toEqual({ parked: 0, inFlight: 2, handed: [] });
   });
 });
