@@ -733,6 +733,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/functions/v1/stores/{store_id}/events': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A store's events, oldest first
+     * @description The envelopes `{id, event, created_at, store_id, data}` of the store events, exactly as a webhook subscribed to them receives them (the same JSON, key for key), whatever webhooks exist: to reconcile after a receiver was down or a webhook disabled. Oldest first (`created_at`, then `id`). Filters: `since` (created at or after it; default the oldest event kept: at least the last 30 days are kept) and `type` (one event kind). Staff with the `webhooks` permission, owners and admins. An event is listed once its change has committed, possibly a moment before its webhooks receive it; `created_at` is when it was written, so an event can appear behind one listed before: when polling, ask again from a few minutes before the last `created_at` seen and de-duplicate on `id`.
+     */
+    get: operations['StoreEventsController_list'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/functions/v1/stores/{store_id}/mail-settings': {
     parameters: {
       query?: never;
@@ -930,7 +950,7 @@ export interface paths {
     };
     /**
      * A webhook's deliveries with their attempts, newest first
-     * @description One delivery per event (plus test events and redeliveries), filtered by `status` (`pending`, `succeeded`, `failed`, `cancelled`). Each attempt records when it started, its duration, the status code, the error, a short excerpt of the receiver's answer and when the next attempt is due.
+     * @description One delivery per event (plus test events and redeliveries), filtered by `status` (`pending`, `succeeded`, `failed`, `cancelled`, `skipped`: an event that came while the webhook was disabled, never sent). Each attempt records when it started, its duration, the status code, the error, a short excerpt of the receiver's answer and when the next attempt is due.
      */
     get: operations['WebhookDeliveriesController_list'];
     put?: never;
@@ -971,8 +991,8 @@ export interface paths {
     get?: never;
     put?: never;
     /**
-     * Re-send what failed since a time
-     * @description Redelivers every event whose latest delivery since `since` (at most 30 days ago, not in the future) failed or was cancelled, e.g. after re-enabling a disabled webhook. Events already redelivered are not sent again, so repeating the call is safe. At most 500 events per call, oldest first; `has_more` says more remain (call again with the same `since`). Answers 200 even when nothing qualified. Its first attempt is queued once the request has committed, then the usual retry schedule applies.
+     * Re-send what failed or was skipped since a time
+     * @description Redelivers every event whose latest delivery since `since` (at most 30 days ago, not in the future) failed, was cancelled or was skipped (it came while the webhook was disabled), e.g. after re-enabling a disabled webhook: same envelope `id` and body, signed with the current secret. A disabled webhook answers 409 (re-enable it first, as nothing can be sent to it). Events already redelivered are not sent again, so repeating the call is safe. At most 500 events per call, oldest first; `has_more` says more remain (call again with the same `since`). Answers 200 even when nothing qualified. Its first attempt is queued once the request has committed, then the usual retry schedule applies.
      */
     post: operations['WebhookDeliveriesController_recover'];
     delete?: never;
@@ -1397,10 +1417,11 @@ export interface components {
        */
       redelivery_of: string | null;
       /**
+       * @description `cancelled`: stopped when the webhook was disabled; `skipped`: the event came while the webhook was disabled, nothing was sent (`recover` sends it after re-enabling)
        * @example pending
        * @enum {string}
        */
-      status: 'pending' | 'succeeded' | 'failed' | 'cancelled';
+      status: 'pending' | 'succeeded' | 'failed' | 'cancelled' | 'skipped';
       /**
        * Format: date-time
        * @example 2026-11-22T10:00:00.412Z
@@ -2846,7 +2867,7 @@ export interface components {
     };
     RecoverDeliveriesDto: {
       /**
-       * @description ISO 8601 timestamp with a time zone, not in the future and at most 30 days ago: every event whose latest delivery to this webhook since then failed or was cancelled is delivered again.
+       * @description ISO 8601 timestamp with a time zone, not in the future and at most 30 days ago: every event whose latest delivery to this webhook since then failed, was cancelled or was skipped is delivered again.
        * @example 2026-11-21T00:00:00Z
        */
       since: string;
@@ -3289,6 +3310,21 @@ export interface components {
        */
       store_id: string;
     };
+    /** @description A store event `{id, event, created_at, store_id, data}`: exactly what a webhook subscribed to it receives as the body of a delivery. `data` depends on `event`. */
+    StoreEventEnvelope:
+      | components['schemas']['OrderCreatedEvent']
+      | components['schemas']['OrderUpdatedEvent']
+      | components['schemas']['OrderPaidEvent']
+      | components['schemas']['OrderShippedEvent']
+      | components['schemas']['OrderDeliveredEvent']
+      | components['schemas']['OrderCancelledEvent']
+      | components['schemas']['OrderRefundedEvent']
+      | components['schemas']['ProductCreatedEvent']
+      | components['schemas']['ProductUpdatedEvent']
+      | components['schemas']['ProductDeletedEvent']
+      | components['schemas']['InventoryUpdatedEvent']
+      | components['schemas']['CustomerCreatedEvent']
+      | components['schemas']['CustomerUpdatedEvent'];
     StoreMailSettingsView: {
       /**
        * @description Mail the owner when a scheduled post fails on a platform
@@ -3526,7 +3562,7 @@ export interface components {
        */
       secret?: string;
       /**
-       * @description `disabled` stops deliveries (pending ones are cancelled; `disabled_reason` becomes "Disabled by the merchant"); `active` re-enables and clears `disabled_reason`: events from then on are delivered again, and `recover` re-sends what failed or was cancelled meanwhile.
+       * @description `disabled` stops deliveries (pending ones are cancelled; events from then on are recorded as `skipped` deliveries, nothing sent; `disabled_reason` becomes "Disabled by the merchant"); `active` re-enables, clears `disabled_reason` and resets the webhook's circuit breaker and concurrency slots: events from then on are delivered at once, and `recover` re-sends what failed, was cancelled or was skipped meanwhile.
        * @example active
        * @enum {string}
        */
@@ -9215,6 +9251,140 @@ export interface operations {
       };
     };
   };
+  StoreEventsController_list: {
+    parameters: {
+      query?: {
+        /** @description Items per page, 1 to 100 */
+        limit?: number;
+        /** @description The `next_cursor` of the previous page */
+        cursor?: string;
+        /** @description ISO 8601 timestamp with a time zone: only events created at or after it. Default: the oldest event kept (events are kept at least 30 days, `OUTBOX_RETENTION_DAYS`). */
+        since?: string;
+        /** @description Only events of this kind */
+        type?:
+          | 'order.created'
+          | 'order.updated'
+          | 'order.paid'
+          | 'order.shipped'
+          | 'order.delivered'
+          | 'order.cancelled'
+          | 'order.refunded'
+          | 'product.created'
+          | 'product.updated'
+          | 'product.deleted'
+          | 'inventory.updated'
+          | 'customer.created'
+          | 'customer.updated';
+      };
+      header?: never;
+      path: {
+        store_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['StoreEventEnvelope'][];
+            /**
+             * @description Pass as `cursor` for the next page; `null` on the last page
+             * @example null
+             */
+            next_cursor: string | null;
+            /**
+             * @description Always `true` on a 2xx answer
+             * @enum {boolean}
+             */
+            success: true;
+          };
+        };
+      };
+      /** @description Validation failed; `details` lists each field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_FAILED",
+           *         "details": [
+           *           {
+           *             "field": "name",
+           *             "message": "name should not be empty"
+           *           }
+           *         ],
+           *         "message": "Request validation failed"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Missing, expired or invalid token, a wrong apikey, or the public key alone */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNAUTHENTICATED",
+           *         "message": "Invalid or expired access token"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The caller sees the store but may not do this */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "FORBIDDEN",
+           *         "message": "This needs the \"webhooks\" permission on the store"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description No such store, or another tenant's */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "NOT_FOUND",
+           *         "message": "Store not found"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
   StoreMailSettingsController_get: {
     parameters: {
       query?: never;
@@ -11311,7 +11481,7 @@ export interface operations {
         /** @description The `next_cursor` of the previous page */
         cursor?: string;
         /** @description Only deliveries in this state */
-        status?: 'pending' | 'succeeded' | 'failed' | 'cancelled';
+        status?: 'pending' | 'succeeded' | 'failed' | 'cancelled' | 'skipped';
       };
       header?: never;
       path: {

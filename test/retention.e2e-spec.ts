@@ -71,12 +71,12 @@ describe('retention', () => {
     await api.close();
   });
 
-  it('deletes events dispatched more than OUTBOX_RETENTION_DAYS ago in batches of at most the limit; keeps newer and undispatched ones', async () => {
-    expect(api.settings.get(outboxConfig).OUTBOX_RETENTION_DAYS).toBe(7);
-    const old = await insertEvents(2500, 8);
-    const recent = await insertEvents(3, 6);
+  it('deletes events dispatched over OUTBOX_RETENTION_DAYS (30) ago, in batches; keeps newer ones', async () => {
+    expect(api.settings.get(outboxConfig).OUTBOX_RETENTION_DAYS).toBe(30);
+    const old = await insertEvents(2500, 31);
+    const recent = await insertEvents(3, 29);
     // Created long ago but never dispatched: the relay still owes it, whatever its age.
-    const undispatched = await insertEvents(3, null, 30);
+    const undispatched = await insertEvents(3, null, 40);
 
     const batches = await api.app.get(OutboxRetention).prune(1000);
 
@@ -86,10 +86,18 @@ describe('retention', () => {
     expect(await remaining(old)).toBe(0);
     expect(await remaining(recent)).toBe(3);
     expect(await remaining(undispatched)).toBe(3);
+    // What is kept is what the store's events listing serves: the 29-day-old events are still there.
+    const since = new Date(Date.now() - 30 * 24 * 3600 * 1000).toISOString();
+    const listed = await api.request('GET', `/functions/v1/stores/${store.storeId}/events?since=${since}&limit=100`, {
+      token: store.token,
+    });
+    expect(listed.status).toBe(200);
+    expect(listed.body.data.map((event: { id: string }) => event.id)).toEqual(expect.arrayContaining(recent));
+    expect(listed.body.data.some((event: { id: string }) => old.includes(event.id))).toBe(false);
   });
 
   it('keeps an old event a subscriber has not acknowledged, and what it is owed; deletes an old finished one', async () => {
-    const [owed, done] = [await insertEvents(1, 9), await insertEvents(1, 9)];
+    const [owed, done] = [await insertEvents(1, 31), await insertEvents(1, 31)];
     await db().query(
       `INSERT INTO outbox_owed_acks (publication_id, subscriber, event_ids, due_at, publications)
        VALUES (gen_random_uuid(), 'webhooks', ARRAY[$1::uuid], now() + interval '1 minute', 5)`,
@@ -106,7 +114,7 @@ describe('retention', () => {
   });
 
   it('lets sweeps of several workers run at once: each row goes once, none waits on another', async () => {
-    const old = await insertEvents(3000, 10);
+    const old = await insertEvents(3000, 32);
     const retention = api.app.get(OutboxRetention);
     const sweeps = await Promise.all([retention.prune(200), retention.prune(200), retention.prune(200)]);
     const all = sweeps.flat();
@@ -175,7 +183,7 @@ describe('retention', () => {
   });
 
   it('is swept by a worker on its own, from its start', async () => {
-    const old = await insertEvents(20, 9);
+    const old = await insertEvents(20, 31);
     const oldDelivery = await insertDelivery('failed', 31);
     const worker = await startApp({ APP_ROLE: 'all' });
     try {

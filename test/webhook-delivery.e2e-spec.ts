@@ -249,11 +249,15 @@ describe('webhook deliveries', () => {
     expect(receiver.to('/gone/hook')).toHaveLength(1);
     expect((await webhookRow(hook.id)).disabled_reason).toBe('The receiver answered 410 Gone');
 
-    // While disabled, new events make no deliveries: once the change is relayed, there is none for it.
+    // While disabled, new events are recorded as skipped deliveries, and nothing is sent.
     await api.request('PATCH', `/functions/v1/products/${productId}`, { token: owner.token, body: { name: 'Renamed while disabled' } });
     await settled(owner.storeId);
-    const [{ count }] = await db().query(`SELECT count(*)::int AS count FROM webhook_deliveries WHERE webhook_id = $1`, [hook.id]);
-    expect(count).toBe(1);
+    const logged = 'SELECT event, status FROM webhook_deliveries WHERE webhook_id = $1 ORDER BY created_at';
+    const rows = await db().query(logged, [hook.id]);
+    expect(rows).toEqual([
+      { event: 'product.created', status: 'failed' },
+      { event: 'product.updated', status: 'skipped' },
+    ]);
     expect(receiver.to('/gone/hook')).toHaveLength(1);
 
     const enabled = await api.request('PATCH', `/functions/v1/webhooks/${hook.id}`, {

@@ -660,11 +660,13 @@ describe('webhooks API', () => {
   });
 
   describe('recover', () => {
-    it('re-sends only the events whose latest delivery since then failed or was cancelled, once', async () => {
+    it('re-sends only the events whose latest delivery since then failed, was cancelled or skipped, once', async () => {
       const { webhook } = await register();
       const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000);
       const failed = await insertDelivery(webhook.id, { status: 'failed', createdAt: minutesAgo(50) });
       const cancelled = await insertDelivery(webhook.id, { status: 'cancelled', createdAt: minutesAgo(40) });
+      // Came while the webhook was disabled: never sent.
+      const skipped = await insertDelivery(webhook.id, { status: 'skipped', createdAt: minutesAgo(25) });
       await insertDelivery(webhook.id, { status: 'succeeded', createdAt: minutesAgo(30) });
       await insertDelivery(webhook.id, { status: 'pending', createdAt: minutesAgo(30) });
       await insertDelivery(webhook.id, { status: 'failed', createdAt: minutesAgo(120) }); // before `since`
@@ -691,14 +693,15 @@ describe('webhooks API', () => {
       const since = minutesAgo(60).toISOString();
       const result = await call('webhooksMember', 'POST', `/webhooks/${webhook.id}/recover`, { since });
       expect(result.status).toBe(200);
-      expect(result.body).toMatchObject({ success: true, redelivered: 3, has_more: false });
+      expect(result.body).toMatchObject({ success: true, redelivered: 4, has_more: false });
       const byOriginal = Object.fromEntries(
         result.body.deliveries.map((d: { redelivery_of: string; event_id: string; status: string; attempts: unknown[] }) => [
           d.redelivery_of,
           d,
         ]),
       );
-      expect(Object.keys(byOriginal).sort()).toEqual([failed.id, cancelled.id, relapse.id].sort());
+      expect(Object.keys(byOriginal).sort()).toEqual([failed.id, cancelled.id, skipped.id, relapse.id].sort());
+      expect(byOriginal[skipped.id]).toMatchObject({ event_id: skipped.event_id, status: 'pending' });
       expect(byOriginal[failed.id]).toMatchObject({ event_id: failed.event_id, status: 'pending', attempts: [], webhook_id: webhook.id });
       expect(byOriginal[relapse.id].event_id).toBe(relapsed.event_id);
       expect(await queuedFirstAttempts(webhook.id)).toEqual(result.body.deliveries.map((d: { id: string }) => d.id).sort());
@@ -829,6 +832,7 @@ describe('webhooks API', () => {
       ['post', '/functions/v1/webhooks/{webhook_id}/deliveries/{delivery_id}/redeliver', '201'],
       ['post', '/functions/v1/webhooks/{webhook_id}/recover', '200'],
       ['get', '/functions/v1/notifications', '200'],
+      ['get', '/functions/v1/stores/{store_id}/events', '200'],
     ];
     for (const [method, path, status] of routes) {
       const operation = doc.paths[path]?.[method];

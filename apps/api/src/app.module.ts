@@ -34,6 +34,8 @@ import {
   DeliveryRetention1763801500100,
   MillisecondTimestamps1763800560000,
   ParkedDeliveries1763801470000,
+  SkippedDeliveries1763802400000,
+  StoreEventReads1763802400100,
   Webhooks1763800400000,
   WebhooksModule,
 } from '@app/webhooks';
@@ -69,6 +71,8 @@ export const MIGRATIONS = [
   InvitationLinks1763801720050,
   AccountRecovery1763801720100,
   RefreshReuseInterval1763802100000,
+  SkippedDeliveries1763802400000,
+  StoreEventReads1763802400100,
 ];
 
 @Module({})

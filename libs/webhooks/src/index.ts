@@ -15,3 +15,5 @@ export * from './dispatch/webhook-dispatch.saga.js';
 export * from './notifications/stock-notifications.saga.js';
 export * from './dispatch/dispatch-webhook/dispatch-webhook.handler.js';
 export * from './webhooks.config.js';
+export * from './migrations/1763802400000-skipped-deliveries.js';
+export * from './migrations/1763802400100-store-event-reads.js';

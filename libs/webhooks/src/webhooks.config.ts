@@ -53,7 +53,9 @@ export class WebhooksConfig extends SettingsGroup {
   WEBHOOK_CIRCUIT_COOLDOWN_MS = 60_000;
 
   @Setting(
-    'Workers delete finished webhook deliveries (succeeded, failed, cancelled) last changed longer ago than this many days, with their attempts (they leave the delivery log); pending ones never. `0` keeps them; at most 3650.',
+    'Workers delete finished webhook deliveries (succeeded, failed, cancelled, skipped) last changed longer ago than ' +
+      'this many days, with their attempts (they leave the delivery log); pending ones never. `0` keeps them; ' +
+      'at most 3650.',
   )
   @Type(() => Number)
   @IsInt()

@@ -6,6 +6,8 @@ import { DeliveryRetention } from './deliveries/delivery-retention.js';
 import { DeliveryRepository } from './deliveries/delivery.repository.js';
 import { DeliveryWorker } from './deliveries/delivery.worker.js';
 import { EndpointGate } from './deliveries/endpoint-gate.js';
+import { ListStoreEventsHandler } from './events/list-store-events/list-store-events.handler.js';
+import { StoreEventsController } from './events/store-events.controller.js';
 import { DispatchWebhookHandler } from './dispatch/dispatch-webhook/dispatch-webhook.handler.js';
 import { WebhookDispatchSaga } from './dispatch/webhook-dispatch.saga.js';
 import { NotifyOutOfStockHandler } from './notifications/commands/notify-out-of-stock/notify-out-of-stock.handler.js';
@@ -28,7 +30,7 @@ import { WebhooksController } from './webhooks/webhooks.controller.js';
  */
 @Module({
   imports: [StoreAccessModule, BullModule.registerQueue({ name: DELIVERY_QUEUE })],
-  controllers: [WebhooksController, WebhookDeliveriesController, NotificationsController],
+  controllers: [WebhooksController, WebhookDeliveriesController, NotificationsController, StoreEventsController],
   providers: [
     WebhookRepository,
     DeliveryRepository,
@@ -47,6 +49,7 @@ import { WebhooksController } from './webhooks/webhooks.controller.js';
     ...WebhookCommandHandlers,
     ...WebhookQueryHandlers,
     ...NotificationQueryHandlers,
+    ListStoreEventsHandler,
   ],
   exports: [DeliveryQueue, DeliveryWorker, DeliveryRetention, NotificationRepository],
 })

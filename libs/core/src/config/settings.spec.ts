@@ -71,10 +71,11 @@ describe('loadSettings', () => {
     expect(settings.get(httpConfig).corsOrigins).toEqual(['https://a.example', 'https://b.example']);
   });
 
-  it('keeps dispatched outbox events 7 days by default; 0 keeps them for ever; refuses the rest', () => {
-    expect(load({ NODE_ENV: 'test' }).get(outboxConfig).OUTBOX_RETENTION_DAYS).toBe(7);
+  it('keeps dispatched outbox events 30 days by default, at least 30; 0 keeps them for ever; refuses the rest', () => {
+    expect(load({ NODE_ENV: 'test' }).get(outboxConfig).OUTBOX_RETENTION_DAYS).toBe(30);
     expect(load({ NODE_ENV: 'test', OUTBOX_RETENTION_DAYS: '0' }).get(outboxConfig).OUTBOX_RETENTION_DAYS).toBe(0);
-    for (const bad of ['-1', '1.5', 'week', '3651']) {
+    expect(load({ NODE_ENV: 'test', OUTBOX_RETENTION_DAYS: '90' }).get(outboxConfig).OUTBOX_RETENTION_DAYS).toBe(90);
+    for (const bad of ['-1', '1.5', 'week', '3651', '1', '7', '29']) {
       expect(problems({ NODE_ENV: 'test', OUTBOX_RETENTION_DAYS: bad })).toEqual([expect.stringMatching(/^OUTBOX_RETENTION_DAYS /)]);
     }
   });

@@ -9,8 +9,8 @@ import { outboxConfig, type OutboxConfig } from './outbox.config.js';
  * outbox_events_dispatched_idx). An event is never deleted, however old, while the relay still owes
  * it to the event bus: undispatched, or still owed an acknowledgement (named by a row of
  * `outbox_owed_acks`, a table that holds the publications in flight, so reading it whole is cheap).
- * Nothing reads a finished event again (webhook deliveries keep their own copy of the envelope), so
- * the window is only for inspection.
+ * Webhook deliveries keep their own copy of the envelope; the window (at least 30 days) is what the
+ * store events listing (`GET /functions/v1/stores/{store_id}/events`) serves for reconciliation.
  */
 @Injectable()
 export class OutboxRetention extends RetentionSweep {

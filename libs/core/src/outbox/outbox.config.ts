@@ -1,7 +1,10 @@
 import { Type } from 'class-transformer';
-import { IsBoolean, IsInt, Max, Min } from 'class-validator';
+import { IsBoolean, IsInt, Max, Min, ValidateBy } from 'class-validator';
 import { defineSettings, Setting, SettingsGroup } from '../config/settings.js';
 import { AsBoolean } from '../config/transforms.js';
+
+/** The store events API promises a month of events (`GET /functions/v1/stores/{store_id}/events`). */
+export const MIN_OUTBOX_RETENTION_DAYS = 30;
 
 export class OutboxConfig extends SettingsGroup {
   @Setting('Whether this process relays store events from the outbox onto the event bus (only `worker` and `all` processes relay).')
@@ -25,13 +28,21 @@ export class OutboxConfig extends SettingsGroup {
   OUTBOX_ACK_TIMEOUT_MS = 30_000;
 
   @Setting(
-    'Workers delete outbox events dispatched longer ago than this many days (at start, then hourly, in batches); undispatched or unacknowledged ones never. `0` keeps them; at most 3650.',
+    'Workers delete outbox events dispatched longer ago than this many days (at start, then hourly, in batches); ' +
+      'undispatched or unacknowledged ones never. `GET /functions/v1/stores/{store_id}/events` lists what is ' +
+      'kept, so at least 30; `0` keeps them; at most 3650.',
   )
   @Type(() => Number)
   @IsInt()
-  @Min(0)
+  @ValidateBy({
+    name: 'zeroOrAtLeastMinimum',
+    validator: {
+      validate: (value: unknown) => typeof value === 'number' && (value === 0 || value >= MIN_OUTBOX_RETENTION_DAYS),
+      defaultMessage: () => `OUTBOX_RETENTION_DAYS must be 0 (keep) or at least ${MIN_OUTBOX_RETENTION_DAYS}`,
+    },
+  })
   @Max(3650)
-  OUTBOX_RETENTION_DAYS = 7;
+  OUTBOX_RETENTION_DAYS = MIN_OUTBOX_RETENTION_DAYS;
 }
 
 export const outboxConfig = defineSettings('outbox', '@app/core', OutboxConfig, {

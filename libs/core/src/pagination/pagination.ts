@@ -49,6 +49,41 @@ export function decodeCursor(cursor: string | undefined): Cursor | null {
   }
 }
 
+/**
+ * Position after the last item of a page ordered by a timestamp kept to the microsecond (the outbox's
+ * `created_at`, which a JSON date cannot hold): `at` as PostgreSQL writes it in UTC with six decimals
+ * (`to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`), compared as a timestamptz.
+ */
+export interface PreciseCursor {
+  at: string;
+  id: string;
+}
+
+const PRECISE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
+
+function sameMillisecond(at: string): boolean {
+  const date = new Date(at);
+  return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 23) === at.slice(0, 23);
+}
+
+export function encodePreciseCursor(item: { position: string; id: string }): string {
+  return Buffer.from(JSON.stringify({ p: item.position, i: item.id })).toString('base64url');
+}
+
+export function decodePreciseCursor(cursor: string | undefined): PreciseCursor | null {
+  if (!cursor) return null;
+  try {
+    const { p, i } = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { p: unknown; i: unknown };
+    // Only what PostgreSQL reads as a timestamp in range: a hand-made cursor must not reach it otherwise.
+    // (A date JavaScript reads differently, such as 30 February, is not one PostgreSQL reads.)
+    const valid = typeof p === 'string' && PRECISE_TIME.test(p) && !p.startsWith('0000') && sameMillisecond(p);
+    if (!valid || typeof i !== 'string' || !isUUID(i)) throw new Error('bad cursor');
+    return { at: p, id: i };
+  } catch {
+    throw ApiError.validation([{ field: 'cursor', message: 'is not a cursor returned by this list' }]);
+  }
+}
+
 export interface Page<T> {
   data: T[];
   next_cursor: string | null;
@@ -60,7 +95,13 @@ export function toPage<Row extends { created_at: Date | string; id: string }, T>
   limit: number,
   view: (row: Row) => T,
 ): Page<T> {
+  return toPageWith(rows, limit, view, encodeCursor);
+}
+
+/** `toPage` with the cursor another encoder makes of the page's last row (`encodePreciseCursor`). */
+export function toPageWith<Row, T>(rows: Row[], limit: number, view: (row: Row) => T, encode: (last: Row) => string) {
   const more = rows.length > limit;
   const pageRows = more ? rows.slice(0, limit) : rows;
-  return { data: pageRows.map(view), next_cursor: more ? encodeCursor(pageRows[pageRows.length - 1]) : null };
+  const page: Page<T> = { data: pageRows.map(view), next_cursor: more ? encode(pageRows[pageRows.length - 1]) : null };
+  return page;
 }

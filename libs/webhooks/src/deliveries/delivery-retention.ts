@@ -3,7 +3,7 @@ import { RetentionSweep, type RuntimeConfig, runtimeConfig, SystemDb } from '@ap
 import { webhooksConfig, type WebhooksConfig } from '../webhooks.config.js';
 
 /**
- * Deletes finished deliveries (succeeded, failed, cancelled) whose last change is more than
+ * Deletes finished deliveries (succeeded, failed, cancelled, skipped) whose last change is more than
  * DELIVERY_RETENTION_DAYS old, with their attempts (ON DELETE CASCADE): the unit the delivery log
  * shows, so the log never lists a delivery without the attempts it made. A pending delivery is never
  * deleted, however old. A delivery that has a redelivery waits until that redelivery is gone (a later

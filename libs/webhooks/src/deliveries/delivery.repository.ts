@@ -28,6 +28,9 @@ const UNPARK = `WITH unparked AS (
   UPDATE webhook_deliveries SET parked_at = NULL, next_attempt_at = now() WHERE id = $1 AND status = 'pending' AND parked_at IS NOT NULL
 )`;
 
+/** The delivery statuses `recover` sends again. */
+const RECOVERABLE = ['failed', 'cancelled', 'skipped'].map((status) => `'${status}'`).join(', ');
+
 @Injectable()
 export class DeliveryRepository {
   constructor(
@@ -37,31 +40,34 @@ export class DeliveryRepository {
   ) {}
 
   /**
-   * For each event, one pending delivery per active webhook of its store subscribed to its kind, and
-   * the acknowledgement of the events' publications by `subscriber`, in one statement. Only events
-   * acknowledged by this statement get deliveries: a republished event whose publication was
-   * acknowledged already writes nothing (and deliveries are unique per event × webhook besides).
-   * Answers the new deliveries in the events' order.
+   * For each event, one delivery per webhook of its store subscribed to its kind: pending for an active
+   * webhook, `skipped` (nothing to send, nothing due) for a disabled one, so `recover` can send it after
+   * re-enabling; and the acknowledgement of the events' publications by `subscriber`, in one statement.
+   * Only events acknowledged by this statement get deliveries: a republished event whose publication
+   * was acknowledged already writes nothing (and deliveries are unique per event × webhook besides).
+   * Returns the new pending deliveries (the ones to send) in the events' order.
    */
   async createForEvents(
     subscriber: string,
     publications: readonly string[],
     events: { id: string; store_id: string; event: string; body: string }[],
   ): Promise<{ id: string; webhook_id: string }[]> {
-    return queryRows<{ id: string; webhook_id: string }>(
+    const rows = await queryRows<{ id: string; webhook_id: string; status: DeliveryStatus }>(
       this.system.tx,
       `WITH event AS (
          SELECT * FROM ROWS FROM (json_to_recordset($1::json) AS (event_id uuid, store_id uuid, event text, body text))
                        WITH ORDINALITY AS e(event_id, store_id, event, body, n)
        ), ${acknowledgeCte('$2', '$3')}
-       INSERT INTO webhook_deliveries (webhook_id, store_id, event_id, event, body)
-       SELECT w.id, w.store_id, e.event_id, e.event, e.body
+       INSERT INTO webhook_deliveries (webhook_id, store_id, event_id, event, body, status, next_attempt_at)
+       SELECT w.id, w.store_id, e.event_id, e.event, e.body,
+              CASE WHEN w.status = 'active' THEN 'pending' ELSE 'skipped' END,
+              CASE WHEN w.status = 'active' THEN now() END
          FROM event e
          JOIN acked ON acked.event_id = e.event_id
-         JOIN webhooks w ON w.store_id = e.store_id AND w.status = 'active' AND e.event = ANY (w.events)
+         JOIN webhooks w ON w.store_id = e.store_id AND e.event = ANY (w.events)
         ORDER BY e.n
        ON CONFLICT (event_id, webhook_id) WHERE redelivery_of IS NULL DO NOTHING
-       RETURNING id, webhook_id`,
+       RETURNING id, webhook_id, status`,
       // One JSON parameter: text[] parameters of JSON bodies cost the driver an escape pass per character.
       [
         JSON.stringify(events.map((e) => ({ event_id: e.id, store_id: e.store_id, event: e.event, body: e.body }))),
@@ -69,6 +75,7 @@ export class DeliveryRepository {
         publications,
       ],
     );
+    return rows.filter((row) => row.status === 'pending').map(({ id, webhook_id }) => ({ id, webhook_id }));
   }
 
   /** A delivery of one event to one webhook outside the event flow: a test event or a redelivery. */
@@ -100,6 +107,10 @@ export class DeliveryRepository {
     );
   }
 
+  /**
+   * Redelivers, oldest first, each event whose latest delivery to the webhook since `since` failed, was
+   * cancelled or was skipped (RECOVERABLE): a new pending delivery with `redelivery_of` that one.
+   */
   async redeliverFailedSince(webhookId: string, since: Date, limit: number): Promise<DeliveryRow[]> {
     return queryRows<DeliveryRow>(
       this.db.tx,
@@ -108,7 +119,7 @@ export class DeliveryRepository {
           WHERE webhook_id = $1 AND created_at >= $2
           ORDER BY event_id, created_at DESC, id DESC
        ), chosen AS (
-         SELECT * FROM latest WHERE status IN ('failed', 'cancelled') ORDER BY created_at, id LIMIT $3
+         SELECT * FROM latest WHERE status IN (${RECOVERABLE}) ORDER BY created_at, id LIMIT $3
        )
        INSERT INTO webhook_deliveries (webhook_id, store_id, event_id, event, body, redelivery_of)
        SELECT webhook_id, store_id, event_id, event, body, id FROM chosen ORDER BY created_at, id
@@ -117,7 +128,10 @@ export class DeliveryRepository {
     );
   }
 
-  /** Whether some event's latest delivery to the webhook since `since` failed or was cancelled (what recover would still send). */
+  /**
+   * Whether some event's latest delivery to the webhook since `since` failed, was cancelled or skipped
+   * (what recover would still send).
+   */
   async anyFailedSince(webhookId: string, since: Date): Promise<boolean> {
     const rows = await queryRows<{ found: boolean }>(
       this.db.tx,
@@ -126,7 +140,7 @@ export class DeliveryRepository {
            SELECT DISTINCT ON (event_id) status FROM webhook_deliveries
             WHERE webhook_id = $1 AND created_at >= $2
             ORDER BY event_id, created_at DESC, id DESC
-         ) latest WHERE status IN ('failed', 'cancelled')
+         ) latest WHERE status IN (${RECOVERABLE})
        ) AS found`,
       [webhookId, since],
     );

@@ -1,6 +1,10 @@
 import { ApiProperty } from '@nestjs/swagger';
 
-export type DeliveryStatus = 'pending' | 'succeeded' | 'failed' | 'cancelled';
+/**
+ * `skipped`: the event came while the webhook was disabled; nothing was sent (`recover` sends it once
+ * the webhook is active again).
+ */
+export type DeliveryStatus = 'pending' | 'succeeded' | 'failed' | 'cancelled' | 'skipped';
 
 export interface DeliveryRow {
   id: string;
@@ -72,7 +76,13 @@ export class DeliveryView {
   event_id!: string;
   @ApiProperty({ description: 'The event kind: a store event of the catalog, or `webhook.test`', example: 'order.paid' })
   event!: string;
-  @ApiProperty({ enum: ['pending', 'succeeded', 'failed', 'cancelled'] satisfies DeliveryStatus[], example: 'pending' })
+  @ApiProperty({
+    enum: ['pending', 'succeeded', 'failed', 'cancelled', 'skipped'] satisfies DeliveryStatus[],
+    description:
+      '`cancelled`: stopped when the webhook was disabled; `skipped`: the event came while the webhook was ' +
+      'disabled, nothing was sent (`recover` sends it after re-enabling)',
+    example: 'pending',
+  })
   status!: DeliveryStatus;
   @ApiProperty({ type: 'integer', description: 'Attempts made so far', example: 1 })
   attempt_count!: number;

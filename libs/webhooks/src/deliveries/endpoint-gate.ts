@@ -158,6 +158,13 @@ local handed = hand_over(now_ms(), ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3])
 return {redis.call('ZCARD', KEYS[2]), redis.call('ZCARD', KEYS[1]), handed}
 `;
 
+// ARGV: webhook, limit, lease ms. Closes the circuit and frees every slot (a re-enabled webhook starts afresh);
+// the parked attempts get the slots now free, as after any release.
+const RESET = `${PRELUDE}
+redis.call('DEL', KEYS[1], KEYS[3])
+return hand_over(now_ms(), ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3]))
+`;
+
 // ARGV: attempts. Answers 1 for each the gate knows (parked, or holding a slot), 0 otherwise.
 const KNOWN = `
 local known = {}
@@ -173,6 +180,7 @@ type GateCommands = {
   webhookGateRelease(...args: (string | number)[]): Promise<[number, string[]]>;
   webhookGateWake(...args: (string | number)[]): Promise<[number, number, string[]]>;
   webhookGateKnown(...args: (string | number)[]): Promise<number[]>;
+  webhookGateReset(...args: (string | number)[]): Promise<string[]>;
 };
 
 const toAttempt = (member: string): GateAttempt => {
@@ -209,6 +217,7 @@ export class EndpointGate {
     define('webhookGateRelease', RELEASE, 4);
     define('webhookGateWake', WAKE, 4);
     define('webhookGateKnown', KNOWN, 2);
+    define('webhookGateReset', RESET, 4);
     this.commands = redis as unknown as GateCommands;
     this.leaseMs = config.WEBHOOK_TIMEOUT_MS + LEASE_MARGIN_MS;
   }
@@ -277,6 +286,21 @@ export class EndpointGate {
       this.leaseMs,
     );
     return { parked, inFlight, handed: handed.map(toAttempt) };
+  }
+
+  /**
+   * Starts the webhook afresh (it was re-enabled): its circuit closed with no failure counted, its slots
+   * free (a request still in flight gives its slot back to nobody). Returns the parked attempts handed
+   * the slots: enqueue them.
+   */
+  async reset(webhookId: string): Promise<GateAttempt[]> {
+    const handed = await this.commands.webhookGateReset(
+      ...this.keys(webhookId),
+      webhookId,
+      this.config.WEBHOOK_ENDPOINT_CONCURRENCY,
+      this.leaseMs,
+    );
+    return handed.map(toAttempt);
   }
 
   /** Every attempt parked in the gate, of every webhook. */

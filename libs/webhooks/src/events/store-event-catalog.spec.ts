@@ -3,7 +3,7 @@ import formats from 'ajv-formats';
 import { COMMERCE_EVENTS } from '@app/commerce';
 import { MAX_SUBSCRIBED_EVENTS } from '../webhooks/webhook-api.constants.js';
 import { STORE_EVENT_CATALOG, STORE_EVENT_NAMES, isStoreEventName } from './store-event-catalog.js';
-import { storeEventOpenApiSchemas, storeEventSchemaName } from './store-event-openapi.js';
+import { STORE_EVENT_ENVELOPE_SCHEMA, storeEventOpenApiSchemas, storeEventSchemaName } from './store-event-openapi.js';
 
 /** Strict: a keyword ajv does not know (a typo such as `nulable`) is an error, not ignored. */
 function strictAjv(): Ajv {
@@ -64,8 +64,9 @@ describe('the store event catalog', () => {
 describe('the store events in the OpenAPI document', () => {
   const schemas = storeEventOpenApiSchemas();
 
-  it('one component schema per event, named after it', () => {
-    expect(Object.keys(schemas).sort()).toEqual(STORE_EVENT_NAMES.map(storeEventSchemaName).sort());
+  it('one component schema per event, named after it, and one for any of them', () => {
+    const names = [...STORE_EVENT_NAMES.map(storeEventSchemaName), STORE_EVENT_ENVELOPE_SCHEMA];
+    expect(Object.keys(schemas).sort()).toEqual(names.sort());
     expect(storeEventSchemaName('order.paid')).toBe('OrderPaidEvent');
     expect(storeEventSchemaName('inventory.out_of_stock')).toBe('InventoryOutOfStockEvent');
   });
@@ -82,5 +83,13 @@ describe('the store events in the OpenAPI document', () => {
       expect(validate(schema.example), `${name}: ${ajv.errorsText(validate.errors)}`).toBe(true);
       expect(validate({ ...schema.example, event: name === 'order.paid' ? 'order.created' : 'order.paid' }), name).toBe(false);
     }
+  });
+
+  it('any envelope is one of the event schemas, told apart by `event`', () => {
+    type AnyOf = { oneOf: { $ref: string }[]; discriminator: { mapping: Record<string, string> } };
+    const any = schemas[STORE_EVENT_ENVELOPE_SCHEMA] as AnyOf;
+    const refs = STORE_EVENT_NAMES.map((name) => `#/components/schemas/${storeEventSchemaName(name)}`);
+    expect(any.oneOf.map((item) => item.$ref)).toEqual(refs);
+    expect(Object.entries(any.discriminator.mapping)).toEqual(STORE_EVENT_NAMES.map((name, i) => [name, refs[i]]));
   });
 });

@@ -1,5 +1,5 @@
 import type { CallbacksObject, ParameterObject } from '@nestjs/swagger';
-import type { StoreEventDefinition } from '@app/core';
+import type { StoreEventDefinition, StoreEventName } from '@app/core';
 import { STORE_EVENT_CATALOG, STORE_EVENT_NAMES } from './store-event-catalog.js';
 
 /** An OpenAPI 3.0 schema object (what `components.schemas` holds). */
@@ -39,15 +39,32 @@ function envelopeSchema(event: string, definition: StoreEventDefinition<any>): O
   };
 }
 
+/** The component name of "any store event's envelope" (one of the event schemas, by `event`). */
+export const STORE_EVENT_ENVELOPE_SCHEMA = 'StoreEventEnvelope';
+
+const schemaRef = (event: string) => `#/components/schemas/${storeEventSchemaName(event)}`;
+
+/** Any store event's envelope: one of the per-event schemas, told apart by `event`. */
+function anyEnvelopeSchema(): OpenApiSchema {
+  const refs = STORE_EVENT_NAMES.map((event) => ({ event, $ref: schemaRef(event) }));
+  return {
+    description:
+      'A store event `{id, event, created_at, store_id, data}`: exactly what a webhook subscribed to it ' +
+      'receives as the body of a delivery. `data` depends on `event`.',
+    oneOf: refs.map(({ $ref }) => ({ $ref })),
+    discriminator: { propertyName: 'event', mapping: Object.fromEntries(refs.map(({ event, $ref }) => [event, $ref])) },
+  };
+}
+
 /**
- * One component schema per store event of the catalog, by `storeEventSchemaName`, for the OpenAPI
- * document (`apps/api/src/openapi.ts`); its `data` is the catalog's JSON Schema, so the document and
- * the tests that validate events read the same schema.
+ * One component schema per store event of the catalog, by `storeEventSchemaName`, and one for any of
+ * them (`StoreEventEnvelope`), for the OpenAPI document (`apps/api/src/openapi.ts`); its `data` is
+ * the catalog's JSON Schema, so the document and the tests that validate events read the same schema.
  */
 export function storeEventOpenApiSchemas(): Record<string, OpenApiSchema> {
-  return Object.fromEntries(
-    STORE_EVENT_NAMES.map((event) => [storeEventSchemaName(event), envelopeSchema(event, STORE_EVENT_CATALOG[event])]),
-  );
+  const schemaOf = (event: StoreEventName) => envelopeSchema(event, STORE_EVENT_CATALOG[event]);
+  const perEvent = STORE_EVENT_NAMES.map((event) => [storeEventSchemaName(event), schemaOf(event)]);
+  return { ...Object.fromEntries(perEvent), [STORE_EVENT_ENVELOPE_SCHEMA]: anyEnvelopeSchema() };
 }
 
 const header = (name: string, description: string, example: string): ParameterObject => ({

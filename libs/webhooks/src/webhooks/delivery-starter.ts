@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { DeliveryQueue } from '../deliveries/delivery-queue.js';
 import { RequestTransaction } from '@app/core';
+import { DeliveryQueue } from '../deliveries/delivery-queue.js';
+import { EndpointGate } from '../deliveries/endpoint-gate.js';
 
 /**
  * Enqueues the first attempt of deliveries a request creates (test event, redeliver, recover), once
@@ -13,10 +14,30 @@ import { RequestTransaction } from '@app/core';
 export class DeliveryStarter {
   private readonly logger = new Logger(DeliveryStarter.name);
 
-  constructor(private readonly queue: DeliveryQueue) {}
+  constructor(
+    private readonly queue: DeliveryQueue,
+    private readonly gate: EndpointGate,
+  ) {}
 
   start(deliveryIds: string[]): Promise<void> {
     return RequestTransaction.afterCommit(() => this.enqueue(deliveryIds));
+  }
+
+  /**
+   * Once the request's transaction has committed, resets the webhook's circuit breaker and slots in the
+   * delivery gate (it was re-enabled), so its next delivery is sent at once instead of after the
+   * circuit's cool-down. Should Redis fail, the request still succeeds: the circuit then half-opens
+   * when its cool-down ends, as it would have.
+   */
+  resetGate(webhookId: string): Promise<void> {
+    return RequestTransaction.afterCommit(async () => {
+      try {
+        await this.queue.enqueueHanded(await this.gate.reset(webhookId));
+      } catch (error) {
+        const message = 'could not reset the gate of a re-enabled webhook; its cool-down applies';
+        this.logger.error({ webhook_id: webhookId, err: error }, message);
+      }
+    });
   }
 
   private async enqueue(deliveryIds: string[]): Promise<void> {

@@ -37,7 +37,7 @@ export const WEBHOOK_STATUSES: readonly WebhookStatus[] = ['active', 'disabled']
 // ── Deliveries ───────────────────────────────────────────────────────────────────────────────────
 
 /** The delivery statuses a delivery log can be filtered by. */
-export const DELIVERY_STATUSES: readonly DeliveryStatus[] = ['pending', 'succeeded', 'failed', 'cancelled'];
+export const DELIVERY_STATUSES: readonly DeliveryStatus[] = ['pending', 'succeeded', 'failed', 'cancelled', 'skipped'];
 
 /** The event kind of `POST /webhooks/{id}/test`; sent whatever the webhook subscribes to. */
 export const TEST_EVENT_KIND = 'webhook.test';

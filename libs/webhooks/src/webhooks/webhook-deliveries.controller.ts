@@ -40,8 +40,9 @@ export class WebhookDeliveriesController {
   @ApiOperation({
     summary: "A webhook's deliveries with their attempts, newest first",
     description:
-      'One delivery per event (plus test events and redeliveries), filtered by `status` (`pending`, `succeeded`, `failed`, ' +
-      '`cancelled`). Each attempt records when it started, its duration, the status code, the error, a short excerpt of the ' +
+      'One delivery per event (plus test events and redeliveries), filtered by `status` (`pending`, `succeeded`, ' +
+      '`failed`, `cancelled`, `skipped`: an event that came while the webhook was disabled, never sent). ' +
+      'Each attempt records when it started, its duration, the status code, the error, a short excerpt of the ' +
       "receiver's answer and when the next attempt is due.",
   })
   @ApiPage(DeliveryView)
@@ -88,11 +89,14 @@ export class WebhookDeliveriesController {
   @HttpCode(200)
   @StoreScoped({ from: 'webhook', need: 'webhooks' })
   @ApiOperation({
-    summary: 'Re-send what failed since a time',
+    summary: 'Re-send what failed or was skipped since a time',
     description:
       `Redelivers every event whose latest delivery since \`since\` (at most ${RECOVER_MAX_AGE_DAYS} days ago, not in the ` +
-      'future) failed or was cancelled, e.g. after re-enabling a disabled webhook. Events already redelivered are not sent ' +
-      `again, so repeating the call is safe. At most ${RECOVER_MAX_DELIVERIES} events per call, oldest first; \`has_more\` ` +
+      'future) failed, was cancelled or was skipped (it came while the webhook was disabled), e.g. after ' +
+      're-enabling a disabled webhook: same envelope `id` and body, signed with the current secret. A disabled ' +
+      'webhook answers 409 (re-enable it first, as nothing can be sent to it). Events already redelivered are ' +
+      `not sent again, so repeating the call is safe. At most ${RECOVER_MAX_DELIVERIES} events per call, ` +
+      'oldest first; `has_more` ' +
       `says more remain (call again with the same \`since\`). Answers 200 even when nothing qualified. ${QUEUED}`,
   })
   @ApiEnvelope(200, {

@@ -176,9 +176,10 @@ export class UpdateWebhookDto {
   @ApiPropertyOptional({
     enum: WEBHOOK_STATUSES,
     description:
-      '`disabled` stops deliveries (pending ones are cancelled; `disabled_reason` becomes "Disabled by the merchant"); ' +
-      '`active` re-enables and clears `disabled_reason`: events from then on are delivered again, and `recover` re-sends ' +
-      'what failed or was cancelled meanwhile.',
+      '`disabled` stops deliveries (pending ones are cancelled; events from then on are recorded as `skipped` ' +
+      'deliveries, nothing sent; `disabled_reason` becomes "Disabled by the merchant"); `active` re-enables, clears ' +
+      "`disabled_reason` and resets the webhook's circuit breaker and concurrency slots: events from then on are " +
+      'delivered at once, and `recover` re-sends what failed, was cancelled or was skipped meanwhile.',
     example: 'active',
   })
   @Given()
@@ -203,7 +204,7 @@ export class RecoverDeliveriesDto {
   @ApiProperty({
     description:
       `ISO 8601 timestamp with a time zone, not in the future and at most ${RECOVER_MAX_AGE_DAYS} days ago: every event whose ` +
-      'latest delivery to this webhook since then failed or was cancelled is delivered again.',
+      'latest delivery to this webhook since then failed, was cancelled or was skipped is delivered again.',
     example: '2026-11-21T00:00:00Z',
   })
   @IsString()

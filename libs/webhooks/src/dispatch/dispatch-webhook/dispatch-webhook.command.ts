@@ -1,7 +1,10 @@
 import { Command } from '@nestjs/cqrs';
 import type { CatalogEventEnvelope } from '@app/core';
 
-/** Turn a batch of store events into deliveries for their stores' active webhooks subscribed to each kind; acknowledges the batch. */
+/**
+ * Turn a batch of store events into deliveries for their stores' webhooks subscribed to each kind (pending for
+ * active webhooks, skipped for disabled ones); acknowledges the batch.
+ */
 export class DispatchWebhookCommand extends Command<number> {
   constructor(
     readonly envelopes: readonly CatalogEventEnvelope[],

@@ -9,11 +9,12 @@ import { DispatchWebhookCommand } from './dispatch-webhook.command.js';
 /**
  * Writes the deliveries of a batch of events and acknowledges their publications for the webhook
  * dispatch, in one statement (idempotent: an event whose publication was acknowledged before writes
- * nothing, and deliveries are unique per event × webhook besides); then asks the delivery gate, once
- * per webhook, which first attempts may go now (the others are parked there; the sweep marks them in
- * PostgreSQL), and enqueues those in one Redis round trip. A failure before the statement commits leaves the events unacknowledged: the relay
- * publishes them again. A crash after it is repaired by the delivery sweep (due pending deliveries,
- * parked ones the gate lost).
+ * nothing, and deliveries are unique per event × webhook besides). A disabled webhook's deliveries
+ * are written `skipped` by that statement and go no further. For the pending ones it then asks the
+ * delivery gate, once per webhook, which first attempts may go now (the others are parked there; the
+ * sweep marks them in PostgreSQL), and enqueues those in one Redis round trip. A failure before the
+ * statement commits leaves the events unacknowledged: the relay publishes them again. A crash after
+ * it is repaired by the delivery sweep (due pending deliveries, parked ones the gate lost).
  */
 @CommandHandler(DispatchWebhookCommand)
 export class DispatchWebhookHandler implements ICommandHandler<DispatchWebhookCommand> {

@@ -9,9 +9,10 @@ import { lockActiveWebhook } from '../active-webhook.js';
 import { RecoverDeliveriesCommand, type RecoveredDeliveries } from './recover-deliveries.command.js';
 
 /**
- * Re-sends every event whose latest delivery to the webhook since `since` failed or was cancelled
- * (typically after re-enabling a disabled webhook), oldest first, at most RECOVER_MAX_DELIVERIES per
- * call. Events already redelivered (their latest delivery is pending or succeeded) are not sent
+ * Re-sends every event whose latest delivery to the webhook since `since` failed, was cancelled or
+ * was skipped (typically after re-enabling a disabled webhook), oldest first, at most
+ * RECOVER_MAX_DELIVERIES per call. A disabled webhook is refused (409): nothing can be sent to it.
+ * Events already redelivered (their latest delivery is pending or succeeded) are not sent
  * again, so repeating the call is safe. The webhook row is locked, so two calls do not both send.
  */
 @CommandHandler(RecoverDeliveriesCommand)

@@ -1,6 +1,7 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { ApiError } from '@app/core';
 import { DeliveryRepository } from '../../../deliveries/delivery.repository.js';
+import { DeliveryStarter } from '../../delivery-starter.js';
 import { WebhookRepository, type WebhookChanges } from '../../webhook.repository.js';
 import { WebhookSecrets } from '../../webhook-secrets.js';
 import { WebhookUrlChecker } from '../../webhook-url.checker.js';
@@ -10,9 +11,10 @@ import { UpdateWebhookCommand } from './update-webhook.command.js';
 /**
  * Changes url (checked again), events, secret (replaced at once: the new one alone signs from the
  * next attempt, and a rotated-out secret still in its overlap stops signing too) and status.
- * Disabling cancels the pending deliveries; re-enabling clears `disabled_reason` and lets new events
- * through. Asking for the status the webhook already has changes nothing (an automatic
- * `disabled_reason` is kept).
+ * Disabling cancels the pending deliveries (events from then on are recorded as `skipped` deliveries);
+ * re-enabling clears `disabled_reason`, lets new events through and, once committed, resets the
+ * webhook's circuit breaker and slots in the delivery gate, so the next event goes at once. Asking
+ * for the status the webhook already has changes nothing (an automatic `disabled_reason` is kept).
  */
 @CommandHandler(UpdateWebhookCommand)
 export class UpdateWebhookHandler implements ICommandHandler<UpdateWebhookCommand> {
@@ -21,6 +23,7 @@ export class UpdateWebhookHandler implements ICommandHandler<UpdateWebhookComman
     private readonly deliveries: DeliveryRepository,
     private readonly secrets: WebhookSecrets,
     private readonly urls: WebhookUrlChecker,
+    private readonly starter: DeliveryStarter,
   ) {}
 
   async execute({ webhookId, changes }: UpdateWebhookCommand): Promise<WebhookView> {
@@ -35,6 +38,7 @@ export class UpdateWebhookHandler implements ICommandHandler<UpdateWebhookComman
     const row = await this.webhooks.update(webhookId, update);
     if (stored) await this.webhooks.dropPreviousSecret(webhookId);
     if (status === 'disabled') await this.deliveries.cancelPending(webhookId);
+    if (status === 'active') await this.starter.resetGate(webhookId);
     return toWebhookView(row);
   }
 }

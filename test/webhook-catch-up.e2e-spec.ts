@@ -1,0 +1,166 @@
+import { createHmac, randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { Webhook } from 'standardwebhooks';
+import { DataSource } from 'typeorm';
+import { REDIS } from '@app/core';
+import { EndpointGate } from '@app/webhooks';
+import { WebhookReceiver, type ReceivedRequest } from './fakes/webhook-receiver.js';
+import { merchantWithStore, startApp, type TestApp } from './support/app.js';
+import { createPrivateDatabase, SYSTEM_DATA_SOURCE } from './support/database.js';
+import { until } from './support/wait.js';
+
+const SECRET = 'catch-up-secret-of-the-merchant';
+const OF_WEBHOOK = 'webhook_id = $1 ORDER BY created_at, id';
+/** What a receiver checks: X-Service-Signature and the Standard Webhooks signature. */
+const signedBy = (request: ReceivedRequest, secret: string) =>
+  request.headers['x-service-signature'] === createHmac('sha256', secret).update(request.body).digest('hex') &&
+  new Webhook(secret, { format: 'raw' }).verify(request.body, request.headers as Record<string, string>) !== undefined;
+
+/**
+ * Catching up after a webhook was disabled: events of its kinds are recorded as `skipped` deliveries
+ * (nothing sent), `recover` sends them once it is enabled again, and re-enabling resets its circuit
+ * breaker so the next event goes at once. Real relay, dispatch, gate and worker, against a receiver
+ * on 127.0.0.1, with a compressed retry schedule.
+ */
+describe('webhook catch-up', () => {
+  let api: TestApp;
+  let database: Awaited<ReturnType<typeof createPrivateDatabase>>;
+  let receiver: WebhookReceiver;
+  let base: string;
+  let owner: { token: string; storeId: string };
+  const db = () => api.app.get<DataSource>(SYSTEM_DATA_SOURCE);
+  const call = (method: string, path: string, body?: unknown) =>
+    api.request(method, `/functions/v1${path}`, { token: owner.token, ...(body === undefined ? {} : { body }) });
+
+  const register = async (path: string, events: string[]) => {
+    const body = { store_id: owner.storeId, url: `${base}${path}`, events, secret: SECRET };
+    const result = await call('POST', '/webhooks/register', body);
+    expect(result.status, JSON.stringify(result.body)).toBe(201);
+    return result.body.webhook.id as string;
+  };
+  const customer = async (name: string) => {
+    const email = `${name.toLowerCase()}@example.com`;
+    const created = await call('POST', `/stores/${owner.storeId}/customers`, { name, email });
+    return created.body.customer.id as string;
+  };
+  const deliveries = async (webhookId: string): Promise<{ status: string; attempt_count: number; body: string }[]> =>
+    db().query(`SELECT status, attempt_count, body FROM webhook_deliveries WHERE ${OF_WEBHOOK}`, [webhookId]);
+  /** Every event of the store acknowledged by the webhook dispatch (its deliveries written) and no delivery pending. */
+  const settled = () =>
+    until(async () => {
+      const [row] = await db().query(
+        `SELECT (SELECT count(*)::int FROM outbox_events e WHERE store_id = $1
+                   AND (dispatched_at IS NULL OR EXISTS (SELECT 1 FROM outbox_owed_acks o
+                                                          WHERE o.subscriber = 'webhooks'
+                                                            AND e.id = ANY (o.event_ids)))) AS owed,
+                (SELECT count(*)::int FROM webhook_deliveries WHERE store_id = $1 AND status = 'pending') AS pending`,
+        [owner.storeId],
+      );
+      return row.owed === 0 && row.pending === 0;
+    }, 'every event dispatched and every delivery finished');
+
+  beforeAll(async () => {
+    receiver = new WebhookReceiver();
+    base = await receiver.start();
+    database = await createPrivateDatabase('webhook_catch_up');
+    api = await startApp({
+      DATABASE_URL: database.url,
+      OUTBOX_RELAY: 'true',
+      WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+      WEBHOOK_ALLOW_HTTP: 'true',
+      WEBHOOK_RETRY_DELAYS_MS: '0,150,150,150,150',
+      WEBHOOK_TIMEOUT_MS: '2000',
+      JOB_SWEEP_INTERVAL_MS: '1000',
+      LOST_JOB_AFTER_MS: '2000',
+      REDIS_PREFIX: `${process.env.REDIS_PREFIX}catch-up:`,
+    });
+    owner = await merchantWithStore(api, 'Catch-up store');
+  });
+  afterAll(async () => {
+    await api?.close();
+    await receiver?.stop();
+    await database?.drop();
+  });
+
+  it('records skipped deliveries while disabled, sending nothing; recover sends them once enabled', async () => {
+    const hookId = await register('/ok/catch-up', ['customer.created', 'customer.updated']);
+    expect((await call('PATCH', `/webhooks/${hookId}`, { status: 'disabled' })).status).toBe(200);
+    const since = new Date(Date.now() - 1000).toISOString();
+    const ada = await customer('Ada');
+    await call('PATCH', `/customers/${ada}`, { name: 'Ada L.' });
+    await customer('Bea');
+    await settled();
+
+    expect((await deliveries(hookId)).map((d) => [d.status, d.attempt_count])).toEqual([
+      ['skipped', 0],
+      ['skipped', 0],
+      ['skipped', 0],
+    ]);
+    expect(receiver.to('/ok/catch-up')).toHaveLength(0);
+    const skipped = await call('GET', `/webhooks/${hookId}/deliveries?status=skipped`);
+    expect(skipped.body.data.map((d: { event: string; attempts: unknown[] }) => [d.event, d.attempts.length])).toEqual([
+      ['customer.created', 0],
+      ['customer.updated', 0],
+      ['customer.created', 0],
+    ]);
+    expect((await call('GET', `/webhooks/${hookId}/deliveries?status=failed`)).body.data).toEqual([]);
+
+    // Nothing can be sent to a disabled webhook: recover refuses, and creates nothing.
+    const refused = await call('POST', `/webhooks/${hookId}/recover`, { since });
+    expect(refused.status).toBe(409);
+    expect(refused.body.error.message).toContain('re-enable');
+    expect(await deliveries(hookId)).toHaveLength(3);
+
+    expect((await call('PATCH', `/webhooks/${hookId}`, { status: 'active' })).body.webhook.status).toBe('active');
+    const recovered = await call('POST', `/webhooks/${hookId}/recover`, { since });
+    expect(recovered.status).toBe(200);
+    expect(recovered.body).toMatchObject({ success: true, redelivered: 3, has_more: false });
+    const received = () => receiver.to('/ok/catch-up');
+    const arrived = await until(() => received().length === 3 && received(), 'the recovered events');
+    const skippedBodies = (await deliveries(hookId)).filter((d) => d.status === 'skipped').map((d) => d.body);
+    expect(arrived.map((request) => request.body).sort()).toEqual([...skippedBodies].sort());
+    expect(arrived.map((request) => JSON.parse(request.body).data.name).sort()).toEqual(['Ada', 'Ada L.', 'Bea']);
+    for (const request of arrived) expect(signedBy(request, SECRET)).toBe(true);
+
+    // Each recovered event was sent once: recovering again sends nothing.
+    await settled();
+    expect((await call('POST', `/webhooks/${hookId}/recover`, { since })).body.redelivered).toBe(0);
+  });
+
+  it('re-enabling resets the circuit the failures opened: the next event goes at once', async () => {
+    const hookId = await register('/fail/breaker', ['customer.created']);
+    await customer('Cy');
+    await until(
+      async () => (await db().query('SELECT status FROM webhooks WHERE id = $1', [hookId]))[0].status === 'disabled',
+      'the webhook to be disabled after 5 failed attempts',
+    );
+    expect(receiver.to('/fail/breaker')).toHaveLength(5);
+    // The 5 failures opened the webhook's circuit for its cool-down (a minute).
+    const circuit = `webhook-gate:{${hookId}}:circuit`;
+    const openUntil = Number(await api.app.get<Redis>(REDIS).hget(circuit, 'open_until'));
+    expect(openUntil - Date.now()).toBeGreaterThan(30_000);
+
+    const enabled = await call('PATCH', `/webhooks/${hookId}`, { status: 'active', url: `${base}/ok/breaker` });
+    expect(enabled.body.webhook).toMatchObject({ status: 'active', disabled_reason: null });
+    expect(await api.app.get<Redis>(REDIS).exists(circuit)).toBe(0);
+    const firedAt = Date.now();
+    await customer('Dee');
+    const received = () => receiver.to('/ok/breaker');
+    const [request] = await until(() => received().length > 0 && received(), 'the next event', 3000);
+    expect(request.at - firedAt).toBeLessThan(3000);
+    expect(JSON.parse(request.body)).toMatchObject({ event: 'customer.created', data: { name: 'Dee' } });
+  });
+
+  it('a gate reset frees every slot and hands the freed ones to the parked attempts, oldest first', async () => {
+    const gate = api.app.get(EndpointGate);
+    const hookId = randomUUID();
+    // Two slots (WEBHOOK_ENDPOINT_CONCURRENCY): the third and fourth attempts wait, parked.
+    expect(await gate.claimNew(hookId, ['d1', 'd2', 'd3', 'd4'], Date.now())).toEqual(['d1', 'd2']);
+    expect(await gate.wake(hookId)).toEqual({ parked: 2, inFlight: 2, handed: [] });
+    expect(await gate.reset(hookId)).toEqual([
+      { deliveryId: 'd3', attempt: 1 },
+      { deliveryId: 'd4', attempt: 1 },
+    ]);
+    expect(await gate.wake(hookId)).toEqual({ parked: 0, inFlight: 2, handed: [] });
+  });
+});
