@@ -198,6 +198,18 @@ describe('client edges: media types, rate-limit headers, linear text checks', ()
       expect(anonymous.headers.get('ratelimit-limit')).toBeNull();
     });
 
+    it('are declared in the OpenAPI document on every /functions/v1 answer but the 401', async () => {
+      const doc = (await api.request('GET', '/docs-json')).body;
+      const names = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'];
+      expect(Object.keys(doc.components.headers)).toEqual(names);
+      const responses = doc.paths['/functions/v1/stores'].post.responses;
+      const remaining = { $ref: '#/components/headers/RateLimit-Remaining' };
+      expect(responses['201'].headers['RateLimit-Remaining']).toEqual(remaining);
+      expect(Object.keys(responses['400'].headers)).toHaveLength(3);
+      expect(responses['401'].headers).toBeUndefined();
+      expect(doc.paths['/auth/v1/signup'].post.responses['200'].headers).toBeUndefined();
+    });
+
     it('a 429 has Retry-After, Remaining 0 and Reset', async () => {
       const { token } = await merchantWithStore(api);
       const answers = [];
