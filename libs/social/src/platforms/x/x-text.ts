@@ -63,8 +63,8 @@ export function xWeightedLength(text: string, stopAbove = Number.POSITIVE_INFINI
 /**
  * A run without whitespace longer than CHUNK: every `http(s)://` link twitter-text's pattern takes
  * at that position counts 23, the rest by character. Unlike `parseTweet`, a link without `http(s)://`
- * and an emoji sequence of several code points are counted by character here, which only counts more
- * (by the link's length less 23, or 2 per extra code point); an ordinary post never has such a run.
+ * and an emoji sequence of several code points are counted by character here (an emoji sequence then
+ * counts 2 per code point rather than 2); an ordinary post never has such a run.
  * Counting stops once the weight passes `stopAbove`.
  */
 function longRunWeight(run: string, stopAbove: number): number {
