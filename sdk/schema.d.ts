@@ -132,7 +132,7 @@ export interface paths {
     put?: never;
     /**
      * Sign in (grant_type=password) or rotate a refresh token (grant_type=refresh_token)
-     * @description Refresh tokens are single use. A token presented again within AUTH_REFRESH_REUSE_INTERVAL (10 s) of its own rotation returns the session's current tokens: its latest refresh token (the same for every caller) and a new access token, revoking nothing, so concurrent refreshes of one token all succeed with one rotation. Presented later, it revokes its whole session and answers 400 `refresh_token_already_used`. Password attempts are limited per client address, and failures per account (429; see docs/api.md § Rate limits).
+     * @description Refresh tokens are single use: presenting one again revokes its whole session and answers 400 `refresh_token_already_used`. Password attempts are limited per client address, and failures per account (429; see docs/api.md § Rate limits).
      */
     post: operations['AuthController_token'];
     delete?: never;
@@ -733,26 +733,6 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
-  '/functions/v1/stores/{store_id}/events': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * A store's events, oldest first
-     * @description The envelopes `{id, event, created_at, store_id, data}` of the store events, exactly as a webhook subscribed to them receives them (the same JSON, key for key), whatever webhooks exist: to reconcile after a receiver was down or a webhook disabled. Oldest first (`created_at`, then `id`). Filters: `since` (created at or after it; default the oldest event kept: at least the last 30 days are kept) and `type` (one event kind). Staff with the `webhooks` permission, owners and admins. An event is listed once its change has committed, possibly a moment before its webhooks receive it; `created_at` is when it was written, so an event can appear behind one listed before: when polling, ask again from a few minutes before the last `created_at` seen and de-duplicate on `id`.
-     */
-    get: operations['StoreEventsController_list'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
   '/functions/v1/stores/{store_id}/mail-settings': {
     parameters: {
       query?: never;
@@ -950,7 +930,7 @@ export interface paths {
     };
     /**
      * A webhook's deliveries with their attempts, newest first
-     * @description One delivery per event (plus test events and redeliveries), filtered by `status` (`pending`, `succeeded`, `failed`, `cancelled`, `skipped`: an event that came while the webhook was disabled, never sent). Each attempt records when it started, its duration, the status code, the error, a short excerpt of the receiver's answer and when the next attempt is due.
+     * @description One delivery per event (plus test events and redeliveries), filtered by `status` (`pending`, `succeeded`, `failed`, `cancelled`). Each attempt records when it started, its duration, the status code, the error, a short excerpt of the receiver's answer and when the next attempt is due.
      */
     get: operations['WebhookDeliveriesController_list'];
     put?: never;
@@ -991,8 +971,8 @@ export interface paths {
     get?: never;
     put?: never;
     /**
-     * Re-send what failed or was skipped since a time
-     * @description Redelivers every event whose latest delivery since `since` (at most 30 days ago, not in the future) failed, was cancelled or was skipped (it came while the webhook was disabled), e.g. after re-enabling a disabled webhook: same envelope `id` and body, signed with the current secret. A disabled webhook answers 409 (re-enable it first, as nothing can be sent to it). Events already redelivered are not sent again, so repeating the call is safe. At most 500 events per call, oldest first; `has_more` says more remain (call again with the same `since`). Answers 200 even when nothing qualified. Its first attempt is queued once the request has committed, then the usual retry schedule applies.
+     * Re-send what failed since a time
+     * @description Redelivers every event whose latest delivery since `since` (at most 30 days ago, not in the future) failed or was cancelled, e.g. after re-enabling a disabled webhook. Events already redelivered are not sent again, so repeating the call is safe. At most 500 events per call, oldest first; `has_more` says more remain (call again with the same `since`). Answers 200 even when nothing qualified. Its first attempt is queued once the request has committed, then the usual retry schedule applies.
      */
     post: operations['WebhookDeliveriesController_recover'];
     delete?: never;
@@ -1417,11 +1397,10 @@ export interface components {
        */
       redelivery_of: string | null;
       /**
-       * @description `cancelled`: stopped when the webhook was disabled; `skipped`: the event came while the webhook was disabled, nothing was sent (`recover` sends it after re-enabling)
        * @example pending
        * @enum {string}
        */
-      status: 'pending' | 'succeeded' | 'failed' | 'cancelled' | 'skipped';
+      status: 'pending' | 'succeeded' | 'failed' | 'cancelled';
       /**
        * Format: date-time
        * @example 2026-11-22T10:00:00.412Z
@@ -2867,7 +2846,7 @@ export interface components {
     };
     RecoverDeliveriesDto: {
       /**
-       * @description ISO 8601 timestamp with a time zone, not in the future and at most 30 days ago: every event whose latest delivery to this webhook since then failed, was cancelled or was skipped is delivered again.
+       * @description ISO 8601 timestamp with a time zone, not in the future and at most 30 days ago: every event whose latest delivery to this webhook since then failed or was cancelled is delivered again.
        * @example 2026-11-21T00:00:00Z
        */
       since: string;
@@ -2970,7 +2949,7 @@ export interface components {
        */
       expires_in: number;
       /**
-       * @description Single use: trade it at POST /auth/v1/token?grant_type=refresh_token for the next session (presented again within AUTH_REFRESH_REUSE_INTERVAL of that, it returns the session's current tokens)
+       * @description Single use: trade it at POST /auth/v1/token?grant_type=refresh_token for the next session
        * @example n3Vq2xk8...
        */
       refresh_token: string;
@@ -3310,21 +3289,6 @@ export interface components {
        */
       store_id: string;
     };
-    /** @description A store event `{id, event, created_at, store_id, data}`: exactly what a webhook subscribed to it receives as the body of a delivery. `data` depends on `event`. */
-    StoreEventEnvelope:
-      | components['schemas']['OrderCreatedEvent']
-      | components['schemas']['OrderUpdatedEvent']
-      | components['schemas']['OrderPaidEvent']
-      | components['schemas']['OrderShippedEvent']
-      | components['schemas']['OrderDeliveredEvent']
-      | components['schemas']['OrderCancelledEvent']
-      | components['schemas']['OrderRefundedEvent']
-      | components['schemas']['ProductCreatedEvent']
-      | components['schemas']['ProductUpdatedEvent']
-      | components['schemas']['ProductDeletedEvent']
-      | components['schemas']['InventoryUpdatedEvent']
-      | components['schemas']['CustomerCreatedEvent']
-      | components['schemas']['CustomerUpdatedEvent'];
     StoreMailSettingsView: {
       /**
        * @description Mail the owner when a scheduled post fails on a platform
@@ -3562,7 +3526,7 @@ export interface components {
        */
       secret?: string;
       /**
-       * @description `disabled` stops deliveries (pending ones are cancelled; events from then on are recorded as `skipped` deliveries, nothing sent; `disabled_reason` becomes "Disabled by the merchant"); `active` re-enables, clears `disabled_reason` and resets the webhook's circuit breaker and concurrency slots: events from then on are delivered at once, and `recover` re-sends what failed, was cancelled or was skipped meanwhile.
+       * @description `disabled` stops deliveries (pending ones are cancelled; `disabled_reason` becomes "Disabled by the merchant"); `active` re-enables and clears `disabled_reason`: events from then on are delivered again, and `recover` re-sends what failed or was cancelled meanwhile.
        * @example active
        * @enum {string}
        */
@@ -3777,7 +3741,14 @@ export interface components {
   responses: never;
   parameters: never;
   requestBodies: never;
-  headers: never;
+  headers: {
+    /** @description Requests the caller may make to this route in the current window (RATE_LIMIT_PER_MINUTE's window) */
+    'RateLimit-Limit': number;
+    /** @description Requests left in the current window; 0 on a 429 */
+    'RateLimit-Remaining': number;
+    /** @description Seconds until the window resets (on a 429, the same as Retry-After) */
+    'RateLimit-Reset': number;
+  };
   pathItems: never;
 }
 export type $defs = Record<string, never>;
@@ -4694,6 +4665,9 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -4728,6 +4702,9 @@ export interface operations {
       /** @description Validation failed; `details` lists each field */
       400: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -4770,6 +4747,9 @@ export interface operations {
       /** @description The caller sees the store but may not do this */
       403: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -4788,6 +4768,9 @@ export interface operations {
       /** @description No such store, or another tenant's */
       404: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -4808,10 +4791,7 @@ export interface operations {
   CreditsController_grant: {
     parameters: {
       query?: never;
-      header?: {
-        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
-        'Idempotency-Key'?: string;
-      };
+      header?: never;
       path?: never;
       cookie?: never;
     };
@@ -4824,8 +4804,9 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
-          /** @description `true` when this is the kept answer to an earlier request with the same `Idempotency-Key` */
-          'Idempotent-Replayed'?: 'true';
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -4846,6 +4827,9 @@ export interface operations {
       /** @description Validation failed; `details` lists each field */
       400: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -4888,6 +4872,9 @@ export interface operations {
       /** @description Not the admin */
       403: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -4906,6 +4893,9 @@ export interface operations {
       /** @description No such store */
       404: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -4914,42 +4904,6 @@ export interface operations {
            *       "error": {
            *         "code": "NOT_FOUND",
            *         "message": "Store not found"
-           *       },
-           *       "success": false
-           *     }
-           */
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-      /** @description A request with the same Idempotency-Key is still being processed */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": {
-           *         "code": "CONFLICT",
-           *         "message": "A request with this Idempotency-Key is still being processed; retry once it has finished"
-           *       },
-           *       "success": false
-           *     }
-           */
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-      /** @description The Idempotency-Key was already used with another route or body */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": {
-           *         "code": "UNPROCESSABLE",
-           *         "message": "This Idempotency-Key was already used for a different request; use a new key for a new request"
            *       },
            *       "success": false
            *     }
@@ -4973,6 +4927,9 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -4989,6 +4946,9 @@ export interface operations {
       /** @description Validation failed; `details` lists each field */
       400: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -5031,6 +4991,9 @@ export interface operations {
       /** @description The caller sees the store but may not do this */
       403: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -5049,6 +5012,9 @@ export interface operations {
       /** @description No such store, or another tenant's */
       404: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -5069,10 +5035,7 @@ export interface operations {
   CustomersController_update: {
     parameters: {
       query?: never;
-      header?: {
-        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
-        'Idempotency-Key'?: string;
-      };
+      header?: never;
       path: {
         customer_id: string;
       };
@@ -5087,8 +5050,9 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
-          /** @description `true` when this is the kept answer to an earlier request with the same `Idempotency-Key` */
-          'Idempotent-Replayed'?: 'true';
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -5105,6 +5069,9 @@ export interface operations {
       /** @description Validation failed; `details` lists each field */
       400: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -5147,6 +5114,9 @@ export interface operations {
       /** @description The caller sees the store but may not do this */
       403: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -5165,6 +5135,9 @@ export interface operations {
       /** @description No such store, or another tenant's */
       404: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -5180,9 +5153,12 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Another customer of the store has this e-mail (compared regardless of case); or: A request with the same Idempotency-Key is still being processed */
+      /** @description Another customer of the store has this e-mail (compared regardless of case) */
       409: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -5191,24 +5167,6 @@ export interface operations {
            *       "error": {
            *         "code": "CONFLICT",
            *         "message": "This store already has a customer with that e-mail"
-           *       },
-           *       "success": false
-           *     }
-           */
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-      /** @description The Idempotency-Key was already used with another route or body */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": {
-           *         "code": "UNPROCESSABLE",
-           *         "message": "This Idempotency-Key was already used for a different request; use a new key for a new request"
            *       },
            *       "success": false
            *     }
@@ -5237,6 +5195,9 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -5258,6 +5219,9 @@ export interface operations {
       /** @description Validation failed; `details` lists each field */
       400: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -5300,6 +5264,9 @@ export interface operations {
       /** @description Not the admin */
       403: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -5321,7 +5288,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
+        /** @description Optional, at most 255 printable ASCII characters. The same key from the same user within 24 h answers the first successful response again (header `Idempotent-Replayed: true`) without charging or publishing twice. A failed request keeps nothing, so its key may be retried. The key reused with another route or body → 422 UNPROCESSABLE; while the first request runs → 409 CONFLICT. */
         'Idempotency-Key'?: string;
       };
       path?: never;
@@ -5336,8 +5303,9 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
-          /** @description `true` when this is the kept answer to an earlier request with the same `Idempotency-Key` */
-          'Idempotent-Replayed'?: 'true';
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -5359,6 +5327,9 @@ export interface operations {
       /** @description Validation failed; `details` lists each field */
       400: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -5401,6 +5372,9 @@ export interface operations {
       /** @description The store has too few credits; nothing charged */
       402: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -5423,6 +5397,9 @@ export interface operations {
       /** @description The caller sees the store but may not do this */
       403: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -5441,6 +5418,9 @@ export interface operations {
       /** @description No such store, or another tenant's */
       404: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -5459,6 +5439,9 @@ export interface operations {
       /** @description A request with the same Idempotency-Key is still being processed */
       409: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -5474,9 +5457,12 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description The configured provider does not write `language` (the offline `local` provider writes en, fr, es, de, pt); nothing charged; or: The Idempotency-Key was already used with another route or body */
+      /** @description The configured provider does not write `language` (the offline `local` provider writes en, fr, es, de, pt); nothing charged */
       422: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -5501,6 +5487,9 @@ export interface operations {
       /** @description The store's hourly maximum for this function is reached; `Retry-After` says when the oldest call leaves the window */
       429: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -5524,6 +5513,9 @@ export interface operations {
       /** @description The AI provider failed or answered something unusable; the credits were refunded */
       502: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -5542,6 +5534,9 @@ export interface operations {
       /** @description AI_PROVIDER=openai without AI_API_KEY; nothing charged */
       503: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -5563,7 +5558,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
+        /** @description Optional, at most 255 printable ASCII characters. The same key from the same user within 24 h answers the first successful response again (header `Idempotent-Replayed: true`) without charging or publishing twice. A failed request keeps nothing, so its key may be retried. The key reused with another route or body → 422 UNPROCESSABLE; while the first request runs → 409 CONFLICT. */
         'Idempotency-Key'?: string;
       };
       path?: never;
@@ -5578,8 +5573,9 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
-          /** @description `true` when this is the kept answer to an earlier request with the same `Idempotency-Key` */
-          'Idempotent-Replayed'?: 'true';
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -5606,6 +5602,9 @@ export interface operations {
       /** @description Validation failed; `details` lists each field */
       400: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -5648,6 +5647,9 @@ export interface operations {
       /** @description The store has too few credits; nothing charged */
       402: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -5670,6 +5672,9 @@ export interface operations {
       /** @description The caller sees the store but may not do this */
       403: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -5688,6 +5693,9 @@ export interface operations {
       /** @description No such store, or another tenant's */
       404: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -5706,6 +5714,9 @@ export interface operations {
       /** @description A request with the same Idempotency-Key is still being processed */
       409: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -5721,27 +5732,12 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description The Idempotency-Key was already used with another route or body */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": {
-           *         "code": "UNPROCESSABLE",
-           *         "message": "This Idempotency-Key was already used for a different request; use a new key for a new request"
-           *       },
-           *       "success": false
-           *     }
-           */
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
       /** @description The store's hourly maximum for this function is reached; `Retry-After` says when the oldest call leaves the window */
       429: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -5765,6 +5761,9 @@ export interface operations {
       /** @description The AI provider failed or answered something unusable; the credits were refunded */
       502: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -5783,6 +5782,9 @@ export interface operations {
       /** @description AI_PROVIDER=openai without AI_API_KEY; nothing charged */
       503: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -5804,7 +5806,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
+        /** @description Optional, at most 255 printable ASCII characters. The same key from the same user within 24 h answers the first successful response again (header `Idempotent-Replayed: true`) without charging or publishing twice. A failed request keeps nothing, so its key may be retried. The key reused with another route or body → 422 UNPROCESSABLE; while the first request runs → 409 CONFLICT. */
         'Idempotency-Key'?: string;
       };
       path?: never;
@@ -5819,8 +5821,9 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
-          /** @description `true` when this is the kept answer to an earlier request with the same `Idempotency-Key` */
-          'Idempotent-Replayed'?: 'true';
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -5837,6 +5840,9 @@ export interface operations {
       /** @description Validation failed; `details` lists each field */
       400: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -5879,6 +5885,9 @@ export interface operations {
       /** @description The store has too few credits; nothing charged */
       402: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -5901,6 +5910,9 @@ export interface operations {
       /** @description The caller sees the store but may not do this */
       403: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -5919,6 +5931,9 @@ export interface operations {
       /** @description No such store, or another tenant's */
       404: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -5937,6 +5952,9 @@ export interface operations {
       /** @description A request with the same Idempotency-Key is still being processed */
       409: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -5952,9 +5970,12 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description The image cannot be fetched or read, or the provider does not write `language`; nothing charged; or: The Idempotency-Key was already used with another route or body */
+      /** @description The image cannot be fetched or read, or the provider does not write `language`; nothing charged */
       422: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -5979,6 +6000,9 @@ export interface operations {
       /** @description The store's hourly maximum for this function is reached; `Retry-After` says when the oldest call leaves the window */
       429: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -6002,6 +6026,9 @@ export interface operations {
       /** @description The AI provider failed or answered something unusable; the credits were refunded */
       502: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -6020,6 +6047,9 @@ export interface operations {
       /** @description AI_PROVIDER=openai without AI_API_KEY; nothing charged */
       503: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -6056,6 +6086,9 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -6077,6 +6110,9 @@ export interface operations {
       /** @description Validation failed; `details` lists each field */
       400: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -6119,6 +6155,9 @@ export interface operations {
       /** @description The caller sees the store but may not do this */
       403: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -6137,6 +6176,9 @@ export interface operations {
       /** @description No such store, or another tenant's */
       404: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -6173,6 +6215,9 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -6194,6 +6239,9 @@ export interface operations {
       /** @description Validation failed; `details` lists each field */
       400: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -6236,6 +6284,9 @@ export interface operations {
       /** @description The caller is not a customer */
       403: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -6267,6 +6318,9 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -6283,6 +6337,9 @@ export interface operations {
       /** @description Validation failed; `details` lists each field */
       400: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -6325,6 +6382,9 @@ export interface operations {
       /** @description The caller sees the store but may not do this */
       403: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -6343,6 +6403,9 @@ export interface operations {
       /** @description No such store, or another tenant's */
       404: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -6363,10 +6426,7 @@ export interface operations {
   OrdersController_changeStatus: {
     parameters: {
       query?: never;
-      header?: {
-        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
-        'Idempotency-Key'?: string;
-      };
+      header?: never;
       path: {
         order_id: string;
       };
@@ -6381,8 +6441,9 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
-          /** @description `true` when this is the kept answer to an earlier request with the same `Idempotency-Key` */
-          'Idempotent-Replayed'?: 'true';
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -6399,6 +6460,9 @@ export interface operations {
       /** @description Validation failed; `details` lists each field */
       400: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -6445,6 +6509,9 @@ export interface operations {
        */
       403: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -6463,6 +6530,9 @@ export interface operations {
       /** @description No such store, or another tenant's */
       404: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -6478,9 +6548,12 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description `INVALID_TRANSITION`: the status machine does not allow this move; or: A request with the same Idempotency-Key is still being processed */
+      /** @description `INVALID_TRANSITION`: the status machine does not allow this move */
       409: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -6519,24 +6592,6 @@ export interface operations {
           };
         };
       };
-      /** @description The Idempotency-Key was already used with another route or body */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": {
-           *         "code": "UNPROCESSABLE",
-           *         "message": "This Idempotency-Key was already used for a different request; use a new key for a new request"
-           *       },
-           *       "success": false
-           *     }
-           */
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
     };
   };
   ProductsController_get: {
@@ -6553,6 +6608,9 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -6569,6 +6627,9 @@ export interface operations {
       /** @description Validation failed; `details` lists each field */
       400: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -6611,6 +6672,9 @@ export interface operations {
       /** @description No such store, or another tenant's */
       404: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -6631,10 +6695,7 @@ export interface operations {
   ProductsController_remove: {
     parameters: {
       query?: never;
-      header?: {
-        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
-        'Idempotency-Key'?: string;
-      };
+      header?: never;
       path: {
         product_id: string;
       };
@@ -6645,8 +6706,9 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
-          /** @description `true` when this is the kept answer to an earlier request with the same `Idempotency-Key` */
-          'Idempotent-Replayed'?: 'true';
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -6667,6 +6729,9 @@ export interface operations {
       /** @description Validation failed; `details` lists each field */
       400: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -6709,6 +6774,9 @@ export interface operations {
       /** @description The caller sees the store but may not do this */
       403: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -6727,6 +6795,9 @@ export interface operations {
       /** @description No such store, or another tenant's */
       404: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -6742,51 +6813,12 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description A request with the same Idempotency-Key is still being processed */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": {
-           *         "code": "CONFLICT",
-           *         "message": "A request with this Idempotency-Key is still being processed; retry once it has finished"
-           *       },
-           *       "success": false
-           *     }
-           */
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-      /** @description The Idempotency-Key was already used with another route or body */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": {
-           *         "code": "UNPROCESSABLE",
-           *         "message": "This Idempotency-Key was already used for a different request; use a new key for a new request"
-           *       },
-           *       "success": false
-           *     }
-           */
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
     };
   };
   ProductsController_update: {
     parameters: {
       query?: never;
-      header?: {
-        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
-        'Idempotency-Key'?: string;
-      };
+      header?: never;
       path: {
         product_id: string;
       };
@@ -6801,8 +6833,9 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
-          /** @description `true` when this is the kept answer to an earlier request with the same `Idempotency-Key` */
-          'Idempotent-Replayed'?: 'true';
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -6819,6 +6852,9 @@ export interface operations {
       /** @description Validation failed; `details` lists each field */
       400: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -6861,6 +6897,9 @@ export interface operations {
       /** @description The caller sees the store but may not do this */
       403: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -6879,6 +6918,9 @@ export interface operations {
       /** @description No such store, or another tenant's */
       404: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -6894,51 +6936,12 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description A request with the same Idempotency-Key is still being processed */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": {
-           *         "code": "CONFLICT",
-           *         "message": "A request with this Idempotency-Key is still being processed; retry once it has finished"
-           *       },
-           *       "success": false
-           *     }
-           */
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-      /** @description The Idempotency-Key was already used with another route or body */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": {
-           *         "code": "UNPROCESSABLE",
-           *         "message": "This Idempotency-Key was already used for a different request; use a new key for a new request"
-           *       },
-           *       "success": false
-           *     }
-           */
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
     };
   };
   ProductsController_adjust: {
     parameters: {
       query?: never;
-      header?: {
-        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
-        'Idempotency-Key'?: string;
-      };
+      header?: never;
       path: {
         product_id: string;
       };
@@ -6953,8 +6956,9 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
-          /** @description `true` when this is the kept answer to an earlier request with the same `Idempotency-Key` */
-          'Idempotent-Replayed'?: 'true';
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -6971,6 +6975,9 @@ export interface operations {
       /** @description Validation failed; `details` lists each field */
       400: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -7013,6 +7020,9 @@ export interface operations {
       /** @description The caller sees the store but may not do this */
       403: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -7031,6 +7041,9 @@ export interface operations {
       /** @description No such store, or another tenant's */
       404: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -7046,9 +7059,12 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description `OUT_OF_STOCK`: not enough stock for the removal; `CONFLICT`: the stock would pass its maximum. Nothing changed.; or: A request with the same Idempotency-Key is still being processed */
+      /** @description `OUT_OF_STOCK`: not enough stock for the removal; `CONFLICT`: the stock would pass its maximum. Nothing changed. */
       409: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -7084,31 +7100,13 @@ export interface operations {
           };
         };
       };
-      /** @description The Idempotency-Key was already used with another route or body */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": {
-           *         "code": "UNPROCESSABLE",
-           *         "message": "This Idempotency-Key was already used for a different request; use a new key for a new request"
-           *       },
-           *       "success": false
-           *     }
-           */
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
     };
   };
   AiController_researchSocialContext: {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
+        /** @description Optional, at most 255 printable ASCII characters. The same key from the same user within 24 h answers the first successful response again (header `Idempotent-Replayed: true`) without charging or publishing twice. A failed request keeps nothing, so its key may be retried. The key reused with another route or body → 422 UNPROCESSABLE; while the first request runs → 409 CONFLICT. */
         'Idempotency-Key'?: string;
       };
       path?: never;
@@ -7123,8 +7121,9 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
-          /** @description `true` when this is the kept answer to an earlier request with the same `Idempotency-Key` */
-          'Idempotent-Replayed'?: 'true';
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -7146,6 +7145,9 @@ export interface operations {
       /** @description Validation failed; `details` lists each field */
       400: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -7188,6 +7190,9 @@ export interface operations {
       /** @description The store has too few credits; nothing charged */
       402: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -7210,6 +7215,9 @@ export interface operations {
       /** @description The caller sees the store but may not do this */
       403: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -7228,6 +7236,9 @@ export interface operations {
       /** @description No such store, or another tenant's */
       404: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -7246,6 +7257,9 @@ export interface operations {
       /** @description A request with the same Idempotency-Key is still being processed */
       409: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -7261,27 +7275,12 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description The Idempotency-Key was already used with another route or body */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": {
-           *         "code": "UNPROCESSABLE",
-           *         "message": "This Idempotency-Key was already used for a different request; use a new key for a new request"
-           *       },
-           *       "success": false
-           *     }
-           */
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
       /** @description The store's hourly maximum for this function is reached; `Retry-After` says when the oldest call leaves the window */
       429: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -7305,6 +7304,9 @@ export interface operations {
       /** @description The AI provider failed or answered something unusable; the credits were refunded */
       502: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -7323,6 +7325,9 @@ export interface operations {
       /** @description AI_PROVIDER=openai without AI_API_KEY; nothing charged */
       503: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -7355,6 +7360,9 @@ export interface operations {
       /** @description Always one page: `next_cursor` is null */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -7376,6 +7384,9 @@ export interface operations {
       /** @description Validation failed; `details` lists each field */
       400: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -7418,6 +7429,9 @@ export interface operations {
       /** @description The caller sees the store but may not do this */
       403: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -7436,6 +7450,9 @@ export interface operations {
       /** @description No such store, or another tenant's */
       404: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -7456,10 +7473,7 @@ export interface operations {
   SocialConnectController_disconnect: {
     parameters: {
       query?: never;
-      header?: {
-        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
-        'Idempotency-Key'?: string;
-      };
+      header?: never;
       path: {
         account_id: string;
       };
@@ -7470,8 +7484,9 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
-          /** @description `true` when this is the kept answer to an earlier request with the same `Idempotency-Key` */
-          'Idempotent-Replayed'?: 'true';
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -7489,6 +7504,9 @@ export interface operations {
       /** @description Validation failed; `details` lists each field */
       400: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -7531,6 +7549,9 @@ export interface operations {
       /** @description The caller sees the store but may not do this */
       403: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -7549,6 +7570,9 @@ export interface operations {
       /** @description No such store, or another tenant's */
       404: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -7564,51 +7588,12 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description A request with the same Idempotency-Key is still being processed */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": {
-           *         "code": "CONFLICT",
-           *         "message": "A request with this Idempotency-Key is still being processed; retry once it has finished"
-           *       },
-           *       "success": false
-           *     }
-           */
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-      /** @description The Idempotency-Key was already used with another route or body */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": {
-           *         "code": "UNPROCESSABLE",
-           *         "message": "This Idempotency-Key was already used for a different request; use a new key for a new request"
-           *       },
-           *       "success": false
-           *     }
-           */
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
     };
   };
   SocialConnectController_start: {
     parameters: {
       query?: never;
-      header?: {
-        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
-        'Idempotency-Key'?: string;
-      };
+      header?: never;
       path?: never;
       cookie?: never;
     };
@@ -7621,8 +7606,9 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
-          /** @description `true` when this is the kept answer to an earlier request with the same `Idempotency-Key` */
-          'Idempotent-Replayed'?: 'true';
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -7649,6 +7635,9 @@ export interface operations {
       /** @description Validation failed; `details` lists each field */
       400: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -7691,6 +7680,9 @@ export interface operations {
       /** @description The caller sees the store but may not do this */
       403: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -7709,6 +7701,9 @@ export interface operations {
       /** @description No such store, or another tenant's */
       404: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -7724,45 +7719,12 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description A request with the same Idempotency-Key is still being processed */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": {
-           *         "code": "CONFLICT",
-           *         "message": "A request with this Idempotency-Key is still being processed; retry once it has finished"
-           *       },
-           *       "success": false
-           *     }
-           */
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-      /** @description The Idempotency-Key was already used with another route or body */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": {
-           *         "code": "UNPROCESSABLE",
-           *         "message": "This Idempotency-Key was already used for a different request; use a new key for a new request"
-           *       },
-           *       "success": false
-           *     }
-           */
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
       /** @description SOCIAL_MODE=live and the platform has no client id and secret configured */
       503: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -7799,6 +7761,9 @@ export interface operations {
       /** @description `redirect_url?platform=x&status=connected&account=<account id>` or `…&status=error&error=<code>` */
       302: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content?: never;
@@ -7806,6 +7771,9 @@ export interface operations {
       /** @description An unknown, used or missing `state` */
       400: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -7844,6 +7812,9 @@ export interface operations {
       /** @description The platform's consent page (with a cookie), or `redirect_url?…&status=error&error=<code>` */
       302: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content?: never;
@@ -7851,6 +7822,9 @@ export interface operations {
       /** @description An unknown, used or missing `state` */
       400: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -7878,7 +7852,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
+        /** @description Optional, at most 255 printable ASCII characters. The same key from the same user within 24 h answers the first successful response again (header `Idempotent-Replayed: true`) without charging or publishing twice. A failed request keeps nothing, so its key may be retried. The key reused with another route or body → 422 UNPROCESSABLE; while the first request runs → 409 CONFLICT. */
         'Idempotency-Key'?: string;
       };
       path?: never;
@@ -7893,8 +7867,9 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
-          /** @description `true` when this is the kept answer to an earlier request with the same `Idempotency-Key` */
-          'Idempotent-Replayed'?: 'true';
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -7916,6 +7891,9 @@ export interface operations {
       /** @description Validation failed; `details` lists each field */
       400: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -7958,6 +7936,9 @@ export interface operations {
       /** @description The store has too few credits; nothing charged */
       402: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -7980,6 +7961,9 @@ export interface operations {
       /** @description The caller sees the store but may not do this */
       403: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -7998,6 +7982,9 @@ export interface operations {
       /** @description No such store, or another tenant's */
       404: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -8016,6 +8003,9 @@ export interface operations {
       /** @description A request with the same Idempotency-Key is still being processed */
       409: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -8031,9 +8021,12 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description The configured provider does not write `language` (the offline `local` provider writes en, fr, es, de, pt); nothing charged; or: The Idempotency-Key was already used with another route or body */
+      /** @description The configured provider does not write `language` (the offline `local` provider writes en, fr, es, de, pt); nothing charged */
       422: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -8058,6 +8051,9 @@ export interface operations {
       /** @description The store's hourly maximum for this function is reached; `Retry-After` says when the oldest call leaves the window */
       429: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -8081,6 +8077,9 @@ export interface operations {
       /** @description The AI provider failed or answered something unusable; the credits were refunded */
       502: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -8099,6 +8098,9 @@ export interface operations {
       /** @description AI_PROVIDER=openai without AI_API_KEY; nothing charged */
       503: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -8137,6 +8139,9 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -8158,6 +8163,9 @@ export interface operations {
       /** @description Validation failed; `details` lists each field */
       400: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -8200,6 +8208,9 @@ export interface operations {
       /** @description The caller sees the store but may not do this */
       403: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -8218,6 +8229,9 @@ export interface operations {
       /** @description No such store, or another tenant's */
       404: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -8239,7 +8253,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
+        /** @description Optional, at most 255 printable ASCII characters. The same key from the same user within 24 h answers the first successful response again (header `Idempotent-Replayed: true`) without charging or publishing twice. A failed request keeps nothing, so its key may be retried. The key reused with another route or body → 422 UNPROCESSABLE; while the first request runs → 409 CONFLICT. */
         'Idempotency-Key'?: string;
       };
       path?: never;
@@ -8254,8 +8268,9 @@ export interface operations {
       /** @description Published, failed or scheduled per platform; `success: false` when any platform failed */
       200: {
         headers: {
-          /** @description `true` when this is the kept answer to an earlier request with the same `Idempotency-Key` */
-          'Idempotent-Replayed'?: 'true';
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -8265,6 +8280,9 @@ export interface operations {
       /** @description The body is invalid, or a platform cannot take this post; nothing was sent */
       400: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -8308,6 +8326,9 @@ export interface operations {
       /** @description The caller sees the store but may not do this */
       403: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -8326,6 +8347,9 @@ export interface operations {
       /** @description No such store, or another tenant's */
       404: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -8344,6 +8368,9 @@ export interface operations {
       /** @description A request with the same Idempotency-Key is still being processed */
       409: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -8359,33 +8386,12 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description The Idempotency-Key was already used with another route or body */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": {
-           *         "code": "UNPROCESSABLE",
-           *         "message": "This Idempotency-Key was already used for a different request; use a new key for a new request"
-           *       },
-           *       "success": false
-           *     }
-           */
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
     };
   };
   SocialPublishController_cancel: {
     parameters: {
       query?: never;
-      header?: {
-        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
-        'Idempotency-Key'?: string;
-      };
+      header?: never;
       path: {
         post_id: string;
       };
@@ -8396,8 +8402,9 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
-          /** @description `true` when this is the kept answer to an earlier request with the same `Idempotency-Key` */
-          'Idempotent-Replayed'?: 'true';
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -8415,6 +8422,9 @@ export interface operations {
       /** @description Validation failed; `details` lists each field */
       400: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -8457,6 +8467,9 @@ export interface operations {
       /** @description The caller sees the store but may not do this */
       403: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -8475,6 +8488,9 @@ export interface operations {
       /** @description No such store, or another tenant's */
       404: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -8490,9 +8506,12 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Not scheduled (any more); or: A request with the same Idempotency-Key is still being processed */
+      /** @description Not scheduled (any more) */
       409: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -8501,24 +8520,6 @@ export interface operations {
            *       "error": {
            *         "code": "NOT_CANCELLABLE",
            *         "message": "Only a scheduled post can be cancelled; this one is published"
-           *       },
-           *       "success": false
-           *     }
-           */
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-      /** @description The Idempotency-Key was already used with another route or body */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": {
-           *         "code": "UNPROCESSABLE",
-           *         "message": "This Idempotency-Key was already used for a different request; use a new key for a new request"
            *       },
            *       "success": false
            *     }
@@ -8545,6 +8546,9 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -8566,6 +8570,9 @@ export interface operations {
       /** @description Validation failed; `details` lists each field */
       400: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -8610,10 +8617,7 @@ export interface operations {
   StoresController_create: {
     parameters: {
       query?: never;
-      header?: {
-        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
-        'Idempotency-Key'?: string;
-      };
+      header?: never;
       path?: never;
       cookie?: never;
     };
@@ -8626,8 +8630,9 @@ export interface operations {
       /** @description Created */
       201: {
         headers: {
-          /** @description `true` when this is the kept answer to an earlier request with the same `Idempotency-Key` */
-          'Idempotent-Replayed'?: 'true';
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -8644,6 +8649,9 @@ export interface operations {
       /** @description Validation failed; `details` lists each field */
       400: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -8686,6 +8694,9 @@ export interface operations {
       /** @description Team members and customers cannot create stores */
       403: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -8694,42 +8705,6 @@ export interface operations {
            *       "error": {
            *         "code": "FORBIDDEN",
            *         "message": "Only merchant, admin accounts may do this"
-           *       },
-           *       "success": false
-           *     }
-           */
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-      /** @description A request with the same Idempotency-Key is still being processed */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": {
-           *         "code": "CONFLICT",
-           *         "message": "A request with this Idempotency-Key is still being processed; retry once it has finished"
-           *       },
-           *       "success": false
-           *     }
-           */
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-      /** @description The Idempotency-Key was already used with another route or body */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": {
-           *         "code": "UNPROCESSABLE",
-           *         "message": "This Idempotency-Key was already used for a different request; use a new key for a new request"
            *       },
            *       "success": false
            *     }
@@ -8753,6 +8728,9 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -8769,6 +8747,9 @@ export interface operations {
       /** @description Validation failed; `details` lists each field */
       400: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -8811,6 +8792,9 @@ export interface operations {
       /** @description No such store, or another tenant's */
       404: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -8831,10 +8815,7 @@ export interface operations {
   StoresController_update: {
     parameters: {
       query?: never;
-      header?: {
-        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
-        'Idempotency-Key'?: string;
-      };
+      header?: never;
       path: {
         store_id: string;
       };
@@ -8849,8 +8830,9 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
-          /** @description `true` when this is the kept answer to an earlier request with the same `Idempotency-Key` */
-          'Idempotent-Replayed'?: 'true';
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -8867,6 +8849,9 @@ export interface operations {
       /** @description Validation failed; `details` lists each field */
       400: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -8909,6 +8894,9 @@ export interface operations {
       /** @description The caller sees the store but may not do this */
       403: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -8927,6 +8915,9 @@ export interface operations {
       /** @description No such store, or another tenant's */
       404: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -8935,42 +8926,6 @@ export interface operations {
            *       "error": {
            *         "code": "NOT_FOUND",
            *         "message": "Store not found"
-           *       },
-           *       "success": false
-           *     }
-           */
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-      /** @description A request with the same Idempotency-Key is still being processed */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": {
-           *         "code": "CONFLICT",
-           *         "message": "A request with this Idempotency-Key is still being processed; retry once it has finished"
-           *       },
-           *       "success": false
-           *     }
-           */
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-      /** @description The Idempotency-Key was already used with another route or body */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": {
-           *         "code": "UNPROCESSABLE",
-           *         "message": "This Idempotency-Key was already used for a different request; use a new key for a new request"
            *       },
            *       "success": false
            *     }
@@ -9001,6 +8956,9 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -9022,6 +8980,9 @@ export interface operations {
       /** @description Validation failed; `details` lists each field */
       400: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -9064,6 +9025,9 @@ export interface operations {
       /** @description The caller sees the store but may not do this */
       403: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -9082,6 +9046,9 @@ export interface operations {
       /** @description No such store, or another tenant's */
       404: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -9102,10 +9069,7 @@ export interface operations {
   CustomersController_create: {
     parameters: {
       query?: never;
-      header?: {
-        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
-        'Idempotency-Key'?: string;
-      };
+      header?: never;
       path: {
         store_id: string;
       };
@@ -9120,8 +9084,9 @@ export interface operations {
       /** @description Created */
       201: {
         headers: {
-          /** @description `true` when this is the kept answer to an earlier request with the same `Idempotency-Key` */
-          'Idempotent-Replayed'?: 'true';
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -9138,6 +9103,9 @@ export interface operations {
       /** @description Validation failed; `details` lists each field */
       400: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -9180,6 +9148,9 @@ export interface operations {
       /** @description The caller sees the store but may not do this */
       403: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -9198,6 +9169,9 @@ export interface operations {
       /** @description No such store, or another tenant's */
       404: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -9213,9 +9187,12 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Another customer of the store has this e-mail (compared regardless of case); or: A request with the same Idempotency-Key is still being processed */
+      /** @description Another customer of the store has this e-mail (compared regardless of case) */
       409: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -9224,158 +9201,6 @@ export interface operations {
            *       "error": {
            *         "code": "CONFLICT",
            *         "message": "This store already has a customer with that e-mail"
-           *       },
-           *       "success": false
-           *     }
-           */
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-      /** @description The Idempotency-Key was already used with another route or body */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": {
-           *         "code": "UNPROCESSABLE",
-           *         "message": "This Idempotency-Key was already used for a different request; use a new key for a new request"
-           *       },
-           *       "success": false
-           *     }
-           */
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-    };
-  };
-  StoreEventsController_list: {
-    parameters: {
-      query?: {
-        /** @description Items per page, 1 to 100 */
-        limit?: number;
-        /** @description The `next_cursor` of the previous page */
-        cursor?: string;
-        /** @description ISO 8601 timestamp with a time zone: only events created at or after it. Default: the oldest event kept (events are kept at least 30 days, `OUTBOX_RETENTION_DAYS`). */
-        since?: string;
-        /** @description Only events of this kind */
-        type?:
-          | 'order.created'
-          | 'order.updated'
-          | 'order.paid'
-          | 'order.shipped'
-          | 'order.delivered'
-          | 'order.cancelled'
-          | 'order.refunded'
-          | 'product.created'
-          | 'product.updated'
-          | 'product.deleted'
-          | 'inventory.updated'
-          | 'customer.created'
-          | 'customer.updated';
-      };
-      header?: never;
-      path: {
-        store_id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description OK */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            data: components['schemas']['StoreEventEnvelope'][];
-            /**
-             * @description Pass as `cursor` for the next page; `null` on the last page
-             * @example null
-             */
-            next_cursor: string | null;
-            /**
-             * @description Always `true` on a 2xx answer
-             * @enum {boolean}
-             */
-            success: true;
-          };
-        };
-      };
-      /** @description Validation failed; `details` lists each field */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": {
-           *         "code": "VALIDATION_FAILED",
-           *         "details": [
-           *           {
-           *             "field": "name",
-           *             "message": "name should not be empty"
-           *           }
-           *         ],
-           *         "message": "Request validation failed"
-           *       },
-           *       "success": false
-           *     }
-           */
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-      /** @description Missing, expired or invalid token, a wrong apikey, or the public key alone */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": {
-           *         "code": "UNAUTHENTICATED",
-           *         "message": "Invalid or expired access token"
-           *       },
-           *       "success": false
-           *     }
-           */
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-      /** @description The caller sees the store but may not do this */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": {
-           *         "code": "FORBIDDEN",
-           *         "message": "This needs the \"webhooks\" permission on the store"
-           *       },
-           *       "success": false
-           *     }
-           */
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-      /** @description No such store, or another tenant's */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": {
-           *         "code": "NOT_FOUND",
-           *         "message": "Store not found"
            *       },
            *       "success": false
            *     }
@@ -9399,6 +9224,9 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -9415,6 +9243,9 @@ export interface operations {
       /** @description Validation failed; `details` lists each field */
       400: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -9457,6 +9288,9 @@ export interface operations {
       /** @description The caller sees the store but may not do this */
       403: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -9475,6 +9309,9 @@ export interface operations {
       /** @description No such store, or another tenant's */
       404: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -9495,10 +9332,7 @@ export interface operations {
   StoreMailSettingsController_update: {
     parameters: {
       query?: never;
-      header?: {
-        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
-        'Idempotency-Key'?: string;
-      };
+      header?: never;
       path: {
         store_id: string;
       };
@@ -9513,8 +9347,9 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
-          /** @description `true` when this is the kept answer to an earlier request with the same `Idempotency-Key` */
-          'Idempotent-Replayed'?: 'true';
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -9531,6 +9366,9 @@ export interface operations {
       /** @description Validation failed; `details` lists each field */
       400: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -9573,6 +9411,9 @@ export interface operations {
       /** @description The caller sees the store but may not do this */
       403: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -9591,6 +9432,9 @@ export interface operations {
       /** @description No such store, or another tenant's */
       404: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -9599,42 +9443,6 @@ export interface operations {
            *       "error": {
            *         "code": "NOT_FOUND",
            *         "message": "Store not found"
-           *       },
-           *       "success": false
-           *     }
-           */
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-      /** @description A request with the same Idempotency-Key is still being processed */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": {
-           *         "code": "CONFLICT",
-           *         "message": "A request with this Idempotency-Key is still being processed; retry once it has finished"
-           *       },
-           *       "success": false
-           *     }
-           */
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-      /** @description The Idempotency-Key was already used with another route or body */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": {
-           *         "code": "UNPROCESSABLE",
-           *         "message": "This Idempotency-Key was already used for a different request; use a new key for a new request"
            *       },
            *       "success": false
            *     }
@@ -9663,6 +9471,9 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -9684,6 +9495,9 @@ export interface operations {
       /** @description Validation failed; `details` lists each field */
       400: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -9726,6 +9540,9 @@ export interface operations {
       /** @description The caller sees the store but may not do this */
       403: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -9744,6 +9561,9 @@ export interface operations {
       /** @description No such store, or another tenant's */
       404: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -9764,10 +9584,7 @@ export interface operations {
   MembersController_invite: {
     parameters: {
       query?: never;
-      header?: {
-        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
-        'Idempotency-Key'?: string;
-      };
+      header?: never;
       path: {
         store_id: string;
       };
@@ -9782,8 +9599,9 @@ export interface operations {
       /** @description Created */
       201: {
         headers: {
-          /** @description `true` when this is the kept answer to an earlier request with the same `Idempotency-Key` */
-          'Idempotent-Replayed'?: 'true';
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -9805,6 +9623,9 @@ export interface operations {
       /** @description Validation failed; `details` lists each field */
       400: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -9847,6 +9668,9 @@ export interface operations {
       /** @description The caller sees the store but may not do this */
       403: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -9865,6 +9689,9 @@ export interface operations {
       /** @description No such store, or another tenant's */
       404: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -9880,51 +9707,12 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description A request with the same Idempotency-Key is still being processed */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": {
-           *         "code": "CONFLICT",
-           *         "message": "A request with this Idempotency-Key is still being processed; retry once it has finished"
-           *       },
-           *       "success": false
-           *     }
-           */
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-      /** @description The Idempotency-Key was already used with another route or body */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": {
-           *         "code": "UNPROCESSABLE",
-           *         "message": "This Idempotency-Key was already used for a different request; use a new key for a new request"
-           *       },
-           *       "success": false
-           *     }
-           */
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
     };
   };
   MembersController_remove: {
     parameters: {
       query?: never;
-      header?: {
-        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
-        'Idempotency-Key'?: string;
-      };
+      header?: never;
       path: {
         store_id: string;
         member_id: string;
@@ -9936,8 +9724,9 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
-          /** @description `true` when this is the kept answer to an earlier request with the same `Idempotency-Key` */
-          'Idempotent-Replayed'?: 'true';
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -9958,6 +9747,9 @@ export interface operations {
       /** @description Validation failed; `details` lists each field */
       400: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -10000,6 +9792,9 @@ export interface operations {
       /** @description The caller sees the store but may not do this */
       403: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -10018,6 +9813,9 @@ export interface operations {
       /** @description No such store, or another tenant's */
       404: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -10033,51 +9831,12 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description A request with the same Idempotency-Key is still being processed */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": {
-           *         "code": "CONFLICT",
-           *         "message": "A request with this Idempotency-Key is still being processed; retry once it has finished"
-           *       },
-           *       "success": false
-           *     }
-           */
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-      /** @description The Idempotency-Key was already used with another route or body */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": {
-           *         "code": "UNPROCESSABLE",
-           *         "message": "This Idempotency-Key was already used for a different request; use a new key for a new request"
-           *       },
-           *       "success": false
-           *     }
-           */
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
     };
   };
   MembersController_update: {
     parameters: {
       query?: never;
-      header?: {
-        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
-        'Idempotency-Key'?: string;
-      };
+      header?: never;
       path: {
         store_id: string;
         member_id: string;
@@ -10093,8 +9852,9 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
-          /** @description `true` when this is the kept answer to an earlier request with the same `Idempotency-Key` */
-          'Idempotent-Replayed'?: 'true';
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -10111,6 +9871,9 @@ export interface operations {
       /** @description Validation failed; `details` lists each field */
       400: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -10153,6 +9916,9 @@ export interface operations {
       /** @description The caller sees the store but may not do this */
       403: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -10171,6 +9937,9 @@ export interface operations {
       /** @description No such store, or another tenant's */
       404: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -10179,42 +9948,6 @@ export interface operations {
            *       "error": {
            *         "code": "NOT_FOUND",
            *         "message": "Store not found"
-           *       },
-           *       "success": false
-           *     }
-           */
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-      /** @description A request with the same Idempotency-Key is still being processed */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": {
-           *         "code": "CONFLICT",
-           *         "message": "A request with this Idempotency-Key is still being processed; retry once it has finished"
-           *       },
-           *       "success": false
-           *     }
-           */
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-      /** @description The Idempotency-Key was already used with another route or body */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": {
-           *         "code": "UNPROCESSABLE",
-           *         "message": "This Idempotency-Key was already used for a different request; use a new key for a new request"
            *       },
            *       "success": false
            *     }
@@ -10245,6 +9978,9 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -10266,6 +10002,9 @@ export interface operations {
       /** @description Validation failed; `details` lists each field */
       400: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -10308,6 +10047,9 @@ export interface operations {
       /** @description The caller sees the store but may not do this */
       403: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -10326,6 +10068,9 @@ export interface operations {
       /** @description No such store, or another tenant's */
       404: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -10346,10 +10091,7 @@ export interface operations {
   OrdersController_place: {
     parameters: {
       query?: never;
-      header?: {
-        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
-        'Idempotency-Key'?: string;
-      };
+      header?: never;
       path: {
         store_id: string;
       };
@@ -10364,8 +10106,9 @@ export interface operations {
       /** @description Created */
       201: {
         headers: {
-          /** @description `true` when this is the kept answer to an earlier request with the same `Idempotency-Key` */
-          'Idempotent-Replayed'?: 'true';
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -10382,6 +10125,9 @@ export interface operations {
       /** @description Validation failed; `details` lists each field */
       400: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -10424,6 +10170,9 @@ export interface operations {
       /** @description A member without `orders`, a customer ordering for another customer, or a customer with no record in this store */
       403: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -10442,6 +10191,9 @@ export interface operations {
       /** @description No such store, or another tenant's */
       404: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -10457,9 +10209,12 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description `OUT_OF_STOCK`: an item is short of stock; `details` lists it and every later item short too. Nothing was reserved.; or: A request with the same Idempotency-Key is still being processed */
+      /** @description `OUT_OF_STOCK`: an item is short of stock; `details` lists it and every later item short too. Nothing was reserved. */
       409: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -10496,9 +10251,12 @@ export interface operations {
           };
         };
       };
-      /** @description `UNPROCESSABLE`: an item is not an active product of this store (`details` names each such item), or the total is over the most an order holds (no `details`); or: The Idempotency-Key was already used with another route or body */
+      /** @description `UNPROCESSABLE`: an item is not an active product of this store (`details` names each such item), or the total is over the most an order holds (no `details`) */
       422: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -10561,6 +10319,9 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -10582,6 +10343,9 @@ export interface operations {
       /** @description Validation failed; `details` lists each field */
       400: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -10624,6 +10388,9 @@ export interface operations {
       /** @description No such store, or another tenant's */
       404: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -10644,10 +10411,7 @@ export interface operations {
   ProductsController_create: {
     parameters: {
       query?: never;
-      header?: {
-        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
-        'Idempotency-Key'?: string;
-      };
+      header?: never;
       path: {
         store_id: string;
       };
@@ -10662,8 +10426,9 @@ export interface operations {
       /** @description Created */
       201: {
         headers: {
-          /** @description `true` when this is the kept answer to an earlier request with the same `Idempotency-Key` */
-          'Idempotent-Replayed'?: 'true';
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -10680,6 +10445,9 @@ export interface operations {
       /** @description Validation failed; `details` lists each field */
       400: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -10722,6 +10490,9 @@ export interface operations {
       /** @description The caller sees the store but may not do this */
       403: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -10740,6 +10511,9 @@ export interface operations {
       /** @description No such store, or another tenant's */
       404: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -10748,42 +10522,6 @@ export interface operations {
            *       "error": {
            *         "code": "NOT_FOUND",
            *         "message": "Store not found"
-           *       },
-           *       "success": false
-           *     }
-           */
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-      /** @description A request with the same Idempotency-Key is still being processed */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": {
-           *         "code": "CONFLICT",
-           *         "message": "A request with this Idempotency-Key is still being processed; retry once it has finished"
-           *       },
-           *       "success": false
-           *     }
-           */
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-      /** @description The Idempotency-Key was already used with another route or body */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": {
-           *         "code": "UNPROCESSABLE",
-           *         "message": "This Idempotency-Key was already used for a different request; use a new key for a new request"
            *       },
            *       "success": false
            *     }
@@ -10812,6 +10550,9 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -10833,6 +10574,9 @@ export interface operations {
       /** @description Validation failed; `details` lists each field */
       400: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -10875,6 +10619,9 @@ export interface operations {
       /** @description The caller sees the store but may not do this */
       403: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -10893,6 +10640,9 @@ export interface operations {
       /** @description No such store, or another tenant's */
       404: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -10913,10 +10663,7 @@ export interface operations {
   WebhooksController_register: {
     parameters: {
       query?: never;
-      header?: {
-        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
-        'Idempotency-Key'?: string;
-      };
+      header?: never;
       path?: never;
       cookie?: never;
     };
@@ -10929,8 +10676,9 @@ export interface operations {
       /** @description Created; `secret` only when the server generated it */
       201: {
         headers: {
-          /** @description `true` when this is the kept answer to an earlier request with the same `Idempotency-Key` */
-          'Idempotent-Replayed'?: 'true';
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -10952,6 +10700,9 @@ export interface operations {
       /** @description Validation failed; `details` lists each field */
       400: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -10994,6 +10745,9 @@ export interface operations {
       /** @description The caller sees the store but may not do this */
       403: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -11012,6 +10766,9 @@ export interface operations {
       /** @description No such store, or another tenant's */
       404: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -11020,42 +10777,6 @@ export interface operations {
            *       "error": {
            *         "code": "NOT_FOUND",
            *         "message": "Store not found"
-           *       },
-           *       "success": false
-           *     }
-           */
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-      /** @description A request with the same Idempotency-Key is still being processed */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": {
-           *         "code": "CONFLICT",
-           *         "message": "A request with this Idempotency-Key is still being processed; retry once it has finished"
-           *       },
-           *       "success": false
-           *     }
-           */
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-      /** @description The Idempotency-Key was already used with another route or body */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": {
-           *         "code": "UNPROCESSABLE",
-           *         "message": "This Idempotency-Key was already used for a different request; use a new key for a new request"
            *       },
            *       "success": false
            *     }
@@ -11079,6 +10800,9 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -11095,6 +10819,9 @@ export interface operations {
       /** @description Validation failed; `details` lists each field */
       400: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -11137,6 +10864,9 @@ export interface operations {
       /** @description The caller sees the store but may not do this */
       403: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -11155,6 +10885,9 @@ export interface operations {
       /** @description No such store, or another tenant's */
       404: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -11175,10 +10908,7 @@ export interface operations {
   WebhooksController_remove: {
     parameters: {
       query?: never;
-      header?: {
-        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
-        'Idempotency-Key'?: string;
-      };
+      header?: never;
       path: {
         webhook_id: string;
       };
@@ -11189,8 +10919,9 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
-          /** @description `true` when this is the kept answer to an earlier request with the same `Idempotency-Key` */
-          'Idempotent-Replayed'?: 'true';
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -11208,6 +10939,9 @@ export interface operations {
       /** @description Validation failed; `details` lists each field */
       400: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -11250,6 +10984,9 @@ export interface operations {
       /** @description The caller sees the store but may not do this */
       403: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -11268,6 +11005,9 @@ export interface operations {
       /** @description No such store, or another tenant's */
       404: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -11283,51 +11023,12 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description A request with the same Idempotency-Key is still being processed */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": {
-           *         "code": "CONFLICT",
-           *         "message": "A request with this Idempotency-Key is still being processed; retry once it has finished"
-           *       },
-           *       "success": false
-           *     }
-           */
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-      /** @description The Idempotency-Key was already used with another route or body */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": {
-           *         "code": "UNPROCESSABLE",
-           *         "message": "This Idempotency-Key was already used for a different request; use a new key for a new request"
-           *       },
-           *       "success": false
-           *     }
-           */
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
     };
   };
   WebhooksController_update: {
     parameters: {
       query?: never;
-      header?: {
-        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
-        'Idempotency-Key'?: string;
-      };
+      header?: never;
       path: {
         webhook_id: string;
       };
@@ -11342,8 +11043,9 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
-          /** @description `true` when this is the kept answer to an earlier request with the same `Idempotency-Key` */
-          'Idempotent-Replayed'?: 'true';
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -11360,6 +11062,9 @@ export interface operations {
       /** @description Validation failed; `details` lists each field */
       400: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -11402,6 +11107,9 @@ export interface operations {
       /** @description The caller sees the store but may not do this */
       403: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -11420,6 +11128,9 @@ export interface operations {
       /** @description No such store, or another tenant's */
       404: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -11428,42 +11139,6 @@ export interface operations {
            *       "error": {
            *         "code": "NOT_FOUND",
            *         "message": "Webhook not found"
-           *       },
-           *       "success": false
-           *     }
-           */
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-      /** @description A request with the same Idempotency-Key is still being processed */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": {
-           *         "code": "CONFLICT",
-           *         "message": "A request with this Idempotency-Key is still being processed; retry once it has finished"
-           *       },
-           *       "success": false
-           *     }
-           */
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-      /** @description The Idempotency-Key was already used with another route or body */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": {
-           *         "code": "UNPROCESSABLE",
-           *         "message": "This Idempotency-Key was already used for a different request; use a new key for a new request"
            *       },
            *       "success": false
            *     }
@@ -11481,7 +11156,7 @@ export interface operations {
         /** @description The `next_cursor` of the previous page */
         cursor?: string;
         /** @description Only deliveries in this state */
-        status?: 'pending' | 'succeeded' | 'failed' | 'cancelled' | 'skipped';
+        status?: 'pending' | 'succeeded' | 'failed' | 'cancelled';
       };
       header?: never;
       path: {
@@ -11494,6 +11169,9 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -11515,6 +11193,9 @@ export interface operations {
       /** @description Validation failed; `details` lists each field */
       400: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -11557,6 +11238,9 @@ export interface operations {
       /** @description The caller sees the store but may not do this */
       403: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -11575,6 +11259,9 @@ export interface operations {
       /** @description No such store, or another tenant's */
       404: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -11595,10 +11282,7 @@ export interface operations {
   WebhookDeliveriesController_redeliver: {
     parameters: {
       query?: never;
-      header?: {
-        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
-        'Idempotency-Key'?: string;
-      };
+      header?: never;
       path: {
         webhook_id: string;
         delivery_id: string;
@@ -11610,8 +11294,9 @@ export interface operations {
       /** @description Created */
       201: {
         headers: {
-          /** @description `true` when this is the kept answer to an earlier request with the same `Idempotency-Key` */
-          'Idempotent-Replayed'?: 'true';
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -11628,6 +11313,9 @@ export interface operations {
       /** @description Validation failed; `details` lists each field */
       400: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -11670,6 +11358,9 @@ export interface operations {
       /** @description The caller sees the store but may not do this */
       403: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -11688,6 +11379,9 @@ export interface operations {
       /** @description No such store, or another tenant's */
       404: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -11703,9 +11397,12 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description The webhook is disabled: re-enable it first; or: A request with the same Idempotency-Key is still being processed */
+      /** @description The webhook is disabled: re-enable it first */
       409: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -11725,33 +11422,12 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description The Idempotency-Key was already used with another route or body */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": {
-           *         "code": "UNPROCESSABLE",
-           *         "message": "This Idempotency-Key was already used for a different request; use a new key for a new request"
-           *       },
-           *       "success": false
-           *     }
-           */
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
     };
   };
   WebhookDeliveriesController_recover: {
     parameters: {
       query?: never;
-      header?: {
-        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
-        'Idempotency-Key'?: string;
-      };
+      header?: never;
       path: {
         webhook_id: string;
       };
@@ -11766,8 +11442,9 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
-          /** @description `true` when this is the kept answer to an earlier request with the same `Idempotency-Key` */
-          'Idempotent-Replayed'?: 'true';
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -11794,6 +11471,9 @@ export interface operations {
       /** @description Validation failed; `details` lists each field */
       400: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -11836,6 +11516,9 @@ export interface operations {
       /** @description The caller sees the store but may not do this */
       403: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -11854,6 +11537,9 @@ export interface operations {
       /** @description No such store, or another tenant's */
       404: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -11869,9 +11555,12 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description The webhook is disabled: re-enable it first; or: A request with the same Idempotency-Key is still being processed */
+      /** @description The webhook is disabled: re-enable it first */
       409: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -11891,33 +11580,12 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description The Idempotency-Key was already used with another route or body */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": {
-           *         "code": "UNPROCESSABLE",
-           *         "message": "This Idempotency-Key was already used for a different request; use a new key for a new request"
-           *       },
-           *       "success": false
-           *     }
-           */
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
     };
   };
   WebhooksController_rotate: {
     parameters: {
       query?: never;
-      header?: {
-        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
-        'Idempotency-Key'?: string;
-      };
+      header?: never;
       path: {
         webhook_id: string;
       };
@@ -11928,8 +11596,9 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
-          /** @description `true` when this is the kept answer to an earlier request with the same `Idempotency-Key` */
-          'Idempotent-Replayed'?: 'true';
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -11951,6 +11620,9 @@ export interface operations {
       /** @description Validation failed; `details` lists each field */
       400: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -11993,6 +11665,9 @@ export interface operations {
       /** @description The caller sees the store but may not do this */
       403: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -12011,6 +11686,9 @@ export interface operations {
       /** @description No such store, or another tenant's */
       404: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -12026,51 +11704,12 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description A request with the same Idempotency-Key is still being processed */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": {
-           *         "code": "CONFLICT",
-           *         "message": "A request with this Idempotency-Key is still being processed; retry once it has finished"
-           *       },
-           *       "success": false
-           *     }
-           */
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-      /** @description The Idempotency-Key was already used with another route or body */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": {
-           *         "code": "UNPROCESSABLE",
-           *         "message": "This Idempotency-Key was already used for a different request; use a new key for a new request"
-           *       },
-           *       "success": false
-           *     }
-           */
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
     };
   };
   WebhookDeliveriesController_test: {
     parameters: {
       query?: never;
-      header?: {
-        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
-        'Idempotency-Key'?: string;
-      };
+      header?: never;
       path: {
         webhook_id: string;
       };
@@ -12081,8 +11720,9 @@ export interface operations {
       /** @description Created */
       201: {
         headers: {
-          /** @description `true` when this is the kept answer to an earlier request with the same `Idempotency-Key` */
-          'Idempotent-Replayed'?: 'true';
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -12099,6 +11739,9 @@ export interface operations {
       /** @description Validation failed; `details` lists each field */
       400: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -12141,6 +11784,9 @@ export interface operations {
       /** @description The caller sees the store but may not do this */
       403: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -12159,6 +11805,9 @@ export interface operations {
       /** @description No such store, or another tenant's */
       404: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -12174,9 +11823,12 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description The webhook is disabled: re-enable it first; or: A request with the same Idempotency-Key is still being processed */
+      /** @description The webhook is disabled: re-enable it first */
       409: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -12189,24 +11841,6 @@ export interface operations {
            *           "status": "disabled"
            *         },
            *         "message": "Webhook is disabled: re-enable it with PATCH {\"status\": \"active\"} first"
-           *       },
-           *       "success": false
-           *     }
-           */
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-      /** @description The Idempotency-Key was already used with another route or body */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": {
-           *         "code": "UNPROCESSABLE",
-           *         "message": "This Idempotency-Key was already used for a different request; use a new key for a new request"
            *       },
            *       "success": false
            *     }

@@ -280,7 +280,9 @@ describe('HTTP contract', () => {
       if (Array.isArray(node)) return node.forEach(visit);
       if (node === null || typeof node !== 'object') return;
       for (const [key, value] of Object.entries(node)) {
-        if (key === '$ref' && typeof value === 'string' && !reachable.has(refName(value))) {
+        // Schemas only: the RateLimit-* header components are referenced the same way.
+        const schemaRef = typeof value === 'string' && value.startsWith('#/components/schemas/');
+        if (key === '$ref' && schemaRef && !reachable.has(refName(value))) {
           reachable.add(refName(value));
           visit(schemas[refName(value)]);
         } else if (key !== 'example' && key !== 'examples') visit(value);

@@ -13,6 +13,7 @@ import {
   frameworkErrorReply,
   httpConfig,
   prepareDatabase,
+  registerJsonOnlyBodies,
   requestId,
   type Settings,
 } from '@app/core';
@@ -43,6 +44,7 @@ export async function createApp(settings: Settings): Promise<NestFastifyApplicat
     void reply.header('x-request-id', request.id);
   });
   registerDrainHooks(fastify);
+  registerJsonOnlyBodies(fastify);
 
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(settings), adapter, {
     bufferLogs: true,
@@ -79,8 +81,9 @@ export async function createApp(settings: Settings): Promise<NestFastifyApplicat
       'idempotency-key',
       'x-supabase-api-version',
     ],
-    // What a browser client may read of an answer: its request id, when to retry, and whether it is an idempotent replay.
-    exposedHeaders: ['x-request-id', 'retry-after', 'idempotent-replayed'],
+    // What a browser client may read of an answer: its request id, when to retry, whether it is an
+    // idempotent replay, and how much of its rate limit is left.
+    exposedHeaders: ['x-request-id', 'retry-after', 'idempotent-replayed', 'ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset'],
     maxAge: 600,
   });
   const metrics = app.get(MetricsService);

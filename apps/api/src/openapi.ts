@@ -1,6 +1,6 @@
 import type { INestApplication } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
+import { DocumentBuilder, SwaggerModule, type HeaderObject, type OpenAPIObject } from '@nestjs/swagger';
 import { declareIdempotency, type HttpConfig } from '@app/core';
 import { storeEventOpenApiSchemas } from '@app/webhooks';
 
@@ -52,7 +52,43 @@ export function buildOpenApiDocument(app: INestApplication, serverUrl: string): 
   document.components = { ...document.components, schemas: { ...document.components?.schemas, ...storeEventOpenApiSchemas() } };
   declareOpenOperations(document);
   declareIdempotency(document);
+  declareRateLimitHeaders(document);
   return document;
+}
+
+/** The RateLimit header fields (IETF httpapi draft) of a /functions/v1 answer the rate limit counted. */
+const RATE_LIMIT_HEADERS: Record<string, HeaderObject> = {
+  'RateLimit-Limit': {
+    description: "Requests the caller may make to this route in the current window (RATE_LIMIT_PER_MINUTE's window)",
+    schema: { type: 'integer', example: 1200 },
+  },
+  'RateLimit-Remaining': {
+    description: 'Requests left in the current window; 0 on a 429',
+    schema: { type: 'integer', example: 1187 },
+  },
+  'RateLimit-Reset': {
+    description: 'Seconds until the window resets (on a 429, the same as Retry-After)',
+    schema: { type: 'integer', example: 42 },
+  },
+};
+
+/**
+ * Every /functions/v1 answer but the 401 carries the RateLimit-* headers (AppThrottlerGuard): they
+ * are declared once as components and referenced from each of those answers.
+ */
+function declareRateLimitHeaders(document: OpenAPIObject): void {
+  document.components = { ...document.components, headers: { ...document.components?.headers, ...RATE_LIMIT_HEADERS } };
+  const reference = (name: string) => [name, { $ref: `#/components/headers/${name}` }];
+  const references = Object.fromEntries(Object.keys(RATE_LIMIT_HEADERS).map(reference));
+  for (const [path, item] of Object.entries(document.paths)) {
+    if (!path.startsWith('/functions/v1/')) continue;
+    for (const method of ['get', 'put', 'post', 'delete', 'patch'] as const) {
+      for (const [status, response] of Object.entries(item[method]?.responses ?? {})) {
+        if (status === '401' || !response || '$ref' in response) continue;
+        response.headers = { ...response.headers, ...references };
+      }
+    }
+  }
 }
 
 /**

@@ -19,6 +19,7 @@ export * from './errors/api-error.js';
 export * from './errors/error-body.js';
 export * from './errors/error-envelope.filter.js';
 export * from './errors/gotrue-error.js';
+export * from './errors/json-bodies.js';
 export * from './errors/validation.js';
 export * from './observability/logging.js';
 export * from './observability/metrics.service.js';

@@ -9,10 +9,11 @@ import { countText } from './platforms/text-count.js';
 
 /**
  * The length a platform counts. X weighs text as its own client does (`twitter-text`): any URL is
- * 23, emoji and CJK characters 2. The others count Unicode code points of the NFC form.
+ * 23, emoji and CJK characters 2. The others count Unicode code points of the NFC form. X's count
+ * stops once it passes `stopAbove` (the answer is then only known to be above it).
  */
-export function textLength(platform: SocialPlatformId, text: string): number {
-  return countText(socialPlatformDefinition(platform).textCount, text);
+export function textLength(platform: SocialPlatformId, text: string, stopAbove?: number): number {
+  return countText(socialPlatformDefinition(platform).textCount, text, stopAbove);
 }
 
 export interface ComposedPost {
@@ -30,7 +31,7 @@ export interface ComposedPost {
  */
 export function composePost(platform: SocialPlatformId, text: string, hashtags: readonly string[]): ComposedPost {
   const limit = PLATFORM_TEXT_LIMITS[platform];
-  const fits = (candidate: string) => textLength(platform, candidate) <= limit;
+  const fits = (candidate: string) => textLength(platform, candidate, limit) <= limit;
   const body = text.normalize('NFC').trim();
   if (!fits(body)) return { text: fitText(platform, body, limit), hashtags: [] };
 
@@ -67,7 +68,7 @@ const ELLIPSIS = '…';
  * a grapheme (emoji sequences, accents).
  */
 export function fitText(platform: SocialPlatformId, text: string, limit: number = PLATFORM_TEXT_LIMITS[platform]): string {
-  const fits = (candidate: string) => textLength(platform, candidate) <= limit;
+  const fits = (candidate: string) => textLength(platform, candidate, limit) <= limit;
   text = text.normalize('NFC').trim();
   if (fits(text)) return text;
   const pieces = Array.from(new Intl.Segmenter(undefined, { granularity: 'grapheme' }).segment(text), (part) => part.segment);

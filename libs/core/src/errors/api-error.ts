@@ -74,6 +74,11 @@ export class ApiError extends HttpException {
     );
   }
 
+  /** A body that is not JSON where only JSON is taken. */
+  static unsupportedMediaType(): ApiError {
+    return new ApiError(HttpStatus.UNSUPPORTED_MEDIA_TYPE, 'UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be application/json');
+  }
+
   static unprocessable(message: string, details?: unknown): ApiError {
     return new ApiError(HttpStatus.UNPROCESSABLE_ENTITY, 'UNPROCESSABLE', message, details);
   }

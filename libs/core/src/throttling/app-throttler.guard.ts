@@ -1,10 +1,11 @@
 import { Injectable, type ExecutionContext } from '@nestjs/common';
 import { ThrottlerGuard, type ThrottlerLimitDetail, type ThrottlerOptions } from '@nestjs/throttler';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { HttpConfig } from '../config/http.config.js';
 import { ApiError } from '../errors/api-error.js';
 import { AUTH_PREFIX } from '../errors/error-body.js';
 import { GoTrueError } from '../errors/gotrue-error.js';
+import { FUNCTIONS_PREFIX } from '../transactions/tenant-transaction.interceptor.js';
 import { clientAddressKey } from './client-address.js';
 
 const SIGN_UP_ROUTE = `${AUTH_PREFIX}/signup`;
@@ -12,7 +13,8 @@ const SIGN_UP_ROUTE = `${AUTH_PREFIX}/signup`;
 /** Requests per minute on every route (RATE_LIMIT_PER_MINUTE), and sign-ups per client address (SIGNUP_LIMIT_PER_IP). */
 export function appThrottlers(config: HttpConfig): ThrottlerOptions[] {
   return [
-    { name: 'default', ttl: 60_000, limit: config.RATE_LIMIT_PER_MINUTE, setHeaders: false },
+    // Its count goes out as the RateLimit-* headers (AppThrottlerGuard).
+    { name: 'default', ttl: 60_000, limit: config.RATE_LIMIT_PER_MINUTE, setHeaders: true },
     {
       name: 'signup',
       ttl: config.SIGNUP_WINDOW_SECONDS * 1000,
@@ -33,9 +35,17 @@ export function appThrottlers(config: HttpConfig): ThrottlerOptions[] {
  * Retry-After. For a signed-in caller the JWT strategy starts the count (`startEarly`) as soon as the
  * token has verified, so the Redis round trip runs beside the caller's database lookup instead of
  * after it; this guard, next in line, then only waits for that verdict.
+ *
+ * Every /functions/v1 answer the limit has counted carries the count as the IETF RateLimit header
+ * fields: `RateLimit-Limit` (requests in the window), `RateLimit-Remaining` and `RateLimit-Reset`
+ * (seconds until the window resets). They are set when this guard lets the request through, so that
+ * the 403, 404, 400 and 2xx that follow carry them, and on the 429; a request refused before the
+ * guard (401, an unreadable body, an unknown path) was not counted and carries none.
  */
 @Injectable()
 export class AppThrottlerGuard extends ThrottlerGuard {
+  protected override headerPrefix = 'RateLimit';
+
   /** Counts this request now, keyed by the token's (verified) user; `canActivate` answers from it. */
   startEarly(context: ExecutionContext, tokenUserId: string): void {
     const request = context.switchToHttp().getRequest<FastifyRequest>();
@@ -46,8 +56,23 @@ export class AppThrottlerGuard extends ThrottlerGuard {
     request.throttleVerdict = verdict;
   }
 
-  override canActivate(context: ExecutionContext): Promise<boolean> {
-    return context.switchToHttp().getRequest<FastifyRequest>().throttleVerdict ?? super.canActivate(context);
+  override async canActivate(context: ExecutionContext): Promise<boolean> {
+    const request = context.switchToHttp().getRequest<FastifyRequest>();
+    const allowed = await (request.throttleVerdict ?? super.canActivate(context));
+    if (request.rateLimitHeaders && request.url.startsWith(`${FUNCTIONS_PREFIX}/`)) {
+      context.switchToHttp().getResponse<FastifyReply>().headers(request.rateLimitHeaders);
+    }
+    return allowed;
+  }
+
+  /**
+   * The library's header calls (RateLimit-Limit, -Remaining, -Reset) are kept on the request and
+   * sent by `canActivate` once the caller is through: the early count may settle while a 401 is
+   * being answered, and a 401 carries no count.
+   */
+  protected override setResponseHeader(res: Record<string, any>, name: string, value: string | number): void {
+    const request = (res as FastifyReply).request;
+    (request.rateLimitHeaders ??= {})[name] = String(value);
   }
 
   protected override async throwThrottlingException(context: ExecutionContext, detail: ThrottlerLimitDetail): Promise<void> {
@@ -59,7 +84,16 @@ export class AppThrottlerGuard extends ThrottlerGuard {
         'Retry-After': String(retryAfter),
       });
     }
-    throw ApiError.rateLimited(detail.limit, windowSeconds, retryAfter);
+    const error = ApiError.rateLimited(detail.limit, windowSeconds, retryAfter);
+    if (request.url.startsWith(`${FUNCTIONS_PREFIX}/`)) {
+      // Nothing is left of this window; it opens again when Retry-After says.
+      Object.assign(error.headers, {
+        'RateLimit-Limit': String(detail.limit),
+        'RateLimit-Remaining': '0',
+        'RateLimit-Reset': error.headers['Retry-After'],
+      });
+    }
+    throw error;
   }
 
   protected override async getTracker(req: Record<string, any>): Promise<string> {
@@ -75,5 +109,7 @@ declare module 'fastify' {
     tokenUserId?: string;
     /** The rate limit's verdict, counted early (AppThrottlerGuard.startEarly). */
     throttleVerdict?: Promise<boolean>;
+    /** The RateLimit-* headers of the count, sent once the request is through the guard. */
+    rateLimitHeaders?: Record<string, string>;
   }
 }

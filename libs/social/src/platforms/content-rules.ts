@@ -12,13 +12,20 @@ export function textWithLink(content: PostContent): string {
   return text ? `${text}\n${content.link}` : content.link;
 }
 
+/** How far past its limit a weighted count goes on: beyond it, a text is said to have "more than" this. */
+const COUNTED_PAST_LIMIT = 4;
+
 /** The limit problem of `text` on `platform`, if any. */
 export function textLimitProblem(platform: SocialPlatformDefinition, text: string, what = 'text'): string[] {
   const limit = platform.textLimit;
-  const length = countText(platform.textCount, text);
+  const weighted = platform.textCount === 'weighted';
+  const counted = limit * COUNTED_PAST_LIMIT;
+  const length = countText(platform.textCount, text, counted);
   if (length <= limit) return [];
-  const unit = platform.textCount === 'weighted' ? 'weighted characters (a URL counts 23, emoji and CJK 2)' : 'characters';
-  return [`${platform.displayName} allows ${limit.toLocaleString('en-US')} ${unit} of ${what}; this has ${length.toLocaleString('en-US')}`];
+  const unit = weighted ? 'weighted characters (a URL counts 23, emoji and CJK 2)' : 'characters';
+  const number = (value: number) => value.toLocaleString('en-US');
+  const has = weighted && length > counted ? `more than ${number(counted)}` : number(length);
+  return [`${platform.displayName} allows ${limit.toLocaleString('en-US')} ${unit} of ${what}; this has ${has}`];
 }
 
 export const imagesOf = (content: PostContent): MediaItem[] => content.media.filter((item) => item.type === 'image');

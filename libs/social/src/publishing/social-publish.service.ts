@@ -88,6 +88,11 @@ export class SocialPublishService {
     return at;
   }
 
+  /**
+   * The cheap checks first: every platform connected (one query); then each platform's rules on the
+   * content (media, then its text count, linear in the text). A platform not connected answers 400
+   * naming each one before the content is looked at: nothing could be sent anyway.
+   */
   private async validate(storeId: string, platforms: SocialPlatformId[], content: PostContent): Promise<void> {
     const accounts = new Map((await this.repository.accountsOfStore(storeId)).map((account) => [account.platform, account]));
     const problems: FieldError[] = [];
@@ -103,7 +108,11 @@ export class SocialPublishService {
           message: `${platform.displayName} needs to be connected again: access was revoked`,
         });
       }
-      for (const message of platform.validate(content)) problems.push({ field: 'content', platform: id, message });
+    }
+    if (!problems.length) {
+      for (const id of platforms) {
+        for (const message of this.platforms.get(id)!.validate(content)) problems.push({ field: 'content', platform: id, message });
+      }
     }
     if (problems.length) throw ApiError.validation(problems, 'The post cannot be published as it is; nothing was sent');
   }
