@@ -132,7 +132,7 @@ export interface paths {
     put?: never;
     /**
      * Sign in (grant_type=password) or rotate a refresh token (grant_type=refresh_token)
-     * @description Refresh tokens are single use: presenting one again revokes its whole session and answers 400 `refresh_token_already_used`. Password attempts are limited per client address, and failures per account (429; see docs/api.md § Rate limits).
+     * @description Refresh tokens are single use. A token presented again within AUTH_REFRESH_REUSE_INTERVAL (10 s) of its own rotation returns the session's current tokens: its latest refresh token (the same for every caller) and a new access token, revoking nothing, so concurrent refreshes of one token all succeed with one rotation. Presented later, it revokes its whole session and answers 400 `refresh_token_already_used`. Password attempts are limited per client address, and failures per account (429; see docs/api.md § Rate limits).
      */
     post: operations['AuthController_token'];
     delete?: never;
@@ -733,6 +733,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/functions/v1/stores/{store_id}/events': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A store's events, oldest first
+     * @description The envelopes `{id, event, created_at, store_id, data}` of the store events, exactly as a webhook subscribed to them receives them (the same JSON, key for key), whatever webhooks exist: to reconcile after a receiver was down or a webhook disabled. Oldest first (`created_at`, then `id`). Filters: `since` (created at or after it; default the oldest event kept: at least the last 30 days are kept) and `type` (one event kind). Staff with the `webhooks` permission, owners and admins. An event is listed once its change has committed, possibly a moment before its webhooks receive it; `created_at` is when it was written, so an event can appear behind one listed before: when polling, ask again from a few minutes before the last `created_at` seen and de-duplicate on `id`.
+     */
+    get: operations['StoreEventsController_list'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/functions/v1/stores/{store_id}/mail-settings': {
     parameters: {
       query?: never;
@@ -930,7 +950,7 @@ export interface paths {
     };
     /**
      * A webhook's deliveries with their attempts, newest first
-     * @description One delivery per event (plus test events and redeliveries), filtered by `status` (`pending`, `succeeded`, `failed`, `cancelled`). Each attempt records when it started, its duration, the status code, the error, a short excerpt of the receiver's answer and when the next attempt is due.
+     * @description One delivery per event (plus test events and redeliveries), filtered by `status` (`pending`, `succeeded`, `failed`, `cancelled`, `skipped`: an event that came while the webhook was disabled, never sent). Each attempt records when it started, its duration, the status code, the error, a short excerpt of the receiver's answer and when the next attempt is due.
      */
     get: operations['WebhookDeliveriesController_list'];
     put?: never;
@@ -971,8 +991,8 @@ export interface paths {
     get?: never;
     put?: never;
     /**
-     * Re-send what failed since a time
-     * @description Redelivers every event whose latest delivery since `since` (at most 30 days ago, not in the future) failed or was cancelled, e.g. after re-enabling a disabled webhook. Events already redelivered are not sent again, so repeating the call is safe. At most 500 events per call, oldest first; `has_more` says more remain (call again with the same `since`). Answers 200 even when nothing qualified. Its first attempt is queued once the request has committed, then the usual retry schedule applies.
+     * Re-send what failed or was skipped since a time
+     * @description Redelivers every event whose latest delivery since `since` (at most 30 days ago, not in the future) failed, was cancelled or was skipped (it came while the webhook was disabled), e.g. after re-enabling a disabled webhook: same envelope `id` and body, signed with the current secret. A disabled webhook answers 409 (re-enable it first, as nothing can be sent to it). Events already redelivered are not sent again, so repeating the call is safe. At most 500 events per call, oldest first; `has_more` says more remain (call again with the same `since`). Answers 200 even when nothing qualified. Its first attempt is queued once the request has committed, then the usual retry schedule applies.
      */
     post: operations['WebhookDeliveriesController_recover'];
     delete?: never;
@@ -1397,10 +1417,11 @@ export interface components {
        */
       redelivery_of: string | null;
       /**
+       * @description `cancelled`: stopped when the webhook was disabled; `skipped`: the event came while the webhook was disabled, nothing was sent (`recover` sends it after re-enabling)
        * @example pending
        * @enum {string}
        */
-      status: 'pending' | 'succeeded' | 'failed' | 'cancelled';
+      status: 'pending' | 'succeeded' | 'failed' | 'cancelled' | 'skipped';
       /**
        * Format: date-time
        * @example 2026-11-22T10:00:00.412Z
@@ -2846,7 +2867,7 @@ export interface components {
     };
     RecoverDeliveriesDto: {
       /**
-       * @description ISO 8601 timestamp with a time zone, not in the future and at most 30 days ago: every event whose latest delivery to this webhook since then failed or was cancelled is delivered again.
+       * @description ISO 8601 timestamp with a time zone, not in the future and at most 30 days ago: every event whose latest delivery to this webhook since then failed, was cancelled or was skipped is delivered again.
        * @example 2026-11-21T00:00:00Z
        */
       since: string;
@@ -2949,7 +2970,7 @@ export interface components {
        */
       expires_in: number;
       /**
-       * @description Single use: trade it at POST /auth/v1/token?grant_type=refresh_token for the next session
+       * @description Single use: trade it at POST /auth/v1/token?grant_type=refresh_token for the next session (presented again within AUTH_REFRESH_REUSE_INTERVAL of that, it returns the session's current tokens)
        * @example n3Vq2xk8...
        */
       refresh_token: string;
@@ -3289,6 +3310,21 @@ export interface components {
        */
       store_id: string;
     };
+    /** @description A store event `{id, event, created_at, store_id, data}`: exactly what a webhook subscribed to it receives as the body of a delivery. `data` depends on `event`. */
+    StoreEventEnvelope:
+      | components['schemas']['OrderCreatedEvent']
+      | components['schemas']['OrderUpdatedEvent']
+      | components['schemas']['OrderPaidEvent']
+      | components['schemas']['OrderShippedEvent']
+      | components['schemas']['OrderDeliveredEvent']
+      | components['schemas']['OrderCancelledEvent']
+      | components['schemas']['OrderRefundedEvent']
+      | components['schemas']['ProductCreatedEvent']
+      | components['schemas']['ProductUpdatedEvent']
+      | components['schemas']['ProductDeletedEvent']
+      | components['schemas']['InventoryUpdatedEvent']
+      | components['schemas']['CustomerCreatedEvent']
+      | components['schemas']['CustomerUpdatedEvent'];
     StoreMailSettingsView: {
       /**
        * @description Mail the owner when a scheduled post fails on a platform
@@ -3526,7 +3562,7 @@ export interface components {
        */
       secret?: string;
       /**
-       * @description `disabled` stops deliveries (pending ones are cancelled; `disabled_reason` becomes "Disabled by the merchant"); `active` re-enables and clears `disabled_reason`: events from then on are delivered again, and `recover` re-sends what failed or was cancelled meanwhile.
+       * @description `disabled` stops deliveries (pending ones are cancelled; events from then on are recorded as `skipped` deliveries, nothing sent; `disabled_reason` becomes "Disabled by the merchant"); `active` re-enables, clears `disabled_reason` and resets the webhook's circuit breaker and concurrency slots: events from then on are delivered at once, and `recover` re-sends what failed, was cancelled or was skipped meanwhile.
        * @example active
        * @enum {string}
        */
@@ -4791,7 +4827,10 @@ export interface operations {
   CreditsController_grant: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
+        'Idempotency-Key'?: string;
+      };
       path?: never;
       cookie?: never;
     };
@@ -4804,6 +4843,8 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          /** @description `true` when this is the kept answer to an earlier request with the same `Idempotency-Key` */
+          'Idempotent-Replayed'?: 'true';
           'RateLimit-Limit': components['headers']['RateLimit-Limit'];
           'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
           'RateLimit-Reset': components['headers']['RateLimit-Reset'];
@@ -4904,6 +4945,48 @@ export interface operations {
            *       "error": {
            *         "code": "NOT_FOUND",
            *         "message": "Store not found"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description A request with the same Idempotency-Key is still being processed */
+      409: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "CONFLICT",
+           *         "message": "A request with this Idempotency-Key is still being processed; retry once it has finished"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The Idempotency-Key was already used with another route or body */
+      422: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNPROCESSABLE",
+           *         "message": "This Idempotency-Key was already used for a different request; use a new key for a new request"
            *       },
            *       "success": false
            *     }
@@ -5035,7 +5118,10 @@ export interface operations {
   CustomersController_update: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         customer_id: string;
       };
@@ -5050,6 +5136,8 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          /** @description `true` when this is the kept answer to an earlier request with the same `Idempotency-Key` */
+          'Idempotent-Replayed'?: 'true';
           'RateLimit-Limit': components['headers']['RateLimit-Limit'];
           'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
           'RateLimit-Reset': components['headers']['RateLimit-Reset'];
@@ -5153,7 +5241,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Another customer of the store has this e-mail (compared regardless of case) */
+      /** @description Another customer of the store has this e-mail (compared regardless of case); or: A request with the same Idempotency-Key is still being processed */
       409: {
         headers: {
           'RateLimit-Limit': components['headers']['RateLimit-Limit'];
@@ -5167,6 +5255,27 @@ export interface operations {
            *       "error": {
            *         "code": "CONFLICT",
            *         "message": "This store already has a customer with that e-mail"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The Idempotency-Key was already used with another route or body */
+      422: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNPROCESSABLE",
+           *         "message": "This Idempotency-Key was already used for a different request; use a new key for a new request"
            *       },
            *       "success": false
            *     }
@@ -5288,7 +5397,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional, at most 255 printable ASCII characters. The same key from the same user within 24 h answers the first successful response again (header `Idempotent-Replayed: true`) without charging or publishing twice. A failed request keeps nothing, so its key may be retried. The key reused with another route or body → 422 UNPROCESSABLE; while the first request runs → 409 CONFLICT. */
+        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
         'Idempotency-Key'?: string;
       };
       path?: never;
@@ -5303,6 +5412,8 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          /** @description `true` when this is the kept answer to an earlier request with the same `Idempotency-Key` */
+          'Idempotent-Replayed'?: 'true';
           'RateLimit-Limit': components['headers']['RateLimit-Limit'];
           'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
           'RateLimit-Reset': components['headers']['RateLimit-Reset'];
@@ -5457,7 +5568,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description The configured provider does not write `language` (the offline `local` provider writes en, fr, es, de, pt); nothing charged */
+      /** @description The configured provider does not write `language` (the offline `local` provider writes en, fr, es, de, pt); nothing charged; or: The Idempotency-Key was already used with another route or body */
       422: {
         headers: {
           'RateLimit-Limit': components['headers']['RateLimit-Limit'];
@@ -5558,7 +5669,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional, at most 255 printable ASCII characters. The same key from the same user within 24 h answers the first successful response again (header `Idempotent-Replayed: true`) without charging or publishing twice. A failed request keeps nothing, so its key may be retried. The key reused with another route or body → 422 UNPROCESSABLE; while the first request runs → 409 CONFLICT. */
+        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
         'Idempotency-Key'?: string;
       };
       path?: never;
@@ -5573,6 +5684,8 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          /** @description `true` when this is the kept answer to an earlier request with the same `Idempotency-Key` */
+          'Idempotent-Replayed'?: 'true';
           'RateLimit-Limit': components['headers']['RateLimit-Limit'];
           'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
           'RateLimit-Reset': components['headers']['RateLimit-Reset'];
@@ -5732,6 +5845,27 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
+      /** @description The Idempotency-Key was already used with another route or body */
+      422: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNPROCESSABLE",
+           *         "message": "This Idempotency-Key was already used for a different request; use a new key for a new request"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
       /** @description The store's hourly maximum for this function is reached; `Retry-After` says when the oldest call leaves the window */
       429: {
         headers: {
@@ -5806,7 +5940,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional, at most 255 printable ASCII characters. The same key from the same user within 24 h answers the first successful response again (header `Idempotent-Replayed: true`) without charging or publishing twice. A failed request keeps nothing, so its key may be retried. The key reused with another route or body → 422 UNPROCESSABLE; while the first request runs → 409 CONFLICT. */
+        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
         'Idempotency-Key'?: string;
       };
       path?: never;
@@ -5821,6 +5955,8 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          /** @description `true` when this is the kept answer to an earlier request with the same `Idempotency-Key` */
+          'Idempotent-Replayed'?: 'true';
           'RateLimit-Limit': components['headers']['RateLimit-Limit'];
           'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
           'RateLimit-Reset': components['headers']['RateLimit-Reset'];
@@ -5970,7 +6106,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description The image cannot be fetched or read, or the provider does not write `language`; nothing charged */
+      /** @description The image cannot be fetched or read, or the provider does not write `language`; nothing charged; or: The Idempotency-Key was already used with another route or body */
       422: {
         headers: {
           'RateLimit-Limit': components['headers']['RateLimit-Limit'];
@@ -6426,7 +6562,10 @@ export interface operations {
   OrdersController_changeStatus: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         order_id: string;
       };
@@ -6441,6 +6580,8 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          /** @description `true` when this is the kept answer to an earlier request with the same `Idempotency-Key` */
+          'Idempotent-Replayed'?: 'true';
           'RateLimit-Limit': components['headers']['RateLimit-Limit'];
           'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
           'RateLimit-Reset': components['headers']['RateLimit-Reset'];
@@ -6548,7 +6689,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description `INVALID_TRANSITION`: the status machine does not allow this move */
+      /** @description `INVALID_TRANSITION`: the status machine does not allow this move; or: A request with the same Idempotency-Key is still being processed */
       409: {
         headers: {
           'RateLimit-Limit': components['headers']['RateLimit-Limit'];
@@ -6590,6 +6731,27 @@ export interface operations {
             /** @enum {boolean} */
             success: false;
           };
+        };
+      };
+      /** @description The Idempotency-Key was already used with another route or body */
+      422: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNPROCESSABLE",
+           *         "message": "This Idempotency-Key was already used for a different request; use a new key for a new request"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
@@ -6695,7 +6857,10 @@ export interface operations {
   ProductsController_remove: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         product_id: string;
       };
@@ -6706,6 +6871,8 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          /** @description `true` when this is the kept answer to an earlier request with the same `Idempotency-Key` */
+          'Idempotent-Replayed'?: 'true';
           'RateLimit-Limit': components['headers']['RateLimit-Limit'];
           'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
           'RateLimit-Reset': components['headers']['RateLimit-Reset'];
@@ -6813,12 +6980,57 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
+      /** @description A request with the same Idempotency-Key is still being processed */
+      409: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "CONFLICT",
+           *         "message": "A request with this Idempotency-Key is still being processed; retry once it has finished"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The Idempotency-Key was already used with another route or body */
+      422: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNPROCESSABLE",
+           *         "message": "This Idempotency-Key was already used for a different request; use a new key for a new request"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
     };
   };
   ProductsController_update: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         product_id: string;
       };
@@ -6833,6 +7045,8 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          /** @description `true` when this is the kept answer to an earlier request with the same `Idempotency-Key` */
+          'Idempotent-Replayed'?: 'true';
           'RateLimit-Limit': components['headers']['RateLimit-Limit'];
           'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
           'RateLimit-Reset': components['headers']['RateLimit-Reset'];
@@ -6936,12 +7150,57 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
+      /** @description A request with the same Idempotency-Key is still being processed */
+      409: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "CONFLICT",
+           *         "message": "A request with this Idempotency-Key is still being processed; retry once it has finished"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The Idempotency-Key was already used with another route or body */
+      422: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNPROCESSABLE",
+           *         "message": "This Idempotency-Key was already used for a different request; use a new key for a new request"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
     };
   };
   ProductsController_adjust: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         product_id: string;
       };
@@ -6956,6 +7215,8 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          /** @description `true` when this is the kept answer to an earlier request with the same `Idempotency-Key` */
+          'Idempotent-Replayed'?: 'true';
           'RateLimit-Limit': components['headers']['RateLimit-Limit'];
           'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
           'RateLimit-Reset': components['headers']['RateLimit-Reset'];
@@ -7059,7 +7320,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description `OUT_OF_STOCK`: not enough stock for the removal; `CONFLICT`: the stock would pass its maximum. Nothing changed. */
+      /** @description `OUT_OF_STOCK`: not enough stock for the removal; `CONFLICT`: the stock would pass its maximum. Nothing changed.; or: A request with the same Idempotency-Key is still being processed */
       409: {
         headers: {
           'RateLimit-Limit': components['headers']['RateLimit-Limit'];
@@ -7100,13 +7361,34 @@ export interface operations {
           };
         };
       };
+      /** @description The Idempotency-Key was already used with another route or body */
+      422: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNPROCESSABLE",
+           *         "message": "This Idempotency-Key was already used for a different request; use a new key for a new request"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
     };
   };
   AiController_researchSocialContext: {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional, at most 255 printable ASCII characters. The same key from the same user within 24 h answers the first successful response again (header `Idempotent-Replayed: true`) without charging or publishing twice. A failed request keeps nothing, so its key may be retried. The key reused with another route or body → 422 UNPROCESSABLE; while the first request runs → 409 CONFLICT. */
+        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
         'Idempotency-Key'?: string;
       };
       path?: never;
@@ -7121,6 +7403,8 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          /** @description `true` when this is the kept answer to an earlier request with the same `Idempotency-Key` */
+          'Idempotent-Replayed'?: 'true';
           'RateLimit-Limit': components['headers']['RateLimit-Limit'];
           'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
           'RateLimit-Reset': components['headers']['RateLimit-Reset'];
@@ -7268,6 +7552,27 @@ export interface operations {
            *       "error": {
            *         "code": "CONFLICT",
            *         "message": "A request with this Idempotency-Key is still being processed; retry once it has finished"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The Idempotency-Key was already used with another route or body */
+      422: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNPROCESSABLE",
+           *         "message": "This Idempotency-Key was already used for a different request; use a new key for a new request"
            *       },
            *       "success": false
            *     }
@@ -7473,7 +7778,10 @@ export interface operations {
   SocialConnectController_disconnect: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         account_id: string;
       };
@@ -7484,6 +7792,8 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          /** @description `true` when this is the kept answer to an earlier request with the same `Idempotency-Key` */
+          'Idempotent-Replayed'?: 'true';
           'RateLimit-Limit': components['headers']['RateLimit-Limit'];
           'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
           'RateLimit-Reset': components['headers']['RateLimit-Reset'];
@@ -7588,12 +7898,57 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
+      /** @description A request with the same Idempotency-Key is still being processed */
+      409: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "CONFLICT",
+           *         "message": "A request with this Idempotency-Key is still being processed; retry once it has finished"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The Idempotency-Key was already used with another route or body */
+      422: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNPROCESSABLE",
+           *         "message": "This Idempotency-Key was already used for a different request; use a new key for a new request"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
     };
   };
   SocialConnectController_start: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
+        'Idempotency-Key'?: string;
+      };
       path?: never;
       cookie?: never;
     };
@@ -7606,6 +7961,8 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          /** @description `true` when this is the kept answer to an earlier request with the same `Idempotency-Key` */
+          'Idempotent-Replayed'?: 'true';
           'RateLimit-Limit': components['headers']['RateLimit-Limit'];
           'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
           'RateLimit-Reset': components['headers']['RateLimit-Reset'];
@@ -7712,6 +8069,48 @@ export interface operations {
            *       "error": {
            *         "code": "NOT_FOUND",
            *         "message": "Store not found"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description A request with the same Idempotency-Key is still being processed */
+      409: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "CONFLICT",
+           *         "message": "A request with this Idempotency-Key is still being processed; retry once it has finished"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The Idempotency-Key was already used with another route or body */
+      422: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNPROCESSABLE",
+           *         "message": "This Idempotency-Key was already used for a different request; use a new key for a new request"
            *       },
            *       "success": false
            *     }
@@ -7852,7 +8251,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional, at most 255 printable ASCII characters. The same key from the same user within 24 h answers the first successful response again (header `Idempotent-Replayed: true`) without charging or publishing twice. A failed request keeps nothing, so its key may be retried. The key reused with another route or body → 422 UNPROCESSABLE; while the first request runs → 409 CONFLICT. */
+        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
         'Idempotency-Key'?: string;
       };
       path?: never;
@@ -7867,6 +8266,8 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          /** @description `true` when this is the kept answer to an earlier request with the same `Idempotency-Key` */
+          'Idempotent-Replayed'?: 'true';
           'RateLimit-Limit': components['headers']['RateLimit-Limit'];
           'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
           'RateLimit-Reset': components['headers']['RateLimit-Reset'];
@@ -8021,7 +8422,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description The configured provider does not write `language` (the offline `local` provider writes en, fr, es, de, pt); nothing charged */
+      /** @description The configured provider does not write `language` (the offline `local` provider writes en, fr, es, de, pt); nothing charged; or: The Idempotency-Key was already used with another route or body */
       422: {
         headers: {
           'RateLimit-Limit': components['headers']['RateLimit-Limit'];
@@ -8253,7 +8654,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional, at most 255 printable ASCII characters. The same key from the same user within 24 h answers the first successful response again (header `Idempotent-Replayed: true`) without charging or publishing twice. A failed request keeps nothing, so its key may be retried. The key reused with another route or body → 422 UNPROCESSABLE; while the first request runs → 409 CONFLICT. */
+        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
         'Idempotency-Key'?: string;
       };
       path?: never;
@@ -8268,6 +8669,8 @@ export interface operations {
       /** @description Published, failed or scheduled per platform; `success: false` when any platform failed */
       200: {
         headers: {
+          /** @description `true` when this is the kept answer to an earlier request with the same `Idempotency-Key` */
+          'Idempotent-Replayed'?: 'true';
           'RateLimit-Limit': components['headers']['RateLimit-Limit'];
           'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
           'RateLimit-Reset': components['headers']['RateLimit-Reset'];
@@ -8386,12 +8789,36 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
+      /** @description The Idempotency-Key was already used with another route or body */
+      422: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNPROCESSABLE",
+           *         "message": "This Idempotency-Key was already used for a different request; use a new key for a new request"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
     };
   };
   SocialPublishController_cancel: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         post_id: string;
       };
@@ -8402,6 +8829,8 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          /** @description `true` when this is the kept answer to an earlier request with the same `Idempotency-Key` */
+          'Idempotent-Replayed'?: 'true';
           'RateLimit-Limit': components['headers']['RateLimit-Limit'];
           'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
           'RateLimit-Reset': components['headers']['RateLimit-Reset'];
@@ -8506,7 +8935,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Not scheduled (any more) */
+      /** @description Not scheduled (any more); or: A request with the same Idempotency-Key is still being processed */
       409: {
         headers: {
           'RateLimit-Limit': components['headers']['RateLimit-Limit'];
@@ -8520,6 +8949,27 @@ export interface operations {
            *       "error": {
            *         "code": "NOT_CANCELLABLE",
            *         "message": "Only a scheduled post can be cancelled; this one is published"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The Idempotency-Key was already used with another route or body */
+      422: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNPROCESSABLE",
+           *         "message": "This Idempotency-Key was already used for a different request; use a new key for a new request"
            *       },
            *       "success": false
            *     }
@@ -8617,7 +9067,10 @@ export interface operations {
   StoresController_create: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
+        'Idempotency-Key'?: string;
+      };
       path?: never;
       cookie?: never;
     };
@@ -8630,6 +9083,8 @@ export interface operations {
       /** @description Created */
       201: {
         headers: {
+          /** @description `true` when this is the kept answer to an earlier request with the same `Idempotency-Key` */
+          'Idempotent-Replayed'?: 'true';
           'RateLimit-Limit': components['headers']['RateLimit-Limit'];
           'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
           'RateLimit-Reset': components['headers']['RateLimit-Reset'];
@@ -8705,6 +9160,48 @@ export interface operations {
            *       "error": {
            *         "code": "FORBIDDEN",
            *         "message": "Only merchant, admin accounts may do this"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description A request with the same Idempotency-Key is still being processed */
+      409: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "CONFLICT",
+           *         "message": "A request with this Idempotency-Key is still being processed; retry once it has finished"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The Idempotency-Key was already used with another route or body */
+      422: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNPROCESSABLE",
+           *         "message": "This Idempotency-Key was already used for a different request; use a new key for a new request"
            *       },
            *       "success": false
            *     }
@@ -8815,7 +9312,10 @@ export interface operations {
   StoresController_update: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         store_id: string;
       };
@@ -8830,6 +9330,8 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          /** @description `true` when this is the kept answer to an earlier request with the same `Idempotency-Key` */
+          'Idempotent-Replayed'?: 'true';
           'RateLimit-Limit': components['headers']['RateLimit-Limit'];
           'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
           'RateLimit-Reset': components['headers']['RateLimit-Reset'];
@@ -8926,6 +9428,48 @@ export interface operations {
            *       "error": {
            *         "code": "NOT_FOUND",
            *         "message": "Store not found"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description A request with the same Idempotency-Key is still being processed */
+      409: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "CONFLICT",
+           *         "message": "A request with this Idempotency-Key is still being processed; retry once it has finished"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The Idempotency-Key was already used with another route or body */
+      422: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNPROCESSABLE",
+           *         "message": "This Idempotency-Key was already used for a different request; use a new key for a new request"
            *       },
            *       "success": false
            *     }
@@ -9069,7 +9613,10 @@ export interface operations {
   CustomersController_create: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         store_id: string;
       };
@@ -9084,6 +9631,8 @@ export interface operations {
       /** @description Created */
       201: {
         headers: {
+          /** @description `true` when this is the kept answer to an earlier request with the same `Idempotency-Key` */
+          'Idempotent-Replayed'?: 'true';
           'RateLimit-Limit': components['headers']['RateLimit-Limit'];
           'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
           'RateLimit-Reset': components['headers']['RateLimit-Reset'];
@@ -9187,7 +9736,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Another customer of the store has this e-mail (compared regardless of case) */
+      /** @description Another customer of the store has this e-mail (compared regardless of case); or: A request with the same Idempotency-Key is still being processed */
       409: {
         headers: {
           'RateLimit-Limit': components['headers']['RateLimit-Limit'];
@@ -9201,6 +9750,173 @@ export interface operations {
            *       "error": {
            *         "code": "CONFLICT",
            *         "message": "This store already has a customer with that e-mail"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The Idempotency-Key was already used with another route or body */
+      422: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNPROCESSABLE",
+           *         "message": "This Idempotency-Key was already used for a different request; use a new key for a new request"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  StoreEventsController_list: {
+    parameters: {
+      query?: {
+        /** @description Items per page, 1 to 100 */
+        limit?: number;
+        /** @description The `next_cursor` of the previous page */
+        cursor?: string;
+        /** @description ISO 8601 timestamp with a time zone: only events created at or after it. Default: the oldest event kept (events are kept at least 30 days, `OUTBOX_RETENTION_DAYS`). */
+        since?: string;
+        /** @description Only events of this kind */
+        type?:
+          | 'order.created'
+          | 'order.updated'
+          | 'order.paid'
+          | 'order.shipped'
+          | 'order.delivered'
+          | 'order.cancelled'
+          | 'order.refunded'
+          | 'product.created'
+          | 'product.updated'
+          | 'product.deleted'
+          | 'inventory.updated'
+          | 'customer.created'
+          | 'customer.updated';
+      };
+      header?: never;
+      path: {
+        store_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['StoreEventEnvelope'][];
+            /**
+             * @description Pass as `cursor` for the next page; `null` on the last page
+             * @example null
+             */
+            next_cursor: string | null;
+            /**
+             * @description Always `true` on a 2xx answer
+             * @enum {boolean}
+             */
+            success: true;
+          };
+        };
+      };
+      /** @description Validation failed; `details` lists each field */
+      400: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_FAILED",
+           *         "details": [
+           *           {
+           *             "field": "name",
+           *             "message": "name should not be empty"
+           *           }
+           *         ],
+           *         "message": "Request validation failed"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Missing, expired or invalid token, a wrong apikey, or the public key alone */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNAUTHENTICATED",
+           *         "message": "Invalid or expired access token"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The caller sees the store but may not do this */
+      403: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "FORBIDDEN",
+           *         "message": "This needs the \"webhooks\" permission on the store"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description No such store, or another tenant's */
+      404: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "NOT_FOUND",
+           *         "message": "Store not found"
            *       },
            *       "success": false
            *     }
@@ -9332,7 +10048,10 @@ export interface operations {
   StoreMailSettingsController_update: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         store_id: string;
       };
@@ -9347,6 +10066,8 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          /** @description `true` when this is the kept answer to an earlier request with the same `Idempotency-Key` */
+          'Idempotent-Replayed'?: 'true';
           'RateLimit-Limit': components['headers']['RateLimit-Limit'];
           'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
           'RateLimit-Reset': components['headers']['RateLimit-Reset'];
@@ -9443,6 +10164,48 @@ export interface operations {
            *       "error": {
            *         "code": "NOT_FOUND",
            *         "message": "Store not found"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description A request with the same Idempotency-Key is still being processed */
+      409: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "CONFLICT",
+           *         "message": "A request with this Idempotency-Key is still being processed; retry once it has finished"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The Idempotency-Key was already used with another route or body */
+      422: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNPROCESSABLE",
+           *         "message": "This Idempotency-Key was already used for a different request; use a new key for a new request"
            *       },
            *       "success": false
            *     }
@@ -9584,7 +10347,10 @@ export interface operations {
   MembersController_invite: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         store_id: string;
       };
@@ -9599,6 +10365,8 @@ export interface operations {
       /** @description Created */
       201: {
         headers: {
+          /** @description `true` when this is the kept answer to an earlier request with the same `Idempotency-Key` */
+          'Idempotent-Replayed'?: 'true';
           'RateLimit-Limit': components['headers']['RateLimit-Limit'];
           'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
           'RateLimit-Reset': components['headers']['RateLimit-Reset'];
@@ -9707,12 +10475,57 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
+      /** @description A request with the same Idempotency-Key is still being processed */
+      409: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "CONFLICT",
+           *         "message": "A request with this Idempotency-Key is still being processed; retry once it has finished"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The Idempotency-Key was already used with another route or body */
+      422: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNPROCESSABLE",
+           *         "message": "This Idempotency-Key was already used for a different request; use a new key for a new request"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
     };
   };
   MembersController_remove: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         store_id: string;
         member_id: string;
@@ -9724,6 +10537,8 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          /** @description `true` when this is the kept answer to an earlier request with the same `Idempotency-Key` */
+          'Idempotent-Replayed'?: 'true';
           'RateLimit-Limit': components['headers']['RateLimit-Limit'];
           'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
           'RateLimit-Reset': components['headers']['RateLimit-Reset'];
@@ -9831,12 +10646,57 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
+      /** @description A request with the same Idempotency-Key is still being processed */
+      409: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "CONFLICT",
+           *         "message": "A request with this Idempotency-Key is still being processed; retry once it has finished"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The Idempotency-Key was already used with another route or body */
+      422: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNPROCESSABLE",
+           *         "message": "This Idempotency-Key was already used for a different request; use a new key for a new request"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
     };
   };
   MembersController_update: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         store_id: string;
         member_id: string;
@@ -9852,6 +10712,8 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          /** @description `true` when this is the kept answer to an earlier request with the same `Idempotency-Key` */
+          'Idempotent-Replayed'?: 'true';
           'RateLimit-Limit': components['headers']['RateLimit-Limit'];
           'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
           'RateLimit-Reset': components['headers']['RateLimit-Reset'];
@@ -9948,6 +10810,48 @@ export interface operations {
            *       "error": {
            *         "code": "NOT_FOUND",
            *         "message": "Store not found"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description A request with the same Idempotency-Key is still being processed */
+      409: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "CONFLICT",
+           *         "message": "A request with this Idempotency-Key is still being processed; retry once it has finished"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The Idempotency-Key was already used with another route or body */
+      422: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNPROCESSABLE",
+           *         "message": "This Idempotency-Key was already used for a different request; use a new key for a new request"
            *       },
            *       "success": false
            *     }
@@ -10091,7 +10995,10 @@ export interface operations {
   OrdersController_place: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         store_id: string;
       };
@@ -10106,6 +11013,8 @@ export interface operations {
       /** @description Created */
       201: {
         headers: {
+          /** @description `true` when this is the kept answer to an earlier request with the same `Idempotency-Key` */
+          'Idempotent-Replayed'?: 'true';
           'RateLimit-Limit': components['headers']['RateLimit-Limit'];
           'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
           'RateLimit-Reset': components['headers']['RateLimit-Reset'];
@@ -10209,7 +11118,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description `OUT_OF_STOCK`: an item is short of stock; `details` lists it and every later item short too. Nothing was reserved. */
+      /** @description `OUT_OF_STOCK`: an item is short of stock; `details` lists it and every later item short too. Nothing was reserved.; or: A request with the same Idempotency-Key is still being processed */
       409: {
         headers: {
           'RateLimit-Limit': components['headers']['RateLimit-Limit'];
@@ -10251,7 +11160,7 @@ export interface operations {
           };
         };
       };
-      /** @description `UNPROCESSABLE`: an item is not an active product of this store (`details` names each such item), or the total is over the most an order holds (no `details`) */
+      /** @description `UNPROCESSABLE`: an item is not an active product of this store (`details` names each such item), or the total is over the most an order holds (no `details`); or: The Idempotency-Key was already used with another route or body */
       422: {
         headers: {
           'RateLimit-Limit': components['headers']['RateLimit-Limit'];
@@ -10411,7 +11320,10 @@ export interface operations {
   ProductsController_create: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         store_id: string;
       };
@@ -10426,6 +11338,8 @@ export interface operations {
       /** @description Created */
       201: {
         headers: {
+          /** @description `true` when this is the kept answer to an earlier request with the same `Idempotency-Key` */
+          'Idempotent-Replayed'?: 'true';
           'RateLimit-Limit': components['headers']['RateLimit-Limit'];
           'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
           'RateLimit-Reset': components['headers']['RateLimit-Reset'];
@@ -10522,6 +11436,48 @@ export interface operations {
            *       "error": {
            *         "code": "NOT_FOUND",
            *         "message": "Store not found"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description A request with the same Idempotency-Key is still being processed */
+      409: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "CONFLICT",
+           *         "message": "A request with this Idempotency-Key is still being processed; retry once it has finished"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The Idempotency-Key was already used with another route or body */
+      422: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNPROCESSABLE",
+           *         "message": "This Idempotency-Key was already used for a different request; use a new key for a new request"
            *       },
            *       "success": false
            *     }
@@ -10663,7 +11619,10 @@ export interface operations {
   WebhooksController_register: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
+        'Idempotency-Key'?: string;
+      };
       path?: never;
       cookie?: never;
     };
@@ -10676,6 +11635,8 @@ export interface operations {
       /** @description Created; `secret` only when the server generated it */
       201: {
         headers: {
+          /** @description `true` when this is the kept answer to an earlier request with the same `Idempotency-Key` */
+          'Idempotent-Replayed'?: 'true';
           'RateLimit-Limit': components['headers']['RateLimit-Limit'];
           'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
           'RateLimit-Reset': components['headers']['RateLimit-Reset'];
@@ -10777,6 +11738,48 @@ export interface operations {
            *       "error": {
            *         "code": "NOT_FOUND",
            *         "message": "Store not found"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description A request with the same Idempotency-Key is still being processed */
+      409: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "CONFLICT",
+           *         "message": "A request with this Idempotency-Key is still being processed; retry once it has finished"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The Idempotency-Key was already used with another route or body */
+      422: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNPROCESSABLE",
+           *         "message": "This Idempotency-Key was already used for a different request; use a new key for a new request"
            *       },
            *       "success": false
            *     }
@@ -10908,7 +11911,10 @@ export interface operations {
   WebhooksController_remove: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         webhook_id: string;
       };
@@ -10919,6 +11925,8 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          /** @description `true` when this is the kept answer to an earlier request with the same `Idempotency-Key` */
+          'Idempotent-Replayed'?: 'true';
           'RateLimit-Limit': components['headers']['RateLimit-Limit'];
           'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
           'RateLimit-Reset': components['headers']['RateLimit-Reset'];
@@ -11023,12 +12031,57 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
+      /** @description A request with the same Idempotency-Key is still being processed */
+      409: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "CONFLICT",
+           *         "message": "A request with this Idempotency-Key is still being processed; retry once it has finished"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The Idempotency-Key was already used with another route or body */
+      422: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNPROCESSABLE",
+           *         "message": "This Idempotency-Key was already used for a different request; use a new key for a new request"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
     };
   };
   WebhooksController_update: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         webhook_id: string;
       };
@@ -11043,6 +12096,8 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          /** @description `true` when this is the kept answer to an earlier request with the same `Idempotency-Key` */
+          'Idempotent-Replayed'?: 'true';
           'RateLimit-Limit': components['headers']['RateLimit-Limit'];
           'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
           'RateLimit-Reset': components['headers']['RateLimit-Reset'];
@@ -11146,6 +12201,48 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
+      /** @description A request with the same Idempotency-Key is still being processed */
+      409: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "CONFLICT",
+           *         "message": "A request with this Idempotency-Key is still being processed; retry once it has finished"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The Idempotency-Key was already used with another route or body */
+      422: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNPROCESSABLE",
+           *         "message": "This Idempotency-Key was already used for a different request; use a new key for a new request"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
     };
   };
   WebhookDeliveriesController_list: {
@@ -11156,7 +12253,7 @@ export interface operations {
         /** @description The `next_cursor` of the previous page */
         cursor?: string;
         /** @description Only deliveries in this state */
-        status?: 'pending' | 'succeeded' | 'failed' | 'cancelled';
+        status?: 'pending' | 'succeeded' | 'failed' | 'cancelled' | 'skipped';
       };
       header?: never;
       path: {
@@ -11282,7 +12379,10 @@ export interface operations {
   WebhookDeliveriesController_redeliver: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         webhook_id: string;
         delivery_id: string;
@@ -11294,6 +12394,8 @@ export interface operations {
       /** @description Created */
       201: {
         headers: {
+          /** @description `true` when this is the kept answer to an earlier request with the same `Idempotency-Key` */
+          'Idempotent-Replayed'?: 'true';
           'RateLimit-Limit': components['headers']['RateLimit-Limit'];
           'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
           'RateLimit-Reset': components['headers']['RateLimit-Reset'];
@@ -11397,7 +12499,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description The webhook is disabled: re-enable it first */
+      /** @description The webhook is disabled: re-enable it first; or: A request with the same Idempotency-Key is still being processed */
       409: {
         headers: {
           'RateLimit-Limit': components['headers']['RateLimit-Limit'];
@@ -11422,12 +12524,36 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
+      /** @description The Idempotency-Key was already used with another route or body */
+      422: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNPROCESSABLE",
+           *         "message": "This Idempotency-Key was already used for a different request; use a new key for a new request"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
     };
   };
   WebhookDeliveriesController_recover: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         webhook_id: string;
       };
@@ -11442,6 +12568,8 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          /** @description `true` when this is the kept answer to an earlier request with the same `Idempotency-Key` */
+          'Idempotent-Replayed'?: 'true';
           'RateLimit-Limit': components['headers']['RateLimit-Limit'];
           'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
           'RateLimit-Reset': components['headers']['RateLimit-Reset'];
@@ -11555,7 +12683,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description The webhook is disabled: re-enable it first */
+      /** @description The webhook is disabled: re-enable it first; or: A request with the same Idempotency-Key is still being processed */
       409: {
         headers: {
           'RateLimit-Limit': components['headers']['RateLimit-Limit'];
@@ -11580,12 +12708,36 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
+      /** @description The Idempotency-Key was already used with another route or body */
+      422: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNPROCESSABLE",
+           *         "message": "This Idempotency-Key was already used for a different request; use a new key for a new request"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
     };
   };
   WebhooksController_rotate: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         webhook_id: string;
       };
@@ -11596,6 +12748,8 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          /** @description `true` when this is the kept answer to an earlier request with the same `Idempotency-Key` */
+          'Idempotent-Replayed'?: 'true';
           'RateLimit-Limit': components['headers']['RateLimit-Limit'];
           'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
           'RateLimit-Reset': components['headers']['RateLimit-Reset'];
@@ -11704,12 +12858,57 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
+      /** @description A request with the same Idempotency-Key is still being processed */
+      409: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "CONFLICT",
+           *         "message": "A request with this Idempotency-Key is still being processed; retry once it has finished"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The Idempotency-Key was already used with another route or body */
+      422: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNPROCESSABLE",
+           *         "message": "This Idempotency-Key was already used for a different request; use a new key for a new request"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
     };
   };
   WebhookDeliveriesController_test: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         webhook_id: string;
       };
@@ -11720,6 +12919,8 @@ export interface operations {
       /** @description Created */
       201: {
         headers: {
+          /** @description `true` when this is the kept answer to an earlier request with the same `Idempotency-Key` */
+          'Idempotent-Replayed'?: 'true';
           'RateLimit-Limit': components['headers']['RateLimit-Limit'];
           'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
           'RateLimit-Reset': components['headers']['RateLimit-Reset'];
@@ -11823,7 +13024,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description The webhook is disabled: re-enable it first */
+      /** @description The webhook is disabled: re-enable it first; or: A request with the same Idempotency-Key is still being processed */
       409: {
         headers: {
           'RateLimit-Limit': components['headers']['RateLimit-Limit'];
@@ -11841,6 +13042,27 @@ export interface operations {
            *           "status": "disabled"
            *         },
            *         "message": "Webhook is disabled: re-enable it with PATCH {\"status\": \"active\"} first"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The Idempotency-Key was already used with another route or body */
+      422: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNPROCESSABLE",
+           *         "message": "This Idempotency-Key was already used for a different request; use a new key for a new request"
            *       },
            *       "success": false
            *     }
