@@ -18,6 +18,7 @@ import {
   OrderStockFunctions1763801300000,
   OrdersByStatus1763801500300,
   RlsHardening1763800500000,
+  StoreApiKeys1763802300000,
   StoresAndMembers1763800200000,
 } from '@app/commerce';
 import { AppThrottlerGuard, CoreModule, OutboxRelay, type Settings } from '@app/core';
@@ -67,6 +68,7 @@ export const MIGRATIONS = [
   Mail1763801720000,
   InvitationLinks1763801720050,
   AccountRecovery1763801720100,
+  StoreApiKeys1763802300000,
 ];
 
 @Module({})

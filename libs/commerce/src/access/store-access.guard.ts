@@ -5,7 +5,7 @@ import {
   ApiError,
   ApiErrorResponse,
   locateStore,
-  requireUser,
+  requireRequestPrincipal,
   STORE_LOCATION_KEY,
   type StoreLocation,
   type StoreResource,
@@ -21,6 +21,13 @@ export interface StoreAccessRule extends StoreLocation {
   customers?: boolean;
   /** A customer may also act on a customer or order record of its own (its customer record, its order). */
   self?: boolean;
+  /**
+   * `false`: store keys may not call the route (403), although it needs no more than a permission: it
+   * is about a signed-in person (a browser's social connect) or records who did it as a user (credits
+   * charged and refunded per user, a post's author). Routes that need `manage`, and routes that are not
+   * store-scoped, refuse keys anyway (JwtAuthGuard).
+   */
+  storeKeys?: false;
 }
 
 const RESOURCE_NAMES: Record<StoreResource, string> = {
@@ -44,7 +51,7 @@ export class StoreAccessGuard implements CanActivate {
   canActivate(context: ExecutionContext): boolean {
     const rule = this.reflector.get<StoreAccessRule>(STORE_LOCATION_KEY, context.getHandler());
     const request = context.switchToHttp().getRequest<FastifyRequest>();
-    const principal = requireUser(request.principal);
+    const principal = requireRequestPrincipal(request.principal);
     const located = locateStore(rule, request);
     if (!located.ok) throw ApiError.validation([{ field: located.key, message: located.message }]);
     const { reference } = located;
@@ -64,7 +71,7 @@ export class StoreAccessGuard implements CanActivate {
         facts.relation === 'member' ? ((facts.permissions ?? []) as Permission[]) : facts.relation === 'customer' ? [] : PERMISSIONS,
     };
     if (access.relation === 'customer') {
-      const ownRecord = rule.self === true && facts.recordOwner === principal.userId;
+      const ownRecord = rule.self === true && principal.kind === 'user' && facts.recordOwner === principal.userId;
       if (resource && resource !== 'product' && !ownRecord) throw ApiError.notFound(RESOURCE_NAMES[resource]);
       if (!ownRecord && (rule.need !== 'read' || rule.customers === false)) throw ApiError.forbidden('Customers may not do this');
       request.storeAccess = access;

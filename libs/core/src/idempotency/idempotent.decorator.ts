@@ -10,7 +10,7 @@ import {
 import { ApiHeader } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { catchError, from, mergeMap, of, throwError, type Observable } from 'rxjs';
-import { requireUser } from '../auth-context/principal.js';
+import { callerIdOf } from '../auth-context/principal.js';
 import { ApiError } from '../errors/api-error.js';
 import { ApiErrorResponse } from '../openapi/api-responses.js';
 import { IDEMPOTENCY_TTL_HOURS, IdempotencyStore, type KeptAnswer } from './idempotency.store.js';
@@ -86,7 +86,8 @@ export class IdempotencyInterceptor implements NestInterceptor {
     const reply = context.switchToHttp().getResponse<FastifyReply>();
     const key = readKey(request);
     if (key === null) return next.handle();
-    const userId = requireUser(request.principal).userId;
+    // The caller: a user, or a store key (its keys are kept under the key's id).
+    const userId = callerIdOf(request.principal);
     const route = `${request.method} ${request.routeOptions.url ?? request.url.split('?')[0]}`;
     const fingerprint = createHash('sha256')
       .update(canonicalJson(request.body ?? null))

@@ -27,7 +27,7 @@ export class SocialPublishController {
   @HttpCode(200)
   @OwnTransactions()
   @Idempotent()
-  @StoreScoped({ from: 'body', need: 'social' })
+  @StoreScoped({ from: 'body', need: 'social', storeKeys: false })
   @ApiOperation({
     summary: 'Publish a post now, or schedule it',
     description:
