@@ -1,5 +1,6 @@
 import { applyDecorators, Injectable, SetMetadata, UseGuards, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
+import { ApiBearerAuth } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import {
   ApiError,
@@ -97,12 +98,15 @@ function refusalExample(rule: StoreAccessRule): string {
 
 /**
  * Guards a route by the caller's access to the store it names (see StoreAccessRule), and documents
- * the guard's 404 and, where the rule can refuse a caller who sees the store, its 403.
+ * the guard's 404 and, where the rule can refuse a caller who sees the store, its 403; and the store
+ * key scheme (`storeKey`) where keys may call the route.
  */
 export const StoreScoped = (rule: StoreAccessRule) =>
   applyDecorators(
     SetMetadata(STORE_LOCATION_KEY, rule),
     UseGuards(StoreAccessGuard),
+    // A store key is accepted beside the user's token (JwtAuthGuard decides by the same rule).
+    ...(rule.need !== 'manage' && rule.storeKeys !== false ? [ApiBearerAuth('storeKey')] : []),
     ApiErrorResponse(404, "No such store, or another tenant's", {
       code: 'NOT_FOUND',
       message: `${rule.from in RESOURCE_NAMES ? RESOURCE_NAMES[rule.from as StoreResource] : 'Store'} not found`,
