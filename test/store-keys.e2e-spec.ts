@@ -29,7 +29,7 @@ describe('store keys', () => {
   };
 
   beforeAll(async () => {
-    api = await startApp();
+    api = await startApp({ WEBHOOK_ALLOW_PRIVATE_URLS: 'true', WEBHOOK_ALLOW_HTTP: 'true' });
     ownerA = await merchantWithStore(api, 'Key store A');
     ownerB = await merchantWithStore(api, 'Key store B');
     const email = uniqueEmail('member');
@@ -209,6 +209,41 @@ describe('store keys', () => {
     expect(row.placed_by).toBeNull();
     expect((await asKey(secret, 'GET', `/orders/${order.body.order.id}`)).status).toBe(200);
     expect((await asKey(secret, 'POST', `/stores/${ownerA.storeId}/products`, { name: 'No', price: 1 })).status).toBe(403);
+  });
+
+  it('a key with every permission works on each route family of its store a member works on', async () => {
+    const all = ['catalog', 'orders', 'customers', 'ai', 'social', 'webhooks', 'billing'];
+    const { secret } = await makeKey(all);
+    const customer = await asKey(secret, 'POST', `/stores/${ownerA.storeId}/customers`, { name: 'Kay', email: uniqueEmail('kay') });
+    expect(customer.status, JSON.stringify(customer.body)).toBe(201);
+    expect((await asKey(secret, 'GET', `/customers/${customer.body.customer.id}`)).status).toBe(200);
+    const hook = await asKey(secret, 'POST', '/webhooks/register', {
+      store_id: ownerA.storeId,
+      url: 'http://127.0.0.1:9/store-key',
+      events: ['order.created'],
+    });
+    expect(hook.status, JSON.stringify(hook.body)).toBe(201);
+    for (const path of [
+      `/stores/${ownerA.storeId}`,
+      `/credits?store_id=${ownerA.storeId}`,
+      `/notifications?store_id=${ownerA.storeId}`,
+      `/social-posts?store_id=${ownerA.storeId}`,
+      `/webhooks/${hook.body.webhook.id}/deliveries`,
+    ]) {
+      const result = await asKey(secret, 'GET', path);
+      expect(result.status, `${path} ${JSON.stringify(result.body)}`).toBe(200);
+    }
+    // What keys do not do yet, whatever their permissions: the AI functions, publishing, connecting.
+    const generated = await asKey(secret, 'POST', '/generate-blog-autopilot', {
+      topic: 'Mugs',
+      tone: 'friendly',
+      length: 'short',
+      language: 'en',
+      store_id: ownerA.storeId,
+    });
+    expect(generated.status).toBe(403);
+    const connect = await asKey(secret, 'POST', '/social-connect', { store_id: ownerA.storeId, platform: 'x' });
+    expect(connect.status).toBe(403);
   });
 
   it('a revoked key is refused on its very next request; revoking again answers the same', async () => {
