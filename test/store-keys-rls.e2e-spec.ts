@@ -1,6 +1,7 @@
-import { createHash } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
+import { databaseConfig } from '@app/core';
 import { merchantWithStore, startApp, type TestApp } from './support/app.js';
 import { asRequest, SYSTEM_DATA_SOURCE, type Query } from './support/database.js';
 
@@ -176,6 +177,24 @@ describe('store keys: row-level security', () => {
       },
       true,
     );
+  });
+
+  it('a later transaction of a key binds with the proof of its id only the API can make, to the same walls', async () => {
+    const proof = (id: string) =>
+      createHmac('sha256', api.settings.get(databaseConfig).requestBindingKey!).update(`api_key:${id}`).digest('hex');
+    const request = api.app.get<DataSource>(getDataSourceToken());
+    const seen = await request.transaction(async (manager) => {
+      const [bound] = await manager.query('SELECT app_bind_api_key($1, $2) AS bound', [keys.catalog.id, proof(keys.catalog.id)]);
+      expect(bound.bound).toBe(true);
+      return manager.query(`SELECT (SELECT count(*) FROM orders)::int AS orders, app_api_key_id() AS key,
+                                   ARRAY(SELECT DISTINCT store_id FROM products) AS stores`);
+    });
+    expect(seen[0]).toEqual({ orders: 0, key: keys.catalog.id, stores: [a.storeId] });
+    // A proof made for one key does not bind another; a revoked key's own proof binds nothing.
+    const [crossed] = await request.query('SELECT app_bind_api_key($1, $2) AS bound', [keys.orders.id, proof(keys.catalog.id)]);
+    expect(crossed.bound).toBe(false);
+    const [revoked] = await request.query('SELECT app_bind_api_key($1, $2) AS bound', [keys.revoked.id, proof(keys.revoked.id)]);
+    expect(revoked.bound).toBe(false);
   });
 
   it('a revoked key binds nothing, and neither does a made-up proof', async () => {
