@@ -738,13 +738,13 @@ export interface paths {
     };
     /**
      * The store's keys
-     * @description Owner or admin. Newest first, revoked ones included, paginated with `limit` and `cursor` (`next_cursor`); never a secret.
+     * @description Owner or admin. Newest first, revoked ones too, paged by `limit` and `cursor`; never a secret.
      */
     get: operations['ApiKeysController_list'];
     put?: never;
     /**
      * Create a store key
-     * @description Owner or admin. Answers the key and its `secret` (`sk_` and 32 random bytes, base64url), shown this once: the server keeps only its SHA-256. A server sends the secret as `Authorization: Bearer sk_…` (no `apikey` header needed) and acts as a team member of this one store with the key's permissions. Store keys never manage keys, members or stores, never call /auth/v1 and answer 403 on routes about a signed-in person. Not idempotent by design: a retried creation makes a second key (revoke the one not used); no answer holding a secret is ever stored.
+     * @description Owner or admin. Answers the key and its `secret` (`sk_` and 32 random bytes, base64url), shown this once: the server keeps only its SHA-256. A server sends the secret as `Authorization: Bearer sk_…` (no `apikey` header needed) and acts as a team member of this one store with the key's permissions. Store keys never manage keys, members or stores, never call /auth/v1, and answer 403 on routes about a signed-in person. Not idempotent by design: a retried creation makes a second key (revoke the one not used); no answer holding a secret is ever stored.
      */
     post: operations['ApiKeysController_create'];
     delete?: never;
@@ -1249,7 +1249,7 @@ export interface components {
        */
       name: string;
       /**
-       * @description What the key may do in the store: at least one of catalog, orders, customers, ai, social, webhooks, billing (a team member's permissions)
+       * @description What the key may do in the store, as a team member: at least one of catalog, orders, customers, ai, social, webhooks, billing
        * @example [
        *       "catalog"
        *     ]

@@ -40,8 +40,8 @@ export function buildOpenApiDocument(app: INestApplication, serverUrl: string): 
     .setDescription(
       "AI generation paid in credits, social publishing and signed webhooks for merchants' apps. " +
         'Sign in at /auth/v1 (GoTrue-compatible: @supabase/supabase-js works), then call /functions/v1 with ' +
-        "`Authorization: Bearer <access_token>`. A merchant's server calls the operations that list `storeKey` with a store key " +
-        '(`Authorization: Bearer sk_…`). Errors: `{success: false, error: {code, message, details}}`.',
+        "`Authorization: Bearer <access_token>`. A merchant's server calls the operations that list `storeKey` " +
+        'with a store key (`Authorization: Bearer sk_…`). Errors: `{success: false, error: {code, message, details}}`.',
     )
     .setVersion('1.0')
     .addServer(serverUrl)
@@ -53,8 +53,9 @@ export function buildOpenApiDocument(app: INestApplication, serverUrl: string): 
         scheme: 'bearer',
         bearerFormat: 'sk_…',
         description:
-          "A store key (POST /functions/v1/stores/{store_id}/api-keys), for a merchant's server: a team member of its one store " +
-          'with its permissions. Only the operations that list this scheme accept it; the others answer 403 (401 under /auth/v1).',
+          "A store key (POST /functions/v1/stores/{store_id}/api-keys), for a merchant's server: a team member " +
+          'of its one store with its permissions. Only the operations that list this scheme accept it; the ' +
+          'others answer 403 (401 under /auth/v1).',
       },
       'storeKey',
     );

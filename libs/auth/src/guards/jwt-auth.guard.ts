@@ -71,7 +71,8 @@ export class JwtAuthGuard extends AuthGuard(['jwt', 'store-key', 'api-key']) {
     await super.canActivate(context);
     const principal = request.principal!;
     if (principal.kind === 'user' || principal.kind === 'api_key') request.raw.storefrontActor = actorOf(principal);
-    if (principal.kind === 'api_key' && !this.storeKeyMayCall(location)) throw ApiError.forbidden(STORE_KEY_REFUSED_MESSAGE);
+    const keyRefused = principal.kind === 'api_key' && !this.storeKeyMayCall(location);
+    if (keyRefused) throw ApiError.forbidden(STORE_KEY_REFUSED_MESSAGE);
     if (principal.kind === 'user' || principal.kind === 'api_key') this.scopes.enterRequest(principal);
     return true;
   }

@@ -36,14 +36,16 @@ export class StoreKeyStrategy extends PassportStrategy(RequestStrategy, 'store-k
   async validate(request: FastifyRequest): Promise<ApiKeyPrincipal | null> {
     const credentials = request.credentials;
     if (credentials?.kind !== 'store_key') return null;
-    if (!SECRET_FORMAT.test(credentials.secret)) throw unauthenticated(request, 'Invalid or revoked store key', 'bad_jwt');
+    const refused = () => unauthenticated(request, 'Invalid, revoked or expired store key', 'bad_jwt');
+    if (!SECRET_FORMAT.test(credentials.secret)) throw refused();
     const hash = storeKeyHash(credentials.secret);
     const route = request.routeAuth!;
     const key = await this.lookUp(request, hash, route);
-    if (!key) throw unauthenticated(request, 'Invalid, revoked or expired store key', 'bad_jwt');
+    if (!key) throw refused();
     if (route.storeReference) request.callerFacts = key.facts;
     this.touch(key.keyId, hash);
-    return Object.freeze({ kind: 'api_key', keyId: key.keyId, storeId: key.storeId, permissions: Object.freeze([...key.permissions]) });
+    const permissions = Object.freeze([...key.permissions]);
+    return Object.freeze({ kind: 'api_key', keyId: key.keyId, storeId: key.storeId, permissions });
   }
 
   private async lookUp(request: FastifyRequest, hash: string, route: RouteAuth) {

@@ -3,14 +3,18 @@ import { ArrayNotEmpty, ArrayUnique, IsArray, IsIn, IsISO8601, IsNotEmpty, IsOpt
 import { PERMISSIONS, type Permission } from '../access/store-access.js';
 
 export class CreateApiKeyDto {
-  @ApiProperty({ description: 'What the key is for (1–100 characters), to tell keys apart', example: 'Warehouse sync', maxLength: 100 })
+  @ApiProperty({
+    description: 'What the key is for (1–100 characters), to tell keys apart',
+    example: 'Warehouse sync',
+    maxLength: 100,
+  })
   @IsString()
   @IsNotEmpty()
   @MaxLength(100)
   name: string;
 
   @ApiProperty({
-    description: `What the key may do in the store: at least one of ${PERMISSIONS.join(', ')} (a team member's permissions)`,
+    description: `What the key may do in the store, as a team member: at least one of ${PERMISSIONS.join(', ')}`,
     enum: PERMISSIONS,
     isArray: true,
     example: ['catalog'],

@@ -10,7 +10,14 @@ export class ApiKeyRepository {
 
   async insert(
     storeId: string,
-    fields: { name: string; prefix: string; secretHash: Buffer; permissions: Permission[]; createdBy: string; expiresAt: Date | null },
+    fields: {
+      name: string;
+      prefix: string;
+      secretHash: Buffer;
+      permissions: Permission[];
+      createdBy: string;
+      expiresAt: Date | null;
+    },
   ): Promise<ApiKeyRow> {
     const [row] = await queryRows<ApiKeyRow>(
       this.db.tx,
@@ -31,7 +38,10 @@ export class ApiKeyRepository {
     );
   }
 
-  /** Revokes a live key the caller may manage; true when it is (now or already) revoked, false when the caller sees no such key. */
+  /**
+   * Revokes a live key the caller may manage: true when it is (now or already) revoked, false when the
+   * caller sees no such key.
+   */
   async revoke(keyId: string): Promise<boolean> {
     const revoked = await queryRows(
       this.db.tx,

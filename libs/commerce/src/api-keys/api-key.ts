@@ -14,7 +14,8 @@ export interface ApiKeyRow {
 }
 
 /** The columns a request may read (never `secret_hash`: requests have no right on it). */
-export const API_KEY_COLUMNS = 'id, store_id, name, prefix, permissions, created_at, expires_at, last_used_at, revoked_at';
+export const API_KEY_COLUMNS = `id, store_id, name, prefix, permissions, created_at, expires_at, last_used_at,
+  revoked_at`;
 
 const ISO_EXAMPLE = '2026-11-22T10:00:00.000Z';
 
@@ -31,11 +32,22 @@ export class ApiKeyView {
     example: 'sk_Q3vX9kz0',
   })
   prefix!: string;
-  @ApiProperty({ enum: PERMISSIONS, isArray: true, description: 'What the key may do in its store', example: ['catalog'] })
+  @ApiProperty({
+    enum: PERMISSIONS,
+    isArray: true,
+    description: 'What the key may do in its store',
+    example: ['catalog'],
+  })
   permissions!: Permission[];
   @ApiProperty({ format: 'date-time', example: ISO_EXAMPLE })
   created_at!: string;
-  @ApiProperty({ type: 'string', format: 'date-time', nullable: true, description: '`null`: the key does not expire', example: null })
+  @ApiProperty({
+    type: 'string',
+    format: 'date-time',
+    nullable: true,
+    description: '`null`: the key does not expire',
+    example: null,
+  })
   expires_at!: string | null;
   @ApiProperty({
     type: 'string',
@@ -45,7 +57,13 @@ export class ApiKeyView {
     example: null,
   })
   last_used_at!: string | null;
-  @ApiProperty({ type: 'string', format: 'date-time', nullable: true, description: '`null` while the key works', example: null })
+  @ApiProperty({
+    type: 'string',
+    format: 'date-time',
+    nullable: true,
+    description: '`null` while the key works',
+    example: null,
+  })
   revoked_at!: string | null;
 }
 

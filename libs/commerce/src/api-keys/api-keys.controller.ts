@@ -24,8 +24,9 @@ const apiKeyId = new ParseUUIDPipe({
 });
 
 const KEY_USE =
-  'A server sends the secret as `Authorization: Bearer sk_…` (no `apikey` header needed) and acts as a team member of this one store ' +
-  "with the key's permissions. Store keys never manage keys, members or stores, never call /auth/v1 and answer 403 on routes about a signed-in person.";
+  'A server sends the secret as `Authorization: Bearer sk_…` (no `apikey` header needed) and acts as a team ' +
+  "member of this one store with the key's permissions. Store keys never manage keys, members or stores, never " +
+  'call /auth/v1, and answer 403 on routes about a signed-in person.';
 
 /**
  * Store keys, for a merchant's servers: made, listed and revoked by the store's owner (or an admin);
@@ -47,8 +48,9 @@ export class ApiKeysController {
   @ApiOperation({
     summary: 'Create a store key',
     description:
-      `Owner or admin. Answers the key and its \`secret\` (\`sk_\` and 32 random bytes, base64url), shown this once: the server keeps only its SHA-256. ${KEY_USE} ` +
-      'Not idempotent by design: a retried creation makes a second key (revoke the one not used); no answer holding a secret is ever stored.',
+      'Owner or admin. Answers the key and its `secret` (`sk_` and 32 random bytes, base64url), shown this once: ' +
+      `the server keeps only its SHA-256. ${KEY_USE} Not idempotent by design: a retried creation makes a second ` +
+      'key (revoke the one not used); no answer holding a secret is ever stored.',
   })
   @ApiEnvelope(201, {
     api_key: ApiKeyView,
@@ -70,8 +72,7 @@ export class ApiKeysController {
   @StoreScoped({ from: 'param', need: 'manage' })
   @ApiOperation({
     summary: "The store's keys",
-    description:
-      'Owner or admin. Newest first, revoked ones included, paginated with `limit` and `cursor` (`next_cursor`); never a secret.',
+    description: 'Owner or admin. Newest first, revoked ones too, paged by `limit` and `cursor`; never a secret.',
   })
   @ApiPage(ApiKeyView)
   async list(@Param('store_id') storeId: string, @Query() page: PageQueryDto) {
@@ -84,7 +85,8 @@ export class ApiKeysController {
   @ApiOperation({
     summary: 'Revoke a store key',
     description:
-      "Owner or admin. The key is refused (401) from its next request on; revoking it again answers the same. A key of a store the caller does not own (another tenant's) answers 404.",
+      'Owner or admin. The key is refused (401) from its next request on; revoking it again answers the ' +
+      "same. A key of a store the caller does not own (another tenant's) answers 404.",
   })
   @ApiErrorResponse(403, 'Only merchants and admins own keys; store keys never manage keys', {
     code: 'FORBIDDEN',

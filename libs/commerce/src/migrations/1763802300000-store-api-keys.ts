@@ -5,7 +5,8 @@ const SAFE_PATH = 'SET search_path = pg_catalog, public, pg_temp';
 const ADMIN = `(SELECT app_role()) = 'admin'`;
 const ME = `(SELECT app_user_id())`;
 const MANAGED = `(${ADMIN} OR store_id = ANY ((SELECT app_managed_store_ids())::uuid[]))`;
-const PERMISSIONS = ['catalog', 'orders', 'customers', 'ai', 'social', 'webhooks', 'billing'].map((p) => `'${p}'`).join(', ');
+const PERMISSION_NAMES = ['catalog', 'orders', 'customers', 'ai', 'social', 'webhooks', 'billing'];
+const PERMISSIONS = PERMISSION_NAMES.map((p) => `'${p}'`).join(', ');
 
 const AUTHORIZE = 'app_authorize_api_key(text, uuid, text, uuid, boolean, boolean)';
 const BIND = 'app_bind_api_key(uuid, text)';
@@ -13,7 +14,10 @@ const TOUCH = 'app_touch_api_key(text)';
 const KEY_ID = 'app_api_key_id()';
 const ACTOR = 'app_actor()';
 
-/** The key context's settings count only while their MAC (this backend, this transaction, key, store, permissions) verifies. */
+/**
+ * The key context's settings count only while their MAC (this backend, this transaction, key, store,
+ * permissions) verifies.
+ */
 const KEY_VALID = `${PRIVATE_SCHEMA}.api_key_context_valid()`;
 const KEY_STORE = `ARRAY[current_setting('app.api_key_store', true)::uuid]`;
 
@@ -41,12 +45,16 @@ const STORE_SETS: { signature: string; body: string; key: string }[] = [
   {
     signature: 'app_store_ids_with(p_permission text)',
     body: `SELECT id FROM stores WHERE owner_id = me
-       UNION SELECT store_id FROM store_members WHERE user_id = me AND status = 'active' AND p_permission = ANY (permissions)`,
-    key: `IF p_permission = ANY (string_to_array(current_setting('app.api_key_permissions', true), ',')) THEN RETURN ${KEY_STORE}; END IF;`,
+       UNION SELECT store_id FROM store_members
+              WHERE user_id = me AND status = 'active' AND p_permission = ANY (permissions)`,
+    key: `IF p_permission = ANY (string_to_array(current_setting('app.api_key_permissions', true), ',')) THEN
+            RETURN ${KEY_STORE};
+          END IF;`,
   },
   {
     signature: 'app_staff_store_ids()',
-    body: `SELECT id FROM stores WHERE owner_id = me UNION SELECT store_id FROM store_members WHERE user_id = me AND status = 'active'`,
+    body: `SELECT id FROM stores WHERE owner_id = me
+       UNION SELECT store_id FROM store_members WHERE user_id = me AND status = 'active'`,
     key: `RETURN ${KEY_STORE};`,
   },
   {
@@ -72,8 +80,8 @@ const RECORD_STORE = `
 const BIND_CONTEXT = `
   PERFORM set_config('app.api_key_id', k.id::text, true), set_config('app.api_key_store', k.store_id::text, true),
           set_config('app.api_key_permissions', array_to_string(k.permissions, ','), true),
-          set_config('app.api_key_context',
-                     ${PRIVATE_SCHEMA}.api_key_context_mac(k.id::text, k.store_id::text, array_to_string(k.permissions, ',')), true);`;
+          set_config('app.api_key_context', ${PRIVATE_SCHEMA}.api_key_context_mac(
+                       k.id::text, k.store_id::text, array_to_string(k.permissions, ',')), true);`;
 
 /** A live key: not revoked, not expired. */
 const LIVE = `a.revoked_at IS NULL AND (a.expires_at IS NULL OR a.expires_at > now())`;
@@ -108,18 +116,19 @@ export class StoreApiKeys1763802300000 implements MigrationInterface {
     await db.query(`CREATE INDEX store_api_keys_store_idx ON store_api_keys (store_id, created_at DESC, id DESC)`);
     await db.query(`ALTER TABLE store_api_keys ENABLE ROW LEVEL SECURITY`);
     await db.query(`ALTER TABLE store_api_keys FORCE ROW LEVEL SECURITY`);
-    await db.query(`CREATE POLICY store_api_keys_system ON store_api_keys TO ${SYSTEM_ROLE} USING (true) WITH CHECK (true)`);
-    const visible = 'id, store_id, name, prefix, permissions, created_by, created_at, expires_at, last_used_at, revoked_at';
+    await db.query(`CREATE POLICY store_api_keys_system ON store_api_keys TO ${SYSTEM_ROLE}
+      USING (true) WITH CHECK (true)`);
+    const visible = `id, store_id, name, prefix, permissions, created_by, created_at, expires_at, last_used_at,
+      revoked_at`;
     await db.query(`GRANT SELECT (${visible}) ON store_api_keys TO ${REQUEST_ROLE}`);
-    await db.query(
-      `GRANT INSERT (store_id, name, prefix, secret_hash, permissions, created_by, expires_at) ON store_api_keys TO ${REQUEST_ROLE}`,
-    );
+    await db.query(`GRANT INSERT (store_id, name, prefix, secret_hash, permissions, created_by, expires_at)
+      ON store_api_keys TO ${REQUEST_ROLE}`);
     await db.query(`GRANT UPDATE (revoked_at) ON store_api_keys TO ${REQUEST_ROLE}`);
     // The owners of the store (and the admin); a key itself never sees a key. Revoking is one way.
-    await db.query(`CREATE POLICY store_api_keys_read ON store_api_keys FOR SELECT TO ${REQUEST_ROLE} USING ${MANAGED}`);
-    await db.query(
-      `CREATE POLICY store_api_keys_create ON store_api_keys FOR INSERT TO ${REQUEST_ROLE} WITH CHECK (${MANAGED} AND created_by = ${ME})`,
-    );
+    await db.query(`CREATE POLICY store_api_keys_read ON store_api_keys FOR SELECT TO ${REQUEST_ROLE}
+      USING ${MANAGED}`);
+    await db.query(`CREATE POLICY store_api_keys_create ON store_api_keys FOR INSERT TO ${REQUEST_ROLE}
+      WITH CHECK (${MANAGED} AND created_by = ${ME})`);
     await db.query(`CREATE POLICY store_api_keys_revoke ON store_api_keys FOR UPDATE TO ${REQUEST_ROLE}
       USING (${MANAGED} AND revoked_at IS NULL) WITH CHECK (${MANAGED} AND revoked_at IS NOT NULL)`);
 
@@ -132,7 +141,8 @@ export class StoreApiKeys1763802300000 implements MigrationInterface {
                       extract(epoch FROM transaction_timestamp()), p_key, p_store, p_permissions)), 'hex');
       END $$`);
     await db.query(`
-      CREATE FUNCTION ${PRIVATE_SCHEMA}.api_key_context_valid() RETURNS boolean LANGUAGE plpgsql STABLE ${SAFE_PATH} AS $$
+      CREATE FUNCTION ${PRIVATE_SCHEMA}.api_key_context_valid() RETURNS boolean
+      LANGUAGE plpgsql STABLE ${SAFE_PATH} AS $$
       DECLARE
         context text := current_setting('app.api_key_context', true);
       BEGIN
@@ -140,8 +150,9 @@ export class StoreApiKeys1763802300000 implements MigrationInterface {
           RETURN false;
         END IF;
         RETURN sha256(convert_to(context, 'UTF8'))
-             = sha256(convert_to(${PRIVATE_SCHEMA}.api_key_context_mac(current_setting('app.api_key_id', true),
-                 current_setting('app.api_key_store', true), current_setting('app.api_key_permissions', true)), 'UTF8'));
+             = sha256(convert_to(${PRIVATE_SCHEMA}.api_key_context_mac(
+                 current_setting('app.api_key_id', true), current_setting('app.api_key_store', true),
+                 current_setting('app.api_key_permissions', true)), 'UTF8'));
       END $$`);
     for (const fn of ['api_key_context_mac(text, text, text)', 'api_key_context_valid()']) {
       await db.query(`REVOKE ALL ON FUNCTION ${PRIVATE_SCHEMA}.${fn} FROM PUBLIC`);
@@ -151,8 +162,8 @@ export class StoreApiKeys1763802300000 implements MigrationInterface {
     // The guards' lookup for a key: the live key whose secret hashes to p_hash, and whether the store
     // the route names (or the record's store) is its store. With p_bind, the transaction is bound to it.
     await db.query(`
-      CREATE FUNCTION app_authorize_api_key(p_hash text, p_store uuid, p_resource text, p_record uuid, p_only_store boolean,
-                                            p_bind boolean)
+      CREATE FUNCTION app_authorize_api_key(p_hash text, p_store uuid, p_resource text, p_record uuid,
+                                            p_only_store boolean, p_bind boolean)
       RETURNS TABLE (key_id uuid, key_store uuid, permissions text[], store_id uuid, store_count integer)
       LANGUAGE plpgsql VOLATILE SECURITY DEFINER AS $$
       DECLARE
@@ -163,7 +174,8 @@ export class StoreApiKeys1763802300000 implements MigrationInterface {
         IF p_hash IS NULL OR p_hash !~ '^[0-9a-f]{64}$' THEN
           RETURN;
         END IF;
-        SELECT a.id, a.store_id, a.permissions INTO k FROM store_api_keys a WHERE a.secret_hash = decode(p_hash, 'hex') AND ${LIVE};
+        SELECT a.id, a.store_id, a.permissions INTO k FROM store_api_keys a
+         WHERE a.secret_hash = decode(p_hash, 'hex') AND ${LIVE};
         IF NOT FOUND THEN
           RETURN;
         END IF;
@@ -197,7 +209,8 @@ export class StoreApiKeys1763802300000 implements MigrationInterface {
         PERFORM ${PRIVATE_SCHEMA}.clean_session();
         SELECT a.id, a.store_id, a.permissions INTO k FROM store_api_keys a
          WHERE a.id = p_key AND ${LIVE} AND p_proof IS NOT NULL
-           AND sha256(convert_to(p_proof, 'UTF8')) = sha256(convert_to(encode(${PRIVATE_SCHEMA}.hmac('api_key:' || p_key::text), 'hex'), 'UTF8'));
+           AND sha256(convert_to(p_proof, 'UTF8'))
+             = sha256(convert_to(encode(${PRIVATE_SCHEMA}.hmac('api_key:' || p_key::text), 'hex'), 'UTF8'));
         IF NOT FOUND THEN
           RETURN false;
         END IF;
@@ -252,11 +265,12 @@ export class StoreApiKeys1763802300000 implements MigrationInterface {
         NEW.actor := app_actor();
         RETURN NEW;
       END $$`);
-    await db.query(`CREATE TRIGGER outbox_events_actor BEFORE INSERT ON outbox_events FOR EACH ROW EXECUTE FUNCTION outbox_events_actor()`);
+    await db.query(`CREATE TRIGGER outbox_events_actor BEFORE INSERT ON outbox_events
+      FOR EACH ROW EXECUTE FUNCTION outbox_events_actor()`);
 
     // A key's idempotency keys are its own, kept under its id (ids are random UUIDs: never a user's).
-    await db.query(`ALTER POLICY idempotency_keys_own ON idempotency_keys
-      USING (user_id = ${ME} OR user_id = (SELECT app_api_key_id())) WITH CHECK (user_id = ${ME} OR user_id = (SELECT app_api_key_id()))`);
+    const ownKeys = `(user_id = ${ME} OR user_id = (SELECT app_api_key_id()))`;
+    await db.query(`ALTER POLICY idempotency_keys_own ON idempotency_keys USING ${ownKeys} WITH CHECK ${ownKeys}`);
 
     await asSystemRole(db, async () => {
       for (const set of STORE_SETS) await db.query(storeSet(set.signature, set.body, set.key));
@@ -267,7 +281,8 @@ export class StoreApiKeys1763802300000 implements MigrationInterface {
     await asSystemRole(db, async () => {
       for (const set of STORE_SETS) await db.query(storeSet(set.signature, set.body, null));
     });
-    await db.query(`ALTER POLICY idempotency_keys_own ON idempotency_keys USING (user_id = ${ME}) WITH CHECK (user_id = ${ME})`);
+    await db.query(`ALTER POLICY idempotency_keys_own ON idempotency_keys
+      USING (user_id = ${ME}) WITH CHECK (user_id = ${ME})`);
     await db.query(`DROP TRIGGER outbox_events_actor ON outbox_events`);
     await db.query(`DROP FUNCTION outbox_events_actor()`);
     await db.query(`ALTER TABLE outbox_events DROP COLUMN actor`);

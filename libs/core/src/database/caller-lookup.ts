@@ -36,7 +36,13 @@ type AuthorizeRow = {
 };
 
 /** What `app_authorize_api_key` returns: the live key, and whether the route's store is its store. */
-type KeyRow = { key_id: string; key_store: string; permissions: string[]; store_id: string | null; store_count: number | null };
+interface KeyRow {
+  key_id: string;
+  key_store: string;
+  permissions: string[];
+  store_id: string | null;
+  store_count: number | null;
+}
 
 /** A store key as the database knows it now, with the facts the store guard judges (a member of its one store). */
 export interface KeyFacts {
@@ -44,6 +50,12 @@ export interface KeyFacts {
   storeId: string;
   permissions: string[];
   facts: CallerFacts;
+}
+
+/** A key's lookup that opened the request transaction, bound to the key. */
+export interface OpenedKey {
+  key: KeyFacts;
+  transaction: RequestTransaction;
 }
 
 function toKeyFacts(row: KeyRow | undefined): KeyFacts | null {
@@ -145,7 +157,8 @@ export class ApiKeyLookup {
   constructor(private readonly databases: Databases) {}
 
   async lookUp(secretHash: string, reference: StoreReference | null): Promise<KeyFacts | null> {
-    const rows: KeyRow[] = await this.databases.request.query('SELECT * FROM app_authorize_api_key($1, $2, $3, $4, $5, false)', [
+    const sql = 'SELECT * FROM app_authorize_api_key($1, $2, $3, $4, $5, false)';
+    const rows: KeyRow[] = await this.databases.request.query(sql, [
       secretHash,
       reference?.store ?? null,
       reference?.resource ?? null,
@@ -155,7 +168,7 @@ export class ApiKeyLookup {
     return toKeyFacts(rows[0]);
   }
 
-  async open(secretHash: string, reference: StoreReference | null): Promise<{ key: KeyFacts; transaction: RequestTransaction } | null> {
+  async open(secretHash: string, reference: StoreReference | null): Promise<OpenedKey | null> {
     const runner = this.databases.request.createQueryRunner();
     const client = (await runner.connect()) as pg.PoolClient;
     const transaction = new RequestTransaction(runner);
@@ -167,8 +180,10 @@ export class ApiKeyLookup {
         sqlLiteral(reference?.record ?? null),
         sqlLiteral(reference?.onlyStore ?? false),
       ];
+      const [hash, store, resource, record, onlyStore] = values;
       const results = (await client.query(
-        `START TRANSACTION; SELECT * FROM app_authorize_api_key(${values[0]}, ${values[1]}::uuid, ${values[2]}, ${values[3]}::uuid, ${values[4]}, true)`,
+        `START TRANSACTION; SELECT * FROM app_authorize_api_key(${hash}, ${store}::uuid, ${resource}, ${record}::uuid, ` +
+          `${onlyStore}, true)`,
       )) as unknown as pg.QueryResult<KeyRow>[];
       const key = toKeyFacts(results[1]?.rows[0]);
       if (key) return { key, transaction };
@@ -180,7 +195,10 @@ export class ApiKeyLookup {
     return null;
   }
 
-  /** Records that the key was used: at most one write a minute per key (the database's condition), never waiting on a lock. */
+  /**
+   * Records that the key was used: at most one write a minute per key (the database's condition),
+   * never waiting on a lock.
+   */
   async touch(secretHash: string): Promise<void> {
     await this.databases.request.query('SELECT app_touch_api_key($1)', [secretHash]);
   }

@@ -61,7 +61,8 @@ export class Databases {
 
   /** A store key's binding proof: an HMAC of its id (another domain than a session's). */
   keyProof(keyId: string): string {
-    return this.proofs.getOrSet(`api_key:${keyId}`, () => createHmac('sha256', this.key()).update(`api_key:${keyId}`).digest('hex'));
+    const subject = `api_key:${keyId}`;
+    return this.proofs.getOrSet(subject, () => createHmac('sha256', this.key()).update(subject).digest('hex'));
   }
 
   /**
@@ -71,7 +72,8 @@ export class Databases {
    */
   async bind(manager: EntityManager, principal: RequestPrincipal): Promise<void> {
     if (principal.kind === 'api_key') {
-      const [bound] = await manager.query('SELECT app_bind_api_key($1, $2) AS bound', [principal.keyId, this.keyProof(principal.keyId)]);
+      const proof = this.keyProof(principal.keyId);
+      const [bound] = await manager.query('SELECT app_bind_api_key($1, $2) AS bound', [principal.keyId, proof]);
       if (bound?.bound !== true) throw ApiError.unauthenticated('Store key has been revoked or has expired');
       return;
     }

@@ -40,7 +40,8 @@ export class TenantTransactionInterceptor implements NestInterceptor {
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     const request = context.switchToHttp().getRequest<FastifyRequest>();
     const kind = request.principal?.kind;
-    if ((kind !== 'user' && kind !== 'api_key') || !runsInRequestTransaction(this.reflector, context, request)) return next.handle();
+    const bound = kind === 'user' || kind === 'api_key';
+    if (!bound || !runsInRequestTransaction(this.reflector, context, request)) return next.handle();
     return from(this.db.transaction(() => lastValueFrom(next.handle(), { defaultValue: undefined })));
   }
 }
