@@ -152,14 +152,16 @@ describe('store keys: row-level security', () => {
     expect(seen[0]).toEqual({ products: 0, orders: 0, stores: 0, key: null });
   });
 
-  it('the stored event names the bound key, whatever actor the statement gives', async () => {
-    const marker = `forged-${Date.now()}`;
-    await asKey(keys.catalog.secret, (q) =>
-      q(`INSERT INTO outbox_events (store_id, event, data, actor) VALUES ($1, 'product.updated', $2, '{"type":"user","id":"x"}')`, [
+  it('an event must name the bound key as its actor: another actor, or none, is refused', async () => {
+    const marker = `actor-${Date.now()}`;
+    const insert = (actor: string) => (q: Query) =>
+      q(`INSERT INTO outbox_events (store_id, event, data, actor) VALUES ($1, 'product.updated', $2, ${actor})`, [
         a.storeId,
         JSON.stringify({ marker }),
-      ]),
-    );
+      ]);
+    await expect(asKey(keys.catalog.secret, insert(`'{"type":"user","id":"x"}'`))).rejects.toThrow(/row-level security/);
+    await expect(asKey(keys.catalog.secret, insert('NULL'))).rejects.toThrow(/row-level security/);
+    await asKey(keys.catalog.secret, insert(`jsonb_build_object('type', 'api_key', 'id', '${keys.catalog.id}')`));
     const [[row]] = await system().query(`DELETE FROM outbox_events WHERE data->>'marker' = $1 RETURNING actor`, [marker]);
     expect(row.actor).toEqual({ type: 'api_key', id: keys.catalog.id });
   });

@@ -92,8 +92,8 @@ const LIVE = `a.revoked_at IS NULL AND (a.expires_at IS NULL OR a.expires_at > n
  * hash; requests may read every column but that one. A request authenticated by a key is bound to it
  * (`app_authorize_api_key`, `app_bind_api_key`): `app_user_id()` is null, and the store sets the
  * policies read give the key's store for the key's permissions only (never the managed stores, never
- * a customer's records). Store events record who acted (`outbox_events.actor`, set by the database
- * from the bound context). Idempotency keys of a store key are kept under the key's id.
+ * a customer's records). Store events record who acted (`outbox_events.actor`, checked by the
+ * database against the bound context). Idempotency keys of a store key are kept under the key's id.
  */
 export class StoreApiKeys1763802300000 implements MigrationInterface {
   name = 'StoreApiKeys1763802300000';
@@ -257,16 +257,11 @@ export class StoreApiKeys1763802300000 implements MigrationInterface {
       END $$`);
     await handOverDefiner(db, ACTOR);
 
-    // The stored event record names who acted, from the bound context: a request cannot write another actor.
+    // The stored event record names who acted (OutboxService writes `(SELECT app_actor())`): a request's
+    // event must name the bound caller, checked once per statement, so a request cannot write another actor.
     await db.query(`ALTER TABLE outbox_events ADD COLUMN actor jsonb`);
-    await db.query(`
-      CREATE FUNCTION outbox_events_actor() RETURNS trigger LANGUAGE plpgsql AS $$
-      BEGIN
-        NEW.actor := app_actor();
-        RETURN NEW;
-      END $$`);
-    await db.query(`CREATE TRIGGER outbox_events_actor BEFORE INSERT ON outbox_events
-      FOR EACH ROW EXECUTE FUNCTION outbox_events_actor()`);
+    await db.query(`CREATE POLICY outbox_events_actor ON outbox_events AS RESTRICTIVE FOR INSERT TO ${REQUEST_ROLE}
+      WITH CHECK (actor IS NOT DISTINCT FROM (SELECT app_actor()))`);
 
     // A key's idempotency keys are its own, kept under its id (ids are random UUIDs: never a user's).
     const ownKeys = `(user_id = ${ME} OR user_id = (SELECT app_api_key_id()))`;
@@ -283,8 +278,7 @@ export class StoreApiKeys1763802300000 implements MigrationInterface {
     });
     await db.query(`ALTER POLICY idempotency_keys_own ON idempotency_keys
       USING (user_id = ${ME}) WITH CHECK (user_id = ${ME})`);
-    await db.query(`DROP TRIGGER outbox_events_actor ON outbox_events`);
-    await db.query(`DROP FUNCTION outbox_events_actor()`);
+    await db.query(`DROP POLICY outbox_events_actor ON outbox_events`);
     await db.query(`ALTER TABLE outbox_events DROP COLUMN actor`);
     await dropDefiners(db, [ACTOR, KEY_ID, TOUCH, BIND, AUTHORIZE]);
     await db.query(`DROP FUNCTION ${PRIVATE_SCHEMA}.api_key_context_valid()`);
