@@ -189,6 +189,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/functions/v1/api-keys/{api_key_id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * Revoke a store key
+     * @description Owner or admin. The key is refused (401) from its next request on; revoking it again answers the same. A key of a store the caller does not own (another tenant's) answers 404.
+     */
+    delete: operations['ApiKeysController_revoke'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/functions/v1/credits': {
     parameters: {
       query?: never;
@@ -709,6 +729,30 @@ export interface paths {
     patch: operations['StoresController_update'];
     trace?: never;
   };
+  '/functions/v1/stores/{store_id}/api-keys': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The store's keys
+     * @description Owner or admin. Newest first, revoked ones too, paged by `limit` and `cursor`; never a secret.
+     */
+    get: operations['ApiKeysController_list'];
+    put?: never;
+    /**
+     * Create a store key
+     * @description Owner or admin. Answers the key and its `secret` (`sk_` and 32 random bytes, base64url), shown this once: the server keeps only its SHA-256. A server sends the secret as `Authorization: Bearer sk_…` (no `apikey` header needed) and acts as a team member of this one store with the key's permissions. Store keys never manage keys, members or stores, never call /auth/v1, and answer 403 on routes about a signed-in person. Not idempotent by design: a retried creation makes a second key (revoke the one not used); no answer holding a secret is ever stored.
+     */
+    post: operations['ApiKeysController_create'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/functions/v1/stores/{store_id}/customers': {
     parameters: {
       query?: never;
@@ -1122,6 +1166,58 @@ export interface components {
        */
       reason?: string;
     };
+    ApiKeyView: {
+      /**
+       * Format: date-time
+       * @example 2026-11-22T10:00:00.000Z
+       */
+      created_at: string;
+      /**
+       * Format: date-time
+       * @description `null`: the key does not expire
+       * @example null
+       */
+      expires_at: string | null;
+      /**
+       * Format: uuid
+       * @example 0d6f5a52-9c1e-4b8a-a3f7-5e2d1c0b9a88
+       */
+      id: string;
+      /**
+       * Format: date-time
+       * @description When the key was last used, to the minute; `null` before its first use
+       * @example null
+       */
+      last_used_at: string | null;
+      /**
+       * @description What the key is for, as its creator named it
+       * @example Warehouse sync
+       */
+      name: string;
+      /**
+       * @description What the key may do in its store
+       * @example [
+       *       "catalog"
+       *     ]
+       */
+      permissions: ('catalog' | 'orders' | 'customers' | 'ai' | 'social' | 'webhooks' | 'billing')[];
+      /**
+       * @description The first characters of the secret (`sk_` and 8 more): not secret, to tell keys apart
+       * @example sk_Q3vX9kz0
+       */
+      prefix: string;
+      /**
+       * Format: date-time
+       * @description `null` while the key works
+       * @example null
+       */
+      revoked_at: string | null;
+      /**
+       * Format: uuid
+       * @example 6f1c0b1e-2d4a-4c1b-9f57-1f0e8f6b8a11
+       */
+      store_id: string;
+    };
     AttemptView: {
       /**
        * @description 1 for the first attempt
@@ -1159,6 +1255,26 @@ export interface components {
        * @example 500
        */
       status_code: number | null;
+    };
+    CreateApiKeyDto: {
+      /**
+       * Format: date-time
+       * @description When the key stops working (in the future); left out, it works until revoked
+       * @example 2027-11-22T10:00:00.000Z
+       */
+      expires_at?: string;
+      /**
+       * @description What the key is for (1–100 characters), to tell keys apart
+       * @example Warehouse sync
+       */
+      name: string;
+      /**
+       * @description What the key may do in the store, as a team member: at least one of catalog, orders, customers, ai, social, webhooks, billing
+       * @example [
+       *       "catalog"
+       *     ]
+       */
+      permissions: ('catalog' | 'orders' | 'customers' | 'ai' | 'social' | 'webhooks' | 'billing')[];
     };
     CreateCustomerDto: {
       /**
@@ -4678,6 +4794,117 @@ export interface operations {
            *     }
            */
           'application/json': components['schemas']['GoTrueErrorBody'];
+        };
+      };
+    };
+  };
+  ApiKeysController_revoke: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        api_key_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @example API key revoked
+             * @enum {string}
+             */
+            message: 'API key revoked';
+            /**
+             * @description Always `true` on a 2xx answer
+             * @enum {boolean}
+             */
+            success: true;
+          };
+        };
+      };
+      /** @description Validation failed; `details` lists each field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_FAILED",
+           *         "details": [
+           *           {
+           *             "field": "name",
+           *             "message": "name should not be empty"
+           *           }
+           *         ],
+           *         "message": "Request validation failed"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Missing, expired or invalid token, a wrong apikey, or the public key alone */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNAUTHENTICATED",
+           *         "message": "Invalid or expired access token"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Only merchants and admins own keys; store keys never manage keys */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "FORBIDDEN",
+           *         "message": "Only the store owner may do this"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description No such key, or another store's */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "NOT_FOUND",
+           *         "message": "API key not found"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
     };
@@ -9470,6 +9697,239 @@ export interface operations {
            *       "error": {
            *         "code": "UNPROCESSABLE",
            *         "message": "This Idempotency-Key was already used for a different request; use a new key for a new request"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  ApiKeysController_list: {
+    parameters: {
+      query?: {
+        /** @description Items per page, 1 to 100 */
+        limit?: number;
+        /** @description The `next_cursor` of the previous page */
+        cursor?: string;
+      };
+      header?: never;
+      path: {
+        store_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['ApiKeyView'][];
+            /**
+             * @description Pass as `cursor` for the next page; `null` on the last page
+             * @example null
+             */
+            next_cursor: string | null;
+            /**
+             * @description Always `true` on a 2xx answer
+             * @enum {boolean}
+             */
+            success: true;
+          };
+        };
+      };
+      /** @description Validation failed; `details` lists each field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_FAILED",
+           *         "details": [
+           *           {
+           *             "field": "name",
+           *             "message": "name should not be empty"
+           *           }
+           *         ],
+           *         "message": "Request validation failed"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Missing, expired or invalid token, a wrong apikey, or the public key alone */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNAUTHENTICATED",
+           *         "message": "Invalid or expired access token"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The caller sees the store but may not do this */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "FORBIDDEN",
+           *         "message": "Only the store owner may do this"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description No such store, or another tenant's */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "NOT_FOUND",
+           *         "message": "Store not found"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  ApiKeysController_create: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        store_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['CreateApiKeyDto'];
+      };
+    };
+    responses: {
+      /** @description Created */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            api_key: components['schemas']['ApiKeyView'];
+            /**
+             * @description The key itself, shown this once (never again, not even in the list)
+             * @example sk_Q3vX9kz0Qm8b7w2Tn5Lr1Yc4Hs6Jd0Fa8Ge2Ku9Pi3o
+             */
+            secret: string;
+            /**
+             * @description Always `true` on a 2xx answer
+             * @enum {boolean}
+             */
+            success: true;
+          };
+        };
+      };
+      /** @description Validation failed; `details` lists each field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_FAILED",
+           *         "details": [
+           *           {
+           *             "field": "name",
+           *             "message": "name should not be empty"
+           *           }
+           *         ],
+           *         "message": "Request validation failed"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Missing, expired or invalid token, a wrong apikey, or the public key alone */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNAUTHENTICATED",
+           *         "message": "Invalid or expired access token"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The caller sees the store but may not do this */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "FORBIDDEN",
+           *         "message": "Only the store owner may do this"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description No such store, or another tenant's */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "NOT_FOUND",
+           *         "message": "Store not found"
            *       },
            *       "success": false
            *     }

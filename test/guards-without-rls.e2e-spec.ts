@@ -31,6 +31,8 @@ interface Route {
   /** Where the store is named when it is not in the path. */
   body?: (ids: Ids) => Record<string, unknown>;
   query?: boolean;
+  /** Store keys may not call the route although it needs no more than a permission (403 for every key). */
+  storeKeys?: false;
 }
 
 /**
@@ -46,6 +48,8 @@ const ROUTES: Record<string, Route> = {
   'GET /functions/v1/stores/{store_id}/members': { need: 'manage' },
   'PATCH /functions/v1/stores/{store_id}/members/{member_id}': { need: 'manage' },
   'DELETE /functions/v1/stores/{store_id}/members/{member_id}': { need: 'manage' },
+  'POST /functions/v1/stores/{store_id}/api-keys': { need: 'manage' },
+  'GET /functions/v1/stores/{store_id}/api-keys': { need: 'manage' },
   'POST /functions/v1/stores/{store_id}/products': { need: 'catalog' },
   'GET /functions/v1/stores/{store_id}/products': { need: 'read' },
   'GET /functions/v1/products/{product_id}': { need: 'read', record: 'product' },
@@ -72,17 +76,32 @@ const ROUTES: Record<string, Route> = {
   'POST /functions/v1/webhooks/{webhook_id}/recover': { need: 'webhooks', record: 'webhook' },
   'GET /functions/v1/notifications': { need: 'webhooks', query: true },
   'GET /functions/v1/credits': { need: 'billing', customers: false, query: true },
-  'POST /functions/v1/social-connect': { need: 'social', body: (ids) => ({ store_id: ids.store_id, platform: 'x' }) },
+  'POST /functions/v1/social-connect': { need: 'social', storeKeys: false, body: (ids) => ({ store_id: ids.store_id, platform: 'x' }) },
   'GET /functions/v1/social-accounts': { need: 'social', query: true },
   'DELETE /functions/v1/social-accounts/{account_id}': { need: 'social', record: 'social_account' },
-  'POST /functions/v1/social-publish': { need: 'social', body: (ids) => ({ store_id: ids.store_id }) },
+  'POST /functions/v1/social-publish': { need: 'social', storeKeys: false, body: (ids) => ({ store_id: ids.store_id }) },
   'DELETE /functions/v1/social-publish/{post_id}': { need: 'social', record: 'social_post' },
   'GET /functions/v1/social-posts': { need: 'social', query: true },
-  'POST /functions/v1/generate-product': { need: 'ai', customers: false, body: (ids) => ({ store_id: ids.store_id }) },
-  'POST /functions/v1/generate-blog-cover': { need: 'ai', customers: false, body: (ids) => ({ store_id: ids.store_id }) },
-  'POST /functions/v1/generate-blog-autopilot': { need: 'ai', customers: false, body: (ids) => ({ store_id: ids.store_id }) },
-  'POST /functions/v1/research-social-context': { need: 'ai', customers: false, body: (ids) => ({ store_id: ids.store_id }) },
-  'POST /functions/v1/social-generate-content': { need: 'ai', customers: false, body: (ids) => ({ product_id: ids.product_id }) },
+  'POST /functions/v1/generate-product': { need: 'ai', customers: false, storeKeys: false, body: (ids) => ({ store_id: ids.store_id }) },
+  'POST /functions/v1/generate-blog-cover': { need: 'ai', customers: false, storeKeys: false, body: (ids) => ({ store_id: ids.store_id }) },
+  'POST /functions/v1/generate-blog-autopilot': {
+    need: 'ai',
+    customers: false,
+    storeKeys: false,
+    body: (ids) => ({ store_id: ids.store_id }),
+  },
+  'POST /functions/v1/research-social-context': {
+    need: 'ai',
+    customers: false,
+    storeKeys: false,
+    body: (ids) => ({ store_id: ids.store_id }),
+  },
+  'POST /functions/v1/social-generate-content': {
+    need: 'ai',
+    customers: false,
+    storeKeys: false,
+    body: (ids) => ({ product_id: ids.product_id }),
+  },
 };
 
 /** Two members of store A with complementary permissions: every permission is missing for one of them. */
@@ -96,7 +115,7 @@ describe('the guards alone (row-level security out of the way)', () => {
   let system: DataSource;
   let doc: { paths: Record<string, Record<string, { responses?: Record<string, { description?: string }> }>> };
   const ids: Record<'a' | 'b', Ids> = { a: {} as Ids, b: {} as Ids };
-  const tokens: Record<'ownerA' | 'ownerB' | 'shop' | 'back' | 'customer' | 'otherCustomer', string> = {} as never;
+  const tokens: Record<'ownerA' | 'ownerB' | 'shop' | 'back' | 'customer' | 'otherCustomer' | 'keyAll' | 'keyShop', string> = {} as never;
   /** Records of store A that belong to the customer of A (its customer record, its order). */
   const own: { customer_id: string; order_id: string } = {} as never;
 
@@ -164,6 +183,14 @@ describe('the guards alone (row-level security out of the way)', () => {
       const email = uniqueEmail(`member-${who}`);
       const invite = await call(tokens.ownerA, 'POST', `/stores/${ids.a.store_id}/members`, { email, permissions });
       tokens[who] = (await signUp(api, { invite_token: invite.invite_token }, email)).access_token;
+    }
+    // Two store keys of store A: every permission, and the shop member's.
+    const all: Permission[] = ['catalog', 'orders', 'customers', 'ai', 'social', 'webhooks', 'billing'];
+    for (const [who, permissions] of [
+      ['keyAll', all],
+      ['keyShop', MEMBER_PERMISSIONS.shop],
+    ] as const) {
+      tokens[who] = (await call(tokens.ownerA, 'POST', `/stores/${ids.a.store_id}/api-keys`, { name: who, permissions })).secret;
     }
     // Two customers of store A, each with an order of its own.
     for (const who of ['customer', 'otherCustomer'] as const) {
@@ -242,6 +269,22 @@ describe('the guards alone (row-level security out of the way)', () => {
     ['a customer of store A', 'customer'],
   ] as const)("%s: every route on store B's rows answers 404", async (_, who) => {
     expect(await mismatches(tokens[who], ids.b, () => 404)).toEqual([]);
+  });
+
+  /** What a store key gets on any route, before the store guard: 403 where keys are refused (the owner's routes, the refused ones). */
+  const refusesKeys = (rule: Route) => rule.need === 'manage' || rule.storeKeys === false;
+
+  it("a store key of store A (every permission): 403 where keys are refused, else 404 on every route on store B's rows", async () => {
+    expect(await mismatches(tokens.keyAll, ids.b, (_, rule) => (refusesKeys(rule) ? 403 : 404))).toEqual([]);
+  });
+
+  it('a store key of store A (catalog, customers): 403 where keys are refused or it lacks the permission, 200 on the reads it holds', async () => {
+    const held = MEMBER_PERMISSIONS.shop;
+    const wrong = await mismatches(tokens.keyShop, ids.a, (route, rule) => {
+      if (refusesKeys(rule) || (rule.need !== 'read' && !held.includes(rule.need as Permission))) return 403;
+      return route.startsWith('GET ') ? 200 : null;
+    });
+    expect(wrong).toEqual([]);
   });
 
   it("store B's owner: its own rows are reachable on every read route (the 404s above are not a broken route)", async () => {

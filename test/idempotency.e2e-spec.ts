@@ -177,6 +177,44 @@ describe('Idempotency-Key on every write', () => {
     expectReplayOf(first, again);
     expect(again.json.secret).toBe(first.json.secret);
     expect(await count(`SELECT count(*) AS n FROM webhooks WHERE url = $1`, [url])).toBe(1);
+    // The kept answer is sealed: a reader of the table learns neither the secret nor anything of the body.
+    const [kept] = await db.query(`SELECT response_body FROM idempotency_keys WHERE key = $1`, [key]);
+    const stored = kept.response_body as Buffer;
+    expect(stored.includes(Buffer.from(first.json.secret as string))).toBe(false);
+    expect(stored.includes(Buffer.from('"success"'))).toBe(false);
+  });
+
+  it('a retried store key creation answers the same key and secret, kept sealed, and makes one key', async () => {
+    const key = randomUUID();
+    const body = { name: `server ${key}`, permissions: ['catalog'] };
+    const first = await send(owner, 'POST', `/stores/${storeA}/api-keys`, key, body);
+    expect(first.status, first.text).toBe(201);
+    const again = await send(owner, 'POST', `/stores/${storeA}/api-keys`, key, body);
+    expectReplayOf(first, again);
+    expect(again.json.secret).toBe(first.json.secret);
+    expect(await count(`SELECT count(*) AS n FROM store_api_keys WHERE name = $1`, [body.name])).toBe(1);
+    const [kept] = await db.query(`SELECT response_body FROM idempotency_keys WHERE key = $1`, [key]);
+    expect((kept.response_body as Buffer).includes(Buffer.from(first.json.secret as string))).toBe(false);
+  });
+
+  it('a store key has keys of its own: its retry replays, the owner with the same key acts anew', async () => {
+    const created = await send(owner, 'POST', `/stores/${storeA}/api-keys`, null, { name: 'erp', permissions: ['catalog'] });
+    expect(created.status, created.text).toBe(201);
+    const secret = created.json.secret as string;
+    const key = randomUUID();
+    const body = { name: `Keyed by a server ${key}`, price: 5, status: 'active' };
+    const first = await send(secret, 'POST', `/stores/${storeA}/products`, key, body);
+    expect(first.status, first.text).toBe(201);
+    expectReplayOf(first, await send(secret, 'POST', `/stores/${storeA}/products`, key, body));
+    const mine = await send(owner, 'POST', `/stores/${storeA}/products`, key, body);
+    expect(mine.status, mine.text).toBe(201);
+    expect(mine.replayed).toBeNull();
+    expect(await count(`SELECT count(*) AS n FROM products WHERE name = $1`, [body.name])).toBe(2);
+    const callers = await db.query(`SELECT caller FROM idempotency_keys WHERE key = $1 ORDER BY caller`, [key]);
+    expect(callers.map((row: { caller: string }) => row.caller)).toEqual([
+      `api_key:${created.json.api_key.id}`,
+      expect.stringMatching(/^user:/),
+    ]);
   });
 
   it('a retried DELETE replays its 200 instead of answering 404', async () => {

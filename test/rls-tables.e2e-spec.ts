@@ -221,6 +221,19 @@ const TABLES: TableCase[] = [
     insertRefusal: RLS_REFUSAL,
   },
   {
+    table: 'store_api_keys',
+    key: 'id',
+    ofB: 'store_id = :b',
+    // The owners only: no member, whatever its permissions, sees a key.
+    sees: { ownerA: 'store_id = :a', all: 'false', none: 'false', customer: 'false' },
+    update: 'revoked_at = now()',
+    deletable: false,
+    insert: (s) =>
+      `INSERT INTO store_api_keys (store_id, name, prefix, secret_hash, permissions, created_by)
+       VALUES ('${s.storeB}', 'forged', 'sk_forged', sha256('forged'::bytea), '{catalog}', '${s.users.ownerB}')`,
+    insertRefusal: RLS_REFUSAL,
+  },
+  {
     table: 'idempotency_keys',
     key: `user_id::text || ':' || key`,
     // Per user, not per store: "B's" are B's owner's.
@@ -320,6 +333,7 @@ describe('row-level security, table by table (no guard in the way)', () => {
         schedule_at: new Date(Date.now() + 86_400_000).toISOString(),
       });
       await call(token, 'POST', `/stores/${storeId}/members`, { email: uniqueEmail('invited'), permissions: ['catalog'] });
+      await call(token, 'POST', `/stores/${storeId}/api-keys`, { name: 'Seeded', permissions: ['catalog'] });
       if (key === 'A')
         Object.assign(s, { storeA: storeId, webhookA: webhook.webhook.id, postA: post.results[0].post_id, orderA: order.order.id });
       else

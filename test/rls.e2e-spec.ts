@@ -230,7 +230,9 @@ describe('row-level security', () => {
       );
       await expect(customer((q) => q(`UPDATE orders SET total = 0 WHERE id = $1`, [ordersA[0]]))).rejects.toThrow(/permission denied/);
       await expect(
-        customer((q) => q(`INSERT INTO outbox_events (store_id, event, data) VALUES ($1, 'order.paid', '{}')`, [b.storeId])),
+        customer((q) =>
+          q(`INSERT INTO outbox_events (store_id, event, data, actor) VALUES ($1, 'order.paid', '{}', (SELECT app_actor()))`, [b.storeId]),
+        ),
       ).rejects.toThrow(/row-level security/);
       await expect(
         customer((q) => q(`INSERT INTO credit_ledger (store_id, kind, amount, reference) VALUES ($1, 'grant', 100000, 'x')`, [a.storeId])),
@@ -285,7 +287,9 @@ describe('row-level security', () => {
       ).rejects.toThrow(/totals/);
       // Nor may a customer announce what only the store does.
       await expect(
-        customer((q) => q(`INSERT INTO outbox_events (store_id, event, data) VALUES ($1, 'order.paid', '{}')`, [a.storeId])),
+        customer((q) =>
+          q(`INSERT INTO outbox_events (store_id, event, data, actor) VALUES ($1, 'order.paid', '{}', (SELECT app_actor()))`, [a.storeId]),
+        ),
       ).rejects.toThrow(/row-level security/);
       await expect(customer((q) => q('SELECT pg_terminate_backend(pg_backend_pid())'))).rejects.toThrow(/permission denied/);
       await expect(customer((q) => q(`SELECT pg_advisory_lock(hashtext('storefront:migrations'))`))).rejects.toThrow(/permission denied/);

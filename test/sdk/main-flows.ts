@@ -108,6 +108,31 @@ export function describeMainFlows(world: () => FlowWorld): void {
     expect(listed.next_cursor).toBeNull();
   });
 
+  it("a store key, made by the merchant, lets a server client (no apikey) change the store's catalog and nothing else", async () => {
+    const made = ok(
+      await merchant.POST('/functions/v1/stores/{store_id}/api-keys', {
+        params: { path: { store_id: storeId } },
+        body: { name: 'Warehouse', permissions: ['catalog'] },
+      }),
+      201,
+    );
+    expect(made.api_key).toMatchObject({ name: 'Warehouse', permissions: ['catalog'], revoked_at: null });
+    const server = createStorefrontClient({ baseUrl: world().baseUrl, accessToken: made.secret });
+    const { product } = ok(
+      await server.POST('/functions/v1/stores/{store_id}/products', {
+        params: { path: { store_id: storeId } },
+        body: { name: 'Restocked apron', price: 30 },
+      }),
+      201,
+    );
+    expect(product.store_id).toBe(storeId);
+    const listed = await server.GET('/functions/v1/stores/{store_id}/api-keys', { params: { path: { store_id: storeId } } });
+    expect(listed.response.status).toBe(403);
+    ok(await merchant.DELETE('/functions/v1/api-keys/{api_key_id}', { params: { path: { api_key_id: made.api_key.id } } }), 200);
+    const after = await server.GET('/functions/v1/products/{product_id}', { params: { path: { product_id: product.id } } });
+    expect(after.response.status).toBe(401);
+  });
+
   it('generate-product and generate-blog-autopilot answer the provider’s drafts and charge their credits', async () => {
     const before = ok(await merchant.GET('/functions/v1/credits', { params: { query: { store_id: storeId } } }), 200).balance;
 

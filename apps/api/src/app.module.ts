@@ -19,6 +19,7 @@ import {
   OrderStockFunctions1763801300000,
   OrdersByStatus1763801500300,
   RlsHardening1763800500000,
+  StoreApiKeys1763802300000,
   StoresAndMembers1763800200000,
 } from '@app/commerce';
 import { AppThrottlerGuard, CoreModule, OutboxRelay, type Settings } from '@app/core';
@@ -71,6 +72,7 @@ export const MIGRATIONS = [
   InvitationLinks1763801720050,
   AccountRecovery1763801720100,
   RefreshReuseInterval1763802100000,
+  StoreApiKeys1763802300000,
   SkippedDeliveries1763802400000,
   StoreEventReads1763802400100,
 ];

@@ -14,6 +14,7 @@ export const API_TAGS: Readonly<Record<string, string>> = {
     'Accounts and sessions under /auth/v1, GoTrue-compatible: sign-up, sign-in and refresh, the signed-in user, ' +
     "password recovery, e-mails' links and codes, sign-out, Google sign-in",
   stores: 'Stores: creating them, their settings and the sender of their e-mails',
+  'api-keys': "Store keys for a merchant's servers: made, listed and revoked by the store's owner",
   members: "A store's team: invitations, roles and permissions",
   catalog: "A store's products and their stock",
   customers: "A store's customers",
@@ -39,12 +40,25 @@ export function buildOpenApiDocument(app: INestApplication, serverUrl: string): 
     .setDescription(
       "AI generation paid in credits, social publishing and signed webhooks for merchants' apps. " +
         'Sign in at /auth/v1 (GoTrue-compatible: @supabase/supabase-js works), then call /functions/v1 with ' +
-        '`Authorization: Bearer <access_token>`. Errors: `{success: false, error: {code, message, details}}`.',
+        "`Authorization: Bearer <access_token>`. A merchant's server calls the operations that list `storeKey` " +
+        'with a store key (`Authorization: Bearer sk_…`). Errors: `{success: false, error: {code, message, details}}`.',
     )
     .setVersion('1.0')
     .addServer(serverUrl)
     .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'A user access token from /auth/v1/token' })
-    .addApiKey({ type: 'apiKey', in: 'header', name: 'apikey', description: 'The public API key (PUBLIC_API_KEY)' }, 'apikey');
+    .addApiKey({ type: 'apiKey', in: 'header', name: 'apikey', description: 'The public API key (PUBLIC_API_KEY)' }, 'apikey')
+    .addBearerAuth(
+      {
+        type: 'http',
+        scheme: 'bearer',
+        bearerFormat: 'sk_…',
+        description:
+          "A store key (POST /functions/v1/stores/{store_id}/api-keys), for a merchant's server: a team member " +
+          'of its one store with its permissions. Only the operations that list this scheme accept it; the ' +
+          'others answer 403 (401 under /auth/v1).',
+      },
+      'storeKey',
+    );
   for (const [name, description] of Object.entries(API_TAGS)) builder.addTag(name, description);
   const document = SwaggerModule.createDocument(app, builder.build());
   // The store events, one component schema each (`OrderCreatedEvent`, …), from the event catalog: what a

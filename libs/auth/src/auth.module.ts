@@ -9,6 +9,7 @@ import { AuthService } from './auth.service.js';
 import { GoogleSignInService } from './google/google-sign-in.service.js';
 import { JwtAuthGuard } from './guards/jwt-auth.guard.js';
 import { ApiKeyStrategy } from './passport/api-key.strategy.js';
+import { StoreKeyStrategy } from './passport/store-key.strategy.js';
 import { JwtStrategy } from './passport/jwt.strategy.js';
 import { RolesGuard } from './guards/roles.guard.js';
 import { AccessTokenService, accessTokenJwtOptions } from './sessions/access-token.service.js';
@@ -50,6 +51,7 @@ import { UserRepository } from './users/user.repository.js';
     AdminBootstrapService,
     JwtStrategy,
     ApiKeyStrategy,
+    StoreKeyStrategy,
     JwtAuthGuard,
     RolesGuard,
   ],

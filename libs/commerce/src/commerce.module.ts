@@ -1,5 +1,10 @@
 import { Module } from '@nestjs/common';
 import { StoreAccessModule } from './access/store-access.module.js';
+import { ApiKeyRepository } from './api-keys/api-key.repository.js';
+import { ApiKeysController } from './api-keys/api-keys.controller.js';
+import { CreateApiKeyHandler } from './api-keys/commands/create-api-key.js';
+import { RevokeApiKeyHandler } from './api-keys/commands/revoke-api-key.js';
+import { ListApiKeysHandler } from './api-keys/queries/list-api-keys.js';
 import { CustomersModule } from './customers/customers.module.js';
 import { OrdersModule } from './orders/orders.module.js';
 import { MemberCommandHandlers } from './members/commands/index.js';
@@ -16,10 +21,10 @@ import { StoreRepository } from './stores/store.repository.js';
 import { StoresController } from './stores/stores.controller.js';
 import { StoreMailSettingsController } from './stores/store-mail-settings.controller.js';
 
-/** Stores, their team members, the catalog (products and inventory), customers and orders. */
+/** Stores, their team members and store keys, the catalog (products and inventory), customers and orders. */
 @Module({
   imports: [StoreAccessModule, CustomersModule, OrdersModule],
-  controllers: [StoresController, StoreMailSettingsController, MembersController, ProductsController],
+  controllers: [StoresController, StoreMailSettingsController, MembersController, ProductsController, ApiKeysController],
   providers: [
     StoreRepository,
     MemberRepository,
@@ -30,6 +35,10 @@ import { StoreMailSettingsController } from './stores/store-mail-settings.contro
     ...MemberQueryHandlers,
     ...ProductCommandHandlers,
     ...ProductQueryHandlers,
+    ApiKeyRepository,
+    CreateApiKeyHandler,
+    RevokeApiKeyHandler,
+    ListApiKeysHandler,
   ],
   exports: [StoreAccessModule],
 })

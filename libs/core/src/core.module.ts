@@ -14,7 +14,7 @@ import { SecretBox } from './crypto/secret-box.js';
 import { DatabaseModule } from './database/database.module.js';
 import { DbScopes, ScopedTypeOrmAdapter } from './database/db-scope.js';
 import { ScopedDb, SystemDb, TenantDb } from './database/scoped-db.js';
-import { CallerLookup } from './database/caller-lookup.js';
+import { ApiKeyLookup, CallerLookup } from './database/caller-lookup.js';
 import { SafeHttpClient } from './http-client/safe-http-client.js';
 import { SAFE_HTTP_PROVIDERS } from './http-client/safe-http.providers.js';
 import { ErrorEnvelopeFilter } from './errors/error-envelope.filter.js';
@@ -94,6 +94,7 @@ export class CoreModule {
         SystemDb,
         ScopedDb,
         CallerLookup,
+        ApiKeyLookup,
         AppThrottlerGuard,
         ...SAFE_HTTP_PROVIDERS,
         EventErrorLogger,
@@ -110,6 +111,7 @@ export class CoreModule {
         SystemDb,
         ScopedDb,
         CallerLookup,
+        ApiKeyLookup,
         AppThrottlerGuard,
         MetricsService,
         OutboxService,

@@ -4,10 +4,14 @@ import { AuthGuard, type AuthGuardAuthenticateOptions } from '@nestjs/passport';
 import type { FastifyRequest } from 'fastify';
 import {
   ACCESS_KEY,
+  actorOf,
   ANON_ONLY_MESSAGE,
+  ApiError,
+  AUTH_PREFIX,
   DbScopes,
   locateStore,
   runsInRequestTransaction,
+  STORE_KEY_REFUSED_MESSAGE,
   STORE_LOCATION_KEY,
   type Principal,
   type RouteAccess,
@@ -23,9 +27,13 @@ const AUTHENTICATE_OPTIONS: AuthGuardAuthenticateOptions = { session: false, pro
  * marked @PublicKeyAllowed() — the public API key (passport `api-key`, role anon) suffices — or
  * @Public(). The strategies authenticate; this guard reads the route (its access rule, the store it
  * names, whether its handler runs in one transaction) and turns failures into the route's 401.
+ *
+ * A store key (passport `store-key`) is refused under /auth/v1 (401) before any lookup, and once
+ * known, on every route but the store-scoped ones that need no more than a team member's permission
+ * and do not refuse keys (403): deny by default.
  */
 @Injectable()
-export class JwtAuthGuard extends AuthGuard(['jwt', 'api-key']) {
+export class JwtAuthGuard extends AuthGuard(['jwt', 'store-key', 'api-key']) {
   constructor(
     private readonly reflector: Reflector,
     @Inject(authConfig.KEY) private readonly config: AuthConfig,
@@ -48,17 +56,34 @@ export class JwtAuthGuard extends AuthGuard(['jwt', 'api-key']) {
     request.credentials = readCredentials(request, this.config.publicApiKey);
     if (request.credentials.kind === 'none') throw unauthenticated(request, missingMessage(access));
     if (request.credentials.kind === 'public_key' && access === 'user') throw unauthenticated(request, ANON_ONLY_MESSAGE);
+    if (request.credentials.kind === 'store_key' && request.url.startsWith(AUTH_PREFIX)) {
+      throw unauthenticated(request, 'Store keys cannot call /auth/v1: they are for /functions/v1', 'bad_jwt');
+    }
     const location = this.reflector.get<StoreLocation | undefined>(STORE_LOCATION_KEY, context.getHandler());
     const located = location ? locateStore(location, request) : null;
     request.routeAuth = {
       context,
       storeReference: located?.ok ? located.reference : null,
-      inTransaction: request.credentials.kind === 'token' && runsInRequestTransaction(this.reflector, context, request),
+      inTransaction:
+        (request.credentials.kind === 'token' || request.credentials.kind === 'store_key') &&
+        runsInRequestTransaction(this.reflector, context, request),
     };
     await super.canActivate(context);
     const principal = request.principal!;
-    if (principal.kind === 'user') this.scopes.enterRequest(principal);
+    if (principal.kind === 'user' || principal.kind === 'api_key') request.raw.storefrontActor = actorOf(principal);
+    const keyRefused = principal.kind === 'api_key' && !this.storeKeyMayCall(location);
+    if (keyRefused) throw ApiError.forbidden(STORE_KEY_REFUSED_MESSAGE);
+    if (principal.kind === 'user' || principal.kind === 'api_key') this.scopes.enterRequest(principal);
     return true;
+  }
+
+  /**
+   * A store key calls only store-scoped routes that a team member with permissions could: not the
+   * owner's (`manage`), not those whose rule refuses keys (`storeKeys: false`), nothing else.
+   */
+  private storeKeyMayCall(location: StoreLocation | undefined): boolean {
+    const rule = location as (StoreLocation & { need?: string; storeKeys?: boolean }) | undefined;
+    return !!rule && rule.need !== 'manage' && rule.storeKeys !== false;
   }
 
   /** Passport's verdict: a strategy's own error (a session that ended) as it is, any other failure a 401. */

@@ -2,12 +2,12 @@ import { Injectable } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
 import type { FastifyRequest } from 'fastify';
 import { Strategy } from 'passport-strategy';
-import type { AnonPrincipal } from '@app/core';
+import type { AnonPrincipal, Principal } from '@app/core';
 
-type Verify = (request: FastifyRequest, done: (error: Error | null, user?: AnonPrincipal | false | null) => void) => void;
+type Verify = (request: FastifyRequest, done: (error: Error | null, user?: Principal | false | null) => void) => void;
 
 /** A passport strategy that hands the whole request to its verify callback (no options, no session). */
-class RequestStrategy extends Strategy {
+export class RequestStrategy extends Strategy {
   constructor(private readonly verify: Verify) {
     super();
   }

@@ -1,8 +1,15 @@
 import type { FastifyRequest } from 'fastify';
 import { ApiError, AUTH_PREFIX, GoTrueError, safeEqual } from '@app/core';
 
-/** What a request presents: nothing, the public API key, or a Bearer token that is not the public key. */
-export type Credentials = { kind: 'none' } | { kind: 'public_key' } | { kind: 'token'; token: string };
+/**
+ * What a request presents: nothing, the public API key, a store key's secret (a Bearer token that
+ * starts with `sk_`), or another Bearer token (a user's access token).
+ */
+export type Credentials =
+  { kind: 'none' } | { kind: 'public_key' } | { kind: 'store_key'; secret: string } | { kind: 'token'; token: string };
+
+/** The prefix of a store key's secret: what tells it from an access token (a JWT starts with `eyJ`). */
+export const STORE_KEY_PREFIX = 'sk_';
 
 /** 401 in the route's envelope: GoTrue's `{code, error_code, msg}` under /auth/v1, ours elsewhere. */
 export function unauthenticated(request: FastifyRequest, message: string, goTrueCode = 'no_authorization'): Error {
@@ -23,7 +30,8 @@ export function readCredentials(request: FastifyRequest, publicKey: string): Cre
   if (authorization === undefined) return apikey ? { kind: 'public_key' } : { kind: 'none' };
   const bearer = /^Bearer\s+(\S+)$/i.exec(authorization)?.[1];
   if (!bearer) throw unauthenticated(request, 'Authorization header must be "Bearer <token>"', 'bad_jwt');
-  return safeEqual(bearer, publicKey) ? { kind: 'public_key' } : { kind: 'token', token: bearer };
+  if (safeEqual(bearer, publicKey)) return { kind: 'public_key' };
+  return bearer.startsWith(STORE_KEY_PREFIX) ? { kind: 'store_key', secret: bearer } : { kind: 'token', token: bearer };
 }
 
 declare module 'fastify' {

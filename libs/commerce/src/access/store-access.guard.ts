@@ -1,12 +1,13 @@
 import { applyDecorators, Injectable, SetMetadata, UseGuards, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
+import { ApiBearerAuth } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import {
   ApiError,
   ApiErrorResponse,
   locateStore,
   refuseUnlessReplay,
-  requireUser,
+  requireRequestPrincipal,
   STORE_LOCATION_KEY,
   type StoreLocation,
   type StoreResource,
@@ -22,6 +23,13 @@ export interface StoreAccessRule extends StoreLocation {
   customers?: boolean;
   /** A customer may also act on a customer or order record of its own (its customer record, its order). */
   self?: boolean;
+  /**
+   * `false`: store keys may not call the route (403), although it needs no more than a permission: it
+   * is about a signed-in person (a browser's social connect) or records who did it as a user (credits
+   * charged and refunded per user, a post's author). Routes that need `manage`, and routes that are not
+   * store-scoped, refuse keys anyway (JwtAuthGuard).
+   */
+  storeKeys?: false;
 }
 
 const RESOURCE_NAMES: Record<StoreResource, string> = {
@@ -45,7 +53,7 @@ export class StoreAccessGuard implements CanActivate {
   canActivate(context: ExecutionContext): boolean {
     const rule = this.reflector.get<StoreAccessRule>(STORE_LOCATION_KEY, context.getHandler());
     const request = context.switchToHttp().getRequest<FastifyRequest>();
-    const principal = requireUser(request.principal);
+    const principal = requireRequestPrincipal(request.principal);
     const located = locateStore(rule, request);
     if (!located.ok) throw ApiError.validation([{ field: located.key, message: located.message }]);
     const { reference } = located;
@@ -70,7 +78,7 @@ export class StoreAccessGuard implements CanActivate {
         facts.relation === 'member' ? ((facts.permissions ?? []) as Permission[]) : facts.relation === 'customer' ? [] : PERMISSIONS,
     };
     if (access.relation === 'customer') {
-      const ownRecord = rule.self === true && facts.recordOwner === principal.userId;
+      const ownRecord = rule.self === true && principal.kind === 'user' && facts.recordOwner === principal.userId;
       if (resource && resource !== 'product' && !ownRecord) throw ApiError.notFound(RESOURCE_NAMES[resource]);
       if (!ownRecord && (rule.need !== 'read' || rule.customers === false)) throw ApiError.forbidden('Customers may not do this');
       request.storeAccess = access;
@@ -96,12 +104,15 @@ function refusalExample(rule: StoreAccessRule): string {
 
 /**
  * Guards a route by the caller's access to the store it names (see StoreAccessRule), and documents
- * the guard's 404 and, where the rule can refuse a caller who sees the store, its 403.
+ * the guard's 404 and, where the rule can refuse a caller who sees the store, its 403; and the store
+ * key scheme (`storeKey`) where keys may call the route.
  */
 export const StoreScoped = (rule: StoreAccessRule) =>
   applyDecorators(
     SetMetadata(STORE_LOCATION_KEY, rule),
     UseGuards(StoreAccessGuard),
+    // A store key is accepted beside the user's token (JwtAuthGuard decides by the same rule).
+    ...(rule.need !== 'manage' && rule.storeKeys !== false ? [ApiBearerAuth('storeKey')] : []),
     ApiErrorResponse(404, "No such store, or another tenant's", {
       code: 'NOT_FOUND',
       message: `${rule.from in RESOURCE_NAMES ? RESOURCE_NAMES[rule.from as StoreResource] : 'Store'} not found`,

@@ -60,7 +60,7 @@ export class OrderRepository {
    * stays locked until the transaction ends): nobody chooses it, concurrent orders take numbers one
    * after the other, and an order that fails rolls its number back with it.
    */
-  async insert(storeId: string, fields: { customerId: string | null; total: string; placedBy: string }): Promise<OrderRow> {
+  async insert(storeId: string, fields: { customerId: string | null; total: string; placedBy: string | null }): Promise<OrderRow> {
     const rows = await queryRows<OrderRow>(
       this.db.tx,
       `INSERT INTO orders (store_id, customer_id, currency, total, placed_by)

@@ -7,7 +7,9 @@ import {
   ApiErrorResponse,
   ApiFunctionRoute,
   ApiPage,
+  CurrentPrincipal,
   CurrentUser,
+  type RequestPrincipal,
   type UserPrincipal,
 } from '@app/core';
 import { Roles } from '@app/auth';
@@ -112,10 +114,12 @@ export class OrdersController {
   async place(
     @Param('store_id') storeId: string,
     @Body() body: PlaceOrderDto,
-    @CurrentUser() user: UserPrincipal,
+    @CurrentPrincipal() caller: RequestPrincipal,
     @CurrentStoreAccess() access: StoreAccess,
   ) {
-    const command = new PlaceOrderCommand(storeId, access, user.userId, body.customer_id, body.items);
+    // A store key places orders as staff does; the order names no user as its placer then.
+    const userId = caller.kind === 'user' ? caller.userId : null;
+    const command = new PlaceOrderCommand(storeId, access, userId, body.customer_id, body.items);
     return { success: true, order: await this.commands.execute(command) };
   }
 

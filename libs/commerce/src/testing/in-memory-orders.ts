@@ -94,7 +94,7 @@ export class InMemoryShop implements OrdersPort, Pick<ProductRepository, 'findMa
     return ids.flatMap((id) => (this.products.has(id) ? [this.products.get(id)!] : []));
   }
 
-  async insert(storeId: string, fields: { customerId: string | null; total: string; placedBy: string }): Promise<OrderRow> {
+  async insert(storeId: string, fields: { customerId: string | null; total: string; placedBy: string | null }): Promise<OrderRow> {
     return this.addOrder(storeId, { customer_id: fields.customerId, total: fields.total, placed_by: fields.placedBy });
   }
 

@@ -23,4 +23,17 @@ describe('SecretBox', () => {
     expect(() => other.open(sealed)).toThrow();
     expect(() => box.open('plain')).toThrow('not a sealed secret');
   });
+
+  it('seals bytes apart from what was never sealed, and refuses tampered bytes', () => {
+    const body = Buffer.from('{"success":true,"secret":"sk_abc"}');
+    const sealed = box.sealBytes(body);
+    expect(sealed.includes(Buffer.from('sk_abc'))).toBe(false);
+    expect(box.openBytes(sealed)).toEqual(body);
+    // Kept before sealing began: an empty body and a JSON text come back as they are.
+    expect(box.openBytes(Buffer.alloc(0))).toEqual(Buffer.alloc(0));
+    expect(box.openBytes(body)).toEqual(body);
+    const tampered = Buffer.from(sealed);
+    tampered[tampered.length - 1] ^= 1;
+    expect(() => box.openBytes(tampered)).toThrow();
+  });
 });

@@ -35,6 +35,49 @@ type AuthorizeRow = {
   store_count: number | null;
 };
 
+/** What `app_authorize_api_key` returns: the live key, and whether the route's store is its store. */
+interface KeyRow {
+  key_id: string;
+  key_store: string;
+  permissions: string[];
+  store_id: string | null;
+  store_count: number | null;
+}
+
+/** A store key as the database knows it now, with the facts the store guard judges (a member of its one store). */
+export interface KeyFacts {
+  keyId: string;
+  storeId: string;
+  permissions: string[];
+  facts: CallerFacts;
+}
+
+/** A key's lookup that opened the request transaction, bound to the key. */
+export interface OpenedKey {
+  key: KeyFacts;
+  transaction: RequestTransaction;
+}
+
+function toKeyFacts(row: KeyRow | undefined): KeyFacts | null {
+  if (!row) return null;
+  return {
+    keyId: row.key_id,
+    storeId: row.key_store,
+    permissions: row.permissions,
+    // A key is no user: its facts name the key, and it relates to its own store only, as a member would.
+    facts: {
+      userId: row.key_id,
+      email: '',
+      role: 'team_member',
+      storeId: row.store_id,
+      relation: row.store_id ? 'member' : null,
+      permissions: row.permissions,
+      recordOwner: null,
+      storeCount: row.store_count,
+    },
+  };
+}
+
 function toFacts(row: AuthorizeRow | undefined): CallerFacts | null {
   if (!row) return null;
   return {
@@ -101,6 +144,63 @@ export class CallerLookup {
     }
     transaction.abandon();
     return null;
+  }
+}
+
+/**
+ * The lookup of a store key (`Authorization: Bearer sk_…`), by the SHA-256 of its secret: one round
+ * trip per request, as a session's, and on routes whose handler runs in one transaction the same
+ * `START TRANSACTION; SELECT … app_authorize_api_key(…)` message opens it, bound to the key.
+ */
+@Injectable()
+export class ApiKeyLookup {
+  constructor(private readonly databases: Databases) {}
+
+  async lookUp(secretHash: string, reference: StoreReference | null): Promise<KeyFacts | null> {
+    const sql = 'SELECT * FROM app_authorize_api_key($1, $2, $3, $4, $5, false)';
+    const rows: KeyRow[] = await this.databases.request.query(sql, [
+      secretHash,
+      reference?.store ?? null,
+      reference?.resource ?? null,
+      reference?.record ?? null,
+      reference?.onlyStore ?? false,
+    ]);
+    return toKeyFacts(rows[0]);
+  }
+
+  async open(secretHash: string, reference: StoreReference | null): Promise<OpenedKey | null> {
+    const runner = this.databases.request.createQueryRunner();
+    const client = (await runner.connect()) as pg.PoolClient;
+    const transaction = new RequestTransaction(runner);
+    try {
+      const values = [
+        sqlLiteral(secretHash),
+        sqlLiteral(reference?.store ?? null),
+        sqlLiteral(reference?.resource ?? null),
+        sqlLiteral(reference?.record ?? null),
+        sqlLiteral(reference?.onlyStore ?? false),
+      ];
+      const [hash, store, resource, record, onlyStore] = values;
+      const results = (await client.query(
+        `START TRANSACTION; SELECT * FROM app_authorize_api_key(${hash}, ${store}::uuid, ${resource}, ${record}::uuid, ` +
+          `${onlyStore}, true)`,
+      )) as unknown as pg.QueryResult<KeyRow>[];
+      const key = toKeyFacts(results[1]?.rows[0]);
+      if (key) return { key, transaction };
+    } catch (error) {
+      transaction.abandon();
+      throw error;
+    }
+    transaction.abandon();
+    return null;
+  }
+
+  /**
+   * Records that the key was used: at most one write a minute per key (the database's condition),
+   * never waiting on a lock.
+   */
+  async touch(secretHash: string): Promise<void> {
+    await this.databases.request.query('SELECT app_touch_api_key($1)', [secretHash]);
   }
 }
 

@@ -5,7 +5,7 @@ import { TransactionHost, type TransactionalAdapter } from '@nestjs-cls/transact
 import { ClsService, ClsServiceManager } from 'nestjs-cls';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { IsolationLevel } from 'typeorm/driver/types/IsolationLevel.js';
-import type { UserPrincipal } from '../auth-context/principal.js';
+import type { RequestPrincipal } from '../auth-context/principal.js';
 import { BoundedCache } from '../crypto/bounded-cache.js';
 import { ApiError } from '../errors/api-error.js';
 import { databaseConfig, type DatabaseConfig } from './database.config.js';
@@ -21,7 +21,7 @@ export const SERVICE_CONNECTION = 'service';
  * session it opened), or the system (the workers' role). Code in none of them fails loudly instead of
  * quietly getting a connection.
  */
-export type DbScope = { kind: 'request'; principal: UserPrincipal } | { kind: 'anonymous' } | { kind: 'system' };
+export type DbScope = { kind: 'request'; principal: RequestPrincipal } | { kind: 'anonymous' } | { kind: 'system' };
 const DB_SCOPE = 'storefront:db-scope';
 
 /** The proof that binds a transaction to a session: an HMAC of its id under the installation key. */
@@ -59,11 +59,24 @@ export class Databases {
     return this.proofs.getOrSet(sessionId, (id) => sessionProof(this.key(), id));
   }
 
+  /** A store key's binding proof: an HMAC of its id (another domain than a session's). */
+  keyProof(keyId: string): string {
+    const subject = `api_key:${keyId}`;
+    return this.proofs.getOrSet(subject, () => createHmac('sha256', this.key()).update(subject).digest('hex'));
+  }
+
   /**
-   * Binds the transaction to the user's session (app_bind_request): from here on, row-level security
-   * sees exactly what this user may see. A session that ended meanwhile is a 401.
+   * Binds the transaction to the user's session (app_bind_request), or to the store key
+   * (app_bind_api_key): from here on, row-level security sees exactly what this caller may see. A
+   * session that ended (a key revoked or expired) meanwhile is a 401.
    */
-  async bind(manager: EntityManager, principal: UserPrincipal): Promise<void> {
+  async bind(manager: EntityManager, principal: RequestPrincipal): Promise<void> {
+    if (principal.kind === 'api_key') {
+      const proof = this.keyProof(principal.keyId);
+      const [bound] = await manager.query('SELECT app_bind_api_key($1, $2) AS bound', [principal.keyId, proof]);
+      if (bound?.bound !== true) throw ApiError.unauthenticated('Store key has been revoked or has expired');
+      return;
+    }
     const rows: unknown[] = await manager.query('SELECT 1 FROM app_bind_request($1, $2)', [
       principal.sessionId,
       this.proof(principal.sessionId),
@@ -75,7 +88,7 @@ export class Databases {
    * For request code outside a transaction (routes that commit in steps): each statement runs in a
    * bound transaction of its own, so it is as row-level-secured as inside one.
    */
-  boundStatements(principal: UserPrincipal): EntityManager {
+  boundStatements(principal: RequestPrincipal): EntityManager {
     const query = (sql: string, parameters?: unknown[]) =>
       this.request.transaction(async (manager) => {
         await this.bind(manager, principal);
@@ -174,12 +187,12 @@ export class DbScopes {
   }
 
   /** Makes the rest of this request's context the user's (called once the caller is identified). */
-  enterRequest(principal: UserPrincipal): void {
+  enterRequest(principal: RequestPrincipal): void {
     if (this.cls.isActive()) this.cls.set(DB_SCOPE, { kind: 'request', principal } satisfies DbScope);
   }
 
   /** Runs `work` as the user, in a context of its own (outside HTTP: tests, tools). */
-  asUser<T>(principal: UserPrincipal, work: () => Promise<T>): Promise<T> {
+  asUser<T>(principal: RequestPrincipal, work: () => Promise<T>): Promise<T> {
     return this.cls.run({ ifNested: 'inherit' }, () => {
       this.cls.set(DB_SCOPE, { kind: 'request', principal } satisfies DbScope);
       return this.txHost.withoutTransaction(work);

@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
 import { Propagation } from '@nestjs-cls/transactional';
 import { runtimeConfig, type RuntimeConfig } from '../config/runtime.config.js';
+import { SecretBox } from '../crypto/secret-box.js';
 import { TenantDb, SystemDb } from '../database/scoped-db.js';
 import { queryRows } from '../database/query-rows.js';
 import { PeriodicTask } from '../scheduling/periodic-task.js';
@@ -59,6 +60,7 @@ export class IdempotencyStore implements OnApplicationBootstrap, BeforeApplicati
     private readonly db: TenantDb,
     private readonly system: SystemDb,
     @Inject(runtimeConfig.KEY) private readonly config: RuntimeConfig,
+    private readonly box: SecretBox,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -134,7 +136,7 @@ export class IdempotencyStore implements OnApplicationBootstrap, BeforeApplicati
     for (let attempt = 0; attempt < 3; attempt++) {
       const claimed = await queryRows(
         this.db.tx,
-        `INSERT INTO idempotency_keys (caller, user_id, key, route, fingerprint) VALUES ($1, app_user_id(), $2, $3, $4)
+        `INSERT INTO idempotency_keys (caller, user_id, key, route, fingerprint) VALUES ($1, COALESCE(app_user_id(), app_api_key_id()), $2, $3, $4)
          ON CONFLICT (caller, key) DO UPDATE
             SET route = EXCLUDED.route, fingerprint = EXCLUDED.fingerprint, state = 'pending',
                 response_status = NULL, response_headers = NULL, response_body = NULL, created_at = clock_timestamp()
@@ -164,7 +166,11 @@ export class IdempotencyStore implements OnApplicationBootstrap, BeforeApplicati
       if (existing.state !== 'done') return { kind: 'in_progress' };
       return {
         kind: 'replay',
-        answer: { status: existing.response_status!, headers: existing.response_headers!, body: existing.response_body! },
+        answer: {
+          status: existing.response_status!,
+          headers: existing.response_headers!,
+          body: this.box.openBytes(existing.response_body!),
+        },
       };
     }
     return { kind: 'in_progress' };
@@ -179,7 +185,9 @@ export class IdempotencyStore implements OnApplicationBootstrap, BeforeApplicati
       this.db.tx,
       `UPDATE idempotency_keys SET state = 'done', response_status = $3, response_headers = $4, response_body = $5
         WHERE caller = $1 AND key = $2`,
-      [caller, key, answer.status, JSON.stringify(answer.headers), answer.body],
+      // Sealed: a kept answer may hold what the server shows once (a store key's secret, a webhook's secret,
+      // an invitation token), which a reader of the table must not learn.
+      [caller, key, answer.status, JSON.stringify(answer.headers), this.box.sealBytes(answer.body)],
     );
   }
 

@@ -16,4 +16,11 @@ describe('loggerParams', () => {
   it('outside a span the trace ids are absent, not empty', () => {
     expect(traceIds()).toEqual({});
   });
+
+  it('names who acted on the request line: a store key or a user, nothing for an anonymous caller', () => {
+    const customProps = options({}).customProps as (req: object) => object | undefined;
+    expect(customProps({ storefrontActor: { type: 'api_key', id: 'k-1' } })).toEqual({ actor: { type: 'api_key', id: 'k-1' } });
+    expect(customProps({ storefrontActor: { type: 'user', id: 'u-1' } })).toEqual({ actor: { type: 'user', id: 'u-1' } });
+    expect(customProps({})).toBeUndefined();
+  });
 });

@@ -17,6 +17,24 @@ export function requestId(req: IncomingMessage): string {
   return id;
 }
 
+/** Who acted in a request, as its log line names it (set by the auth guard once the caller is known). */
+export interface RequestActor {
+  type: 'user' | 'api_key';
+  id: string;
+}
+
+declare module 'node:http' {
+  interface IncomingMessage {
+    /** The caller of the request, for its log line (a user or a store key); unset for anonymous requests. */
+    storefrontActor?: RequestActor;
+  }
+}
+
+/** The request line's `actor`: read when the answer is logged, by then the auth guard has named the caller. */
+function actorProps(req: IncomingMessage): { actor: RequestActor } | undefined {
+  return req.storefrontActor ? { actor: req.storefrontActor } : undefined;
+}
+
 /**
  * Where the lines go. JSON: written asynchronously to stdout (under load the writes queued behind one
  * in progress go out together; whatever is pending is flushed when the process exits). Pretty: through
@@ -39,7 +57,8 @@ function destination(format: 'json' | 'pretty'): DestinationStream {
 
 /**
  * Structured logs; credentials, cookies and query strings (OAuth codes) never reach them. A request's
- * line names the request (id, method, path, address, user agent), not all its headers. JSON in
+ * line names the request (id, method, path, address, user agent) and who acted (`actor`: a user or a
+ * store key), not all its headers. JSON in
  * production and test, pino-pretty in development (LOG_FORMAT). With tracing on
  * (OTEL_EXPORTER_OTLP_ENDPOINT), each line logged inside a span carries its `trace_id` and `span_id`;
  * without it, no per-line work is added.
@@ -67,6 +86,7 @@ export function loggerParams(config: LoggingConfig): Params {
           }),
           res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
         },
+        customProps: actorProps as (req: IncomingMessage) => object,
         customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? 'error' : 'info'),
       },
       destination(config.logFormat),

@@ -98,6 +98,8 @@ export class AppThrottlerGuard extends ThrottlerGuard {
 
   protected override async getTracker(req: Record<string, any>): Promise<string> {
     const request = req as FastifyRequest;
+    // A store key is counted as itself, apart from the user who made it and from other keys.
+    if (request.principal?.kind === 'api_key') return `api_key:${request.principal.keyId}`;
     const userId = request.principal?.kind === 'user' ? request.principal.userId : request.tokenUserId;
     return userId ? `user:${userId}` : `ip:${clientAddressKey(request.ip)}`;
   }

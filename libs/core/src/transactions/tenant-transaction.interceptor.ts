@@ -39,7 +39,9 @@ export class TenantTransactionInterceptor implements NestInterceptor {
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     const request = context.switchToHttp().getRequest<FastifyRequest>();
-    if (request.principal?.kind !== 'user' || !runsInRequestTransaction(this.reflector, context, request)) return next.handle();
+    const kind = request.principal?.kind;
+    const bound = kind === 'user' || kind === 'api_key';
+    if (!bound || !runsInRequestTransaction(this.reflector, context, request)) return next.handle();
     return from(this.db.transaction(() => lastValueFrom(next.handle(), { defaultValue: undefined })));
   }
 }

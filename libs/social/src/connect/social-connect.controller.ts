@@ -47,7 +47,7 @@ export class SocialConnectController {
   @HttpCode(200)
   @ApiFunctionRoute()
   // The state is written in the request transaction, as the user (who must hold `social` on the store).
-  @StoreScoped({ from: 'body', need: 'social' })
+  @StoreScoped({ from: 'body', need: 'social', storeKeys: false })
   @ApiOperation({
     summary: 'Start connecting a social account',
     description:

@@ -18,7 +18,7 @@ export class SocialPublishController {
   @Post('social-publish')
   @HttpCode(200)
   @OwnTransactions()
-  @StoreScoped({ from: 'body', need: 'social' })
+  @StoreScoped({ from: 'body', need: 'social', storeKeys: false })
   @ApiOperation({
     summary: 'Publish a post now, or schedule it',
     description:

@@ -7,7 +7,8 @@ export class PlaceOrderCommand extends Command<OrderView> {
     readonly storeId: string,
     /** How the caller relates to the store (StoreAccessGuard). */
     readonly access: StoreAccess,
-    readonly userId: string,
+    /** The signed-in user placing it; null for a store key. */
+    readonly userId: string | null,
     readonly customerId: string | undefined,
     readonly items: readonly { product_id: string; quantity: number }[],
   ) {

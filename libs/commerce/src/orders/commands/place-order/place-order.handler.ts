@@ -65,10 +65,11 @@ export class PlaceOrderHandler implements ICommandHandler<PlaceOrderCommand> {
   private async customerFor(
     storeId: string,
     access: StoreAccess,
-    userId: string,
+    userId: string | null,
     customerId: string | undefined,
   ): Promise<OrderCustomer | null> {
     if (access.relation === 'customer') {
+      if (userId === null) throw ApiError.forbidden('Customers place orders for themselves only');
       const own = await this.orders.findCustomerOfUser(storeId, userId);
       if (!own) throw ApiError.forbidden('Your account has no customer record in this store');
       if (customerId !== undefined && customerId !== own.id) throw ApiError.forbidden('Customers place orders for themselves only');

@@ -1,0 +1,47 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { ApiError } from '@app/core';
+import type { Permission } from '../../access/store-access.js';
+import { ApiKeyRepository } from '../api-key.repository.js';
+import { toApiKeyView, type ApiKeyView } from '../api-key.js';
+
+/** Random bytes in a secret: 256 bits, so a single SHA-256 is a safe way to store it (nothing to guess or stretch). */
+const SECRET_BYTES = 32;
+/** Characters of the secret kept as its non-secret prefix (`sk_` and 8 of the base64url). */
+const PREFIX_LENGTH = 11;
+
+export class CreateApiKeyCommand extends Command<{ apiKey: ApiKeyView; secret: string }> {
+  constructor(
+    readonly storeId: string,
+    readonly createdBy: string,
+    readonly name: string,
+    readonly permissions: Permission[],
+    readonly expiresAt: string | undefined,
+  ) {
+    super();
+  }
+}
+
+/** Makes a key: a random secret, shown once, stored as its SHA-256. */
+@CommandHandler(CreateApiKeyCommand)
+export class CreateApiKeyHandler implements ICommandHandler<CreateApiKeyCommand> {
+  constructor(private readonly keys: ApiKeyRepository) {}
+
+  async execute({ storeId, createdBy, name, permissions, expiresAt }: CreateApiKeyCommand) {
+    const expires = expiresAt === undefined ? null : new Date(expiresAt);
+    if (expires && !(expires.getTime() > Date.now())) {
+      throw ApiError.validation([{ field: 'expires_at', message: 'expires_at must be in the future' }]);
+    }
+    if (name.trim() === '') throw ApiError.validation([{ field: 'name', message: 'name should not be empty' }]);
+    const secret = `sk_${randomBytes(SECRET_BYTES).toString('base64url')}`;
+    const row = await this.keys.insert(storeId, {
+      name: name.trim(),
+      prefix: secret.slice(0, PREFIX_LENGTH),
+      secretHash: createHash('sha256').update(secret, 'utf8').digest(),
+      permissions,
+      createdBy,
+      expiresAt: expires,
+    });
+    return { apiKey: toApiKeyView(row), secret };
+  }
+}

@@ -1,0 +1,70 @@
+import pg from 'pg';
+import type { QueryRunner } from 'typeorm';
+import { OWNER_ROLE, SYSTEM_ROLE } from '@app/core';
+import { StoreApiKeys1763802300000 } from '../libs/commerce/src/migrations/1763802300000-store-api-keys.js';
+import { startApp } from './support/app.js';
+import { createPrivateDatabase } from './support/database.js';
+
+/**
+ * The store keys' migration goes down and up again on a database the app's start migrated: `down`
+ * leaves no key table, no key function, no actor column and the store sets as they were; `up` again
+ * gives them back.
+ */
+describe('migration: store keys', () => {
+  let database: Awaited<ReturnType<typeof createPrivateDatabase>>;
+  /** The test's own reads (a superuser). */
+  let client: pg.Client;
+  /** The migration's connection: the owner role, as the app's start runs migrations. */
+  let owner: pg.Client;
+  const migration = new StoreApiKeys1763802300000();
+  const runner = { query: async (sql: string, parameters?: unknown[]) => (await owner.query(sql, parameters)).rows } as QueryRunner;
+  const step = async (direction: 'up' | 'down') => {
+    // As the start-up does while migrating: the system role may replace the functions it owns.
+    await client.query(`GRANT CREATE ON SCHEMA public TO ${SYSTEM_ROLE}`);
+    await owner.query('BEGIN');
+    try {
+      await migration[direction](runner);
+      await owner.query('COMMIT');
+    } catch (error) {
+      await owner.query('ROLLBACK');
+      throw error;
+    } finally {
+      await client.query(`REVOKE CREATE ON SCHEMA public FROM ${SYSTEM_ROLE}`);
+    }
+  };
+  const state = async () => {
+    const { rows } = await client.query(`
+      SELECT to_regclass('public.store_api_keys') IS NOT NULL AS keys_table,
+             to_regprocedure('app_authorize_api_key(text, uuid, text, uuid, boolean, boolean)') IS NOT NULL AS authorize,
+             EXISTS (SELECT 1 FROM information_schema.columns WHERE table_name = 'outbox_events' AND column_name = 'actor') AS actor,
+             position('api_key' IN pg_get_functiondef('app_store_ids_with(text)'::regprocedure)) > 0 AS store_sets,
+             (SELECT qual FROM pg_policies WHERE policyname = 'idempotency_keys_own') AS idempotency`);
+    return rows[0];
+  };
+
+  beforeAll(async () => {
+    database = await createPrivateDatabase('store_keys_migration');
+    await (await startApp({ DATABASE_URL: database.url })).close();
+    client = new pg.Client({ connectionString: database.url });
+    await client.connect();
+    owner = new pg.Client({ connectionString: database.url, options: `-c role=${OWNER_ROLE}` });
+    await owner.connect();
+  });
+  afterAll(async () => {
+    await owner?.end();
+    await client?.end();
+    await database?.drop();
+  });
+
+  it('down removes what up made, and up makes it again', async () => {
+    expect(await state()).toMatchObject({ keys_table: true, authorize: true, actor: true, store_sets: true });
+    await step('down');
+    const down = await state();
+    expect(down).toMatchObject({ keys_table: false, authorize: false, actor: false, store_sets: false });
+    expect(down.idempotency).not.toContain('app_api_key_id');
+    await step('up');
+    const up = await state();
+    expect(up).toMatchObject({ keys_table: true, authorize: true, actor: true, store_sets: true });
+    expect(up.idempotency).toContain('app_api_key_id');
+  });
+});
