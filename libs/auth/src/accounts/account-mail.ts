@@ -2,6 +2,8 @@ import { randomInt } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { hashToken, httpConfig, randomToken, type HttpConfig } from '@app/core';
 import { MailOutbox, type MailTemplate } from '@app/mail';
+import { FlowStates } from '../pkce/flow-states.js';
+import type { PkceChallenge } from '../pkce/pkce.dto.js';
 import { AuthStore, type TokenKind } from '../sessions/auth-store.js';
 import { authConfig, type AuthConfig } from '../auth.config.js';
 
@@ -12,6 +14,7 @@ const TEMPLATES: Record<TokenKind, MailTemplate> = {
   signup: 'confirm_signup',
   recovery: 'reset_password',
   email_change: 'confirm_email_change',
+  magiclink: 'magic_link',
 };
 
 /** The link of an e-mail: GET /auth/v1/verify with the token, which signs the browser in at `redirectTo`. */
@@ -37,6 +40,7 @@ export class AccountMail {
   constructor(
     private readonly store: AuthStore,
     private readonly mail: MailOutbox,
+    private readonly flows: FlowStates,
     @Inject(authConfig.KEY) private readonly config: AuthConfig,
     @Inject(httpConfig.KEY) private readonly http: HttpConfig,
   ) {}
@@ -45,23 +49,40 @@ export class AccountMail {
     return verifyLink(this.http.baseUrl, type, token, redirectTo);
   }
 
-  /** Issues a token of `kind` for the account of `email` and mails it; false (and nothing sent) when there is no such account. */
-  async issue(kind: TokenKind, email: string, redirectTo: string): Promise<boolean> {
+  /**
+   * Issues a token of `kind` for the account of `email` and mails it; false (and nothing sent) when
+   * there is no such account. With `pkce` the link returns an auth code instead of a session.
+   * `anyAccount`: a magic link also for an unconfirmed account (one POST /otp has just made or reset).
+   */
+  async issue(
+    kind: TokenKind,
+    email: string,
+    redirectTo: string,
+    options: { pkce?: PkceChallenge; anyAccount?: boolean } = {},
+  ): Promise<boolean> {
     const credentials = newCredentials();
-    const issued = await this.store.issueToken(email, kind, credentials.tokenHash, credentials.codeHash, this.config.AUTH_OTP_TTL);
+    const ttl = this.config.AUTH_OTP_TTL;
+    const issued =
+      kind === 'magiclink'
+        ? await this.store.issueMagicLink(email, credentials.tokenHash, credentials.codeHash, ttl, options.anyAccount ?? false)
+        : await this.store.issueToken(email, kind, credentials.tokenHash, credentials.codeHash, ttl);
     if (!issued) return false;
+    if (options.pkce) await this.flows.awaitLink(credentials.tokenHash, kind, options.pkce, ttl);
     await this.mail.enqueue({
       template: TEMPLATES[kind],
       to: issued.recipient,
       userId: issued.userId,
-      data: { email: issued.email, new_email: issued.newEmail, expires_minutes: Math.round(this.config.AUTH_OTP_TTL / 60) },
+      data: { email: issued.email, new_email: issued.newEmail, expires_minutes: Math.round(ttl / 60) },
       secret: { action_url: this.link(kind, credentials.token, redirectTo), code: credentials.code },
     });
     return true;
   }
 
-  /** As the bound user: `newEmail` pending, its confirmation mailed to it; false when another account has it. */
-  async requestEmailChange(userId: string, email: string, newEmail: string, redirectTo: string): Promise<boolean> {
+  /**
+   * As the bound user: `newEmail` pending, its confirmation mailed to it (its link returning an auth code
+   * with `pkce`); false when another account has it.
+   */
+  async requestEmailChange(userId: string, email: string, newEmail: string, redirectTo: string, pkce?: PkceChallenge): Promise<boolean> {
     const credentials = newCredentials();
     const outcome = await this.store.requestEmailChange(
       userId,
@@ -71,6 +92,7 @@ export class AccountMail {
       this.config.AUTH_OTP_TTL,
     );
     if (outcome === 'email_taken') return false;
+    if (pkce) await this.flows.awaitLink(credentials.tokenHash, 'email_change', pkce, this.config.AUTH_OTP_TTL);
     await this.mail.enqueue({
       template: 'confirm_email_change',
       to: newEmail,
