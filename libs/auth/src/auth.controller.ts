@@ -28,7 +28,7 @@ import {
   RETRY_AFTER,
 } from './dto/gotrue-responses.js';
 import { GoogleSignInService } from './google/google-sign-in.service.js';
-import { PkceGrant, type PkceSessionView } from './pkce/pkce-grant.service.js';
+import { PkceGrant } from './pkce/pkce-grant.service.js';
 import { type PkceChallenge, pkceChallenge, PkceGrantBody } from './pkce/pkce.dto.js';
 import { SessionView } from './sessions/session.js';
 import type { SessionMeta } from './sessions/session.repository.js';
@@ -183,9 +183,7 @@ export class AuthController {
     summary:
       'Sign in (grant_type=password), rotate a refresh token (grant_type=refresh_token) or exchange a PKCE auth code (grant_type=pkce)',
     description:
-      'Refresh tokens are single use: presenting one again revokes its whole session and answers 400 `refresh_token_already_used`. Password attempts are limited per client address, and failures per account (429; see docs/api.md § Rate limits). ' +
-      '`pkce` exchanges the `code` an e-mailed link or the Google callback added to `redirect_to` (when the flow was started with a `code_challenge`) ' +
-      'with the verifier of that challenge, once and within 5 minutes, for a new session; `redirect_type` names the link that was used (e.g. `recovery`).',
+      'Refresh tokens are single use: presenting one again revokes its whole session and answers 400 `refresh_token_already_used`. Password attempts are limited per client address, and failures per account (429; see docs/api.md § Rate limits).',
   })
   @ApiQuery({ name: 'grant_type', enum: ['password', 'refresh_token', 'pkce'] })
   @ApiBody({
@@ -198,22 +196,11 @@ export class AuthController {
     },
   })
   @ApiOkResponse({
-    description: 'A session; for grant_type=pkce after an e-mailed link, with `redirect_type`',
-    schema: {
-      allOf: [
-        { $ref: getSchemaPath(SessionView) },
-        {
-          type: 'object',
-          properties: {
-            redirect_type: {
-              type: 'string',
-              enum: ['signup', 'recovery', 'email_change', 'magiclink'],
-              description: 'grant_type=pkce: the kind of e-mailed link the code came from (none after Google)',
-            },
-          },
-        },
-      ],
-    },
+    description:
+      'A session. grant_type=pkce exchanges the `code` an e-mailed link or the Google callback added to `redirect_to` (the flow ' +
+      'started with a `code_challenge`) with the verifier of that challenge, once and within 5 minutes, for a new session; ' +
+      '`redirect_type` names the kind of link used (e.g. `recovery`).',
+    type: SessionView,
   })
   @ApiGoTrueError(
     400,
@@ -238,11 +225,7 @@ export class AuthController {
     { error_code: 'service_unavailable', msg: 'This is briefly unavailable, retry in a few seconds' },
     RETRY_AFTER,
   )
-  token(
-    @Query('grant_type') grantType: string | undefined,
-    @Body() body: unknown,
-    @Req() request: FastifyRequest,
-  ): Promise<SessionView | PkceSessionView> {
+  token(@Query('grant_type') grantType: string | undefined, @Body() body: unknown, @Req() request: FastifyRequest): Promise<SessionView> {
     if (grantType === 'password') return this.auth.signInWithPassword(parseGoTrueBody(PasswordGrantBody, body), sessionMeta(request));
     if (grantType === 'refresh_token') return this.auth.refresh(parseGoTrueBody(RefreshGrantBody, body).refresh_token);
     if (grantType === 'pkce') return this.pkce.exchange(parseGoTrueBody(PkceGrantBody, body), sessionMeta(request));

@@ -6,9 +6,6 @@ import { SessionOpener } from '../sessions/session-opener.js';
 import { FlowStates, type Exchange } from './flow-states.js';
 import type { PkceGrantBody } from './pkce.dto.js';
 
-/** The session of an exchanged code, and for an e-mailed link which kind it was (`recovery`: set a new password next). */
-export type PkceSessionView = SessionView & { redirect_type?: string };
-
 const FAILURES: Record<Exclude<Exchange['outcome'], 'exchanged'>, () => GoTrueError> = {
   not_found: () => new GoTrueError(404, 'flow_state_not_found', 'invalid flow state, no valid flow state found'),
   expired: () => new GoTrueError(400, 'flow_state_expired', 'invalid flow state, flow state has expired'),
@@ -28,7 +25,8 @@ export class PkceGrant {
     private readonly flows: FlowStates,
   ) {}
 
-  exchange(body: PkceGrantBody, meta: SessionMeta): Promise<PkceSessionView> {
+  /** The session, with `redirect_type` for an e-mailed link (`recovery`: set a new password next). */
+  exchange(body: PkceGrantBody, meta: SessionMeta): Promise<SessionView> {
     return this.sessions.anonymous(async () => {
       const exchanged = await this.flows.exchange(body.auth_code, body.code_verifier);
       if (exchanged.outcome !== 'exchanged') throw FAILURES[exchanged.outcome]();
