@@ -10,7 +10,7 @@ export interface paths {
     };
     /**
      * Start Google sign-in: redirects to Google's consent page (state + PKCE)
-     * @description Open it in the browser (supabase-js `signInWithOAuth({ provider: "google" })`). After the consent page Google returns to GET /auth/v1/callback, which sends the browser on to `redirect_to` signed in. Needs GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET on the server.
+     * @description Open it in the browser (supabase-js `signInWithOAuth({ provider: "google" })`). After the consent page Google returns to GET /auth/v1/callback, which sends the browser on to `redirect_to` signed in. Needs GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET on the server. With `code_challenge` (supabase-js `flowType: "pkce"`) the callback returns `redirect_to?code=<auth_code>` for grant_type=pkce.
      */
     get: operations['AuthController_authorize'];
     put?: never;
@@ -29,8 +29,8 @@ export interface paths {
       cookie?: never;
     };
     /**
-     * Google returns here; redirects to redirect_to with the session in the URL fragment
-     * @description Google's redirect, not called by apps. With a known `state` the browser always goes on to the sign-in's `redirect_to`: signed in, or with `#error=…&error_description=…` when the user declined or the sign-in failed. A missing, expired or used `state` answers 400.
+     * Google returns here; redirects to redirect_to signed in (an auth code with PKCE, else the session in the URL fragment)
+     * @description Google's redirect, not called by apps. With a known `state` the browser always goes on to the sign-in's `redirect_to`: signed in, or with `error=…&error_description=…` when the user declined or the sign-in failed (in the query when the sign-in was started with a PKCE `code_challenge`, else in the fragment). A missing, expired or used `state` answers 400.
      */
     get: operations['AuthController_callback'];
     put?: never;
@@ -55,6 +55,26 @@ export interface paths {
      * @description An ended session's refresh token stops working at once, and its access tokens are refused (401 `session_not_found`) from the next request on.
      */
     post: operations['AuthController_logout'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/auth/v1/otp': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Passwordless sign-in: mail a magic link and a 6-digit code
+     * @description supabase-js `signInWithOtp`. Always `{}`: the answer never says whether an account has the address. The link (GET /auth/v1/verify, type magiclink) signs the browser in at `redirect_to`; the code is used with POST /auth/v1/verify `{type: "email", email, token}`; both valid AUTH_OTP_TTL (1 h) and once. With `create_user` (default true) a new address gets an account as sign-up makes it from `data` (a merchant, or with `data.role: "customer"` and `data.store_id` a customer of that store), without a password and confirmed once the link or code is used. `create_user: false` mails nothing to an address without a confirmed account. With `code_challenge` the link returns `redirect_to?code=` for grant_type=pkce.
+     */
+    post: operations['AuthController_otp'];
     delete?: never;
     options?: never;
     head?: never;
@@ -131,7 +151,7 @@ export interface paths {
     get?: never;
     put?: never;
     /**
-     * Sign in (grant_type=password) or rotate a refresh token (grant_type=refresh_token)
+     * Sign in (grant_type=password), rotate a refresh token (grant_type=refresh_token) or exchange a PKCE auth code (grant_type=pkce)
      * @description Refresh tokens are single use: presenting one again revokes its whole session and answers 400 `refresh_token_already_used`. Password attempts are limited per client address, and failures per account (429; see docs/api.md § Rate limits).
      */
     post: operations['AuthController_token'];
@@ -173,14 +193,14 @@ export interface paths {
       cookie?: never;
     };
     /**
-     * An e-mail's link: uses its token and sends the browser to redirect_to with the session in the URL fragment
-     * @description `redirect_to` must be on ALLOWED_REDIRECT_ORIGINS, else the browser goes to AUTH_SITE_URL. Failures go there too: `#error=access_denied&error_code=otp_expired&error_description=…`.
+     * An e-mail's link: uses its token and sends the browser to redirect_to, signed in
+     * @description `redirect_to` must be on ALLOWED_REDIRECT_ORIGINS, else the browser goes to AUTH_SITE_URL. When the e-mail was asked for with a PKCE `code_challenge`, the browser goes to `redirect_to?code=<auth_code>` (exchange it with POST /auth/v1/token?grant_type=pkce); otherwise the session is in the URL fragment. Failures go there too: `#error=access_denied&error_code=otp_expired&error_description=…`.
      */
     get: operations['AuthController_verifyLink'];
     put?: never;
     /**
      * Use an e-mail's link token or code, and sign in
-     * @description `{type, token_hash}` (the `token` of the link) or `{type, email, token}` (the 6-digit code; wrong codes are limited per address). Types: `signup` (confirms the address), `recovery` (then set a password with PUT /auth/v1/user), `email_change` (the new address becomes the account's; the old one is told), `invite` (an invitation e-mail's link: joins the store, making a team member account when needed). Each works once, within AUTH_OTP_TTL.
+     * @description `{type, token_hash}` (the `token` of the link) or `{type, email, token}` (the 6-digit code; wrong codes are limited per address). Types: `signup` (confirms the address), `recovery` (then set a password with PUT /auth/v1/user), `email_change` (the new address becomes the account's; the old one is told), `invite` (an invitation e-mail's link: joins the store, making a team member account when needed), `magiclink` (the link of POST /auth/v1/otp), `email` (a 6-digit code of POST /auth/v1/otp, or of a sign-up confirmation). Each works once, within AUTH_OTP_TTL. This answers the session even when the e-mail was asked for with a PKCE challenge.
      */
     post: operations['AuthController_verify'];
     delete?: never;
@@ -2561,11 +2581,48 @@ export interface components {
        */
       updated_at: string;
     };
+    OtpBody: {
+      /**
+       * @description PKCE (RFC 7636): the challenge of a verifier the client keeps. Given, the e-mailed link returns to `redirect_to?code=<auth_code>`, to exchange with POST /auth/v1/token?grant_type=pkce; left out, the link signs in with the session in the URL fragment
+       * @example E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM
+       */
+      code_challenge?: string;
+      /**
+       * @description With code_challenge (either case)
+       * @example s256
+       * @enum {string}
+       */
+      code_challenge_method?: 's256' | 'plain';
+      /**
+       * @description Make an account for a new address (supabase-js `shouldCreateUser`, default true); false mails nothing to an address without a confirmed account
+       * @default true
+       */
+      create_user?: boolean;
+      /** @description For a new account: read as sign-up reads it (a customer of `store_id`, …) */
+      data?: components['schemas']['SignUpData'];
+      /**
+       * @description Where to mail the magic link and code
+       * @example ada@example.com
+       */
+      email: string;
+    };
     PasswordGrantBody: {
       /** @example ada@example.com */
       email: string;
       /** @example correct horse battery */
       password: string;
+    };
+    PkceGrantBody: {
+      /**
+       * @description The `code` the link or callback added to `redirect_to` (single use, 5 minutes)
+       * @example k7Hq2...
+       */
+      auth_code: string;
+      /**
+       * @description The verifier whose challenge the flow was started with (43 to 128 characters)
+       * @example dBjftJeZ4CVP...
+       */
+      code_verifier: string;
     };
     PlaceOrderDto: {
       /**
@@ -2841,6 +2898,17 @@ export interface components {
       url: string | null;
     };
     RecoverBody: {
+      /**
+       * @description PKCE (RFC 7636): the challenge of a verifier the client keeps. Given, the e-mailed link returns to `redirect_to?code=<auth_code>`, to exchange with POST /auth/v1/token?grant_type=pkce; left out, the link signs in with the session in the URL fragment
+       * @example E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM
+       */
+      code_challenge?: string;
+      /**
+       * @description With code_challenge (either case)
+       * @example s256
+       * @enum {string}
+       */
+      code_challenge_method?: 's256' | 'plain';
       /** @example ada@example.com */
       email: string;
     };
@@ -2921,6 +2989,17 @@ export interface components {
     };
     ResendBody: {
       /**
+       * @description PKCE (RFC 7636): the challenge of a verifier the client keeps. Given, the e-mailed link returns to `redirect_to?code=<auth_code>`, to exchange with POST /auth/v1/token?grant_type=pkce; left out, the link signs in with the session in the URL fragment
+       * @example E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM
+       */
+      code_challenge?: string;
+      /**
+       * @description With code_challenge (either case)
+       * @example s256
+       * @enum {string}
+       */
+      code_challenge_method?: 's256' | 'plain';
+      /**
        * @description The account's address (for email_change, its current one)
        * @example ada@example.com
        */
@@ -2949,6 +3028,12 @@ export interface components {
        */
       expires_in: number;
       /**
+       * @description grant_type=pkce only: the kind of e-mailed link the auth code came from (none after Google)
+       * @example recovery
+       * @enum {string}
+       */
+      redirect_type?: 'signup' | 'recovery' | 'email_change' | 'magiclink';
+      /**
        * @description Single use: trade it at POST /auth/v1/token?grant_type=refresh_token for the next session
        * @example n3Vq2xk8...
        */
@@ -2961,6 +3046,17 @@ export interface components {
       user: components['schemas']['UserView'];
     };
     SignUpBody: {
+      /**
+       * @description PKCE (RFC 7636): the challenge of a verifier the client keeps. Given, the e-mailed link returns to `redirect_to?code=<auth_code>`, to exchange with POST /auth/v1/token?grant_type=pkce; left out, the link signs in with the session in the URL fragment
+       * @example E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM
+       */
+      code_challenge?: string;
+      /**
+       * @description With code_challenge (either case)
+       * @example s256
+       * @enum {string}
+       */
+      code_challenge_method?: 's256' | 'plain';
       data?: components['schemas']['SignUpData'];
       /** @example ada@example.com */
       email: string;
@@ -3473,6 +3569,17 @@ export interface components {
     };
     UpdateUserBody: {
       /**
+       * @description PKCE (RFC 7636): the challenge of a verifier the client keeps. Given, the e-mailed link returns to `redirect_to?code=<auth_code>`, to exchange with POST /auth/v1/token?grant_type=pkce; left out, the link signs in with the session in the URL fragment
+       * @example E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM
+       */
+      code_challenge?: string;
+      /**
+       * @description With code_challenge (either case)
+       * @example s256
+       * @enum {string}
+       */
+      code_challenge_method?: 's256' | 'plain';
+      /**
        * @description The current password, when the session did not sign in recently
        * @example correct horse battery
        */
@@ -3670,7 +3777,7 @@ export interface components {
        * @example recovery
        * @enum {string}
        */
-      type: 'signup' | 'recovery' | 'email_change' | 'invite';
+      type: 'signup' | 'recovery' | 'email_change' | 'invite' | 'magiclink' | 'email';
     };
     WebhookView: {
       /**
@@ -3749,6 +3856,10 @@ export interface operations {
   AuthController_authorize: {
     parameters: {
       query: {
+        /** @description With code_challenge (either case) */
+        code_challenge_method?: 's256' | 'plain';
+        /** @description PKCE: the challenge of the app's verifier; the callback then returns `redirect_to?code=<auth_code>` */
+        code_challenge?: string;
         /** @description Where to return; must be on ALLOWED_REDIRECT_ORIGINS */
         redirect_to: string;
         provider: 'google';
@@ -3768,7 +3879,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description `validation_failed`: a provider other than google, or `redirect_to` not on an allowed origin; `provider_disabled`: Google sign-in not configured */
+      /** @description `validation_failed`: a provider other than google, `redirect_to` not on an allowed origin, or a bad PKCE challenge; `provider_disabled`: Google sign-in not configured */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3829,10 +3940,10 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description To the sign-in's `redirect_to`, signed in or with the failure in the URL fragment */
+      /** @description To the sign-in's `redirect_to`, signed in or with the failure */
       302: {
         headers: {
-          /** @description `redirect_to#access_token=…&refresh_token=…&expires_in=3600&expires_at=…&token_type=bearer`, or `#error=…&error_description=…` */
+          /** @description `redirect_to?code=…` (PKCE), `redirect_to#access_token=…&refresh_token=…&expires_in=3600&expires_at=…&token_type=bearer`, or `#error=…&error_description=…` */
           Location?: string;
           [name: string]: unknown;
         };
@@ -3941,6 +4052,83 @@ export interface operations {
         };
       };
       /** @description `over_request_rate_limit`: too many requests from this client (RATE_LIMIT_PER_MINUTE) */
+      429: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 429,
+           *       "error_code": "over_request_rate_limit",
+           *       "msg": "Too many requests, retry in 42 seconds"
+           *     }
+           */
+          'application/json': components['schemas']['GoTrueErrorBody'];
+        };
+      };
+    };
+  };
+  AuthController_otp: {
+    parameters: {
+      query?: {
+        /** @description Where the e-mail's link sends the browser; must be on ALLOWED_REDIRECT_ORIGINS (else AUTH_SITE_URL) */
+        redirect_to?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['OtpBody'];
+      };
+    };
+    responses: {
+      /** @description Always `{}` */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': Record<string, never>;
+        };
+      };
+      /** @description `validation_failed`: a missing or bad e-mail address, a bad PKCE challenge, or (create_user) `data.store_id` missing or unknown for a customer */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 400,
+           *       "error_code": "validation_failed",
+           *       "msg": "Unable to validate email address: invalid format"
+           *     }
+           */
+          'application/json': components['schemas']['GoTrueErrorBody'];
+        };
+      };
+      /** @description `no_authorization`: neither the public API key nor a token was sent; `invalid_api_key`: a wrong `apikey` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 401,
+           *       "error_code": "no_authorization",
+           *       "msg": "No API key found in request: send the public API key in the apikey header or as a Bearer token"
+           *     }
+           */
+          'application/json': components['schemas']['GoTrueErrorBody'];
+        };
+      };
+      /** @description `over_email_send_rate_limit`: too many e-mails to this address or from this client address; `over_request_rate_limit`: too many requests (RATE_LIMIT_PER_MINUTE) */
       429: {
         headers: {
           /** @description Seconds to wait before trying again */
@@ -4210,7 +4398,7 @@ export interface operations {
   AuthController_token: {
     parameters: {
       query: {
-        grant_type: 'password' | 'refresh_token';
+        grant_type: 'password' | 'refresh_token' | 'pkce';
       };
       header?: never;
       path?: never;
@@ -4218,11 +4406,12 @@ export interface operations {
     };
     requestBody: {
       content: {
-        'application/json': components['schemas']['PasswordGrantBody'] | components['schemas']['RefreshGrantBody'];
+        'application/json':
+          components['schemas']['PasswordGrantBody'] | components['schemas']['RefreshGrantBody'] | components['schemas']['PkceGrantBody'];
       };
     };
     responses: {
-      /** @description A session */
+      /** @description A session. grant_type=pkce exchanges the `code` an e-mailed link or the Google callback added to `redirect_to` (the flow started with a `code_challenge`) with the verifier of that challenge, once and within 5 minutes, for a new session; `redirect_type` names the kind of link used (e.g. `recovery`). */
       200: {
         headers: {
           [name: string]: unknown;
@@ -4231,7 +4420,7 @@ export interface operations {
           'application/json': components['schemas']['SessionView'];
         };
       };
-      /** @description `invalid_credentials`, `email_not_confirmed` (the right password, an address not confirmed yet), `refresh_token_not_found`, `refresh_token_already_used`, `validation_failed` */
+      /** @description `invalid_credentials`, `email_not_confirmed` (the right password, an address not confirmed yet), `refresh_token_not_found`, `refresh_token_already_used`, `flow_state_expired` (an auth code older than 5 minutes), `validation_failed` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4258,6 +4447,38 @@ export interface operations {
            *       "code": 401,
            *       "error_code": "no_authorization",
            *       "msg": "No API key found in request: send the public API key in the apikey header or as a Bearer token"
+           *     }
+           */
+          'application/json': components['schemas']['GoTrueErrorBody'];
+        };
+      };
+      /** @description `bad_code_verifier`: the verifier does not match the challenge of the auth code (the code stays usable) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 403,
+           *       "error_code": "bad_code_verifier",
+           *       "msg": "code challenge does not match previously saved code verifier"
+           *     }
+           */
+          'application/json': components['schemas']['GoTrueErrorBody'];
+        };
+      };
+      /** @description `flow_state_not_found`: an unknown or already used auth code */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 404,
+           *       "error_code": "flow_state_not_found",
+           *       "msg": "invalid flow state, no valid flow state found"
            *     }
            */
           'application/json': components['schemas']['GoTrueErrorBody'];
@@ -4480,7 +4701,7 @@ export interface operations {
         redirect_to?: string;
         /** @description The link's token */
         token: string;
-        type: 'signup' | 'recovery' | 'email_change' | 'invite';
+        type: 'signup' | 'recovery' | 'email_change' | 'invite' | 'magiclink';
       };
       header?: never;
       path?: never;
@@ -4488,10 +4709,10 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Always, the link used or not: to `redirect_to` with the session, or the failure, in the URL fragment */
+      /** @description Always, the link used or not: to `redirect_to` with an auth code (PKCE), the session, or the failure */
       302: {
         headers: {
-          /** @description `redirect_to#access_token=…&expires_at=…&expires_in=3600&refresh_token=…&token_type=bearer&type=recovery`, or `#error=access_denied&error_code=otp_expired&error_description=…` */
+          /** @description `redirect_to?code=…` (PKCE), `redirect_to#access_token=…&expires_at=…&expires_in=3600&refresh_token=…&token_type=bearer&type=recovery`, or `#error=access_denied&error_code=otp_expired&error_description=…` */
           Location?: string;
           [name: string]: unknown;
         };
