@@ -29,7 +29,7 @@ export interface paths {
       cookie?: never;
     };
     /**
-     * Google returns here; redirects to redirect_to signed in (an auth code with PKCE, else the session in the URL fragment)
+     * Google returns here; redirects to redirect_to signed in (the session in the fragment, or an auth code)
      * @description Google's redirect, not called by apps. With a known `state` the browser always goes on to the sign-in's `redirect_to`: signed in, or with `error=…&error_description=…` when the user declined or the sign-in failed (in the query when the sign-in was started with a PKCE `code_challenge`, else in the fragment). A missing, expired or used `state` answers 400.
      */
     get: operations['AuthController_callback'];
@@ -4452,7 +4452,7 @@ export interface operations {
           'application/json': components['schemas']['GoTrueErrorBody'];
         };
       };
-      /** @description `bad_code_verifier`: the verifier does not match the challenge of the auth code (the code stays usable) */
+      /** @description `bad_code_verifier`: the verifier does not fit the code's challenge (the code stays usable) */
       403: {
         headers: {
           [name: string]: unknown;

@@ -27,8 +27,11 @@ describe('passwordless sign-in', () => {
       auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
       realtime: { transport },
     });
-  const lastMail = async (address: string, count = 1): Promise<ReceivedMail> => (await smtp.waitFor(address, count))[count - 1];
-  /** What was written for `address`: its account and e-mails (in the request's transaction, so final once it answered). */
+  const lastMail = async (address: string, count = 1): Promise<ReceivedMail> => {
+    const mails = await smtp.waitFor(address, count);
+    return mails[count - 1];
+  };
+  /** What was written for `address`: its account and e-mails (in the request's transaction: final once it answered). */
   const traces = async (address: string) => {
     const [row] = await db().query(
       `SELECT (SELECT count(*)::int FROM users WHERE lower(email) = lower($1)) AS accounts,
@@ -42,7 +45,8 @@ describe('passwordless sign-in', () => {
     const email = uniqueEmail(label);
     const supabase = client();
     expect((await supabase.auth.signInWithOtp({ email, options: { data } })).error).toBeNull();
-    const { data: verified, error } = await supabase.auth.verifyOtp({ email, token: codeIn(await lastMail(email)), type: 'email' });
+    const token = codeIn(await lastMail(email));
+    const { data: verified, error } = await supabase.auth.verifyOtp({ email, token, type: 'email' });
     expect(error).toBeNull();
     return { email, supabase, session: verified.session!, user: verified.user! };
   };
@@ -88,7 +92,8 @@ describe('passwordless sign-in', () => {
     expect(data.user?.email_confirmed_at).toEqual(expect.any(String));
     expect((await supabase.auth.getUser()).data.user?.id).toBe(data.user?.id);
     // A merchant indeed: it may create a store.
-    const store = await api.request('POST', '/functions/v1/stores', { token: data.session!.access_token, body: { name: 'Otp shop' } });
+    const token = data.session!.access_token;
+    const store = await api.request('POST', '/functions/v1/stores', { token, body: { name: 'Otp shop' } });
     expect(store.status).toBe(201);
 
     const again = await client().auth.verifyOtp({ email, token: code, type: 'email' });
@@ -123,7 +128,8 @@ describe('passwordless sign-in', () => {
 
     const signedUp = uniqueEmail('otp-signup-code');
     expect((await auth('POST', '/signup', { email: signedUp, password: PASSWORD })).status).toBe(200);
-    const confirmed = await client().auth.verifyOtp({ email: signedUp, token: codeIn(await lastMail(signedUp)), type: 'email' });
+    const signUpCode = codeIn(await lastMail(signedUp));
+    const confirmed = await client().auth.verifyOtp({ email: signedUp, token: signUpCode, type: 'email' });
     expect(confirmed.error).toBeNull();
     expect(confirmed.data.user?.email_confirmed_at).toEqual(expect.any(String));
   });
@@ -153,7 +159,7 @@ describe('passwordless sign-in', () => {
     expect(await traces(unknown)).toEqual({ accounts: 0, mails: 0 });
   });
 
-  it('create_user false does not mail an account that was never confirmed; create_user true resets it (its password cleared)', async () => {
+  it('create_user false mails no never-confirmed account; create_user true resets it (password cleared)', async () => {
     const email = uniqueEmail('otp-squatted');
     // Someone else signs the address up with a password of theirs and never confirms it.
     expect((await auth('POST', '/signup', { email, password: 'the squatters password' })).status).toBe(200);
@@ -178,7 +184,8 @@ describe('passwordless sign-in', () => {
     const storeA = await createStore(merchantA.session.access_token, 'Store A');
     const storeB = await createStore(merchantB.session.access_token, 'Store B');
 
-    const customer = await otpAccount('otp-customer', { role: 'customer', store_id: storeA, full_name: 'Cleo Customer' });
+    const data = { role: 'customer', store_id: storeA, full_name: 'Cleo Customer' };
+    const customer = await otpAccount('otp-customer', data);
     expect(customer.user).toMatchObject({
       app_metadata: { role: 'customer', store_id: storeA },
       user_metadata: { full_name: 'Cleo Customer' },
@@ -236,7 +243,9 @@ describe('passwordless limits', () => {
     expect((await post(perAddress, '/otp', { email: known })).status).toBe(200);
     for (const email of [known, unknown]) {
       const allowed = email === known ? 1 : 2;
-      for (let i = 0; i < allowed; i++) expect((await post(perAddress, '/otp', { email, create_user: false })).status).toBe(200);
+      for (let i = 0; i < allowed; i++) {
+        expect((await post(perAddress, '/otp', { email, create_user: false })).status).toBe(200);
+      }
       const refused = await post(perAddress, '/otp', { email, create_user: false });
       expect(refused.status).toBe(429);
       expect(refused.body.error_code).toBe('over_email_send_rate_limit');
@@ -260,7 +269,9 @@ describe('passwordless limits', () => {
 
   it('limits e-mail requests and verifications per client address', async () => {
     const mailed: number[] = [];
-    for (let i = 0; i < 4; i++) mailed.push((await post(perClient, '/otp', { email: uniqueEmail('otp-client') })).status);
+    for (let i = 0; i < 4; i++) {
+      mailed.push((await post(perClient, '/otp', { email: uniqueEmail('otp-client') })).status);
+    }
     expect(mailed).toEqual([200, 200, 200, 429]);
     const verified: number[] = [];
     for (let i = 0; i < 4; i++) {

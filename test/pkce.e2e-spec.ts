@@ -40,7 +40,7 @@ describe('PKCE sign-in flows', () => {
       realtime: { transport },
     });
 
-  /** The browser following a link to the app (links name PUBLIC_BASE_URL; the test app's port stands in): where it is sent. */
+  /** Where a link sends the browser (links name PUBLIC_BASE_URL; the test app's port stands in). */
   const follow = async (link: string): Promise<URL> => {
     const url = new URL(link);
     const answer = await fetch(`${api.url}${url.pathname}${url.search}`, { redirect: 'manual' });
@@ -56,13 +56,17 @@ describe('PKCE sign-in flows', () => {
     expect(code).toMatch(/^[A-Za-z0-9_-]{43}$/);
     return code!;
   };
-  const lastMail = async (address: string, count = 1): Promise<ReceivedMail> => (await smtp.waitFor(address, count))[count - 1];
+  const lastMail = async (address: string, count = 1): Promise<ReceivedMail> => {
+    const mails = await smtp.waitFor(address, count);
+    return mails[count - 1];
+  };
 
   /** A confirmed account (sign-up, then its confirmation code). */
   const confirmedAccount = async (label: string): Promise<string> => {
     const email = uniqueEmail(label);
     expect((await auth('POST', '/signup', { email, password: PASSWORD })).status).toBe(200);
-    expect((await auth('POST', '/verify', { type: 'signup', email, token: codeIn(await lastMail(email)) })).status).toBe(200);
+    const token = codeIn(await lastMail(email));
+    expect((await auth('POST', '/verify', { type: 'signup', email, token })).status).toBe(200);
     return email;
   };
 
@@ -136,7 +140,8 @@ describe('PKCE sign-in flows', () => {
     // The client's own record of the flow (its stored verifier's suffix), as the server's redirect_type says.
     expect((data as { redirectType?: string }).redirectType).toBe('recovery');
     expect((await supabase.auth.updateUser({ password: 'a brand new horse' })).error).toBeNull();
-    expect((await auth('POST', '/token?grant_type=password', { email, password: 'a brand new horse' })).status).toBe(200);
+    const signIn = await auth('POST', '/token?grant_type=password', { email, password: 'a brand new horse' });
+    expect(signIn.status).toBe(200);
     expect((await auth('POST', '/token?grant_type=password', { email, password: PASSWORD })).status).toBe(400);
   });
 
@@ -190,7 +195,12 @@ describe('PKCE sign-in flows', () => {
     expect((await auth('POST', `/otp?redirect_to=${encodeURIComponent(WELCOME)}`, otp)).status).toBe(200);
     const raw = await exchange(codeAt(await follow(verifyLinkIn(await lastMail(email, 3)))), verifier);
     expect(raw.status).toBe(200);
-    expect(raw.body).toMatchObject({ token_type: 'bearer', expires_in: 3600, redirect_type: 'magiclink', user: { email } });
+    expect(raw.body).toMatchObject({
+      token_type: 'bearer',
+      expires_in: 3600,
+      redirect_type: 'magiclink',
+      user: { email },
+    });
   });
 
   it('Google: the callback returns ?code= when authorize had a challenge; the code signs in', async () => {
@@ -221,7 +231,7 @@ describe('PKCE sign-in flows', () => {
     expect(exchanged.data.user).toMatchObject({ email, app_metadata: { provider: 'google' } });
   });
 
-  it('@supabase/ssr: the server exchanges the code into cookies, and a new server client reads the user from them', async () => {
+  it('@supabase/ssr: the server exchanges the code into cookies, a later server client reads the user', async () => {
     const jar = new Map<string, string>();
     const serverClient = () =>
       createServerClient(api.url, PUBLIC_KEY, {
@@ -238,7 +248,8 @@ describe('PKCE sign-in flows', () => {
       });
     const email = await confirmedAccount('pkce-ssr');
     // A server action starts the sign-in: the verifier goes into a cookie.
-    expect((await serverClient().auth.signInWithOtp({ email, options: { emailRedirectTo: WELCOME } })).error).toBeNull();
+    const started = await serverClient().auth.signInWithOtp({ email, options: { emailRedirectTo: WELCOME } });
+    expect(started.error).toBeNull();
     expect([...jar.keys()].some((name) => name.endsWith('-code-verifier'))).toBe(true);
     const code = codeAt(await follow(verifyLinkIn(await lastMail(email, 2))));
     // The callback route of the app: a server client of the same cookies exchanges the code.
@@ -251,7 +262,7 @@ describe('PKCE sign-in flows', () => {
     expect(later.data.user?.email).toBe(email);
   });
 
-  it('a code works once, only with its verifier; a wrong verifier does not spend it; parallel exchanges: one wins', async () => {
+  it('a code works once, with its verifier only; a wrong one does not spend it; parallel: one wins', async () => {
     const email = await confirmedAccount('pkce-once');
     const verifier = newVerifier();
     const code = await recoveryCode(email, s256(verifier), 's256', 2);
@@ -264,7 +275,11 @@ describe('PKCE sign-in flows', () => {
     expect(session).toMatchObject({ redirect_type: 'recovery', user: { email } });
     const again = await exchange(code, verifier);
     expect(again.status).toBe(404);
-    expect(again.body).toEqual({ code: 404, error_code: 'flow_state_not_found', msg: 'invalid flow state, no valid flow state found' });
+    expect(again.body).toEqual({
+      code: 404,
+      error_code: 'flow_state_not_found',
+      msg: 'invalid flow state, no valid flow state found',
+    });
     expect((await exchange('not-a-code-at-all', verifier)).status).toBe(404);
   });
 
@@ -303,15 +318,18 @@ describe('PKCE sign-in flows', () => {
     const code = await recoveryCode(email, s256(verifier), 's256', 2);
     const hash = createHash('sha256').update(code).digest();
     const [row] = await db().query(
-      `SELECT extract(epoch FROM expires_at - created_at)::int AS ttl, user_id FROM auth_flow_states WHERE auth_code_hash = $1`,
+      `SELECT extract(epoch FROM expires_at - created_at)::int AS ttl, user_id FROM auth_flow_states
+        WHERE auth_code_hash = $1`,
       [hash],
     );
     expect(row.ttl).toBe(300);
     // Stored as its hash only: no column holds the code.
-    const [plainRows] = await db().query(`SELECT count(*)::int AS n FROM auth_flow_states f WHERE f::text LIKE '%' || $1 || '%'`, [code]);
+    const anywhere = `SELECT count(*)::int AS n FROM auth_flow_states f WHERE f::text LIKE '%' || $1 || '%'`;
+    const [plainRows] = await db().query(anywhere, [code]);
     expect(plainRows.n).toBe(0);
     await db().query(
-      `UPDATE auth_flow_states SET created_at = created_at - interval '301 seconds', expires_at = expires_at - interval '301 seconds'
+      `UPDATE auth_flow_states
+          SET created_at = created_at - interval '301 seconds', expires_at = expires_at - interval '301 seconds'
         WHERE auth_code_hash = $1`,
       [hash],
     );
@@ -331,6 +349,7 @@ describe('PKCE sign-in flows', () => {
       { code_challenge_method: 's256' },
       { code_challenge: `${good}!`, code_challenge_method: 'plain' },
     ];
+    const authorize = `/auth/v1/authorize?provider=google&redirect_to=${encodeURIComponent(WELCOME)}`;
     for (const fields of bad) {
       const answers = [
         await auth('POST', '/signup', { email: uniqueEmail('pkce-bad-signup'), password: PASSWORD, ...fields }),
@@ -338,10 +357,7 @@ describe('PKCE sign-in flows', () => {
         await auth('POST', '/resend', { type: 'signup', email, ...fields }),
         await auth('POST', '/otp', { email, ...fields }),
         await auth('PUT', '/user', { email: uniqueEmail('pkce-bad-change'), ...fields }, session.access_token),
-        await api.request(
-          'GET',
-          `/auth/v1/authorize?provider=google&redirect_to=${encodeURIComponent(WELCOME)}&${new URLSearchParams(fields)}`,
-        ),
+        await api.request('GET', `${authorize}&${new URLSearchParams(fields)}`),
       ];
       for (const answer of answers) {
         expect(answer.status, JSON.stringify(fields)).toBe(400);
@@ -368,9 +384,10 @@ describe('PKCE sign-in flows', () => {
     await asRequest(api, session.access_token, async (q) => {
       await expect(q('SELECT * FROM auth_flow_states')).rejects.toThrow(/permission denied/);
     });
+    const user = session.user.id;
     await asRequest(api, session.access_token, async (q) => {
       await expect(
-        q(`SELECT auth_flow_issue_code(NULL, $1, 'google', repeat('a', 43), 'plain', '\\x00', 300, 'forged')`, [session.user.id]),
+        q(`SELECT auth_flow_issue_code(NULL, $1, 'google', repeat('a', 43), 'plain', '\\x00', 300, 'forged')`, [user]),
       ).rejects.toThrow(/invalid ticket/);
     });
   });

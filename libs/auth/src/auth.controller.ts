@@ -16,7 +16,8 @@ import { CurrentUser, GoTrueError, httpConfig, Public, PublicKeyAllowed, type Ht
 import { authConfig, type AuthConfig } from './auth.config.js';
 import { AccountService, type AccountRequest, type Verified } from './accounts/account.service.js';
 import { AuthService, type LogoutScope } from './auth.service.js';
-import { OtpBody, parseVerifyBody, RecoverBody, ResendBody, UpdateUserBody, VerifyBody } from './dto/account.dto.js';
+import { parseVerifyBody, RecoverBody, ResendBody, UpdateUserBody, VerifyBody } from './dto/account.dto.js';
+import { OtpBody } from './dto/otp.dto.js';
 import { parseGoTrueBody, PasswordGrantBody, RefreshGrantBody, SignUpBody } from './dto/auth.dto.js';
 import {
   ApiGoTrueError,
@@ -103,6 +104,9 @@ function redirectWith(target: URL, verified: Verified, type?: string): string {
   return target.toString();
 }
 
+type Empty = Record<string, never>;
+const SIGN_IN_FAILED = () => new GoTrueError(500, 'unexpected_failure', 'Sign-in failed');
+
 const PKCE_QUERY = [
   {
     name: 'code_challenge',
@@ -110,7 +114,12 @@ const PKCE_QUERY = [
     required: false,
     description: "PKCE: the challenge of the app's verifier; the callback then returns `redirect_to?code=<auth_code>`",
   },
-  { name: 'code_challenge_method', enum: ['s256', 'plain'], required: false, description: 'With code_challenge (either case)' },
+  {
+    name: 'code_challenge_method',
+    enum: ['s256', 'plain'],
+    required: false,
+    description: 'With code_challenge (either case)',
+  },
 ] as const;
 
 /** GoTrue-compatible authentication, so @supabase/supabase-js works unmodified. */
@@ -130,7 +139,8 @@ export class AuthController {
   ) {}
 
   private accountRequest(request: FastifyRequest, redirectTo: unknown, pkce?: PkceChallenge): AccountRequest {
-    return { meta: sessionMeta(request), ip: request.ip, redirectTo: this.config.redirectTarget(redirectTo, this.http), pkce };
+    const target = this.config.redirectTarget(redirectTo, this.http);
+    return { meta: sessionMeta(request), ip: request.ip, redirectTo: target, pkce };
   }
 
   @Post('signup')
@@ -172,7 +182,7 @@ export class AuthController {
   ): Promise<SessionView | UserView> {
     const parsed = parseGoTrueBody(SignUpBody, body);
     const target = this.config.redirectTarget(redirectTo, this.http);
-    return this.auth.signUp(parsed, sessionMeta(request), target, pkceChallenge(parsed));
+    return this.auth.signUp(parsed, sessionMeta(request), { redirectTo: target, pkce: pkceChallenge(parsed) });
   }
 
   @Post('token')
@@ -181,7 +191,8 @@ export class AuthController {
   @UseInterceptors(SignInLimitInterceptor)
   @ApiOperation({
     summary:
-      'Sign in (grant_type=password), rotate a refresh token (grant_type=refresh_token) or exchange a PKCE auth code (grant_type=pkce)',
+      'Sign in (grant_type=password), rotate a refresh token (grant_type=refresh_token) or exchange a PKCE auth ' +
+      'code (grant_type=pkce)',
     description:
       'Refresh tokens are single use: presenting one again revokes its whole session and answers 400 `refresh_token_already_used`. Password attempts are limited per client address, and failures per account (429; see docs/api.md § Rate limits).',
   })
@@ -197,18 +208,20 @@ export class AuthController {
   })
   @ApiOkResponse({
     description:
-      'A session. grant_type=pkce exchanges the `code` an e-mailed link or the Google callback added to `redirect_to` (the flow ' +
-      'started with a `code_challenge`) with the verifier of that challenge, once and within 5 minutes, for a new session; ' +
-      '`redirect_type` names the kind of link used (e.g. `recovery`).',
+      'A session. grant_type=pkce exchanges the `code` an e-mailed link or the Google callback added to ' +
+      '`redirect_to` (the flow started with a `code_challenge`) with the verifier of that challenge, once and ' +
+      'within 5 minutes, for a new session; `redirect_type` names the kind of link used (e.g. `recovery`).',
     type: SessionView,
   })
   @ApiGoTrueError(
     400,
-    '`invalid_credentials`, `email_not_confirmed` (the right password, an address not confirmed yet), `refresh_token_not_found`, `refresh_token_already_used`, `flow_state_expired` (an auth code older than 5 minutes), `validation_failed`',
+    '`invalid_credentials`, `email_not_confirmed` (the right password, an address not confirmed yet), ' +
+      '`refresh_token_not_found`, `refresh_token_already_used`, `flow_state_expired` (an auth code older than 5 ' +
+      'minutes), `validation_failed`',
     INVALID_CREDENTIALS,
   )
   @ApiGoTrueKeyRequired()
-  @ApiGoTrueError(403, '`bad_code_verifier`: the verifier does not match the challenge of the auth code (the code stays usable)', {
+  @ApiGoTrueError(403, "`bad_code_verifier`: the verifier does not fit the code's challenge (the code stays usable)", {
     error_code: 'bad_code_verifier',
     msg: 'code challenge does not match previously saved code verifier',
   })
@@ -334,25 +347,28 @@ export class AuthController {
   @ApiOperation({
     summary: 'Passwordless sign-in: mail a magic link and a 6-digit code',
     description:
-      'supabase-js `signInWithOtp`. Always `{}`: the answer never says whether an account has the address. The link (GET /auth/v1/verify, type magiclink) ' +
-      'signs the browser in at `redirect_to`; the code is used with POST /auth/v1/verify `{type: "email", email, token}`; both valid AUTH_OTP_TTL (1 h) and once. ' +
-      'With `create_user` (default true) a new address gets an account as sign-up makes it from `data` (a merchant, or with `data.role: "customer"` and ' +
-      '`data.store_id` a customer of that store), without a password and confirmed once the link or code is used. `create_user: false` mails nothing ' +
-      'to an address without a confirmed account. With `code_challenge` the link returns `redirect_to?code=` for grant_type=pkce.',
+      'supabase-js `signInWithOtp`. Always `{}`: the answer never says whether an account has the address. The link ' +
+      '(GET /auth/v1/verify, type magiclink) signs the browser in at `redirect_to`; the code is used with POST ' +
+      '/auth/v1/verify `{type: "email", email, token}`; both valid AUTH_OTP_TTL (1 h) and once. With `create_user` ' +
+      '(default true) a new address gets an account as sign-up makes it from `data` (a merchant, or with ' +
+      '`data.role: "customer"` and `data.store_id` a customer of that store), without a password and confirmed once ' +
+      'the link or code is used. `create_user: false` mails nothing to an address without a confirmed account. With ' +
+      '`code_challenge` the link returns `redirect_to?code=` for grant_type=pkce.',
   })
   @ApiBody({ type: OtpBody })
   @ApiQuery(REDIRECT_TO)
   @ApiOkResponse({ description: 'Always `{}`', schema: EMPTY_OBJECT })
   @ApiGoTrueError(
     400,
-    '`validation_failed`: a missing or bad e-mail address, a bad PKCE challenge, or (create_user) `data.store_id` missing or unknown for a customer',
+    '`validation_failed`: a missing or bad e-mail address, a bad PKCE challenge, or (create_user) `data.store_id` ' +
+      'missing or unknown for a customer',
     VALIDATION_FAILED,
   )
   @ApiGoTrueKeyRequired()
   @ApiMailLimits()
-  otp(@Body() body: unknown, @Query('redirect_to') redirectTo: unknown, @Req() request: FastifyRequest): Promise<Record<string, never>> {
+  otp(@Body() body: unknown, @Query('redirect_to') to: unknown, @Req() request: FastifyRequest): Promise<Empty> {
     const parsed = parseGoTrueBody(OtpBody, body);
-    return this.accounts.otp(parsed, this.accountRequest(request, redirectTo, pkceChallenge(parsed)));
+    return this.accounts.otp(parsed, this.accountRequest(request, to, pkceChallenge(parsed)));
   }
 
   @Post('verify')
@@ -361,11 +377,13 @@ export class AuthController {
   @ApiOperation({
     summary: "Use an e-mail's link token or code, and sign in",
     description:
-      '`{type, token_hash}` (the `token` of the link) or `{type, email, token}` (the 6-digit code; wrong codes are limited per address). Types: `signup` ' +
-      "(confirms the address), `recovery` (then set a password with PUT /auth/v1/user), `email_change` (the new address becomes the account's; " +
-      "the old one is told), `invite` (an invitation e-mail's link: joins the store, making a team member account when needed), " +
-      '`magiclink` (the link of POST /auth/v1/otp), `email` (a 6-digit code of POST /auth/v1/otp, or of a sign-up confirmation). ' +
-      'Each works once, within AUTH_OTP_TTL. This answers the session even when the e-mail was asked for with a PKCE challenge.',
+      '`{type, token_hash}` (the `token` of the link) or `{type, email, token}` (the 6-digit code; wrong codes are ' +
+      'limited per address). Types: `signup` (confirms the address), `recovery` (then set a password with PUT ' +
+      "/auth/v1/user), `email_change` (the new address becomes the account's; the old one is told), `invite` (an " +
+      "invitation e-mail's link: joins the store, making a team member account when needed), `magiclink` (the link " +
+      'of POST /auth/v1/otp), `email` (a 6-digit code of POST /auth/v1/otp, or of a sign-up confirmation). Each ' +
+      'works once, within AUTH_OTP_TTL. This answers the session even when the e-mail was asked for with a PKCE ' +
+      'challenge.',
   })
   @ApiBody({ type: VerifyBody })
   @ApiOkResponse({ description: 'A session', type: SessionView })
@@ -390,16 +408,18 @@ export class AuthController {
   @ApiOperation({
     summary: "An e-mail's link: uses its token and sends the browser to redirect_to, signed in",
     description:
-      '`redirect_to` must be on ALLOWED_REDIRECT_ORIGINS, else the browser goes to AUTH_SITE_URL. When the e-mail was asked for with a PKCE ' +
-      '`code_challenge`, the browser goes to `redirect_to?code=<auth_code>` (exchange it with POST /auth/v1/token?grant_type=pkce); otherwise the ' +
-      'session is in the URL fragment. Failures go there too: `#error=access_denied&error_code=otp_expired&error_description=…`.',
+      '`redirect_to` must be on ALLOWED_REDIRECT_ORIGINS, else the browser goes to AUTH_SITE_URL. When the e-mail ' +
+      'was asked for with a PKCE `code_challenge`, the browser goes to `redirect_to?code=<auth_code>` (exchange it ' +
+      'with POST /auth/v1/token?grant_type=pkce); otherwise the session is in the URL fragment. Failures go there ' +
+      'too: `#error=access_denied&error_code=otp_expired&error_description=…`.',
   })
   @ApiQuery({ name: 'type', enum: ['signup', 'recovery', 'email_change', 'invite', 'magiclink'] })
   @ApiQuery({ name: 'token', type: String, description: "The link's token" })
   @ApiQuery(REDIRECT_TO)
   @ApiRedirect(
     'Always, the link used or not: to `redirect_to` with an auth code (PKCE), the session, or the failure',
-    '`redirect_to?code=…` (PKCE), `redirect_to#access_token=…&expires_at=…&expires_in=3600&refresh_token=…&token_type=bearer&type=recovery`, ' +
+    '`redirect_to?code=…` (PKCE), ' +
+      '`redirect_to#access_token=…&expires_at=…&expires_in=3600&refresh_token=…&token_type=bearer&type=recovery`, ' +
       'or `#error=access_denied&error_code=otp_expired&error_description=…`',
   )
   @ApiGoTrueRateLimited()
@@ -453,9 +473,10 @@ export class AuthController {
   @ApiOperation({
     summary: "Start Google sign-in: redirects to Google's consent page (state + PKCE)",
     description:
-      'Open it in the browser (supabase-js `signInWithOAuth({ provider: "google" })`). After the consent page Google returns to GET /auth/v1/callback, ' +
-      'which sends the browser on to `redirect_to` signed in. Needs GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET on the server. ' +
-      'With `code_challenge` (supabase-js `flowType: "pkce"`) the callback returns `redirect_to?code=<auth_code>` for grant_type=pkce.',
+      'Open it in the browser (supabase-js `signInWithOAuth({ provider: "google" })`). After the consent page ' +
+      'Google returns to GET /auth/v1/callback, which sends the browser on to `redirect_to` signed in. Needs ' +
+      'GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET on the server. With `code_challenge` (supabase-js `flowType: ' +
+      '"pkce"`) the callback returns `redirect_to?code=<auth_code>` for grant_type=pkce.',
   })
   @ApiQuery({ name: 'provider', enum: ['google'] })
   @ApiQuery({
@@ -469,7 +490,8 @@ export class AuthController {
   @ApiRedirect("To Google's consent page", "Google's authorization URL, with this sign-in's state and PKCE challenge")
   @ApiGoTrueError(
     400,
-    '`validation_failed`: a provider other than google, `redirect_to` not on an allowed origin, or a bad PKCE challenge; `provider_disabled`: Google sign-in not configured',
+    '`validation_failed`: a provider other than google, `redirect_to` not on an allowed origin, or a bad PKCE ' +
+      'challenge; `provider_disabled`: Google sign-in not configured',
     {
       error_code: 'validation_failed',
       msg: 'Unsupported provider: only google is available',
@@ -494,15 +516,18 @@ export class AuthController {
   @Public()
   @ApiSecurity({})
   @ApiOperation({
-    summary: 'Google returns here; redirects to redirect_to signed in (an auth code with PKCE, else the session in the URL fragment)',
+    summary: 'Google returns here; redirects to redirect_to signed in (the session in the fragment, or an auth code)',
     description:
-      "Google's redirect, not called by apps. With a known `state` the browser always goes on to the sign-in's `redirect_to`: signed in, or with " +
-      '`error=…&error_description=…` when the user declined or the sign-in failed (in the query when the sign-in was started with a PKCE ' +
-      '`code_challenge`, else in the fragment). A missing, expired or used `state` answers 400.',
+      "Google's redirect, not called by apps. With a known `state` the browser always goes on to the sign-in's " +
+      '`redirect_to`: signed in, or with `error=…&error_description=…` when the user declined or the sign-in failed ' +
+      '(in the query when the sign-in was started with a PKCE `code_challenge`, else in the fragment). A missing, ' +
+      'expired or used `state` answers 400.',
   })
   @ApiRedirect(
     "To the sign-in's `redirect_to`, signed in or with the failure",
-    '`redirect_to?code=…` (PKCE), `redirect_to#access_token=…&refresh_token=…&expires_in=3600&expires_at=…&token_type=bearer`, or `#error=…&error_description=…`',
+    '`redirect_to?code=…` (PKCE), ' +
+      '`redirect_to#access_token=…&refresh_token=…&expires_in=3600&expires_at=…&token_type=bearer`, or ' +
+      '`#error=…&error_description=…`',
   )
   @ApiGoTrueError(400, '`bad_oauth_state`: the `state` is missing, expired or already used', {
     error_code: 'bad_oauth_state',
@@ -522,7 +547,7 @@ export class AuthController {
         void reply.redirect(redirectWith(target, verified), 302);
         return;
       } catch (error) {
-        const known = error instanceof GoTrueError ? error : new GoTrueError(500, 'unexpected_failure', 'Sign-in failed');
+        const known = error instanceof GoTrueError ? error : SIGN_IN_FAILED();
         failure = { error: known.errorCode, error_description: known.message };
       }
     }

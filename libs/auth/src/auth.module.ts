@@ -26,7 +26,8 @@ import { PasswordHasher } from './users/password-hasher.js';
 import { UserRepository } from './users/user.repository.js';
 
 /**
- * /auth/v1 (sign-up, sign-in, passwordless and PKCE, account recovery and changes), access tokens, and who calls: the passport strategies (`jwt` for users' access tokens,
+ * /auth/v1 (sign-up, sign-in, passwordless and PKCE, account recovery and changes), access tokens,
+ * and who calls: the passport strategies (`jwt` for users' access tokens,
  * `api-key` for the public key), the global JwtAuthGuard that runs them, and RolesGuard for @Roles.
  */
 @Module({

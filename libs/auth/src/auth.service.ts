@@ -2,11 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { GoTrueError, randomToken, type Role, TenantDb, type UserPrincipal } from '@app/core';
-import { AccountMail } from './accounts/account-mail.js';
+import { AccountMail, type LinkTarget } from './accounts/account-mail.js';
 import { AcceptStoreInvitationCommand } from './commands/accept-store-invitation.command.js';
 import { RegisterStoreCustomerCommand } from './commands/register-store-customer.command.js';
 import { MIN_PASSWORD_LENGTH, type PasswordGrantBody, type SignUpBody, type SignUpData } from './dto/auth.dto.js';
-import type { PkceChallenge } from './pkce/pkce.dto.js';
 import { AuthStore } from './sessions/auth-store.js';
 import type { SessionView } from './sessions/session.js';
 import type { SessionMeta } from './sessions/session.repository.js';
@@ -17,6 +16,18 @@ import type { UserView } from './users/user.js';
 import { authConfig, type AuthConfig } from './auth.config.js';
 
 export type LogoutScope = 'global' | 'local' | 'others';
+
+/** What a sign-up asks for: `confirmed` when the address need not be confirmed (AUTH_CONFIRM_EMAIL off). */
+export interface SignUpAccount {
+  email: string;
+  passwordHash: string | null;
+  data: SignUpData;
+  confirmed: boolean;
+}
+
+/** A sign-up's account: `email_taken` (nothing written), or made (or reset) and bound to a new session of it. */
+export type Registered =
+  { outcome: 'email_taken' } | { outcome: 'created' | 'unconfirmed'; principal: UserPrincipal; refreshToken: string };
 
 const INVALID_CREDENTIALS = () => new GoTrueError(400, 'invalid_credentials', 'Invalid login credentials');
 
@@ -41,7 +52,7 @@ export class AuthService {
     private readonly limits: AccountLimits,
   ) {}
 
-  async signUp(body: SignUpBody, meta: SessionMeta, redirectTo: string, pkce?: PkceChallenge): Promise<SessionView | UserView> {
+  async signUp(body: SignUpBody, meta: SessionMeta, target: LinkTarget): Promise<SessionView | UserView> {
     if (body.password.length < MIN_PASSWORD_LENGTH) {
       throw new GoTrueError(422, 'weak_password', `Password should be at least ${MIN_PASSWORD_LENGTH} characters.`);
     }
@@ -52,7 +63,8 @@ export class AuthService {
     if (confirm) await this.limits.mailingAddress(body.email);
     const passwordHash = await this.hasher.hash(body.password);
     return this.sessions.anonymous(async () => {
-      const registered = await this.register(body.email, passwordHash, data, !confirm, meta);
+      const account = { email: body.email, passwordHash, data, confirmed: !confirm };
+      const registered = await this.register(account, meta);
       if (registered.outcome === 'email_taken') {
         // GoTrue's answer when confirmation is on: the shape of a new user, so it says nothing about the address.
         if (confirm) return this.lookalikeUser(body.email, role, data);
@@ -60,7 +72,7 @@ export class AuthService {
       }
       if (!confirm) return this.sessions.view(registered.principal, registered.refreshToken);
       // The session only served to write the account's rows as that user: it ends before anyone sees it.
-      await this.accountMail.issue('signup', body.email, redirectTo, { pkce });
+      await this.accountMail.issue('signup', body.email, target);
       const user = await this.sessions.user(registered.principal.userId);
       await this.store.endSessions('local');
       return user;
@@ -88,13 +100,8 @@ export class AuthService {
    * session of it, and a customer's record or the accepted invitation written as that user.
    * `email_taken` (nothing written) when a confirmed account has the address.
    */
-  async register(
-    email: string,
-    passwordHash: string | null,
-    data: SignUpData,
-    confirmed: boolean,
-    meta: SessionMeta,
-  ): Promise<{ outcome: 'email_taken' } | { outcome: 'created' | 'unconfirmed'; principal: UserPrincipal; refreshToken: string }> {
+  async register(account: SignUpAccount, meta: SessionMeta): Promise<Registered> {
+    const { email, passwordHash, data, confirmed } = account;
     const role = this.checkSignUpData(data);
     const created = await this.store.createAccount({
       email,
@@ -111,7 +118,8 @@ export class AuthService {
     const refreshToken = randomToken(32);
     const principal = await this.sessions.openBound(created.userId, email, role, refreshToken, meta);
     if (created.outcome === 'created' && role === 'customer') {
-      await this.commands.execute(new RegisterStoreCustomerCommand(data.store_id!, created.userId, email, data.full_name ?? null));
+      const fullName = data.full_name ?? null;
+      await this.commands.execute(new RegisterStoreCustomerCommand(data.store_id!, created.userId, email, fullName));
     }
     if (created.outcome === 'created' && role === 'team_member') {
       await this.commands.execute(new AcceptStoreInvitationCommand(data.invite_token!, email, created.userId));

@@ -1,7 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { GoTrueError, hashToken, TenantDb, type UserPrincipal } from '@app/core';
 import { MIN_PASSWORD_LENGTH } from '../dto/auth.dto.js';
-import type { OtpBody, ResendBody, UpdateUserBody, VerifyBody } from '../dto/account.dto.js';
+import type { ResendBody, UpdateUserBody, VerifyBody } from '../dto/account.dto.js';
+import type { OtpBody } from '../dto/otp.dto.js';
 import { AuthService } from '../auth.service.js';
 import { FlowStates } from '../pkce/flow-states.js';
 import type { PkceChallenge } from '../pkce/pkce.dto.js';
@@ -108,14 +109,14 @@ export class AccountService {
   /** POST /recover: 200 whatever the address; a recovery e-mail when an account has it. */
   async recover(email: string, request: AccountRequest): Promise<Record<string, never>> {
     await this.limits.mailing(request.ip, email);
-    await this.sessions.anonymous(() => this.accountMail.issue('recovery', email, request.redirectTo, { pkce: request.pkce }));
+    await this.sessions.anonymous(() => this.accountMail.issue('recovery', email, request));
     return {};
   }
 
   /** POST /resend: a new sign-up confirmation (unconfirmed accounts) or e-mail change confirmation (pending ones); 200 either way. */
   async resend(body: ResendBody, request: AccountRequest): Promise<Record<string, never>> {
     await this.limits.mailing(request.ip, body.email);
-    await this.sessions.anonymous(() => this.accountMail.issue(body.type, body.email, request.redirectTo, { pkce: request.pkce }));
+    await this.sessions.anonymous(() => this.accountMail.issue(body.type, body.email, request));
     return {};
   }
 
@@ -132,15 +133,16 @@ export class AccountService {
     await this.limits.mailing(request.ip, body.email);
     await this.sessions.anonymous(async () => {
       if (createUser) {
-        const registered = await this.auth.register(body.email, null, data, false, request.meta);
+        const account = { email: body.email, passwordHash: null, data, confirmed: false };
+        const registered = await this.auth.register(account, request.meta);
         if (registered.outcome !== 'email_taken') {
-          await this.accountMail.issue('magiclink', body.email, request.redirectTo, { pkce: request.pkce, anyAccount: true });
+          await this.accountMail.issue('magiclink', body.email, request, true);
           // The session only served to write the account's rows as that user.
           await this.store.endSessions('local');
           return;
         }
       }
-      await this.accountMail.issue('magiclink', body.email, request.redirectTo, { pkce: request.pkce });
+      await this.accountMail.issue('magiclink', body.email, request);
     });
     return {};
   }
@@ -154,7 +156,7 @@ export class AccountService {
     return (verified as { session: SessionView }).session;
   }
 
-  /** GET /verify (an e-mail's link): as POST, but an auth code instead of the session when the e-mail was asked for with PKCE. */
+  /** GET /verify (an e-mail's link): as POST, but an auth code instead of the session when a PKCE challenge waits. */
   verifyLink(body: VerifyBody, request: AccountRequest): Promise<Verified> {
     return this.use(body, request, true);
   }
@@ -172,12 +174,13 @@ export class AccountService {
       throw new GoTrueError(400, 'validation_failed', 'Verify requires either a token_hash, or an email and its token');
     }
     const attempt = await this.limits.codeAttempt(body.email);
-    const verified = await this.useToken(kinds, { email: body.email, codeHash: hashCode(body.token.trim()) }, request.meta, false);
+    const proof = { email: body.email, codeHash: hashCode(body.token.trim()) };
+    const verified = await this.useToken(kinds, proof, request.meta, false);
     await this.limits.codeRight(attempt);
     return verified;
   }
 
-  /** The first of `kinds` the token or code is a live one of; with `link`, an auth code when a PKCE challenge waits for it. */
+  /** Uses the token or code as the first of `kinds` it is live for; `link`: an auth code when a challenge waits. */
   private useToken(
     kinds: TokenKind[],
     proof: { tokenHash: Buffer } | { email: string; codeHash: Buffer },
@@ -247,8 +250,8 @@ export class AccountService {
 
   private async changeEmail(principal: UserPrincipal, newEmail: string, request: AccountRequest): Promise<void> {
     if (this.config.requireEmailConfirmation) {
-      const { redirectTo, pkce } = request;
-      if (!(await this.accountMail.requestEmailChange(principal.userId, principal.email, newEmail, redirectTo, pkce))) throw EMAIL_EXISTS();
+      const requested = await this.accountMail.requestEmailChange(principal.userId, principal.email, newEmail, request);
+      if (!requested) throw EMAIL_EXISTS();
       return;
     }
     const changed = await this.store.changeEmail(principal.userId, newEmail);

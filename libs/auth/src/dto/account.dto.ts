@@ -1,9 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsBoolean, IsEmail, IsIn, IsObject, IsOptional, IsString, MaxLength, ValidateBy, ValidateNested } from 'class-validator';
+import { IsEmail, IsIn, IsObject, IsOptional, IsString, MaxLength, ValidateBy } from 'class-validator';
 import { GoTrueError } from '@app/core';
 import { PkceFields } from '../pkce/pkce.dto.js';
-import { parseGoTrueBody, SignUpData } from './auth.dto.js';
+import { parseGoTrueBody } from './auth.dto.js';
 
 const INVALID_EMAIL = { message: 'Unable to validate email address: invalid format' };
 /** The most `data` (user metadata) one account keeps, as JSON. */
@@ -77,29 +76,6 @@ export class ResendBody extends PkceFields {
   @IsEmail({}, INVALID_EMAIL)
   @MaxLength(254)
   email: string;
-}
-
-export class OtpBody extends PkceFields {
-  @ApiProperty({ description: 'Where to mail the magic link and code', example: 'ada@example.com' })
-  @IsEmail({}, INVALID_EMAIL)
-  @MaxLength(254)
-  email: string;
-
-  @ApiPropertyOptional({
-    description:
-      'Make an account for a new address (supabase-js `shouldCreateUser`, default true); false mails nothing to an address without a confirmed account',
-    default: true,
-  })
-  @IsOptional()
-  @IsBoolean({ message: 'create_user must be a boolean' })
-  create_user?: boolean;
-
-  @ApiPropertyOptional({ type: SignUpData, description: 'For a new account: read as sign-up reads it (a customer of `store_id`, …)' })
-  @IsOptional()
-  @IsObject({ message: 'data must be an object' })
-  @ValidateNested()
-  @Type(() => SignUpData)
-  data?: SignUpData;
 }
 
 export const VERIFY_TYPES = ['signup', 'recovery', 'email_change', 'invite', 'magiclink', 'email'] as const;

@@ -42,11 +42,16 @@ export class GoogleSignInService {
     return `${this.http.baseUrl}/auth/v1/callback`;
   }
 
-  /** The URL of Google's consent page for this sign-in; its state (and the app's PKCE challenge) is remembered for 10 minutes. */
+  /** The URL of Google's consent page for this sign-in; its state (and the app's PKCE challenge) is kept 10 minutes. */
   async authorizationUrl(redirectTo: string, pkce?: PkceChallenge): Promise<string> {
     const client = this.configuration();
     const state = oidc.randomState();
-    const pending: PendingSignIn = { verifier: oidc.randomPKCECodeVerifier(), nonce: oidc.randomNonce(), redirectTo, pkce };
+    const pending: PendingSignIn = {
+      verifier: oidc.randomPKCECodeVerifier(),
+      nonce: oidc.randomNonce(),
+      redirectTo,
+      pkce,
+    };
     await this.redis.set(this.stateKey(state), JSON.stringify(pending), 'EX', OAUTH_STATE_TTL_SECONDS);
     return oidc
       .buildAuthorizationUrl(client, {

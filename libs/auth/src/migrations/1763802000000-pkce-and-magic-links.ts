@@ -1,7 +1,10 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 import { dropDefiners, handOverDefiner, PRIVATE_SCHEMA, REQUEST_ROLE, SYSTEM_ROLE } from '@app/core';
 
-const TICKET_VALID = (purpose: string, subject: string) => `${PRIVATE_SCHEMA}.ticket_valid('${purpose}', ${subject}, p_ticket)`;
+/** Checks `p_ticket` (an API-made HMAC over the purpose and the subject, at most a minute old). */
+function ticketValid(purpose: string, subject: string): string {
+  return `${PRIVATE_SCHEMA}.ticket_valid('${purpose}', ${subject}, p_ticket)`;
+}
 const INVALID_TICKET = `RAISE EXCEPTION 'invalid ticket' USING ERRCODE = '42501'`;
 const ANSWER = (outcome: string) => `outcome := '${outcome}';
           RETURN NEXT;
@@ -50,7 +53,8 @@ export class PkceAndMagicLinks1763802000000 implements MigrationInterface {
     await db.query(`ALTER TABLE auth_flow_states FORCE ROW LEVEL SECURITY`);
     await db.query(`REVOKE ALL ON auth_flow_states FROM PUBLIC, ${REQUEST_ROLE}`);
     await db.query(`GRANT SELECT, INSERT, UPDATE, DELETE ON auth_flow_states TO ${SYSTEM_ROLE}`);
-    await db.query(`CREATE POLICY auth_flow_states_system ON auth_flow_states TO ${SYSTEM_ROLE} USING (true) WITH CHECK (true)`);
+    await db.query(`CREATE POLICY auth_flow_states_system ON auth_flow_states TO ${SYSTEM_ROLE}
+                       USING (true) WITH CHECK (true)`);
 
     // A magic link and code for the account of an address, replacing its live one: confirmed accounts
     // only, unless p_any_account (POST /otp with create_user, which has just made or reset the account).
@@ -64,17 +68,19 @@ export class PkceAndMagicLinks1763802000000 implements MigrationInterface {
       DECLARE
         account record;
       BEGIN
-        IF NOT ${TICKET_VALID('issue-token', "lower(p_email) || ':magiclink'")} THEN
+        IF NOT ${ticketValid('issue-token', "lower(p_email) || ':magiclink'")} THEN
           ${INVALID_TICKET};
         END IF;
         SELECT u.id, u.email INTO account FROM users u
-         WHERE lower(u.email) = lower(p_email) AND u.role <> 'admin' AND (p_any_account OR u.email_confirmed_at IS NOT NULL)
+         WHERE lower(u.email) = lower(p_email) AND u.role <> 'admin'
+           AND (p_any_account OR u.email_confirmed_at IS NOT NULL)
          FOR UPDATE;
         IF NOT FOUND THEN
           RETURN;
         END IF;
         INSERT INTO auth_one_time_tokens (user_id, kind, email, token_hash, code_hash, expires_at)
-        VALUES (account.id, 'magiclink', account.email, p_token_hash, p_code_hash, now() + make_interval(secs => p_ttl_seconds))
+        VALUES (account.id, 'magiclink', account.email, p_token_hash, p_code_hash,
+                now() + make_interval(secs => p_ttl_seconds))
         ON CONFLICT (user_id, kind) DO UPDATE
           SET email = EXCLUDED.email, token_hash = EXCLUDED.token_hash, code_hash = EXCLUDED.code_hash,
               created_at = now(), expires_at = EXCLUDED.expires_at;
@@ -86,16 +92,17 @@ export class PkceAndMagicLinks1763802000000 implements MigrationInterface {
     // A PKCE challenge waiting for the e-mailed link of that token (issued in the same transaction).
     // Expired flows are tidied here, an hour after their end.
     await db.query(`
-      CREATE FUNCTION auth_flow_await_link(p_link_hash bytea, p_kind text, p_challenge text, p_method text, p_ttl_seconds integer,
-                                           p_ticket text)
+      CREATE FUNCTION auth_flow_await_link(p_link_hash bytea, p_kind text, p_challenge text, p_method text,
+                                           p_ttl_seconds integer, p_ticket text)
       RETURNS void
       LANGUAGE plpgsql VOLATILE SECURITY DEFINER AS $$
       BEGIN
-        IF NOT ${TICKET_VALID('flow-link', "encode(p_link_hash, 'hex')")} THEN
+        IF NOT ${ticketValid('flow-link', "encode(p_link_hash, 'hex')")} THEN
           ${INVALID_TICKET};
         END IF;
         DELETE FROM auth_flow_states WHERE expires_at < now() - interval '1 hour';
-        INSERT INTO auth_flow_states (link_hash, authentication_method, code_challenge, code_challenge_method, expires_at)
+        INSERT INTO auth_flow_states (link_hash, authentication_method, code_challenge, code_challenge_method,
+                                      expires_at)
         VALUES (p_link_hash, p_kind, p_challenge, p_method, now() + make_interval(secs => p_ttl_seconds));
       END $$`);
 
@@ -108,7 +115,7 @@ export class PkceAndMagicLinks1763802000000 implements MigrationInterface {
       RETURNS boolean
       LANGUAGE plpgsql VOLATILE SECURITY DEFINER AS $$
       BEGIN
-        IF NOT ${TICKET_VALID('flow-code', 'p_user::text')} THEN
+        IF NOT ${ticketValid('flow-code', 'p_user::text')} THEN
           ${INVALID_TICKET};
         END IF;
         IF p_link_hash IS NOT NULL THEN
@@ -118,7 +125,8 @@ export class PkceAndMagicLinks1763802000000 implements MigrationInterface {
            WHERE link_hash = p_link_hash AND expires_at > now();
           RETURN FOUND;
         END IF;
-        INSERT INTO auth_flow_states (auth_code_hash, user_id, authentication_method, code_challenge, code_challenge_method, expires_at)
+        INSERT INTO auth_flow_states (auth_code_hash, user_id, authentication_method, code_challenge,
+                                      code_challenge_method, expires_at)
         VALUES (p_code_hash, p_user, p_kind, p_challenge, p_method, now() + make_interval(secs => p_ttl_seconds));
         RETURN true;
       END $$`);
@@ -134,7 +142,8 @@ export class PkceAndMagicLinks1763802000000 implements MigrationInterface {
         flow record;
         proof text;
       BEGIN
-        SELECT f.id, f.user_id, f.authentication_method, f.code_challenge, f.code_challenge_method, f.expires_at INTO flow
+        SELECT f.id, f.user_id, f.authentication_method, f.code_challenge, f.code_challenge_method, f.expires_at
+          INTO flow
           FROM auth_flow_states f WHERE f.auth_code_hash = p_code_hash FOR UPDATE;
         IF NOT FOUND THEN
           ${ANSWER('not_found')}

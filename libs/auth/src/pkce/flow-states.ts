@@ -5,7 +5,11 @@ import { AUTH_CODE_TTL_SECONDS, type PkceChallenge } from './pkce.dto.js';
 /** What a PKCE flow signs in by: an e-mailed link's type, or Google. */
 export type FlowKind = 'signup' | 'recovery' | 'email_change' | 'magiclink' | 'google';
 
-export type Exchange = { outcome: 'exchanged'; userId: string; kind: FlowKind } | { outcome: 'not_found' | 'expired' | 'bad_verifier' };
+type Exchanged = { outcome: 'exchanged'; userId: string; kind: FlowKind };
+export type Exchange = Exchanged | { outcome: 'not_found' | 'expired' | 'bad_verifier' };
+
+/** Who proved the user: the e-mailed link of that token, or Google (with the challenge given at /authorize). */
+type CodeSource = { linkHash: Buffer } | { kind: FlowKind; pkce: PkceChallenge };
 
 /**
  * PKCE flows through the database's narrow functions (migration 1763802000000): a challenge waits
@@ -35,7 +39,7 @@ export class FlowStates {
    * An auth code for a user just proven: by the link of `linkHash` (null when no challenge waits for
    * that link: the implicit flow goes on), or by Google with the challenge given at /authorize.
    */
-  async issueCode(userId: string, source: { linkHash: Buffer } | { kind: FlowKind; pkce: PkceChallenge }): Promise<string | null> {
+  async issueCode(userId: string, source: CodeSource): Promise<string | null> {
     const code = randomToken(32);
     const byLink = 'linkHash' in source;
     const [row] = await queryRows<{ issued: boolean }>(
@@ -62,6 +66,7 @@ export class FlowStates {
       'SELECT * FROM auth_flow_exchange($1, $2)',
       [hashToken(code), verifier],
     );
-    return row.outcome === 'exchanged' ? { outcome: 'exchanged', userId: row.user_id!, kind: row.kind! } : { outcome: row.outcome };
+    if (row.outcome !== 'exchanged') return { outcome: row.outcome };
+    return { outcome: 'exchanged', userId: row.user_id!, kind: row.kind! };
   }
 }

@@ -6,10 +6,11 @@ import { SessionOpener } from '../sessions/session-opener.js';
 import { FlowStates, type Exchange } from './flow-states.js';
 import type { PkceGrantBody } from './pkce.dto.js';
 
+const MISMATCH = 'code challenge does not match previously saved code verifier';
 const FAILURES: Record<Exclude<Exchange['outcome'], 'exchanged'>, () => GoTrueError> = {
   not_found: () => new GoTrueError(404, 'flow_state_not_found', 'invalid flow state, no valid flow state found'),
   expired: () => new GoTrueError(400, 'flow_state_expired', 'invalid flow state, flow state has expired'),
-  bad_verifier: () => new GoTrueError(403, 'bad_code_verifier', 'code challenge does not match previously saved code verifier'),
+  bad_verifier: () => new GoTrueError(403, 'bad_code_verifier', MISMATCH),
 };
 
 /**

@@ -15,13 +15,15 @@ export interface PkceChallenge {
 export const AUTH_CODE_TTL_SECONDS = 300;
 
 const CHALLENGE = /^[A-Za-z0-9._~-]{43,128}$/;
+const BAD_CHALLENGE = 'code_challenge must be 43 to 128 characters of A-Z, a-z, 0-9, "-", ".", "_", "~"';
 
 /** The PKCE fields GoTrue's e-mail routes take (supabase-js with `flowType: 'pkce'` sends them). */
 export class PkceFields {
   @ApiPropertyOptional({
     description:
-      'PKCE (RFC 7636): the challenge of a verifier the client keeps. Given, the e-mailed link returns to `redirect_to?code=<auth_code>`, ' +
-      'to exchange with POST /auth/v1/token?grant_type=pkce; left out, the link signs in with the session in the URL fragment',
+      'PKCE (RFC 7636): the challenge of a verifier the client keeps. Given, the e-mailed link returns to ' +
+      '`redirect_to?code=<auth_code>`, to exchange with POST /auth/v1/token?grant_type=pkce; left out, the link ' +
+      'signs in with the session in the URL fragment',
     example: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
   })
   @IsOptional()
@@ -36,8 +38,10 @@ export class PkceFields {
   code_challenge_method?: string;
 }
 
+type PkceInput = { code_challenge?: unknown; code_challenge_method?: unknown };
+
 /** The challenge of a body or query, checked as GoTrue checks it; undefined for the implicit flow. */
-export function pkceChallenge(fields: { code_challenge?: unknown; code_challenge_method?: unknown }): PkceChallenge | undefined {
+export function pkceChallenge(fields: PkceInput): PkceChallenge | undefined {
   const challenge = fields.code_challenge ?? undefined;
   const method = fields.code_challenge_method ?? undefined;
   if (challenge === undefined && method === undefined) return undefined;
@@ -49,18 +53,24 @@ export function pkceChallenge(fields: { code_challenge?: unknown; code_challenge
     throw new GoTrueError(400, 'validation_failed', 'code_challenge_method must be s256 or plain');
   }
   if (!CHALLENGE.test(challenge)) {
-    throw new GoTrueError(400, 'validation_failed', 'code_challenge must be 43 to 128 characters of A-Z, a-z, 0-9, "-", ".", "_", "~"');
+    throw new GoTrueError(400, 'validation_failed', BAD_CHALLENGE);
   }
   return { challenge, method: lower as PkceMethod };
 }
 
 export class PkceGrantBody {
-  @ApiProperty({ description: 'The `code` the link or callback added to `redirect_to` (single use, 5 minutes)', example: 'k7Hq2...' })
+  @ApiProperty({
+    description: 'The `code` the link or callback added to `redirect_to` (single use, 5 minutes)',
+    example: 'k7Hq2...',
+  })
   @IsString({ message: 'auth_code must be a string' })
   @MaxLength(200)
   auth_code: string;
 
-  @ApiProperty({ description: 'The verifier whose challenge the flow was started with (43 to 128 characters)', example: 'dBjftJeZ4CVP...' })
+  @ApiProperty({
+    description: 'The verifier whose challenge the flow was started with (43 to 128 characters)',
+    example: 'dBjftJeZ4CVP...',
+  })
   @IsString({ message: 'code_verifier must be a string' })
   @Length(43, 128, { message: 'code_verifier must be 43 to 128 characters' })
   code_verifier: string;

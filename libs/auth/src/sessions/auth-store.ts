@@ -101,10 +101,11 @@ export class AuthStore {
     ttlSeconds: number,
     anyAccount: boolean,
   ): Promise<IssuedToken | null> {
+    const ticket = this.databases.ticket('issue-token', `${email.toLowerCase()}:magiclink`);
     const [row] = await queryRows<{ user_id: string; email: string }>(
       this.db.tx,
       'SELECT * FROM auth_issue_magic_link($1, $2, $3, $4, $5, $6)',
-      [email, tokenHash, codeHash, ttlSeconds, anyAccount, this.databases.ticket('issue-token', `${email.toLowerCase()}:magiclink`)],
+      [email, tokenHash, codeHash, ttlSeconds, anyAccount, ticket],
     );
     return row ? { userId: row.user_id, recipient: row.email, email: row.email, newEmail: null } : null;
   }

@@ -1,7 +1,8 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 import { SYSTEM_ROLE } from '@app/core';
 
-const BEFORE = ['confirm_signup', 'reset_password', 'confirm_email_change', 'email_changed', 'team_invitation', 'webhook_disabled'];
+const ACCOUNT = ['confirm_signup', 'reset_password', 'confirm_email_change', 'email_changed'];
+const BEFORE = [...ACCOUNT, 'team_invitation', 'webhook_disabled'];
 const list = (values: readonly string[]) => values.map((value) => `'${value}'`).join(', ');
 const constraint = (templates: readonly string[]) =>
   `ALTER TABLE mail_outbox DROP CONSTRAINT mail_outbox_template_check,
