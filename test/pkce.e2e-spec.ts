@@ -231,6 +231,27 @@ describe('PKCE sign-in flows', () => {
     expect(exchanged.data.user).toMatchObject({ email, app_metadata: { provider: 'google' } });
   });
 
+  it('Google with PKCE: a declined consent comes back in the query (a server sees it), nothing signed in', async () => {
+    const challenge = s256(newVerifier());
+    const authorize = new URLSearchParams({
+      provider: 'google',
+      redirect_to: WELCOME,
+      code_challenge: challenge,
+      code_challenge_method: 'S256',
+    });
+    const started = await api.request('GET', `/auth/v1/authorize?${authorize}`);
+    expect(started.status).toBe(302);
+    const state = new URL(started.headers.get('location')!).searchParams.get('state')!;
+    const query = new URLSearchParams({ error: 'access_denied', error_description: 'The user declined', state });
+    const back = await api.request('GET', `/auth/v1/callback?${query}`);
+    expect(back.status).toBe(302);
+    const location = new URL(back.headers.get('location')!);
+    expect(location.searchParams.get('error')).toBe('access_denied');
+    expect(location.searchParams.get('error_description')).toBe('The user declined');
+    expect(location.searchParams.has('code')).toBe(false);
+    expect(location.hash).toBe('');
+  });
+
   it('@supabase/ssr: the server exchanges the code into cookies, a later server client reads the user', async () => {
     const jar = new Map<string, string>();
     const serverClient = () =>
