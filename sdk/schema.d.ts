@@ -10,7 +10,7 @@ export interface paths {
     };
     /**
      * Start Google sign-in: redirects to Google's consent page (state + PKCE)
-     * @description Open it in the browser (supabase-js `signInWithOAuth({ provider: "google" })`). After the consent page Google returns to GET /auth/v1/callback, which sends the browser on to `redirect_to` signed in. Needs GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET on the server.
+     * @description Open it in the browser (supabase-js `signInWithOAuth({ provider: "google" })`). After the consent page Google returns to GET /auth/v1/callback, which sends the browser on to `redirect_to` signed in. Needs GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET on the server. With `code_challenge` (supabase-js `flowType: "pkce"`) the callback returns `redirect_to?code=<auth_code>` for grant_type=pkce.
      */
     get: operations['AuthController_authorize'];
     put?: never;
@@ -29,8 +29,8 @@ export interface paths {
       cookie?: never;
     };
     /**
-     * Google returns here; redirects to redirect_to with the session in the URL fragment
-     * @description Google's redirect, not called by apps. With a known `state` the browser always goes on to the sign-in's `redirect_to`: signed in, or with `#error=…&error_description=…` when the user declined or the sign-in failed. A missing, expired or used `state` answers 400.
+     * Google returns here; redirects to redirect_to signed in (the session in the fragment, or an auth code)
+     * @description Google's redirect, not called by apps. With a known `state` the browser always goes on to the sign-in's `redirect_to`: signed in, or with `error=…&error_description=…` when the user declined or the sign-in failed (in the query when the sign-in was started with a PKCE `code_challenge`, else in the fragment). A missing, expired or used `state` answers 400.
      */
     get: operations['AuthController_callback'];
     put?: never;
@@ -55,6 +55,26 @@ export interface paths {
      * @description An ended session's refresh token stops working at once, and its access tokens are refused (401 `session_not_found`) from the next request on.
      */
     post: operations['AuthController_logout'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/auth/v1/otp': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Passwordless sign-in: mail a magic link and a 6-digit code
+     * @description supabase-js `signInWithOtp`. Always `{}`: the answer never says whether an account has the address. The link (GET /auth/v1/verify, type magiclink) signs the browser in at `redirect_to`; the code is used with POST /auth/v1/verify `{type: "email", email, token}`; both valid AUTH_OTP_TTL (1 h) and once. With `create_user` (default true) a new address gets an account as sign-up makes it from `data` (a merchant, or with `data.role: "customer"` and `data.store_id` a customer of that store), without a password and confirmed once the link or code is used. `create_user: false` mails nothing to an address without a confirmed account. With `code_challenge` the link returns `redirect_to?code=` for grant_type=pkce.
+     */
+    post: operations['AuthController_otp'];
     delete?: never;
     options?: never;
     head?: never;
@@ -131,8 +151,8 @@ export interface paths {
     get?: never;
     put?: never;
     /**
-     * Sign in (grant_type=password) or rotate a refresh token (grant_type=refresh_token)
-     * @description Refresh tokens are single use. A token presented again within AUTH_REFRESH_REUSE_INTERVAL (10 s) of its own rotation returns the session's current tokens: its latest refresh token (the same for every caller) and a new access token, revoking nothing, so concurrent refreshes of one token all succeed with one rotation. Presented later, it revokes its whole session and answers 400 `refresh_token_already_used`. Password attempts are limited per client address, and failures per account (429; see docs/api.md § Rate limits).
+     * Sign in (grant_type=password), rotate a refresh token (grant_type=refresh_token) or exchange a PKCE auth code (grant_type=pkce)
+     * @description Refresh tokens are single use: presenting one again revokes its whole session and answers 400 `refresh_token_already_used`. Password attempts are limited per client address, and failures per account (429; see docs/api.md § Rate limits).
      */
     post: operations['AuthController_token'];
     delete?: never;
@@ -173,37 +193,17 @@ export interface paths {
       cookie?: never;
     };
     /**
-     * An e-mail's link: uses its token and sends the browser to redirect_to with the session in the URL fragment
-     * @description `redirect_to` must be on ALLOWED_REDIRECT_ORIGINS, else the browser goes to AUTH_SITE_URL. Failures go there too: `#error=access_denied&error_code=otp_expired&error_description=…`.
+     * An e-mail's link: uses its token and sends the browser to redirect_to, signed in
+     * @description `redirect_to` must be on ALLOWED_REDIRECT_ORIGINS, else the browser goes to AUTH_SITE_URL. When the e-mail was asked for with a PKCE `code_challenge`, the browser goes to `redirect_to?code=<auth_code>` (exchange it with POST /auth/v1/token?grant_type=pkce); otherwise the session is in the URL fragment. Failures go there too: `#error=access_denied&error_code=otp_expired&error_description=…`.
      */
     get: operations['AuthController_verifyLink'];
     put?: never;
     /**
      * Use an e-mail's link token or code, and sign in
-     * @description `{type, token_hash}` (the `token` of the link) or `{type, email, token}` (the 6-digit code; wrong codes are limited per address). Types: `signup` (confirms the address), `recovery` (then set a password with PUT /auth/v1/user), `email_change` (the new address becomes the account's; the old one is told), `invite` (an invitation e-mail's link: joins the store, making a team member account when needed). Each works once, within AUTH_OTP_TTL.
+     * @description `{type, token_hash}` (the `token` of the link) or `{type, email, token}` (the 6-digit code; wrong codes are limited per address). Types: `signup` (confirms the address), `recovery` (then set a password with PUT /auth/v1/user), `email_change` (the new address becomes the account's; the old one is told), `invite` (an invitation e-mail's link: joins the store, making a team member account when needed), `magiclink` (the link of POST /auth/v1/otp), `email` (a 6-digit code of POST /auth/v1/otp, or of a sign-up confirmation). Each works once, within AUTH_OTP_TTL. This answers the session even when the e-mail was asked for with a PKCE challenge.
      */
     post: operations['AuthController_verify'];
     delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/functions/v1/api-keys/{api_key_id}': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    post?: never;
-    /**
-     * Revoke a store key
-     * @description Owner or admin. The key is refused (401) from its next request on; revoking it again answers the same. A key of a store the caller does not own (another tenant's) answers 404.
-     */
-    delete: operations['ApiKeysController_revoke'];
     options?: never;
     head?: never;
     patch?: never;
@@ -729,30 +729,6 @@ export interface paths {
     patch: operations['StoresController_update'];
     trace?: never;
   };
-  '/functions/v1/stores/{store_id}/api-keys': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * The store's keys
-     * @description Owner or admin. Newest first, revoked ones too, paged by `limit` and `cursor`; never a secret.
-     */
-    get: operations['ApiKeysController_list'];
-    put?: never;
-    /**
-     * Create a store key
-     * @description Owner or admin. Answers the key and its `secret` (`sk_` and 32 random bytes, base64url), shown this once: the server keeps only its SHA-256. A server sends the secret as `Authorization: Bearer sk_…` (no `apikey` header needed) and acts as a team member of this one store with the key's permissions. Store keys never manage keys, members or stores, never call /auth/v1, and answer 403 on routes about a signed-in person. Not idempotent by design: a retried creation makes a second key (revoke the one not used); no answer holding a secret is ever stored.
-     */
-    post: operations['ApiKeysController_create'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
   '/functions/v1/stores/{store_id}/customers': {
     parameters: {
       query?: never;
@@ -771,26 +747,6 @@ export interface paths {
      * @description Staff only. Fires `customer.created` with `{customer_id, name, email}`. The record has no account (`user_id: null`) and keeps none: a customer sign-up with its e-mail is refused (422 `user_already_exists`), since sign-up does not verify e-mail addresses and linking would hand a stranger the record and its orders.
      */
     post: operations['CustomersController_create'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/functions/v1/stores/{store_id}/events': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * A store's events, oldest first
-     * @description The envelopes `{id, event, created_at, store_id, data}` of the store events, exactly as a webhook subscribed to them receives them (the same JSON, key for key), whatever webhooks exist: to reconcile after a receiver was down or a webhook disabled. Oldest first (`created_at`, then `id`). Filters: `since` (created at or after it; default the oldest event kept: at least the last 30 days are kept) and `type` (one event kind). Staff with the `webhooks` permission, owners and admins. An event is listed once its change has committed, possibly a moment before its webhooks receive it; `created_at` is when it was written, so an event can appear behind one listed before: when polling, ask again from a few minutes before the last `created_at` seen and de-duplicate on `id`.
-     */
-    get: operations['StoreEventsController_list'];
-    put?: never;
-    post?: never;
     delete?: never;
     options?: never;
     head?: never;
@@ -994,7 +950,7 @@ export interface paths {
     };
     /**
      * A webhook's deliveries with their attempts, newest first
-     * @description One delivery per event (plus test events and redeliveries), filtered by `status` (`pending`, `succeeded`, `failed`, `cancelled`, `skipped`: an event that came while the webhook was disabled, never sent). Each attempt records when it started, its duration, the status code, the error, a short excerpt of the receiver's answer and when the next attempt is due.
+     * @description One delivery per event (plus test events and redeliveries), filtered by `status` (`pending`, `succeeded`, `failed`, `cancelled`). Each attempt records when it started, its duration, the status code, the error, a short excerpt of the receiver's answer and when the next attempt is due.
      */
     get: operations['WebhookDeliveriesController_list'];
     put?: never;
@@ -1035,8 +991,8 @@ export interface paths {
     get?: never;
     put?: never;
     /**
-     * Re-send what failed or was skipped since a time
-     * @description Redelivers every event whose latest delivery since `since` (at most 30 days ago, not in the future) failed, was cancelled or was skipped (it came while the webhook was disabled), e.g. after re-enabling a disabled webhook: same envelope `id` and body, signed with the current secret. A disabled webhook answers 409 (re-enable it first, as nothing can be sent to it). Events already redelivered are not sent again, so repeating the call is safe. At most 500 events per call, oldest first; `has_more` says more remain (call again with the same `since`). Answers 200 even when nothing qualified. Its first attempt is queued once the request has committed, then the usual retry schedule applies.
+     * Re-send what failed since a time
+     * @description Redelivers every event whose latest delivery since `since` (at most 30 days ago, not in the future) failed or was cancelled, e.g. after re-enabling a disabled webhook. Events already redelivered are not sent again, so repeating the call is safe. At most 500 events per call, oldest first; `has_more` says more remain (call again with the same `since`). Answers 200 even when nothing qualified. Its first attempt is queued once the request has committed, then the usual retry schedule applies.
      */
     post: operations['WebhookDeliveriesController_recover'];
     delete?: never;
@@ -1166,58 +1122,6 @@ export interface components {
        */
       reason?: string;
     };
-    ApiKeyView: {
-      /**
-       * Format: date-time
-       * @example 2026-11-22T10:00:00.000Z
-       */
-      created_at: string;
-      /**
-       * Format: date-time
-       * @description `null`: the key does not expire
-       * @example null
-       */
-      expires_at: string | null;
-      /**
-       * Format: uuid
-       * @example 0d6f5a52-9c1e-4b8a-a3f7-5e2d1c0b9a88
-       */
-      id: string;
-      /**
-       * Format: date-time
-       * @description When the key was last used, to the minute; `null` before its first use
-       * @example null
-       */
-      last_used_at: string | null;
-      /**
-       * @description What the key is for, as its creator named it
-       * @example Warehouse sync
-       */
-      name: string;
-      /**
-       * @description What the key may do in its store
-       * @example [
-       *       "catalog"
-       *     ]
-       */
-      permissions: ('catalog' | 'orders' | 'customers' | 'ai' | 'social' | 'webhooks' | 'billing')[];
-      /**
-       * @description The first characters of the secret (`sk_` and 8 more): not secret, to tell keys apart
-       * @example sk_Q3vX9kz0
-       */
-      prefix: string;
-      /**
-       * Format: date-time
-       * @description `null` while the key works
-       * @example null
-       */
-      revoked_at: string | null;
-      /**
-       * Format: uuid
-       * @example 6f1c0b1e-2d4a-4c1b-9f57-1f0e8f6b8a11
-       */
-      store_id: string;
-    };
     AttemptView: {
       /**
        * @description 1 for the first attempt
@@ -1255,26 +1159,6 @@ export interface components {
        * @example 500
        */
       status_code: number | null;
-    };
-    CreateApiKeyDto: {
-      /**
-       * Format: date-time
-       * @description When the key stops working (in the future); left out, it works until revoked
-       * @example 2027-11-22T10:00:00.000Z
-       */
-      expires_at?: string;
-      /**
-       * @description What the key is for (1–100 characters), to tell keys apart
-       * @example Warehouse sync
-       */
-      name: string;
-      /**
-       * @description What the key may do in the store, as a team member: at least one of catalog, orders, customers, ai, social, webhooks, billing
-       * @example [
-       *       "catalog"
-       *     ]
-       */
-      permissions: ('catalog' | 'orders' | 'customers' | 'ai' | 'social' | 'webhooks' | 'billing')[];
     };
     CreateCustomerDto: {
       /**
@@ -1533,11 +1417,10 @@ export interface components {
        */
       redelivery_of: string | null;
       /**
-       * @description `cancelled`: stopped when the webhook was disabled; `skipped`: the event came while the webhook was disabled, nothing was sent (`recover` sends it after re-enabling)
        * @example pending
        * @enum {string}
        */
-      status: 'pending' | 'succeeded' | 'failed' | 'cancelled' | 'skipped';
+      status: 'pending' | 'succeeded' | 'failed' | 'cancelled';
       /**
        * Format: date-time
        * @example 2026-11-22T10:00:00.412Z
@@ -2698,11 +2581,48 @@ export interface components {
        */
       updated_at: string;
     };
+    OtpBody: {
+      /**
+       * @description PKCE (RFC 7636): the challenge of a verifier the client keeps. Given, the e-mailed link returns to `redirect_to?code=<auth_code>`, to exchange with POST /auth/v1/token?grant_type=pkce; left out, the link signs in with the session in the URL fragment
+       * @example E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM
+       */
+      code_challenge?: string;
+      /**
+       * @description With code_challenge (either case)
+       * @example s256
+       * @enum {string}
+       */
+      code_challenge_method?: 's256' | 'plain';
+      /**
+       * @description Make an account for a new address (supabase-js `shouldCreateUser`, default true); false mails nothing to an address without a confirmed account
+       * @default true
+       */
+      create_user?: boolean;
+      /** @description For a new account: read as sign-up reads it (a customer of `store_id`, …) */
+      data?: components['schemas']['SignUpData'];
+      /**
+       * @description Where to mail the magic link and code
+       * @example ada@example.com
+       */
+      email: string;
+    };
     PasswordGrantBody: {
       /** @example ada@example.com */
       email: string;
       /** @example correct horse battery */
       password: string;
+    };
+    PkceGrantBody: {
+      /**
+       * @description The `code` the link or callback added to `redirect_to` (single use, 5 minutes)
+       * @example k7Hq2...
+       */
+      auth_code: string;
+      /**
+       * @description The verifier whose challenge the flow was started with (43 to 128 characters)
+       * @example dBjftJeZ4CVP...
+       */
+      code_verifier: string;
     };
     PlaceOrderDto: {
       /**
@@ -2978,12 +2898,23 @@ export interface components {
       url: string | null;
     };
     RecoverBody: {
+      /**
+       * @description PKCE (RFC 7636): the challenge of a verifier the client keeps. Given, the e-mailed link returns to `redirect_to?code=<auth_code>`, to exchange with POST /auth/v1/token?grant_type=pkce; left out, the link signs in with the session in the URL fragment
+       * @example E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM
+       */
+      code_challenge?: string;
+      /**
+       * @description With code_challenge (either case)
+       * @example s256
+       * @enum {string}
+       */
+      code_challenge_method?: 's256' | 'plain';
       /** @example ada@example.com */
       email: string;
     };
     RecoverDeliveriesDto: {
       /**
-       * @description ISO 8601 timestamp with a time zone, not in the future and at most 30 days ago: every event whose latest delivery to this webhook since then failed, was cancelled or was skipped is delivered again.
+       * @description ISO 8601 timestamp with a time zone, not in the future and at most 30 days ago: every event whose latest delivery to this webhook since then failed or was cancelled is delivered again.
        * @example 2026-11-21T00:00:00Z
        */
       since: string;
@@ -3058,6 +2989,17 @@ export interface components {
     };
     ResendBody: {
       /**
+       * @description PKCE (RFC 7636): the challenge of a verifier the client keeps. Given, the e-mailed link returns to `redirect_to?code=<auth_code>`, to exchange with POST /auth/v1/token?grant_type=pkce; left out, the link signs in with the session in the URL fragment
+       * @example E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM
+       */
+      code_challenge?: string;
+      /**
+       * @description With code_challenge (either case)
+       * @example s256
+       * @enum {string}
+       */
+      code_challenge_method?: 's256' | 'plain';
+      /**
        * @description The account's address (for email_change, its current one)
        * @example ada@example.com
        */
@@ -3086,7 +3028,13 @@ export interface components {
        */
       expires_in: number;
       /**
-       * @description Single use: trade it at POST /auth/v1/token?grant_type=refresh_token for the next session (presented again within AUTH_REFRESH_REUSE_INTERVAL of that, it returns the session's current tokens)
+       * @description grant_type=pkce only: the kind of e-mailed link the auth code came from (none after Google)
+       * @example recovery
+       * @enum {string}
+       */
+      redirect_type?: 'signup' | 'recovery' | 'email_change' | 'magiclink';
+      /**
+       * @description Single use: trade it at POST /auth/v1/token?grant_type=refresh_token for the next session
        * @example n3Vq2xk8...
        */
       refresh_token: string;
@@ -3098,6 +3046,17 @@ export interface components {
       user: components['schemas']['UserView'];
     };
     SignUpBody: {
+      /**
+       * @description PKCE (RFC 7636): the challenge of a verifier the client keeps. Given, the e-mailed link returns to `redirect_to?code=<auth_code>`, to exchange with POST /auth/v1/token?grant_type=pkce; left out, the link signs in with the session in the URL fragment
+       * @example E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM
+       */
+      code_challenge?: string;
+      /**
+       * @description With code_challenge (either case)
+       * @example s256
+       * @enum {string}
+       */
+      code_challenge_method?: 's256' | 'plain';
       data?: components['schemas']['SignUpData'];
       /** @example ada@example.com */
       email: string;
@@ -3426,21 +3385,6 @@ export interface components {
        */
       store_id: string;
     };
-    /** @description A store event `{id, event, created_at, store_id, data}`: exactly what a webhook subscribed to it receives as the body of a delivery. `data` depends on `event`. */
-    StoreEventEnvelope:
-      | components['schemas']['OrderCreatedEvent']
-      | components['schemas']['OrderUpdatedEvent']
-      | components['schemas']['OrderPaidEvent']
-      | components['schemas']['OrderShippedEvent']
-      | components['schemas']['OrderDeliveredEvent']
-      | components['schemas']['OrderCancelledEvent']
-      | components['schemas']['OrderRefundedEvent']
-      | components['schemas']['ProductCreatedEvent']
-      | components['schemas']['ProductUpdatedEvent']
-      | components['schemas']['ProductDeletedEvent']
-      | components['schemas']['InventoryUpdatedEvent']
-      | components['schemas']['CustomerCreatedEvent']
-      | components['schemas']['CustomerUpdatedEvent'];
     StoreMailSettingsView: {
       /**
        * @description Mail the owner when a scheduled post fails on a platform
@@ -3625,6 +3569,17 @@ export interface components {
     };
     UpdateUserBody: {
       /**
+       * @description PKCE (RFC 7636): the challenge of a verifier the client keeps. Given, the e-mailed link returns to `redirect_to?code=<auth_code>`, to exchange with POST /auth/v1/token?grant_type=pkce; left out, the link signs in with the session in the URL fragment
+       * @example E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM
+       */
+      code_challenge?: string;
+      /**
+       * @description With code_challenge (either case)
+       * @example s256
+       * @enum {string}
+       */
+      code_challenge_method?: 's256' | 'plain';
+      /**
        * @description The current password, when the session did not sign in recently
        * @example correct horse battery
        */
@@ -3678,7 +3633,7 @@ export interface components {
        */
       secret?: string;
       /**
-       * @description `disabled` stops deliveries (pending ones are cancelled; events from then on are recorded as `skipped` deliveries, nothing sent; `disabled_reason` becomes "Disabled by the merchant"); `active` re-enables, clears `disabled_reason` and resets the webhook's circuit breaker and concurrency slots: events from then on are delivered at once, and `recover` re-sends what failed, was cancelled or was skipped meanwhile.
+       * @description `disabled` stops deliveries (pending ones are cancelled; `disabled_reason` becomes "Disabled by the merchant"); `active` re-enables and clears `disabled_reason`: events from then on are delivered again, and `recover` re-sends what failed or was cancelled meanwhile.
        * @example active
        * @enum {string}
        */
@@ -3822,7 +3777,7 @@ export interface components {
        * @example recovery
        * @enum {string}
        */
-      type: 'signup' | 'recovery' | 'email_change' | 'invite';
+      type: 'signup' | 'recovery' | 'email_change' | 'invite' | 'magiclink' | 'email';
     };
     WebhookView: {
       /**
@@ -3893,14 +3848,7 @@ export interface components {
   responses: never;
   parameters: never;
   requestBodies: never;
-  headers: {
-    /** @description Requests the caller may make to this route in the current window (RATE_LIMIT_PER_MINUTE's window) */
-    'RateLimit-Limit': number;
-    /** @description Requests left in the current window; 0 on a 429 */
-    'RateLimit-Remaining': number;
-    /** @description Seconds until the window resets (on a 429, the same as Retry-After) */
-    'RateLimit-Reset': number;
-  };
+  headers: never;
   pathItems: never;
 }
 export type $defs = Record<string, never>;
@@ -3908,6 +3856,10 @@ export interface operations {
   AuthController_authorize: {
     parameters: {
       query: {
+        /** @description With code_challenge (either case) */
+        code_challenge_method?: 's256' | 'plain';
+        /** @description PKCE: the challenge of the app's verifier; the callback then returns `redirect_to?code=<auth_code>` */
+        code_challenge?: string;
         /** @description Where to return; must be on ALLOWED_REDIRECT_ORIGINS */
         redirect_to: string;
         provider: 'google';
@@ -3927,7 +3879,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description `validation_failed`: a provider other than google, or `redirect_to` not on an allowed origin; `provider_disabled`: Google sign-in not configured */
+      /** @description `validation_failed`: a provider other than google, `redirect_to` not on an allowed origin, or a bad PKCE challenge; `provider_disabled`: Google sign-in not configured */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3988,10 +3940,10 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description To the sign-in's `redirect_to`, signed in or with the failure in the URL fragment */
+      /** @description To the sign-in's `redirect_to`, signed in or with the failure */
       302: {
         headers: {
-          /** @description `redirect_to#access_token=…&refresh_token=…&expires_in=3600&expires_at=…&token_type=bearer`, or `#error=…&error_description=…` */
+          /** @description `redirect_to?code=…` (PKCE), `redirect_to#access_token=…&refresh_token=…&expires_in=3600&expires_at=…&token_type=bearer`, or `#error=…&error_description=…` */
           Location?: string;
           [name: string]: unknown;
         };
@@ -4100,6 +4052,83 @@ export interface operations {
         };
       };
       /** @description `over_request_rate_limit`: too many requests from this client (RATE_LIMIT_PER_MINUTE) */
+      429: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 429,
+           *       "error_code": "over_request_rate_limit",
+           *       "msg": "Too many requests, retry in 42 seconds"
+           *     }
+           */
+          'application/json': components['schemas']['GoTrueErrorBody'];
+        };
+      };
+    };
+  };
+  AuthController_otp: {
+    parameters: {
+      query?: {
+        /** @description Where the e-mail's link sends the browser; must be on ALLOWED_REDIRECT_ORIGINS (else AUTH_SITE_URL) */
+        redirect_to?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['OtpBody'];
+      };
+    };
+    responses: {
+      /** @description Always `{}` */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': Record<string, never>;
+        };
+      };
+      /** @description `validation_failed`: a missing or bad e-mail address, a bad PKCE challenge, or (create_user) `data.store_id` missing or unknown for a customer */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 400,
+           *       "error_code": "validation_failed",
+           *       "msg": "Unable to validate email address: invalid format"
+           *     }
+           */
+          'application/json': components['schemas']['GoTrueErrorBody'];
+        };
+      };
+      /** @description `no_authorization`: neither the public API key nor a token was sent; `invalid_api_key`: a wrong `apikey` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 401,
+           *       "error_code": "no_authorization",
+           *       "msg": "No API key found in request: send the public API key in the apikey header or as a Bearer token"
+           *     }
+           */
+          'application/json': components['schemas']['GoTrueErrorBody'];
+        };
+      };
+      /** @description `over_email_send_rate_limit`: too many e-mails to this address or from this client address; `over_request_rate_limit`: too many requests (RATE_LIMIT_PER_MINUTE) */
       429: {
         headers: {
           /** @description Seconds to wait before trying again */
@@ -4369,7 +4398,7 @@ export interface operations {
   AuthController_token: {
     parameters: {
       query: {
-        grant_type: 'password' | 'refresh_token';
+        grant_type: 'password' | 'refresh_token' | 'pkce';
       };
       header?: never;
       path?: never;
@@ -4377,11 +4406,12 @@ export interface operations {
     };
     requestBody: {
       content: {
-        'application/json': components['schemas']['PasswordGrantBody'] | components['schemas']['RefreshGrantBody'];
+        'application/json':
+          components['schemas']['PasswordGrantBody'] | components['schemas']['RefreshGrantBody'] | components['schemas']['PkceGrantBody'];
       };
     };
     responses: {
-      /** @description A session */
+      /** @description A session. grant_type=pkce exchanges the `code` an e-mailed link or the Google callback added to `redirect_to` (the flow started with a `code_challenge`) with the verifier of that challenge, once and within 5 minutes, for a new session; `redirect_type` names the kind of link used (e.g. `recovery`). */
       200: {
         headers: {
           [name: string]: unknown;
@@ -4390,7 +4420,7 @@ export interface operations {
           'application/json': components['schemas']['SessionView'];
         };
       };
-      /** @description `invalid_credentials`, `email_not_confirmed` (the right password, an address not confirmed yet), `refresh_token_not_found`, `refresh_token_already_used`, `validation_failed` */
+      /** @description `invalid_credentials`, `email_not_confirmed` (the right password, an address not confirmed yet), `refresh_token_not_found`, `refresh_token_already_used`, `flow_state_expired` (an auth code older than 5 minutes), `validation_failed` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4417,6 +4447,38 @@ export interface operations {
            *       "code": 401,
            *       "error_code": "no_authorization",
            *       "msg": "No API key found in request: send the public API key in the apikey header or as a Bearer token"
+           *     }
+           */
+          'application/json': components['schemas']['GoTrueErrorBody'];
+        };
+      };
+      /** @description `bad_code_verifier`: the verifier does not fit the code's challenge (the code stays usable) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 403,
+           *       "error_code": "bad_code_verifier",
+           *       "msg": "code challenge does not match previously saved code verifier"
+           *     }
+           */
+          'application/json': components['schemas']['GoTrueErrorBody'];
+        };
+      };
+      /** @description `flow_state_not_found`: an unknown or already used auth code */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 404,
+           *       "error_code": "flow_state_not_found",
+           *       "msg": "invalid flow state, no valid flow state found"
            *     }
            */
           'application/json': components['schemas']['GoTrueErrorBody'];
@@ -4639,7 +4701,7 @@ export interface operations {
         redirect_to?: string;
         /** @description The link's token */
         token: string;
-        type: 'signup' | 'recovery' | 'email_change' | 'invite';
+        type: 'signup' | 'recovery' | 'email_change' | 'invite' | 'magiclink';
       };
       header?: never;
       path?: never;
@@ -4647,10 +4709,10 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Always, the link used or not: to `redirect_to` with the session, or the failure, in the URL fragment */
+      /** @description Always, the link used or not: to `redirect_to` with an auth code (PKCE), the session, or the failure */
       302: {
         headers: {
-          /** @description `redirect_to#access_token=…&expires_at=…&expires_in=3600&refresh_token=…&token_type=bearer&type=recovery`, or `#error=access_denied&error_code=otp_expired&error_description=…` */
+          /** @description `redirect_to?code=…` (PKCE), `redirect_to#access_token=…&expires_at=…&expires_in=3600&refresh_token=…&token_type=bearer&type=recovery`, or `#error=access_denied&error_code=otp_expired&error_description=…` */
           Location?: string;
           [name: string]: unknown;
         };
@@ -4798,176 +4860,6 @@ export interface operations {
       };
     };
   };
-  ApiKeysController_revoke: {
-    parameters: {
-      query?: never;
-      header?: {
-        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
-        'Idempotency-Key'?: string;
-      };
-      path: {
-        api_key_id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description OK */
-      200: {
-        headers: {
-          /** @description `true` when this is the kept answer to an earlier request with the same `Idempotency-Key` */
-          'Idempotent-Replayed'?: 'true';
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /**
-             * @example API key revoked
-             * @enum {string}
-             */
-            message: 'API key revoked';
-            /**
-             * @description Always `true` on a 2xx answer
-             * @enum {boolean}
-             */
-            success: true;
-          };
-        };
-      };
-      /** @description Validation failed; `details` lists each field */
-      400: {
-        headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": {
-           *         "code": "VALIDATION_FAILED",
-           *         "details": [
-           *           {
-           *             "field": "name",
-           *             "message": "name should not be empty"
-           *           }
-           *         ],
-           *         "message": "Request validation failed"
-           *       },
-           *       "success": false
-           *     }
-           */
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-      /** @description Missing, expired or invalid token, a wrong apikey, or the public key alone */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": {
-           *         "code": "UNAUTHENTICATED",
-           *         "message": "Invalid or expired access token"
-           *       },
-           *       "success": false
-           *     }
-           */
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-      /** @description Only merchants and admins own keys; store keys never manage keys */
-      403: {
-        headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": {
-           *         "code": "FORBIDDEN",
-           *         "message": "Only the store owner may do this"
-           *       },
-           *       "success": false
-           *     }
-           */
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-      /** @description No such key, or another store's */
-      404: {
-        headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": {
-           *         "code": "NOT_FOUND",
-           *         "message": "API key not found"
-           *       },
-           *       "success": false
-           *     }
-           */
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-      /** @description A request with the same Idempotency-Key is still being processed */
-      409: {
-        headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": {
-           *         "code": "CONFLICT",
-           *         "message": "A request with this Idempotency-Key is still being processed; retry once it has finished"
-           *       },
-           *       "success": false
-           *     }
-           */
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-      /** @description The Idempotency-Key was already used with another route or body */
-      422: {
-        headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": {
-           *         "code": "UNPROCESSABLE",
-           *         "message": "This Idempotency-Key was already used for a different request; use a new key for a new request"
-           *       },
-           *       "success": false
-           *     }
-           */
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-    };
-  };
   CreditsController_get: {
     parameters: {
       query: {
@@ -4987,9 +4879,6 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -5024,9 +4913,6 @@ export interface operations {
       /** @description Validation failed; `details` lists each field */
       400: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -5069,9 +4955,6 @@ export interface operations {
       /** @description The caller sees the store but may not do this */
       403: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -5090,9 +4973,6 @@ export interface operations {
       /** @description No such store, or another tenant's */
       404: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -5113,10 +4993,7 @@ export interface operations {
   CreditsController_grant: {
     parameters: {
       query?: never;
-      header?: {
-        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
-        'Idempotency-Key'?: string;
-      };
+      header?: never;
       path?: never;
       cookie?: never;
     };
@@ -5129,11 +5006,6 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
-          /** @description `true` when this is the kept answer to an earlier request with the same `Idempotency-Key` */
-          'Idempotent-Replayed'?: 'true';
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -5154,9 +5026,6 @@ export interface operations {
       /** @description Validation failed; `details` lists each field */
       400: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -5199,9 +5068,6 @@ export interface operations {
       /** @description Not the admin */
       403: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -5220,9 +5086,6 @@ export interface operations {
       /** @description No such store */
       404: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -5231,48 +5094,6 @@ export interface operations {
            *       "error": {
            *         "code": "NOT_FOUND",
            *         "message": "Store not found"
-           *       },
-           *       "success": false
-           *     }
-           */
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-      /** @description A request with the same Idempotency-Key is still being processed */
-      409: {
-        headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": {
-           *         "code": "CONFLICT",
-           *         "message": "A request with this Idempotency-Key is still being processed; retry once it has finished"
-           *       },
-           *       "success": false
-           *     }
-           */
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-      /** @description The Idempotency-Key was already used with another route or body */
-      422: {
-        headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": {
-           *         "code": "UNPROCESSABLE",
-           *         "message": "This Idempotency-Key was already used for a different request; use a new key for a new request"
            *       },
            *       "success": false
            *     }
@@ -5296,9 +5117,6 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -5315,9 +5133,6 @@ export interface operations {
       /** @description Validation failed; `details` lists each field */
       400: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -5360,9 +5175,6 @@ export interface operations {
       /** @description The caller sees the store but may not do this */
       403: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -5381,9 +5193,6 @@ export interface operations {
       /** @description No such store, or another tenant's */
       404: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -5404,10 +5213,7 @@ export interface operations {
   CustomersController_update: {
     parameters: {
       query?: never;
-      header?: {
-        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
-        'Idempotency-Key'?: string;
-      };
+      header?: never;
       path: {
         customer_id: string;
       };
@@ -5422,11 +5228,6 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
-          /** @description `true` when this is the kept answer to an earlier request with the same `Idempotency-Key` */
-          'Idempotent-Replayed'?: 'true';
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -5443,9 +5244,6 @@ export interface operations {
       /** @description Validation failed; `details` lists each field */
       400: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -5488,9 +5286,6 @@ export interface operations {
       /** @description The caller sees the store but may not do this */
       403: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -5509,9 +5304,6 @@ export interface operations {
       /** @description No such store, or another tenant's */
       404: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -5527,12 +5319,9 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Another customer of the store has this e-mail (compared regardless of case); or: A request with the same Idempotency-Key is still being processed */
+      /** @description Another customer of the store has this e-mail (compared regardless of case) */
       409: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -5541,27 +5330,6 @@ export interface operations {
            *       "error": {
            *         "code": "CONFLICT",
            *         "message": "This store already has a customer with that e-mail"
-           *       },
-           *       "success": false
-           *     }
-           */
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-      /** @description The Idempotency-Key was already used with another route or body */
-      422: {
-        headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": {
-           *         "code": "UNPROCESSABLE",
-           *         "message": "This Idempotency-Key was already used for a different request; use a new key for a new request"
            *       },
            *       "success": false
            *     }
@@ -5590,9 +5358,6 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -5614,9 +5379,6 @@ export interface operations {
       /** @description Validation failed; `details` lists each field */
       400: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -5659,9 +5421,6 @@ export interface operations {
       /** @description Not the admin */
       403: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -5683,7 +5442,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
+        /** @description Optional, at most 255 printable ASCII characters. The same key from the same user within 24 h answers the first successful response again (header `Idempotent-Replayed: true`) without charging or publishing twice. A failed request keeps nothing, so its key may be retried. The key reused with another route or body → 422 UNPROCESSABLE; while the first request runs → 409 CONFLICT. */
         'Idempotency-Key'?: string;
       };
       path?: never;
@@ -5698,11 +5457,6 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
-          /** @description `true` when this is the kept answer to an earlier request with the same `Idempotency-Key` */
-          'Idempotent-Replayed'?: 'true';
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -5724,9 +5478,6 @@ export interface operations {
       /** @description Validation failed; `details` lists each field */
       400: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -5769,9 +5520,6 @@ export interface operations {
       /** @description The store has too few credits; nothing charged */
       402: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -5794,9 +5542,6 @@ export interface operations {
       /** @description The caller sees the store but may not do this */
       403: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -5815,9 +5560,6 @@ export interface operations {
       /** @description No such store, or another tenant's */
       404: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -5836,9 +5578,6 @@ export interface operations {
       /** @description A request with the same Idempotency-Key is still being processed */
       409: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -5854,12 +5593,9 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description The configured provider does not write `language` (the offline `local` provider writes en, fr, es, de, pt); nothing charged; or: The Idempotency-Key was already used with another route or body */
+      /** @description The configured provider does not write `language` (the offline `local` provider writes en, fr, es, de, pt); nothing charged */
       422: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -5884,9 +5620,6 @@ export interface operations {
       /** @description The store's hourly maximum for this function is reached; `Retry-After` says when the oldest call leaves the window */
       429: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -5910,9 +5643,6 @@ export interface operations {
       /** @description The AI provider failed or answered something unusable; the credits were refunded */
       502: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -5931,9 +5661,6 @@ export interface operations {
       /** @description AI_PROVIDER=openai without AI_API_KEY; nothing charged */
       503: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -5955,7 +5682,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
+        /** @description Optional, at most 255 printable ASCII characters. The same key from the same user within 24 h answers the first successful response again (header `Idempotent-Replayed: true`) without charging or publishing twice. A failed request keeps nothing, so its key may be retried. The key reused with another route or body → 422 UNPROCESSABLE; while the first request runs → 409 CONFLICT. */
         'Idempotency-Key'?: string;
       };
       path?: never;
@@ -5970,11 +5697,6 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
-          /** @description `true` when this is the kept answer to an earlier request with the same `Idempotency-Key` */
-          'Idempotent-Replayed'?: 'true';
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -6001,9 +5723,6 @@ export interface operations {
       /** @description Validation failed; `details` lists each field */
       400: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -6046,9 +5765,6 @@ export interface operations {
       /** @description The store has too few credits; nothing charged */
       402: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -6071,9 +5787,6 @@ export interface operations {
       /** @description The caller sees the store but may not do this */
       403: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -6092,9 +5805,6 @@ export interface operations {
       /** @description No such store, or another tenant's */
       404: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -6113,9 +5823,6 @@ export interface operations {
       /** @description A request with the same Idempotency-Key is still being processed */
       409: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -6131,33 +5838,9 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description The Idempotency-Key was already used with another route or body */
-      422: {
-        headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": {
-           *         "code": "UNPROCESSABLE",
-           *         "message": "This Idempotency-Key was already used for a different request; use a new key for a new request"
-           *       },
-           *       "success": false
-           *     }
-           */
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
       /** @description The store's hourly maximum for this function is reached; `Retry-After` says when the oldest call leaves the window */
       429: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -6181,9 +5864,6 @@ export interface operations {
       /** @description The AI provider failed or answered something unusable; the credits were refunded */
       502: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -6202,9 +5882,6 @@ export interface operations {
       /** @description AI_PROVIDER=openai without AI_API_KEY; nothing charged */
       503: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -6226,7 +5903,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
+        /** @description Optional, at most 255 printable ASCII characters. The same key from the same user within 24 h answers the first successful response again (header `Idempotent-Replayed: true`) without charging or publishing twice. A failed request keeps nothing, so its key may be retried. The key reused with another route or body → 422 UNPROCESSABLE; while the first request runs → 409 CONFLICT. */
         'Idempotency-Key'?: string;
       };
       path?: never;
@@ -6241,11 +5918,6 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
-          /** @description `true` when this is the kept answer to an earlier request with the same `Idempotency-Key` */
-          'Idempotent-Replayed'?: 'true';
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -6262,9 +5934,6 @@ export interface operations {
       /** @description Validation failed; `details` lists each field */
       400: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -6307,9 +5976,6 @@ export interface operations {
       /** @description The store has too few credits; nothing charged */
       402: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -6332,9 +5998,6 @@ export interface operations {
       /** @description The caller sees the store but may not do this */
       403: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -6353,9 +6016,6 @@ export interface operations {
       /** @description No such store, or another tenant's */
       404: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -6374,9 +6034,6 @@ export interface operations {
       /** @description A request with the same Idempotency-Key is still being processed */
       409: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -6392,12 +6049,9 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description The image cannot be fetched or read, or the provider does not write `language`; nothing charged; or: The Idempotency-Key was already used with another route or body */
+      /** @description The image cannot be fetched or read, or the provider does not write `language`; nothing charged */
       422: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -6422,9 +6076,6 @@ export interface operations {
       /** @description The store's hourly maximum for this function is reached; `Retry-After` says when the oldest call leaves the window */
       429: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -6448,9 +6099,6 @@ export interface operations {
       /** @description The AI provider failed or answered something unusable; the credits were refunded */
       502: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -6469,9 +6117,6 @@ export interface operations {
       /** @description AI_PROVIDER=openai without AI_API_KEY; nothing charged */
       503: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -6508,9 +6153,6 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -6532,9 +6174,6 @@ export interface operations {
       /** @description Validation failed; `details` lists each field */
       400: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -6577,9 +6216,6 @@ export interface operations {
       /** @description The caller sees the store but may not do this */
       403: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -6598,9 +6234,6 @@ export interface operations {
       /** @description No such store, or another tenant's */
       404: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -6637,9 +6270,6 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -6661,9 +6291,6 @@ export interface operations {
       /** @description Validation failed; `details` lists each field */
       400: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -6706,9 +6333,6 @@ export interface operations {
       /** @description The caller is not a customer */
       403: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -6740,9 +6364,6 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -6759,9 +6380,6 @@ export interface operations {
       /** @description Validation failed; `details` lists each field */
       400: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -6804,9 +6422,6 @@ export interface operations {
       /** @description The caller sees the store but may not do this */
       403: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -6825,9 +6440,6 @@ export interface operations {
       /** @description No such store, or another tenant's */
       404: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -6848,10 +6460,7 @@ export interface operations {
   OrdersController_changeStatus: {
     parameters: {
       query?: never;
-      header?: {
-        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
-        'Idempotency-Key'?: string;
-      };
+      header?: never;
       path: {
         order_id: string;
       };
@@ -6866,11 +6475,6 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
-          /** @description `true` when this is the kept answer to an earlier request with the same `Idempotency-Key` */
-          'Idempotent-Replayed'?: 'true';
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -6887,9 +6491,6 @@ export interface operations {
       /** @description Validation failed; `details` lists each field */
       400: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -6936,9 +6537,6 @@ export interface operations {
        */
       403: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -6957,9 +6555,6 @@ export interface operations {
       /** @description No such store, or another tenant's */
       404: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -6975,12 +6570,9 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description `INVALID_TRANSITION`: the status machine does not allow this move; or: A request with the same Idempotency-Key is still being processed */
+      /** @description `INVALID_TRANSITION`: the status machine does not allow this move */
       409: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -7019,27 +6611,6 @@ export interface operations {
           };
         };
       };
-      /** @description The Idempotency-Key was already used with another route or body */
-      422: {
-        headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": {
-           *         "code": "UNPROCESSABLE",
-           *         "message": "This Idempotency-Key was already used for a different request; use a new key for a new request"
-           *       },
-           *       "success": false
-           *     }
-           */
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
     };
   };
   ProductsController_get: {
@@ -7056,9 +6627,6 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -7075,9 +6643,6 @@ export interface operations {
       /** @description Validation failed; `details` lists each field */
       400: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -7120,9 +6685,6 @@ export interface operations {
       /** @description No such store, or another tenant's */
       404: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -7143,10 +6705,7 @@ export interface operations {
   ProductsController_remove: {
     parameters: {
       query?: never;
-      header?: {
-        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
-        'Idempotency-Key'?: string;
-      };
+      header?: never;
       path: {
         product_id: string;
       };
@@ -7157,11 +6716,6 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
-          /** @description `true` when this is the kept answer to an earlier request with the same `Idempotency-Key` */
-          'Idempotent-Replayed'?: 'true';
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -7182,9 +6736,6 @@ export interface operations {
       /** @description Validation failed; `details` lists each field */
       400: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -7227,9 +6778,6 @@ export interface operations {
       /** @description The caller sees the store but may not do this */
       403: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -7248,9 +6796,6 @@ export interface operations {
       /** @description No such store, or another tenant's */
       404: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -7266,57 +6811,12 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description A request with the same Idempotency-Key is still being processed */
-      409: {
-        headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": {
-           *         "code": "CONFLICT",
-           *         "message": "A request with this Idempotency-Key is still being processed; retry once it has finished"
-           *       },
-           *       "success": false
-           *     }
-           */
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-      /** @description The Idempotency-Key was already used with another route or body */
-      422: {
-        headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": {
-           *         "code": "UNPROCESSABLE",
-           *         "message": "This Idempotency-Key was already used for a different request; use a new key for a new request"
-           *       },
-           *       "success": false
-           *     }
-           */
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
     };
   };
   ProductsController_update: {
     parameters: {
       query?: never;
-      header?: {
-        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
-        'Idempotency-Key'?: string;
-      };
+      header?: never;
       path: {
         product_id: string;
       };
@@ -7331,11 +6831,6 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
-          /** @description `true` when this is the kept answer to an earlier request with the same `Idempotency-Key` */
-          'Idempotent-Replayed'?: 'true';
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -7352,9 +6847,6 @@ export interface operations {
       /** @description Validation failed; `details` lists each field */
       400: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -7397,9 +6889,6 @@ export interface operations {
       /** @description The caller sees the store but may not do this */
       403: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -7418,9 +6907,6 @@ export interface operations {
       /** @description No such store, or another tenant's */
       404: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -7436,57 +6922,12 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description A request with the same Idempotency-Key is still being processed */
-      409: {
-        headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": {
-           *         "code": "CONFLICT",
-           *         "message": "A request with this Idempotency-Key is still being processed; retry once it has finished"
-           *       },
-           *       "success": false
-           *     }
-           */
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-      /** @description The Idempotency-Key was already used with another route or body */
-      422: {
-        headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": {
-           *         "code": "UNPROCESSABLE",
-           *         "message": "This Idempotency-Key was already used for a different request; use a new key for a new request"
-           *       },
-           *       "success": false
-           *     }
-           */
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
     };
   };
   ProductsController_adjust: {
     parameters: {
       query?: never;
-      header?: {
-        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
-        'Idempotency-Key'?: string;
-      };
+      header?: never;
       path: {
         product_id: string;
       };
@@ -7501,11 +6942,6 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
-          /** @description `true` when this is the kept answer to an earlier request with the same `Idempotency-Key` */
-          'Idempotent-Replayed'?: 'true';
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -7522,9 +6958,6 @@ export interface operations {
       /** @description Validation failed; `details` lists each field */
       400: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -7567,9 +7000,6 @@ export interface operations {
       /** @description The caller sees the store but may not do this */
       403: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -7588,9 +7018,6 @@ export interface operations {
       /** @description No such store, or another tenant's */
       404: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -7606,12 +7033,9 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description `OUT_OF_STOCK`: not enough stock for the removal; `CONFLICT`: the stock would pass its maximum. Nothing changed.; or: A request with the same Idempotency-Key is still being processed */
+      /** @description `OUT_OF_STOCK`: not enough stock for the removal; `CONFLICT`: the stock would pass its maximum. Nothing changed. */
       409: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -7647,34 +7071,13 @@ export interface operations {
           };
         };
       };
-      /** @description The Idempotency-Key was already used with another route or body */
-      422: {
-        headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": {
-           *         "code": "UNPROCESSABLE",
-           *         "message": "This Idempotency-Key was already used for a different request; use a new key for a new request"
-           *       },
-           *       "success": false
-           *     }
-           */
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
     };
   };
   AiController_researchSocialContext: {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
+        /** @description Optional, at most 255 printable ASCII characters. The same key from the same user within 24 h answers the first successful response again (header `Idempotent-Replayed: true`) without charging or publishing twice. A failed request keeps nothing, so its key may be retried. The key reused with another route or body → 422 UNPROCESSABLE; while the first request runs → 409 CONFLICT. */
         'Idempotency-Key'?: string;
       };
       path?: never;
@@ -7689,11 +7092,6 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
-          /** @description `true` when this is the kept answer to an earlier request with the same `Idempotency-Key` */
-          'Idempotent-Replayed'?: 'true';
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -7715,9 +7113,6 @@ export interface operations {
       /** @description Validation failed; `details` lists each field */
       400: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -7760,9 +7155,6 @@ export interface operations {
       /** @description The store has too few credits; nothing charged */
       402: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -7785,9 +7177,6 @@ export interface operations {
       /** @description The caller sees the store but may not do this */
       403: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -7806,9 +7195,6 @@ export interface operations {
       /** @description No such store, or another tenant's */
       404: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -7827,9 +7213,6 @@ export interface operations {
       /** @description A request with the same Idempotency-Key is still being processed */
       409: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -7845,33 +7228,9 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description The Idempotency-Key was already used with another route or body */
-      422: {
-        headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": {
-           *         "code": "UNPROCESSABLE",
-           *         "message": "This Idempotency-Key was already used for a different request; use a new key for a new request"
-           *       },
-           *       "success": false
-           *     }
-           */
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
       /** @description The store's hourly maximum for this function is reached; `Retry-After` says when the oldest call leaves the window */
       429: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -7895,9 +7254,6 @@ export interface operations {
       /** @description The AI provider failed or answered something unusable; the credits were refunded */
       502: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -7916,9 +7272,6 @@ export interface operations {
       /** @description AI_PROVIDER=openai without AI_API_KEY; nothing charged */
       503: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -7951,9 +7304,6 @@ export interface operations {
       /** @description Always one page: `next_cursor` is null */
       200: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -7975,9 +7325,6 @@ export interface operations {
       /** @description Validation failed; `details` lists each field */
       400: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -8020,9 +7367,6 @@ export interface operations {
       /** @description The caller sees the store but may not do this */
       403: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -8041,9 +7385,6 @@ export interface operations {
       /** @description No such store, or another tenant's */
       404: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -8064,10 +7405,7 @@ export interface operations {
   SocialConnectController_disconnect: {
     parameters: {
       query?: never;
-      header?: {
-        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
-        'Idempotency-Key'?: string;
-      };
+      header?: never;
       path: {
         account_id: string;
       };
@@ -8078,11 +7416,6 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
-          /** @description `true` when this is the kept answer to an earlier request with the same `Idempotency-Key` */
-          'Idempotent-Replayed'?: 'true';
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -8100,9 +7433,6 @@ export interface operations {
       /** @description Validation failed; `details` lists each field */
       400: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -8145,9 +7475,6 @@ export interface operations {
       /** @description The caller sees the store but may not do this */
       403: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -8166,9 +7493,6 @@ export interface operations {
       /** @description No such store, or another tenant's */
       404: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -8184,57 +7508,12 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description A request with the same Idempotency-Key is still being processed */
-      409: {
-        headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": {
-           *         "code": "CONFLICT",
-           *         "message": "A request with this Idempotency-Key is still being processed; retry once it has finished"
-           *       },
-           *       "success": false
-           *     }
-           */
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-      /** @description The Idempotency-Key was already used with another route or body */
-      422: {
-        headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": {
-           *         "code": "UNPROCESSABLE",
-           *         "message": "This Idempotency-Key was already used for a different request; use a new key for a new request"
-           *       },
-           *       "success": false
-           *     }
-           */
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
     };
   };
   SocialConnectController_start: {
     parameters: {
       query?: never;
-      header?: {
-        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
-        'Idempotency-Key'?: string;
-      };
+      header?: never;
       path?: never;
       cookie?: never;
     };
@@ -8247,11 +7526,6 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
-          /** @description `true` when this is the kept answer to an earlier request with the same `Idempotency-Key` */
-          'Idempotent-Replayed'?: 'true';
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -8278,9 +7552,6 @@ export interface operations {
       /** @description Validation failed; `details` lists each field */
       400: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -8323,9 +7594,6 @@ export interface operations {
       /** @description The caller sees the store but may not do this */
       403: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -8344,9 +7612,6 @@ export interface operations {
       /** @description No such store, or another tenant's */
       404: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -8362,54 +7627,9 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description A request with the same Idempotency-Key is still being processed */
-      409: {
-        headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": {
-           *         "code": "CONFLICT",
-           *         "message": "A request with this Idempotency-Key is still being processed; retry once it has finished"
-           *       },
-           *       "success": false
-           *     }
-           */
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-      /** @description The Idempotency-Key was already used with another route or body */
-      422: {
-        headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": {
-           *         "code": "UNPROCESSABLE",
-           *         "message": "This Idempotency-Key was already used for a different request; use a new key for a new request"
-           *       },
-           *       "success": false
-           *     }
-           */
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
       /** @description SOCIAL_MODE=live and the platform has no client id and secret configured */
       503: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -8446,9 +7666,6 @@ export interface operations {
       /** @description `redirect_url?platform=x&status=connected&account=<account id>` or `…&status=error&error=<code>` */
       302: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content?: never;
@@ -8456,9 +7673,6 @@ export interface operations {
       /** @description An unknown, used or missing `state` */
       400: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -8497,9 +7711,6 @@ export interface operations {
       /** @description The platform's consent page (with a cookie), or `redirect_url?…&status=error&error=<code>` */
       302: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content?: never;
@@ -8507,9 +7718,6 @@ export interface operations {
       /** @description An unknown, used or missing `state` */
       400: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -8537,7 +7745,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
+        /** @description Optional, at most 255 printable ASCII characters. The same key from the same user within 24 h answers the first successful response again (header `Idempotent-Replayed: true`) without charging or publishing twice. A failed request keeps nothing, so its key may be retried. The key reused with another route or body → 422 UNPROCESSABLE; while the first request runs → 409 CONFLICT. */
         'Idempotency-Key'?: string;
       };
       path?: never;
@@ -8552,11 +7760,6 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
-          /** @description `true` when this is the kept answer to an earlier request with the same `Idempotency-Key` */
-          'Idempotent-Replayed'?: 'true';
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -8578,9 +7781,6 @@ export interface operations {
       /** @description Validation failed; `details` lists each field */
       400: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -8623,9 +7823,6 @@ export interface operations {
       /** @description The store has too few credits; nothing charged */
       402: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -8648,9 +7845,6 @@ export interface operations {
       /** @description The caller sees the store but may not do this */
       403: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -8669,9 +7863,6 @@ export interface operations {
       /** @description No such store, or another tenant's */
       404: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -8690,9 +7881,6 @@ export interface operations {
       /** @description A request with the same Idempotency-Key is still being processed */
       409: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -8708,12 +7896,9 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description The configured provider does not write `language` (the offline `local` provider writes en, fr, es, de, pt); nothing charged; or: The Idempotency-Key was already used with another route or body */
+      /** @description The configured provider does not write `language` (the offline `local` provider writes en, fr, es, de, pt); nothing charged */
       422: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -8738,9 +7923,6 @@ export interface operations {
       /** @description The store's hourly maximum for this function is reached; `Retry-After` says when the oldest call leaves the window */
       429: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -8764,9 +7946,6 @@ export interface operations {
       /** @description The AI provider failed or answered something unusable; the credits were refunded */
       502: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -8785,9 +7964,6 @@ export interface operations {
       /** @description AI_PROVIDER=openai without AI_API_KEY; nothing charged */
       503: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -8826,9 +8002,6 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -8850,9 +8023,6 @@ export interface operations {
       /** @description Validation failed; `details` lists each field */
       400: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -8895,9 +8065,6 @@ export interface operations {
       /** @description The caller sees the store but may not do this */
       403: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -8916,9 +8083,6 @@ export interface operations {
       /** @description No such store, or another tenant's */
       404: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -8940,7 +8104,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
+        /** @description Optional, at most 255 printable ASCII characters. The same key from the same user within 24 h answers the first successful response again (header `Idempotent-Replayed: true`) without charging or publishing twice. A failed request keeps nothing, so its key may be retried. The key reused with another route or body → 422 UNPROCESSABLE; while the first request runs → 409 CONFLICT. */
         'Idempotency-Key'?: string;
       };
       path?: never;
@@ -8955,11 +8119,6 @@ export interface operations {
       /** @description Published, failed or scheduled per platform; `success: false` when any platform failed */
       200: {
         headers: {
-          /** @description `true` when this is the kept answer to an earlier request with the same `Idempotency-Key` */
-          'Idempotent-Replayed'?: 'true';
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -8969,9 +8128,6 @@ export interface operations {
       /** @description The body is invalid, or a platform cannot take this post; nothing was sent */
       400: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -9015,9 +8171,6 @@ export interface operations {
       /** @description The caller sees the store but may not do this */
       403: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -9036,9 +8189,6 @@ export interface operations {
       /** @description No such store, or another tenant's */
       404: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -9057,9 +8207,6 @@ export interface operations {
       /** @description A request with the same Idempotency-Key is still being processed */
       409: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -9075,36 +8222,12 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description The Idempotency-Key was already used with another route or body */
-      422: {
-        headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": {
-           *         "code": "UNPROCESSABLE",
-           *         "message": "This Idempotency-Key was already used for a different request; use a new key for a new request"
-           *       },
-           *       "success": false
-           *     }
-           */
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
     };
   };
   SocialPublishController_cancel: {
     parameters: {
       query?: never;
-      header?: {
-        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
-        'Idempotency-Key'?: string;
-      };
+      header?: never;
       path: {
         post_id: string;
       };
@@ -9115,11 +8238,6 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
-          /** @description `true` when this is the kept answer to an earlier request with the same `Idempotency-Key` */
-          'Idempotent-Replayed'?: 'true';
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -9137,9 +8255,6 @@ export interface operations {
       /** @description Validation failed; `details` lists each field */
       400: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -9182,9 +8297,6 @@ export interface operations {
       /** @description The caller sees the store but may not do this */
       403: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -9203,9 +8315,6 @@ export interface operations {
       /** @description No such store, or another tenant's */
       404: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -9221,12 +8330,9 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Not scheduled (any more); or: A request with the same Idempotency-Key is still being processed */
+      /** @description Not scheduled (any more) */
       409: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -9235,27 +8341,6 @@ export interface operations {
            *       "error": {
            *         "code": "NOT_CANCELLABLE",
            *         "message": "Only a scheduled post can be cancelled; this one is published"
-           *       },
-           *       "success": false
-           *     }
-           */
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-      /** @description The Idempotency-Key was already used with another route or body */
-      422: {
-        headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": {
-           *         "code": "UNPROCESSABLE",
-           *         "message": "This Idempotency-Key was already used for a different request; use a new key for a new request"
            *       },
            *       "success": false
            *     }
@@ -9282,9 +8367,6 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -9306,9 +8388,6 @@ export interface operations {
       /** @description Validation failed; `details` lists each field */
       400: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -9353,10 +8432,7 @@ export interface operations {
   StoresController_create: {
     parameters: {
       query?: never;
-      header?: {
-        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
-        'Idempotency-Key'?: string;
-      };
+      header?: never;
       path?: never;
       cookie?: never;
     };
@@ -9369,11 +8445,6 @@ export interface operations {
       /** @description Created */
       201: {
         headers: {
-          /** @description `true` when this is the kept answer to an earlier request with the same `Idempotency-Key` */
-          'Idempotent-Replayed'?: 'true';
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -9390,9 +8461,6 @@ export interface operations {
       /** @description Validation failed; `details` lists each field */
       400: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -9435,9 +8503,6 @@ export interface operations {
       /** @description Team members and customers cannot create stores */
       403: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -9446,48 +8511,6 @@ export interface operations {
            *       "error": {
            *         "code": "FORBIDDEN",
            *         "message": "Only merchant, admin accounts may do this"
-           *       },
-           *       "success": false
-           *     }
-           */
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-      /** @description A request with the same Idempotency-Key is still being processed */
-      409: {
-        headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": {
-           *         "code": "CONFLICT",
-           *         "message": "A request with this Idempotency-Key is still being processed; retry once it has finished"
-           *       },
-           *       "success": false
-           *     }
-           */
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-      /** @description The Idempotency-Key was already used with another route or body */
-      422: {
-        headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": {
-           *         "code": "UNPROCESSABLE",
-           *         "message": "This Idempotency-Key was already used for a different request; use a new key for a new request"
            *       },
            *       "success": false
            *     }
@@ -9511,9 +8534,6 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -9530,9 +8550,6 @@ export interface operations {
       /** @description Validation failed; `details` lists each field */
       400: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -9575,9 +8592,6 @@ export interface operations {
       /** @description No such store, or another tenant's */
       404: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -9598,10 +8612,7 @@ export interface operations {
   StoresController_update: {
     parameters: {
       query?: never;
-      header?: {
-        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
-        'Idempotency-Key'?: string;
-      };
+      header?: never;
       path: {
         store_id: string;
       };
@@ -9616,11 +8627,6 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
-          /** @description `true` when this is the kept answer to an earlier request with the same `Idempotency-Key` */
-          'Idempotent-Replayed'?: 'true';
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -9637,9 +8643,6 @@ export interface operations {
       /** @description Validation failed; `details` lists each field */
       400: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -9682,9 +8685,6 @@ export interface operations {
       /** @description The caller sees the store but may not do this */
       403: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -9703,9 +8703,6 @@ export interface operations {
       /** @description No such store, or another tenant's */
       404: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -9714,352 +8711,6 @@ export interface operations {
            *       "error": {
            *         "code": "NOT_FOUND",
            *         "message": "Store not found"
-           *       },
-           *       "success": false
-           *     }
-           */
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-      /** @description A request with the same Idempotency-Key is still being processed */
-      409: {
-        headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": {
-           *         "code": "CONFLICT",
-           *         "message": "A request with this Idempotency-Key is still being processed; retry once it has finished"
-           *       },
-           *       "success": false
-           *     }
-           */
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-      /** @description The Idempotency-Key was already used with another route or body */
-      422: {
-        headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": {
-           *         "code": "UNPROCESSABLE",
-           *         "message": "This Idempotency-Key was already used for a different request; use a new key for a new request"
-           *       },
-           *       "success": false
-           *     }
-           */
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-    };
-  };
-  ApiKeysController_list: {
-    parameters: {
-      query?: {
-        /** @description Items per page, 1 to 100 */
-        limit?: number;
-        /** @description The `next_cursor` of the previous page */
-        cursor?: string;
-      };
-      header?: never;
-      path: {
-        store_id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description OK */
-      200: {
-        headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            data: components['schemas']['ApiKeyView'][];
-            /**
-             * @description Pass as `cursor` for the next page; `null` on the last page
-             * @example null
-             */
-            next_cursor: string | null;
-            /**
-             * @description Always `true` on a 2xx answer
-             * @enum {boolean}
-             */
-            success: true;
-          };
-        };
-      };
-      /** @description Validation failed; `details` lists each field */
-      400: {
-        headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": {
-           *         "code": "VALIDATION_FAILED",
-           *         "details": [
-           *           {
-           *             "field": "name",
-           *             "message": "name should not be empty"
-           *           }
-           *         ],
-           *         "message": "Request validation failed"
-           *       },
-           *       "success": false
-           *     }
-           */
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-      /** @description Missing, expired or invalid token, a wrong apikey, or the public key alone */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": {
-           *         "code": "UNAUTHENTICATED",
-           *         "message": "Invalid or expired access token"
-           *       },
-           *       "success": false
-           *     }
-           */
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-      /** @description The caller sees the store but may not do this */
-      403: {
-        headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": {
-           *         "code": "FORBIDDEN",
-           *         "message": "Only the store owner may do this"
-           *       },
-           *       "success": false
-           *     }
-           */
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-      /** @description No such store, or another tenant's */
-      404: {
-        headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": {
-           *         "code": "NOT_FOUND",
-           *         "message": "Store not found"
-           *       },
-           *       "success": false
-           *     }
-           */
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-    };
-  };
-  ApiKeysController_create: {
-    parameters: {
-      query?: never;
-      header?: {
-        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
-        'Idempotency-Key'?: string;
-      };
-      path: {
-        store_id: string;
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['CreateApiKeyDto'];
-      };
-    };
-    responses: {
-      /** @description Created */
-      201: {
-        headers: {
-          /** @description `true` when this is the kept answer to an earlier request with the same `Idempotency-Key` */
-          'Idempotent-Replayed'?: 'true';
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            api_key: components['schemas']['ApiKeyView'];
-            /**
-             * @description The key itself, shown this once (never again, not even in the list)
-             * @example sk_Q3vX9kz0Qm8b7w2Tn5Lr1Yc4Hs6Jd0Fa8Ge2Ku9Pi3o
-             */
-            secret: string;
-            /**
-             * @description Always `true` on a 2xx answer
-             * @enum {boolean}
-             */
-            success: true;
-          };
-        };
-      };
-      /** @description Validation failed; `details` lists each field */
-      400: {
-        headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": {
-           *         "code": "VALIDATION_FAILED",
-           *         "details": [
-           *           {
-           *             "field": "name",
-           *             "message": "name should not be empty"
-           *           }
-           *         ],
-           *         "message": "Request validation failed"
-           *       },
-           *       "success": false
-           *     }
-           */
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-      /** @description Missing, expired or invalid token, a wrong apikey, or the public key alone */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": {
-           *         "code": "UNAUTHENTICATED",
-           *         "message": "Invalid or expired access token"
-           *       },
-           *       "success": false
-           *     }
-           */
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-      /** @description The caller sees the store but may not do this */
-      403: {
-        headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": {
-           *         "code": "FORBIDDEN",
-           *         "message": "Only the store owner may do this"
-           *       },
-           *       "success": false
-           *     }
-           */
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-      /** @description No such store, or another tenant's */
-      404: {
-        headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": {
-           *         "code": "NOT_FOUND",
-           *         "message": "Store not found"
-           *       },
-           *       "success": false
-           *     }
-           */
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-      /** @description A request with the same Idempotency-Key is still being processed */
-      409: {
-        headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": {
-           *         "code": "CONFLICT",
-           *         "message": "A request with this Idempotency-Key is still being processed; retry once it has finished"
-           *       },
-           *       "success": false
-           *     }
-           */
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-      /** @description The Idempotency-Key was already used with another route or body */
-      422: {
-        headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": {
-           *         "code": "UNPROCESSABLE",
-           *         "message": "This Idempotency-Key was already used for a different request; use a new key for a new request"
            *       },
            *       "success": false
            *     }
@@ -10090,9 +8741,6 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -10114,9 +8762,6 @@ export interface operations {
       /** @description Validation failed; `details` lists each field */
       400: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -10159,9 +8804,6 @@ export interface operations {
       /** @description The caller sees the store but may not do this */
       403: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -10180,9 +8822,6 @@ export interface operations {
       /** @description No such store, or another tenant's */
       404: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -10203,10 +8842,7 @@ export interface operations {
   CustomersController_create: {
     parameters: {
       query?: never;
-      header?: {
-        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
-        'Idempotency-Key'?: string;
-      };
+      header?: never;
       path: {
         store_id: string;
       };
@@ -10221,11 +8857,6 @@ export interface operations {
       /** @description Created */
       201: {
         headers: {
-          /** @description `true` when this is the kept answer to an earlier request with the same `Idempotency-Key` */
-          'Idempotent-Replayed'?: 'true';
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -10242,9 +8873,6 @@ export interface operations {
       /** @description Validation failed; `details` lists each field */
       400: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -10287,9 +8915,6 @@ export interface operations {
       /** @description The caller sees the store but may not do this */
       403: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -10308,9 +8933,6 @@ export interface operations {
       /** @description No such store, or another tenant's */
       404: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -10326,12 +8948,9 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Another customer of the store has this e-mail (compared regardless of case); or: A request with the same Idempotency-Key is still being processed */
+      /** @description Another customer of the store has this e-mail (compared regardless of case) */
       409: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -10340,173 +8959,6 @@ export interface operations {
            *       "error": {
            *         "code": "CONFLICT",
            *         "message": "This store already has a customer with that e-mail"
-           *       },
-           *       "success": false
-           *     }
-           */
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-      /** @description The Idempotency-Key was already used with another route or body */
-      422: {
-        headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": {
-           *         "code": "UNPROCESSABLE",
-           *         "message": "This Idempotency-Key was already used for a different request; use a new key for a new request"
-           *       },
-           *       "success": false
-           *     }
-           */
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-    };
-  };
-  StoreEventsController_list: {
-    parameters: {
-      query?: {
-        /** @description Items per page, 1 to 100 */
-        limit?: number;
-        /** @description The `next_cursor` of the previous page */
-        cursor?: string;
-        /** @description ISO 8601 timestamp with a time zone: only events created at or after it. Default: the oldest event kept (events are kept at least 30 days, `OUTBOX_RETENTION_DAYS`). */
-        since?: string;
-        /** @description Only events of this kind */
-        type?:
-          | 'order.created'
-          | 'order.updated'
-          | 'order.paid'
-          | 'order.shipped'
-          | 'order.delivered'
-          | 'order.cancelled'
-          | 'order.refunded'
-          | 'product.created'
-          | 'product.updated'
-          | 'product.deleted'
-          | 'inventory.updated'
-          | 'customer.created'
-          | 'customer.updated';
-      };
-      header?: never;
-      path: {
-        store_id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description OK */
-      200: {
-        headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            data: components['schemas']['StoreEventEnvelope'][];
-            /**
-             * @description Pass as `cursor` for the next page; `null` on the last page
-             * @example null
-             */
-            next_cursor: string | null;
-            /**
-             * @description Always `true` on a 2xx answer
-             * @enum {boolean}
-             */
-            success: true;
-          };
-        };
-      };
-      /** @description Validation failed; `details` lists each field */
-      400: {
-        headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": {
-           *         "code": "VALIDATION_FAILED",
-           *         "details": [
-           *           {
-           *             "field": "name",
-           *             "message": "name should not be empty"
-           *           }
-           *         ],
-           *         "message": "Request validation failed"
-           *       },
-           *       "success": false
-           *     }
-           */
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-      /** @description Missing, expired or invalid token, a wrong apikey, or the public key alone */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": {
-           *         "code": "UNAUTHENTICATED",
-           *         "message": "Invalid or expired access token"
-           *       },
-           *       "success": false
-           *     }
-           */
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-      /** @description The caller sees the store but may not do this */
-      403: {
-        headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": {
-           *         "code": "FORBIDDEN",
-           *         "message": "This needs the \"webhooks\" permission on the store"
-           *       },
-           *       "success": false
-           *     }
-           */
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-      /** @description No such store, or another tenant's */
-      404: {
-        headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": {
-           *         "code": "NOT_FOUND",
-           *         "message": "Store not found"
            *       },
            *       "success": false
            *     }
@@ -10530,9 +8982,6 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -10549,9 +8998,6 @@ export interface operations {
       /** @description Validation failed; `details` lists each field */
       400: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -10594,9 +9040,6 @@ export interface operations {
       /** @description The caller sees the store but may not do this */
       403: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -10615,9 +9058,6 @@ export interface operations {
       /** @description No such store, or another tenant's */
       404: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -10638,10 +9078,7 @@ export interface operations {
   StoreMailSettingsController_update: {
     parameters: {
       query?: never;
-      header?: {
-        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
-        'Idempotency-Key'?: string;
-      };
+      header?: never;
       path: {
         store_id: string;
       };
@@ -10656,11 +9093,6 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
-          /** @description `true` when this is the kept answer to an earlier request with the same `Idempotency-Key` */
-          'Idempotent-Replayed'?: 'true';
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -10677,9 +9109,6 @@ export interface operations {
       /** @description Validation failed; `details` lists each field */
       400: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -10722,9 +9151,6 @@ export interface operations {
       /** @description The caller sees the store but may not do this */
       403: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -10743,9 +9169,6 @@ export interface operations {
       /** @description No such store, or another tenant's */
       404: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -10754,48 +9177,6 @@ export interface operations {
            *       "error": {
            *         "code": "NOT_FOUND",
            *         "message": "Store not found"
-           *       },
-           *       "success": false
-           *     }
-           */
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-      /** @description A request with the same Idempotency-Key is still being processed */
-      409: {
-        headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": {
-           *         "code": "CONFLICT",
-           *         "message": "A request with this Idempotency-Key is still being processed; retry once it has finished"
-           *       },
-           *       "success": false
-           *     }
-           */
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-      /** @description The Idempotency-Key was already used with another route or body */
-      422: {
-        headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": {
-           *         "code": "UNPROCESSABLE",
-           *         "message": "This Idempotency-Key was already used for a different request; use a new key for a new request"
            *       },
            *       "success": false
            *     }
@@ -10824,9 +9205,6 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -10848,9 +9226,6 @@ export interface operations {
       /** @description Validation failed; `details` lists each field */
       400: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -10893,9 +9268,6 @@ export interface operations {
       /** @description The caller sees the store but may not do this */
       403: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -10914,9 +9286,6 @@ export interface operations {
       /** @description No such store, or another tenant's */
       404: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -10937,10 +9306,7 @@ export interface operations {
   MembersController_invite: {
     parameters: {
       query?: never;
-      header?: {
-        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
-        'Idempotency-Key'?: string;
-      };
+      header?: never;
       path: {
         store_id: string;
       };
@@ -10955,11 +9321,6 @@ export interface operations {
       /** @description Created */
       201: {
         headers: {
-          /** @description `true` when this is the kept answer to an earlier request with the same `Idempotency-Key` */
-          'Idempotent-Replayed'?: 'true';
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -10981,9 +9342,6 @@ export interface operations {
       /** @description Validation failed; `details` lists each field */
       400: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -11026,9 +9384,6 @@ export interface operations {
       /** @description The caller sees the store but may not do this */
       403: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -11047,9 +9402,6 @@ export interface operations {
       /** @description No such store, or another tenant's */
       404: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -11065,57 +9417,12 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description A request with the same Idempotency-Key is still being processed */
-      409: {
-        headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": {
-           *         "code": "CONFLICT",
-           *         "message": "A request with this Idempotency-Key is still being processed; retry once it has finished"
-           *       },
-           *       "success": false
-           *     }
-           */
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-      /** @description The Idempotency-Key was already used with another route or body */
-      422: {
-        headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": {
-           *         "code": "UNPROCESSABLE",
-           *         "message": "This Idempotency-Key was already used for a different request; use a new key for a new request"
-           *       },
-           *       "success": false
-           *     }
-           */
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
     };
   };
   MembersController_remove: {
     parameters: {
       query?: never;
-      header?: {
-        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
-        'Idempotency-Key'?: string;
-      };
+      header?: never;
       path: {
         store_id: string;
         member_id: string;
@@ -11127,11 +9434,6 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
-          /** @description `true` when this is the kept answer to an earlier request with the same `Idempotency-Key` */
-          'Idempotent-Replayed'?: 'true';
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -11152,9 +9454,6 @@ export interface operations {
       /** @description Validation failed; `details` lists each field */
       400: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -11197,9 +9496,6 @@ export interface operations {
       /** @description The caller sees the store but may not do this */
       403: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -11218,9 +9514,6 @@ export interface operations {
       /** @description No such store, or another tenant's */
       404: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -11236,57 +9529,12 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description A request with the same Idempotency-Key is still being processed */
-      409: {
-        headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": {
-           *         "code": "CONFLICT",
-           *         "message": "A request with this Idempotency-Key is still being processed; retry once it has finished"
-           *       },
-           *       "success": false
-           *     }
-           */
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-      /** @description The Idempotency-Key was already used with another route or body */
-      422: {
-        headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": {
-           *         "code": "UNPROCESSABLE",
-           *         "message": "This Idempotency-Key was already used for a different request; use a new key for a new request"
-           *       },
-           *       "success": false
-           *     }
-           */
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
     };
   };
   MembersController_update: {
     parameters: {
       query?: never;
-      header?: {
-        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
-        'Idempotency-Key'?: string;
-      };
+      header?: never;
       path: {
         store_id: string;
         member_id: string;
@@ -11302,11 +9550,6 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
-          /** @description `true` when this is the kept answer to an earlier request with the same `Idempotency-Key` */
-          'Idempotent-Replayed'?: 'true';
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -11323,9 +9566,6 @@ export interface operations {
       /** @description Validation failed; `details` lists each field */
       400: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -11368,9 +9608,6 @@ export interface operations {
       /** @description The caller sees the store but may not do this */
       403: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -11389,9 +9626,6 @@ export interface operations {
       /** @description No such store, or another tenant's */
       404: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -11400,48 +9634,6 @@ export interface operations {
            *       "error": {
            *         "code": "NOT_FOUND",
            *         "message": "Store not found"
-           *       },
-           *       "success": false
-           *     }
-           */
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-      /** @description A request with the same Idempotency-Key is still being processed */
-      409: {
-        headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": {
-           *         "code": "CONFLICT",
-           *         "message": "A request with this Idempotency-Key is still being processed; retry once it has finished"
-           *       },
-           *       "success": false
-           *     }
-           */
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-      /** @description The Idempotency-Key was already used with another route or body */
-      422: {
-        headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": {
-           *         "code": "UNPROCESSABLE",
-           *         "message": "This Idempotency-Key was already used for a different request; use a new key for a new request"
            *       },
            *       "success": false
            *     }
@@ -11472,9 +9664,6 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -11496,9 +9685,6 @@ export interface operations {
       /** @description Validation failed; `details` lists each field */
       400: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -11541,9 +9727,6 @@ export interface operations {
       /** @description The caller sees the store but may not do this */
       403: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -11562,9 +9745,6 @@ export interface operations {
       /** @description No such store, or another tenant's */
       404: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -11585,10 +9765,7 @@ export interface operations {
   OrdersController_place: {
     parameters: {
       query?: never;
-      header?: {
-        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
-        'Idempotency-Key'?: string;
-      };
+      header?: never;
       path: {
         store_id: string;
       };
@@ -11603,11 +9780,6 @@ export interface operations {
       /** @description Created */
       201: {
         headers: {
-          /** @description `true` when this is the kept answer to an earlier request with the same `Idempotency-Key` */
-          'Idempotent-Replayed'?: 'true';
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -11624,9 +9796,6 @@ export interface operations {
       /** @description Validation failed; `details` lists each field */
       400: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -11669,9 +9838,6 @@ export interface operations {
       /** @description A member without `orders`, a customer ordering for another customer, or a customer with no record in this store */
       403: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -11690,9 +9856,6 @@ export interface operations {
       /** @description No such store, or another tenant's */
       404: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -11708,12 +9871,9 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description `OUT_OF_STOCK`: an item is short of stock; `details` lists it and every later item short too. Nothing was reserved.; or: A request with the same Idempotency-Key is still being processed */
+      /** @description `OUT_OF_STOCK`: an item is short of stock; `details` lists it and every later item short too. Nothing was reserved. */
       409: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -11750,12 +9910,9 @@ export interface operations {
           };
         };
       };
-      /** @description `UNPROCESSABLE`: an item is not an active product of this store (`details` names each such item), or the total is over the most an order holds (no `details`); or: The Idempotency-Key was already used with another route or body */
+      /** @description `UNPROCESSABLE`: an item is not an active product of this store (`details` names each such item), or the total is over the most an order holds (no `details`) */
       422: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -11818,9 +9975,6 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -11842,9 +9996,6 @@ export interface operations {
       /** @description Validation failed; `details` lists each field */
       400: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -11887,9 +10038,6 @@ export interface operations {
       /** @description No such store, or another tenant's */
       404: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -11910,10 +10058,7 @@ export interface operations {
   ProductsController_create: {
     parameters: {
       query?: never;
-      header?: {
-        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
-        'Idempotency-Key'?: string;
-      };
+      header?: never;
       path: {
         store_id: string;
       };
@@ -11928,11 +10073,6 @@ export interface operations {
       /** @description Created */
       201: {
         headers: {
-          /** @description `true` when this is the kept answer to an earlier request with the same `Idempotency-Key` */
-          'Idempotent-Replayed'?: 'true';
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -11949,9 +10089,6 @@ export interface operations {
       /** @description Validation failed; `details` lists each field */
       400: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -11994,9 +10131,6 @@ export interface operations {
       /** @description The caller sees the store but may not do this */
       403: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -12015,9 +10149,6 @@ export interface operations {
       /** @description No such store, or another tenant's */
       404: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -12026,48 +10157,6 @@ export interface operations {
            *       "error": {
            *         "code": "NOT_FOUND",
            *         "message": "Store not found"
-           *       },
-           *       "success": false
-           *     }
-           */
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-      /** @description A request with the same Idempotency-Key is still being processed */
-      409: {
-        headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": {
-           *         "code": "CONFLICT",
-           *         "message": "A request with this Idempotency-Key is still being processed; retry once it has finished"
-           *       },
-           *       "success": false
-           *     }
-           */
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-      /** @description The Idempotency-Key was already used with another route or body */
-      422: {
-        headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": {
-           *         "code": "UNPROCESSABLE",
-           *         "message": "This Idempotency-Key was already used for a different request; use a new key for a new request"
            *       },
            *       "success": false
            *     }
@@ -12096,9 +10185,6 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -12120,9 +10206,6 @@ export interface operations {
       /** @description Validation failed; `details` lists each field */
       400: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -12165,9 +10248,6 @@ export interface operations {
       /** @description The caller sees the store but may not do this */
       403: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -12186,9 +10266,6 @@ export interface operations {
       /** @description No such store, or another tenant's */
       404: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -12209,10 +10286,7 @@ export interface operations {
   WebhooksController_register: {
     parameters: {
       query?: never;
-      header?: {
-        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
-        'Idempotency-Key'?: string;
-      };
+      header?: never;
       path?: never;
       cookie?: never;
     };
@@ -12225,11 +10299,6 @@ export interface operations {
       /** @description Created; `secret` only when the server generated it */
       201: {
         headers: {
-          /** @description `true` when this is the kept answer to an earlier request with the same `Idempotency-Key` */
-          'Idempotent-Replayed'?: 'true';
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -12251,9 +10320,6 @@ export interface operations {
       /** @description Validation failed; `details` lists each field */
       400: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -12296,9 +10362,6 @@ export interface operations {
       /** @description The caller sees the store but may not do this */
       403: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -12317,9 +10380,6 @@ export interface operations {
       /** @description No such store, or another tenant's */
       404: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -12328,48 +10388,6 @@ export interface operations {
            *       "error": {
            *         "code": "NOT_FOUND",
            *         "message": "Store not found"
-           *       },
-           *       "success": false
-           *     }
-           */
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-      /** @description A request with the same Idempotency-Key is still being processed */
-      409: {
-        headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": {
-           *         "code": "CONFLICT",
-           *         "message": "A request with this Idempotency-Key is still being processed; retry once it has finished"
-           *       },
-           *       "success": false
-           *     }
-           */
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-      /** @description The Idempotency-Key was already used with another route or body */
-      422: {
-        headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": {
-           *         "code": "UNPROCESSABLE",
-           *         "message": "This Idempotency-Key was already used for a different request; use a new key for a new request"
            *       },
            *       "success": false
            *     }
@@ -12393,9 +10411,6 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -12412,9 +10427,6 @@ export interface operations {
       /** @description Validation failed; `details` lists each field */
       400: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -12457,9 +10469,6 @@ export interface operations {
       /** @description The caller sees the store but may not do this */
       403: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -12478,9 +10487,6 @@ export interface operations {
       /** @description No such store, or another tenant's */
       404: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -12501,10 +10507,7 @@ export interface operations {
   WebhooksController_remove: {
     parameters: {
       query?: never;
-      header?: {
-        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
-        'Idempotency-Key'?: string;
-      };
+      header?: never;
       path: {
         webhook_id: string;
       };
@@ -12515,11 +10518,6 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
-          /** @description `true` when this is the kept answer to an earlier request with the same `Idempotency-Key` */
-          'Idempotent-Replayed'?: 'true';
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -12537,9 +10535,6 @@ export interface operations {
       /** @description Validation failed; `details` lists each field */
       400: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -12582,9 +10577,6 @@ export interface operations {
       /** @description The caller sees the store but may not do this */
       403: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -12603,9 +10595,6 @@ export interface operations {
       /** @description No such store, or another tenant's */
       404: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -12621,57 +10610,12 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description A request with the same Idempotency-Key is still being processed */
-      409: {
-        headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": {
-           *         "code": "CONFLICT",
-           *         "message": "A request with this Idempotency-Key is still being processed; retry once it has finished"
-           *       },
-           *       "success": false
-           *     }
-           */
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-      /** @description The Idempotency-Key was already used with another route or body */
-      422: {
-        headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": {
-           *         "code": "UNPROCESSABLE",
-           *         "message": "This Idempotency-Key was already used for a different request; use a new key for a new request"
-           *       },
-           *       "success": false
-           *     }
-           */
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
     };
   };
   WebhooksController_update: {
     parameters: {
       query?: never;
-      header?: {
-        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
-        'Idempotency-Key'?: string;
-      };
+      header?: never;
       path: {
         webhook_id: string;
       };
@@ -12686,11 +10630,6 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
-          /** @description `true` when this is the kept answer to an earlier request with the same `Idempotency-Key` */
-          'Idempotent-Replayed'?: 'true';
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -12707,9 +10646,6 @@ export interface operations {
       /** @description Validation failed; `details` lists each field */
       400: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -12752,9 +10688,6 @@ export interface operations {
       /** @description The caller sees the store but may not do this */
       403: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -12773,9 +10706,6 @@ export interface operations {
       /** @description No such store, or another tenant's */
       404: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -12784,48 +10714,6 @@ export interface operations {
            *       "error": {
            *         "code": "NOT_FOUND",
            *         "message": "Webhook not found"
-           *       },
-           *       "success": false
-           *     }
-           */
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-      /** @description A request with the same Idempotency-Key is still being processed */
-      409: {
-        headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": {
-           *         "code": "CONFLICT",
-           *         "message": "A request with this Idempotency-Key is still being processed; retry once it has finished"
-           *       },
-           *       "success": false
-           *     }
-           */
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-      /** @description The Idempotency-Key was already used with another route or body */
-      422: {
-        headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": {
-           *         "code": "UNPROCESSABLE",
-           *         "message": "This Idempotency-Key was already used for a different request; use a new key for a new request"
            *       },
            *       "success": false
            *     }
@@ -12843,7 +10731,7 @@ export interface operations {
         /** @description The `next_cursor` of the previous page */
         cursor?: string;
         /** @description Only deliveries in this state */
-        status?: 'pending' | 'succeeded' | 'failed' | 'cancelled' | 'skipped';
+        status?: 'pending' | 'succeeded' | 'failed' | 'cancelled';
       };
       header?: never;
       path: {
@@ -12856,9 +10744,6 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -12880,9 +10765,6 @@ export interface operations {
       /** @description Validation failed; `details` lists each field */
       400: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -12925,9 +10807,6 @@ export interface operations {
       /** @description The caller sees the store but may not do this */
       403: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -12946,9 +10825,6 @@ export interface operations {
       /** @description No such store, or another tenant's */
       404: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -12969,10 +10845,7 @@ export interface operations {
   WebhookDeliveriesController_redeliver: {
     parameters: {
       query?: never;
-      header?: {
-        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
-        'Idempotency-Key'?: string;
-      };
+      header?: never;
       path: {
         webhook_id: string;
         delivery_id: string;
@@ -12984,11 +10857,6 @@ export interface operations {
       /** @description Created */
       201: {
         headers: {
-          /** @description `true` when this is the kept answer to an earlier request with the same `Idempotency-Key` */
-          'Idempotent-Replayed'?: 'true';
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -13005,9 +10873,6 @@ export interface operations {
       /** @description Validation failed; `details` lists each field */
       400: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -13050,9 +10915,6 @@ export interface operations {
       /** @description The caller sees the store but may not do this */
       403: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -13071,9 +10933,6 @@ export interface operations {
       /** @description No such store, or another tenant's */
       404: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -13089,12 +10948,9 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description The webhook is disabled: re-enable it first; or: A request with the same Idempotency-Key is still being processed */
+      /** @description The webhook is disabled: re-enable it first */
       409: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -13114,36 +10970,12 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description The Idempotency-Key was already used with another route or body */
-      422: {
-        headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": {
-           *         "code": "UNPROCESSABLE",
-           *         "message": "This Idempotency-Key was already used for a different request; use a new key for a new request"
-           *       },
-           *       "success": false
-           *     }
-           */
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
     };
   };
   WebhookDeliveriesController_recover: {
     parameters: {
       query?: never;
-      header?: {
-        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
-        'Idempotency-Key'?: string;
-      };
+      header?: never;
       path: {
         webhook_id: string;
       };
@@ -13158,11 +10990,6 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
-          /** @description `true` when this is the kept answer to an earlier request with the same `Idempotency-Key` */
-          'Idempotent-Replayed'?: 'true';
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -13189,9 +11016,6 @@ export interface operations {
       /** @description Validation failed; `details` lists each field */
       400: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -13234,9 +11058,6 @@ export interface operations {
       /** @description The caller sees the store but may not do this */
       403: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -13255,9 +11076,6 @@ export interface operations {
       /** @description No such store, or another tenant's */
       404: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -13273,12 +11091,9 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description The webhook is disabled: re-enable it first; or: A request with the same Idempotency-Key is still being processed */
+      /** @description The webhook is disabled: re-enable it first */
       409: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -13298,36 +11113,12 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description The Idempotency-Key was already used with another route or body */
-      422: {
-        headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": {
-           *         "code": "UNPROCESSABLE",
-           *         "message": "This Idempotency-Key was already used for a different request; use a new key for a new request"
-           *       },
-           *       "success": false
-           *     }
-           */
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
     };
   };
   WebhooksController_rotate: {
     parameters: {
       query?: never;
-      header?: {
-        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
-        'Idempotency-Key'?: string;
-      };
+      header?: never;
       path: {
         webhook_id: string;
       };
@@ -13338,11 +11129,6 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
-          /** @description `true` when this is the kept answer to an earlier request with the same `Idempotency-Key` */
-          'Idempotent-Replayed'?: 'true';
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -13364,9 +11150,6 @@ export interface operations {
       /** @description Validation failed; `details` lists each field */
       400: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -13409,9 +11192,6 @@ export interface operations {
       /** @description The caller sees the store but may not do this */
       403: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -13430,9 +11210,6 @@ export interface operations {
       /** @description No such store, or another tenant's */
       404: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -13448,57 +11225,12 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description A request with the same Idempotency-Key is still being processed */
-      409: {
-        headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": {
-           *         "code": "CONFLICT",
-           *         "message": "A request with this Idempotency-Key is still being processed; retry once it has finished"
-           *       },
-           *       "success": false
-           *     }
-           */
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-      /** @description The Idempotency-Key was already used with another route or body */
-      422: {
-        headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": {
-           *         "code": "UNPROCESSABLE",
-           *         "message": "This Idempotency-Key was already used for a different request; use a new key for a new request"
-           *       },
-           *       "success": false
-           *     }
-           */
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
     };
   };
   WebhookDeliveriesController_test: {
     parameters: {
       query?: never;
-      header?: {
-        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
-        'Idempotency-Key'?: string;
-      };
+      header?: never;
       path: {
         webhook_id: string;
       };
@@ -13509,11 +11241,6 @@ export interface operations {
       /** @description Created */
       201: {
         headers: {
-          /** @description `true` when this is the kept answer to an earlier request with the same `Idempotency-Key` */
-          'Idempotent-Replayed'?: 'true';
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -13530,9 +11257,6 @@ export interface operations {
       /** @description Validation failed; `details` lists each field */
       400: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -13575,9 +11299,6 @@ export interface operations {
       /** @description The caller sees the store but may not do this */
       403: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -13596,9 +11317,6 @@ export interface operations {
       /** @description No such store, or another tenant's */
       404: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -13614,12 +11332,9 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description The webhook is disabled: re-enable it first; or: A request with the same Idempotency-Key is still being processed */
+      /** @description The webhook is disabled: re-enable it first */
       409: {
         headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -13632,27 +11347,6 @@ export interface operations {
            *           "status": "disabled"
            *         },
            *         "message": "Webhook is disabled: re-enable it with PATCH {\"status\": \"active\"} first"
-           *       },
-           *       "success": false
-           *     }
-           */
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-      /** @description The Idempotency-Key was already used with another route or body */
-      422: {
-        headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": {
-           *         "code": "UNPROCESSABLE",
-           *         "message": "This Idempotency-Key was already used for a different request; use a new key for a new request"
            *       },
            *       "success": false
            *     }

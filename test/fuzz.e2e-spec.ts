@@ -417,6 +417,7 @@ describe('input fuzzing (every POST, PATCH and PUT of /docs-json, and its reads 
         'POST /auth/v1/recover',
         'POST /auth/v1/resend',
         'POST /auth/v1/verify',
+        'POST /auth/v1/otp',
         'PATCH /functions/v1/stores/{store_id}/mail-settings',
         'POST /functions/v1/stores/{store_id}/orders',
         'PATCH /functions/v1/orders/{order_id}',

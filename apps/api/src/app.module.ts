@@ -3,6 +3,7 @@ import { APP_GUARD } from '@nestjs/core';
 import { AiImages1763800650000, AiModule, CoverFunction1763801100000 } from '@app/ai';
 import {
   AccountRecovery1763801720100,
+  PkceAndMagicLinks1763802000000,
   AuthFunctions1763801200000,
   AuthModule,
   AuthTables1763800100000,
@@ -23,7 +24,7 @@ import {
   StoresAndMembers1763800200000,
 } from '@app/commerce';
 import { AppThrottlerGuard, CoreModule, OutboxRelay, type Settings } from '@app/core';
-import { Mail1763801720000, MailModule } from '@app/mail';
+import { MagicLinkMail1763802000100, Mail1763801720000, MailModule } from '@app/mail';
 import {
   SandboxPostFunction1763801100100,
   Social1763800700000,
@@ -71,6 +72,8 @@ export const MIGRATIONS = [
   Mail1763801720000,
   InvitationLinks1763801720050,
   AccountRecovery1763801720100,
+  PkceAndMagicLinks1763802000000,
+  MagicLinkMail1763802000100,
   RefreshReuseInterval1763802100000,
   StoreApiKeys1763802300000,
   SkippedDeliveries1763802400000,

@@ -138,7 +138,8 @@ export class AuthConfig extends SettingsGroup {
   AUTH_MAIL_LIMIT_PER_EMAIL = 5;
 
   @Setting(
-    'Requests that send account e-mails (`recover`, `resend`, sign-up, an e-mail change) per client address per `AUTH_MAIL_WINDOW_SECONDS`.',
+    'Requests that send account e-mails (`recover`, `resend`, `otp`, sign-up, an e-mail change) ' +
+      'per client address per `AUTH_MAIL_WINDOW_SECONDS`.',
   )
   @Positive()
   AUTH_MAIL_LIMIT_PER_IP = 30;

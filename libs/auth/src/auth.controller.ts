@@ -14,9 +14,10 @@ import {
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CurrentUser, GoTrueError, httpConfig, Public, PublicKeyAllowed, type HttpConfig, type UserPrincipal } from '@app/core';
 import { authConfig, type AuthConfig } from './auth.config.js';
-import { AccountService, type AccountRequest } from './accounts/account.service.js';
+import { AccountService, type AccountRequest, type Verified } from './accounts/account.service.js';
 import { AuthService, type LogoutScope } from './auth.service.js';
 import { parseVerifyBody, RecoverBody, ResendBody, UpdateUserBody, VerifyBody } from './dto/account.dto.js';
+import { OtpBody } from './dto/otp.dto.js';
 import { parseGoTrueBody, PasswordGrantBody, RefreshGrantBody, SignUpBody } from './dto/auth.dto.js';
 import {
   ApiGoTrueError,
@@ -28,6 +29,8 @@ import {
   RETRY_AFTER,
 } from './dto/gotrue-responses.js';
 import { GoogleSignInService } from './google/google-sign-in.service.js';
+import { PkceGrant } from './pkce/pkce-grant.service.js';
+import { type PkceChallenge, pkceChallenge, PkceGrantBody } from './pkce/pkce.dto.js';
 import { SessionView } from './sessions/session.js';
 import type { SessionMeta } from './sessions/session.repository.js';
 import { SignInLimitInterceptor } from './sign-in-limits/sign-in-limit.interceptor.js';
@@ -80,9 +83,48 @@ function sessionMeta(request: FastifyRequest): SessionMeta {
   return { userAgent: request.headers['user-agent'], ip: request.ip };
 }
 
+/**
+ * Where a used link or Google's callback sends the browser: with an auth code, `redirect_to?code=…`
+ * (PKCE); with a session, its tokens in the URL fragment (the implicit flow), `type` added for links.
+ */
+function redirectWith(target: URL, verified: Verified, type?: string): string {
+  if ('code' in verified) {
+    target.searchParams.set('code', verified.code);
+    return target.toString();
+  }
+  const { session } = verified;
+  target.hash = new URLSearchParams({
+    access_token: session.access_token,
+    expires_at: String(session.expires_at),
+    expires_in: String(session.expires_in),
+    refresh_token: session.refresh_token,
+    token_type: session.token_type,
+    ...(type ? { type } : {}),
+  }).toString();
+  return target.toString();
+}
+
+type Empty = Record<string, never>;
+const SIGN_IN_FAILED = () => new GoTrueError(500, 'unexpected_failure', 'Sign-in failed');
+
+const PKCE_QUERY = [
+  {
+    name: 'code_challenge',
+    type: String,
+    required: false,
+    description: "PKCE: the challenge of the app's verifier; the callback then returns `redirect_to?code=<auth_code>`",
+  },
+  {
+    name: 'code_challenge_method',
+    enum: ['s256', 'plain'],
+    required: false,
+    description: 'With code_challenge (either case)',
+  },
+] as const;
+
 /** GoTrue-compatible authentication, so @supabase/supabase-js works unmodified. */
 @ApiTags('auth')
-@ApiExtraModels(SignUpBody, PasswordGrantBody, RefreshGrantBody)
+@ApiExtraModels(SignUpBody, PasswordGrantBody, RefreshGrantBody, PkceGrantBody)
 @Controller('auth/v1')
 export class AuthController {
   private readonly logger = new Logger(AuthController.name);
@@ -91,12 +133,14 @@ export class AuthController {
     private readonly auth: AuthService,
     private readonly accounts: AccountService,
     private readonly google: GoogleSignInService,
+    private readonly pkce: PkceGrant,
     @Inject(authConfig.KEY) private readonly config: AuthConfig,
     @Inject(httpConfig.KEY) private readonly http: HttpConfig,
   ) {}
 
-  private accountRequest(request: FastifyRequest, redirectTo: unknown): AccountRequest {
-    return { meta: sessionMeta(request), ip: request.ip, redirectTo: this.config.redirectTarget(redirectTo, this.http) };
+  private accountRequest(request: FastifyRequest, redirectTo: unknown, pkce?: PkceChallenge): AccountRequest {
+    const target = this.config.redirectTarget(redirectTo, this.http);
+    return { meta: sessionMeta(request), ip: request.ip, redirectTo: target, pkce };
   }
 
   @Post('signup')
@@ -136,7 +180,9 @@ export class AuthController {
     @Query('redirect_to') redirectTo: unknown,
     @Req() request: FastifyRequest,
   ): Promise<SessionView | UserView> {
-    return this.auth.signUp(parseGoTrueBody(SignUpBody, body), sessionMeta(request), this.config.redirectTarget(redirectTo, this.http));
+    const parsed = parseGoTrueBody(SignUpBody, body);
+    const target = this.config.redirectTarget(redirectTo, this.http);
+    return this.auth.signUp(parsed, sessionMeta(request), { redirectTo: target, pkce: pkceChallenge(parsed) });
   }
 
   @Post('token')
@@ -144,7 +190,9 @@ export class AuthController {
   @PublicKeyAllowed()
   @UseInterceptors(SignInLimitInterceptor)
   @ApiOperation({
-    summary: 'Sign in (grant_type=password) or rotate a refresh token (grant_type=refresh_token)',
+    summary:
+      'Sign in (grant_type=password), rotate a refresh token (grant_type=refresh_token) or exchange a PKCE auth ' +
+      'code (grant_type=pkce)',
     description:
       'Refresh tokens are single use. A token presented again within AUTH_REFRESH_REUSE_INTERVAL (10 s) of its own ' +
       "rotation returns the session's current tokens: its latest refresh token (the same for every caller) and a new " +
@@ -152,15 +200,39 @@ export class AuthController {
       'Presented later, it revokes its whole session and answers 400 `refresh_token_already_used`. Password ' +
       'attempts are limited per client address, and failures per account (429; see docs/api.md § Rate limits).',
   })
-  @ApiQuery({ name: 'grant_type', enum: ['password', 'refresh_token'] })
-  @ApiBody({ schema: { oneOf: [{ $ref: getSchemaPath(PasswordGrantBody) }, { $ref: getSchemaPath(RefreshGrantBody) }] } })
-  @ApiOkResponse({ description: 'A session', type: SessionView })
+  @ApiQuery({ name: 'grant_type', enum: ['password', 'refresh_token', 'pkce'] })
+  @ApiBody({
+    schema: {
+      oneOf: [
+        { $ref: getSchemaPath(PasswordGrantBody) },
+        { $ref: getSchemaPath(RefreshGrantBody) },
+        { $ref: getSchemaPath(PkceGrantBody) },
+      ],
+    },
+  })
+  @ApiOkResponse({
+    description:
+      'A session. grant_type=pkce exchanges the `code` an e-mailed link or the Google callback added to ' +
+      '`redirect_to` (the flow started with a `code_challenge`) with the verifier of that challenge, once and ' +
+      'within 5 minutes, for a new session; `redirect_type` names the kind of link used (e.g. `recovery`).',
+    type: SessionView,
+  })
   @ApiGoTrueError(
     400,
-    '`invalid_credentials`, `email_not_confirmed` (the right password, an address not confirmed yet), `refresh_token_not_found`, `refresh_token_already_used`, `validation_failed`',
+    '`invalid_credentials`, `email_not_confirmed` (the right password, an address not confirmed yet), ' +
+      '`refresh_token_not_found`, `refresh_token_already_used`, `flow_state_expired` (an auth code older than 5 ' +
+      'minutes), `validation_failed`',
     INVALID_CREDENTIALS,
   )
   @ApiGoTrueKeyRequired()
+  @ApiGoTrueError(403, "`bad_code_verifier`: the verifier does not fit the code's challenge (the code stays usable)", {
+    error_code: 'bad_code_verifier',
+    msg: 'code challenge does not match previously saved code verifier',
+  })
+  @ApiGoTrueError(404, '`flow_state_not_found`: an unknown or already used auth code', {
+    error_code: 'flow_state_not_found',
+    msg: 'invalid flow state, no valid flow state found',
+  })
   @ApiGoTrueRateLimited(
     '`over_request_rate_limit`: too many password attempts from this client address or failures for this account, or too many requests',
   )
@@ -173,7 +245,8 @@ export class AuthController {
   token(@Query('grant_type') grantType: string | undefined, @Body() body: unknown, @Req() request: FastifyRequest): Promise<SessionView> {
     if (grantType === 'password') return this.auth.signInWithPassword(parseGoTrueBody(PasswordGrantBody, body), sessionMeta(request));
     if (grantType === 'refresh_token') return this.auth.refresh(parseGoTrueBody(RefreshGrantBody, body).refresh_token);
-    throw new GoTrueError(400, 'validation_failed', 'grant_type must be password or refresh_token');
+    if (grantType === 'pkce') return this.pkce.exchange(parseGoTrueBody(PkceGrantBody, body), sessionMeta(request));
+    throw new GoTrueError(400, 'validation_failed', 'grant_type must be password, refresh_token or pkce');
   }
 
   @Get('user')
@@ -226,7 +299,8 @@ export class AuthController {
     @Query('redirect_to') redirectTo: unknown,
     @Req() request: FastifyRequest,
   ): Promise<UserView> {
-    return this.accounts.updateUser(principal, parseGoTrueBody(UpdateUserBody, body), this.accountRequest(request, redirectTo));
+    const parsed = parseGoTrueBody(UpdateUserBody, body);
+    return this.accounts.updateUser(principal, parsed, this.accountRequest(request, redirectTo, pkceChallenge(parsed)));
   }
 
   @Post('recover')
@@ -248,7 +322,8 @@ export class AuthController {
     @Query('redirect_to') redirectTo: unknown,
     @Req() request: FastifyRequest,
   ): Promise<Record<string, never>> {
-    return this.accounts.recover(parseGoTrueBody(RecoverBody, body).email, this.accountRequest(request, redirectTo));
+    const parsed = parseGoTrueBody(RecoverBody, body);
+    return this.accounts.recover(parsed.email, this.accountRequest(request, redirectTo, pkceChallenge(parsed)));
   }
 
   @Post('resend')
@@ -266,7 +341,38 @@ export class AuthController {
   @ApiGoTrueKeyRequired()
   @ApiMailLimits()
   resend(@Body() body: unknown, @Query('redirect_to') redirectTo: unknown, @Req() request: FastifyRequest): Promise<Record<string, never>> {
-    return this.accounts.resend(parseGoTrueBody(ResendBody, body), this.accountRequest(request, redirectTo));
+    const parsed = parseGoTrueBody(ResendBody, body);
+    return this.accounts.resend(parsed, this.accountRequest(request, redirectTo, pkceChallenge(parsed)));
+  }
+
+  @Post('otp')
+  @HttpCode(200)
+  @PublicKeyAllowed()
+  @ApiOperation({
+    summary: 'Passwordless sign-in: mail a magic link and a 6-digit code',
+    description:
+      'supabase-js `signInWithOtp`. Always `{}`: the answer never says whether an account has the address. The link ' +
+      '(GET /auth/v1/verify, type magiclink) signs the browser in at `redirect_to`; the code is used with POST ' +
+      '/auth/v1/verify `{type: "email", email, token}`; both valid AUTH_OTP_TTL (1 h) and once. With `create_user` ' +
+      '(default true) a new address gets an account as sign-up makes it from `data` (a merchant, or with ' +
+      '`data.role: "customer"` and `data.store_id` a customer of that store), without a password and confirmed once ' +
+      'the link or code is used. `create_user: false` mails nothing to an address without a confirmed account. With ' +
+      '`code_challenge` the link returns `redirect_to?code=` for grant_type=pkce.',
+  })
+  @ApiBody({ type: OtpBody })
+  @ApiQuery(REDIRECT_TO)
+  @ApiOkResponse({ description: 'Always `{}`', schema: EMPTY_OBJECT })
+  @ApiGoTrueError(
+    400,
+    '`validation_failed`: a missing or bad e-mail address, a bad PKCE challenge, or (create_user) `data.store_id` ' +
+      'missing or unknown for a customer',
+    VALIDATION_FAILED,
+  )
+  @ApiGoTrueKeyRequired()
+  @ApiMailLimits()
+  otp(@Body() body: unknown, @Query('redirect_to') to: unknown, @Req() request: FastifyRequest): Promise<Empty> {
+    const parsed = parseGoTrueBody(OtpBody, body);
+    return this.accounts.otp(parsed, this.accountRequest(request, to, pkceChallenge(parsed)));
   }
 
   @Post('verify')
@@ -275,9 +381,13 @@ export class AuthController {
   @ApiOperation({
     summary: "Use an e-mail's link token or code, and sign in",
     description:
-      '`{type, token_hash}` (the `token` of the link) or `{type, email, token}` (the 6-digit code; wrong codes are limited per address). Types: `signup` ' +
-      "(confirms the address), `recovery` (then set a password with PUT /auth/v1/user), `email_change` (the new address becomes the account's; " +
-      "the old one is told), `invite` (an invitation e-mail's link: joins the store, making a team member account when needed). Each works once, within AUTH_OTP_TTL.",
+      '`{type, token_hash}` (the `token` of the link) or `{type, email, token}` (the 6-digit code; wrong codes are ' +
+      'limited per address). Types: `signup` (confirms the address), `recovery` (then set a password with PUT ' +
+      "/auth/v1/user), `email_change` (the new address becomes the account's; the old one is told), `invite` (an " +
+      "invitation e-mail's link: joins the store, making a team member account when needed), `magiclink` (the link " +
+      'of POST /auth/v1/otp), `email` (a 6-digit code of POST /auth/v1/otp, or of a sign-up confirmation). Each ' +
+      'works once, within AUTH_OTP_TTL. This answers the session even when the e-mail was asked for with a PKCE ' +
+      'challenge.',
   })
   @ApiBody({ type: VerifyBody })
   @ApiOkResponse({ description: 'A session', type: SessionView })
@@ -300,45 +410,41 @@ export class AuthController {
   @Public()
   @ApiSecurity({})
   @ApiOperation({
-    summary: "An e-mail's link: uses its token and sends the browser to redirect_to with the session in the URL fragment",
+    summary: "An e-mail's link: uses its token and sends the browser to redirect_to, signed in",
     description:
-      '`redirect_to` must be on ALLOWED_REDIRECT_ORIGINS, else the browser goes to AUTH_SITE_URL. Failures go there too: `#error=access_denied&error_code=otp_expired&error_description=…`.',
+      '`redirect_to` must be on ALLOWED_REDIRECT_ORIGINS, else the browser goes to AUTH_SITE_URL. When the e-mail ' +
+      'was asked for with a PKCE `code_challenge`, the browser goes to `redirect_to?code=<auth_code>` (exchange it ' +
+      'with POST /auth/v1/token?grant_type=pkce); otherwise the session is in the URL fragment. Failures go there ' +
+      'too: `#error=access_denied&error_code=otp_expired&error_description=…`.',
   })
-  @ApiQuery({ name: 'type', enum: ['signup', 'recovery', 'email_change', 'invite'] })
+  @ApiQuery({ name: 'type', enum: ['signup', 'recovery', 'email_change', 'invite', 'magiclink'] })
   @ApiQuery({ name: 'token', type: String, description: "The link's token" })
   @ApiQuery(REDIRECT_TO)
   @ApiRedirect(
-    'Always, the link used or not: to `redirect_to` with the session, or the failure, in the URL fragment',
-    '`redirect_to#access_token=…&expires_at=…&expires_in=3600&refresh_token=…&token_type=bearer&type=recovery`, or `#error=access_denied&error_code=otp_expired&error_description=…`',
+    'Always, the link used or not: to `redirect_to` with an auth code (PKCE), the session, or the failure',
+    '`redirect_to?code=…` (PKCE), ' +
+      '`redirect_to#access_token=…&expires_at=…&expires_in=3600&refresh_token=…&token_type=bearer&type=recovery`, ' +
+      'or `#error=access_denied&error_code=otp_expired&error_description=…`',
   )
   @ApiGoTrueRateLimited()
   async verifyLink(@Query() query: Record<string, unknown>, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     const target = new URL(this.config.redirectTarget(query.redirect_to, this.http));
-    let fragment: URLSearchParams;
     try {
       const body: VerifyBody = parseVerifyBody({ type: query.type, token_hash: query.token });
-      const session = await this.accounts.verify(body, this.accountRequest(request, undefined));
-      fragment = new URLSearchParams({
-        access_token: session.access_token,
-        expires_at: String(session.expires_at),
-        expires_in: String(session.expires_in),
-        refresh_token: session.refresh_token,
-        token_type: session.token_type,
-        type: body.type,
-      });
+      const verified = await this.accounts.verifyLink(body, this.accountRequest(request, undefined));
+      void reply.redirect(redirectWith(target, verified, body.type), 302);
     } catch (error) {
       if (!(error instanceof GoTrueError)) this.logger.error({ err: error }, 'e-mail link verification failed');
       const failure =
         error instanceof GoTrueError ? error : new GoTrueError(500, 'unexpected_failure', 'The link could not be used; try again');
       const status = failure.getStatus();
-      fragment = new URLSearchParams({
+      target.hash = new URLSearchParams({
         error: status >= 500 ? 'server_error' : 'access_denied',
         error_code: failure.errorCode,
         error_description: status === 403 ? 'Email link is invalid or has expired' : failure.message,
-      });
+      }).toString();
+      void reply.redirect(target.toString(), 302);
     }
-    target.hash = fragment.toString();
-    void reply.redirect(target.toString(), 302);
   }
 
   @Post('logout')
@@ -371,8 +477,10 @@ export class AuthController {
   @ApiOperation({
     summary: "Start Google sign-in: redirects to Google's consent page (state + PKCE)",
     description:
-      'Open it in the browser (supabase-js `signInWithOAuth({ provider: "google" })`). After the consent page Google returns to GET /auth/v1/callback, ' +
-      'which sends the browser on to `redirect_to` signed in. Needs GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET on the server.',
+      'Open it in the browser (supabase-js `signInWithOAuth({ provider: "google" })`). After the consent page ' +
+      'Google returns to GET /auth/v1/callback, which sends the browser on to `redirect_to` signed in. Needs ' +
+      'GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET on the server. With `code_challenge` (supabase-js `flowType: ' +
+      '"pkce"`) the callback returns `redirect_to?code=<auth_code>` for grant_type=pkce.',
   })
   @ApiQuery({ name: 'provider', enum: ['google'] })
   @ApiQuery({
@@ -381,10 +489,13 @@ export class AuthController {
     description: 'Where to return; must be on ALLOWED_REDIRECT_ORIGINS',
     example: 'http://localhost:5173/welcome',
   })
+  @ApiQuery(PKCE_QUERY[0])
+  @ApiQuery(PKCE_QUERY[1])
   @ApiRedirect("To Google's consent page", "Google's authorization URL, with this sign-in's state and PKCE challenge")
   @ApiGoTrueError(
     400,
-    '`validation_failed`: a provider other than google, or `redirect_to` not on an allowed origin; `provider_disabled`: Google sign-in not configured',
+    '`validation_failed`: a provider other than google, `redirect_to` not on an allowed origin, or a bad PKCE ' +
+      'challenge; `provider_disabled`: Google sign-in not configured',
     {
       error_code: 'validation_failed',
       msg: 'Unsupported provider: only google is available',
@@ -394,6 +505,7 @@ export class AuthController {
   async authorize(
     @Query('provider') provider: string | undefined,
     @Query('redirect_to') redirectTo: string | undefined,
+    @Query() query: Record<string, unknown>,
     @Res() reply: FastifyReply,
   ): Promise<void> {
     if (provider !== 'google') throw new GoTrueError(400, 'validation_failed', 'Unsupported provider: only google is available');
@@ -401,21 +513,25 @@ export class AuthController {
     if (!this.http.allowsRedirectTo(target)) {
       throw new GoTrueError(400, 'validation_failed', 'redirect_to is not an allowed origin (ALLOWED_REDIRECT_ORIGINS)');
     }
-    void reply.redirect(await this.google.authorizationUrl(target), 302);
+    void reply.redirect(await this.google.authorizationUrl(target, pkceChallenge(query)), 302);
   }
 
   @Get('callback')
   @Public()
   @ApiSecurity({})
   @ApiOperation({
-    summary: 'Google returns here; redirects to redirect_to with the session in the URL fragment',
+    summary: 'Google returns here; redirects to redirect_to signed in (the session in the fragment, or an auth code)',
     description:
-      "Google's redirect, not called by apps. With a known `state` the browser always goes on to the sign-in's `redirect_to`: signed in, or with " +
-      '`#error=…&error_description=…` when the user declined or the sign-in failed. A missing, expired or used `state` answers 400.',
+      "Google's redirect, not called by apps. With a known `state` the browser always goes on to the sign-in's " +
+      '`redirect_to`: signed in, or with `error=…&error_description=…` when the user declined or the sign-in failed ' +
+      '(in the query when the sign-in was started with a PKCE `code_challenge`, else in the fragment). A missing, ' +
+      'expired or used `state` answers 400.',
   })
   @ApiRedirect(
-    "To the sign-in's `redirect_to`, signed in or with the failure in the URL fragment",
-    '`redirect_to#access_token=…&refresh_token=…&expires_in=3600&expires_at=…&token_type=bearer`, or `#error=…&error_description=…`',
+    "To the sign-in's `redirect_to`, signed in or with the failure",
+    '`redirect_to?code=…` (PKCE), ' +
+      '`redirect_to#access_token=…&refresh_token=…&expires_in=3600&expires_at=…&token_type=bearer`, or ' +
+      '`#error=…&error_description=…`',
   )
   @ApiGoTrueError(400, '`bad_oauth_state`: the `state` is missing, expired or already used', {
     error_code: 'bad_oauth_state',
@@ -426,25 +542,22 @@ export class AuthController {
     const pending = typeof query.state === 'string' ? await this.google.takePending(query.state) : null;
     if (!pending) throw new GoTrueError(400, 'bad_oauth_state', 'OAuth state is missing, expired or already used');
     const target = new URL(pending.redirectTo);
-    let fragment: URLSearchParams;
+    let failure: Record<string, string>;
     if (query.error) {
-      fragment = new URLSearchParams({ error: query.error, error_description: query.error_description ?? 'Sign-in was not completed' });
+      failure = { error: query.error, error_description: query.error_description ?? 'Sign-in was not completed' };
     } else {
       try {
-        const session = await this.google.complete(query, pending, sessionMeta(request));
-        fragment = new URLSearchParams({
-          access_token: session.access_token,
-          refresh_token: session.refresh_token,
-          expires_in: String(session.expires_in),
-          expires_at: String(session.expires_at),
-          token_type: session.token_type,
-        });
+        const verified = await this.google.complete(query, pending, sessionMeta(request));
+        void reply.redirect(redirectWith(target, verified), 302);
+        return;
       } catch (error) {
-        const failure = error instanceof GoTrueError ? error : new GoTrueError(500, 'unexpected_failure', 'Sign-in failed');
-        fragment = new URLSearchParams({ error: failure.errorCode, error_description: failure.message });
+        const known = error instanceof GoTrueError ? error : SIGN_IN_FAILED();
+        failure = { error: known.errorCode, error_description: known.message };
       }
     }
-    target.hash = fragment.toString();
+    // A server taking part in PKCE never sees the fragment: its failures go in the query, as its code would.
+    if (pending.pkce) for (const [key, value] of Object.entries(failure)) target.searchParams.set(key, value);
+    else target.hash = new URLSearchParams(failure).toString();
     void reply.redirect(target.toString(), 302);
   }
 }

@@ -7,6 +7,8 @@ import { authConfig } from './auth.config.js';
 import { AuthController } from './auth.controller.js';
 import { AuthService } from './auth.service.js';
 import { GoogleSignInService } from './google/google-sign-in.service.js';
+import { FlowStates } from './pkce/flow-states.js';
+import { PkceGrant } from './pkce/pkce-grant.service.js';
 import { JwtAuthGuard } from './guards/jwt-auth.guard.js';
 import { ApiKeyStrategy } from './passport/api-key.strategy.js';
 import { StoreKeyStrategy } from './passport/store-key.strategy.js';
@@ -26,7 +28,8 @@ import { PasswordHasher } from './users/password-hasher.js';
 import { UserRepository } from './users/user.repository.js';
 
 /**
- * /auth/v1 (sign-up, sign-in, account recovery and changes), access tokens, and who calls: the passport strategies (`jwt` for users' access tokens,
+ * /auth/v1 (sign-up, sign-in, passwordless and PKCE, account recovery and changes), access tokens,
+ * and who calls: the passport strategies (`jwt` for users' access tokens,
  * `api-key` for the public key), the global JwtAuthGuard that runs them, and RolesGuard for @Roles.
  */
 @Module({
@@ -44,6 +47,8 @@ import { UserRepository } from './users/user.repository.js';
     UserRepository,
     PasswordHasher,
     GoogleSignInService,
+    FlowStates,
+    PkceGrant,
     RedisWindows,
     SignInLimiter,
     AccountLimits,

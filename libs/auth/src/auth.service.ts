@@ -2,10 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { GoTrueError, randomToken, type Role, TenantDb, type UserPrincipal } from '@app/core';
-import { AccountMail } from './accounts/account-mail.js';
+import { AccountMail, type LinkTarget } from './accounts/account-mail.js';
 import { AcceptStoreInvitationCommand } from './commands/accept-store-invitation.command.js';
 import { RegisterStoreCustomerCommand } from './commands/register-store-customer.command.js';
-import { MIN_PASSWORD_LENGTH, type PasswordGrantBody, type SignUpBody } from './dto/auth.dto.js';
+import { MIN_PASSWORD_LENGTH, type PasswordGrantBody, type SignUpBody, type SignUpData } from './dto/auth.dto.js';
 import { AuthStore } from './sessions/auth-store.js';
 import { RefreshTokenChain } from './sessions/refresh-token-chain.js';
 import type { SessionView } from './sessions/session.js';
@@ -17,6 +17,18 @@ import type { UserView } from './users/user.js';
 import { authConfig, type AuthConfig } from './auth.config.js';
 
 export type LogoutScope = 'global' | 'local' | 'others';
+
+/** What a sign-up asks for: `confirmed` when the address need not be confirmed (AUTH_CONFIRM_EMAIL off). */
+export interface SignUpAccount {
+  email: string;
+  passwordHash: string | null;
+  data: SignUpData;
+  confirmed: boolean;
+}
+
+/** A sign-up's account: `email_taken` (nothing written), or made (or reset) and bound to a new session of it. */
+export type Registered =
+  { outcome: 'email_taken' } | { outcome: 'created' | 'unconfirmed'; principal: UserPrincipal; refreshToken: string };
 
 const INVALID_CREDENTIALS = () => new GoTrueError(400, 'invalid_credentials', 'Invalid login credentials');
 const ALREADY_USED = () => new GoTrueError(400, 'refresh_token_already_used', 'Invalid Refresh Token: Already Used');
@@ -43,11 +55,35 @@ export class AuthService {
     private readonly refreshTokens: RefreshTokenChain,
   ) {}
 
-  async signUp(body: SignUpBody, meta: SessionMeta, redirectTo: string): Promise<SessionView | UserView> {
+  async signUp(body: SignUpBody, meta: SessionMeta, target: LinkTarget): Promise<SessionView | UserView> {
     if (body.password.length < MIN_PASSWORD_LENGTH) {
       throw new GoTrueError(422, 'weak_password', `Password should be at least ${MIN_PASSWORD_LENGTH} characters.`);
     }
     const data = body.data ?? {};
+    const role = this.checkSignUpData(data);
+    const confirm = this.config.requireEmailConfirmation;
+    // A confirmation is an e-mail to that address: sign-ups cannot be used to flood it.
+    if (confirm) await this.limits.mailingAddress(body.email);
+    const passwordHash = await this.hasher.hash(body.password);
+    return this.sessions.anonymous(async () => {
+      const account = { email: body.email, passwordHash, data, confirmed: !confirm };
+      const registered = await this.register(account, meta);
+      if (registered.outcome === 'email_taken') {
+        // GoTrue's answer when confirmation is on: the shape of a new user, so it says nothing about the address.
+        if (confirm) return this.lookalikeUser(body.email, role, data);
+        throw new GoTrueError(422, 'user_already_exists', 'User already registered');
+      }
+      if (!confirm) return this.sessions.view(registered.principal, registered.refreshToken);
+      // The session only served to write the account's rows as that user: it ends before anyone sees it.
+      await this.accountMail.issue('signup', body.email, target);
+      const user = await this.sessions.user(registered.principal.userId);
+      await this.store.endSessions('local');
+      return user;
+    });
+  }
+
+  /** The role a sign-up's `data` asks for; 400 `validation_failed` for a contradictory one. */
+  checkSignUpData(data: SignUpData): Exclude<Role, 'admin'> {
     if (data.role === 'customer' && !data.store_id) {
       throw new GoTrueError(400, 'validation_failed', 'data.store_id is required when data.role is "customer"');
     }
@@ -58,43 +94,40 @@ export class AuthService {
         'A sign-up is either a customer (data.role) or a team member (data.invite_token), not both',
       );
     }
-    const confirm = this.config.requireEmailConfirmation;
-    // A confirmation is an e-mail to that address: sign-ups cannot be used to flood it.
-    if (confirm) await this.limits.mailingAddress(body.email);
-    const role: Exclude<Role, 'admin'> = data.role === 'customer' ? 'customer' : data.invite_token ? 'team_member' : 'merchant';
-    const passwordHash = await this.hasher.hash(body.password);
-    return this.sessions.anonymous(async () => {
-      const created = await this.store.createAccount({
-        email: body.email,
-        passwordHash,
-        role,
-        fullName: data.full_name ?? null,
-        provider: 'email',
-        storeId: role === 'customer' ? data.store_id! : null,
-        confirmed: !confirm,
-      });
-      if (created.outcome === 'email_taken') {
-        // GoTrue's answer when confirmation is on: the shape of a new user, so it says nothing about the address.
-        if (confirm) return this.lookalikeUser(body.email, role, data);
-        throw new GoTrueError(422, 'user_already_exists', 'User already registered');
-      }
-      if (created.outcome === 'unknown_store')
-        throw new GoTrueError(400, 'validation_failed', 'data.store_id does not name an existing store');
-      const refreshToken = randomToken(32);
-      const principal = await this.sessions.openBound(created.userId, body.email, role, refreshToken, meta);
-      if (created.outcome === 'created' && role === 'customer') {
-        await this.commands.execute(new RegisterStoreCustomerCommand(data.store_id!, created.userId, body.email, data.full_name ?? null));
-      }
-      if (created.outcome === 'created' && role === 'team_member') {
-        await this.commands.execute(new AcceptStoreInvitationCommand(data.invite_token!, body.email, created.userId));
-      }
-      if (!confirm) return this.sessions.view(principal, refreshToken);
-      // The session only served to write the account's rows as that user: it ends before anyone sees it.
-      await this.accountMail.issue('signup', body.email, redirectTo);
-      const user = await this.sessions.user(created.userId);
-      await this.store.endSessions('local');
-      return user;
+    return data.role === 'customer' ? 'customer' : data.invite_token ? 'team_member' : 'merchant';
+  }
+
+  /**
+   * Sign-up's account, in the caller's anonymous transaction (sign-up and POST /otp): made as `data`
+   * says (or an unconfirmed one of the address given this password), the transaction bound to a new
+   * session of it, and a customer's record or the accepted invitation written as that user.
+   * `email_taken` (nothing written) when a confirmed account has the address.
+   */
+  async register(account: SignUpAccount, meta: SessionMeta): Promise<Registered> {
+    const { email, passwordHash, data, confirmed } = account;
+    const role = this.checkSignUpData(data);
+    const created = await this.store.createAccount({
+      email,
+      passwordHash,
+      role,
+      fullName: data.full_name ?? null,
+      provider: 'email',
+      storeId: role === 'customer' ? data.store_id! : null,
+      confirmed,
     });
+    if (created.outcome === 'email_taken') return created;
+    if (created.outcome === 'unknown_store')
+      throw new GoTrueError(400, 'validation_failed', 'data.store_id does not name an existing store');
+    const refreshToken = randomToken(32);
+    const principal = await this.sessions.openBound(created.userId, email, role, refreshToken, meta);
+    if (created.outcome === 'created' && role === 'customer') {
+      const fullName = data.full_name ?? null;
+      await this.commands.execute(new RegisterStoreCustomerCommand(data.store_id!, created.userId, email, fullName));
+    }
+    if (created.outcome === 'created' && role === 'team_member') {
+      await this.commands.execute(new AcceptStoreInvitationCommand(data.invite_token!, email, created.userId));
+    }
+    return { outcome: created.outcome, principal, refreshToken };
   }
 
   async signInWithPassword(body: PasswordGrantBody, meta: SessionMeta): Promise<SessionView> {

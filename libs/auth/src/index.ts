@@ -10,6 +10,7 @@ export * from './users/user.js';
 export * from './users/user.repository.js';
 export * from './migrations/1763801200000-auth-functions.js';
 export * from './migrations/1763801720100-account-recovery.js';
+export * from './migrations/1763802000000-pkce-and-magic-links.js';
 export * from './migrations/1763802100000-refresh-reuse-interval.js';
 export { verifyLink, type VerifyType } from './accounts/account-mail.js';
 export * from './auth.config.js';

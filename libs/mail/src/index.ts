@@ -7,4 +7,5 @@ export * from './delivery/mail-relay.js';
 export * from './delivery/mail-retention.js';
 export * from './delivery/mail-transport.js';
 export * from './migrations/1763801720000-mail.js';
+export * from './migrations/1763802000100-magic-link-mail.js';
 export * from './mail.config.js';

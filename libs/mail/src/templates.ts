@@ -11,6 +11,7 @@ export const MAIL_TEMPLATES = [
   'team_invitation',
   'webhook_disabled',
   'social_post_failed',
+  'magic_link',
 ] as const;
 export type MailTemplate = (typeof MAIL_TEMPLATES)[number];
 

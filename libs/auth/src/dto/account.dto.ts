@@ -1,13 +1,14 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsEmail, IsIn, IsObject, IsOptional, IsString, MaxLength, ValidateBy } from 'class-validator';
 import { GoTrueError } from '@app/core';
+import { PkceFields } from '../pkce/pkce.dto.js';
 import { parseGoTrueBody } from './auth.dto.js';
 
 const INVALID_EMAIL = { message: 'Unable to validate email address: invalid format' };
 /** The most `data` (user metadata) one account keeps, as JSON. */
 export const MAX_USER_METADATA_BYTES = 8192;
 
-export class UpdateUserBody {
+export class UpdateUserBody extends PkceFields {
   @ApiPropertyOptional({
     description:
       'A new address: with AUTH_CONFIRM_EMAIL it stays pending (`new_email`) until the link or code mailed to it is used; without, it applies at once. Either way the old address is told.',
@@ -59,14 +60,14 @@ export class UpdateUserBody {
   data?: Record<string, unknown>;
 }
 
-export class RecoverBody {
+export class RecoverBody extends PkceFields {
   @ApiProperty({ example: 'ada@example.com' })
   @IsEmail({}, INVALID_EMAIL)
   @MaxLength(254)
   email: string;
 }
 
-export class ResendBody {
+export class ResendBody extends PkceFields {
   @ApiProperty({ enum: ['signup', 'email_change'], description: 'Which confirmation to send again', example: 'signup' })
   @IsIn(['signup', 'email_change'], { message: 'type must be signup or email_change' })
   type: 'signup' | 'email_change';
@@ -77,11 +78,11 @@ export class ResendBody {
   email: string;
 }
 
-export const VERIFY_TYPES = ['signup', 'recovery', 'email_change', 'invite'] as const;
+export const VERIFY_TYPES = ['signup', 'recovery', 'email_change', 'invite', 'magiclink', 'email'] as const;
 
 export class VerifyBody {
   @ApiProperty({ enum: VERIFY_TYPES, example: 'recovery' })
-  @IsIn(VERIFY_TYPES, { message: 'type must be signup, recovery, email_change or invite' })
+  @IsIn(VERIFY_TYPES, { message: 'type must be signup, recovery, email_change, invite, magiclink or email' })
   type: (typeof VERIFY_TYPES)[number];
 
   @ApiPropertyOptional({ description: "The token of an e-mail's link (its `token` query parameter)", example: 'Jb3y7Qx0...' })

@@ -2,6 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { plainToInstance, Type } from 'class-transformer';
 import { Equals, IsEmail, IsIn, IsObject, IsOptional, IsString, IsUUID, MaxLength, ValidateNested, validateSync } from 'class-validator';
 import { GoTrueError } from '@app/core';
+import { PkceFields } from '../pkce/pkce.dto.js';
 
 export const MIN_PASSWORD_LENGTH = 8;
 
@@ -39,7 +40,7 @@ export class SignUpData {
   invite_token?: string;
 }
 
-export class SignUpBody {
+export class SignUpBody extends PkceFields {
   @ApiProperty({ example: 'ada@example.com' })
   @IsEmail({}, { message: 'Unable to validate email address: invalid format' })
   @MaxLength(254)

@@ -3,8 +3,12 @@ import { Redis } from 'ioredis';
 import * as oidc from 'openid-client';
 import { GoTrueError, httpConfig, InjectRedis, type HttpConfig } from '@app/core';
 import { AuthService } from '../auth.service.js';
+import type { Verified } from '../accounts/account.service.js';
+import { FlowStates } from '../pkce/flow-states.js';
+import type { PkceChallenge } from '../pkce/pkce.dto.js';
+import { AuthStore } from '../sessions/auth-store.js';
+import { SessionOpener } from '../sessions/session-opener.js';
 import type { SessionMeta } from '../sessions/session.repository.js';
-import type { SessionView } from '../sessions/session.js';
 import { authConfig, type AuthConfig } from '../auth.config.js';
 
 /** A Google sign-in in flight lives this long between /authorize and /callback. */
@@ -14,6 +18,8 @@ interface PendingSignIn {
   verifier: string;
   nonce: string;
   redirectTo: string;
+  /** The app's own PKCE challenge (supabase-js `flowType: 'pkce'`): the callback then returns an auth code. */
+  pkce?: PkceChallenge;
 }
 
 /** Google sign-in: authorization code flow with state, nonce and PKCE (S256); endpoints come from config. */
@@ -27,17 +33,25 @@ export class GoogleSignInService {
     @Inject(httpConfig.KEY) private readonly http: HttpConfig,
     private readonly auth: AuthService,
     @InjectRedis() private readonly redis: Redis,
+    private readonly sessions: SessionOpener,
+    private readonly store: AuthStore,
+    private readonly flows: FlowStates,
   ) {}
 
   get callbackUrl(): string {
     return `${this.http.baseUrl}/auth/v1/callback`;
   }
 
-  /** The URL of Google's consent page for this sign-in; its state is remembered for 10 minutes. */
-  async authorizationUrl(redirectTo: string): Promise<string> {
+  /** The URL of Google's consent page for this sign-in; its state (and the app's PKCE challenge) is kept 10 minutes. */
+  async authorizationUrl(redirectTo: string, pkce?: PkceChallenge): Promise<string> {
     const client = this.configuration();
     const state = oidc.randomState();
-    const pending: PendingSignIn = { verifier: oidc.randomPKCECodeVerifier(), nonce: oidc.randomNonce(), redirectTo };
+    const pending: PendingSignIn = {
+      verifier: oidc.randomPKCECodeVerifier(),
+      nonce: oidc.randomNonce(),
+      redirectTo,
+      pkce,
+    };
     await this.redis.set(this.stateKey(state), JSON.stringify(pending), 'EX', OAUTH_STATE_TTL_SECONDS);
     return oidc
       .buildAuthorizationUrl(client, {
@@ -58,8 +72,11 @@ export class GoogleSignInService {
     return raw ? (JSON.parse(raw) as PendingSignIn) : null;
   }
 
-  /** Exchanges the code (with the PKCE verifier), checks the ID token and signs the Google user in. */
-  async complete(callbackQuery: Record<string, string>, pending: PendingSignIn, meta: SessionMeta): Promise<SessionView> {
+  /**
+   * Exchanges the code (with the PKCE verifier), checks the ID token and signs the Google user in: a
+   * session, or when the app started the sign-in with a PKCE challenge an auth code for it.
+   */
+  async complete(callbackQuery: Record<string, string>, pending: PendingSignIn, meta: SessionMeta): Promise<Verified> {
     const client = this.configuration();
     const currentUrl = new URL(this.callbackUrl);
     for (const [key, value] of Object.entries(callbackQuery)) currentUrl.searchParams.set(key, value);
@@ -81,7 +98,13 @@ export class GoogleSignInService {
       throw new GoTrueError(400, 'email_not_confirmed', 'Google did not confirm an e-mail address for this account');
     }
     const name = typeof claims?.name === 'string' ? claims.name : null;
-    return this.auth.signInWithGoogle(email, name, meta);
+    const pkce = pending.pkce;
+    if (!pkce) return { session: await this.auth.signInWithGoogle(email, name, meta) };
+    const code = await this.sessions.anonymous(async () => {
+      const userId = await this.store.googleAccount(email, name);
+      return this.flows.issueCode(userId, { kind: 'google', pkce });
+    });
+    return { code: code! };
   }
 
   private configuration(): oidc.Configuration {

@@ -18,7 +18,7 @@ export type CreatedAccount =
   { outcome: 'created' | 'unconfirmed'; userId: string } | { outcome: 'email_taken' } | { outcome: 'unknown_store' };
 
 /** What an e-mailed token is for. */
-export type TokenKind = 'signup' | 'recovery' | 'email_change';
+export type TokenKind = 'signup' | 'recovery' | 'email_change' | 'magiclink';
 
 /** The account a token was issued for, and where it goes. */
 export interface IssuedToken {
@@ -96,6 +96,26 @@ export class AuthStore {
       [email, kind, tokenHash, codeHash, ttlSeconds, this.databases.ticket('issue-token', `${email.toLowerCase()}:${kind}`)],
     );
     return row ? { userId: row.user_id, recipient: row.recipient, email: row.email, newEmail: row.new_email } : null;
+  }
+
+  /**
+   * A magic link and code for the account of `email`, replacing its live one: a confirmed account's,
+   * or any account's with `anyAccount` (POST /otp has just made or reset it); null when there is none.
+   */
+  async issueMagicLink(
+    email: string,
+    tokenHash: Buffer,
+    codeHash: Buffer,
+    ttlSeconds: number,
+    anyAccount: boolean,
+  ): Promise<IssuedToken | null> {
+    const ticket = this.databases.ticket('issue-token', `${email.toLowerCase()}:magiclink`);
+    const [row] = await queryRows<{ user_id: string; email: string }>(
+      this.db.tx,
+      'SELECT * FROM auth_issue_magic_link($1, $2, $3, $4, $5, $6)',
+      [email, tokenHash, codeHash, ttlSeconds, anyAccount, ticket],
+    );
+    return row ? { userId: row.user_id, recipient: row.email, email: row.email, newEmail: null } : null;
   }
 
   /** Uses a token once: by a link's token, or by the address it went to and its code. */

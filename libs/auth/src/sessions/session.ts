@@ -1,4 +1,4 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { UserView } from '../users/user.js';
 
 /**
@@ -26,4 +26,10 @@ export class SessionView {
   refresh_token!: string;
   @ApiProperty({ type: () => UserView })
   user!: UserView;
+  @ApiPropertyOptional({
+    enum: ['signup', 'recovery', 'email_change', 'magiclink'],
+    description: 'grant_type=pkce only: the kind of e-mailed link the auth code came from (none after Google)',
+    example: 'recovery',
+  })
+  redirect_type?: 'signup' | 'recovery' | 'email_change' | 'magiclink';
 }
