@@ -152,7 +152,7 @@ export interface paths {
     put?: never;
     /**
      * Sign in (grant_type=password), rotate a refresh token (grant_type=refresh_token) or exchange a PKCE auth code (grant_type=pkce)
-     * @description Refresh tokens are single use: presenting one again revokes its whole session and answers 400 `refresh_token_already_used`. Password attempts are limited per client address, and failures per account (429; see docs/api.md § Rate limits).
+     * @description Refresh tokens are single use. A token presented again within AUTH_REFRESH_REUSE_INTERVAL (10 s) of its own rotation returns the session's current tokens: its latest refresh token (the same for every caller) and a new access token, revoking nothing, so concurrent refreshes of one token all succeed with one rotation. Presented later, it revokes its whole session and answers 400 `refresh_token_already_used`. Password attempts are limited per client address, and failures per account (429; see docs/api.md § Rate limits).
      */
     post: operations['AuthController_token'];
     delete?: never;
@@ -204,6 +204,26 @@ export interface paths {
      */
     post: operations['AuthController_verify'];
     delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/functions/v1/api-keys/{api_key_id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * Revoke a store key
+     * @description Owner or admin. The key is refused (401) from its next request on; revoking it again answers the same. A key of a store the caller does not own (another tenant's) answers 404.
+     */
+    delete: operations['ApiKeysController_revoke'];
     options?: never;
     head?: never;
     patch?: never;
@@ -729,6 +749,30 @@ export interface paths {
     patch: operations['StoresController_update'];
     trace?: never;
   };
+  '/functions/v1/stores/{store_id}/api-keys': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The store's keys
+     * @description Owner or admin. Newest first, revoked ones too, paged by `limit` and `cursor`; never a secret.
+     */
+    get: operations['ApiKeysController_list'];
+    put?: never;
+    /**
+     * Create a store key
+     * @description Owner or admin. Answers the key and its `secret` (`sk_` and 32 random bytes, base64url), shown this once: the server keeps only its SHA-256. A server sends the secret as `Authorization: Bearer sk_…` (no `apikey` header needed) and acts as a team member of this one store with the key's permissions. Store keys never manage keys, members or stores, never call /auth/v1, and answer 403 on routes about a signed-in person. Not idempotent by design: a retried creation makes a second key (revoke the one not used); no answer holding a secret is ever stored.
+     */
+    post: operations['ApiKeysController_create'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/functions/v1/stores/{store_id}/customers': {
     parameters: {
       query?: never;
@@ -747,6 +791,26 @@ export interface paths {
      * @description Staff only. Fires `customer.created` with `{customer_id, name, email}`. The record has no account (`user_id: null`) and keeps none: a customer sign-up with its e-mail is refused (422 `user_already_exists`), since sign-up does not verify e-mail addresses and linking would hand a stranger the record and its orders.
      */
     post: operations['CustomersController_create'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/functions/v1/stores/{store_id}/events': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A store's events, oldest first
+     * @description The envelopes `{id, event, created_at, store_id, data}` of the store events, exactly as a webhook subscribed to them receives them (the same JSON, key for key), whatever webhooks exist: to reconcile after a receiver was down or a webhook disabled. Oldest first (`created_at`, then `id`). Filters: `since` (created at or after it; default the oldest event kept: at least the last 30 days are kept) and `type` (one event kind). Staff with the `webhooks` permission, owners and admins. An event is listed once its change has committed, possibly a moment before its webhooks receive it; `created_at` is when it was written, so an event can appear behind one listed before: when polling, ask again from a few minutes before the last `created_at` seen and de-duplicate on `id`.
+     */
+    get: operations['StoreEventsController_list'];
+    put?: never;
+    post?: never;
     delete?: never;
     options?: never;
     head?: never;
@@ -950,7 +1014,7 @@ export interface paths {
     };
     /**
      * A webhook's deliveries with their attempts, newest first
-     * @description One delivery per event (plus test events and redeliveries), filtered by `status` (`pending`, `succeeded`, `failed`, `cancelled`). Each attempt records when it started, its duration, the status code, the error, a short excerpt of the receiver's answer and when the next attempt is due.
+     * @description One delivery per event (plus test events and redeliveries), filtered by `status` (`pending`, `succeeded`, `failed`, `cancelled`, `skipped`: an event that came while the webhook was disabled, never sent). Each attempt records when it started, its duration, the status code, the error, a short excerpt of the receiver's answer and when the next attempt is due.
      */
     get: operations['WebhookDeliveriesController_list'];
     put?: never;
@@ -991,8 +1055,8 @@ export interface paths {
     get?: never;
     put?: never;
     /**
-     * Re-send what failed since a time
-     * @description Redelivers every event whose latest delivery since `since` (at most 30 days ago, not in the future) failed or was cancelled, e.g. after re-enabling a disabled webhook. Events already redelivered are not sent again, so repeating the call is safe. At most 500 events per call, oldest first; `has_more` says more remain (call again with the same `since`). Answers 200 even when nothing qualified. Its first attempt is queued once the request has committed, then the usual retry schedule applies.
+     * Re-send what failed or was skipped since a time
+     * @description Redelivers every event whose latest delivery since `since` (at most 30 days ago, not in the future) failed, was cancelled or was skipped (it came while the webhook was disabled), e.g. after re-enabling a disabled webhook: same envelope `id` and body, signed with the current secret. A disabled webhook answers 409 (re-enable it first, as nothing can be sent to it). Events already redelivered are not sent again, so repeating the call is safe. At most 500 events per call, oldest first; `has_more` says more remain (call again with the same `since`). Answers 200 even when nothing qualified. Its first attempt is queued once the request has committed, then the usual retry schedule applies.
      */
     post: operations['WebhookDeliveriesController_recover'];
     delete?: never;
@@ -1122,6 +1186,58 @@ export interface components {
        */
       reason?: string;
     };
+    ApiKeyView: {
+      /**
+       * Format: date-time
+       * @example 2026-11-22T10:00:00.000Z
+       */
+      created_at: string;
+      /**
+       * Format: date-time
+       * @description `null`: the key does not expire
+       * @example null
+       */
+      expires_at: string | null;
+      /**
+       * Format: uuid
+       * @example 0d6f5a52-9c1e-4b8a-a3f7-5e2d1c0b9a88
+       */
+      id: string;
+      /**
+       * Format: date-time
+       * @description When the key was last used, to the minute; `null` before its first use
+       * @example null
+       */
+      last_used_at: string | null;
+      /**
+       * @description What the key is for, as its creator named it
+       * @example Warehouse sync
+       */
+      name: string;
+      /**
+       * @description What the key may do in its store
+       * @example [
+       *       "catalog"
+       *     ]
+       */
+      permissions: ('catalog' | 'orders' | 'customers' | 'ai' | 'social' | 'webhooks' | 'billing')[];
+      /**
+       * @description The first characters of the secret (`sk_` and 8 more): not secret, to tell keys apart
+       * @example sk_Q3vX9kz0
+       */
+      prefix: string;
+      /**
+       * Format: date-time
+       * @description `null` while the key works
+       * @example null
+       */
+      revoked_at: string | null;
+      /**
+       * Format: uuid
+       * @example 6f1c0b1e-2d4a-4c1b-9f57-1f0e8f6b8a11
+       */
+      store_id: string;
+    };
     AttemptView: {
       /**
        * @description 1 for the first attempt
@@ -1159,6 +1275,26 @@ export interface components {
        * @example 500
        */
       status_code: number | null;
+    };
+    CreateApiKeyDto: {
+      /**
+       * Format: date-time
+       * @description When the key stops working (in the future); left out, it works until revoked
+       * @example 2027-11-22T10:00:00.000Z
+       */
+      expires_at?: string;
+      /**
+       * @description What the key is for (1–100 characters), to tell keys apart
+       * @example Warehouse sync
+       */
+      name: string;
+      /**
+       * @description What the key may do in the store, as a team member: at least one of catalog, orders, customers, ai, social, webhooks, billing
+       * @example [
+       *       "catalog"
+       *     ]
+       */
+      permissions: ('catalog' | 'orders' | 'customers' | 'ai' | 'social' | 'webhooks' | 'billing')[];
     };
     CreateCustomerDto: {
       /**
@@ -1417,10 +1553,11 @@ export interface components {
        */
       redelivery_of: string | null;
       /**
+       * @description `cancelled`: stopped when the webhook was disabled; `skipped`: the event came while the webhook was disabled, nothing was sent (`recover` sends it after re-enabling)
        * @example pending
        * @enum {string}
        */
-      status: 'pending' | 'succeeded' | 'failed' | 'cancelled';
+      status: 'pending' | 'succeeded' | 'failed' | 'cancelled' | 'skipped';
       /**
        * Format: date-time
        * @example 2026-11-22T10:00:00.412Z
@@ -2914,7 +3051,7 @@ export interface components {
     };
     RecoverDeliveriesDto: {
       /**
-       * @description ISO 8601 timestamp with a time zone, not in the future and at most 30 days ago: every event whose latest delivery to this webhook since then failed or was cancelled is delivered again.
+       * @description ISO 8601 timestamp with a time zone, not in the future and at most 30 days ago: every event whose latest delivery to this webhook since then failed, was cancelled or was skipped is delivered again.
        * @example 2026-11-21T00:00:00Z
        */
       since: string;
@@ -3034,7 +3171,7 @@ export interface components {
        */
       redirect_type?: 'signup' | 'recovery' | 'email_change' | 'magiclink';
       /**
-       * @description Single use: trade it at POST /auth/v1/token?grant_type=refresh_token for the next session
+       * @description Single use: trade it at POST /auth/v1/token?grant_type=refresh_token for the next session (presented again within AUTH_REFRESH_REUSE_INTERVAL of that, it returns the session's current tokens)
        * @example n3Vq2xk8...
        */
       refresh_token: string;
@@ -3385,6 +3522,21 @@ export interface components {
        */
       store_id: string;
     };
+    /** @description A store event `{id, event, created_at, store_id, data}`: exactly what a webhook subscribed to it receives as the body of a delivery. `data` depends on `event`. */
+    StoreEventEnvelope:
+      | components['schemas']['OrderCreatedEvent']
+      | components['schemas']['OrderUpdatedEvent']
+      | components['schemas']['OrderPaidEvent']
+      | components['schemas']['OrderShippedEvent']
+      | components['schemas']['OrderDeliveredEvent']
+      | components['schemas']['OrderCancelledEvent']
+      | components['schemas']['OrderRefundedEvent']
+      | components['schemas']['ProductCreatedEvent']
+      | components['schemas']['ProductUpdatedEvent']
+      | components['schemas']['ProductDeletedEvent']
+      | components['schemas']['InventoryUpdatedEvent']
+      | components['schemas']['CustomerCreatedEvent']
+      | components['schemas']['CustomerUpdatedEvent'];
     StoreMailSettingsView: {
       /**
        * @description Mail the owner when a scheduled post fails on a platform
@@ -3633,7 +3785,7 @@ export interface components {
        */
       secret?: string;
       /**
-       * @description `disabled` stops deliveries (pending ones are cancelled; `disabled_reason` becomes "Disabled by the merchant"); `active` re-enables and clears `disabled_reason`: events from then on are delivered again, and `recover` re-sends what failed or was cancelled meanwhile.
+       * @description `disabled` stops deliveries (pending ones are cancelled; events from then on are recorded as `skipped` deliveries, nothing sent; `disabled_reason` becomes "Disabled by the merchant"); `active` re-enables, clears `disabled_reason` and resets the webhook's circuit breaker and concurrency slots: events from then on are delivered at once, and `recover` re-sends what failed, was cancelled or was skipped meanwhile.
        * @example active
        * @enum {string}
        */
@@ -3848,7 +4000,14 @@ export interface components {
   responses: never;
   parameters: never;
   requestBodies: never;
-  headers: never;
+  headers: {
+    /** @description Requests the caller may make to this route in the current window (RATE_LIMIT_PER_MINUTE's window) */
+    'RateLimit-Limit': number;
+    /** @description Requests left in the current window; 0 on a 429 */
+    'RateLimit-Remaining': number;
+    /** @description Seconds until the window resets (on a 429, the same as Retry-After) */
+    'RateLimit-Reset': number;
+  };
   pathItems: never;
 }
 export type $defs = Record<string, never>;
@@ -4860,6 +5019,176 @@ export interface operations {
       };
     };
   };
+  ApiKeysController_revoke: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
+        'Idempotency-Key'?: string;
+      };
+      path: {
+        api_key_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          /** @description `true` when this is the kept answer to an earlier request with the same `Idempotency-Key` */
+          'Idempotent-Replayed'?: 'true';
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @example API key revoked
+             * @enum {string}
+             */
+            message: 'API key revoked';
+            /**
+             * @description Always `true` on a 2xx answer
+             * @enum {boolean}
+             */
+            success: true;
+          };
+        };
+      };
+      /** @description Validation failed; `details` lists each field */
+      400: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_FAILED",
+           *         "details": [
+           *           {
+           *             "field": "name",
+           *             "message": "name should not be empty"
+           *           }
+           *         ],
+           *         "message": "Request validation failed"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Missing, expired or invalid token, a wrong apikey, or the public key alone */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNAUTHENTICATED",
+           *         "message": "Invalid or expired access token"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Only merchants and admins own keys; store keys never manage keys */
+      403: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "FORBIDDEN",
+           *         "message": "Only the store owner may do this"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description No such key, or another store's */
+      404: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "NOT_FOUND",
+           *         "message": "API key not found"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description A request with the same Idempotency-Key is still being processed */
+      409: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "CONFLICT",
+           *         "message": "A request with this Idempotency-Key is still being processed; retry once it has finished"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The Idempotency-Key was already used with another route or body */
+      422: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNPROCESSABLE",
+           *         "message": "This Idempotency-Key was already used for a different request; use a new key for a new request"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
   CreditsController_get: {
     parameters: {
       query: {
@@ -4879,6 +5208,9 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -4913,6 +5245,9 @@ export interface operations {
       /** @description Validation failed; `details` lists each field */
       400: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -4955,6 +5290,9 @@ export interface operations {
       /** @description The caller sees the store but may not do this */
       403: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -4973,6 +5311,9 @@ export interface operations {
       /** @description No such store, or another tenant's */
       404: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -4993,7 +5334,10 @@ export interface operations {
   CreditsController_grant: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
+        'Idempotency-Key'?: string;
+      };
       path?: never;
       cookie?: never;
     };
@@ -5006,6 +5350,11 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          /** @description `true` when this is the kept answer to an earlier request with the same `Idempotency-Key` */
+          'Idempotent-Replayed'?: 'true';
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -5026,6 +5375,9 @@ export interface operations {
       /** @description Validation failed; `details` lists each field */
       400: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -5068,6 +5420,9 @@ export interface operations {
       /** @description Not the admin */
       403: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -5086,6 +5441,9 @@ export interface operations {
       /** @description No such store */
       404: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -5094,6 +5452,48 @@ export interface operations {
            *       "error": {
            *         "code": "NOT_FOUND",
            *         "message": "Store not found"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description A request with the same Idempotency-Key is still being processed */
+      409: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "CONFLICT",
+           *         "message": "A request with this Idempotency-Key is still being processed; retry once it has finished"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The Idempotency-Key was already used with another route or body */
+      422: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNPROCESSABLE",
+           *         "message": "This Idempotency-Key was already used for a different request; use a new key for a new request"
            *       },
            *       "success": false
            *     }
@@ -5117,6 +5517,9 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -5133,6 +5536,9 @@ export interface operations {
       /** @description Validation failed; `details` lists each field */
       400: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -5175,6 +5581,9 @@ export interface operations {
       /** @description The caller sees the store but may not do this */
       403: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -5193,6 +5602,9 @@ export interface operations {
       /** @description No such store, or another tenant's */
       404: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -5213,7 +5625,10 @@ export interface operations {
   CustomersController_update: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         customer_id: string;
       };
@@ -5228,6 +5643,11 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          /** @description `true` when this is the kept answer to an earlier request with the same `Idempotency-Key` */
+          'Idempotent-Replayed'?: 'true';
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -5244,6 +5664,9 @@ export interface operations {
       /** @description Validation failed; `details` lists each field */
       400: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -5286,6 +5709,9 @@ export interface operations {
       /** @description The caller sees the store but may not do this */
       403: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -5304,6 +5730,9 @@ export interface operations {
       /** @description No such store, or another tenant's */
       404: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -5319,9 +5748,12 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Another customer of the store has this e-mail (compared regardless of case) */
+      /** @description Another customer of the store has this e-mail (compared regardless of case); or: A request with the same Idempotency-Key is still being processed */
       409: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -5330,6 +5762,27 @@ export interface operations {
            *       "error": {
            *         "code": "CONFLICT",
            *         "message": "This store already has a customer with that e-mail"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The Idempotency-Key was already used with another route or body */
+      422: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNPROCESSABLE",
+           *         "message": "This Idempotency-Key was already used for a different request; use a new key for a new request"
            *       },
            *       "success": false
            *     }
@@ -5358,6 +5811,9 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -5379,6 +5835,9 @@ export interface operations {
       /** @description Validation failed; `details` lists each field */
       400: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -5421,6 +5880,9 @@ export interface operations {
       /** @description Not the admin */
       403: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -5442,7 +5904,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional, at most 255 printable ASCII characters. The same key from the same user within 24 h answers the first successful response again (header `Idempotent-Replayed: true`) without charging or publishing twice. A failed request keeps nothing, so its key may be retried. The key reused with another route or body → 422 UNPROCESSABLE; while the first request runs → 409 CONFLICT. */
+        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
         'Idempotency-Key'?: string;
       };
       path?: never;
@@ -5457,6 +5919,11 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          /** @description `true` when this is the kept answer to an earlier request with the same `Idempotency-Key` */
+          'Idempotent-Replayed'?: 'true';
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -5478,6 +5945,9 @@ export interface operations {
       /** @description Validation failed; `details` lists each field */
       400: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -5520,6 +5990,9 @@ export interface operations {
       /** @description The store has too few credits; nothing charged */
       402: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -5542,6 +6015,9 @@ export interface operations {
       /** @description The caller sees the store but may not do this */
       403: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -5560,6 +6036,9 @@ export interface operations {
       /** @description No such store, or another tenant's */
       404: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -5578,6 +6057,9 @@ export interface operations {
       /** @description A request with the same Idempotency-Key is still being processed */
       409: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -5593,9 +6075,12 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description The configured provider does not write `language` (the offline `local` provider writes en, fr, es, de, pt); nothing charged */
+      /** @description The configured provider does not write `language` (the offline `local` provider writes en, fr, es, de, pt); nothing charged; or: The Idempotency-Key was already used with another route or body */
       422: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -5620,6 +6105,9 @@ export interface operations {
       /** @description The store's hourly maximum for this function is reached; `Retry-After` says when the oldest call leaves the window */
       429: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -5643,6 +6131,9 @@ export interface operations {
       /** @description The AI provider failed or answered something unusable; the credits were refunded */
       502: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -5661,6 +6152,9 @@ export interface operations {
       /** @description AI_PROVIDER=openai without AI_API_KEY; nothing charged */
       503: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -5682,7 +6176,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional, at most 255 printable ASCII characters. The same key from the same user within 24 h answers the first successful response again (header `Idempotent-Replayed: true`) without charging or publishing twice. A failed request keeps nothing, so its key may be retried. The key reused with another route or body → 422 UNPROCESSABLE; while the first request runs → 409 CONFLICT. */
+        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
         'Idempotency-Key'?: string;
       };
       path?: never;
@@ -5697,6 +6191,11 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          /** @description `true` when this is the kept answer to an earlier request with the same `Idempotency-Key` */
+          'Idempotent-Replayed'?: 'true';
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -5723,6 +6222,9 @@ export interface operations {
       /** @description Validation failed; `details` lists each field */
       400: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -5765,6 +6267,9 @@ export interface operations {
       /** @description The store has too few credits; nothing charged */
       402: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -5787,6 +6292,9 @@ export interface operations {
       /** @description The caller sees the store but may not do this */
       403: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -5805,6 +6313,9 @@ export interface operations {
       /** @description No such store, or another tenant's */
       404: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -5823,6 +6334,9 @@ export interface operations {
       /** @description A request with the same Idempotency-Key is still being processed */
       409: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -5838,9 +6352,33 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
+      /** @description The Idempotency-Key was already used with another route or body */
+      422: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNPROCESSABLE",
+           *         "message": "This Idempotency-Key was already used for a different request; use a new key for a new request"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
       /** @description The store's hourly maximum for this function is reached; `Retry-After` says when the oldest call leaves the window */
       429: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -5864,6 +6402,9 @@ export interface operations {
       /** @description The AI provider failed or answered something unusable; the credits were refunded */
       502: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -5882,6 +6423,9 @@ export interface operations {
       /** @description AI_PROVIDER=openai without AI_API_KEY; nothing charged */
       503: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -5903,7 +6447,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional, at most 255 printable ASCII characters. The same key from the same user within 24 h answers the first successful response again (header `Idempotent-Replayed: true`) without charging or publishing twice. A failed request keeps nothing, so its key may be retried. The key reused with another route or body → 422 UNPROCESSABLE; while the first request runs → 409 CONFLICT. */
+        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
         'Idempotency-Key'?: string;
       };
       path?: never;
@@ -5918,6 +6462,11 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          /** @description `true` when this is the kept answer to an earlier request with the same `Idempotency-Key` */
+          'Idempotent-Replayed'?: 'true';
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -5934,6 +6483,9 @@ export interface operations {
       /** @description Validation failed; `details` lists each field */
       400: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -5976,6 +6528,9 @@ export interface operations {
       /** @description The store has too few credits; nothing charged */
       402: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -5998,6 +6553,9 @@ export interface operations {
       /** @description The caller sees the store but may not do this */
       403: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -6016,6 +6574,9 @@ export interface operations {
       /** @description No such store, or another tenant's */
       404: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -6034,6 +6595,9 @@ export interface operations {
       /** @description A request with the same Idempotency-Key is still being processed */
       409: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -6049,9 +6613,12 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description The image cannot be fetched or read, or the provider does not write `language`; nothing charged */
+      /** @description The image cannot be fetched or read, or the provider does not write `language`; nothing charged; or: The Idempotency-Key was already used with another route or body */
       422: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -6076,6 +6643,9 @@ export interface operations {
       /** @description The store's hourly maximum for this function is reached; `Retry-After` says when the oldest call leaves the window */
       429: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -6099,6 +6669,9 @@ export interface operations {
       /** @description The AI provider failed or answered something unusable; the credits were refunded */
       502: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -6117,6 +6690,9 @@ export interface operations {
       /** @description AI_PROVIDER=openai without AI_API_KEY; nothing charged */
       503: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -6153,6 +6729,9 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -6174,6 +6753,9 @@ export interface operations {
       /** @description Validation failed; `details` lists each field */
       400: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -6216,6 +6798,9 @@ export interface operations {
       /** @description The caller sees the store but may not do this */
       403: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -6234,6 +6819,9 @@ export interface operations {
       /** @description No such store, or another tenant's */
       404: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -6270,6 +6858,9 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -6291,6 +6882,9 @@ export interface operations {
       /** @description Validation failed; `details` lists each field */
       400: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -6333,6 +6927,9 @@ export interface operations {
       /** @description The caller is not a customer */
       403: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -6364,6 +6961,9 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -6380,6 +6980,9 @@ export interface operations {
       /** @description Validation failed; `details` lists each field */
       400: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -6422,6 +7025,9 @@ export interface operations {
       /** @description The caller sees the store but may not do this */
       403: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -6440,6 +7046,9 @@ export interface operations {
       /** @description No such store, or another tenant's */
       404: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -6460,7 +7069,10 @@ export interface operations {
   OrdersController_changeStatus: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         order_id: string;
       };
@@ -6475,6 +7087,11 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          /** @description `true` when this is the kept answer to an earlier request with the same `Idempotency-Key` */
+          'Idempotent-Replayed'?: 'true';
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -6491,6 +7108,9 @@ export interface operations {
       /** @description Validation failed; `details` lists each field */
       400: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -6537,6 +7157,9 @@ export interface operations {
        */
       403: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -6555,6 +7178,9 @@ export interface operations {
       /** @description No such store, or another tenant's */
       404: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -6570,9 +7196,12 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description `INVALID_TRANSITION`: the status machine does not allow this move */
+      /** @description `INVALID_TRANSITION`: the status machine does not allow this move; or: A request with the same Idempotency-Key is still being processed */
       409: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -6611,6 +7240,27 @@ export interface operations {
           };
         };
       };
+      /** @description The Idempotency-Key was already used with another route or body */
+      422: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNPROCESSABLE",
+           *         "message": "This Idempotency-Key was already used for a different request; use a new key for a new request"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
     };
   };
   ProductsController_get: {
@@ -6627,6 +7277,9 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -6643,6 +7296,9 @@ export interface operations {
       /** @description Validation failed; `details` lists each field */
       400: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -6685,6 +7341,9 @@ export interface operations {
       /** @description No such store, or another tenant's */
       404: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -6705,7 +7364,10 @@ export interface operations {
   ProductsController_remove: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         product_id: string;
       };
@@ -6716,6 +7378,11 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          /** @description `true` when this is the kept answer to an earlier request with the same `Idempotency-Key` */
+          'Idempotent-Replayed'?: 'true';
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -6736,6 +7403,9 @@ export interface operations {
       /** @description Validation failed; `details` lists each field */
       400: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -6778,6 +7448,9 @@ export interface operations {
       /** @description The caller sees the store but may not do this */
       403: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -6796,6 +7469,9 @@ export interface operations {
       /** @description No such store, or another tenant's */
       404: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -6811,12 +7487,57 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
+      /** @description A request with the same Idempotency-Key is still being processed */
+      409: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "CONFLICT",
+           *         "message": "A request with this Idempotency-Key is still being processed; retry once it has finished"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The Idempotency-Key was already used with another route or body */
+      422: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNPROCESSABLE",
+           *         "message": "This Idempotency-Key was already used for a different request; use a new key for a new request"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
     };
   };
   ProductsController_update: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         product_id: string;
       };
@@ -6831,6 +7552,11 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          /** @description `true` when this is the kept answer to an earlier request with the same `Idempotency-Key` */
+          'Idempotent-Replayed'?: 'true';
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -6847,6 +7573,9 @@ export interface operations {
       /** @description Validation failed; `details` lists each field */
       400: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -6889,6 +7618,9 @@ export interface operations {
       /** @description The caller sees the store but may not do this */
       403: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -6907,6 +7639,9 @@ export interface operations {
       /** @description No such store, or another tenant's */
       404: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -6922,12 +7657,57 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
+      /** @description A request with the same Idempotency-Key is still being processed */
+      409: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "CONFLICT",
+           *         "message": "A request with this Idempotency-Key is still being processed; retry once it has finished"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The Idempotency-Key was already used with another route or body */
+      422: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNPROCESSABLE",
+           *         "message": "This Idempotency-Key was already used for a different request; use a new key for a new request"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
     };
   };
   ProductsController_adjust: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         product_id: string;
       };
@@ -6942,6 +7722,11 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          /** @description `true` when this is the kept answer to an earlier request with the same `Idempotency-Key` */
+          'Idempotent-Replayed'?: 'true';
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -6958,6 +7743,9 @@ export interface operations {
       /** @description Validation failed; `details` lists each field */
       400: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -7000,6 +7788,9 @@ export interface operations {
       /** @description The caller sees the store but may not do this */
       403: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -7018,6 +7809,9 @@ export interface operations {
       /** @description No such store, or another tenant's */
       404: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -7033,9 +7827,12 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description `OUT_OF_STOCK`: not enough stock for the removal; `CONFLICT`: the stock would pass its maximum. Nothing changed. */
+      /** @description `OUT_OF_STOCK`: not enough stock for the removal; `CONFLICT`: the stock would pass its maximum. Nothing changed.; or: A request with the same Idempotency-Key is still being processed */
       409: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -7071,13 +7868,34 @@ export interface operations {
           };
         };
       };
+      /** @description The Idempotency-Key was already used with another route or body */
+      422: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNPROCESSABLE",
+           *         "message": "This Idempotency-Key was already used for a different request; use a new key for a new request"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
     };
   };
   AiController_researchSocialContext: {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional, at most 255 printable ASCII characters. The same key from the same user within 24 h answers the first successful response again (header `Idempotent-Replayed: true`) without charging or publishing twice. A failed request keeps nothing, so its key may be retried. The key reused with another route or body → 422 UNPROCESSABLE; while the first request runs → 409 CONFLICT. */
+        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
         'Idempotency-Key'?: string;
       };
       path?: never;
@@ -7092,6 +7910,11 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          /** @description `true` when this is the kept answer to an earlier request with the same `Idempotency-Key` */
+          'Idempotent-Replayed'?: 'true';
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -7113,6 +7936,9 @@ export interface operations {
       /** @description Validation failed; `details` lists each field */
       400: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -7155,6 +7981,9 @@ export interface operations {
       /** @description The store has too few credits; nothing charged */
       402: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -7177,6 +8006,9 @@ export interface operations {
       /** @description The caller sees the store but may not do this */
       403: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -7195,6 +8027,9 @@ export interface operations {
       /** @description No such store, or another tenant's */
       404: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -7213,6 +8048,9 @@ export interface operations {
       /** @description A request with the same Idempotency-Key is still being processed */
       409: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -7228,9 +8066,33 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
+      /** @description The Idempotency-Key was already used with another route or body */
+      422: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNPROCESSABLE",
+           *         "message": "This Idempotency-Key was already used for a different request; use a new key for a new request"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
       /** @description The store's hourly maximum for this function is reached; `Retry-After` says when the oldest call leaves the window */
       429: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -7254,6 +8116,9 @@ export interface operations {
       /** @description The AI provider failed or answered something unusable; the credits were refunded */
       502: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -7272,6 +8137,9 @@ export interface operations {
       /** @description AI_PROVIDER=openai without AI_API_KEY; nothing charged */
       503: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -7304,6 +8172,9 @@ export interface operations {
       /** @description Always one page: `next_cursor` is null */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -7325,6 +8196,9 @@ export interface operations {
       /** @description Validation failed; `details` lists each field */
       400: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -7367,6 +8241,9 @@ export interface operations {
       /** @description The caller sees the store but may not do this */
       403: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -7385,6 +8262,9 @@ export interface operations {
       /** @description No such store, or another tenant's */
       404: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -7405,7 +8285,10 @@ export interface operations {
   SocialConnectController_disconnect: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         account_id: string;
       };
@@ -7416,6 +8299,11 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          /** @description `true` when this is the kept answer to an earlier request with the same `Idempotency-Key` */
+          'Idempotent-Replayed'?: 'true';
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -7433,6 +8321,9 @@ export interface operations {
       /** @description Validation failed; `details` lists each field */
       400: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -7475,6 +8366,9 @@ export interface operations {
       /** @description The caller sees the store but may not do this */
       403: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -7493,6 +8387,9 @@ export interface operations {
       /** @description No such store, or another tenant's */
       404: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -7508,12 +8405,57 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
+      /** @description A request with the same Idempotency-Key is still being processed */
+      409: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "CONFLICT",
+           *         "message": "A request with this Idempotency-Key is still being processed; retry once it has finished"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The Idempotency-Key was already used with another route or body */
+      422: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNPROCESSABLE",
+           *         "message": "This Idempotency-Key was already used for a different request; use a new key for a new request"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
     };
   };
   SocialConnectController_start: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
+        'Idempotency-Key'?: string;
+      };
       path?: never;
       cookie?: never;
     };
@@ -7526,6 +8468,11 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          /** @description `true` when this is the kept answer to an earlier request with the same `Idempotency-Key` */
+          'Idempotent-Replayed'?: 'true';
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -7552,6 +8499,9 @@ export interface operations {
       /** @description Validation failed; `details` lists each field */
       400: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -7594,6 +8544,9 @@ export interface operations {
       /** @description The caller sees the store but may not do this */
       403: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -7612,6 +8565,9 @@ export interface operations {
       /** @description No such store, or another tenant's */
       404: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -7627,9 +8583,54 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
+      /** @description A request with the same Idempotency-Key is still being processed */
+      409: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "CONFLICT",
+           *         "message": "A request with this Idempotency-Key is still being processed; retry once it has finished"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The Idempotency-Key was already used with another route or body */
+      422: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNPROCESSABLE",
+           *         "message": "This Idempotency-Key was already used for a different request; use a new key for a new request"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
       /** @description SOCIAL_MODE=live and the platform has no client id and secret configured */
       503: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -7666,6 +8667,9 @@ export interface operations {
       /** @description `redirect_url?platform=x&status=connected&account=<account id>` or `…&status=error&error=<code>` */
       302: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content?: never;
@@ -7673,6 +8677,9 @@ export interface operations {
       /** @description An unknown, used or missing `state` */
       400: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -7711,6 +8718,9 @@ export interface operations {
       /** @description The platform's consent page (with a cookie), or `redirect_url?…&status=error&error=<code>` */
       302: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content?: never;
@@ -7718,6 +8728,9 @@ export interface operations {
       /** @description An unknown, used or missing `state` */
       400: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -7745,7 +8758,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional, at most 255 printable ASCII characters. The same key from the same user within 24 h answers the first successful response again (header `Idempotent-Replayed: true`) without charging or publishing twice. A failed request keeps nothing, so its key may be retried. The key reused with another route or body → 422 UNPROCESSABLE; while the first request runs → 409 CONFLICT. */
+        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
         'Idempotency-Key'?: string;
       };
       path?: never;
@@ -7760,6 +8773,11 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          /** @description `true` when this is the kept answer to an earlier request with the same `Idempotency-Key` */
+          'Idempotent-Replayed'?: 'true';
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -7781,6 +8799,9 @@ export interface operations {
       /** @description Validation failed; `details` lists each field */
       400: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -7823,6 +8844,9 @@ export interface operations {
       /** @description The store has too few credits; nothing charged */
       402: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -7845,6 +8869,9 @@ export interface operations {
       /** @description The caller sees the store but may not do this */
       403: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -7863,6 +8890,9 @@ export interface operations {
       /** @description No such store, or another tenant's */
       404: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -7881,6 +8911,9 @@ export interface operations {
       /** @description A request with the same Idempotency-Key is still being processed */
       409: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -7896,9 +8929,12 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description The configured provider does not write `language` (the offline `local` provider writes en, fr, es, de, pt); nothing charged */
+      /** @description The configured provider does not write `language` (the offline `local` provider writes en, fr, es, de, pt); nothing charged; or: The Idempotency-Key was already used with another route or body */
       422: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -7923,6 +8959,9 @@ export interface operations {
       /** @description The store's hourly maximum for this function is reached; `Retry-After` says when the oldest call leaves the window */
       429: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -7946,6 +8985,9 @@ export interface operations {
       /** @description The AI provider failed or answered something unusable; the credits were refunded */
       502: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -7964,6 +9006,9 @@ export interface operations {
       /** @description AI_PROVIDER=openai without AI_API_KEY; nothing charged */
       503: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -8002,6 +9047,9 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -8023,6 +9071,9 @@ export interface operations {
       /** @description Validation failed; `details` lists each field */
       400: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -8065,6 +9116,9 @@ export interface operations {
       /** @description The caller sees the store but may not do this */
       403: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -8083,6 +9137,9 @@ export interface operations {
       /** @description No such store, or another tenant's */
       404: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -8104,7 +9161,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional, at most 255 printable ASCII characters. The same key from the same user within 24 h answers the first successful response again (header `Idempotent-Replayed: true`) without charging or publishing twice. A failed request keeps nothing, so its key may be retried. The key reused with another route or body → 422 UNPROCESSABLE; while the first request runs → 409 CONFLICT. */
+        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
         'Idempotency-Key'?: string;
       };
       path?: never;
@@ -8119,6 +9176,11 @@ export interface operations {
       /** @description Published, failed or scheduled per platform; `success: false` when any platform failed */
       200: {
         headers: {
+          /** @description `true` when this is the kept answer to an earlier request with the same `Idempotency-Key` */
+          'Idempotent-Replayed'?: 'true';
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -8128,6 +9190,9 @@ export interface operations {
       /** @description The body is invalid, or a platform cannot take this post; nothing was sent */
       400: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -8171,6 +9236,9 @@ export interface operations {
       /** @description The caller sees the store but may not do this */
       403: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -8189,6 +9257,9 @@ export interface operations {
       /** @description No such store, or another tenant's */
       404: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -8207,6 +9278,9 @@ export interface operations {
       /** @description A request with the same Idempotency-Key is still being processed */
       409: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -8222,12 +9296,36 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
+      /** @description The Idempotency-Key was already used with another route or body */
+      422: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNPROCESSABLE",
+           *         "message": "This Idempotency-Key was already used for a different request; use a new key for a new request"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
     };
   };
   SocialPublishController_cancel: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         post_id: string;
       };
@@ -8238,6 +9336,11 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          /** @description `true` when this is the kept answer to an earlier request with the same `Idempotency-Key` */
+          'Idempotent-Replayed'?: 'true';
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -8255,6 +9358,9 @@ export interface operations {
       /** @description Validation failed; `details` lists each field */
       400: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -8297,6 +9403,9 @@ export interface operations {
       /** @description The caller sees the store but may not do this */
       403: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -8315,6 +9424,9 @@ export interface operations {
       /** @description No such store, or another tenant's */
       404: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -8330,9 +9442,12 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Not scheduled (any more) */
+      /** @description Not scheduled (any more); or: A request with the same Idempotency-Key is still being processed */
       409: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -8341,6 +9456,27 @@ export interface operations {
            *       "error": {
            *         "code": "NOT_CANCELLABLE",
            *         "message": "Only a scheduled post can be cancelled; this one is published"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The Idempotency-Key was already used with another route or body */
+      422: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNPROCESSABLE",
+           *         "message": "This Idempotency-Key was already used for a different request; use a new key for a new request"
            *       },
            *       "success": false
            *     }
@@ -8367,6 +9503,9 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -8388,6 +9527,9 @@ export interface operations {
       /** @description Validation failed; `details` lists each field */
       400: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -8432,7 +9574,10 @@ export interface operations {
   StoresController_create: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
+        'Idempotency-Key'?: string;
+      };
       path?: never;
       cookie?: never;
     };
@@ -8445,6 +9590,11 @@ export interface operations {
       /** @description Created */
       201: {
         headers: {
+          /** @description `true` when this is the kept answer to an earlier request with the same `Idempotency-Key` */
+          'Idempotent-Replayed'?: 'true';
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -8461,6 +9611,9 @@ export interface operations {
       /** @description Validation failed; `details` lists each field */
       400: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -8503,6 +9656,9 @@ export interface operations {
       /** @description Team members and customers cannot create stores */
       403: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -8511,6 +9667,48 @@ export interface operations {
            *       "error": {
            *         "code": "FORBIDDEN",
            *         "message": "Only merchant, admin accounts may do this"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description A request with the same Idempotency-Key is still being processed */
+      409: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "CONFLICT",
+           *         "message": "A request with this Idempotency-Key is still being processed; retry once it has finished"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The Idempotency-Key was already used with another route or body */
+      422: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNPROCESSABLE",
+           *         "message": "This Idempotency-Key was already used for a different request; use a new key for a new request"
            *       },
            *       "success": false
            *     }
@@ -8534,6 +9732,9 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -8550,6 +9751,9 @@ export interface operations {
       /** @description Validation failed; `details` lists each field */
       400: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -8592,6 +9796,9 @@ export interface operations {
       /** @description No such store, or another tenant's */
       404: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -8612,7 +9819,10 @@ export interface operations {
   StoresController_update: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         store_id: string;
       };
@@ -8627,6 +9837,11 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          /** @description `true` when this is the kept answer to an earlier request with the same `Idempotency-Key` */
+          'Idempotent-Replayed'?: 'true';
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -8643,6 +9858,9 @@ export interface operations {
       /** @description Validation failed; `details` lists each field */
       400: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -8685,6 +9903,9 @@ export interface operations {
       /** @description The caller sees the store but may not do this */
       403: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -8703,6 +9924,9 @@ export interface operations {
       /** @description No such store, or another tenant's */
       404: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -8711,6 +9935,352 @@ export interface operations {
            *       "error": {
            *         "code": "NOT_FOUND",
            *         "message": "Store not found"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description A request with the same Idempotency-Key is still being processed */
+      409: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "CONFLICT",
+           *         "message": "A request with this Idempotency-Key is still being processed; retry once it has finished"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The Idempotency-Key was already used with another route or body */
+      422: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNPROCESSABLE",
+           *         "message": "This Idempotency-Key was already used for a different request; use a new key for a new request"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  ApiKeysController_list: {
+    parameters: {
+      query?: {
+        /** @description Items per page, 1 to 100 */
+        limit?: number;
+        /** @description The `next_cursor` of the previous page */
+        cursor?: string;
+      };
+      header?: never;
+      path: {
+        store_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['ApiKeyView'][];
+            /**
+             * @description Pass as `cursor` for the next page; `null` on the last page
+             * @example null
+             */
+            next_cursor: string | null;
+            /**
+             * @description Always `true` on a 2xx answer
+             * @enum {boolean}
+             */
+            success: true;
+          };
+        };
+      };
+      /** @description Validation failed; `details` lists each field */
+      400: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_FAILED",
+           *         "details": [
+           *           {
+           *             "field": "name",
+           *             "message": "name should not be empty"
+           *           }
+           *         ],
+           *         "message": "Request validation failed"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Missing, expired or invalid token, a wrong apikey, or the public key alone */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNAUTHENTICATED",
+           *         "message": "Invalid or expired access token"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The caller sees the store but may not do this */
+      403: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "FORBIDDEN",
+           *         "message": "Only the store owner may do this"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description No such store, or another tenant's */
+      404: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "NOT_FOUND",
+           *         "message": "Store not found"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  ApiKeysController_create: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
+        'Idempotency-Key'?: string;
+      };
+      path: {
+        store_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['CreateApiKeyDto'];
+      };
+    };
+    responses: {
+      /** @description Created */
+      201: {
+        headers: {
+          /** @description `true` when this is the kept answer to an earlier request with the same `Idempotency-Key` */
+          'Idempotent-Replayed'?: 'true';
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            api_key: components['schemas']['ApiKeyView'];
+            /**
+             * @description The key itself, shown this once (never again, not even in the list)
+             * @example sk_Q3vX9kz0Qm8b7w2Tn5Lr1Yc4Hs6Jd0Fa8Ge2Ku9Pi3o
+             */
+            secret: string;
+            /**
+             * @description Always `true` on a 2xx answer
+             * @enum {boolean}
+             */
+            success: true;
+          };
+        };
+      };
+      /** @description Validation failed; `details` lists each field */
+      400: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_FAILED",
+           *         "details": [
+           *           {
+           *             "field": "name",
+           *             "message": "name should not be empty"
+           *           }
+           *         ],
+           *         "message": "Request validation failed"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Missing, expired or invalid token, a wrong apikey, or the public key alone */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNAUTHENTICATED",
+           *         "message": "Invalid or expired access token"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The caller sees the store but may not do this */
+      403: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "FORBIDDEN",
+           *         "message": "Only the store owner may do this"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description No such store, or another tenant's */
+      404: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "NOT_FOUND",
+           *         "message": "Store not found"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description A request with the same Idempotency-Key is still being processed */
+      409: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "CONFLICT",
+           *         "message": "A request with this Idempotency-Key is still being processed; retry once it has finished"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The Idempotency-Key was already used with another route or body */
+      422: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNPROCESSABLE",
+           *         "message": "This Idempotency-Key was already used for a different request; use a new key for a new request"
            *       },
            *       "success": false
            *     }
@@ -8741,6 +10311,9 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -8762,6 +10335,9 @@ export interface operations {
       /** @description Validation failed; `details` lists each field */
       400: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -8804,6 +10380,9 @@ export interface operations {
       /** @description The caller sees the store but may not do this */
       403: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -8822,6 +10401,9 @@ export interface operations {
       /** @description No such store, or another tenant's */
       404: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -8842,7 +10424,10 @@ export interface operations {
   CustomersController_create: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         store_id: string;
       };
@@ -8857,6 +10442,11 @@ export interface operations {
       /** @description Created */
       201: {
         headers: {
+          /** @description `true` when this is the kept answer to an earlier request with the same `Idempotency-Key` */
+          'Idempotent-Replayed'?: 'true';
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -8873,6 +10463,9 @@ export interface operations {
       /** @description Validation failed; `details` lists each field */
       400: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -8915,6 +10508,9 @@ export interface operations {
       /** @description The caller sees the store but may not do this */
       403: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -8933,6 +10529,9 @@ export interface operations {
       /** @description No such store, or another tenant's */
       404: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -8948,9 +10547,12 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description Another customer of the store has this e-mail (compared regardless of case) */
+      /** @description Another customer of the store has this e-mail (compared regardless of case); or: A request with the same Idempotency-Key is still being processed */
       409: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -8959,6 +10561,173 @@ export interface operations {
            *       "error": {
            *         "code": "CONFLICT",
            *         "message": "This store already has a customer with that e-mail"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The Idempotency-Key was already used with another route or body */
+      422: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNPROCESSABLE",
+           *         "message": "This Idempotency-Key was already used for a different request; use a new key for a new request"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  StoreEventsController_list: {
+    parameters: {
+      query?: {
+        /** @description Items per page, 1 to 100 */
+        limit?: number;
+        /** @description The `next_cursor` of the previous page */
+        cursor?: string;
+        /** @description ISO 8601 timestamp with a time zone: only events created at or after it. Default: the oldest event kept (events are kept at least 30 days, `OUTBOX_RETENTION_DAYS`). */
+        since?: string;
+        /** @description Only events of this kind */
+        type?:
+          | 'order.created'
+          | 'order.updated'
+          | 'order.paid'
+          | 'order.shipped'
+          | 'order.delivered'
+          | 'order.cancelled'
+          | 'order.refunded'
+          | 'product.created'
+          | 'product.updated'
+          | 'product.deleted'
+          | 'inventory.updated'
+          | 'customer.created'
+          | 'customer.updated';
+      };
+      header?: never;
+      path: {
+        store_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['StoreEventEnvelope'][];
+            /**
+             * @description Pass as `cursor` for the next page; `null` on the last page
+             * @example null
+             */
+            next_cursor: string | null;
+            /**
+             * @description Always `true` on a 2xx answer
+             * @enum {boolean}
+             */
+            success: true;
+          };
+        };
+      };
+      /** @description Validation failed; `details` lists each field */
+      400: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_FAILED",
+           *         "details": [
+           *           {
+           *             "field": "name",
+           *             "message": "name should not be empty"
+           *           }
+           *         ],
+           *         "message": "Request validation failed"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Missing, expired or invalid token, a wrong apikey, or the public key alone */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNAUTHENTICATED",
+           *         "message": "Invalid or expired access token"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The caller sees the store but may not do this */
+      403: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "FORBIDDEN",
+           *         "message": "This needs the \"webhooks\" permission on the store"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description No such store, or another tenant's */
+      404: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "NOT_FOUND",
+           *         "message": "Store not found"
            *       },
            *       "success": false
            *     }
@@ -8982,6 +10751,9 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -8998,6 +10770,9 @@ export interface operations {
       /** @description Validation failed; `details` lists each field */
       400: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -9040,6 +10815,9 @@ export interface operations {
       /** @description The caller sees the store but may not do this */
       403: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -9058,6 +10836,9 @@ export interface operations {
       /** @description No such store, or another tenant's */
       404: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -9078,7 +10859,10 @@ export interface operations {
   StoreMailSettingsController_update: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         store_id: string;
       };
@@ -9093,6 +10877,11 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          /** @description `true` when this is the kept answer to an earlier request with the same `Idempotency-Key` */
+          'Idempotent-Replayed'?: 'true';
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -9109,6 +10898,9 @@ export interface operations {
       /** @description Validation failed; `details` lists each field */
       400: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -9151,6 +10943,9 @@ export interface operations {
       /** @description The caller sees the store but may not do this */
       403: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -9169,6 +10964,9 @@ export interface operations {
       /** @description No such store, or another tenant's */
       404: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -9177,6 +10975,48 @@ export interface operations {
            *       "error": {
            *         "code": "NOT_FOUND",
            *         "message": "Store not found"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description A request with the same Idempotency-Key is still being processed */
+      409: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "CONFLICT",
+           *         "message": "A request with this Idempotency-Key is still being processed; retry once it has finished"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The Idempotency-Key was already used with another route or body */
+      422: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNPROCESSABLE",
+           *         "message": "This Idempotency-Key was already used for a different request; use a new key for a new request"
            *       },
            *       "success": false
            *     }
@@ -9205,6 +11045,9 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -9226,6 +11069,9 @@ export interface operations {
       /** @description Validation failed; `details` lists each field */
       400: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -9268,6 +11114,9 @@ export interface operations {
       /** @description The caller sees the store but may not do this */
       403: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -9286,6 +11135,9 @@ export interface operations {
       /** @description No such store, or another tenant's */
       404: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -9306,7 +11158,10 @@ export interface operations {
   MembersController_invite: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         store_id: string;
       };
@@ -9321,6 +11176,11 @@ export interface operations {
       /** @description Created */
       201: {
         headers: {
+          /** @description `true` when this is the kept answer to an earlier request with the same `Idempotency-Key` */
+          'Idempotent-Replayed'?: 'true';
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -9342,6 +11202,9 @@ export interface operations {
       /** @description Validation failed; `details` lists each field */
       400: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -9384,6 +11247,9 @@ export interface operations {
       /** @description The caller sees the store but may not do this */
       403: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -9402,6 +11268,9 @@ export interface operations {
       /** @description No such store, or another tenant's */
       404: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -9417,12 +11286,57 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
+      /** @description A request with the same Idempotency-Key is still being processed */
+      409: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "CONFLICT",
+           *         "message": "A request with this Idempotency-Key is still being processed; retry once it has finished"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The Idempotency-Key was already used with another route or body */
+      422: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNPROCESSABLE",
+           *         "message": "This Idempotency-Key was already used for a different request; use a new key for a new request"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
     };
   };
   MembersController_remove: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         store_id: string;
         member_id: string;
@@ -9434,6 +11348,11 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          /** @description `true` when this is the kept answer to an earlier request with the same `Idempotency-Key` */
+          'Idempotent-Replayed'?: 'true';
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -9454,6 +11373,9 @@ export interface operations {
       /** @description Validation failed; `details` lists each field */
       400: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -9496,6 +11418,9 @@ export interface operations {
       /** @description The caller sees the store but may not do this */
       403: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -9514,6 +11439,9 @@ export interface operations {
       /** @description No such store, or another tenant's */
       404: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -9529,12 +11457,57 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
+      /** @description A request with the same Idempotency-Key is still being processed */
+      409: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "CONFLICT",
+           *         "message": "A request with this Idempotency-Key is still being processed; retry once it has finished"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The Idempotency-Key was already used with another route or body */
+      422: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNPROCESSABLE",
+           *         "message": "This Idempotency-Key was already used for a different request; use a new key for a new request"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
     };
   };
   MembersController_update: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         store_id: string;
         member_id: string;
@@ -9550,6 +11523,11 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          /** @description `true` when this is the kept answer to an earlier request with the same `Idempotency-Key` */
+          'Idempotent-Replayed'?: 'true';
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -9566,6 +11544,9 @@ export interface operations {
       /** @description Validation failed; `details` lists each field */
       400: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -9608,6 +11589,9 @@ export interface operations {
       /** @description The caller sees the store but may not do this */
       403: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -9626,6 +11610,9 @@ export interface operations {
       /** @description No such store, or another tenant's */
       404: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -9634,6 +11621,48 @@ export interface operations {
            *       "error": {
            *         "code": "NOT_FOUND",
            *         "message": "Store not found"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description A request with the same Idempotency-Key is still being processed */
+      409: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "CONFLICT",
+           *         "message": "A request with this Idempotency-Key is still being processed; retry once it has finished"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The Idempotency-Key was already used with another route or body */
+      422: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNPROCESSABLE",
+           *         "message": "This Idempotency-Key was already used for a different request; use a new key for a new request"
            *       },
            *       "success": false
            *     }
@@ -9664,6 +11693,9 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -9685,6 +11717,9 @@ export interface operations {
       /** @description Validation failed; `details` lists each field */
       400: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -9727,6 +11762,9 @@ export interface operations {
       /** @description The caller sees the store but may not do this */
       403: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -9745,6 +11783,9 @@ export interface operations {
       /** @description No such store, or another tenant's */
       404: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -9765,7 +11806,10 @@ export interface operations {
   OrdersController_place: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         store_id: string;
       };
@@ -9780,6 +11824,11 @@ export interface operations {
       /** @description Created */
       201: {
         headers: {
+          /** @description `true` when this is the kept answer to an earlier request with the same `Idempotency-Key` */
+          'Idempotent-Replayed'?: 'true';
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -9796,6 +11845,9 @@ export interface operations {
       /** @description Validation failed; `details` lists each field */
       400: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -9838,6 +11890,9 @@ export interface operations {
       /** @description A member without `orders`, a customer ordering for another customer, or a customer with no record in this store */
       403: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -9856,6 +11911,9 @@ export interface operations {
       /** @description No such store, or another tenant's */
       404: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -9871,9 +11929,12 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description `OUT_OF_STOCK`: an item is short of stock; `details` lists it and every later item short too. Nothing was reserved. */
+      /** @description `OUT_OF_STOCK`: an item is short of stock; `details` lists it and every later item short too. Nothing was reserved.; or: A request with the same Idempotency-Key is still being processed */
       409: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -9910,9 +11971,12 @@ export interface operations {
           };
         };
       };
-      /** @description `UNPROCESSABLE`: an item is not an active product of this store (`details` names each such item), or the total is over the most an order holds (no `details`) */
+      /** @description `UNPROCESSABLE`: an item is not an active product of this store (`details` names each such item), or the total is over the most an order holds (no `details`); or: The Idempotency-Key was already used with another route or body */
       422: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -9975,6 +12039,9 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -9996,6 +12063,9 @@ export interface operations {
       /** @description Validation failed; `details` lists each field */
       400: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -10038,6 +12108,9 @@ export interface operations {
       /** @description No such store, or another tenant's */
       404: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -10058,7 +12131,10 @@ export interface operations {
   ProductsController_create: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         store_id: string;
       };
@@ -10073,6 +12149,11 @@ export interface operations {
       /** @description Created */
       201: {
         headers: {
+          /** @description `true` when this is the kept answer to an earlier request with the same `Idempotency-Key` */
+          'Idempotent-Replayed'?: 'true';
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -10089,6 +12170,9 @@ export interface operations {
       /** @description Validation failed; `details` lists each field */
       400: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -10131,6 +12215,9 @@ export interface operations {
       /** @description The caller sees the store but may not do this */
       403: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -10149,6 +12236,9 @@ export interface operations {
       /** @description No such store, or another tenant's */
       404: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -10157,6 +12247,48 @@ export interface operations {
            *       "error": {
            *         "code": "NOT_FOUND",
            *         "message": "Store not found"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description A request with the same Idempotency-Key is still being processed */
+      409: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "CONFLICT",
+           *         "message": "A request with this Idempotency-Key is still being processed; retry once it has finished"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The Idempotency-Key was already used with another route or body */
+      422: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNPROCESSABLE",
+           *         "message": "This Idempotency-Key was already used for a different request; use a new key for a new request"
            *       },
            *       "success": false
            *     }
@@ -10185,6 +12317,9 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -10206,6 +12341,9 @@ export interface operations {
       /** @description Validation failed; `details` lists each field */
       400: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -10248,6 +12386,9 @@ export interface operations {
       /** @description The caller sees the store but may not do this */
       403: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -10266,6 +12407,9 @@ export interface operations {
       /** @description No such store, or another tenant's */
       404: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -10286,7 +12430,10 @@ export interface operations {
   WebhooksController_register: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
+        'Idempotency-Key'?: string;
+      };
       path?: never;
       cookie?: never;
     };
@@ -10299,6 +12446,11 @@ export interface operations {
       /** @description Created; `secret` only when the server generated it */
       201: {
         headers: {
+          /** @description `true` when this is the kept answer to an earlier request with the same `Idempotency-Key` */
+          'Idempotent-Replayed'?: 'true';
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -10320,6 +12472,9 @@ export interface operations {
       /** @description Validation failed; `details` lists each field */
       400: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -10362,6 +12517,9 @@ export interface operations {
       /** @description The caller sees the store but may not do this */
       403: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -10380,6 +12538,9 @@ export interface operations {
       /** @description No such store, or another tenant's */
       404: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -10388,6 +12549,48 @@ export interface operations {
            *       "error": {
            *         "code": "NOT_FOUND",
            *         "message": "Store not found"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description A request with the same Idempotency-Key is still being processed */
+      409: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "CONFLICT",
+           *         "message": "A request with this Idempotency-Key is still being processed; retry once it has finished"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The Idempotency-Key was already used with another route or body */
+      422: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNPROCESSABLE",
+           *         "message": "This Idempotency-Key was already used for a different request; use a new key for a new request"
            *       },
            *       "success": false
            *     }
@@ -10411,6 +12614,9 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -10427,6 +12633,9 @@ export interface operations {
       /** @description Validation failed; `details` lists each field */
       400: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -10469,6 +12678,9 @@ export interface operations {
       /** @description The caller sees the store but may not do this */
       403: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -10487,6 +12699,9 @@ export interface operations {
       /** @description No such store, or another tenant's */
       404: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -10507,7 +12722,10 @@ export interface operations {
   WebhooksController_remove: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         webhook_id: string;
       };
@@ -10518,6 +12736,11 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          /** @description `true` when this is the kept answer to an earlier request with the same `Idempotency-Key` */
+          'Idempotent-Replayed'?: 'true';
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -10535,6 +12758,9 @@ export interface operations {
       /** @description Validation failed; `details` lists each field */
       400: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -10577,6 +12803,9 @@ export interface operations {
       /** @description The caller sees the store but may not do this */
       403: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -10595,6 +12824,9 @@ export interface operations {
       /** @description No such store, or another tenant's */
       404: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -10610,12 +12842,57 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
+      /** @description A request with the same Idempotency-Key is still being processed */
+      409: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "CONFLICT",
+           *         "message": "A request with this Idempotency-Key is still being processed; retry once it has finished"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The Idempotency-Key was already used with another route or body */
+      422: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNPROCESSABLE",
+           *         "message": "This Idempotency-Key was already used for a different request; use a new key for a new request"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
     };
   };
   WebhooksController_update: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         webhook_id: string;
       };
@@ -10630,6 +12907,11 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          /** @description `true` when this is the kept answer to an earlier request with the same `Idempotency-Key` */
+          'Idempotent-Replayed'?: 'true';
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -10646,6 +12928,9 @@ export interface operations {
       /** @description Validation failed; `details` lists each field */
       400: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -10688,6 +12973,9 @@ export interface operations {
       /** @description The caller sees the store but may not do this */
       403: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -10706,6 +12994,9 @@ export interface operations {
       /** @description No such store, or another tenant's */
       404: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -10714,6 +13005,48 @@ export interface operations {
            *       "error": {
            *         "code": "NOT_FOUND",
            *         "message": "Webhook not found"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description A request with the same Idempotency-Key is still being processed */
+      409: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "CONFLICT",
+           *         "message": "A request with this Idempotency-Key is still being processed; retry once it has finished"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The Idempotency-Key was already used with another route or body */
+      422: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNPROCESSABLE",
+           *         "message": "This Idempotency-Key was already used for a different request; use a new key for a new request"
            *       },
            *       "success": false
            *     }
@@ -10731,7 +13064,7 @@ export interface operations {
         /** @description The `next_cursor` of the previous page */
         cursor?: string;
         /** @description Only deliveries in this state */
-        status?: 'pending' | 'succeeded' | 'failed' | 'cancelled';
+        status?: 'pending' | 'succeeded' | 'failed' | 'cancelled' | 'skipped';
       };
       header?: never;
       path: {
@@ -10744,6 +13077,9 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -10765,6 +13101,9 @@ export interface operations {
       /** @description Validation failed; `details` lists each field */
       400: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -10807,6 +13146,9 @@ export interface operations {
       /** @description The caller sees the store but may not do this */
       403: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -10825,6 +13167,9 @@ export interface operations {
       /** @description No such store, or another tenant's */
       404: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -10845,7 +13190,10 @@ export interface operations {
   WebhookDeliveriesController_redeliver: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         webhook_id: string;
         delivery_id: string;
@@ -10857,6 +13205,11 @@ export interface operations {
       /** @description Created */
       201: {
         headers: {
+          /** @description `true` when this is the kept answer to an earlier request with the same `Idempotency-Key` */
+          'Idempotent-Replayed'?: 'true';
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -10873,6 +13226,9 @@ export interface operations {
       /** @description Validation failed; `details` lists each field */
       400: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -10915,6 +13271,9 @@ export interface operations {
       /** @description The caller sees the store but may not do this */
       403: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -10933,6 +13292,9 @@ export interface operations {
       /** @description No such store, or another tenant's */
       404: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -10948,9 +13310,12 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description The webhook is disabled: re-enable it first */
+      /** @description The webhook is disabled: re-enable it first; or: A request with the same Idempotency-Key is still being processed */
       409: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -10970,12 +13335,36 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
+      /** @description The Idempotency-Key was already used with another route or body */
+      422: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNPROCESSABLE",
+           *         "message": "This Idempotency-Key was already used for a different request; use a new key for a new request"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
     };
   };
   WebhookDeliveriesController_recover: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         webhook_id: string;
       };
@@ -10990,6 +13379,11 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          /** @description `true` when this is the kept answer to an earlier request with the same `Idempotency-Key` */
+          'Idempotent-Replayed'?: 'true';
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -11016,6 +13410,9 @@ export interface operations {
       /** @description Validation failed; `details` lists each field */
       400: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -11058,6 +13455,9 @@ export interface operations {
       /** @description The caller sees the store but may not do this */
       403: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -11076,6 +13476,9 @@ export interface operations {
       /** @description No such store, or another tenant's */
       404: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -11091,9 +13494,12 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description The webhook is disabled: re-enable it first */
+      /** @description The webhook is disabled: re-enable it first; or: A request with the same Idempotency-Key is still being processed */
       409: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -11113,12 +13519,36 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
+      /** @description The Idempotency-Key was already used with another route or body */
+      422: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNPROCESSABLE",
+           *         "message": "This Idempotency-Key was already used for a different request; use a new key for a new request"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
     };
   };
   WebhooksController_rotate: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         webhook_id: string;
       };
@@ -11129,6 +13559,11 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          /** @description `true` when this is the kept answer to an earlier request with the same `Idempotency-Key` */
+          'Idempotent-Replayed'?: 'true';
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -11150,6 +13585,9 @@ export interface operations {
       /** @description Validation failed; `details` lists each field */
       400: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -11192,6 +13630,9 @@ export interface operations {
       /** @description The caller sees the store but may not do this */
       403: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -11210,6 +13651,9 @@ export interface operations {
       /** @description No such store, or another tenant's */
       404: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -11225,12 +13669,57 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
+      /** @description A request with the same Idempotency-Key is still being processed */
+      409: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "CONFLICT",
+           *         "message": "A request with this Idempotency-Key is still being processed; retry once it has finished"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The Idempotency-Key was already used with another route or body */
+      422: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNPROCESSABLE",
+           *         "message": "This Idempotency-Key was already used for a different request; use a new key for a new request"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
     };
   };
   WebhookDeliveriesController_test: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         webhook_id: string;
       };
@@ -11241,6 +13730,11 @@ export interface operations {
       /** @description Created */
       201: {
         headers: {
+          /** @description `true` when this is the kept answer to an earlier request with the same `Idempotency-Key` */
+          'Idempotent-Replayed'?: 'true';
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -11257,6 +13751,9 @@ export interface operations {
       /** @description Validation failed; `details` lists each field */
       400: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -11299,6 +13796,9 @@ export interface operations {
       /** @description The caller sees the store but may not do this */
       403: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -11317,6 +13817,9 @@ export interface operations {
       /** @description No such store, or another tenant's */
       404: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -11332,9 +13835,12 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description The webhook is disabled: re-enable it first */
+      /** @description The webhook is disabled: re-enable it first; or: A request with the same Idempotency-Key is still being processed */
       409: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -11347,6 +13853,27 @@ export interface operations {
            *           "status": "disabled"
            *         },
            *         "message": "Webhook is disabled: re-enable it with PATCH {\"status\": \"active\"} first"
+           *       },
+           *       "success": false
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description The Idempotency-Key was already used with another route or body */
+      422: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNPROCESSABLE",
+           *         "message": "This Idempotency-Key was already used for a different request; use a new key for a new request"
            *       },
            *       "success": false
            *     }
