@@ -75,6 +75,7 @@ const ROUTES: Record<string, Route> = {
   'POST /functions/v1/webhooks/{webhook_id}/deliveries/{delivery_id}/redeliver': { need: 'webhooks', record: 'webhook' },
   'POST /functions/v1/webhooks/{webhook_id}/recover': { need: 'webhooks', record: 'webhook' },
   'GET /functions/v1/notifications': { need: 'webhooks', query: true },
+  'GET /functions/v1/stores/{store_id}/events': { need: 'webhooks' },
   'GET /functions/v1/credits': { need: 'billing', customers: false, query: true },
   'POST /functions/v1/social-connect': { need: 'social', storeKeys: false, body: (ids) => ({ store_id: ids.store_id, platform: 'x' }) },
   'GET /functions/v1/social-accounts': { need: 'social', query: true },

@@ -18,9 +18,8 @@ declare module 'fastify' {
  * Returns false (throw `refusal` now) for any other request.
  */
 export function refuseUnlessReplay(request: FastifyRequest, refusal: ApiError): boolean {
-  const path = request.url.split('?')[0];
-  if (request.method !== 'DELETE' || !isIdempotentOperation(request.method, path)) return false;
-  if (request.headers[IDEMPOTENCY_HEADER] === undefined) return false;
+  if (request.method !== 'DELETE' || request.headers[IDEMPOTENCY_HEADER] === undefined) return false;
+  if (!isIdempotentOperation(request.method, request.url.split('?')[0])) return false;
   request.refusalUnlessReplay = refusal;
   return true;
 }
