@@ -84,7 +84,11 @@ const ROUTES: Record<string, Route> = {
   'DELETE /functions/v1/social-publish/{post_id}': { need: 'social', record: 'social_post' },
   'GET /functions/v1/social-posts': { need: 'social', query: true },
   'POST /functions/v1/generate-product': { need: 'ai', customers: false, body: (ids) => ({ store_id: ids.store_id }) },
-  'POST /functions/v1/generate-blog-cover': { need: 'ai', customers: false, body: (ids) => ({ store_id: ids.store_id }) },
+  'POST /functions/v1/generate-blog-cover': {
+    need: 'ai',
+    customers: false,
+    body: (ids) => ({ store_id: ids.store_id }),
+  },
   'POST /functions/v1/generate-blog-autopilot': {
     need: 'ai',
     customers: false,

@@ -29,14 +29,20 @@ describe('store keys: AI functions and publishing', () => {
     expect(made.status, JSON.stringify(made.body)).toBe(201);
     return { id: made.body.api_key.id as string, secret: made.body.secret as string };
   };
-  const balanceOf = async (storeId: string) =>
-    ((await db().query('SELECT balance FROM credit_accounts WHERE store_id = $1', [storeId])) as { balance: number }[])[0].balance;
+  const balanceOf = async (storeId: string) => {
+    const sql = 'SELECT balance FROM credit_accounts WHERE store_id = $1';
+    const rows: { balance: number }[] = await db().query(sql, [storeId]);
+    return rows[0].balance;
+  };
   const charges = async (storeId: string) =>
     (await db().query(
-      `SELECT function, amount, created_by, api_key_id FROM credit_ledger WHERE store_id = $1 AND kind = 'charge' ORDER BY created_at`,
+      `SELECT function, amount, created_by, api_key_id FROM credit_ledger
+        WHERE store_id = $1 AND kind = 'charge' ORDER BY created_at`,
       [storeId],
     )) as { function: string; amount: number; created_by: string | null; api_key_id: string | null }[];
-  const article = (storeId?: string) => ({ topic: 'Linen', tone: 'friendly', length: 'short', language: 'en', store_id: storeId });
+  const ARTICLE = { topic: 'Linen', tone: 'friendly', length: 'short', language: 'en' };
+  const article = (storeId?: string) => ({ ...ARTICLE, store_id: storeId });
+  const COVER = { title: 'x', style: 'y', colors: ['#fff'] };
 
   beforeAll(async () => {
     images = await new ImageServer({
@@ -63,7 +69,7 @@ describe('store keys: AI functions and publishing', () => {
     await images?.stop();
   });
 
-  it('a key holding ai calls each AI function for its store: charged to its store, the ledger names the key', async () => {
+  it('a key holding ai calls each AI function, charged to its store; the ledger names the key', async () => {
     const key = await makeKey(a, ['ai']);
     const before = await balanceOf(a.storeId);
     const calls: [string, Record<string, unknown>, number][] = [
@@ -91,14 +97,14 @@ describe('store keys: AI functions and publishing', () => {
     expect((await charges(a.storeId)).at(-1)).toMatchObject({ api_key_id: null, created_by: expect.any(String) });
   });
 
-  it('a key without ai gets 403, a key of another store 404 on store A and its product; nothing is charged', async () => {
+  it('a key without ai: 403; a key of another store: 404 on store A and its product; nothing charged', async () => {
     const catalog = await makeKey(a, ['catalog', 'social', 'billing']);
     const keyB = await makeKey(b, ['ai']);
     const [balanceA, balanceB] = [await balanceOf(a.storeId), await balanceOf(b.storeId)];
     const refused = await call(catalog.secret, 'generate-blog-autopilot', article(a.storeId));
     expect(refused.status).toBe(403);
     expect(refused.body.error.message).toBe('This needs the "ai" permission on the store');
-    expect((await call(catalog.secret, 'generate-blog-cover', { title: 'x', style: 'y', colors: ['#fff'] })).status).toBe(403);
+    expect((await call(catalog.secret, 'generate-blog-cover', COVER)).status).toBe(403);
     expect((await call(keyB.secret, 'generate-blog-autopilot', article(a.storeId))).status).toBe(404);
     const foreign = await call(keyB.secret, 'social-generate-content', {
       product_id: productA,
@@ -128,7 +134,7 @@ describe('store keys: AI functions and publishing', () => {
     expect((await call(c.token, 'research-social-context', { ...research, store_id: c.storeId })).status).toBe(429);
     expect(await balanceOf(c.storeId)).toBe(50 - 6);
     // Another function of the store, and the same function of another store, are not held back.
-    expect((await call(key.secret, 'generate-blog-cover', { title: 'x', style: 'y', colors: ['#fff'] })).status).toBe(200);
+    expect((await call(key.secret, 'generate-blog-cover', COVER)).status).toBe(200);
     expect((await call(d.token, 'research-social-context', { ...research, store_id: d.storeId })).status).toBe(200);
   });
 
@@ -164,9 +170,11 @@ describe('store keys: AI functions and publishing', () => {
       expect(result.status, JSON.stringify(result.body)).toBe(200);
       expect(result.body.success).toBe(true);
       expect(result.body.results[0]).toMatchObject({ platform: 'x', status: 'published' });
-      const [row] = await db().query(`SELECT created_by, api_key_id, status FROM social_posts WHERE api_key_id = $1`, [key.id]);
+      const sql = `SELECT created_by, api_key_id, status FROM social_posts WHERE api_key_id = $1`;
+      const [row] = await db().query(sql, [key.id]);
       expect(row).toEqual({ created_by: null, api_key_id: key.id, status: 'published' });
-      const listed = await api.request('GET', `/functions/v1/social-posts?store_id=${a.storeId}`, { token: key.secret });
+      const path = `/functions/v1/social-posts?store_id=${a.storeId}`;
+      const listed = await api.request('GET', path, { token: key.secret });
       expect(listed.status).toBe(200);
       expect(listed.body.data.length).toBeGreaterThanOrEqual(1);
     });
@@ -184,11 +192,15 @@ describe('store keys: AI functions and publishing', () => {
       expect(row).toEqual({ status: 'cancelled', api_key_id: key.id });
     });
 
-    it('refuses a key without social (403), a key of another store (404), and connecting (403) for any key', async () => {
+    it("refuses a key without social (403), another store's key (404), and connecting for any key (403)", async () => {
       const ai = await makeKey(a, ['ai']);
       const social = await makeKey(a, ['social']);
       const keyB = await makeKey(b, ['social']);
-      const count = async () => ((await db().query('SELECT count(*)::int AS n FROM social_posts')) as { n: number }[])[0].n;
+      const count = async () => {
+        const sql = 'SELECT count(*)::int AS n FROM social_posts WHERE store_id = ANY ($1)';
+        const rows: { n: number }[] = await db().query(sql, [[a.storeId, b.storeId]]);
+        return rows[0].n;
+      };
       const before = await count();
       expect((await call(ai.secret, 'social-publish', post(a.storeId))).status).toBe(403);
       expect((await call(keyB.secret, 'social-publish', post(a.storeId))).status).toBe(404);
@@ -196,7 +208,8 @@ describe('store keys: AI functions and publishing', () => {
       const at = new Date(Date.now() + 3_600_000).toISOString();
       const byOwner = await call(a.token, 'social-publish', post(a.storeId, { schedule_at: at }));
       const postId = byOwner.body.results[0].post_id as string;
-      expect((await api.request('DELETE', `/functions/v1/social-publish/${postId}`, { token: keyB.secret })).status).toBe(404);
+      const cancel = await api.request('DELETE', `/functions/v1/social-publish/${postId}`, { token: keyB.secret });
+      expect(cancel.status).toBe(404);
       expect((await db().query(`SELECT status FROM social_posts WHERE id = $1`, [postId]))[0].status).toBe('scheduled');
       const connect = await call(social.secret, 'social-connect', { store_id: a.storeId, platform: 'threads' });
       expect(connect.status).toBe(403);

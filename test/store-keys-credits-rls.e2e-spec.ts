@@ -5,6 +5,7 @@ import { merchantWithStore, startApp, type TestApp } from './support/app.js';
 import { asRequest, SYSTEM_DATA_SOURCE, type Query } from './support/database.js';
 
 const ROLLED_BACK = new Error('rolled back on purpose');
+const BIND = 'SELECT key_id FROM app_authorize_api_key($1, NULL, NULL, NULL, false, true)';
 
 /**
  * A store key's credits and posts against the database alone: transactions of the request login bound
@@ -25,7 +26,7 @@ describe('store keys: credits and posts in the database', () => {
     const hash = createHash('sha256').update(secret).digest('hex');
     try {
       await api.app.get<DataSource>(getDataSourceToken()).transaction(async (manager) => {
-        const bound = await manager.query('SELECT key_id FROM app_authorize_api_key($1, NULL, NULL, NULL, false, true)', [hash]);
+        const bound = await manager.query(BIND, [hash]);
         if (bound.length !== 1) throw new Error('the key could not be bound');
         result = await work((sql, params) => manager.query(sql, params));
         if (rollback) throw ROLLED_BACK;
@@ -39,12 +40,20 @@ describe('store keys: credits and posts in the database', () => {
     q(`SELECT outcome, charge_id FROM app_charge_credits($1, 'generate-blog-autopilot', 'db-test')`, [storeId]).then(
       (rows: { outcome: string; charge_id: string | null }[]) => rows[0],
     );
-  const refund = (chargeId: string) => (q: Query) =>
-    q('SELECT app_refund_credits($1) AS balance', [chargeId]).then((rows: { balance: number | null }[]) => rows[0].balance);
-  const balanceOf = async (storeId: string) =>
-    ((await system().query('SELECT balance FROM credit_accounts WHERE store_id = $1', [storeId])) as { balance: number }[])[0].balance;
-  const refunds = async (chargeId: string) =>
-    ((await system().query('SELECT count(*)::int AS n FROM credit_ledger WHERE refund_of = $1', [chargeId])) as { n: number }[])[0].n;
+  const refund = (chargeId: string) => async (q: Query) => {
+    const rows: { balance: number | null }[] = await q('SELECT app_refund_credits($1) AS balance', [chargeId]);
+    return rows[0].balance;
+  };
+  const balanceOf = async (storeId: string) => {
+    const sql = 'SELECT balance FROM credit_accounts WHERE store_id = $1';
+    const rows: { balance: number }[] = await system().query(sql, [storeId]);
+    return rows[0].balance;
+  };
+  const refunds = async (chargeId: string) => {
+    const sql = 'SELECT count(*)::int AS n FROM credit_ledger WHERE refund_of = $1';
+    const rows: { n: number }[] = await system().query(sql, [chargeId]);
+    return rows[0].n;
+  };
 
   beforeAll(async () => {
     api = await startApp();
@@ -68,9 +77,8 @@ describe('store keys: credits and posts in the database', () => {
     const before = await balanceOf(a.storeId);
     const charged = await asKey(keys.ai.secret, charge(a.storeId));
     expect(charged.outcome).toBe('charged');
-    const [row] = await system().query('SELECT store_id, created_by, api_key_id, amount FROM credit_ledger WHERE id = $1', [
-      charged.charge_id,
-    ]);
+    const sql = 'SELECT store_id, created_by, api_key_id, amount FROM credit_ledger WHERE id = $1';
+    const [row] = await system().query(sql, [charged.charge_id]);
     expect(row).toEqual({ store_id: a.storeId, created_by: null, api_key_id: keys.ai.id, amount: -5 });
     expect(await balanceOf(a.storeId)).toBe(before - 5);
     expect(await asKey(keys.ai.secret, refund(charged.charge_id!))).toBe(before);
@@ -84,7 +92,8 @@ describe('store keys: credits and posts in the database', () => {
     expect((await asKey(keys.ai.secret, charge(b.storeId))).outcome).toBe('forbidden');
     expect((await asKey(keys.catalog.secret, charge(a.storeId))).outcome).toBe('forbidden');
     expect([await balanceOf(a.storeId), await balanceOf(b.storeId)]).toEqual([balanceA, balanceB]);
-    const written = await system().query(`SELECT 1 FROM credit_ledger WHERE store_id = $1 AND kind = 'charge'`, [b.storeId]);
+    const sql = `SELECT 1 FROM credit_ledger WHERE store_id = $1 AND kind = 'charge'`;
+    const written = await system().query(sql, [b.storeId]);
     expect(written).toHaveLength(0);
   });
 
@@ -109,7 +118,7 @@ describe('store keys: credits and posts in the database', () => {
   });
 
   it('a post a key writes must name the key as its author, and no user', async () => {
-    const owner = (await system().query('SELECT owner_id FROM stores WHERE id = $1', [a.storeId]))[0].owner_id as string;
+    const [{ owner_id: owner }] = await system().query('SELECT owner_id FROM stores WHERE id = $1', [a.storeId]);
     const insert = (createdBy: string | null, keyId: string | null) => (q: Query) =>
       q(
         `INSERT INTO social_posts (store_id, created_by, api_key_id, platforms, content, status)

@@ -249,7 +249,8 @@ describe('store keys', () => {
       content: { text: 'Hi' },
     });
     expect(published.status).toBe(400);
-    expect(published.body.error.details).toEqual([{ field: 'platforms', platform: 'x', message: 'X is not connected to this store' }]);
+    const problem = { field: 'platforms', platform: 'x', message: 'X is not connected to this store' };
+    expect(published.body.error.details).toEqual([problem]);
     // What keys never do, whatever their permissions: connecting an account (a person's consent in a browser).
     const connect = await asKey(secret, 'POST', '/social-connect', { store_id: ownerA.storeId, platform: 'x' });
     expect(connect.status).toBe(403);

@@ -193,7 +193,7 @@ export class SocialRepository {
 
   // ——— Posts ———
 
-  /** A new post with its pending results; its author is the transaction's bound caller, a user or a store key (checked by policy). */
+  /** A new post with its pending results; its author is the bound caller, a user or a store key (checked by policy). */
   async insertPost(
     storeId: string,
     platforms: SocialPlatformId[],
@@ -205,8 +205,8 @@ export class SocialRepository {
       this.db.tx,
       `INSERT INTO social_posts (store_id, created_by, api_key_id, platforms, content, status, scheduled_at, attempts,
                                  publishing_started_at)
-       VALUES ($1, (SELECT app_user_id()), (SELECT app_api_key_id()), $2, $3, $4, $5, CASE WHEN $4 = 'publishing' THEN 1 ELSE 0 END,
-               CASE WHEN $4 = 'publishing' THEN now() END)
+       VALUES ($1, (SELECT app_user_id()), (SELECT app_api_key_id()), $2, $3, $4, $5,
+               CASE WHEN $4 = 'publishing' THEN 1 ELSE 0 END, CASE WHEN $4 = 'publishing' THEN now() END)
        RETURNING *`,
       [storeId, platforms, JSON.stringify(content), status, scheduledAt],
     );

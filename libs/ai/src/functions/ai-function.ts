@@ -49,7 +49,8 @@ export const CurrentAiCall = createParamDecorator((_: unknown, ctx: ExecutionCon
   const request = ctx.switchToHttp().getRequest<FastifyRequest>();
   const access: StoreAccess | undefined = request.storeAccess;
   if (!access) throw new Error('CurrentAiCall used on a route without @StoreScoped');
-  return { storeId: access.storeId, actor: actorOf(requireRequestPrincipal(request.principal))!, requestId: String(request.id) };
+  const actor = actorOf(requireRequestPrincipal(request.principal))!;
+  return { storeId: access.storeId, actor, requestId: String(request.id) };
 });
 
 /** A call of an AI function: the caller and the validated body; executes to the answer (less `success`). */

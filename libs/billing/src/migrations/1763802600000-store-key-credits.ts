@@ -6,7 +6,9 @@ const CHARGE = 'app_charge_credits(uuid, text, text)';
 const REFUND = 'app_refund_credits(uuid)';
 
 /** An entry of an installation setting, by function name: null for a name it does not list. */
-const installed = (column: string) => `(SELECT (i.${column} ->> p_function)::integer FROM ${PRIVATE_SCHEMA}.installation i)`;
+const installed = (column: string) =>
+  `(SELECT (i.${column} ->> p_function)::integer
+      FROM ${PRIVATE_SCHEMA}.installation i)`;
 
 /** Locks the store's account row (making it, empty, if missing) and reads its balance into `current`. */
 const LOCK_ACCOUNT = `
@@ -22,7 +24,8 @@ const LOCK_ACCOUNT = `
  */
 const chargeFunction = (keys: boolean) => `
       CREATE FUNCTION app_charge_credits(p_store uuid, p_function text, p_reference text)
-      RETURNS TABLE (outcome text, charge_id uuid, balance integer, used integer, retry_after double precision, hourly_limit integer)
+      RETURNS TABLE (outcome text, charge_id uuid, balance integer, used integer, retry_after double precision,
+                     hourly_limit integer)
       LANGUAGE plpgsql VOLATILE SECURITY DEFINER AS $$
       #variable_conflict use_column
       DECLARE
@@ -42,7 +45,8 @@ const chargeFunction = (keys: boolean) => `
         ${LOCK_ACCOUNT}
         balance := current;
         SELECT count(*)::int,
-               EXTRACT(EPOCH FROM min(c.created_at) + make_interval(secs => ${USAGE_WINDOW_SECONDS}) - clock_timestamp())::float8
+               EXTRACT(EPOCH FROM min(c.created_at) + make_interval(secs => ${USAGE_WINDOW_SECONDS})
+                                  - clock_timestamp())::float8
           INTO used, retry_after
           FROM credit_ledger c
          WHERE c.store_id = p_store AND c.kind = 'charge' AND c.function = p_function
@@ -113,7 +117,8 @@ export class StoreKeyCredits1763802600000 implements MigrationInterface {
 
   async up(db: QueryRunner): Promise<void> {
     await db.query(`ALTER TABLE credit_ledger ADD COLUMN api_key_id uuid`);
-    await db.query(`ALTER TABLE credit_ledger ADD CONSTRAINT credit_ledger_one_actor CHECK (created_by IS NULL OR api_key_id IS NULL)`);
+    await db.query(`ALTER TABLE credit_ledger ADD CONSTRAINT credit_ledger_one_actor
+      CHECK (created_by IS NULL OR api_key_id IS NULL)`);
     await this.replace(db, true);
   }
 

@@ -29,8 +29,8 @@ export class SocialPublishController {
       'With a future `schedule_at` (at most a year ahead) the post is stored and published at that time by a background ' +
       "worker; each result is `scheduled` with the scheduled post's id as `post_id`. A scheduled post whose platforms answer " +
       '429 or 5xx is tried again (SOCIAL_RETRY_DELAYS_MS); a final failure notifies the merchant (`GET /functions/v1/notifications`).\n\n' +
-      'Owners, admins, members with the `social` permission, and store keys holding `social` (the post records the key as ' +
-      'its author).',
+      'Owners, admins, members with the `social` permission, and store keys holding `social` (the post ' +
+      'records the key as its author).',
   })
   @ApiOkResponse({
     type: SocialPublishAnswer,
