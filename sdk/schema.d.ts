@@ -326,7 +326,7 @@ export interface paths {
      * Write a blog article (5 credits)
      * @description Writes an article on `topic` in `tone` and `language`; `length` short ≈ 300 words, medium ≈ 750, long ≈ 1400. `content` is sanitised HTML (headings, paragraphs, lists, links; no scripts, styles or event handlers).
      *
-     *     Costs 5 AI credits, charged atomically with the store's hourly maximum for this function (see `GET /functions/v1/credits`); a provider failure refunds them. Owners, admins and team members with the `ai` permission.
+     *     Costs 5 AI credits, charged atomically with the store's hourly maximum for this function (see `GET /functions/v1/credits`); a provider failure refunds them. Owners, admins, team members with the `ai` permission, and store keys holding `ai` (charged to the key's store; the ledger records the key).
      */
     post: operations['AiController_generateBlogAutopilot'];
     delete?: never;
@@ -348,7 +348,7 @@ export interface paths {
      * Generate a blog cover image (3 credits)
      * @description Renders a 1200×630 PNG from `title`, `style` and `colors` and answers its public URL, served by this server (`/media/covers/<id>.png`). `store_id` may be left out when the caller has exactly one store.
      *
-     *     Costs 3 AI credits, charged atomically with the store's hourly maximum for this function (see `GET /functions/v1/credits`); a provider failure refunds them. Owners, admins and team members with the `ai` permission.
+     *     Costs 3 AI credits, charged atomically with the store's hourly maximum for this function (see `GET /functions/v1/credits`); a provider failure refunds them. Owners, admins, team members with the `ai` permission, and store keys holding `ai` (charged to the key's store; the ledger records the key).
      */
     post: operations['AiController_generateBlogCover'];
     delete?: never;
@@ -370,7 +370,7 @@ export interface paths {
      * Generate a product record from a photo (2 credits)
      * @description Fetches `image_url` (public http(s) only, no redirects, ≤ 10 MiB, JPEG/PNG/WebP/GIF/AVIF, ≤ 40 megapixels) and drafts a product in `language` (`name_en` always English). An image that cannot be fetched or read, or a `language` the provider does not write → 422 before any charge. `ai_credits_used` sits inside `product`.
      *
-     *     Costs 2 AI credits, charged atomically with the store's hourly maximum for this function (see `GET /functions/v1/credits`); a provider failure refunds them. Owners, admins and team members with the `ai` permission.
+     *     Costs 2 AI credits, charged atomically with the store's hourly maximum for this function (see `GET /functions/v1/credits`); a provider failure refunds them. Owners, admins, team members with the `ai` permission, and store keys holding `ai` (charged to the key's store; the ledger records the key).
      */
     post: operations['AiController_generateProduct'];
     delete?: never;
@@ -504,7 +504,7 @@ export interface paths {
      * Research social media context (2 credits)
      * @description Trending topics, popular hashtags (each beginning with `#`), audience sentiment and recommendations for `query` on `platforms`. `store_id` may be left out when the caller has exactly one store.
      *
-     *     Costs 2 AI credits, charged atomically with the store's hourly maximum for this function (see `GET /functions/v1/credits`); a provider failure refunds them. Owners, admins and team members with the `ai` permission.
+     *     Costs 2 AI credits, charged atomically with the store's hourly maximum for this function (see `GET /functions/v1/credits`); a provider failure refunds them. Owners, admins, team members with the `ai` permission, and store keys holding `ai` (charged to the key's store; the ledger records the key).
      */
     post: operations['AiController_researchSocialContext'];
     delete?: never;
@@ -564,7 +564,7 @@ export interface paths {
     put?: never;
     /**
      * Start connecting a social account
-     * @description Answers `auth_url`, this service's start URL for the merchant's browser, and the `state` it carries: single use, 256 bits, bound to the store, the caller, the platform and `redirect_url`, valid 10 minutes. The first browser to open `auth_url` is bound to the connect (an HttpOnly cookie) and sent on to the platform's consent page; a second browser is sent to `redirect_url?platform=&status=error&error=already_started`. PKCE (S256) where the platform takes it (X, TikTok and YouTube). After consent the platform sends the browser to the callback, which stores the account (tokens encrypted at rest) only for the browser that opened `auth_url`, and sends it on to `redirect_url?platform=&status=connected&account=<id>` or `…&status=error&error=<code>` (`browser_mismatch` for another browser). With SOCIAL_MODE=sandbox (the default) the consent page is this server's sandbox page. Owners, admins and members with the `social` permission.
+     * @description Answers `auth_url`, this service's start URL for the merchant's browser, and the `state` it carries: single use, 256 bits, bound to the store, the caller, the platform and `redirect_url`, valid 10 minutes. The first browser to open `auth_url` is bound to the connect (an HttpOnly cookie) and sent on to the platform's consent page; a second browser is sent to `redirect_url?platform=&status=error&error=already_started`. PKCE (S256) where the platform takes it (X, TikTok and YouTube). After consent the platform sends the browser to the callback, which stores the account (tokens encrypted at rest) only for the browser that opened `auth_url`, and sends it on to `redirect_url?platform=&status=connected&account=<id>` or `…&status=error&error=<code>` (`browser_mismatch` for another browser). With SOCIAL_MODE=sandbox (the default) the consent page is this server's sandbox page. Owners, admins and members with the `social` permission. Store keys are refused (403): connecting an account is a person's consent in a browser; a key publishes with the accounts its store has connected.
      */
     post: operations['SocialConnectController_start'];
     delete?: never;
@@ -626,7 +626,7 @@ export interface paths {
      * Write a social post about a product (1 credits)
      * @description Writes a post about `product_id` (a product of the caller's stores; that store is charged) for `platform`. `text` is the post without its hashtags; `text`, a blank line and the `hashtags` joined by spaces fit the platform’s limit (X 280 weighted, Threads 500, Instagram and TikTok 2200, YouTube 5000, Facebook 63,206). `suggested_time` is the next good slot for the platform in the store's time zone, at least 30 minutes ahead.
      *
-     *     Costs 1 AI credits, charged atomically with the store's hourly maximum for this function (see `GET /functions/v1/credits`); a provider failure refunds them. Owners, admins and team members with the `ai` permission.
+     *     Costs 1 AI credits, charged atomically with the store's hourly maximum for this function (see `GET /functions/v1/credits`); a provider failure refunds them. Owners, admins, team members with the `ai` permission, and store keys holding `ai` (charged to the key's store; the ledger records the key).
      */
     post: operations['AiController_socialGenerateContent'];
     delete?: never;
@@ -672,7 +672,7 @@ export interface paths {
      *
      *     With a future `schedule_at` (at most a year ahead) the post is stored and published at that time by a background worker; each result is `scheduled` with the scheduled post's id as `post_id`. A scheduled post whose platforms answer 429 or 5xx is tried again (SOCIAL_RETRY_DELAYS_MS); a final failure notifies the merchant (`GET /functions/v1/notifications`).
      *
-     *     Owners, admins and members with the `social` permission.
+     *     Owners, admins, members with the `social` permission, and store keys holding `social` (the post records the key as its author).
      */
     post: operations['SocialPublishController_publish'];
     delete?: never;

@@ -221,6 +221,29 @@ describe('AI functions with an OpenAI-compatible provider', () => {
       expect(sum).toBe(balance);
     });
 
+    it("a store key's failed call: 502, and the key's own charge refunded to its store", async () => {
+      const made = await api.request('POST', `/functions/v1/stores/${store.storeId}/api-keys`, {
+        token: store.token,
+        body: { name: 'Server', permissions: ['ai'] },
+      });
+      fake.enqueue('chat', { kind: 'status', status: 500 }, { kind: 'status', status: 500 });
+      const result = await api.request('POST', '/functions/v1/generate-blog-autopilot', {
+        token: made.body.secret,
+        body: { ...article, store_id: store.storeId },
+      });
+      expect(result.status).toBe(502);
+      expect(result.body.error.message).toContain('The 5 credits were refunded.');
+      const { balance, ledger } = await overview();
+      expect(balance).toBe(50);
+      const [charge] = (await db.query(
+        `SELECT c.api_key_id, r.amount AS refunded FROM credit_ledger c JOIN credit_ledger r ON r.refund_of = c.id
+          WHERE c.store_id = $1 AND c.kind = 'charge'`,
+        [store.storeId],
+      )) as { api_key_id: string; refunded: number }[];
+      expect(charge).toEqual({ api_key_id: made.body.api_key.id, refunded: 5 });
+      expect(ledger.map((entry) => entry.kind).sort()).toEqual(['charge', 'grant', 'refund']);
+    });
+
     it('an image answer that is not a picture → 502, refunded, nothing stored', async () => {
       fake.enqueue('images', { kind: 'image', png: Buffer.from('not a png at all') });
       const before = Number(

@@ -233,7 +233,7 @@ describe('store keys', () => {
       const result = await asKey(secret, 'GET', path);
       expect(result.status, `${path} ${JSON.stringify(result.body)}`).toBe(200);
     }
-    // What keys do not do yet, whatever their permissions: the AI functions, publishing, connecting.
+    // The AI functions, charged to its store; publishing answers the validation (no account is connected).
     const generated = await asKey(secret, 'POST', '/generate-blog-autopilot', {
       topic: 'Mugs',
       tone: 'friendly',
@@ -241,7 +241,17 @@ describe('store keys', () => {
       language: 'en',
       store_id: ownerA.storeId,
     });
-    expect(generated.status).toBe(403);
+    expect(generated.status, JSON.stringify(generated.body)).toBe(200);
+    expect(generated.body.ai_credits_used).toBe(5);
+    const published = await asKey(secret, 'POST', '/social-publish', {
+      store_id: ownerA.storeId,
+      platforms: ['x'],
+      content: { text: 'Hi' },
+    });
+    expect(published.status).toBe(400);
+    const problem = { field: 'platforms', platform: 'x', message: 'X is not connected to this store' };
+    expect(published.body.error.details).toEqual([problem]);
+    // What keys never do, whatever their permissions: connecting an account (a person's consent in a browser).
     const connect = await asKey(secret, 'POST', '/social-connect', { store_id: ownerA.storeId, platform: 'x' });
     expect(connect.status).toBe(403);
   });

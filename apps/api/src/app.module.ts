@@ -11,7 +11,13 @@ import {
   RefreshReuseInterval1763802100000,
   RolesGuard,
 } from '@app/auth';
-import { AiFunctionPrices1763801600100, BillingModule, CreditFunctions1763801000000, Credits1763800600000 } from '@app/billing';
+import {
+  AiFunctionPrices1763801600100,
+  BillingModule,
+  CreditFunctions1763801000000,
+  Credits1763800600000,
+  StoreKeyCredits1763802600000,
+} from '@app/billing';
 import {
   CatalogCustomersOrders1763800300000,
   CommerceModule,
@@ -31,6 +37,7 @@ import {
   SocialConnectFunctions1763800900000,
   SocialModule,
   SocialPlatformsTable1763801600200,
+  StoreKeyPosts1763802600100,
 } from '@app/social';
 import {
   DeliveryRetention1763801500100,
@@ -78,6 +85,8 @@ export const MIGRATIONS = [
   StoreApiKeys1763802300000,
   SkippedDeliveries1763802400000,
   StoreEventReads1763802400100,
+  StoreKeyCredits1763802600000,
+  StoreKeyPosts1763802600100,
 ];
 
 @Module({})

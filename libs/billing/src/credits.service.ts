@@ -59,7 +59,8 @@ export class CreditsService implements OnModuleInit {
 
   /**
    * Takes the function's cost from the store, atomically with the hourly maximum (app_charge_credits,
-   * as the calling user, who must hold `ai` on the store): 429 RATE_LIMITED (Retry-After: until the
+   * as the caller, a user or a store key, who must hold `ai` on the store; the ledger records which):
+   * 429 RATE_LIMITED (Retry-After: until the
    * oldest counted call leaves the window) or 402 INSUFFICIENT_CREDITS, charging nothing. Refunded
    * calls do not count towards the maximum.
    */
@@ -79,7 +80,7 @@ export class CreditsService implements OnModuleInit {
     return { id: result.charge_id!, storeId, function: fn, amount: CREDIT_COSTS[fn], balance: result.balance! };
   }
 
-  /** Gives the caller's own charge back (the provider failed), once; answers the balance. */
+  /** Gives the caller's own charge back (a user's or a store key's; the provider failed), once; returns the balance. */
   async refund(charge: CreditCharge): Promise<number> {
     const [row] = await queryRows<{ balance: number | null }>(this.db.tx, `SELECT app_refund_credits($1) AS balance`, [charge.id]);
     if (row.balance === null) throw new Error(`charge ${charge.id} could not be refunded (not the caller's, or too old)`);

@@ -5,4 +5,5 @@ export * from './credits.service.js';
 export * from './migrations/1763800600000-credits.js';
 export * from './migrations/1763801000000-credit-functions.js';
 export * from './migrations/1763801600100-ai-function-prices.js';
+export * from './migrations/1763802600000-store-key-credits.js';
 export * from './billing.config.js';

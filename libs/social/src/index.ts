@@ -8,5 +8,6 @@ export * from './platforms/social-platform.js';
 export * from './publishing/scheduled-post.worker.js';
 export * from './migrations/1763801100100-sandbox-post-function.js';
 export * from './migrations/1763801600200-social-platforms-table.js';
+export * from './migrations/1763802600100-store-key-posts.js';
 export { SOCIAL_POST_QUEUE } from './publishing/post-queue.js';
 export * from './social.config.js';

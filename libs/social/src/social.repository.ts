@@ -193,9 +193,9 @@ export class SocialRepository {
 
   // ——— Posts ———
 
+  /** A new post with its pending results; its author is the bound caller, a user or a store key (checked by policy). */
   async insertPost(
     storeId: string,
-    userId: string,
     platforms: SocialPlatformId[],
     content: PostContent,
     status: 'scheduled' | 'publishing',
@@ -203,10 +203,12 @@ export class SocialRepository {
   ): Promise<SocialPostRow> {
     const [post] = await queryRows<SocialPostRow>(
       this.db.tx,
-      `INSERT INTO social_posts (store_id, created_by, platforms, content, status, scheduled_at, attempts, publishing_started_at)
-       VALUES ($1, $2, $3, $4, $5, $6, CASE WHEN $5 = 'publishing' THEN 1 ELSE 0 END, CASE WHEN $5 = 'publishing' THEN now() END)
+      `INSERT INTO social_posts (store_id, created_by, api_key_id, platforms, content, status, scheduled_at, attempts,
+                                 publishing_started_at)
+       VALUES ($1, (SELECT app_user_id()), (SELECT app_api_key_id()), $2, $3, $4, $5,
+               CASE WHEN $4 = 'publishing' THEN 1 ELSE 0 END, CASE WHEN $4 = 'publishing' THEN now() END)
        RETURNING *`,
-      [storeId, userId, platforms, JSON.stringify(content), status, scheduledAt],
+      [storeId, platforms, JSON.stringify(content), status, scheduledAt],
     );
     await queryRows(
       this.db.tx,

@@ -64,7 +64,10 @@ export class AiFunctionRunner {
       return await work(fn.credits);
     } catch (error) {
       await this.commands.execute(new RefundCreditsCommand(charge)).catch((refundError: unknown) => {
-        this.logger.error({ err: refundError, charge_id: charge.id, store_id: call.storeId }, 'refund failed; the charge stands');
+        this.logger.error(
+          { err: refundError, charge_id: charge.id, store_id: call.storeId, actor: call.actor },
+          'refund failed; the charge stands',
+        );
       });
       if (error instanceof AiProviderError) {
         this.logger.warn(

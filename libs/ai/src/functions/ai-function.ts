@@ -2,7 +2,7 @@ import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
 import { Command } from '@nestjs/cqrs';
 import type { FastifyRequest } from 'fastify';
 import type { StoreAccess } from '@app/commerce';
-import { requireUser } from '@app/core';
+import { actorOf, requireRequestPrincipal } from '@app/core';
 
 /**
  * What an AI function declares beside its command: its route name (`POST /functions/v1/<name>`),
@@ -30,22 +30,27 @@ export const creditsUsed = (fn: AiFunctionDefinition) => ({
   example: fn.credits,
 });
 
-/** Who calls, for which store: the store is charged, the request id is the charge's ledger reference. */
+/**
+ * Who calls, for which store: the store is charged, the request id is the charge's ledger reference.
+ * The caller is a signed-in user or a store key holding `ai` (the ledger records which, from the
+ * transaction's bound caller).
+ */
 export interface AiCall {
   storeId: string;
-  userId: string;
+  actor: { type: 'user' | 'api_key'; id: string };
   requestId: string;
 }
 
 /**
  * The call of the request, from what the guards resolved: the store StoreAccessGuard judged (routes
- * marked @StoreScoped), the signed-in user, the request id.
+ * marked @StoreScoped), the signed-in user or store key, the request id.
  */
 export const CurrentAiCall = createParamDecorator((_: unknown, ctx: ExecutionContext): AiCall => {
   const request = ctx.switchToHttp().getRequest<FastifyRequest>();
   const access: StoreAccess | undefined = request.storeAccess;
   if (!access) throw new Error('CurrentAiCall used on a route without @StoreScoped');
-  return { storeId: access.storeId, userId: requireUser(request.principal).userId, requestId: String(request.id) };
+  const actor = actorOf(requireRequestPrincipal(request.principal))!;
+  return { storeId: access.storeId, actor, requestId: String(request.id) };
 });
 
 /** A call of an AI function: the caller and the validated body; executes to the answer (less `success`). */

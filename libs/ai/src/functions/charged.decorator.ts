@@ -24,7 +24,8 @@ export const ChargedRoute = (fn: AiFunctionDefinition, summary: string, descript
       summary: `${summary} (${fn.credits} credits)`,
       description:
         `${description}\n\nCosts ${fn.credits} AI credits, charged atomically with the store's hourly maximum for this function ` +
-        '(see `GET /functions/v1/credits`); a provider failure refunds them. Owners, admins and team members with the `ai` permission.',
+        '(see `GET /functions/v1/credits`); a provider failure refunds them. Owners, admins, team members with the ' +
+        "`ai` permission, and store keys holding `ai` (charged to the key's store; the ledger records the key).",
     }),
     ApiErrorResponse(402, 'The store has too few credits; nothing charged', {
       code: 'INSUFFICIENT_CREDITS',

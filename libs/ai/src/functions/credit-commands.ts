@@ -18,8 +18,8 @@ export interface CreditCharge {
 }
 
 /**
- * Takes the function's price from the store, atomically with its hourly maximum, as the calling user
- * (who must hold `ai` on the store): 429 RATE_LIMITED or 402 INSUFFICIENT_CREDITS, charging nothing.
+ * Takes the function's price from the store, atomically with its hourly maximum, as the caller (a user
+ * or a store key, who must hold `ai` on the store): 429 RATE_LIMITED or 402 INSUFFICIENT_CREDITS, charging nothing.
  */
 export class ChargeCreditsCommand extends Command<CreditCharge> {
   constructor(

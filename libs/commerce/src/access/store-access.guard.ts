@@ -25,9 +25,8 @@ export interface StoreAccessRule extends StoreLocation {
   self?: boolean;
   /**
    * `false`: store keys may not call the route (403), although it needs no more than a permission: it
-   * is about a signed-in person (a browser's social connect) or records who did it as a user (credits
-   * charged and refunded per user, a post's author). Routes that need `manage`, and routes that are not
-   * store-scoped, refuse keys anyway (JwtAuthGuard).
+   * is a signed-in person's act (a social connect is the person's consent in a browser). Routes that
+   * need `manage`, and routes that are not store-scoped, refuse keys anyway (JwtAuthGuard).
    */
   storeKeys?: false;
 }

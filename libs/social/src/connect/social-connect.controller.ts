@@ -59,7 +59,8 @@ export class SocialConnectController {
       'at rest) only for the browser that opened `auth_url`, and sends it on to ' +
       '`redirect_url?platform=&status=connected&account=<id>` or `…&status=error&error=<code>` (`browser_mismatch` for ' +
       "another browser). With SOCIAL_MODE=sandbox (the default) the consent page is this server's sandbox page. " +
-      'Owners, admins and members with the `social` permission.',
+      'Owners, admins and members with the `social` permission. Store keys are refused (403): connecting an ' +
+      "account is a person's consent in a browser; a key publishes with the accounts its store has connected.",
   })
   @ApiEnvelope(200, {
     auth_url: {

@@ -1,8 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { StoreScoped } from '@app/commerce';
-import { ApiEnvelope, ApiErrorResponse, ApiFunctionRoute, ApiPage, CurrentUser, OwnTransactions } from '@app/core';
-import type { UserPrincipal } from '@app/core';
+import { ApiEnvelope, ApiErrorResponse, ApiFunctionRoute, ApiPage, OwnTransactions } from '@app/core';
 import { describePublishingRules } from '../platforms/registry.js';
 import { SocialPostsQueryDto, SocialPublishDto } from '../social.dto.js';
 import { SocialPostView, SocialPublishAnswer } from './social-post.js';
@@ -18,7 +17,7 @@ export class SocialPublishController {
   @Post('social-publish')
   @HttpCode(200)
   @OwnTransactions()
-  @StoreScoped({ from: 'body', need: 'social', storeKeys: false })
+  @StoreScoped({ from: 'body', need: 'social' })
   @ApiOperation({
     summary: 'Publish a post now, or schedule it',
     description:
@@ -30,7 +29,8 @@ export class SocialPublishController {
       'With a future `schedule_at` (at most a year ahead) the post is stored and published at that time by a background ' +
       "worker; each result is `scheduled` with the scheduled post's id as `post_id`. A scheduled post whose platforms answer " +
       '429 or 5xx is tried again (SOCIAL_RETRY_DELAYS_MS); a final failure notifies the merchant (`GET /functions/v1/notifications`).\n\n' +
-      'Owners, admins and members with the `social` permission.',
+      'Owners, admins, members with the `social` permission, and store keys holding `social` (the post ' +
+      'records the key as its author).',
   })
   @ApiOkResponse({
     type: SocialPublishAnswer,
@@ -41,8 +41,8 @@ export class SocialPublishController {
     message: 'The post cannot be published as it is; nothing was sent',
     details: [{ field: 'content', platform: 'x', message: 'X takes at most 280 weighted characters; this text has 281' }],
   })
-  async publish(@CurrentUser() user: UserPrincipal, @Body() body: SocialPublishDto) {
-    return this.posts.publish(user.userId, body);
+  async publish(@Body() body: SocialPublishDto) {
+    return this.posts.publish(body);
   }
 
   @Delete('social-publish/:post_id')

@@ -25,7 +25,8 @@ export class SocialPublishService {
     @Inject(SOCIAL_PLATFORMS_REGISTRY) private readonly platforms: SocialPlatformRegistry,
   ) {}
 
-  async publish(userId: string, body: SocialPublishDto): Promise<SocialPublishAnswer> {
+  /** Publishes or schedules `body`'s post; the database records the bound caller (user or store key) as its author. */
+  async publish(body: SocialPublishDto): Promise<SocialPublishAnswer> {
     const content: PostContent = {
       text: body.content.text,
       media: (body.content.media ?? []).map((item) => ({ type: item.type, url: item.url })),
@@ -35,7 +36,7 @@ export class SocialPublishService {
     await this.validate(body.store_id, body.platforms, content);
 
     if (scheduleAt) {
-      const post = await this.repository.insertPost(body.store_id, userId, body.platforms, content, 'scheduled', scheduleAt);
+      const post = await this.repository.insertPost(body.store_id, body.platforms, content, 'scheduled', scheduleAt);
       await this.queue.enqueue(post.id, 1, scheduleAt);
       return {
         success: true,
@@ -49,7 +50,7 @@ export class SocialPublishService {
       };
     }
 
-    const post = await this.repository.insertPost(body.store_id, userId, body.platforms, content, 'publishing', null);
+    const post = await this.repository.insertPost(body.store_id, body.platforms, content, 'publishing', null);
     await this.publisher.run(post, false);
     const results = await this.repository.results([post.id]);
     const status = finalStatus(results);

@@ -40,7 +40,7 @@ export class GenerateBlogAutopilotController {
     'Writes an article on `topic` in `tone` and `language`; `length` short ≈ 300 words, medium ≈ 750, long ≈ 1400. ' +
       '`content` is sanitised HTML (headings, paragraphs, lists, links; no scripts, styles or event handlers).',
   )
-  @StoreScoped({ from: 'body', need: 'ai', customers: false, storeKeys: false })
+  @StoreScoped({ from: 'body', need: 'ai', customers: false })
   @ApiLanguageRefused()
   @ApiEnvelope(200, { article: GeneratedArticle, ai_credits_used: creditsUsed(GENERATE_BLOG_AUTOPILOT) })
   async generateBlogAutopilot(@Body() body: GenerateBlogAutopilotDto, @CurrentAiCall() call: AiCall) {

@@ -41,7 +41,7 @@ export class GenerateBlogCoverController {
     'Renders a 1200×630 PNG from `title`, `style` and `colors` and answers its public URL, served by this server ' +
       '(`/media/covers/<id>.png`). `store_id` may be left out when the caller has exactly one store.',
   )
-  @StoreScoped({ from: 'body', need: 'ai', customers: false, storeKeys: false, optional: true })
+  @StoreScoped({ from: 'body', need: 'ai', customers: false, optional: true })
   @ApiEnvelope(200, {
     image_url: {
       type: 'string',

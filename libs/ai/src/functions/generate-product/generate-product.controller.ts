@@ -42,7 +42,7 @@ export class GenerateProductController {
       'a product in `language` (`name_en` always English). An image that cannot be fetched or read, or a `language` the ' +
       'provider does not write → 422 before any charge. `ai_credits_used` sits inside `product`.',
   )
-  @StoreScoped({ from: 'body', need: 'ai', customers: false, storeKeys: false })
+  @StoreScoped({ from: 'body', need: 'ai', customers: false })
   @ApiErrorResponse(422, 'The image cannot be fetched or read, or the provider does not write `language`; nothing charged', {
     code: 'UNPROCESSABLE',
     message: 'image_url answered HTTP 404',

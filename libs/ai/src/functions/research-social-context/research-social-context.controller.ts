@@ -32,7 +32,7 @@ export class ResearchSocialContextController {
     'Trending topics, popular hashtags (each beginning with `#`), audience sentiment and recommendations for `query` on ' +
       '`platforms`. `store_id` may be left out when the caller has exactly one store.',
   )
-  @StoreScoped({ from: 'body', need: 'ai', customers: false, storeKeys: false, optional: true })
+  @StoreScoped({ from: 'body', need: 'ai', customers: false, optional: true })
   @ApiEnvelope(200, { insights: SocialInsights, ai_credits_used: creditsUsed(RESEARCH_SOCIAL_CONTEXT) })
   async researchSocialContext(@Body() body: ResearchSocialContextDto, @CurrentAiCall() call: AiCall) {
     return { success: true, ...(await this.commands.execute(new ResearchSocialContextCommand(call, body))) };

@@ -43,7 +43,7 @@ export class SocialGenerateContentController {
       `limit (${describeTextLimits()}). \`suggested_time\` is the ` +
       "next good slot for the platform in the store's time zone, at least 30 minutes ahead.",
   )
-  @StoreScoped({ from: 'product', in: 'body', need: 'ai', customers: false, storeKeys: false })
+  @StoreScoped({ from: 'product', in: 'body', need: 'ai', customers: false })
   @ApiLanguageRefused()
   @ApiEnvelope(200, { content: GeneratedSocialContent, ai_credits_used: creditsUsed(SOCIAL_GENERATE_CONTENT) })
   async socialGenerateContent(@Body() body: SocialGenerateContentDto, @CurrentAiCall() call: AiCall) {
