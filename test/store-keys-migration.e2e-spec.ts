@@ -1,7 +1,9 @@
 import pg from 'pg';
-import type { QueryRunner } from 'typeorm';
+import type { MigrationInterface, QueryRunner } from 'typeorm';
 import { OWNER_ROLE, SYSTEM_ROLE } from '@app/core';
+import { StoreKeyCredits1763802600000 } from '../libs/billing/src/migrations/1763802600000-store-key-credits.js';
 import { StoreApiKeys1763802300000 } from '../libs/commerce/src/migrations/1763802300000-store-api-keys.js';
+import { StoreKeyPosts1763802600100 } from '../libs/social/src/migrations/1763802600100-store-key-posts.js';
 import { startApp } from './support/app.js';
 import { createPrivateDatabase } from './support/database.js';
 
@@ -17,13 +19,15 @@ describe('migration: store keys', () => {
   /** The migration's connection: the owner role, as the app's start runs migrations. */
   let owner: pg.Client;
   const migration = new StoreApiKeys1763802300000();
+  /** The later migrations that build on the keys, undone first and done again after, as a revert would. */
+  const later: MigrationInterface[] = [new StoreKeyCredits1763802600000(), new StoreKeyPosts1763802600100()];
   const runner = { query: async (sql: string, parameters?: unknown[]) => (await owner.query(sql, parameters)).rows } as QueryRunner;
-  const step = async (direction: 'up' | 'down') => {
+  const step = async (direction: 'up' | 'down', which: MigrationInterface = migration) => {
     // As the start-up does while migrating: the system role may replace the functions it owns.
     await client.query(`GRANT CREATE ON SCHEMA public TO ${SYSTEM_ROLE}`);
     await owner.query('BEGIN');
     try {
-      await migration[direction](runner);
+      await which[direction](runner);
       await owner.query('COMMIT');
     } catch (error) {
       await owner.query('ROLLBACK');
@@ -58,11 +62,13 @@ describe('migration: store keys', () => {
 
   it('down removes what up made, and up makes it again', async () => {
     expect(await state()).toMatchObject({ keys_table: true, authorize: true, actor: true, store_sets: true });
+    for (const dependent of [...later].reverse()) await step('down', dependent);
     await step('down');
     const down = await state();
     expect(down).toMatchObject({ keys_table: false, authorize: false, actor: false, store_sets: false });
     expect(down.idempotency).not.toContain('app_api_key_id');
     await step('up');
+    for (const dependent of later) await step('up', dependent);
     const up = await state();
     expect(up).toMatchObject({ keys_table: true, authorize: true, actor: true, store_sets: true });
     expect(up.idempotency).toContain('app_api_key_id');
