@@ -3785,7 +3785,7 @@ export interface components {
        */
       secret?: string;
       /**
-       * @description `disabled` stops deliveries (pending ones are cancelled; events from then on are recorded as `skipped` deliveries, nothing sent; `disabled_reason` becomes "Disabled by the merchant"); `active` re-enables, clears `disabled_reason` and resets the webhook's circuit breaker and concurrency slots: events from then on are delivered at once, and `recover` re-sends what failed, was cancelled or was skipped meanwhile.
+       * @description `disabled` stops deliveries (pending ones are cancelled; events from then on are recorded as `skipped` deliveries, nothing sent; `disabled_reason` becomes "Disabled by the merchant"); `active` re-enables, clears `disabled_reason` and resets the webhook's circuit breaker and concurrency gate: the breaker is closed, so events from then on are delivered at once (requests still in flight keep counting toward the concurrency limit), and `recover` re-sends what failed, was cancelled or was skipped meanwhile.
        * @example active
        * @enum {string}
        */

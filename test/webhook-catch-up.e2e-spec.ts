@@ -19,8 +19,8 @@ const signedBy = (request: ReceivedRequest, secret: string) =>
 /**
  * Catching up after a webhook was disabled: events of its kinds are recorded as `skipped` deliveries
  * (nothing sent), `recover` sends them once it is enabled again, and re-enabling resets its circuit
- * breaker so the next event goes at once. Real relay, dispatch, gate and worker, against a receiver
- * on 127.0.0.1, with a compressed retry schedule.
+ * breaker so the next event goes at once, while requests still in flight keep their slots. Real relay,
+ * dispatch, gate and worker, against a receiver on 127.0.0.1, with a compressed retry schedule.
  */
 describe('webhook catch-up', () => {
   let api: TestApp;
@@ -151,16 +151,63 @@ describe('webhook catch-up', () => {
     expect(JSON.parse(request.body)).toMatchObject({ event: 'customer.created', data: { name: 'Dee' } });
   });
 
-  it('a gate reset frees every slot and hands the freed ones to the parked attempts, oldest first', async () => {
+  it('a gate reset closes the circuit and hands only the slots really free to the parked, oldest first', async () => {
     const gate = api.app.get(EndpointGate);
-    const hookId = randomUUID();
+    const attempt = (deliveryId: string) => ({ deliveryId, attempt: 1 });
+    const busy = randomUUID();
     // Two slots (WEBHOOK_ENDPOINT_CONCURRENCY): the third and fourth attempts wait, parked.
-    expect(await gate.claimNew(hookId, ['d1', 'd2', 'd3', 'd4'], Date.now())).toEqual(['d1', 'd2']);
-    expect(await gate.wake(hookId)).toEqual({ parked: 2, inFlight: 2, handed: [] });
-    expect(await gate.reset(hookId)).toEqual([
-      { deliveryId: 'd3', attempt: 1 },
-      { deliveryId: 'd4', attempt: 1 },
-    ]);
-    expect(await gate.wake(hookId)).toEqual({ parked: 0, inFlight: 2, handed: [] });
+    expect(await gate.claimNew(busy, ['d1', 'd2', 'd3', 'd4'], Date.now())).toEqual(['d1', 'd2']);
+    // d1 and d2 are still in flight: the reset frees neither slot, so nothing is handed over.
+    expect(await gate.reset(busy)).toEqual([]);
+    expect(await gate.wake(busy)).toEqual({ parked: 2, inFlight: 2, handed: [] });
+    // Each gives its own slot back when it finishes, to the oldest parked.
+    expect((await gate.release(busy, attempt('d1'), 'succeeded')).handed).toEqual([attempt('d3')]);
+    expect((await gate.release(busy, attempt('d2'), 'failed')).handed).toEqual([attempt('d4')]);
+
+    // An open circuit, one attempt (f1) still in flight, three parked: the reset closes the circuit and
+    // hands the one free slot to the oldest parked; f1 keeps its own.
+    const open = randomUUID();
+    expect(await gate.claimNew(open, ['f1'], Date.now())).toEqual(['f1']);
+    let opened: number | null = null;
+    for (let i = 1; i <= 5; i += 1) {
+      expect(await gate.claim(open, attempt(`x${i}`), Date.now(), false)).toEqual({ granted: true, probe: false });
+      opened = (await gate.release(open, attempt(`x${i}`), 'failed')).openedUntil;
+    }
+    expect(opened).toBeGreaterThan(Date.now());
+    expect(await gate.claimNew(open, ['p1', 'p2', 'p3'], Date.now())).toEqual([]);
+    expect(await gate.reset(open)).toEqual([attempt('p1')]);
+    expect(await gate.wake(open)).toEqual({ parked: 2, inFlight: 2, handed: [] });
+    expect(await api.app.get<Redis>(REDIS).exists(`webhook-gate:{${open}}:circuit`)).toBe(0);
+    expect((await gate.release(open, attempt('f1'), 'succeeded')).handed).toEqual([attempt('p2')]);
+  });
+
+  it('re-enabling keeps the slots of requests in flight: a hanging receiver never sees more than two', async () => {
+    const path = '/hang/flood';
+    const hookId = await register(path, ['customer.created']);
+    const since = new Date(Date.now() - 1000).toISOString();
+    for (const name of ['Flo', 'Gus', 'Hal']) await customer(name);
+    // WEBHOOK_ENDPOINT_CONCURRENCY (2) requests hang at the receiver; the third delivery is parked.
+    await until(async () => (await deliveries(hookId)).length === 3, 'the three deliveries');
+    await until(() => receiver.openTo(path) === 2, 'two requests hanging at the receiver');
+
+    // While they hang (2 s timeout): disable, re-enable and a new event; then disable, re-enable and recover.
+    const cycle = async () => {
+      expect((await call('PATCH', `/webhooks/${hookId}`, { status: 'disabled' })).status).toBe(200);
+      expect((await call('PATCH', `/webhooks/${hookId}`, { status: 'active' })).status).toBe(200);
+    };
+    await cycle();
+    await customer('Ida');
+    await until(async () => (await deliveries(hookId)).length === 4, "the new event's delivery");
+    await cycle();
+    expect((await call('POST', `/webhooks/${hookId}/recover`, { since })).body.redelivered).toBe(4);
+
+    // The 4 recovered go as the hanging requests give up, two at a time: the receiver never has more open.
+    const received = await until(() => receiver.to(path).length >= 6 && receiver.to(path), 'the recovered events');
+    expect(receiver.peakOpen(path)).toBe(2);
+    const names = received.slice(2).map((request) => JSON.parse(request.body).data.name);
+    expect(names.sort()).toEqual(['Flo', 'Gus', 'Hal', 'Ida']);
+
+    expect((await call('PATCH', `/webhooks/${hookId}`, { status: 'disabled' })).status).toBe(200);
+    receiver.release();
   });
 });

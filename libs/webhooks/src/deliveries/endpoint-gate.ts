@@ -158,10 +158,11 @@ local handed = hand_over(now_ms(), ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3])
 return {redis.call('ZCARD', KEYS[2]), redis.call('ZCARD', KEYS[1]), handed}
 `;
 
-// ARGV: webhook, limit, lease ms. Closes the circuit and frees every slot (a re-enabled webhook starts afresh);
-// the parked attempts get the slots now free, as after any release.
+// ARGV: webhook, limit, lease ms. Closes the circuit (failures, cool-down and probe forgotten) of a re-enabled
+// webhook. Its slots stay: an attempt in flight keeps its own until it ends or its lease expires, so a reset
+// never lets more than the limit be in flight. The parked attempts get the slots that are free, if any.
 const RESET = `${PRELUDE}
-redis.call('DEL', KEYS[1], KEYS[3])
+redis.call('DEL', KEYS[3])
 return hand_over(now_ms(), ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3]))
 `;
 
@@ -289,9 +290,10 @@ export class EndpointGate {
   }
 
   /**
-   * Starts the webhook afresh (it was re-enabled): its circuit closed with no failure counted, its slots
-   * free (a request still in flight gives its slot back to nobody). Returns the parked attempts handed
-   * the slots: enqueue them.
+   * Closes the webhook's circuit (it was re-enabled): no failure counted, no cool-down, no probe. Slots
+   * leased by attempts in flight stay theirs (each gives its own back when it ends), so the webhook never
+   * has more than WEBHOOK_ENDPOINT_CONCURRENCY requests in flight. Returns the parked attempts handed the
+   * slots that are free: enqueue them.
    */
   async reset(webhookId: string): Promise<GateAttempt[]> {
     const handed = await this.commands.webhookGateReset(

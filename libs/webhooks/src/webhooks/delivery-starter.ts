@@ -24,10 +24,10 @@ export class DeliveryStarter {
   }
 
   /**
-   * Once the request's transaction has committed, resets the webhook's circuit breaker and slots in the
-   * delivery gate (it was re-enabled), so its next delivery is sent at once instead of after the
-   * circuit's cool-down. Should Redis fail, the request still succeeds: the circuit then half-opens
-   * when its cool-down ends, as it would have.
+   * Once the request's transaction has committed, closes the webhook's circuit in the delivery gate (it
+   * was re-enabled), so its next delivery is sent at once instead of after the circuit's cool-down, as
+   * soon as a slot is free: attempts still in flight keep theirs. Should Redis fail, the request still
+   * succeeds: the circuit then half-opens when its cool-down ends, as it would have.
    */
   resetGate(webhookId: string): Promise<void> {
     return RequestTransaction.afterCommit(async () => {

@@ -12,9 +12,10 @@ import { UpdateWebhookCommand } from './update-webhook.command.js';
  * Changes url (checked again), events, secret (replaced at once: the new one alone signs from the
  * next attempt, and a rotated-out secret still in its overlap stops signing too) and status.
  * Disabling cancels the pending deliveries (events from then on are recorded as `skipped` deliveries);
- * re-enabling clears `disabled_reason`, lets new events through and, once committed, resets the
- * webhook's circuit breaker and slots in the delivery gate, so the next event goes at once. Asking
- * for the status the webhook already has changes nothing (an automatic `disabled_reason` is kept).
+ * re-enabling clears `disabled_reason`, lets new events through and, once committed, closes the
+ * webhook's circuit breaker in the delivery gate, so the next event goes at once when a slot is free
+ * (requests still in flight keep their slots). Asking for the status the webhook already has changes
+ * nothing (an automatic `disabled_reason` is kept).
  */
 @CommandHandler(UpdateWebhookCommand)
 export class UpdateWebhookHandler implements ICommandHandler<UpdateWebhookCommand> {
