@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import type { QueryRunner } from 'typeorm';
+import { IdempotencyCallerPolicy1763802700000 } from '@app/commerce';
 import { OWNER_ROLE } from '@app/core';
 import { CoreIdempotencyCaller1763802200000 as Migration } from '../libs/core/src/database/migrations/1763802200000-idempotency-caller.js';
 import { startApp } from './support/app.js';
@@ -17,12 +18,16 @@ describe('migration: idempotency keys per caller', () => {
   let client: pg.Client;
   let owner: pg.Client;
   const migration = new Migration();
+  /** A later migration whose policy names `caller`: down before this one, up after it. */
+  const later = new IdempotencyCallerPolicy1763802700000();
   const query = async (sql: string, parameters?: unknown[]) => (await owner.query(sql, parameters)).rows;
   const runner = { query } as QueryRunner;
   const step = async (direction: 'up' | 'down') => {
     await owner.query('BEGIN');
     try {
+      if (direction === 'down') await later.down(runner);
       await migration[direction](runner);
+      if (direction === 'up') await later.up(runner);
       await owner.query('COMMIT');
     } catch (error) {
       await owner.query('ROLLBACK');

@@ -13,6 +13,7 @@ import {
   frameworkErrorReply,
   httpConfig,
   prepareDatabase,
+  registerCanonicalPrefixes,
   registerJsonOnlyBodies,
   requestId,
   type Settings,
@@ -44,6 +45,7 @@ export async function createApp(settings: Settings): Promise<NestFastifyApplicat
     void reply.header('x-request-id', request.id);
   });
   registerDrainHooks(fastify);
+  registerCanonicalPrefixes(fastify);
   registerJsonOnlyBodies(fastify);
 
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(settings), adapter, {

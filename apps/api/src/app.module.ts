@@ -27,6 +27,7 @@ import {
   OrdersByStatus1763801500300,
   RlsHardening1763800500000,
   StoreApiKeys1763802300000,
+  IdempotencyCallerPolicy1763802700000,
   StoresAndMembers1763800200000,
 } from '@app/commerce';
 import { AppThrottlerGuard, CoreModule, OutboxRelay, type Settings } from '@app/core';
@@ -87,6 +88,7 @@ export const MIGRATIONS = [
   StoreEventReads1763802400100,
   StoreKeyCredits1763802600000,
   StoreKeyPosts1763802600100,
+  IdempotencyCallerPolicy1763802700000,
 ];
 
 @Module({})

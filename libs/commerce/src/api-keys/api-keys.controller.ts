@@ -49,8 +49,9 @@ export class ApiKeysController {
     summary: 'Create a store key',
     description:
       'Owner or admin. Answers the key and its `secret` (`sk_` and 32 random bytes, base64url), shown this once: ' +
-      `the server keeps only its SHA-256. ${KEY_USE} Not idempotent by design: a retried creation makes a second ` +
-      'key (revoke the one not used); no answer holding a secret is ever stored.',
+      `the server keeps only its SHA-256. ${KEY_USE} A creation retried with the same \`Idempotency-Key\` answers ` +
+      'the same key and secret again (the kept answer is encrypted at rest and forgotten after 24 h); a retry ' +
+      'without one makes a second key (revoke the one not used).',
   })
   @ApiEnvelope(201, {
     api_key: ApiKeyView,

@@ -10,6 +10,7 @@ import {
   isIdempotentOperation,
   MAX_IDEMPOTENCY_KEY_LENGTH,
   REUSED_MESSAGE,
+  UNREPLAYABLE_MESSAGE,
 } from './idempotency.openapi.js';
 import { IdempotencyStore, type KeptAnswer } from './idempotency.store.js';
 
@@ -78,7 +79,8 @@ function replay(reply: FastifyReply, answer: KeptAnswer): Buffer {
  * caller's `Idempotency-Key` is kept 24 hours and answered again, the same status, headers and body
  * bytes (plus `Idempotent-Replayed: true`), instead of running the route a second time. A failed
  * request keeps nothing, so the same key may be retried. The same key with another route (method and
- * path, ids included) or body → 422; while the first request still runs → 409.
+ * path, ids included) or body → 422, and so does a kept answer that does not open (never replayed,
+ * see IdempotencyStore); while the first request still runs → 409.
  *
  * In a route's request transaction the claim, the route's change and the kept answer commit together
  * (see IdempotencyStore), so a crash or a failed commit leaves neither the change nor the key. A route
@@ -119,13 +121,15 @@ export class IdempotencyInterceptor implements NestInterceptor {
             return of(replay(reply, claim.answer));
           case 'mismatch':
             throw ApiError.unprocessable(REUSED_MESSAGE);
+          case 'unreplayable':
+            throw ApiError.unprocessable(UNREPLAYABLE_MESSAGE);
           case 'in_progress':
             throw ApiError.conflict(IN_PROGRESS_MESSAGE);
           case 'claimed':
             return next.handle().pipe(
               mergeMap(async (response) => {
                 const answer = keep(reply, response);
-                await this.store.complete(caller, key, answer);
+                await this.store.complete({ caller, key, route, fingerprint }, answer);
                 return answer.body;
               }),
               catchError((error: unknown) => failWith(this.store.release(caller, key, claim), error)),

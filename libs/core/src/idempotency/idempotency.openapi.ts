@@ -22,7 +22,8 @@ const HEADER_DESCRIPTION =
   `caller within ${IDEMPOTENCY_TTL_HOURS} h answers the first successful response again, byte for byte (same status, ` +
   'body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps ' +
   'nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 ' +
-  'UNPROCESSABLE; while the first request still runs → 409 CONFLICT.';
+  'UNPROCESSABLE; a kept answer that cannot be opened (it is never replayed) → 422 UNPROCESSABLE; while the first ' +
+  'request still runs → 409 CONFLICT.';
 
 const IN_PROGRESS = 'A request with the same Idempotency-Key is still being processed';
 const STILL_RUNNING = 'A request with this Idempotency-Key is still being processed';
@@ -30,6 +31,7 @@ export const IN_PROGRESS_MESSAGE = `${STILL_RUNNING}; retry once it has finished
 const REUSED = 'The Idempotency-Key was already used with another route or body';
 const USED = 'This Idempotency-Key was already used for a different request';
 export const REUSED_MESSAGE = `${USED}; use a new key for a new request`;
+export const UNREPLAYABLE_MESSAGE = "This Idempotency-Key's kept answer cannot be replayed; use a new key";
 const ENVELOPE = { $ref: '#/components/schemas/ErrorEnvelope' };
 
 function errorAnswer(description: string, code: string, message: string): ResponseObject {

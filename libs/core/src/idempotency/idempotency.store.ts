@@ -5,6 +5,7 @@ import { SecretBox } from '../crypto/secret-box.js';
 import { TenantDb, SystemDb } from '../database/scoped-db.js';
 import { queryRows } from '../database/query-rows.js';
 import { PeriodicTask } from '../scheduling/periodic-task.js';
+import { ApiError } from '../errors/api-error.js';
 
 /** How long a key is remembered, and how long a claim may stay unfinished before it counts as abandoned. */
 export const IDEMPOTENCY_TTL_HOURS = 24;
@@ -25,7 +26,21 @@ export interface KeptAnswer {
  * transaction (it commits with the route's change and the kept answer, or rolls back with them), else
  * committed at once on its own (routes that commit in steps).
  */
-export type IdempotencyClaim = ClaimedKey | ReplayedKey | { kind: 'in_progress' } | { kind: 'mismatch' };
+export type IdempotencyClaim = ClaimedKey | ReplayedKey | RefusedKey;
+type RefusedKey = { kind: 'in_progress' } | { kind: 'mismatch' } | { kind: 'unreplayable' };
+
+/** Which request a kept answer belongs to: the row it lives in and what it answered. */
+export interface AnswerBinding {
+  caller: string;
+  key: string;
+  route: string;
+  fingerprint: string;
+}
+
+/** The associated data a kept answer is sealed with, so that its bytes open in its own row only. */
+function answerAad(binding: AnswerBinding): Buffer {
+  return Buffer.from([binding.caller, binding.key, binding.route, binding.fingerprint].join('\n'), 'utf8');
+}
 interface ReplayedKey {
   kind: 'replay';
   answer: KeptAnswer;
@@ -38,6 +53,9 @@ interface ClaimedKey {
 /** How long a request waits for the lock of a key another transaction holds before it answers 409. */
 export const IDEMPOTENCY_LOCK_WAIT_MS = 100;
 const LOCK_NOT_AVAILABLE = '55P03';
+/** A claim the database refuses: a row of this caller and key that row-level security keeps from the caller. */
+const REFUSED_CLAIM = new Set(['42501', '23505']);
+export const HELD_MESSAGE = 'This Idempotency-Key cannot be used by this caller; use a new key';
 
 /**
  * Idempotency keys in PostgreSQL, per caller (`idempotencyCaller`) and bound to the user: a user sees only
@@ -134,19 +152,8 @@ export class IdempotencyStore implements OnApplicationBootstrap, BeforeApplicati
     atomic: boolean,
   ): Promise<IdempotencyClaim> {
     for (let attempt = 0; attempt < 3; attempt++) {
-      const claimed = await queryRows(
-        this.db.tx,
-        `INSERT INTO idempotency_keys (caller, user_id, key, route, fingerprint) VALUES ($1, COALESCE(app_user_id(), app_api_key_id()), $2, $3, $4)
-         ON CONFLICT (caller, key) DO UPDATE
-            SET route = EXCLUDED.route, fingerprint = EXCLUDED.fingerprint, state = 'pending',
-                response_status = NULL, response_headers = NULL, response_body = NULL, created_at = clock_timestamp()
-          WHERE idempotency_keys.created_at < clock_timestamp() - make_interval(hours => ${IDEMPOTENCY_TTL_HOURS})
-             OR (idempotency_keys.state = 'pending'
-                 AND idempotency_keys.created_at < clock_timestamp() - make_interval(mins => ${IDEMPOTENCY_ABANDONED_AFTER_MINUTES}))
-         RETURNING 1`,
-        [caller, key, route, fingerprint],
-      );
-      if (claimed.length > 0) return { kind: 'claimed', atomic };
+      const claimed = await this.insertClaim(caller, key, route, fingerprint);
+      if (claimed) return { kind: 'claimed', atomic };
       const [existing] = await queryRows<{
         route: string;
         fingerprint: string;
@@ -164,31 +171,62 @@ export class IdempotencyStore implements OnApplicationBootstrap, BeforeApplicati
       if (!existing) continue;
       if (existing.route !== route || existing.fingerprint !== fingerprint) return { kind: 'mismatch' };
       if (existing.state !== 'done') return { kind: 'in_progress' };
-      return {
-        kind: 'replay',
-        answer: {
-          status: existing.response_status!,
-          headers: existing.response_headers!,
-          body: this.box.openBytes(existing.response_body!),
-        },
-      };
+      // Only what this store sealed for this very row opens: anything else is never replayed.
+      const aad = answerAad({ caller, key, route, fingerprint });
+      const body = this.box.openAnswer(existing.response_body ?? Buffer.alloc(0), aad);
+      if (body === null) return { kind: 'unreplayable' };
+      const { response_status: status, response_headers: headers } = existing;
+      return { kind: 'replay', answer: { status: status!, headers: headers!, body } };
     }
     return { kind: 'in_progress' };
+  }
+
+  /**
+   * Claims the key anew (a new key, one older than 24 h, or a claim abandoned for 5 minutes); returns
+   * whether it did. A row of this caller and key that the caller may not see or take over (written by
+   * someone else) is refused by the database: 409 CONFLICT rather than a failure of the server.
+   */
+  private async insertClaim(caller: string, key: string, route: string, fingerprint: string): Promise<boolean> {
+    const ABANDONED = IDEMPOTENCY_ABANDONED_AFTER_MINUTES;
+    try {
+      const claimed = await queryRows(
+        this.db.tx,
+        `INSERT INTO idempotency_keys (caller, user_id, key, route, fingerprint)
+         VALUES ($1, COALESCE(app_user_id(), app_api_key_id()), $2, $3, $4)
+         ON CONFLICT (caller, key) DO UPDATE
+            SET route = EXCLUDED.route, fingerprint = EXCLUDED.fingerprint, state = 'pending',
+                response_status = NULL, response_headers = NULL, response_body = NULL, created_at = clock_timestamp()
+          WHERE idempotency_keys.created_at < clock_timestamp() - make_interval(hours => ${IDEMPOTENCY_TTL_HOURS})
+             OR (idempotency_keys.state = 'pending'
+                 AND idempotency_keys.created_at < clock_timestamp() - make_interval(mins => ${ABANDONED}))
+         RETURNING 1`,
+        [caller, key, route, fingerprint],
+      );
+      return claimed.length > 0;
+    } catch (error) {
+      if (REFUSED_CLAIM.has((error as { code?: string }).code ?? '')) throw ApiError.conflict(HELD_MESSAGE);
+      throw error;
+    }
   }
 
   /**
    * Keeps the successful answer for replays: in the open transaction when there is one (the request's,
    * so it commits with the route's change), else at once.
    */
-  async complete(caller: string, key: string, answer: KeptAnswer): Promise<void> {
+  async complete(binding: AnswerBinding, answer: KeptAnswer): Promise<void> {
     await queryRows(
       this.db.tx,
       `UPDATE idempotency_keys SET state = 'done', response_status = $3, response_headers = $4, response_body = $5
         WHERE caller = $1 AND key = $2`,
-      // Sealed: a kept answer may hold what the server shows once (a store key's secret, a webhook's secret,
-      // an invitation token), which a reader of the table must not learn.
-      [caller, key, answer.status, JSON.stringify(answer.headers), this.box.sealBytes(answer.body)],
+      // Sealed, under a key kept for answers and bound to this row: a kept answer may hold what the server
+      // shows once (a store key's secret, a webhook's secret, an invitation token), which a reader of the
+      // table must not learn, and no blob copied from another row or table may be replayed.
+      [binding.caller, binding.key, answer.status, JSON.stringify(answer.headers), this.sealed(answer.body, binding)],
     );
+  }
+
+  private sealed(body: Buffer, binding: AnswerBinding): Buffer {
+    return this.box.sealAnswer(body, answerAad(binding));
   }
 
   /**
