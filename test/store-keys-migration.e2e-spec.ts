@@ -3,6 +3,7 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
 import { OWNER_ROLE, SYSTEM_ROLE } from '@app/core';
 import { StoreKeyCredits1763802600000 } from '../libs/billing/src/migrations/1763802600000-store-key-credits.js';
 import { StoreApiKeys1763802300000 } from '../libs/commerce/src/migrations/1763802300000-store-api-keys.js';
+import { IdempotencyCallerPolicy1763802700000 } from '../libs/commerce/src/migrations/1763802700000-idempotency-caller-policy.js';
 import { StoreKeyPosts1763802600100 } from '../libs/social/src/migrations/1763802600100-store-key-posts.js';
 import { startApp } from './support/app.js';
 import { createPrivateDatabase } from './support/database.js';
@@ -20,7 +21,11 @@ describe('migration: store keys', () => {
   let owner: pg.Client;
   const migration = new StoreApiKeys1763802300000();
   /** The later migrations that build on the keys, undone first and done again after, as a revert would. */
-  const later: MigrationInterface[] = [new StoreKeyCredits1763802600000(), new StoreKeyPosts1763802600100()];
+  const later: MigrationInterface[] = [
+    new StoreKeyCredits1763802600000(),
+    new StoreKeyPosts1763802600100(),
+    new IdempotencyCallerPolicy1763802700000(),
+  ];
   const runner = { query: async (sql: string, parameters?: unknown[]) => (await owner.query(sql, parameters)).rows } as QueryRunner;
   const step = async (direction: 'up' | 'down', which: MigrationInterface = migration) => {
     // As the start-up does while migrating: the system role may replace the functions it owns.
