@@ -764,7 +764,7 @@ export interface paths {
     put?: never;
     /**
      * Create a store key
-     * @description Owner or admin. Answers the key and its `secret` (`sk_` and 32 random bytes, base64url), shown this once: the server keeps only its SHA-256. A server sends the secret as `Authorization: Bearer sk_…` (no `apikey` header needed) and acts as a team member of this one store with the key's permissions. Store keys never manage keys, members or stores, never call /auth/v1, and answer 403 on routes about a signed-in person. Not idempotent by design: a retried creation makes a second key (revoke the one not used); no answer holding a secret is ever stored.
+     * @description Owner or admin. Answers the key and its `secret` (`sk_` and 32 random bytes, base64url), shown this once: the server keeps only its SHA-256. A server sends the secret as `Authorization: Bearer sk_…` (no `apikey` header needed) and acts as a team member of this one store with the key's permissions. Store keys never manage keys, members or stores, never call /auth/v1, and answer 403 on routes about a signed-in person. Not idempotent by design: a retried creation makes a second key (revoke the one not used); no answer holding a secret is ever stored. A store holds at most 50 live keys (not revoked, not expired); beyond, 409.
      */
     post: operations['ApiKeysController_create'];
     delete?: never;
@@ -10246,7 +10246,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description A request with the same Idempotency-Key is still being processed */
+      /** @description The store already holds 50 live keys (not revoked, not expired); or: A request with the same Idempotency-Key is still being processed */
       409: {
         headers: {
           'RateLimit-Limit': components['headers']['RateLimit-Limit'];
@@ -10259,7 +10259,7 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "CONFLICT",
-           *         "message": "A request with this Idempotency-Key is still being processed; retry once it has finished"
+           *         "message": "A store may hold at most 50 live keys (not revoked, not expired): revoke one to make another"
            *       },
            *       "success": false
            *     }

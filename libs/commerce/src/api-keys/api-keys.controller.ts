@@ -50,7 +50,12 @@ export class ApiKeysController {
     description:
       'Owner or admin. Answers the key and its `secret` (`sk_` and 32 random bytes, base64url), shown this once: ' +
       `the server keeps only its SHA-256. ${KEY_USE} Not idempotent by design: a retried creation makes a second ` +
-      'key (revoke the one not used); no answer holding a secret is ever stored.',
+      'key (revoke the one not used); no answer holding a secret is ever stored. A store holds at most 50 live ' +
+      'keys (not revoked, not expired); beyond, 409.',
+  })
+  @ApiErrorResponse(409, 'The store already holds 50 live keys (not revoked, not expired)', {
+    code: 'CONFLICT',
+    message: 'A store may hold at most 50 live keys (not revoked, not expired): revoke one to make another',
   })
   @ApiEnvelope(201, {
     api_key: ApiKeyView,

@@ -1,0 +1,64 @@
+import type { DataSource } from 'typeorm';
+import { merchantWithStore, startApp, type TestApp } from './support/app.js';
+import { SYSTEM_DATA_SOURCE } from './support/database.js';
+
+/** What a store's keys are held to: at most 50 live keys a store. */
+describe('store keys: limits', () => {
+  let api: TestApp;
+  let a: { token: string; storeId: string };
+  let b: { token: string; storeId: string };
+  const db = () => api.app.get<DataSource>(SYSTEM_DATA_SOURCE);
+  const ownerOf = (token: string) => JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString()).sub as string;
+  const create = (owner: { token: string; storeId: string }) =>
+    api.request('POST', `/functions/v1/stores/${owner.storeId}/api-keys`, {
+      token: owner.token,
+      body: { name: 'server', permissions: ['catalog'] },
+    });
+  /** Keys inserted as the system, as if made earlier: `state` live, revoked or expired. */
+  const insertKeys = (owner: { token: string; storeId: string }, count: number, state: 'live' | 'revoked' | 'expired') =>
+    db().query(
+      `INSERT INTO store_api_keys (store_id, name, prefix, secret_hash, permissions, created_by, revoked_at, expires_at)
+       SELECT $1, 'earlier', 'sk_earlier', decode(md5(random()::text || i) || md5(random()::text || i), 'hex'),
+              ARRAY['catalog'], $2,
+              CASE WHEN $3 = 'revoked' THEN now() END, CASE WHEN $3 = 'expired' THEN now() - interval '1 minute' END
+         FROM generate_series(1, $4) AS i`,
+      [owner.storeId, ownerOf(owner.token), state, count],
+    );
+
+  beforeAll(async () => {
+    api = await startApp();
+    a = await merchantWithStore(api, 'Key limits A');
+    b = await merchantWithStore(api, 'Key limits B');
+  });
+  afterAll(() => api?.close());
+
+  it('a store holds at most 50 live keys: revoked and expired ones do not count, the 51st is a 409, another store is not held back', async () => {
+    await insertKeys(a, 48, 'live');
+    await insertKeys(a, 3, 'revoked');
+    await insertKeys(a, 3, 'expired');
+    const fortyNinth = await create(a);
+    expect(fortyNinth.status, JSON.stringify(fortyNinth.body)).toBe(201);
+    // Two creations at once for the last place: exactly one is made (the store's row is locked while counting).
+    const racing = await Promise.all([create(a), create(a)]);
+    expect(racing.map((made) => made.status).sort()).toEqual([201, 409]);
+    const refused = racing.find((made) => made.status === 409)!;
+    expect(refused.body.error).toMatchObject({ code: 'CONFLICT' });
+    expect(refused.body.error.message).toMatch(/at most 50 live keys/);
+    expect(JSON.stringify(refused.body)).not.toMatch(/sk_/);
+    expect((await create(a)).status).toBe(409);
+    const [live] = await db().query(
+      `SELECT count(*)::int AS n FROM store_api_keys
+        WHERE store_id = $1 AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now())`,
+      [a.storeId],
+    );
+    expect(live.n).toBe(50);
+
+    expect((await create(b)).status).toBe(201);
+    // Revoking one makes room for one more.
+    const made = racing.find((one) => one.status === 201)!;
+    const revoked = await api.request('DELETE', `/functions/v1/api-keys/${made.body.api_key.id}`, { token: a.token });
+    expect(revoked.status).toBe(200);
+    expect((await create(a)).status).toBe(201);
+    expect((await create(a)).status).toBe(409);
+  });
+});
