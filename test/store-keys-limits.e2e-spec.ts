@@ -1,8 +1,13 @@
+import { randomBytes, randomInt } from 'node:crypto';
+import pg from 'pg';
 import type { DataSource } from 'typeorm';
 import { merchantWithStore, startApp, type TestApp } from './support/app.js';
 import { SYSTEM_DATA_SOURCE } from './support/database.js';
 
-/** What a store's keys are held to: at most 50 live keys a store. */
+/**
+ * What a store's keys are held to: at most 50 live keys a store, and failed lookups per client address
+ * (guessing keys is refused before it costs a database round trip).
+ */
 describe('store keys: limits', () => {
   let api: TestApp;
   let a: { token: string; storeId: string };
@@ -60,5 +65,49 @@ describe('store keys: limits', () => {
     expect(revoked.status).toBe(200);
     expect((await create(a)).status).toBe(201);
     expect((await create(a)).status).toBe(409);
+  });
+
+  it('unknown keys from one address get 401, then 429 with no lookup at all; a valid key from another address still works', async () => {
+    const limited = await startApp({ STORE_KEY_FAILURES_PER_MINUTE: '3', TRUST_PROXY: 'loopback' });
+    const lookups: string[] = [];
+    const original = pg.Client.prototype.query;
+    // Records the key lookups the request login sends (every call goes through).
+    const spy = vi.spyOn(pg.Client.prototype, 'query').mockImplementation(function (this: pg.Client, ...args: unknown[]) {
+      const first = args[0] as string | { text: string } | undefined;
+      const text = typeof first === 'string' ? first : (first?.text ?? '');
+      if (text.includes('app_authorize_api_key')) lookups.push(text);
+      return (original as (...a: unknown[]) => unknown).apply(this, args);
+    } as typeof original);
+    try {
+      const made = await create(b);
+      expect(made.status, JSON.stringify(made.body)).toBe(201);
+      const address = () => `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}`;
+      const [guesser, server] = [address(), address()];
+      const products = `/functions/v1/stores/${b.storeId}/products`;
+      const guess = () =>
+        limited.request('GET', products, {
+          token: `sk_${randomBytes(32).toString('base64url')}`,
+          headers: { 'x-forwarded-for': guesser },
+        });
+      for (let i = 0; i < 3; i++) expect((await guess()).status).toBe(401);
+      expect(lookups).toHaveLength(3);
+      const refused = await guess();
+      expect(refused.status).toBe(429);
+      expect(refused.body.error).toMatchObject({ code: 'RATE_LIMITED', details: { limit: 3, window_seconds: 60 } });
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      expect(Number(refused.headers.get('retry-after'))).toBeLessThanOrEqual(60);
+      for (let i = 0; i < 5; i++) expect((await guess()).status).toBe(429);
+      // Even the right key from that address waits: the address is refused before any lookup.
+      const fromGuesser = await limited.request('GET', products, { token: made.body.secret, headers: { 'x-forwarded-for': guesser } });
+      expect(fromGuesser.status).toBe(429);
+      expect(lookups).toHaveLength(3);
+      // Another address is not held back, and a valid key costs no Redis read there.
+      const fromServer = await limited.request('GET', products, { token: made.body.secret, headers: { 'x-forwarded-for': server } });
+      expect(fromServer.status, JSON.stringify(fromServer.body)).toBe(200);
+      expect(lookups).toHaveLength(4);
+    } finally {
+      spy.mockRestore();
+      await limited.close();
+    }
   });
 });
