@@ -36,9 +36,8 @@ export class CreateApiKeyHandler implements ICommandHandler<CreateApiKeyCommand>
     }
     if (name.trim() === '') throw ApiError.validation([{ field: 'name', message: 'name should not be empty' }]);
     if ((await this.keys.lockAndCountLive(storeId)) >= LIVE_KEYS_PER_STORE) {
-      throw ApiError.conflict(
-        `A store may hold at most ${LIVE_KEYS_PER_STORE} live keys (not revoked, not expired): revoke one to make another`,
-      );
+      const limit = `A store may hold at most ${LIVE_KEYS_PER_STORE} live keys (not revoked, not expired)`;
+      throw ApiError.conflict(`${limit}: revoke one to make another`);
     }
     const secret = `sk_${randomBytes(SECRET_BYTES).toString('base64url')}`;
     const row = await this.keys.insert(storeId, {
