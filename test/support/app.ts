@@ -38,7 +38,8 @@ export interface TestApp {
  * MAIL_RELAY: 'true'): apps of other test files share the database, and a relay would claim their rows.
  */
 export async function startApp(env: Record<string, string> = {}): Promise<TestApp> {
-  // The suite signs many users up from 127.0.0.1: the per-address sign-up limit is out of its way unless a test sets one.
+  // The suite signs many users up (and presents revoked or unknown store keys) from 127.0.0.1: the
+  // per-address limits are out of its way unless a test sets one.
   const settings = loadAppSettings({
     ...process.env,
     PUBLIC_API_KEY: PUBLIC_KEY,
@@ -46,6 +47,7 @@ export async function startApp(env: Record<string, string> = {}): Promise<TestAp
     MAIL_RELAY: 'false',
     SIGNUP_LIMIT_PER_IP: '1000000',
     SIGNIN_LIMIT_PER_IP: '1000000',
+    STORE_KEY_FAILURES_PER_MINUTE: '1000000',
     ...env,
   });
   const app = await createApp(settings);

@@ -148,6 +148,12 @@ export class AuthConfig extends SettingsGroup {
   @Positive()
   AUTH_MAIL_WINDOW_SECONDS = 3600;
 
+  @Setting(
+    'Failed store-key lookups (an `sk_…` no live key has) per client address per minute, counted in Redis across instances; over it the address gets 429 `RATE_LIMITED` with `Retry-After` for the rest of the minute, before any lookup. Not enforced while Redis is unreachable.',
+  )
+  @Positive()
+  STORE_KEY_FAILURES_PER_MINUTE = 20;
+
   @Setting('`/auth/v1/verify` calls per client address per `AUTH_VERIFY_WINDOW_SECONDS`, right or wrong.')
   @Positive()
   AUTH_VERIFY_LIMIT_PER_IP = 30;

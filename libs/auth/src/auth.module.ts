@@ -11,6 +11,7 @@ import { FlowStates } from './pkce/flow-states.js';
 import { PkceGrant } from './pkce/pkce-grant.service.js';
 import { JwtAuthGuard } from './guards/jwt-auth.guard.js';
 import { ApiKeyStrategy } from './passport/api-key.strategy.js';
+import { StoreKeyFailures } from './passport/store-key-failures.js';
 import { StoreKeyStrategy } from './passport/store-key.strategy.js';
 import { JwtStrategy } from './passport/jwt.strategy.js';
 import { RolesGuard } from './guards/roles.guard.js';
@@ -57,6 +58,7 @@ import { UserRepository } from './users/user.repository.js';
     JwtStrategy,
     ApiKeyStrategy,
     StoreKeyStrategy,
+    StoreKeyFailures,
     JwtAuthGuard,
     RolesGuard,
   ],

@@ -4,6 +4,7 @@ import { PassportStrategy } from '@nestjs/passport';
 import type { FastifyRequest } from 'fastify';
 import { ApiKeyLookup, BoundedCache, type ApiKeyPrincipal, type StoreReference } from '@app/core';
 import { RequestStrategy } from './api-key.strategy.js';
+import { StoreKeyFailures } from './store-key-failures.js';
 import { unauthenticated } from './credentials.js';
 import type { RouteAuth } from './jwt.strategy.js';
 
@@ -23,13 +24,17 @@ export function storeKeyHash(secret: string): string {
  * key is refused on the next request. The lookup answers the key's store and permissions and the
  * route's store relation in the same round trip, and on routes whose handler runs in one transaction
  * opens it, bound to the key. The key's use is recorded beside the request, once a minute at most.
+ * Failed lookups are counted per client address (`StoreKeyFailures`): over the limit, 429 before any lookup.
  */
 @Injectable()
 export class StoreKeyStrategy extends PassportStrategy(RequestStrategy, 'store-key') {
   private readonly logger = new Logger(StoreKeyStrategy.name);
   private readonly touched = new BoundedCache<string, number>(10_000);
 
-  constructor(private readonly keys: ApiKeyLookup) {
+  constructor(
+    private readonly keys: ApiKeyLookup,
+    private readonly failures: StoreKeyFailures,
+  ) {
     super();
   }
 
@@ -38,10 +43,15 @@ export class StoreKeyStrategy extends PassportStrategy(RequestStrategy, 'store-k
     if (credentials?.kind !== 'store_key') return null;
     const refused = () => unauthenticated(request, 'Invalid, revoked or expired store key', 'bad_jwt');
     if (!SECRET_FORMAT.test(credentials.secret)) throw refused();
+    // An address over its failed lookups is refused before this one costs a database round trip.
+    await this.failures.refuseIfOver(request.ip);
     const hash = storeKeyHash(credentials.secret);
     const route = request.routeAuth!;
     const key = await this.lookUp(request, hash, route);
-    if (!key) throw refused();
+    if (!key) {
+      await this.failures.record(request.ip);
+      throw refused();
+    }
     if (route.storeReference) request.callerFacts = key.facts;
     this.touch(key.keyId, hash);
     const permissions = Object.freeze([...key.permissions]);

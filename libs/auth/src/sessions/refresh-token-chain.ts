@@ -1,6 +1,14 @@
-import { createHmac } from 'node:crypto';
+import { createHmac, hkdfSync } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { databaseConfig, type DatabaseConfig, hashToken, safeEqual } from '@app/core';
+import { hashToken, runtimeConfig, type RuntimeConfig, safeEqual } from '@app/core';
+
+/** HKDF's info: this key serves the refresh-token chain alone, whatever else ENCRYPTION_KEY keys. */
+const CHAIN_KEY_INFO = 'storefront refresh-token chain v1';
+
+/** The chain's key: HKDF-SHA256 of ENCRYPTION_KEY, which lives in the API's settings and never in the database. */
+export function refreshChainKey(encryptionKey: Buffer): Buffer {
+  return Buffer.from(hkdfSync('sha256', encryptionKey, Buffer.alloc(0), CHAIN_KEY_INFO, 32));
+}
 
 /** The token that rotating `token` makes: an HMAC of it under `key`, as URL-safe as a random token (43 characters). */
 export function childRefreshToken(key: Buffer, token: string): string {
@@ -9,13 +17,18 @@ export function childRefreshToken(key: Buffer, token: string): string {
 
 /**
  * The refresh tokens of a session after its first (which is random): each is derived from its parent
- * under the installation key. The database keeps only hashes, so this is how a token presented again
- * within AUTH_REFRESH_REUSE_INTERVAL can be answered with its session's current token: whoever holds
- * the parent can have the server recompute the child, and no one else (without the key) can.
+ * under a key derived from ENCRYPTION_KEY (never from anything the database keeps, such as the
+ * request-binding key). The database keeps only hashes, so this is how a token presented again within
+ * AUTH_REFRESH_REUSE_INTERVAL can be answered with its session's current token: whoever holds the
+ * parent can have the server recompute the child, and no one else can, not even with a copy of the
+ * database. Changing ENCRYPTION_KEY only stops older parents from being answered again (refused,
+ * nothing revoked).
  */
 @Injectable()
 export class RefreshTokenChain {
-  constructor(@Inject(databaseConfig.KEY) private readonly database: DatabaseConfig) {}
+  private chainKey?: Buffer;
+
+  constructor(@Inject(runtimeConfig.KEY) private readonly runtime: RuntimeConfig) {}
 
   /** The child of `token`, made when it is rotated. */
   child(token: string): string {
@@ -24,7 +37,7 @@ export class RefreshTokenChain {
 
   /**
    * The token `hops` rotations after `token`, if its hash is `expectedHash`; null when it is not (a
-   * token of a session rotated before tokens were derived).
+   * token of a session rotated before tokens were derived, or under another key).
    */
   descendant(token: string, hops: number, expectedHash: Buffer): string | null {
     let current = token;
@@ -33,8 +46,7 @@ export class RefreshTokenChain {
   }
 
   private key(): Buffer {
-    const key = this.database.requestBindingKey;
-    if (!key) throw new Error('The installation key is unknown: prepareDatabase has not run');
-    return key;
+    this.chainKey ??= refreshChainKey(this.runtime.encryptionKey);
+    return this.chainKey;
   }
 }

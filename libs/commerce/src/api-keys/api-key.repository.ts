@@ -28,6 +28,21 @@ export class ApiKeyRepository {
     return row;
   }
 
+  /**
+   * The store's live keys (not revoked, not expired), counted after locking the store's row for the
+   * rest of the transaction: concurrent creations in one store count one after the other.
+   */
+  async lockAndCountLive(storeId: string): Promise<number> {
+    await queryRows(this.db.tx, `SELECT id FROM stores WHERE id = $1 FOR NO KEY UPDATE`, [storeId]);
+    const [row] = await queryRows<{ live: number }>(
+      this.db.tx,
+      `SELECT count(*)::int AS live FROM store_api_keys
+        WHERE store_id = $1 AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now())`,
+      [storeId],
+    );
+    return row.live;
+  }
+
   async pageOfStore(storeId: string, limit: number, after: Cursor | null): Promise<ApiKeyRow[]> {
     return queryRows(
       this.db.tx,

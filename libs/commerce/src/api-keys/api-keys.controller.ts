@@ -51,7 +51,12 @@ export class ApiKeysController {
       'Owner or admin. Answers the key and its `secret` (`sk_` and 32 random bytes, base64url), shown this once: ' +
       `the server keeps only its SHA-256. ${KEY_USE} A creation retried with the same \`Idempotency-Key\` answers ` +
       'the same key and secret again (the kept answer is encrypted at rest and forgotten after 24 h); a retry ' +
-      'without one makes a second key (revoke the one not used).',
+      'without one makes a second key (revoke the one not used). A store holds at most 50 live keys (not revoked, ' +
+      'not expired); beyond, 409.',
+  })
+  @ApiErrorResponse(409, 'The store already holds 50 live keys (not revoked, not expired)', {
+    code: 'CONFLICT',
+    message: 'A store may hold at most 50 live keys (not revoked, not expired): revoke one to make another',
   })
   @ApiEnvelope(201, {
     api_key: ApiKeyView,

@@ -148,9 +148,9 @@ export class CallerLookup {
 }
 
 /**
- * The lookup of a store key (`Authorization: Bearer sk_…`), by the SHA-256 of its secret: one round
- * trip per request, as a session's, and on routes whose handler runs in one transaction the same
- * `START TRANSACTION; SELECT … app_authorize_api_key(…)` message opens it, bound to the key.
+ * The lookup of a store key (`Authorization: Bearer sk_…`), by the SHA-256 of its secret, always as a
+ * bind parameter: one round trip per request, and on routes whose handler runs in one transaction a
+ * `START TRANSACTION` before it, so the lookup binds that transaction to the key.
  */
 @Injectable()
 export class ApiKeyLookup {
@@ -168,24 +168,25 @@ export class ApiKeyLookup {
     return toKeyFacts(rows[0]);
   }
 
+  /**
+   * Opens the request transaction, then looks the key up in it (two round trips): the hash alone
+   * authorizes, so it travels as a bind parameter (extended protocol), never in the statement's text,
+   * which every other request connection can read in `pg_stat_activity`.
+   */
   async open(secretHash: string, reference: StoreReference | null): Promise<OpenedKey | null> {
     const runner = this.databases.request.createQueryRunner();
     const client = (await runner.connect()) as pg.PoolClient;
     const transaction = new RequestTransaction(runner);
     try {
-      const values = [
-        sqlLiteral(secretHash),
-        sqlLiteral(reference?.store ?? null),
-        sqlLiteral(reference?.resource ?? null),
-        sqlLiteral(reference?.record ?? null),
-        sqlLiteral(reference?.onlyStore ?? false),
-      ];
-      const [hash, store, resource, record, onlyStore] = values;
-      const results = (await client.query(
-        `START TRANSACTION; SELECT * FROM app_authorize_api_key(${hash}, ${store}::uuid, ${resource}, ${record}::uuid, ` +
-          `${onlyStore}, true)`,
-      )) as unknown as pg.QueryResult<KeyRow>[];
-      const key = toKeyFacts(results[1]?.rows[0]);
+      await client.query('START TRANSACTION');
+      const result = await client.query<KeyRow>('SELECT * FROM app_authorize_api_key($1, $2, $3, $4, $5, true)', [
+        secretHash,
+        reference?.store ?? null,
+        reference?.resource ?? null,
+        reference?.record ?? null,
+        reference?.onlyStore ?? false,
+      ]);
+      const key = toKeyFacts(result.rows[0]);
       if (key) return { key, transaction };
     } catch (error) {
       transaction.abandon();

@@ -9,6 +9,8 @@ import { toApiKeyView, type ApiKeyView } from '../api-key.js';
 const SECRET_BYTES = 32;
 /** Characters of the secret kept as its non-secret prefix (`sk_` and 8 of the base64url). */
 const PREFIX_LENGTH = 11;
+/** Live keys (not revoked, not expired) a store may hold at once: each has its own rate-limit bucket. */
+export const LIVE_KEYS_PER_STORE = 50;
 
 export class CreateApiKeyCommand extends Command<{ apiKey: ApiKeyView; secret: string }> {
   constructor(
@@ -22,7 +24,7 @@ export class CreateApiKeyCommand extends Command<{ apiKey: ApiKeyView; secret: s
   }
 }
 
-/** Makes a key: a random secret, shown once, stored as its SHA-256. */
+/** Makes a key: a random secret, shown once, stored as its SHA-256; at most LIVE_KEYS_PER_STORE live ones a store. */
 @CommandHandler(CreateApiKeyCommand)
 export class CreateApiKeyHandler implements ICommandHandler<CreateApiKeyCommand> {
   constructor(private readonly keys: ApiKeyRepository) {}
@@ -33,6 +35,10 @@ export class CreateApiKeyHandler implements ICommandHandler<CreateApiKeyCommand>
       throw ApiError.validation([{ field: 'expires_at', message: 'expires_at must be in the future' }]);
     }
     if (name.trim() === '') throw ApiError.validation([{ field: 'name', message: 'name should not be empty' }]);
+    if ((await this.keys.lockAndCountLive(storeId)) >= LIVE_KEYS_PER_STORE) {
+      const limit = `A store may hold at most ${LIVE_KEYS_PER_STORE} live keys (not revoked, not expired)`;
+      throw ApiError.conflict(`${limit}: revoke one to make another`);
+    }
     const secret = `sk_${randomBytes(SECRET_BYTES).toString('base64url')}`;
     const row = await this.keys.insert(storeId, {
       name: name.trim(),
