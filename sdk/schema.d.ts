@@ -764,7 +764,7 @@ export interface paths {
     put?: never;
     /**
      * Create a store key
-     * @description Owner or admin. Answers the key and its `secret` (`sk_` and 32 random bytes, base64url), shown this once: the server keeps only its SHA-256. A server sends the secret as `Authorization: Bearer sk_…` (no `apikey` header needed) and acts as a team member of this one store with the key's permissions. Store keys never manage keys, members or stores, never call /auth/v1, and answer 403 on routes about a signed-in person. Not idempotent by design: a retried creation makes a second key (revoke the one not used); no answer holding a secret is ever stored. A store holds at most 50 live keys (not revoked, not expired); beyond, 409.
+     * @description Owner or admin. Answers the key and its `secret` (`sk_` and 32 random bytes, base64url), shown this once: the server keeps only its SHA-256. A server sends the secret as `Authorization: Bearer sk_…` (no `apikey` header needed) and acts as a team member of this one store with the key's permissions. Store keys never manage keys, members or stores, never call /auth/v1, and answer 403 on routes about a signed-in person. A creation retried with the same `Idempotency-Key` answers the same key and secret again (the kept answer is encrypted at rest and forgotten after 24 h); a retry without one makes a second key (revoke the one not used). A store holds at most 50 live keys (not revoked, not expired); beyond, 409.
      */
     post: operations['ApiKeysController_create'];
     delete?: never;
@@ -3785,7 +3785,7 @@ export interface components {
        */
       secret?: string;
       /**
-       * @description `disabled` stops deliveries (pending ones are cancelled; events from then on are recorded as `skipped` deliveries, nothing sent; `disabled_reason` becomes "Disabled by the merchant"); `active` re-enables, clears `disabled_reason` and resets the webhook's circuit breaker and concurrency slots: events from then on are delivered at once, and `recover` re-sends what failed, was cancelled or was skipped meanwhile.
+       * @description `disabled` stops deliveries (pending ones are cancelled; events from then on are recorded as `skipped` deliveries, nothing sent; `disabled_reason` becomes "Disabled by the merchant"); `active` re-enables, clears `disabled_reason` and resets the webhook's circuit breaker and concurrency gate: the breaker is closed, so events from then on are delivered at once (requests still in flight keep counting toward the concurrency limit), and `recover` re-sends what failed, was cancelled or was skipped meanwhile.
        * @example active
        * @enum {string}
        */
@@ -5023,7 +5023,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
+        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; a kept answer that cannot be opened (it is never replayed) → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
         'Idempotency-Key'?: string;
       };
       path: {
@@ -5335,7 +5335,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
+        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; a kept answer that cannot be opened (it is never replayed) → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
         'Idempotency-Key'?: string;
       };
       path?: never;
@@ -5626,7 +5626,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
+        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; a kept answer that cannot be opened (it is never replayed) → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
         'Idempotency-Key'?: string;
       };
       path: {
@@ -5904,7 +5904,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
+        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; a kept answer that cannot be opened (it is never replayed) → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
         'Idempotency-Key'?: string;
       };
       path?: never;
@@ -6176,7 +6176,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
+        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; a kept answer that cannot be opened (it is never replayed) → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
         'Idempotency-Key'?: string;
       };
       path?: never;
@@ -6447,7 +6447,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
+        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; a kept answer that cannot be opened (it is never replayed) → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
         'Idempotency-Key'?: string;
       };
       path?: never;
@@ -7070,7 +7070,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
+        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; a kept answer that cannot be opened (it is never replayed) → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
         'Idempotency-Key'?: string;
       };
       path: {
@@ -7365,7 +7365,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
+        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; a kept answer that cannot be opened (it is never replayed) → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
         'Idempotency-Key'?: string;
       };
       path: {
@@ -7535,7 +7535,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
+        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; a kept answer that cannot be opened (it is never replayed) → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
         'Idempotency-Key'?: string;
       };
       path: {
@@ -7705,7 +7705,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
+        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; a kept answer that cannot be opened (it is never replayed) → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
         'Idempotency-Key'?: string;
       };
       path: {
@@ -7895,7 +7895,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
+        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; a kept answer that cannot be opened (it is never replayed) → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
         'Idempotency-Key'?: string;
       };
       path?: never;
@@ -8286,7 +8286,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
+        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; a kept answer that cannot be opened (it is never replayed) → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
         'Idempotency-Key'?: string;
       };
       path: {
@@ -8453,7 +8453,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
+        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; a kept answer that cannot be opened (it is never replayed) → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
         'Idempotency-Key'?: string;
       };
       path?: never;
@@ -8758,7 +8758,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
+        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; a kept answer that cannot be opened (it is never replayed) → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
         'Idempotency-Key'?: string;
       };
       path?: never;
@@ -9161,7 +9161,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
+        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; a kept answer that cannot be opened (it is never replayed) → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
         'Idempotency-Key'?: string;
       };
       path?: never;
@@ -9323,7 +9323,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
+        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; a kept answer that cannot be opened (it is never replayed) → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
         'Idempotency-Key'?: string;
       };
       path: {
@@ -9575,7 +9575,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
+        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; a kept answer that cannot be opened (it is never replayed) → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
         'Idempotency-Key'?: string;
       };
       path?: never;
@@ -9820,7 +9820,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
+        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; a kept answer that cannot be opened (it is never replayed) → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
         'Idempotency-Key'?: string;
       };
       path: {
@@ -10119,7 +10119,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
+        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; a kept answer that cannot be opened (it is never replayed) → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
         'Idempotency-Key'?: string;
       };
       path: {
@@ -10425,7 +10425,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
+        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; a kept answer that cannot be opened (it is never replayed) → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
         'Idempotency-Key'?: string;
       };
       path: {
@@ -10860,7 +10860,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
+        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; a kept answer that cannot be opened (it is never replayed) → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
         'Idempotency-Key'?: string;
       };
       path: {
@@ -11159,7 +11159,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
+        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; a kept answer that cannot be opened (it is never replayed) → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
         'Idempotency-Key'?: string;
       };
       path: {
@@ -11334,7 +11334,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
+        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; a kept answer that cannot be opened (it is never replayed) → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
         'Idempotency-Key'?: string;
       };
       path: {
@@ -11505,7 +11505,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
+        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; a kept answer that cannot be opened (it is never replayed) → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
         'Idempotency-Key'?: string;
       };
       path: {
@@ -11807,7 +11807,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
+        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; a kept answer that cannot be opened (it is never replayed) → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
         'Idempotency-Key'?: string;
       };
       path: {
@@ -12132,7 +12132,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
+        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; a kept answer that cannot be opened (it is never replayed) → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
         'Idempotency-Key'?: string;
       };
       path: {
@@ -12431,7 +12431,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
+        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; a kept answer that cannot be opened (it is never replayed) → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
         'Idempotency-Key'?: string;
       };
       path?: never;
@@ -12723,7 +12723,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
+        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; a kept answer that cannot be opened (it is never replayed) → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
         'Idempotency-Key'?: string;
       };
       path: {
@@ -12890,7 +12890,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
+        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; a kept answer that cannot be opened (it is never replayed) → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
         'Idempotency-Key'?: string;
       };
       path: {
@@ -13191,7 +13191,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
+        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; a kept answer that cannot be opened (it is never replayed) → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
         'Idempotency-Key'?: string;
       };
       path: {
@@ -13362,7 +13362,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
+        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; a kept answer that cannot be opened (it is never replayed) → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
         'Idempotency-Key'?: string;
       };
       path: {
@@ -13546,7 +13546,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
+        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; a kept answer that cannot be opened (it is never replayed) → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
         'Idempotency-Key'?: string;
       };
       path: {
@@ -13717,7 +13717,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
+        /** @description Optional, 1 to 255 printable ASCII characters (a UUID, say). The same key from the same caller within 24 h answers the first successful response again, byte for byte (same status, body and `Location`; header `Idempotent-Replayed: true`), without acting a second time. A failed request keeps nothing, so its key may be retried. The key reused with another route (method and path) or body → 422 UNPROCESSABLE; a kept answer that cannot be opened (it is never replayed) → 422 UNPROCESSABLE; while the first request still runs → 409 CONFLICT. */
         'Idempotency-Key'?: string;
       };
       path: {
