@@ -1,9 +1,6 @@
-import pg from 'pg';
-import type { QueryRunner } from 'typeorm';
-import { OWNER_ROLE, REQUEST_ROLE } from '@app/core';
+import { REQUEST_ROLE } from '@app/core';
 import { IdempotencyCallerPolicy1763802700000 } from '@app/commerce';
-import { startApp } from './support/app.js';
-import { createPrivateDatabase } from './support/database.js';
+import { migratedDatabase, type MigratedDatabase } from './support/migrations.js';
 
 /**
  * The idempotency caller policy's migration goes down and up again on a database the app's start
@@ -11,24 +8,11 @@ import { createPrivateDatabase } from './support/database.js';
  * `caller` again and grants UPDATE of the answer's columns only.
  */
 describe('migration: idempotency caller policy', () => {
-  let database: Awaited<ReturnType<typeof createPrivateDatabase>>;
-  let client: pg.Client;
-  let owner: pg.Client;
+  let db: MigratedDatabase;
   const migration = new IdempotencyCallerPolicy1763802700000();
-  const query = async (sql: string, parameters?: unknown[]) => (await owner.query(sql, parameters)).rows;
-  const runner = { query } as QueryRunner;
-  const step = async (direction: 'up' | 'down') => {
-    await owner.query('BEGIN');
-    try {
-      await migration[direction](runner);
-      await owner.query('COMMIT');
-    } catch (error) {
-      await owner.query('ROLLBACK');
-      throw error;
-    }
-  };
+  const step = (direction: 'up' | 'down') => db.step(migration, direction);
   const state = async () => {
-    const { rows } = await client.query(
+    const { rows } = await db.client.query(
       `SELECT (SELECT qual FROM pg_policies WHERE policyname = 'idempotency_keys_own') AS qual,
               (SELECT with_check FROM pg_policies WHERE policyname = 'idempotency_keys_own') AS with_check,
               has_column_privilege($1, 'idempotency_keys', 'caller', 'UPDATE') AS update_caller,
@@ -39,18 +23,9 @@ describe('migration: idempotency caller policy', () => {
   };
 
   beforeAll(async () => {
-    database = await createPrivateDatabase('idempotency_caller_policy');
-    await (await startApp({ DATABASE_URL: database.url })).close();
-    client = new pg.Client({ connectionString: database.url });
-    await client.connect();
-    owner = new pg.Client({ connectionString: database.url, options: `-c role=${OWNER_ROLE}` });
-    await owner.connect();
+    db = await migratedDatabase('idempotency_caller_policy');
   });
-  afterAll(async () => {
-    await owner?.end();
-    await client?.end();
-    await database?.drop();
-  });
+  afterAll(() => db?.close());
 
   it('down removes what up made, and up makes it again', async () => {
     const applied = await state();

@@ -1,10 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import pg from 'pg';
-import type { QueryRunner } from 'typeorm';
-import { OWNER_ROLE } from '@app/core';
 import { OutboxOwedAcknowledgements1763801800000 } from '../libs/core/src/database/migrations/1763801800000-outbox-owed-acknowledgements.js';
-import { startApp } from './support/app.js';
-import { createPrivateDatabase } from './support/database.js';
+import { migratedDatabase, type MigratedDatabase } from './support/migrations.js';
 
 /**
  * The move from one acknowledgement row per event (and a deadline on the event) to one owed row per
@@ -13,50 +9,24 @@ import { createPrivateDatabase } from './support/database.js';
  * `down` gives the old tables the same debts back.
  */
 describe('migration: owed acknowledgements', () => {
-  let database: Awaited<ReturnType<typeof createPrivateDatabase>>;
-  /** The test's own reads and writes (a superuser: no row-level security). */
-  let client: pg.Client;
-  /** The migration's connection: the owner role, as the app's start runs migrations (row-level security forced on it). */
-  let owner: pg.Client;
+  let db: MigratedDatabase;
   const migration = new OutboxOwedAcknowledgements1763801800000();
-  // The migration only sends statements: a client that runs them is all the runner it needs here.
-  const runner = { query: async (sql: string, parameters?: unknown[]) => (await owner.query(sql, parameters)).rows } as QueryRunner;
-  /** One migration step in a transaction of its own, as the app's start runs each migration. */
-  const step = async (direction: 'up' | 'down') => {
-    await owner.query('BEGIN');
-    try {
-      await migration[direction](runner);
-      await owner.query('COMMIT');
-    } catch (error) {
-      await owner.query('ROLLBACK');
-      throw error;
-    }
-  };
+  const step = (direction: 'up' | 'down') => db.step(migration, direction);
   const storeId = randomUUID();
 
   beforeAll(async () => {
-    database = await createPrivateDatabase('owed_migration');
-    // The app's start applies every migration.
-    await (await startApp({ DATABASE_URL: database.url })).close();
-    client = new pg.Client({ connectionString: database.url });
-    await client.connect();
-    owner = new pg.Client({ connectionString: database.url, options: `-c role=${OWNER_ROLE}` });
-    await owner.connect();
+    db = await migratedDatabase('owed_migration');
   });
-  afterAll(async () => {
-    await owner?.end();
-    await client?.end();
-    await database?.drop();
-  });
+  afterAll(() => db?.close());
 
   const event = async (kind: string, deadline: string | null, publications: number, acks: string[]) => {
-    const { rows } = await client.query<{ id: string }>(
+    const { rows } = await db.client.query<{ id: string }>(
       `INSERT INTO outbox_events (store_id, event, data, dispatched_at, republish_at, publications)
        VALUES ($1, $2, '{}', now(), $3::timestamptz, $4) RETURNING id`,
       [storeId, kind, deadline, publications],
     );
     for (const subscriber of acks)
-      await client.query('INSERT INTO outbox_acks (event_id, subscriber) VALUES ($1, $2)', [rows[0].id, subscriber]);
+      await db.client.query('INSERT INTO outbox_acks (event_id, subscriber) VALUES ($1, $2)', [rows[0].id, subscriber]);
     return rows[0].id;
   };
 
@@ -70,7 +40,8 @@ describe('migration: owed acknowledgements', () => {
 
     await step('up');
 
-    const { rows: owed } = await client.query<{ event_id: string; subscriber: string; publications: number; due_at: Date }>(
+    type Owed = { event_id: string; subscriber: string; publications: number; due_at: Date };
+    const { rows: owed } = await db.client.query<Owed>(
       `SELECT o.event_ids[1] AS event_id, o.subscriber, o.publications, o.due_at
          FROM outbox_owed_acks o ORDER BY o.event_ids[1], o.subscriber`,
     );
@@ -83,12 +54,13 @@ describe('migration: owed acknowledgements', () => {
     expect(owed.map((row) => [row.event_id, row.subscriber, row.publications])).toEqual(expected);
     expect(owed.every((row) => row.due_at.toISOString() === deadline)).toBe(true);
     expect(owed.map((row) => row.event_id)).not.toContain(done);
-    const { rows: tables } = await client.query(`SELECT to_regclass('outbox_acks') AS acks`);
+    const { rows: tables } = await db.client.query(`SELECT to_regclass('outbox_acks') AS acks`);
     expect(tables).toEqual([{ acks: null }]);
 
     await step('down');
 
-    const { rows: back } = await client.query<{ id: string; republish_at: Date | null; publications: number; acks: string[] }>(
+    type Event = { id: string; republish_at: Date | null; publications: number; acks: string[] };
+    const { rows: back } = await db.client.query<Event>(
       `SELECT e.id, e.republish_at, e.publications,
               ARRAY(SELECT subscriber FROM outbox_acks a WHERE a.event_id = e.id ORDER BY subscriber) AS acks
          FROM outbox_events e WHERE e.id = ANY ($1::uuid[])`,

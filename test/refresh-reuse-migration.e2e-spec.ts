@@ -1,55 +1,26 @@
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
-import type { QueryRunner } from 'typeorm';
 import { RefreshReuseInterval1763802100000 } from '@app/auth';
-import { OWNER_ROLE, REQUEST_ROLE, SYSTEM_ROLE } from '@app/core';
-import { startApp } from './support/app.js';
-import { createPrivateDatabase } from './support/database.js';
+import { REQUEST_ROLE, SYSTEM_ROLE } from '@app/core';
+import { migratedDatabase, type MigratedDatabase } from './support/migrations.js';
 
 /**
  * RefreshReuseInterval1763802100000 both ways: `down` brings back the rotation function that revokes
  * at any reuse, with the same owner and grants; `up` again the one with the reuse interval.
  */
 describe('migration: refresh reuse interval', () => {
-  let database: Awaited<ReturnType<typeof createPrivateDatabase>>;
-  /** The test's own reads and writes (a superuser). */
-  let client: pg.Client;
-  /** The migration's connection: the owner role, as the app's start runs migrations. */
-  let owner: pg.Client;
+  let db: MigratedDatabase;
   const migration = new RefreshReuseInterval1763802100000();
-  const query = async (sql: string, parameters?: unknown[]) => (await owner.query(sql, parameters)).rows;
-  const runner = { query } as QueryRunner;
-  const step = async (direction: 'up' | 'down') => {
-    await owner.query('BEGIN');
-    try {
-      await migration[direction](runner);
-      await owner.query('COMMIT');
-    } catch (error) {
-      await owner.query('ROLLBACK');
-      throw error;
-    }
-  };
+  const step = (direction: 'up' | 'down') => db.step(migration, direction);
 
   beforeAll(async () => {
-    database = await createPrivateDatabase('refresh_reuse_migration');
-    await (await startApp({ DATABASE_URL: database.url })).close();
-    client = new pg.Client({ connectionString: database.url });
-    await client.connect();
-    owner = new pg.Client({ connectionString: database.url, options: `-c role=${OWNER_ROLE}` });
-    await owner.connect();
-    // As the start lends it while migrating: a definer function's new owner must be allowed to create in its schema.
-    await client.query(`GRANT CREATE ON SCHEMA public TO ${SYSTEM_ROLE}`);
+    db = await migratedDatabase('refresh_reuse_migration');
   });
-  afterAll(async () => {
-    await owner?.end();
-    await client?.end();
-    await database?.drop();
-  });
+  afterAll(() => db?.close());
 
   /** Every version of the rotation function: its arguments, owner, and whether requests may call it. */
   const versions = async () =>
     (
-      await client.query(
+      await db.client.query(
         `SELECT pg_get_function_identity_arguments(p.oid) AS args, p.proowner::regrole::text AS owner,
                 p.prosecdef AS definer, has_function_privilege($1, p.oid, 'EXECUTE') AS callable
            FROM pg_proc p WHERE p.proname = 'auth_rotate_refresh_token'`,
@@ -57,7 +28,7 @@ describe('migration: refresh reuse interval', () => {
       )
     ).rows;
 
-  const row = async (sql: string, parameters: unknown[]) => (await client.query(sql, parameters)).rows[0];
+  const row = async (sql: string, parameters: unknown[]) => (await db.client.query(sql, parameters)).rows[0];
   /** A session whose first refresh token was rotated just now; that token's hash. */
   async function rotatedSession(): Promise<{ sessionId: string; used: Buffer }> {
     const email = `migration-${randomBytes(4).toString('hex')}@example.com`;

@@ -1,12 +1,9 @@
-import pg from 'pg';
-import type { MigrationInterface, QueryRunner } from 'typeorm';
-import { OWNER_ROLE, SYSTEM_ROLE } from '@app/core';
+import type { MigrationInterface } from 'typeorm';
 import { StoreKeyCredits1763802600000 } from '../libs/billing/src/migrations/1763802600000-store-key-credits.js';
 import { StoreApiKeys1763802300000 } from '../libs/commerce/src/migrations/1763802300000-store-api-keys.js';
 import { IdempotencyCallerPolicy1763802700000 } from '../libs/commerce/src/migrations/1763802700000-idempotency-caller-policy.js';
 import { StoreKeyPosts1763802600100 } from '../libs/social/src/migrations/1763802600100-store-key-posts.js';
-import { startApp } from './support/app.js';
-import { createPrivateDatabase } from './support/database.js';
+import { migratedDatabase, type MigratedDatabase } from './support/migrations.js';
 
 /**
  * The store keys' migration goes down and up again on a database the app's start migrated: `down`
@@ -14,11 +11,7 @@ import { createPrivateDatabase } from './support/database.js';
  * gives them back.
  */
 describe('migration: store keys', () => {
-  let database: Awaited<ReturnType<typeof createPrivateDatabase>>;
-  /** The test's own reads (a superuser). */
-  let client: pg.Client;
-  /** The migration's connection: the owner role, as the app's start runs migrations. */
-  let owner: pg.Client;
+  let db: MigratedDatabase;
   const migration = new StoreApiKeys1763802300000();
   /** The later migrations that build on the keys, undone first and done again after, as a revert would. */
   const later: MigrationInterface[] = [
@@ -26,23 +19,9 @@ describe('migration: store keys', () => {
     new StoreKeyPosts1763802600100(),
     new IdempotencyCallerPolicy1763802700000(),
   ];
-  const runner = { query: async (sql: string, parameters?: unknown[]) => (await owner.query(sql, parameters)).rows } as QueryRunner;
-  const step = async (direction: 'up' | 'down', which: MigrationInterface = migration) => {
-    // As the start-up does while migrating: the system role may replace the functions it owns.
-    await client.query(`GRANT CREATE ON SCHEMA public TO ${SYSTEM_ROLE}`);
-    await owner.query('BEGIN');
-    try {
-      await which[direction](runner);
-      await owner.query('COMMIT');
-    } catch (error) {
-      await owner.query('ROLLBACK');
-      throw error;
-    } finally {
-      await client.query(`REVOKE CREATE ON SCHEMA public FROM ${SYSTEM_ROLE}`);
-    }
-  };
+  const step = (direction: 'up' | 'down', which: MigrationInterface = migration) => db.step(which, direction);
   const state = async () => {
-    const { rows } = await client.query(`
+    const { rows } = await db.client.query(`
       SELECT to_regclass('public.store_api_keys') IS NOT NULL AS keys_table,
              to_regprocedure('app_authorize_api_key(text, uuid, text, uuid, boolean, boolean)') IS NOT NULL AS authorize,
              EXISTS (SELECT 1 FROM information_schema.columns WHERE table_name = 'outbox_events' AND column_name = 'actor') AS actor,
@@ -52,18 +31,9 @@ describe('migration: store keys', () => {
   };
 
   beforeAll(async () => {
-    database = await createPrivateDatabase('store_keys_migration');
-    await (await startApp({ DATABASE_URL: database.url })).close();
-    client = new pg.Client({ connectionString: database.url });
-    await client.connect();
-    owner = new pg.Client({ connectionString: database.url, options: `-c role=${OWNER_ROLE}` });
-    await owner.connect();
+    db = await migratedDatabase('store_keys_migration');
   });
-  afterAll(async () => {
-    await owner?.end();
-    await client?.end();
-    await database?.drop();
-  });
+  afterAll(() => db?.close());
 
   it('down removes what up made, and up makes it again', async () => {
     expect(await state()).toMatchObject({ keys_table: true, authorize: true, actor: true, store_sets: true });

@@ -1,9 +1,7 @@
-import pg from 'pg';
-import type { QueryRunner } from 'typeorm';
-import { OWNER_ROLE, REQUEST_ROLE } from '@app/core';
+import { REQUEST_ROLE } from '@app/core';
 import { SkippedDeliveries1763802400000, StoreEventReads1763802400100 } from '@app/webhooks';
-import { merchantWithStore, startApp } from './support/app.js';
-import { createPrivateDatabase } from './support/database.js';
+import { merchantWithStore } from './support/app.js';
+import { migratedDatabase, type MigratedDatabase } from './support/migrations.js';
 
 /**
  * The catch-up migrations revert and apply again: `skipped` deliveries become cancelled ones (which
@@ -11,72 +9,48 @@ import { createPrivateDatabase } from './support/database.js';
  * come back.
  */
 describe('migrations: skipped deliveries and store event reads', () => {
-  let database: Awaited<ReturnType<typeof createPrivateDatabase>>;
-  /** The test's own reads and writes (a superuser: no row-level security). */
-  let client: pg.Client;
-  /** The migrations' connection: the owner role, as the app's start runs migrations. */
-  let owner: pg.Client;
+  let db: MigratedDatabase;
   let webhookId: string;
   let storeId: string;
-  const query = async (sql: string, parameters?: unknown[]) => (await owner.query(sql, parameters)).rows;
-  const runner = { query } as QueryRunner;
-  const step = async (work: () => Promise<void>) => {
-    await owner.query('BEGIN');
-    try {
-      await work();
-      await owner.query('COMMIT');
-    } catch (error) {
-      await owner.query('ROLLBACK');
-      throw error;
-    }
-  };
   const insertDelivery = (status: string) =>
-    client.query(
+    db.client.query(
       `INSERT INTO webhook_deliveries (webhook_id, store_id, event_id, event, body, status, next_attempt_at)
        VALUES ($1, $2, gen_random_uuid(), 'order.paid', '{}', $3, NULL) RETURNING id`,
       [webhookId, storeId, status],
     );
 
   beforeAll(async () => {
-    database = await createPrivateDatabase('catch_up_migrations');
-    const local = { WEBHOOK_ALLOW_PRIVATE_URLS: 'true', WEBHOOK_ALLOW_HTTP: 'true' };
-    const api = await startApp({ DATABASE_URL: database.url, ...local });
-    try {
-      const merchant = await merchantWithStore(api, 'Migrated store');
-      storeId = merchant.storeId;
-      const registered = await api.request('POST', '/functions/v1/webhooks/register', {
-        token: merchant.token,
-        body: { store_id: storeId, url: 'http://127.0.0.1:9/hook', events: ['order.paid'] },
-      });
-      webhookId = registered.body.webhook.id;
-    } finally {
-      await api.close();
-    }
-    client = new pg.Client({ connectionString: database.url });
-    await client.connect();
-    owner = new pg.Client({ connectionString: database.url, options: `-c role=${OWNER_ROLE}` });
-    await owner.connect();
+    const env = { WEBHOOK_ALLOW_PRIVATE_URLS: 'true', WEBHOOK_ALLOW_HTTP: 'true' };
+    // A store with a webhook, made through the app before it is closed.
+    db = await migratedDatabase('catch_up_migrations', {
+      env,
+      prepare: async (api) => {
+        const merchant = await merchantWithStore(api, 'Migrated store');
+        storeId = merchant.storeId;
+        const registered = await api.request('POST', '/functions/v1/webhooks/register', {
+          token: merchant.token,
+          body: { store_id: storeId, url: 'http://127.0.0.1:9/hook', events: ['order.paid'] },
+        });
+        webhookId = registered.body.webhook.id;
+      },
+    });
   });
-  afterAll(async () => {
-    await owner?.end();
-    await client?.end();
-    await database?.drop();
-  });
+  afterAll(() => db?.close());
 
   it('down turns skipped deliveries into cancelled ones and refuses the status; up accepts it again', async () => {
     const { rows } = await insertDelivery('skipped');
-    await step(() => new SkippedDeliveries1763802400000().down(runner));
-    const after = await client.query('SELECT status FROM webhook_deliveries WHERE id = $1', [rows[0].id]);
+    await db.step(new SkippedDeliveries1763802400000(), 'down');
+    const after = await db.client.query('SELECT status FROM webhook_deliveries WHERE id = $1', [rows[0].id]);
     expect(after.rows).toEqual([{ status: 'cancelled' }]);
     await expect(insertDelivery('skipped')).rejects.toThrow(/webhook_deliveries_status_check/);
-    await step(() => new SkippedDeliveries1763802400000().up(runner));
+    await db.step(new SkippedDeliveries1763802400000(), 'up');
     expect((await insertDelivery('skipped')).rowCount).toBe(1);
     await expect(insertDelivery('lost')).rejects.toThrow(/webhook_deliveries_status_check/);
   });
 
   it("down takes away the requests' read of the outbox, its policy and index; up gives them back", async () => {
     const state = async () => {
-      const { rows } = await client.query(
+      const { rows } = await db.client.query(
         `SELECT has_column_privilege($1, 'outbox_events', 'data', 'SELECT') AS data,
                 has_column_privilege($1, 'outbox_events', 'dispatched_at', 'SELECT') AS dispatched_at,
                 EXISTS (SELECT 1 FROM pg_policies
@@ -87,9 +61,9 @@ describe('migrations: skipped deliveries and store event reads', () => {
       return rows[0];
     };
     expect(await state()).toEqual({ data: true, dispatched_at: false, policy: true, index: true });
-    await step(() => new StoreEventReads1763802400100().down(runner));
+    await db.step(new StoreEventReads1763802400100(), 'down');
     expect(await state()).toEqual({ data: false, dispatched_at: false, policy: false, index: false });
-    await step(() => new StoreEventReads1763802400100().up(runner));
+    await db.step(new StoreEventReads1763802400100(), 'up');
     expect(await state()).toEqual({ data: true, dispatched_at: false, policy: true, index: true });
   });
 });
