@@ -64,7 +64,7 @@ describe('migrations CLI (TypeORM with the app’s DataSource)', () => {
   const executed = async () =>
     (await services.db.query<{ name: string }>('SELECT name FROM migrations ORDER BY id')).rows.map((row) => row.name);
 
-  /** Every table, index, view, sequence and function of the schema, with its owner. */
+  /** Every table, index, view, sequence and function of the schema, with its owner, and every policy with what it says. */
   const schema = async () =>
     (
       await services.db.query<{ object: string }>(
@@ -73,6 +73,9 @@ describe('migrations CLI (TypeORM with the app’s DataSource)', () => {
          UNION ALL
          SELECT 'f ' || p.oid::regprocedure || ' ' || pg_get_userbyid(p.proowner) FROM pg_proc p
            JOIN pg_namespace n ON n.oid = p.pronamespace WHERE n.nspname IN ('public', 'storefront_private')
+         UNION ALL
+         SELECT 'p ' || tablename || ' ' || policyname || ' ' || coalesce(qual, '') || ' ' || coalesce(with_check, '')
+           FROM pg_policies WHERE schemaname IN ('public', 'storefront_private')
          ORDER BY 1`,
       )
     ).rows.map((row) => row.object);
