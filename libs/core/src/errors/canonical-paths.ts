@@ -19,12 +19,14 @@ export const NON_CANONICAL_PATH_MESSAGE =
  * Percent-encoding later in the path is left alone: ids are compared by value.
  */
 export function registerCanonicalPrefixes(fastify: FastifyInstance): void {
-  fastify.addHook('onRequest', async (request, reply) => {
+  // A callback hook, not an async one: it runs on every request, and nearly all pass at once.
+  fastify.addHook('onRequest', (request, reply, done) => {
     const route = request.routeOptions.url;
-    if (route === undefined) return;
+    if (route === undefined) return done();
     const prefix = PREFIXES.find((candidate) => route.startsWith(candidate));
-    if (prefix === undefined || request.url.startsWith(prefix)) return;
-    return reply
+    if (prefix === undefined || request.url.startsWith(prefix)) return done();
+    // Answered here: the request goes no further (done is not called).
+    void reply
       .status(400)
       .type('application/json; charset=utf-8')
       .send(

@@ -44,9 +44,10 @@ export function isJsonMediaType(contentType: string | undefined): boolean {
  * send JSON, and what they may send besides is GoTrue's business, not this contract's.
  */
 export function registerJsonOnlyBodies(fastify: FastifyInstance): void {
-  fastify.addHook('onRequest', async (request) => {
-    if (!BODY_METHODS.has(request.method) || !request.url.startsWith(`${FUNCTIONS_PREFIX}/`)) return;
-    if (!hasBody(request) || isJsonMediaType(request.headers['content-type'])) return;
-    throw ApiError.unsupportedMediaType();
+  // A callback hook, not an async one: it runs on every request, and most pass at the first check.
+  fastify.addHook('onRequest', (request, _reply, done) => {
+    if (!BODY_METHODS.has(request.method) || !request.url.startsWith(`${FUNCTIONS_PREFIX}/`)) return done();
+    if (!hasBody(request) || isJsonMediaType(request.headers['content-type'])) return done();
+    done(ApiError.unsupportedMediaType());
   });
 }

@@ -95,8 +95,8 @@ export class IdempotencyInterceptor implements NestInterceptor {
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     const request = context.switchToHttp().getRequest<FastifyRequest>();
     const reply = context.switchToHttp().getResponse<FastifyReply>();
-    const path = request.url.split('?')[0];
-    if (!isIdempotentOperation(request.method, path)) return next.handle();
+    // Reads (most requests) leave at once, before any work on the URL.
+    if (request.method === 'GET' || !isIdempotentOperation(request.method, request.url.split('?')[0]!)) return next.handle();
     const key = readKey(request);
     const caller = idempotencyCaller(request.principal);
     if (key === null || caller === null) {

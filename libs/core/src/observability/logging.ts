@@ -30,9 +30,12 @@ declare module 'node:http' {
   }
 }
 
-/** The request line's `actor`: read when the answer is logged, by then the auth guard has named the caller. */
-function actorProps(req: IncomingMessage): { actor: RequestActor } | undefined {
-  return req.storefrontActor ? { actor: req.storefrontActor } : undefined;
+/**
+ * The request line with its `actor`: read when the answer is logged, by then the auth guard has named
+ * the caller. (pino-http's customProps would make a child logger for every request; this does not.)
+ */
+function withActor(req: IncomingMessage, loggable: Record<string, unknown>): Record<string, unknown> {
+  return req.storefrontActor ? { ...loggable, actor: req.storefrontActor } : loggable;
 }
 
 /**
@@ -86,7 +89,8 @@ export function loggerParams(config: LoggingConfig): Params {
           }),
           res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
         },
-        customProps: actorProps as (req: IncomingMessage) => object,
+        customSuccessObject: (req, _res, loggable) => withActor(req, loggable),
+        customErrorObject: (req, _res, _error, loggable) => withActor(req, loggable),
         customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? 'error' : 'info'),
       },
       destination(config.logFormat),
