@@ -2,7 +2,7 @@ import { DataSource } from 'typeorm';
 import { OutboxRetention, outboxConfig } from '@app/core';
 import { DeliveryRetention, webhooksConfig } from '@app/webhooks';
 import { merchantWithStore, startApp, type TestApp } from './support/app.js';
-import { SYSTEM_DATA_SOURCE } from './support/database.js';
+import { createPrivateDatabase, SYSTEM_DATA_SOURCE } from './support/database.js';
 import { until } from './support/wait.js';
 
 const EVENT = 'retention.test';
@@ -16,6 +16,9 @@ const EVENT = 'retention.test';
  */
 describe('retention', () => {
   let api: TestApp;
+  // A database of this file's own: every app another file boots (APP_ROLE all) sweeps at its start, and
+  // on the shared database such a sweep could take this file's old events before the sweep under test.
+  let database: Awaited<ReturnType<typeof createPrivateDatabase>>;
   let store: { token: string; storeId: string };
   let webhookId: string;
   const db = () => api.app.get<DataSource>(SYSTEM_DATA_SOURCE);
@@ -55,7 +58,13 @@ describe('retention', () => {
     (await db().query('SELECT id FROM webhook_deliveries WHERE id = ANY ($1::uuid[])', [ids])).map((row: { id: string }) => row.id);
 
   beforeAll(async () => {
-    api = await startApp({ APP_ROLE: 'api', WEBHOOK_ALLOW_PRIVATE_URLS: 'true', WEBHOOK_ALLOW_HTTP: 'true' });
+    database = await createPrivateDatabase('retention');
+    api = await startApp({
+      DATABASE_URL: database.url,
+      APP_ROLE: 'api',
+      WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+      WEBHOOK_ALLOW_HTTP: 'true',
+    });
     store = await merchantWithStore(api, 'Retention store');
     const registered = await api.request('POST', '/functions/v1/webhooks/register', {
       token: store.token,
@@ -69,6 +78,7 @@ describe('retention', () => {
     await db().query('DELETE FROM outbox_events WHERE store_id = $1', [store.storeId]);
     await db().query('DELETE FROM webhooks WHERE id = $1', [webhookId]);
     await api.close();
+    await database?.drop();
   });
 
   it('deletes events dispatched over OUTBOX_RETENTION_DAYS (30) ago, in batches; keeps newer ones', async () => {
@@ -185,7 +195,7 @@ describe('retention', () => {
   it('is swept by a worker on its own, from its start', async () => {
     const old = await insertEvents(20, 31);
     const oldDelivery = await insertDelivery('failed', 31);
-    const worker = await startApp({ APP_ROLE: 'all' });
+    const worker = await startApp({ DATABASE_URL: database.url, APP_ROLE: 'all' });
     try {
       await until(async () => (await remaining(old)) === 0 && (await existing([oldDelivery])).length === 0, "the worker's first sweep");
     } finally {
