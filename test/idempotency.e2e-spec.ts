@@ -268,6 +268,43 @@ describe('Idempotency-Key on every write', () => {
     expect(await count(`SELECT count(*) AS n FROM products WHERE name = $1`, [body.name])).toBe(2);
   });
 
+  it('the same key, route and body from another store key acts again, for that key', async () => {
+    const keyFor = async (name: string) => {
+      const made = await send(owner, 'POST', `/stores/${storeA}/api-keys`, null, { name, permissions: ['catalog'] });
+      expect(made.status, made.text).toBe(201);
+      return made.json.secret as string;
+    };
+    const [first, second] = [await keyFor('erp one'), await keyFor('erp two')];
+    const key = randomUUID();
+    const body = { name: `Two servers ${key}`, price: 1 };
+    const mine = await send(first, 'POST', `/stores/${storeA}/products`, key, body);
+    const theirs = await send(second, 'POST', `/stores/${storeA}/products`, key, body);
+    expect(mine.status, mine.text).toBe(201);
+    expect(theirs.status, theirs.text).toBe(201);
+    expect(theirs.replayed).toBeNull();
+    expect(theirs.json.product.id).not.toBe(mine.json.product.id);
+    expect(await count(`SELECT count(*) AS n FROM products WHERE name = $1`, [body.name])).toBe(2);
+  });
+
+  it('on an AI function, the same key, route and body from another member is run and charged again', async () => {
+    const email = uniqueEmail('ai');
+    const invite = await send(owner, 'POST', `/stores/${storeA}/members`, null, { email, permissions: ['ai'] });
+    const aiMember = (await signUp(api, { invite_token: invite.json.invite_token }, email)).access_token;
+    const balance = async () => count('SELECT balance AS n FROM credit_accounts WHERE store_id = $1', [storeA]);
+    const key = randomUUID();
+    const body = { topic: `Shared key ${key}`, tone: 'friendly', length: 'short', language: 'en', store_id: storeA };
+    const before = await balance();
+    const mine = await send(owner, 'POST', '/generate-blog-autopilot', key, body);
+    expect(mine.status, mine.text).toBe(200);
+    // The owner's retry is a replay, charged once: the key is what tells them apart.
+    expectReplayOf(mine, await send(owner, 'POST', '/generate-blog-autopilot', key, body));
+    expect(await balance()).toBe(before - 5);
+    const theirs = await send(aiMember, 'POST', '/generate-blog-autopilot', key, body);
+    expect(theirs.status, theirs.text).toBe(200);
+    expect(theirs.replayed).toBeNull();
+    expect(await balance()).toBe(before - 10);
+  });
+
   it('a failed first call keeps nothing: the retry with the same key runs', async () => {
     const id = await product(storeA, 1);
     const key = randomUUID();

@@ -1,4 +1,5 @@
 import { EventBus, ofType } from '@nestjs/cqrs';
+import pg from 'pg';
 import { DataSource } from 'typeorm';
 import { OutboxRelay, StoreEvent, type StoreEventEnvelope } from '@app/core';
 import { merchantWithStore, startApp, type TestApp } from './support/app.js';
@@ -93,6 +94,45 @@ describe('outbox relay', () => {
       .get<DataSource>(SYSTEM_DATA_SOURCE)
       .query(`SELECT 1 FROM outbox_events WHERE event = 'inventory.updated' AND data->>'product_id' = $1`, [product]);
     expect(rows).toEqual([]);
+  });
+
+  it('writes no event for a change that fails at commit, after its events were written', async () => {
+    // A check the database runs at commit, as the order's is: this one refuses a product named REFUSED, so
+    // the create-product handler has inserted the product and appended product.created when it fails.
+    const REFUSED = 'Refused at commit';
+    const admin = new pg.Client({ connectionString: database.url });
+    await admin.connect();
+    try {
+      await admin.query(`
+        CREATE FUNCTION test_refuse_at_commit() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+          IF NEW.name = '${REFUSED}' THEN
+            RAISE EXCEPTION 'refused at commit' USING ERRCODE = '23514';
+          END IF;
+          RETURN NULL;
+        END $$`);
+      await admin.query(`CREATE CONSTRAINT TRIGGER test_refuse_at_commit AFTER INSERT ON products
+        DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION test_refuse_at_commit()`);
+    } finally {
+      await admin.end();
+    }
+    const path = `/functions/v1/stores/${store.storeId}/products`;
+    const create = (name: string) => api.request('POST', path, { token: store.token, body: { name, price: 2 } });
+    const events = async (name: string) =>
+      api.app
+        .get<DataSource>(SYSTEM_DATA_SOURCE)
+        .query(`SELECT event FROM outbox_events WHERE store_id = $1 AND data->>'name' = $2`, [store.storeId, name]);
+
+    // Another name commits, with its event: the check is no obstacle to the change itself.
+    expect((await create('Accepted at commit')).status).toBe(201);
+    expect(await events('Accepted at commit')).toEqual([{ event: 'product.created' }]);
+    const refused = await create(REFUSED);
+    expect(refused.status).toBeGreaterThanOrEqual(400);
+    const products = await api.app
+      .get<DataSource>(SYSTEM_DATA_SOURCE)
+      .query('SELECT id FROM products WHERE store_id = $1 AND name = $2', [store.storeId, REFUSED]);
+    expect(products).toEqual([]);
+    expect(await events(REFUSED)).toEqual([]);
   });
 
   it('a commit of more events than one claim takes is published at once, by both relays, in claims of at most 200', async () => {

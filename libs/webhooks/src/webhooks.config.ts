@@ -11,7 +11,7 @@ export class WebhooksConfig extends SettingsGroup {
   WEBHOOK_TIMEOUT_MS = 10_000;
 
   @Setting(
-    'Delay before each delivery attempt: the first at once, then 1 min, 5 min, 30 min, 1 h; after the last failure the webhook is disabled.',
+    "Delay before each delivery attempt: the first at once, then 1 min, 5 min, 30 min, 1 h. At most 5 attempts (delays past the 5th are unused): the 5th failure, or the last listed one's when fewer, disables the webhook.",
   )
   @AsNumberList()
   @IsInt({ each: true, message: 'WEBHOOK_RETRY_DELAYS_MS must be comma-separated whole milliseconds' })

@@ -71,7 +71,7 @@ export function secretHint(secret: string): string {
 /** How long a rotated-out secret keeps signing beside the new one. */
 export const SECRET_OVERLAP_MS = 24 * 60 * 60 * 1000;
 
-/** Deliveries that fail this many attempts disable their webhook. */
+/** Deliveries that fail this many attempts disable their webhook (fewer, when WEBHOOK_RETRY_DELAYS_MS lists fewer). */
 export const MAX_DELIVERY_ATTEMPTS = 5;
 
 export const WEBHOOK_EXAMPLE: WebhookView = {
