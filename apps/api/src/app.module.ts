@@ -28,6 +28,7 @@ import {
   RlsHardening1763800500000,
   StoreApiKeys1763802300000,
   IdempotencyCallerPolicy1763802700000,
+  ClosedOrdersAndInvitations1763802800000,
   StoresAndMembers1763800200000,
 } from '@app/commerce';
 import { AppThrottlerGuard, CoreModule, OutboxRelay, type Settings } from '@app/core';
@@ -89,6 +90,7 @@ export const MIGRATIONS = [
   StoreKeyCredits1763802600000,
   StoreKeyPosts1763802600100,
   IdempotencyCallerPolicy1763802700000,
+  ClosedOrdersAndInvitations1763802800000,
 ];
 
 @Module({})

@@ -20,4 +20,5 @@ export * from './migrations/1763801720050-invitation-links.js';
 export * from './commerce.config.js';
 export * from './migrations/1763802300000-store-api-keys.js';
 export * from './migrations/1763802700000-idempotency-caller-policy.js';
+export * from './migrations/1763802800000-closed-orders-and-invitations.js';
 export * from './api-keys/api-key.js';
