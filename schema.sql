@@ -2098,6 +2098,15 @@ ALTER TABLE ONLY public.webhooks FORCE ROW LEVEL SECURITY;
 
 ALTER TABLE public.webhooks OWNER TO storefront_owner;
 
+CREATE TABLE storefront_private.declared_sql (
+    id boolean DEFAULT true NOT NULL,
+    digest text NOT NULL,
+    applied_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT declared_sql_id_check CHECK (id)
+);
+
+ALTER TABLE storefront_private.declared_sql OWNER TO storefront_owner;
+
 CREATE TABLE storefront_private.installation (
     id boolean DEFAULT true NOT NULL,
     binding_key bytea NOT NULL,
@@ -2256,6 +2265,9 @@ ALTER TABLE ONLY public.webhook_deliveries
 
 ALTER TABLE ONLY public.webhooks
     ADD CONSTRAINT webhooks_pkey PRIMARY KEY (id);
+
+ALTER TABLE ONLY storefront_private.declared_sql
+    ADD CONSTRAINT declared_sql_pkey PRIMARY KEY (id);
 
 ALTER TABLE ONLY storefront_private.installation
     ADD CONSTRAINT installation_pkey PRIMARY KEY (id);
@@ -2814,6 +2826,7 @@ GRANT ALL ON FUNCTION public.app_charge_credits(p_store uuid, p_function text, p
 
 REVOKE ALL ON FUNCTION public.app_check_order() FROM PUBLIC;
 GRANT ALL ON FUNCTION public.app_check_order() TO storefront_rls;
+GRANT ALL ON FUNCTION public.app_check_order() TO storefront_owner;
 
 REVOKE ALL ON FUNCTION public.app_complete_connect(p_state_hash text, p_completion text, p_platform_account_id text, p_username text, p_display_name text, p_access_token_sealed text, p_refresh_token_sealed text, p_token_expires_at timestamp with time zone, p_scopes text[]) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.app_complete_connect(p_state_hash text, p_completion text, p_platform_account_id text, p_username text, p_display_name text, p_access_token_sealed text, p_refresh_token_sealed text, p_token_expires_at timestamp with time zone, p_scopes text[]) TO storefront_rls;
@@ -2835,6 +2848,7 @@ GRANT ALL ON FUNCTION public.app_grant_credits(p_store uuid, p_amount integer, p
 
 REVOKE ALL ON FUNCTION public.app_mail_merchant_notice() FROM PUBLIC;
 GRANT ALL ON FUNCTION public.app_mail_merchant_notice() TO storefront_rls;
+GRANT ALL ON FUNCTION public.app_mail_merchant_notice() TO storefront_owner;
 
 REVOKE ALL ON FUNCTION public.app_managed_store_ids() FROM PUBLIC;
 GRANT ALL ON FUNCTION public.app_managed_store_ids() TO storefront_rls;
@@ -2844,12 +2858,14 @@ GRANT ALL ON FUNCTION public.app_move_stock(p_product uuid, p_delta integer, p_a
 
 REVOKE ALL ON FUNCTION public.app_number_order() FROM PUBLIC;
 GRANT ALL ON FUNCTION public.app_number_order() TO storefront_rls;
+GRANT ALL ON FUNCTION public.app_number_order() TO storefront_owner;
 
 REVOKE ALL ON FUNCTION public.app_open_credit_account(p_store uuid) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.app_open_credit_account(p_store uuid) TO storefront_rls;
 
 REVOKE ALL ON FUNCTION public.app_price_order_item() FROM PUBLIC;
 GRANT ALL ON FUNCTION public.app_price_order_item() TO storefront_rls;
+GRANT ALL ON FUNCTION public.app_price_order_item() TO storefront_owner;
 
 REVOKE ALL ON FUNCTION public.app_refund_credits(p_charge uuid) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.app_refund_credits(p_charge uuid) TO storefront_rls;
@@ -2938,6 +2954,8 @@ GRANT ALL ON FUNCTION public.auth_set_password(p_password_hash text, p_recent_se
 REVOKE ALL ON FUNCTION public.auth_verify_token(p_kind text, p_token_hash bytea, p_email text, p_code_hash bytea, p_ticket text) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.auth_verify_token(p_kind text, p_token_hash bytea, p_email text, p_code_hash bytea, p_ticket text) TO storefront_rls;
 
+REVOKE ALL ON FUNCTION public.credit_ledger_append_only() FROM PUBLIC;
+
 REVOKE ALL ON FUNCTION storefront_private.api_key_context_mac(p_key text, p_store text, p_permissions text) FROM PUBLIC;
 GRANT ALL ON FUNCTION storefront_private.api_key_context_mac(p_key text, p_store text, p_permissions text) TO storefront_system;
 
@@ -3013,8 +3031,6 @@ GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.mail_outbox TO storefront_syst
 
 GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.merchant_notifications TO storefront_system;
 GRANT SELECT ON TABLE public.merchant_notifications TO storefront_rls;
-
-GRANT SELECT,USAGE ON SEQUENCE public.migrations_id_seq TO storefront_system;
 
 GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.order_items TO storefront_system;
 GRANT SELECT,INSERT ON TABLE public.order_items TO storefront_rls;

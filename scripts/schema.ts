@@ -13,7 +13,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { databaseConfig, prepareDatabase } from '@app/core';
-import { MIGRATIONS } from '../apps/api/src/app.module.js';
+import { LIB_DATABASES } from '../apps/api/src/app.module.js';
 import { loadAppSettings } from '../apps/api/src/settings.js';
 
 // Built to dist/scripts/: the checkout is two folders up.
@@ -42,7 +42,7 @@ await admin.connect();
 try {
   // Nothing else of the environment: the schema must not depend on who generates it.
   const settings = loadAppSettings({ NODE_ENV: 'development', DATABASE_URL: url.toString() });
-  await prepareDatabase(settings.get(databaseConfig), MIGRATIONS);
+  await prepareDatabase(settings.get(databaseConfig), LIB_DATABASES);
   const dump = execFileSync('pg_dump', ['--schema-only', '--dbname', url.toString()], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
   fs.writeFileSync(path.join(ROOT, OUTPUT), normaliseDump(dump));
   console.log(`Wrote ${OUTPUT}`);
