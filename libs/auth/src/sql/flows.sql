@@ -5,6 +5,8 @@
 -- SECURITY DEFINER functions belong to the system role (docs/security.md): made as it.
 SET ROLE storefront_system;
 
+-- A PKCE challenge waiting for the e-mailed link of that token (issued in the same transaction).
+-- Expired flows are tidied here, an hour after their end.
 CREATE OR REPLACE FUNCTION auth_flow_await_link(p_link_hash bytea, p_kind text, p_challenge text, p_method text, p_ttl_seconds integer, p_ticket text) RETURNS void
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'pg_catalog', 'public', 'pg_temp'
@@ -21,6 +23,8 @@ CREATE OR REPLACE FUNCTION auth_flow_await_link(p_link_hash bytea, p_kind text, 
 REVOKE ALL ON FUNCTION auth_flow_await_link(p_link_hash bytea, p_kind text, p_challenge text, p_method text, p_ttl_seconds integer, p_ticket text) FROM PUBLIC, storefront_owner, storefront_rls;
 GRANT EXECUTE ON FUNCTION auth_flow_await_link(p_link_hash bytea, p_kind text, p_challenge text, p_method text, p_ttl_seconds integer, p_ticket text) TO storefront_rls;
 
+-- The exchange: the auth code with the verifier of its challenge, once. The code and verifier are
+-- the proof (no ticket). A wrong verifier leaves the code to its owner; an expired one is refused.
 CREATE OR REPLACE FUNCTION auth_flow_exchange(p_code_hash bytea, p_verifier text) RETURNS TABLE(outcome text, user_id uuid, kind text)
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'pg_catalog', 'public', 'pg_temp'
@@ -58,6 +62,9 @@ CREATE OR REPLACE FUNCTION auth_flow_exchange(p_code_hash bytea, p_verifier text
 REVOKE ALL ON FUNCTION auth_flow_exchange(p_code_hash bytea, p_verifier text) FROM PUBLIC, storefront_owner, storefront_rls;
 GRANT EXECUTE ON FUNCTION auth_flow_exchange(p_code_hash bytea, p_verifier text) TO storefront_rls;
 
+-- The user the API has just proven (by the link of p_link_hash, or by Google) gets an auth code:
+-- for the challenge waiting for that link (false when none waits: the implicit flow), or for the
+-- challenge given (Google, p_link_hash null). The code lives p_ttl_seconds.
 CREATE OR REPLACE FUNCTION auth_flow_issue_code(p_link_hash bytea, p_user uuid, p_kind text, p_challenge text, p_method text, p_code_hash bytea, p_ttl_seconds integer, p_ticket text) RETURNS boolean
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'pg_catalog', 'public', 'pg_temp'

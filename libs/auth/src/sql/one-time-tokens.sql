@@ -5,6 +5,9 @@
 -- SECURITY DEFINER functions belong to the system role (docs/security.md): made as it.
 SET ROLE storefront_system;
 
+-- A magic link and code for the account of an address, replacing its live one: confirmed accounts
+-- only, unless p_any_account (POST /otp with create_user, which has just made or reset the account).
+-- Never the admin. Nothing for another address; the API answers the same either way.
 CREATE OR REPLACE FUNCTION auth_issue_magic_link(p_email text, p_token_hash bytea, p_code_hash bytea, p_ttl_seconds integer, p_any_account boolean, p_ticket text) RETURNS TABLE(user_id uuid, email text)
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'pg_catalog', 'public', 'pg_temp'
@@ -36,6 +39,10 @@ CREATE OR REPLACE FUNCTION auth_issue_magic_link(p_email text, p_token_hash byte
 REVOKE ALL ON FUNCTION auth_issue_magic_link(p_email text, p_token_hash bytea, p_code_hash bytea, p_ttl_seconds integer, p_any_account boolean, p_ticket text) FROM PUBLIC, storefront_owner, storefront_rls;
 GRANT EXECUTE ON FUNCTION auth_issue_magic_link(p_email text, p_token_hash bytea, p_code_hash bytea, p_ttl_seconds integer, p_any_account boolean, p_ticket text) TO storefront_rls;
 
+-- A new one-time token (link and code) for the account of an address, replacing the live one of
+-- that purpose: `signup` for an unconfirmed account, `recovery` for any but the admin,
+-- `email_change` for an account with a pending new address (the token goes to that one). Nothing
+-- for an address without such an account; the API answers the same either way.
 CREATE OR REPLACE FUNCTION auth_issue_token(p_email text, p_kind text, p_token_hash bytea, p_code_hash bytea, p_ttl_seconds integer, p_ticket text) RETURNS TABLE(user_id uuid, recipient text, email text, new_email text)
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'pg_catalog', 'public', 'pg_temp'
@@ -76,6 +83,7 @@ CREATE OR REPLACE FUNCTION auth_issue_token(p_email text, p_kind text, p_token_h
 REVOKE ALL ON FUNCTION auth_issue_token(p_email text, p_kind text, p_token_hash bytea, p_code_hash bytea, p_ttl_seconds integer, p_ticket text) FROM PUBLIC, storefront_owner, storefront_rls;
 GRANT EXECUTE ON FUNCTION auth_issue_token(p_email text, p_kind text, p_token_hash bytea, p_code_hash bytea, p_ttl_seconds integer, p_ticket text) TO storefront_rls;
 
+-- The bound user asks for a new address: kept pending, with a token sent to it, until confirmed.
 CREATE OR REPLACE FUNCTION auth_request_email_change(p_new_email text, p_token_hash bytea, p_code_hash bytea, p_ttl_seconds integer, p_ticket text) RETURNS TABLE(outcome text, email text)
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'pg_catalog', 'public', 'pg_temp'
@@ -106,6 +114,10 @@ CREATE OR REPLACE FUNCTION auth_request_email_change(p_new_email text, p_token_h
 REVOKE ALL ON FUNCTION auth_request_email_change(p_new_email text, p_token_hash bytea, p_code_hash bytea, p_ttl_seconds integer, p_ticket text) FROM PUBLIC, storefront_owner, storefront_rls;
 GRANT EXECUTE ON FUNCTION auth_request_email_change(p_new_email text, p_token_hash bytea, p_code_hash bytea, p_ttl_seconds integer, p_ticket text) TO storefront_rls;
 
+-- Uses a token once (found by the link's token, or by the address it went to and its code) and
+-- does what it stands for: confirms the address (signup, recovery: the mailbox's owner clicked),
+-- or makes the pending address the account's (email_change). The code path needs a ticket, made
+-- by the API once it has counted the attempt (codes are short); a link's token is its own proof.
 CREATE OR REPLACE FUNCTION auth_verify_token(p_kind text, p_token_hash bytea, p_email text, p_code_hash bytea, p_ticket text) RETURNS TABLE(outcome text, user_id uuid, email text, old_email text)
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'pg_catalog', 'public', 'pg_temp'

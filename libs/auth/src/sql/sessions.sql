@@ -5,6 +5,7 @@
 -- SECURITY DEFINER functions belong to the system role (docs/security.md): made as it.
 SET ROLE storefront_system;
 
+-- Logout, as the bound session: this one, all of the user's, or all but this one.
 CREATE OR REPLACE FUNCTION auth_end_sessions(p_scope text) RETURNS integer
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'pg_catalog', 'public', 'pg_temp'
@@ -24,6 +25,7 @@ CREATE OR REPLACE FUNCTION auth_end_sessions(p_scope text) RETURNS integer
 REVOKE ALL ON FUNCTION auth_end_sessions(p_scope text) FROM PUBLIC, storefront_owner, storefront_rls;
 GRANT EXECUTE ON FUNCTION auth_end_sessions(p_scope text) TO storefront_rls;
 
+-- A session, with its first refresh token, for a user the API has just proven.
 CREATE OR REPLACE FUNCTION auth_open_session(p_user uuid, p_refresh_hash bytea, p_user_agent text, p_ip inet, p_ticket text) RETURNS uuid
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'pg_catalog', 'public', 'pg_temp'
@@ -42,6 +44,7 @@ CREATE OR REPLACE FUNCTION auth_open_session(p_user uuid, p_refresh_hash bytea, 
 REVOKE ALL ON FUNCTION auth_open_session(p_user uuid, p_refresh_hash bytea, p_user_agent text, p_ip inet, p_ticket text) FROM PUBLIC, storefront_owner, storefront_rls;
 GRANT EXECUTE ON FUNCTION auth_open_session(p_user uuid, p_refresh_hash bytea, p_user_agent text, p_ip inet, p_ticket text) TO storefront_rls;
 
+-- Rotation: the old token is the credential. Reuse revokes the session (the token family).
 CREATE OR REPLACE FUNCTION auth_rotate_refresh_token(p_old_hash bytea, p_new_hash bytea, p_reuse_seconds integer) RETURNS TABLE(outcome text, session_id uuid, user_id uuid, current_hash bytea, hops integer)
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'pg_catalog', 'public', 'pg_temp'

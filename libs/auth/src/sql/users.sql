@@ -6,6 +6,7 @@
 -- SECURITY DEFINER functions belong to the system role (docs/security.md): made as it.
 SET ROLE storefront_system;
 
+-- Without e-mail confirmation: the bound user's address changes at once.
 CREATE OR REPLACE FUNCTION auth_change_email(p_new_email text, p_ticket text) RETURNS TABLE(outcome text, old_email text)
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'pg_catalog', 'public', 'pg_temp'
@@ -33,6 +34,9 @@ CREATE OR REPLACE FUNCTION auth_change_email(p_new_email text, p_ticket text) RE
 REVOKE ALL ON FUNCTION auth_change_email(p_new_email text, p_ticket text) FROM PUBLIC, storefront_owner, storefront_rls;
 GRANT EXECUTE ON FUNCTION auth_change_email(p_new_email text, p_ticket text) TO storefront_rls;
 
+-- A new account (never an admin), confirmed or not. An address already taken by an unconfirmed
+-- account is given to this sign-up (its password replaced; a confirmation mail follows): only the
+-- address's owner can confirm it, so whoever registered it first gains nothing.
 CREATE OR REPLACE FUNCTION auth_create_user(p_email text, p_password_hash text, p_role text, p_full_name text, p_provider text, p_store uuid, p_confirmed boolean, p_ticket text) RETURNS TABLE(outcome text, user_id uuid)
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'pg_catalog', 'public', 'pg_temp'
@@ -76,6 +80,8 @@ CREATE OR REPLACE FUNCTION auth_create_user(p_email text, p_password_hash text, 
 REVOKE ALL ON FUNCTION auth_create_user(p_email text, p_password_hash text, p_role text, p_full_name text, p_provider text, p_store uuid, p_confirmed boolean, p_ticket text) FROM PUBLIC, storefront_owner, storefront_rls;
 GRANT EXECUTE ON FUNCTION auth_create_user(p_email text, p_password_hash text, p_role text, p_full_name text, p_provider text, p_store uuid, p_confirmed boolean, p_ticket text) TO storefront_rls;
 
+-- Google vouched for the address: its account, confirmed (made a merchant when new). A password
+-- someone set on that address before is cleared and its sessions end: the address's owner keeps it.
 CREATE OR REPLACE FUNCTION auth_google_account(p_email text, p_full_name text, p_ticket text) RETURNS uuid
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'pg_catalog', 'public', 'pg_temp'
@@ -104,6 +110,7 @@ CREATE OR REPLACE FUNCTION auth_google_account(p_email text, p_full_name text, p
 REVOKE ALL ON FUNCTION auth_google_account(p_email text, p_full_name text, p_ticket text) FROM PUBLIC, storefront_owner, storefront_rls;
 GRANT EXECUTE ON FUNCTION auth_google_account(p_email text, p_full_name text, p_ticket text) TO storefront_rls;
 
+-- Only what a password check needs, and only with a ticket: an injected query cannot collect hashes.
 CREATE OR REPLACE FUNCTION auth_password_candidate(p_email text, p_ticket text) RETURNS TABLE(user_id uuid, password_hash text, email_confirmed boolean)
     LANGUAGE plpgsql STABLE SECURITY DEFINER
     SET search_path TO 'pg_catalog', 'public', 'pg_temp'
@@ -117,6 +124,8 @@ CREATE OR REPLACE FUNCTION auth_password_candidate(p_email text, p_ticket text) 
 REVOKE ALL ON FUNCTION auth_password_candidate(p_email text, p_ticket text) FROM PUBLIC, storefront_owner, storefront_rls;
 GRANT EXECUTE ON FUNCTION auth_password_candidate(p_email text, p_ticket text) TO storefront_rls;
 
+-- The bound user's new password; its other sessions end. Unless the API checked the current
+-- password (p_recent_seconds null), the bound session must have signed in within p_recent_seconds.
 CREATE OR REPLACE FUNCTION auth_set_password(p_password_hash text, p_recent_seconds integer, p_ticket text) RETURNS TABLE(outcome text, ended integer)
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'pg_catalog', 'public', 'pg_temp'

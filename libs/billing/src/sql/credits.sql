@@ -6,6 +6,10 @@
 -- SECURITY DEFINER functions belong to the system role (docs/security.md): made as it.
 SET ROLE storefront_system;
 
+-- The charge of a caller holding `ai` on the store, atomically with the function's hourly maximum
+-- and the balance. Prices and maxima are the installation's (written by every process at start from
+-- the functions' own declarations), so the caller names no price. Records who is charged: the bound
+-- store key beside the user (`api_key_id`), else the user alone.
 CREATE OR REPLACE FUNCTION app_charge_credits(p_store uuid, p_function text, p_reference text) RETURNS TABLE(outcome text, charge_id uuid, balance integer, used integer, retry_after double precision, hourly_limit integer)
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'pg_catalog', 'public', 'pg_temp'
@@ -107,6 +111,8 @@ CREATE OR REPLACE FUNCTION app_grant_credits(p_store uuid, p_amount integer, p_r
 REVOKE ALL ON FUNCTION app_grant_credits(p_store uuid, p_amount integer, p_reason text) FROM PUBLIC, storefront_owner, storefront_rls;
 GRANT EXECUTE ON FUNCTION app_grant_credits(p_store uuid, p_amount integer, p_reason text) TO storefront_rls;
 
+-- The welcome grant, from the transaction that creates the store (which runs as storefront_rls):
+-- opens the account once, for its owner; a store that has one already gets nothing.
 CREATE OR REPLACE FUNCTION app_open_credit_account(p_store uuid) RETURNS void
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'pg_catalog', 'public', 'pg_temp'
@@ -125,6 +131,7 @@ CREATE OR REPLACE FUNCTION app_open_credit_account(p_store uuid) RETURNS void
 REVOKE ALL ON FUNCTION app_open_credit_account(p_store uuid) FROM PUBLIC, storefront_owner, storefront_rls;
 GRANT EXECUTE ON FUNCTION app_open_credit_account(p_store uuid) TO storefront_rls;
 
+-- `app_refund_credits`: only the caller's own charge, within 15 minutes, once.
 CREATE OR REPLACE FUNCTION app_refund_credits(p_charge uuid) RETURNS integer
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'pg_catalog', 'public', 'pg_temp'

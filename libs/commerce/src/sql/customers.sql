@@ -5,6 +5,8 @@
 -- SECURITY DEFINER functions belong to the system role (docs/security.md): made as it.
 SET ROLE storefront_system;
 
+-- Planned at each call with its values (EXECUTE): a rare pattern takes the trigram index, a common
+-- one the store's page index, which stops after one page.
 CREATE OR REPLACE FUNCTION app_search_customers(p_store uuid, p_pattern text, p_before_created timestamp with time zone, p_before_id uuid, p_limit integer) RETURNS SETOF uuid
     LANGUAGE plpgsql STABLE SECURITY DEFINER
     SET search_path TO 'pg_catalog', 'public', 'pg_temp'

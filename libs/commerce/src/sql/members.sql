@@ -6,6 +6,7 @@
 -- SECURITY DEFINER functions belong to the system role (docs/security.md): made as it.
 SET ROLE storefront_system;
 
+-- A team member accepting the invitation made for its (the bound user's) e-mail.
 CREATE OR REPLACE FUNCTION app_accept_invitation(p_token_hash bytea) RETURNS TABLE(store_id uuid, member_id uuid)
     LANGUAGE sql SECURITY DEFINER
     SET search_path TO 'pg_catalog', 'public', 'pg_temp'
@@ -19,6 +20,9 @@ CREATE OR REPLACE FUNCTION app_accept_invitation(p_token_hash bytea) RETURNS TAB
 REVOKE ALL ON FUNCTION app_accept_invitation(p_token_hash bytea) FROM PUBLIC, storefront_owner, storefront_rls;
 GRANT EXECUTE ON FUNCTION app_accept_invitation(p_token_hash bytea) TO storefront_rls;
 
+-- The invitation e-mail's link (its own token, never shown to the inviting merchant): accepts the
+-- invitation for the invited address's account, made when there is none (a team member, its
+-- address confirmed, no password yet); an existing account must be a team member.
 CREATE OR REPLACE FUNCTION auth_accept_invitation_link(p_link_hash bytea) RETURNS TABLE(outcome text, user_id uuid, email text, store_id uuid)
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'pg_catalog', 'public', 'pg_temp'
@@ -74,6 +78,8 @@ CREATE POLICY store_members_change ON store_members FOR UPDATE TO storefront_rls
   USING ((((SELECT app_role()) = 'admin') OR (store_id = ANY ((SELECT app_managed_store_ids())::uuid[]))))
   WITH CHECK ((((SELECT app_role()) = 'admin') OR (store_id = ANY ((SELECT app_managed_store_ids())::uuid[]))));
 
+-- An invitation only: no user, status `invited`, not accepted (the INSERT grant names none of those
+-- columns either). app_accept_invitation and auth_accept_invitation_link make a member active.
 DROP POLICY IF EXISTS store_members_invite ON store_members;
 CREATE POLICY store_members_invite ON store_members FOR INSERT TO storefront_rls
   WITH CHECK (((((SELECT app_role()) = 'admin') OR (store_id = ANY ((SELECT app_managed_store_ids())::uuid[]))) AND (status = 'invited') AND (user_id IS NULL) AND (accepted_at IS NULL)));

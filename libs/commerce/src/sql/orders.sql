@@ -7,6 +7,8 @@
 -- SECURITY DEFINER functions belong to the system role (docs/security.md): made as it.
 SET ROLE storefront_system;
 
+-- At commit, when its items are in: an order totals exactly its items (priced by the catalog at
+-- insert) and has taken its stock, or it does not commit.
 CREATE OR REPLACE FUNCTION app_check_order() RETURNS trigger
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'pg_catalog', 'public', 'pg_temp'
@@ -29,6 +31,8 @@ GRANT EXECUTE ON FUNCTION app_check_order() TO storefront_rls;
 -- Its trigger is created by the owner role, which needs EXECUTE for that.
 GRANT EXECUTE ON FUNCTION app_check_order() TO storefront_owner;
 
+-- An order's number is the store's next one, given here at insert: nobody chooses it (a request
+-- may not touch the counters at all), and a failed order rolls its number back with it.
 CREATE OR REPLACE FUNCTION app_number_order() RETURNS trigger
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'pg_catalog', 'public', 'pg_temp'
@@ -47,6 +51,8 @@ GRANT EXECUTE ON FUNCTION app_number_order() TO storefront_rls;
 -- Its trigger is created by the owner role, which needs EXECUTE for that.
 GRANT EXECUTE ON FUNCTION app_number_order() TO storefront_owner;
 
+-- An item's name and price are the catalog's at insert, whoever inserts it (the order's total is
+-- checked against its items at commit: app_check_order).
 CREATE OR REPLACE FUNCTION app_price_order_item() RETURNS trigger
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'pg_catalog', 'public', 'pg_temp'
@@ -65,6 +71,8 @@ GRANT EXECUTE ON FUNCTION app_price_order_item() TO storefront_rls;
 -- Its trigger is created by the owner role, which needs EXECUTE for that.
 GRANT EXECUTE ON FUNCTION app_price_order_item() TO storefront_owner;
 
+-- Puts back the stock of an order cancelled in this transaction, once; inactive products too,
+-- deleted ones (product_id null) skipped, never beyond the most a product may hold.
 CREATE OR REPLACE FUNCTION app_return_order_stock(p_order uuid) RETURNS TABLE(product_id uuid, previous_quantity integer, quantity integer, delta integer)
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'pg_catalog', 'public', 'pg_temp'
@@ -97,6 +105,9 @@ CREATE OR REPLACE FUNCTION app_return_order_stock(p_order uuid) RETURNS TABLE(pr
 REVOKE ALL ON FUNCTION app_return_order_stock(p_order uuid) FROM PUBLIC, storefront_owner, storefront_rls;
 GRANT EXECUTE ON FUNCTION app_return_order_stock(p_order uuid) TO storefront_rls;
 
+-- Takes the stock of an order inserted in this transaction: per product, in ascending id order (so
+-- concurrent orders cannot deadlock), active products only, never below zero. Answers one row per
+-- product; `taken` false on the first that fell short (the caller then rolls back).
 CREATE OR REPLACE FUNCTION app_take_order_stock(p_order uuid) RETURNS TABLE(product_id uuid, previous_quantity integer, quantity integer, delta integer, taken boolean)
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'pg_catalog', 'public', 'pg_temp'
@@ -151,6 +162,9 @@ GRANT UPDATE (status, updated_at) ON TABLE orders TO storefront_rls;
 REVOKE ALL ON TABLE store_order_counters FROM PUBLIC, storefront_rls, storefront_system;
 GRANT SELECT, INSERT, DELETE, UPDATE ON TABLE store_order_counters TO storefront_system;
 
+-- A new item's order is of the item's store and is being placed: inserted in this transaction, not
+-- yet past taking its stock. Every committed order has taken its stock (app_check_order), so an
+-- order placed before is closed to new items, for its customer and its staff alike.
 DROP POLICY IF EXISTS order_items_customer_place ON order_items;
 CREATE POLICY order_items_customer_place ON order_items FOR INSERT TO storefront_rls
   WITH CHECK ((EXISTS ( SELECT 1
@@ -163,6 +177,7 @@ CREATE POLICY order_items_customer_read ON order_items FOR SELECT TO storefront_
    FROM orders o
   WHERE (o.id = order_items.order_id))));
 
+-- Staff holding `orders`: read every item of their stores' orders, add items only as above.
 DROP POLICY IF EXISTS order_items_manage ON order_items;
 CREATE POLICY order_items_manage ON order_items TO storefront_rls
   USING ((((SELECT app_role()) = 'admin') OR (store_id = ANY ((SELECT app_store_ids_with('orders'))::uuid[]))))

@@ -6,6 +6,9 @@
 -- SECURITY DEFINER functions belong to the system role (docs/security.md): made as it.
 SET ROLE storefront_system;
 
+-- Every stock change (adjustments, orders, cancellations) goes through this one conditional update:
+-- it never takes stock below zero, serialises on the row lock, and lets a customer's order reserve
+-- stock without giving customers UPDATE rights on products.
 CREATE OR REPLACE FUNCTION app_move_stock(p_product uuid, p_delta integer, p_active_only boolean) RETURNS TABLE(previous_quantity integer, quantity integer)
     LANGUAGE sql SECURITY DEFINER
     SET search_path TO 'pg_catalog', 'public', 'pg_temp'

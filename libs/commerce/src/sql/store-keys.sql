@@ -5,6 +5,7 @@
 -- SECURITY DEFINER functions belong to the system role (docs/security.md): made as it.
 SET ROLE storefront_system;
 
+-- last_used_at, to the minute: one write a minute per key at most, never waiting on a lock.
 CREATE OR REPLACE FUNCTION app_touch_api_key(p_hash text) RETURNS boolean
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'pg_catalog', 'public', 'pg_temp'

@@ -7,6 +7,7 @@
 -- SECURITY DEFINER functions belong to the system role (docs/security.md): made as it.
 SET ROLE storefront_system;
 
+-- Who acts in the bound transaction: a user, a store key, or nobody (the system).
 CREATE OR REPLACE FUNCTION app_actor() RETURNS jsonb
     LANGUAGE plpgsql STABLE SECURITY DEFINER
     SET search_path TO 'pg_catalog', 'public', 'pg_temp'
@@ -35,6 +36,7 @@ CREATE OR REPLACE FUNCTION app_api_key_id() RETURNS uuid
 REVOKE ALL ON FUNCTION app_api_key_id() FROM PUBLIC, storefront_owner, storefront_rls;
 GRANT EXECUTE ON FUNCTION app_api_key_id() TO storefront_rls;
 
+-- Binding a later transaction of the same request: the key's id with the API's proof (as sessions are bound).
 CREATE OR REPLACE FUNCTION app_bind_api_key(p_key uuid, p_proof text) RETURNS boolean
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'pg_catalog', 'public', 'pg_temp'
@@ -60,6 +62,7 @@ CREATE OR REPLACE FUNCTION app_bind_api_key(p_key uuid, p_proof text) RETURNS bo
 REVOKE ALL ON FUNCTION app_bind_api_key(p_key uuid, p_proof text) FROM PUBLIC, storefront_owner, storefront_rls;
 GRANT EXECUTE ON FUNCTION app_bind_api_key(p_key uuid, p_proof text) TO storefront_rls;
 
+-- The binding of a request transaction: verifies the session and records who it is.
 CREATE OR REPLACE FUNCTION app_bind_request(p_session uuid, p_proof text) RETURNS TABLE(user_id uuid, email text, role text)
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'pg_catalog', 'public', 'pg_temp'
@@ -83,6 +86,8 @@ CREATE OR REPLACE FUNCTION app_bind_request(p_session uuid, p_proof text) RETURN
 REVOKE ALL ON FUNCTION app_bind_request(p_session uuid, p_proof text) FROM PUBLIC, storefront_owner, storefront_rls;
 GRANT EXECUTE ON FUNCTION app_bind_request(p_session uuid, p_proof text) TO storefront_rls;
 
+-- The bound user, or null: the settings count only while their MAC verifies (hashes compared, so
+-- the comparison's time says nothing about the expected value).
 CREATE OR REPLACE FUNCTION app_context_valid() RETURNS boolean
     LANGUAGE plpgsql STABLE SECURITY DEFINER
     SET search_path TO 'pg_catalog', 'public', 'pg_temp'
@@ -132,6 +137,7 @@ GRANT EXECUTE ON FUNCTION app_user_id() TO storefront_rls;
 
 RESET ROLE;
 
+-- The key context's MAC: another domain than a session's context, so neither passes for the other.
 CREATE OR REPLACE FUNCTION storefront_private.api_key_context_mac(p_key text, p_store text, p_permissions text) RETURNS text
     LANGUAGE plpgsql STABLE
     SET search_path TO 'pg_catalog', 'public', 'pg_temp'
@@ -161,6 +167,8 @@ CREATE OR REPLACE FUNCTION storefront_private.api_key_context_valid() RETURNS bo
 REVOKE ALL ON FUNCTION storefront_private.api_key_context_valid() FROM PUBLIC, storefront_rls, storefront_system;
 GRANT EXECUTE ON FUNCTION storefront_private.api_key_context_valid() TO storefront_system;
 
+-- Request connections are pooled: whatever a request left on its session (settings made with a plain
+-- SET, advisory locks) is undone before the next one binds or looks up, so it cannot reach another's.
 CREATE OR REPLACE FUNCTION storefront_private.clean_session() RETURNS void
     LANGUAGE plpgsql
     AS $$
@@ -171,6 +179,7 @@ CREATE OR REPLACE FUNCTION storefront_private.clean_session() RETURNS void
 REVOKE ALL ON FUNCTION storefront_private.clean_session() FROM PUBLIC, storefront_rls, storefront_system;
 GRANT EXECUTE ON FUNCTION storefront_private.clean_session() TO storefront_system;
 
+-- What the context MAC covers: this backend, this transaction (its start), the user, role and session.
 CREATE OR REPLACE FUNCTION storefront_private.context_mac(p_user text, p_role text, p_session text) RETURNS text
     LANGUAGE plpgsql STABLE
     SET search_path TO 'pg_catalog', 'public', 'pg_temp'
@@ -182,6 +191,9 @@ CREATE OR REPLACE FUNCTION storefront_private.context_mac(p_user text, p_role te
 REVOKE ALL ON FUNCTION storefront_private.context_mac(p_user text, p_role text, p_session text) FROM PUBLIC, storefront_rls, storefront_system;
 GRANT EXECUTE ON FUNCTION storefront_private.context_mac(p_user text, p_role text, p_session text) TO storefront_system;
 
+-- HMAC-SHA256 under the installation key (its pads are stored, so plain sha256 suffices). The hot
+-- helpers below are PL/pgSQL: their plans are kept for the session, where a SQL function with its
+-- own search_path would be planned again at every call, in every policy of every statement.
 CREATE OR REPLACE FUNCTION storefront_private.hmac(p_message text) RETURNS bytea
     LANGUAGE plpgsql STABLE
     SET search_path TO 'pg_catalog', 'public', 'pg_temp'
@@ -207,6 +219,7 @@ CREATE OR REPLACE FUNCTION storefront_private.ticket_valid(p_purpose text, p_sub
 REVOKE ALL ON FUNCTION storefront_private.ticket_valid(p_purpose text, p_subject text, p_ticket text) FROM PUBLIC, storefront_rls, storefront_system;
 GRANT EXECUTE ON FUNCTION storefront_private.ticket_valid(p_purpose text, p_subject text, p_ticket text) TO storefront_system;
 
+-- The user of an open session, when the proof (the HMAC of its id) is right; nothing otherwise.
 CREATE OR REPLACE FUNCTION storefront_private.user_of_session(p_session uuid, p_proof text) RETURNS TABLE(id uuid, email text, role text, store_id uuid)
     LANGUAGE sql STABLE
     SET search_path TO 'pg_catalog', 'public', 'pg_temp'

@@ -6,6 +6,9 @@
 -- SECURITY DEFINER functions belong to the system role (docs/security.md): made as it.
 SET ROLE storefront_system;
 
+-- The guards' one lookup: the session's user, and how it relates to the store a route names
+-- (directly, as its only store, or as the store of a record). Nothing about a store or record the
+-- caller has no relation to.
 CREATE OR REPLACE FUNCTION app_authorize(p_session uuid, p_proof text, p_store uuid, p_resource text, p_record uuid, p_only_store boolean) RETURNS TABLE(user_id uuid, email text, role text, store_id uuid, relation text, permissions text[], record_owner uuid, store_count integer)
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'pg_catalog', 'public', 'pg_temp'
@@ -71,6 +74,8 @@ CREATE OR REPLACE FUNCTION app_authorize(p_session uuid, p_proof text, p_store u
 REVOKE ALL ON FUNCTION app_authorize(p_session uuid, p_proof text, p_store uuid, p_resource text, p_record uuid, p_only_store boolean) FROM PUBLIC, storefront_owner, storefront_rls;
 GRANT EXECUTE ON FUNCTION app_authorize(p_session uuid, p_proof text, p_store uuid, p_resource text, p_record uuid, p_only_store boolean) TO storefront_rls;
 
+-- The guards' lookup for a key: the live key whose secret hashes to p_hash, and whether the store
+-- the route names (or the record's store) is its store. With p_bind, the transaction is bound to it.
 CREATE OR REPLACE FUNCTION app_authorize_api_key(p_hash text, p_store uuid, p_resource text, p_record uuid, p_only_store boolean, p_bind boolean) RETURNS TABLE(key_id uuid, key_store uuid, permissions text[], store_id uuid, store_count integer)
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'pg_catalog', 'public', 'pg_temp'

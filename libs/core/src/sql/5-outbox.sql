@@ -3,6 +3,7 @@
 
 -- Applied after the migrations, with every lib's sql/ files, in one transaction (docs/architecture.md § The database).
 
+-- NOTIFY is delivered at commit and dropped on rollback: the relay hears of committed events only.
 CREATE OR REPLACE FUNCTION outbox_events_notify() RETURNS trigger
     LANGUAGE plpgsql
     AS $$

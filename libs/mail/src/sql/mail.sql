@@ -7,6 +7,9 @@
 -- SECURITY DEFINER functions belong to the system role (docs/security.md): made as it.
 SET ROLE storefront_system;
 
+-- A message from the API: `p_ticket` is its HMAC over the template and the recipient, at most a
+-- minute old. The language and the store's name come from the store (a customer's own store when
+-- only the user is named). Answers the row's id, or null when the store turned that notice off.
 CREATE OR REPLACE FUNCTION app_enqueue_mail(p_template text, p_recipient text, p_store uuid, p_user uuid, p_data jsonb, p_secret text, p_ticket text) RETURNS uuid
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'pg_catalog', 'public', 'pg_temp'
@@ -43,6 +46,8 @@ CREATE OR REPLACE FUNCTION app_enqueue_mail(p_template text, p_recipient text, p
 REVOKE ALL ON FUNCTION app_enqueue_mail(p_template text, p_recipient text, p_store uuid, p_user uuid, p_data jsonb, p_secret text, p_ticket text) FROM PUBLIC, storefront_owner, storefront_rls;
 GRANT EXECUTE ON FUNCTION app_enqueue_mail(p_template text, p_recipient text, p_store uuid, p_user uuid, p_data jsonb, p_secret text, p_ticket text) TO storefront_rls;
 
+-- The store owner hears of what a notification says, in the same statement: a notification
+-- rolled back mails nothing, one committed cannot lose its e-mail.
 CREATE OR REPLACE FUNCTION app_mail_merchant_notice() RETURNS trigger
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'pg_catalog', 'public', 'pg_temp'
