@@ -25,7 +25,7 @@ GRANT INSERT ON TABLE ai_images TO storefront_rls;
 
 DROP POLICY IF EXISTS ai_images_create ON ai_images;
 CREATE POLICY ai_images_create ON ai_images FOR INSERT TO storefront_rls
-  WITH CHECK ((((SELECT app_role()) = 'admin') OR (store_id = ANY ((SELECT app_store_ids_with('ai'))::uuid[]))));
+  WITH CHECK ((SELECT app_role()) = 'admin' OR store_id = ANY ((SELECT app_store_ids_with('ai'))::uuid[]));
 
 DROP POLICY IF EXISTS ai_images_system ON ai_images;
 CREATE POLICY ai_images_system ON ai_images TO storefront_system

@@ -166,12 +166,12 @@ GRANT UPDATE (full_name, updated_at, user_metadata) ON TABLE users TO storefront
 
 DROP POLICY IF EXISTS users_self ON users;
 CREATE POLICY users_self ON users FOR SELECT TO storefront_rls
-  USING (((id = (SELECT app_user_id())) OR ((SELECT app_role()) = 'admin')));
+  USING (id = (SELECT app_user_id()) OR (SELECT app_role()) = 'admin');
 
 DROP POLICY IF EXISTS users_self_update ON users;
 CREATE POLICY users_self_update ON users FOR UPDATE TO storefront_rls
-  USING ((id = (SELECT app_user_id())))
-  WITH CHECK ((id = (SELECT app_user_id())));
+  USING (id = (SELECT app_user_id()))
+  WITH CHECK (id = (SELECT app_user_id()));
 
 DROP POLICY IF EXISTS users_system ON users;
 CREATE POLICY users_system ON users TO storefront_system

@@ -191,7 +191,7 @@ GRANT SELECT ON TABLE credit_ledger TO storefront_rls;
 
 DROP POLICY IF EXISTS credit_accounts_read ON credit_accounts;
 CREATE POLICY credit_accounts_read ON credit_accounts FOR SELECT TO storefront_rls
-  USING ((((SELECT app_role()) = 'admin') OR (store_id = ANY ((SELECT app_store_ids_with('billing'))::uuid[]))));
+  USING ((SELECT app_role()) = 'admin' OR store_id = ANY ((SELECT app_store_ids_with('billing'))::uuid[]));
 
 DROP POLICY IF EXISTS credit_accounts_system ON credit_accounts;
 CREATE POLICY credit_accounts_system ON credit_accounts TO storefront_system
@@ -200,7 +200,7 @@ CREATE POLICY credit_accounts_system ON credit_accounts TO storefront_system
 
 DROP POLICY IF EXISTS credit_ledger_read ON credit_ledger;
 CREATE POLICY credit_ledger_read ON credit_ledger FOR SELECT TO storefront_rls
-  USING ((((SELECT app_role()) = 'admin') OR (store_id = ANY ((SELECT app_store_ids_with('billing'))::uuid[]))));
+  USING ((SELECT app_role()) = 'admin' OR store_id = ANY ((SELECT app_store_ids_with('billing'))::uuid[]));
 
 DROP POLICY IF EXISTS credit_ledger_system ON credit_ledger;
 CREATE POLICY credit_ledger_system ON credit_ledger TO storefront_system

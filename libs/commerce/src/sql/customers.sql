@@ -37,25 +37,31 @@ GRANT UPDATE (name, email, phone, updated_at) ON TABLE customers TO storefront_r
 
 DROP POLICY IF EXISTS customers_manage ON customers;
 CREATE POLICY customers_manage ON customers TO storefront_rls
-  USING ((((SELECT app_role()) = 'admin') OR (store_id = ANY ((SELECT app_store_ids_with('customers'))::uuid[]))))
-  WITH CHECK ((((SELECT app_role()) = 'admin') OR (store_id = ANY ((SELECT app_store_ids_with('customers'))::uuid[]))));
+  USING ((SELECT app_role()) = 'admin' OR store_id = ANY ((SELECT app_store_ids_with('customers'))::uuid[]))
+  WITH CHECK (
+    (SELECT app_role()) = 'admin'
+    OR store_id = ANY ((SELECT app_store_ids_with('customers'))::uuid[])
+  );
 
 DROP POLICY IF EXISTS customers_orders_read ON customers;
 CREATE POLICY customers_orders_read ON customers FOR SELECT TO storefront_rls
-  USING ((((SELECT app_role()) = 'admin') OR (store_id = ANY ((SELECT app_store_ids_with('orders'))::uuid[]))));
+  USING ((SELECT app_role()) = 'admin' OR store_id = ANY ((SELECT app_store_ids_with('orders'))::uuid[]));
 
 DROP POLICY IF EXISTS customers_self ON customers;
 CREATE POLICY customers_self ON customers FOR SELECT TO storefront_rls
-  USING ((user_id = (SELECT app_user_id())));
+  USING (user_id = (SELECT app_user_id()));
 
 DROP POLICY IF EXISTS customers_self_create ON customers;
 CREATE POLICY customers_self_create ON customers FOR INSERT TO storefront_rls
-  WITH CHECK (((user_id = (SELECT app_user_id())) AND (store_id = ANY ((SELECT app_accessible_store_ids())::uuid[]))));
+  WITH CHECK (
+    user_id = (SELECT app_user_id())
+    AND store_id = ANY ((SELECT app_accessible_store_ids())::uuid[])
+  );
 
 DROP POLICY IF EXISTS customers_self_update ON customers;
 CREATE POLICY customers_self_update ON customers FOR UPDATE TO storefront_rls
-  USING ((user_id = (SELECT app_user_id())))
-  WITH CHECK ((user_id = (SELECT app_user_id())));
+  USING (user_id = (SELECT app_user_id()))
+  WITH CHECK (user_id = (SELECT app_user_id()));
 
 DROP POLICY IF EXISTS customers_system ON customers;
 CREATE POLICY customers_system ON customers TO storefront_system

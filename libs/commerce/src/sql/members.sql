@@ -75,22 +75,31 @@ GRANT UPDATE (permissions, updated_at) ON TABLE store_members TO storefront_rls;
 
 DROP POLICY IF EXISTS store_members_change ON store_members;
 CREATE POLICY store_members_change ON store_members FOR UPDATE TO storefront_rls
-  USING ((((SELECT app_role()) = 'admin') OR (store_id = ANY ((SELECT app_managed_store_ids())::uuid[]))))
-  WITH CHECK ((((SELECT app_role()) = 'admin') OR (store_id = ANY ((SELECT app_managed_store_ids())::uuid[]))));
+  USING ((SELECT app_role()) = 'admin' OR store_id = ANY ((SELECT app_managed_store_ids())::uuid[]))
+  WITH CHECK ((SELECT app_role()) = 'admin' OR store_id = ANY ((SELECT app_managed_store_ids())::uuid[]));
 
 -- An invitation only: no user, status `invited`, not accepted (the INSERT grant names none of those
 -- columns either). app_accept_invitation and auth_accept_invitation_link make a member active.
 DROP POLICY IF EXISTS store_members_invite ON store_members;
 CREATE POLICY store_members_invite ON store_members FOR INSERT TO storefront_rls
-  WITH CHECK (((((SELECT app_role()) = 'admin') OR (store_id = ANY ((SELECT app_managed_store_ids())::uuid[]))) AND (status = 'invited') AND (user_id IS NULL) AND (accepted_at IS NULL)));
+  WITH CHECK (
+    ((SELECT app_role()) = 'admin' OR store_id = ANY ((SELECT app_managed_store_ids())::uuid[]))
+    AND status = 'invited'
+    AND user_id IS NULL
+    AND accepted_at IS NULL
+  );
 
 DROP POLICY IF EXISTS store_members_read ON store_members;
 CREATE POLICY store_members_read ON store_members FOR SELECT TO storefront_rls
-  USING ((((SELECT app_role()) = 'admin') OR (store_id = ANY ((SELECT app_managed_store_ids())::uuid[])) OR (user_id = (SELECT app_user_id()))));
+  USING (
+    (SELECT app_role()) = 'admin'
+    OR store_id = ANY ((SELECT app_managed_store_ids())::uuid[])
+    OR user_id = (SELECT app_user_id())
+  );
 
 DROP POLICY IF EXISTS store_members_remove ON store_members;
 CREATE POLICY store_members_remove ON store_members FOR DELETE TO storefront_rls
-  USING ((((SELECT app_role()) = 'admin') OR (store_id = ANY ((SELECT app_managed_store_ids())::uuid[]))));
+  USING ((SELECT app_role()) = 'admin' OR store_id = ANY ((SELECT app_managed_store_ids())::uuid[]));
 
 DROP POLICY IF EXISTS store_members_system ON store_members;
 CREATE POLICY store_members_system ON store_members TO storefront_system

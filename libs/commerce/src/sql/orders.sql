@@ -167,23 +167,20 @@ GRANT SELECT, INSERT, DELETE, UPDATE ON TABLE store_order_counters TO storefront
 -- order placed before is closed to new items, for its customer and its staff alike.
 DROP POLICY IF EXISTS order_items_customer_place ON order_items;
 CREATE POLICY order_items_customer_place ON order_items FOR INSERT TO storefront_rls
-  WITH CHECK ((EXISTS ( SELECT 1
-   FROM orders o
-  WHERE ((o.id = order_items.order_id) AND (o.store_id = order_items.store_id) AND (o.status = 'pending') AND (NOT o.stock_taken) AND (o.xmin = (pg_current_xact_id())::xid)))));
+  WITH CHECK (EXISTS (SELECT 1 FROM orders o WHERE (o.id = order_items.order_id AND o.store_id = order_items.store_id AND o.status = 'pending' AND NOT o.stock_taken AND (o.xmin = (pg_current_xact_id())::xid))));
 
 DROP POLICY IF EXISTS order_items_customer_read ON order_items;
 CREATE POLICY order_items_customer_read ON order_items FOR SELECT TO storefront_rls
-  USING ((EXISTS ( SELECT 1
-   FROM orders o
-  WHERE (o.id = order_items.order_id))));
+  USING (EXISTS (SELECT 1 FROM orders o WHERE o.id = order_items.order_id));
 
 -- Staff holding `orders`: read every item of their stores' orders, add items only as above.
 DROP POLICY IF EXISTS order_items_manage ON order_items;
 CREATE POLICY order_items_manage ON order_items TO storefront_rls
-  USING ((((SELECT app_role()) = 'admin') OR (store_id = ANY ((SELECT app_store_ids_with('orders'))::uuid[]))))
-  WITH CHECK (((((SELECT app_role()) = 'admin') OR (store_id = ANY ((SELECT app_store_ids_with('orders'))::uuid[]))) AND (EXISTS ( SELECT 1
-   FROM orders o
-  WHERE ((o.id = order_items.order_id) AND (o.store_id = order_items.store_id) AND (o.status = 'pending') AND (NOT o.stock_taken) AND (o.xmin = (pg_current_xact_id())::xid))))));
+  USING ((SELECT app_role()) = 'admin' OR store_id = ANY ((SELECT app_store_ids_with('orders'))::uuid[]))
+  WITH CHECK (
+    ((SELECT app_role()) = 'admin' OR store_id = ANY ((SELECT app_store_ids_with('orders'))::uuid[]))
+    AND (EXISTS (SELECT 1 FROM orders o WHERE (o.id = order_items.order_id AND o.store_id = order_items.store_id AND o.status = 'pending' AND NOT o.stock_taken AND (o.xmin = (pg_current_xact_id())::xid))))
+  );
 
 DROP POLICY IF EXISTS order_items_system ON order_items;
 CREATE POLICY order_items_system ON order_items TO storefront_system
@@ -192,25 +189,28 @@ CREATE POLICY order_items_system ON order_items TO storefront_system
 
 DROP POLICY IF EXISTS orders_customer_cancel ON orders;
 CREATE POLICY orders_customer_cancel ON orders FOR UPDATE TO storefront_rls
-  USING (((customer_id = ANY ((SELECT app_customer_ids())::uuid[])) AND (status = 'pending')))
-  WITH CHECK (((customer_id = ANY ((SELECT app_customer_ids())::uuid[])) AND (status = 'cancelled')));
+  USING (customer_id = ANY ((SELECT app_customer_ids())::uuid[]) AND status = 'pending')
+  WITH CHECK (customer_id = ANY ((SELECT app_customer_ids())::uuid[]) AND status = 'cancelled');
 
 DROP POLICY IF EXISTS orders_customer_place ON orders;
 CREATE POLICY orders_customer_place ON orders FOR INSERT TO storefront_rls
-  WITH CHECK (((customer_id = ANY ((SELECT app_customer_ids())::uuid[])) AND (status = 'pending') AND ((customer_id IS NULL) OR (EXISTS ( SELECT 1
-   FROM customers c
-  WHERE ((c.id = orders.customer_id) AND (c.store_id = orders.store_id)))))));
+  WITH CHECK (
+    customer_id = ANY ((SELECT app_customer_ids())::uuid[])
+    AND status = 'pending'
+    AND (customer_id IS NULL OR (EXISTS (SELECT 1 FROM customers c WHERE (c.id = orders.customer_id AND c.store_id = orders.store_id))))
+  );
 
 DROP POLICY IF EXISTS orders_customer_read ON orders;
 CREATE POLICY orders_customer_read ON orders FOR SELECT TO storefront_rls
-  USING ((customer_id = ANY ((SELECT app_customer_ids())::uuid[])));
+  USING (customer_id = ANY ((SELECT app_customer_ids())::uuid[]));
 
 DROP POLICY IF EXISTS orders_manage ON orders;
 CREATE POLICY orders_manage ON orders TO storefront_rls
-  USING ((((SELECT app_role()) = 'admin') OR (store_id = ANY ((SELECT app_store_ids_with('orders'))::uuid[]))))
-  WITH CHECK (((((SELECT app_role()) = 'admin') OR (store_id = ANY ((SELECT app_store_ids_with('orders'))::uuid[]))) AND ((customer_id IS NULL) OR (EXISTS ( SELECT 1
-   FROM customers c
-  WHERE ((c.id = orders.customer_id) AND (c.store_id = orders.store_id)))))));
+  USING ((SELECT app_role()) = 'admin' OR store_id = ANY ((SELECT app_store_ids_with('orders'))::uuid[]))
+  WITH CHECK (
+    ((SELECT app_role()) = 'admin' OR store_id = ANY ((SELECT app_store_ids_with('orders'))::uuid[]))
+    AND (customer_id IS NULL OR (EXISTS (SELECT 1 FROM customers c WHERE (c.id = orders.customer_id AND c.store_id = orders.store_id))))
+  );
 
 DROP POLICY IF EXISTS orders_system ON orders;
 CREATE POLICY orders_system ON orders TO storefront_system

@@ -36,12 +36,15 @@ GRANT UPDATE (name, description, price, compare_price, category, seo_keywords, s
 
 DROP POLICY IF EXISTS products_active_read ON products;
 CREATE POLICY products_active_read ON products FOR SELECT TO storefront_rls
-  USING (((status = 'active') AND (store_id = ANY ((SELECT app_accessible_store_ids())::uuid[]))));
+  USING (status = 'active' AND store_id = ANY ((SELECT app_accessible_store_ids())::uuid[]));
 
 DROP POLICY IF EXISTS products_catalog ON products;
 CREATE POLICY products_catalog ON products TO storefront_rls
-  USING ((((SELECT app_role()) = 'admin') OR (store_id = ANY ((SELECT app_store_ids_with('catalog'))::uuid[]))))
-  WITH CHECK ((((SELECT app_role()) = 'admin') OR (store_id = ANY ((SELECT app_store_ids_with('catalog'))::uuid[]))));
+  USING ((SELECT app_role()) = 'admin' OR store_id = ANY ((SELECT app_store_ids_with('catalog'))::uuid[]))
+  WITH CHECK (
+    (SELECT app_role()) = 'admin'
+    OR store_id = ANY ((SELECT app_store_ids_with('catalog'))::uuid[])
+  );
 
 DROP POLICY IF EXISTS products_system ON products;
 CREATE POLICY products_system ON products TO storefront_system

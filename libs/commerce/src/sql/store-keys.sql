@@ -37,16 +37,25 @@ GRANT UPDATE (revoked_at) ON TABLE store_api_keys TO storefront_rls;
 
 DROP POLICY IF EXISTS store_api_keys_create ON store_api_keys;
 CREATE POLICY store_api_keys_create ON store_api_keys FOR INSERT TO storefront_rls
-  WITH CHECK (((((SELECT app_role()) = 'admin') OR (store_id = ANY ((SELECT app_managed_store_ids())::uuid[]))) AND (created_by = (SELECT app_user_id()))));
+  WITH CHECK (
+    ((SELECT app_role()) = 'admin' OR store_id = ANY ((SELECT app_managed_store_ids())::uuid[]))
+    AND created_by = (SELECT app_user_id())
+  );
 
 DROP POLICY IF EXISTS store_api_keys_read ON store_api_keys;
 CREATE POLICY store_api_keys_read ON store_api_keys FOR SELECT TO storefront_rls
-  USING ((((SELECT app_role()) = 'admin') OR (store_id = ANY ((SELECT app_managed_store_ids())::uuid[]))));
+  USING ((SELECT app_role()) = 'admin' OR store_id = ANY ((SELECT app_managed_store_ids())::uuid[]));
 
 DROP POLICY IF EXISTS store_api_keys_revoke ON store_api_keys;
 CREATE POLICY store_api_keys_revoke ON store_api_keys FOR UPDATE TO storefront_rls
-  USING (((((SELECT app_role()) = 'admin') OR (store_id = ANY ((SELECT app_managed_store_ids())::uuid[]))) AND (revoked_at IS NULL)))
-  WITH CHECK (((((SELECT app_role()) = 'admin') OR (store_id = ANY ((SELECT app_managed_store_ids())::uuid[]))) AND (revoked_at IS NOT NULL)));
+  USING (
+    ((SELECT app_role()) = 'admin' OR store_id = ANY ((SELECT app_managed_store_ids())::uuid[]))
+    AND revoked_at IS NULL
+  )
+  WITH CHECK (
+    ((SELECT app_role()) = 'admin' OR store_id = ANY ((SELECT app_managed_store_ids())::uuid[]))
+    AND revoked_at IS NOT NULL
+  );
 
 DROP POLICY IF EXISTS store_api_keys_system ON store_api_keys;
 CREATE POLICY store_api_keys_system ON store_api_keys TO storefront_system

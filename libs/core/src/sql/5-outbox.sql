@@ -27,15 +27,19 @@ GRANT SELECT, INSERT, DELETE, UPDATE ON TABLE outbox_owed_acks TO storefront_sys
 
 DROP POLICY IF EXISTS outbox_events_actor ON outbox_events;
 CREATE POLICY outbox_events_actor ON outbox_events AS RESTRICTIVE FOR INSERT TO storefront_rls
-  WITH CHECK ((NOT (actor IS DISTINCT FROM (SELECT app_actor()))));
+  WITH CHECK (NOT (actor IS DISTINCT FROM (SELECT app_actor())));
 
 DROP POLICY IF EXISTS outbox_events_append ON outbox_events;
 CREATE POLICY outbox_events_append ON outbox_events FOR INSERT TO storefront_rls
-  WITH CHECK ((((SELECT app_role()) = 'admin') OR (store_id = ANY ((SELECT app_staff_store_ids())::uuid[])) OR ((event = ANY (ARRAY['order.created', 'order.updated', 'order.cancelled', 'inventory.updated', 'customer.created', 'customer.updated'])) AND (store_id = ANY ((SELECT app_accessible_store_ids())::uuid[])))));
+  WITH CHECK (
+    (SELECT app_role()) = 'admin'
+    OR store_id = ANY ((SELECT app_staff_store_ids())::uuid[])
+    OR (event = ANY (ARRAY['order.created', 'order.updated', 'order.cancelled', 'inventory.updated', 'customer.created', 'customer.updated']) AND store_id = ANY ((SELECT app_accessible_store_ids())::uuid[]))
+  );
 
 DROP POLICY IF EXISTS outbox_events_read ON outbox_events;
 CREATE POLICY outbox_events_read ON outbox_events FOR SELECT TO storefront_rls
-  USING ((((SELECT app_role()) = 'admin') OR (store_id = ANY ((SELECT app_store_ids_with('webhooks'))::uuid[]))));
+  USING ((SELECT app_role()) = 'admin' OR store_id = ANY ((SELECT app_store_ids_with('webhooks'))::uuid[]));
 
 DROP POLICY IF EXISTS outbox_events_system ON outbox_events;
 CREATE POLICY outbox_events_system ON outbox_events TO storefront_system

@@ -12,8 +12,14 @@ GRANT UPDATE (route, fingerprint, state, created_at, response_status, response_h
 
 DROP POLICY IF EXISTS idempotency_keys_own ON idempotency_keys;
 CREATE POLICY idempotency_keys_own ON idempotency_keys TO storefront_rls
-  USING ((((user_id = (SELECT app_user_id())) AND (caller = ('user:' || (SELECT app_user_id())))) OR ((user_id = (SELECT app_api_key_id())) AND (caller = ('api_key:' || (SELECT app_api_key_id()))))))
-  WITH CHECK ((((user_id = (SELECT app_user_id())) AND (caller = ('user:' || (SELECT app_user_id())))) OR ((user_id = (SELECT app_api_key_id())) AND (caller = ('api_key:' || (SELECT app_api_key_id()))))));
+  USING (
+    (user_id = (SELECT app_user_id()) AND (caller = ('user:' || (SELECT app_user_id()))))
+    OR (user_id = (SELECT app_api_key_id()) AND (caller = ('api_key:' || (SELECT app_api_key_id()))))
+  )
+  WITH CHECK (
+    (user_id = (SELECT app_user_id()) AND (caller = ('user:' || (SELECT app_user_id()))))
+    OR (user_id = (SELECT app_api_key_id()) AND (caller = ('api_key:' || (SELECT app_api_key_id()))))
+  );
 
 DROP POLICY IF EXISTS idempotency_keys_system ON idempotency_keys;
 CREATE POLICY idempotency_keys_system ON idempotency_keys TO storefront_system

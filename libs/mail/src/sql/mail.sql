@@ -103,7 +103,7 @@ GRANT UPDATE (team_invitation, webhook_disabled, social_post_failed, updated_at)
 
 DROP POLICY IF EXISTS dev_mailbox_admin ON dev_mailbox;
 CREATE POLICY dev_mailbox_admin ON dev_mailbox FOR SELECT TO storefront_rls
-  USING (((SELECT app_role()) = 'admin'));
+  USING ((SELECT app_role()) = 'admin');
 
 DROP POLICY IF EXISTS dev_mailbox_system ON dev_mailbox;
 CREATE POLICY dev_mailbox_system ON dev_mailbox TO storefront_system
@@ -117,8 +117,8 @@ CREATE POLICY mail_outbox_system ON mail_outbox TO storefront_system
 
 DROP POLICY IF EXISTS store_mail_settings_manage ON store_mail_settings;
 CREATE POLICY store_mail_settings_manage ON store_mail_settings TO storefront_rls
-  USING ((((SELECT app_role()) = 'admin') OR (store_id = ANY ((SELECT app_managed_store_ids())::uuid[]))))
-  WITH CHECK ((((SELECT app_role()) = 'admin') OR (store_id = ANY ((SELECT app_managed_store_ids())::uuid[]))));
+  USING ((SELECT app_role()) = 'admin' OR store_id = ANY ((SELECT app_managed_store_ids())::uuid[]))
+  WITH CHECK ((SELECT app_role()) = 'admin' OR store_id = ANY ((SELECT app_managed_store_ids())::uuid[]));
 
 DROP POLICY IF EXISTS store_mail_settings_system ON store_mail_settings;
 CREATE POLICY store_mail_settings_system ON store_mail_settings TO storefront_system

@@ -140,8 +140,11 @@ GRANT INSERT (state_hash, store_id, user_id, platform, redirect_url, code_verifi
 
 DROP POLICY IF EXISTS social_accounts_manage ON social_accounts;
 CREATE POLICY social_accounts_manage ON social_accounts TO storefront_rls
-  USING ((((SELECT app_role()) = 'admin') OR (store_id = ANY ((SELECT app_store_ids_with('social'))::uuid[]))))
-  WITH CHECK ((((SELECT app_role()) = 'admin') OR (store_id = ANY ((SELECT app_store_ids_with('social'))::uuid[]))));
+  USING ((SELECT app_role()) = 'admin' OR store_id = ANY ((SELECT app_store_ids_with('social'))::uuid[]))
+  WITH CHECK (
+    (SELECT app_role()) = 'admin'
+    OR store_id = ANY ((SELECT app_store_ids_with('social'))::uuid[])
+  );
 
 DROP POLICY IF EXISTS social_accounts_system ON social_accounts;
 CREATE POLICY social_accounts_system ON social_accounts TO storefront_system
@@ -150,7 +153,10 @@ CREATE POLICY social_accounts_system ON social_accounts TO storefront_system
 
 DROP POLICY IF EXISTS social_connect_states_create ON social_connect_states;
 CREATE POLICY social_connect_states_create ON social_connect_states FOR INSERT TO storefront_rls
-  WITH CHECK (((((SELECT app_role()) = 'admin') OR (store_id = ANY ((SELECT app_store_ids_with('social'))::uuid[]))) AND (user_id = (SELECT app_user_id()))));
+  WITH CHECK (
+    ((SELECT app_role()) = 'admin' OR store_id = ANY ((SELECT app_store_ids_with('social'))::uuid[]))
+    AND user_id = (SELECT app_user_id())
+  );
 
 DROP POLICY IF EXISTS social_connect_states_system ON social_connect_states;
 CREATE POLICY social_connect_states_system ON social_connect_states TO storefront_system

@@ -34,10 +34,11 @@ GRANT SELECT, INSERT, UPDATE ON TABLE social_posts TO storefront_rls;
 
 DROP POLICY IF EXISTS social_post_results_manage ON social_post_results;
 CREATE POLICY social_post_results_manage ON social_post_results TO storefront_rls
-  USING ((((SELECT app_role()) = 'admin') OR (store_id = ANY ((SELECT app_store_ids_with('social'))::uuid[]))))
-  WITH CHECK (((((SELECT app_role()) = 'admin') OR (store_id = ANY ((SELECT app_store_ids_with('social'))::uuid[]))) AND (EXISTS ( SELECT 1
-   FROM social_posts p
-  WHERE ((p.id = social_post_results.post_id) AND (p.store_id = social_post_results.store_id))))));
+  USING ((SELECT app_role()) = 'admin' OR store_id = ANY ((SELECT app_store_ids_with('social'))::uuid[]))
+  WITH CHECK (
+    ((SELECT app_role()) = 'admin' OR store_id = ANY ((SELECT app_store_ids_with('social'))::uuid[]))
+    AND (EXISTS (SELECT 1 FROM social_posts p WHERE (p.id = social_post_results.post_id AND p.store_id = social_post_results.store_id)))
+  );
 
 DROP POLICY IF EXISTS social_post_results_system ON social_post_results;
 CREATE POLICY social_post_results_system ON social_post_results TO storefront_system
@@ -46,12 +47,18 @@ CREATE POLICY social_post_results_system ON social_post_results TO storefront_sy
 
 DROP POLICY IF EXISTS social_posts_author ON social_posts;
 CREATE POLICY social_posts_author ON social_posts AS RESTRICTIVE FOR INSERT TO storefront_rls
-  WITH CHECK (((NOT (created_by IS DISTINCT FROM (SELECT app_user_id()))) AND (NOT (api_key_id IS DISTINCT FROM (SELECT app_api_key_id())))));
+  WITH CHECK (
+    (NOT (created_by IS DISTINCT FROM (SELECT app_user_id())))
+    AND (NOT (api_key_id IS DISTINCT FROM (SELECT app_api_key_id())))
+  );
 
 DROP POLICY IF EXISTS social_posts_manage ON social_posts;
 CREATE POLICY social_posts_manage ON social_posts TO storefront_rls
-  USING ((((SELECT app_role()) = 'admin') OR (store_id = ANY ((SELECT app_store_ids_with('social'))::uuid[]))))
-  WITH CHECK ((((SELECT app_role()) = 'admin') OR (store_id = ANY ((SELECT app_store_ids_with('social'))::uuid[]))));
+  USING ((SELECT app_role()) = 'admin' OR store_id = ANY ((SELECT app_store_ids_with('social'))::uuid[]))
+  WITH CHECK (
+    (SELECT app_role()) = 'admin'
+    OR store_id = ANY ((SELECT app_store_ids_with('social'))::uuid[])
+  );
 
 DROP POLICY IF EXISTS social_posts_system ON social_posts;
 CREATE POLICY social_posts_system ON social_posts TO storefront_system

@@ -20,7 +20,7 @@ GRANT SELECT,USAGE ON SEQUENCE webhook_attempts_id_seq TO storefront_system;
 
 DROP POLICY IF EXISTS webhook_attempts_read ON webhook_attempts;
 CREATE POLICY webhook_attempts_read ON webhook_attempts FOR SELECT TO storefront_rls
-  USING ((((SELECT app_role()) = 'admin') OR (store_id = ANY ((SELECT app_store_ids_with('webhooks'))::uuid[]))));
+  USING ((SELECT app_role()) = 'admin' OR store_id = ANY ((SELECT app_store_ids_with('webhooks'))::uuid[]));
 
 DROP POLICY IF EXISTS webhook_attempts_system ON webhook_attempts;
 CREATE POLICY webhook_attempts_system ON webhook_attempts TO storefront_system
@@ -29,10 +29,11 @@ CREATE POLICY webhook_attempts_system ON webhook_attempts TO storefront_system
 
 DROP POLICY IF EXISTS webhook_deliveries_manage ON webhook_deliveries;
 CREATE POLICY webhook_deliveries_manage ON webhook_deliveries TO storefront_rls
-  USING ((((SELECT app_role()) = 'admin') OR (store_id = ANY ((SELECT app_store_ids_with('webhooks'))::uuid[]))))
-  WITH CHECK (((((SELECT app_role()) = 'admin') OR (store_id = ANY ((SELECT app_store_ids_with('webhooks'))::uuid[]))) AND (EXISTS ( SELECT 1
-   FROM webhooks w
-  WHERE ((w.id = webhook_deliveries.webhook_id) AND (w.store_id = webhook_deliveries.store_id))))));
+  USING ((SELECT app_role()) = 'admin' OR store_id = ANY ((SELECT app_store_ids_with('webhooks'))::uuid[]))
+  WITH CHECK (
+    ((SELECT app_role()) = 'admin' OR store_id = ANY ((SELECT app_store_ids_with('webhooks'))::uuid[]))
+    AND (EXISTS (SELECT 1 FROM webhooks w WHERE (w.id = webhook_deliveries.webhook_id AND w.store_id = webhook_deliveries.store_id)))
+  );
 
 DROP POLICY IF EXISTS webhook_deliveries_system ON webhook_deliveries;
 CREATE POLICY webhook_deliveries_system ON webhook_deliveries TO storefront_system

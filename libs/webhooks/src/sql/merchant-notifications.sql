@@ -11,7 +11,7 @@ GRANT SELECT ON TABLE merchant_notifications TO storefront_rls;
 
 DROP POLICY IF EXISTS merchant_notifications_read ON merchant_notifications;
 CREATE POLICY merchant_notifications_read ON merchant_notifications FOR SELECT TO storefront_rls
-  USING ((((SELECT app_role()) = 'admin') OR (store_id = ANY ((SELECT app_store_ids_with('webhooks'))::uuid[]))));
+  USING ((SELECT app_role()) = 'admin' OR store_id = ANY ((SELECT app_store_ids_with('webhooks'))::uuid[]));
 
 DROP POLICY IF EXISTS merchant_notifications_system ON merchant_notifications;
 CREATE POLICY merchant_notifications_system ON merchant_notifications TO storefront_system

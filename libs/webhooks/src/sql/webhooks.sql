@@ -12,8 +12,11 @@ GRANT UPDATE (url, events, status, disabled_reason, secret_sealed, secret_hint, 
 
 DROP POLICY IF EXISTS webhooks_manage ON webhooks;
 CREATE POLICY webhooks_manage ON webhooks TO storefront_rls
-  USING ((((SELECT app_role()) = 'admin') OR (store_id = ANY ((SELECT app_store_ids_with('webhooks'))::uuid[]))))
-  WITH CHECK ((((SELECT app_role()) = 'admin') OR (store_id = ANY ((SELECT app_store_ids_with('webhooks'))::uuid[]))));
+  USING ((SELECT app_role()) = 'admin' OR store_id = ANY ((SELECT app_store_ids_with('webhooks'))::uuid[]))
+  WITH CHECK (
+    (SELECT app_role()) = 'admin'
+    OR store_id = ANY ((SELECT app_store_ids_with('webhooks'))::uuid[])
+  );
 
 DROP POLICY IF EXISTS webhooks_system ON webhooks;
 CREATE POLICY webhooks_system ON webhooks TO storefront_system
