@@ -3,8 +3,6 @@
 
 -- Applied after the migrations, with every lib's sql/ files, in one transaction (docs/architecture.md § The database).
 
-
-
 REVOKE ALL ON TABLE storefront_private.installation FROM PUBLIC, storefront_rls, storefront_system;
 GRANT SELECT ON TABLE storefront_private.installation TO storefront_system;
 GRANT UPDATE (welcome_credits, ai_hourly_limits, ai_credit_costs) ON TABLE storefront_private.installation TO storefront_system;

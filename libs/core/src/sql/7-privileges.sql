@@ -3,8 +3,6 @@
 
 -- Applied after the migrations, with every lib's sql/ files, in one transaction (docs/architecture.md § The database).
 
-ALTER DEFAULT PRIVILEGES FOR ROLE storefront_owner IN SCHEMA public GRANT SELECT,USAGE ON SEQUENCES  TO storefront_system;
-
-ALTER DEFAULT PRIVILEGES FOR ROLE storefront_owner IN SCHEMA public GRANT SELECT,INSERT,DELETE,UPDATE ON TABLES  TO storefront_system;
-
-ALTER DEFAULT PRIVILEGES FOR ROLE storefront_owner REVOKE ALL ON FUNCTIONS  FROM PUBLIC;
+ALTER DEFAULT PRIVILEGES FOR ROLE storefront_owner IN SCHEMA public GRANT SELECT, USAGE ON SEQUENCES TO storefront_system;
+ALTER DEFAULT PRIVILEGES FOR ROLE storefront_owner IN SCHEMA public GRANT SELECT, INSERT, DELETE, UPDATE ON TABLES TO storefront_system;
+ALTER DEFAULT PRIVILEGES FOR ROLE storefront_owner REVOKE ALL ON FUNCTIONS FROM PUBLIC;
