@@ -6,8 +6,8 @@ import { connectSandbox } from './support/social.js';
 /**
  * Row-level security as a wall of its own, table by table: statements with no tenant filter, in
  * transactions opened exactly as a request's (request login, bound to the session), with no guard in
- * the way. What each caller should see follows the policies of the least-privilege migration
- * (REQUEST_ACCESS), written down here as the rows the system connection finds for it.
+ * the way. What each caller should see follows the grants and policies of each lib's sql/ files
+ * (libs/<lib>/src/sql/), written down here as the rows the system connection finds for it.
  */
 type Caller = 'ownerA' | 'none' | 'all' | 'customer';
 

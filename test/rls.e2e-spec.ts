@@ -117,7 +117,7 @@ describe('row-level security', () => {
           WHERE n.nspname = 'public' AND p.prosecdef`,
         [REQUEST_ROLE],
       );
-      // The social connect's start and callback (SocialConnectFunctions1763800900000) among them.
+      // The social connect's start and callback (libs/social/src/sql/accounts.sql) among them.
       expect(rows.map((row) => row.name)).toEqual(
         expect.arrayContaining([
           'app_bind_request',

@@ -18,7 +18,7 @@ import {
   requestId,
   type Settings,
 } from '@app/core';
-import { AppModule, MIGRATIONS } from './app.module.js';
+import { AppModule, LIB_DATABASES } from './app.module.js';
 import { registerDrainHooks } from './graceful-shutdown.js';
 import { setupOpenApi } from './openapi.js';
 import { registerSecurityHeaders } from './security-headers.js';
@@ -27,7 +27,7 @@ import { registerSecurityHeaders } from './security-headers.js';
 export async function createApp(settings: Settings): Promise<NestFastifyApplication> {
   const database = settings.get(databaseConfig);
   const config = settings.get(httpConfig);
-  if (!database.requestBindingKey) await prepareDatabase(database, MIGRATIONS);
+  if (!database.requestBindingKey) await prepareDatabase(database, LIB_DATABASES);
   const adapter = new FastifyAdapter({
     bodyLimit: BODY_LIMIT_BYTES,
     // Shutdown (graceful-shutdown.ts): idle keep-alive connections are closed at once, and requests

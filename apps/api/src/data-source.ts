@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { databaseConfig, MigrationDataSource } from '@app/core';
-import { MIGRATIONS } from './app.module.js';
+import { LIB_DATABASES } from './app.module.js';
 import { loadEnvFile } from './env-file.js';
 import { loadAppSettings } from './settings.js';
 
@@ -11,4 +11,4 @@ import { loadAppSettings } from './settings.js';
  * the next start: MigrationDataSource.
  */
 loadEnvFile();
-export default new MigrationDataSource(loadAppSettings(process.env).get(databaseConfig), MIGRATIONS);
+export default new MigrationDataSource(loadAppSettings(process.env).get(databaseConfig), LIB_DATABASES);

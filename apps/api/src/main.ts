@@ -13,7 +13,7 @@ import {
   type Settings,
 } from '@app/core';
 import { createApp } from './app.factory.js';
-import { AppModule, MIGRATIONS } from './app.module.js';
+import { AppModule, LIB_DATABASES } from './app.module.js';
 import { loadEnvFile } from './env-file.js';
 import { shutDownOnSignals } from './graceful-shutdown.js';
 import { loadAppSettings } from './settings.js';
@@ -30,7 +30,7 @@ async function start(settings: Settings): Promise<void> {
   const runtime = settings.get(runtimeConfig);
   const http = settings.get(httpConfig);
   // Roles, grants, migrations and the request-binding key, through a connection closed before Nest starts.
-  await prepareDatabase(settings.get(databaseConfig), MIGRATIONS);
+  await prepareDatabase(settings.get(databaseConfig), LIB_DATABASES);
   await ensureRedis(settings.get(redisConfig).REDIS_URL);
   if (runtime.APP_ROLE === 'worker') {
     const worker = await NestFactory.createApplicationContext(AppModule.forRoot(settings), { bufferLogs: true, abortOnError: false });

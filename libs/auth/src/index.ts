@@ -1,16 +1,12 @@
+export * from './auth.database.js';
 export * from './auth.module.js';
 export * from './auth.service.js';
 export * from './commands/accept-store-invitation.command.js';
 export * from './commands/register-store-customer.command.js';
 export * from './guards/jwt-auth.guard.js';
 export * from './guards/roles.guard.js';
-export * from './migrations/1763800100000-auth-tables.js';
 export * from './sessions/access-token.service.js';
 export * from './users/user.js';
 export * from './users/user.repository.js';
-export * from './migrations/1763801200000-auth-functions.js';
-export * from './migrations/1763801720100-account-recovery.js';
-export * from './migrations/1763802000000-pkce-and-magic-links.js';
-export * from './migrations/1763802100000-refresh-reuse-interval.js';
 export { verifyLink, type VerifyType } from './accounts/account-mail.js';
 export * from './auth.config.js';

@@ -26,7 +26,7 @@ export { MAX_GRANT } from './credit-limits.js';
 
 /**
  * The credit ledger. Requests may only read it; every change goes through a database function
- * (migration 1763801000000-credit-functions) that locks the store's account row first, so concurrent
+ * (libs/billing/src/sql/credits.sql) that locks the store's account row first, so concurrent
  * charges of one store run one after another: the hourly count and the balance a charge checks are
  * the ones it writes against, and the balance can never go below zero (the column's CHECK is the last net).
  */

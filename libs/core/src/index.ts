@@ -61,4 +61,4 @@ export * from './database/prepare-database.js';
 export * from './database/migration-data-source.js';
 export * from './database/roles.js';
 export * from './throttling/client-address.js';
-export * from './database/definer-functions.js';
+export * from './database/declared-sql.js';

@@ -1,3 +1,4 @@
+export * from './mail.database.js';
 export * from './mail.module.js';
 export * from './templates.js';
 export * from './outbox/mail-outbox.js';
@@ -6,6 +7,4 @@ export * from './rendering/mail-renderer.js';
 export * from './delivery/mail-relay.js';
 export * from './delivery/mail-retention.js';
 export * from './delivery/mail-transport.js';
-export * from './migrations/1763801720000-mail.js';
-export * from './migrations/1763802000100-magic-link-mail.js';
 export * from './mail.config.js';

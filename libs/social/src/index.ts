@@ -1,13 +1,9 @@
+export * from './social.database.js';
 export * from './platform-text.js';
 export * from './platforms/registry.js';
 export * from './platform-fields.js';
 export * from './social.module.js';
-export * from './migrations/1763800700000-social.js';
-export * from './migrations/1763800900000-social-connect-functions.js';
 export * from './platforms/social-platform.js';
 export * from './publishing/scheduled-post.worker.js';
-export * from './migrations/1763801100100-sandbox-post-function.js';
-export * from './migrations/1763801600200-social-platforms-table.js';
-export * from './migrations/1763802600100-store-key-posts.js';
 export { SOCIAL_POST_QUEUE } from './publishing/post-queue.js';
 export * from './social.config.js';

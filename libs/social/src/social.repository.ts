@@ -128,7 +128,7 @@ export class SocialRepository {
   }
 
   /**
-   * Takes a state, once, whatever the outcome (see SocialConnectFunctions1763800900000): `taken` only
+   * Takes a state, once, whatever the outcome (see app_take_connect_state, libs/social/src/sql/accounts.sql): `taken` only
    * for the browser that started it, before it expires, with a `completion` to finish it with; null
    * for an unknown or already taken state.
    */

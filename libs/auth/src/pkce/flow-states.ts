@@ -12,7 +12,7 @@ export type Exchange = Exchanged | { outcome: 'not_found' | 'expired' | 'bad_ver
 type CodeSource = { linkHash: Buffer } | { kind: FlowKind; pkce: PkceChallenge };
 
 /**
- * PKCE flows through the database's narrow functions (migration 1763802000000): a challenge waits
+ * PKCE flows through the database's narrow functions (libs/auth/src/sql/flows.sql): a challenge waits
  * for its e-mailed link, the proven user then gets an auth code (stored as its SHA-256 only), and the
  * code is exchanged once, with its verifier, within AUTH_CODE_TTL_SECONDS. Runs in the caller's transaction.
  */

@@ -47,7 +47,7 @@ export type Rotation =
   | { kind: 'unknown' };
 
 /**
- * Signing up, in and out through the database's narrow functions (migration 1763801200000): the
+ * Signing up, in and out through the database's narrow functions (libs/auth/src/sql/): the
  * request login has no rights on users, sessions or refresh tokens of its own. Where a function
  * crosses users, the API passes a ticket it makes only after checking the password or Google's answer.
  * Runs in the caller's transaction (an anonymous one for sign-up and sign-in, the user's for logout).

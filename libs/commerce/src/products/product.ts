@@ -2,6 +2,12 @@ import { ApiProperty } from '@nestjs/swagger';
 import type { StoreAccess } from '../access/store-access.js';
 import type { ProductEventData } from '../events/commerce-events.js';
 
+/**
+ * The most stock a product can hold; stock moves beyond it are refused, not overflowed. The database
+ * holds the same bound in app_move_stock and app_return_order_stock (commerce/sql/).
+ */
+export const MAX_STOCK = 1_000_000_000;
+
 export const PRODUCT_STATUSES = ['draft', 'active', 'archived'] as const;
 export type ProductStatus = (typeof PRODUCT_STATUSES)[number];
 

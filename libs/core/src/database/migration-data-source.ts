@@ -1,10 +1,11 @@
-import { DataSource, type DataSourceOptions } from 'typeorm';
+import { DataSource, type DataSourceOptions, type Migration } from 'typeorm';
 import type { DatabaseConfig } from './database.config.js';
-import { lockForMigrations, migrationDataSourceOptions, prepareServer, type MigrationLock } from './prepare-database.js';
+import type { LibDatabase } from './declared-sql.js';
+import { lockForMigrations, migrateAndDeclare, migrationDataSourceOptions, prepareServer, type MigrationLock } from './prepare-database.js';
 
 /**
  * The DataSource the TypeORM CLI is given (`npm run migration:run|revert|show`,
- * apps/api/src/data-source.ts): the start-up's own migration list and connection (the administrative
+ * apps/api/src/data-source.ts): the start-up's own migrations, sql/ files and connection (the administrative
  * login of DATABASE_URL or DATABASE_OWNER_URL, every statement run as the owner role).
  *
  * Connecting does what the start-up does before it migrates: it creates the database and the roles
@@ -19,9 +20,14 @@ export class MigrationDataSource extends DataSource {
 
   constructor(
     private readonly config: DatabaseConfig,
-    migrations: Function[],
+    private readonly libs: readonly LibDatabase[],
   ) {
-    super({ ...migrationDataSourceOptions(config.ownerDatabaseUrl, migrations), logging: ['error', 'warn', 'schema', 'migration'] });
+    super({ ...migrationDataSourceOptions(config.ownerDatabaseUrl, libs), logging: ['error', 'warn', 'schema', 'migration'] });
+  }
+
+  /** `migration:run`: the pending migrations, then every lib's sql/ files, as a start does. */
+  override runMigrations(options?: Parameters<DataSource['runMigrations']>[0]): Promise<Migration[]> {
+    return migrateAndDeclare(this, this.libs, () => super.runMigrations(options));
   }
 
   override async initialize(): Promise<this> {

@@ -3,29 +3,12 @@ import pg from 'pg';
 import { DataSource, type DataSourceOptions } from 'typeorm';
 import type { DatabaseConfig } from './database.config.js';
 import { ensureDatabase, StartupError } from './ensure-database.js';
-import { CoreRlsFoundation1763800000000 } from './migrations/1763800000000-core-rls-foundation.js';
-import { CoreOutbox1763800050000 } from './migrations/1763800050000-outbox.js';
-import { CoreIdempotency1763800060000 } from './migrations/1763800060000-idempotency.js';
-import { CoreIdempotencyExactAnswers1763801400000 } from './migrations/1763801400000-idempotency-exact-answers.js';
-import { LeastPrivilege1763800800000 } from './migrations/1763800800000-least-privilege.js';
-import { AuthorizeRequest1763801450000 } from './migrations/1763801450000-authorize-request.js';
-import { OutboxRetention1763801500000 } from './migrations/1763801500000-outbox-retention.js';
-import { OutboxAcknowledgements1763801600000 } from './migrations/1763801600000-outbox-acknowledgements.js';
-import { OutboxOwedAcknowledgements1763801800000 } from './migrations/1763801800000-outbox-owed-acknowledgements.js';
-import { CoreIdempotencyCaller1763802200000 } from './migrations/1763802200000-idempotency-caller.js';
+import { applyDeclaredSql, type LibDatabase } from './declared-sql.js';
+import { CoreTables1763802800100 } from './migrations/1763802800100-core-tables.js';
 import { OWNER_ROLE, PRIVATE_SCHEMA, REQUEST_ROLE, SYSTEM_ROLE } from './roles.js';
 
-const CORE_MIGRATIONS: Function[] = [CoreRlsFoundation1763800000000, CoreOutbox1763800050000, CoreIdempotency1763800060000];
-/** Runs after every lib's tables exist: it sweeps them all. Then core's later changes (run in timestamp order). */
-const LAST_MIGRATIONS: Function[] = [
-  LeastPrivilege1763800800000,
-  CoreIdempotencyExactAnswers1763801400000,
-  AuthorizeRequest1763801450000,
-  OutboxRetention1763801500000,
-  OutboxAcknowledgements1763801600000,
-  OutboxOwedAcknowledgements1763801800000,
-  CoreIdempotencyCaller1763802200000,
-];
+/** Core's tables: the private schema, the outbox, idempotency keys (core's sql/ files: CORE_SQL). */
+const CORE_MIGRATIONS: Function[] = [CoreTables1763802800100];
 
 const HMAC_BLOCK = 64;
 
@@ -199,26 +182,40 @@ async function transferOwnership(client: pg.Client): Promise<void> {
 }
 
 /**
- * The DataSource that runs the migrations, at start-up and in the migrations CLI: the owner URL, every
- * lib's migrations between core's first and last ones, each in its own transaction, and every object
- * they create owned by the owner role, whoever the login is.
+ * The DataSource that runs the migrations, at start-up and in the migrations CLI: the owner URL, core's
+ * and every lib's migrations (in timestamp order), each in its own transaction, and every object they
+ * create owned by the owner role, whoever the login is.
  */
-export function migrationDataSourceOptions(url: string, migrations: Function[]): DataSourceOptions {
+export function migrationDataSourceOptions(url: string, libs: readonly LibDatabase[]): DataSourceOptions {
   return {
     type: 'postgres',
     url,
     extra: { max: 1, options: `-c role=${OWNER_ROLE}`, application_name: 'storefront-migrations' },
-    migrations: [...CORE_MIGRATIONS, ...migrations, ...LAST_MIGRATIONS],
+    migrations: [...CORE_MIGRATIONS, ...libs.flatMap((lib) => lib.migrations)],
     migrationsTransactionMode: 'each',
     logging: false,
   };
 }
 
-async function runMigrations(url: string, migrations: Function[]): Promise<void> {
-  const dataSource = new DataSource(migrationDataSourceOptions(url, migrations));
+/**
+ * The pending migrations, then every lib's sql/ files (applyDeclaredSql): when a migration ran, or
+ * when the files differ from the ones last applied.
+ */
+export async function migrateAndDeclare<T>(
+  dataSource: DataSource,
+  libs: readonly LibDatabase[],
+  migrate: () => Promise<T[]>,
+): Promise<T[]> {
+  const ran = await migrate();
+  await applyDeclaredSql(dataSource, libs, { force: ran.length > 0 });
+  return ran;
+}
+
+async function runMigrations(url: string, libs: readonly LibDatabase[]): Promise<void> {
+  const dataSource = new DataSource(migrationDataSourceOptions(url, libs));
   await dataSource.initialize();
   try {
-    await dataSource.runMigrations({ transaction: 'each' });
+    await migrateAndDeclare(dataSource, libs, () => dataSource.runMigrations({ transaction: 'each' }));
   } finally {
     await dataSource.destroy();
   }
@@ -321,14 +318,15 @@ export async function lockForMigrations(config: DatabaseConfig): Promise<Migrati
 /**
  * Everything the database needs before the application connects, through the administrative login
  * of DATABASE_URL (or DATABASE_OWNER_URL), which is closed afterwards: the database, the roles and
- * their grants, the migrations (run as the owner role, under an advisory lock so instances starting
- * together apply each once), and the installation's request-binding key (put on `config`).
+ * their grants, the migrations and then every lib's sql/ files (run as the owner role, under an
+ * advisory lock so instances starting together apply each once), and the installation's
+ * request-binding key (put on `config`).
  */
-export async function prepareDatabase(config: DatabaseConfig, migrations: Function[]): Promise<void> {
+export async function prepareDatabase(config: DatabaseConfig, libs: readonly LibDatabase[]): Promise<void> {
   await prepareServer(config);
   const lock = await lockForMigrations(config);
   try {
-    await runMigrations(config.ownerDatabaseUrl, migrations);
+    await runMigrations(config.ownerDatabaseUrl, libs);
     config.requestBindingKey = await installationKey(lock.client, config);
   } catch (error) {
     throw error instanceof StartupError ? error : new StartupError(`Database preparation failed: ${(error as Error).message}`);

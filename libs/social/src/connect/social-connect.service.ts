@@ -48,7 +48,7 @@ type Query = Record<string, string | undefined>;
  * bound to the state (a secret in an HttpOnly cookie, its hash beside the state) and sent on to the
  * platform's consent page; the callback takes the state only for that browser, exchanges the code and
  * stores the account's tokens sealed. Neither the start nor the callback has a user: they call the
- * request role's definer functions (SocialConnectFunctions1763800900000), never the system role.
+ * request role's definer functions (libs/social/src/sql/accounts.sql), never the system role.
  */
 @Injectable()
 export class SocialConnectService {

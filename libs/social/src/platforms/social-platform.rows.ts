@@ -4,7 +4,7 @@ import { SOCIAL_PLATFORM_DEFINITIONS } from './registry.js';
 
 /**
  * Writes the registry's platforms into `social_platforms` at start, as the system: the rows the
- * database's foreign keys accept in `platform` columns (migration SocialPlatformsTable1763801600200).
+ * database's foreign keys accept in `platform` columns (social_platforms, libs/social/src/migrations).
  * Every process does it; an upsert, so processes starting together agree.
  */
 @Injectable()

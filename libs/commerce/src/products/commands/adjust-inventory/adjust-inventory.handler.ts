@@ -2,9 +2,8 @@ import { HttpStatus } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { ApiError, OutboxService } from '@app/core';
 import type { InventoryEventData } from '../../../events/commerce-events.js';
-import { MAX_STOCK } from '../../../migrations/1763800500000-rls-hardening.js';
 import { ProductRepository } from '../../product.repository.js';
-import { toProductView, type ProductView } from '../../product.js';
+import { MAX_STOCK, toProductView, type ProductView } from '../../product.js';
 import { AdjustInventoryCommand } from './adjust-inventory.command.js';
 
 /** Stock by `delta` or to an absolute `quantity`; never below zero (409 OUT_OF_STOCK), safe under concurrency. */
