@@ -2,7 +2,7 @@ import { Injectable, SetMetadata, type CallHandler, type ExecutionContext, type 
 import { Reflector } from '@nestjs/core';
 import type { FastifyRequest } from 'fastify';
 import { from, lastValueFrom, type Observable } from 'rxjs';
-import { TenantDb } from '../database/scoped-db.js';
+import { TenantDb } from '../tenancy/db-handles.js';
 
 export const FUNCTIONS_PREFIX = '/functions/v1';
 
