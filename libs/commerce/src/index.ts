@@ -1,7 +1,4 @@
-export * from './access/current-store-access.decorator.js';
-export * from './access/store-access.js';
-export * from './access/store-access.guard.js';
-export * from './access/store-access.module.js';
+import './store-resources.js';
 export * from './commerce.module.js';
 export * from './migrations/1763800200000-stores-and-members.js';
 export * from './stores/store.js';

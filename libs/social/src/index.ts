@@ -1,3 +1,4 @@
+import './store-resources.js';
 export * from './platform-text.js';
 export * from './platforms/registry.js';
 export * from './platform-fields.js';

@@ -1,7 +1,6 @@
 import { BullModule } from '@nestjs/bull';
 import { Module } from '@nestjs/common';
-import { StoreAccessModule } from '@app/commerce';
-import { httpConfig, SafeHttpClient } from '@app/core';
+import { httpConfig, SafeHttpClient, StoreAccessModule } from '@app/core';
 import { WebhooksModule } from '@app/webhooks';
 import { AccountTokens } from './accounts/account-tokens.js';
 import { SocialConnectController } from './connect/social-connect.controller.js';

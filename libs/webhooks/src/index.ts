@@ -1,3 +1,4 @@
+import './store-resources.js';
 export * from './deliveries/delivery-queue.js';
 export * from './deliveries/delivery.worker.js';
 export * from './deliveries/delivery-retention.js';

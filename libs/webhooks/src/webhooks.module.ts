@@ -1,6 +1,6 @@
 import { BullModule } from '@nestjs/bull';
 import { Module } from '@nestjs/common';
-import { StoreAccessModule } from '@app/commerce';
+import { StoreAccessModule } from '@app/core';
 import { DeliveryQueue, DELIVERY_QUEUE } from './deliveries/delivery-queue.js';
 import { DeliveryRetention } from './deliveries/delivery-retention.js';
 import { DeliveryRepository } from './deliveries/delivery.repository.js';
