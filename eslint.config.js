@@ -50,13 +50,13 @@ const SYSTEM_DB_USERS = [
   'libs/core/src/scheduling/retention-sweep.ts',
   'libs/mail/src/delivery/mail-relay.ts',
   'libs/mail/src/delivery/mail-retention.ts',
+  'libs/notifications/src/notification.repository.ts',
   'libs/social/src/platforms/social-platform.rows.ts',
   'libs/social/src/publishing/scheduled-post.worker.ts',
   'libs/social/src/social.repository.ts',
   'libs/webhooks/src/deliveries/delivery-retention.ts',
   'libs/webhooks/src/deliveries/delivery.repository.ts',
   'libs/webhooks/src/deliveries/delivery.worker.ts',
-  'libs/webhooks/src/notifications/notification.repository.ts',
   'libs/webhooks/src/webhooks/webhook.repository.ts',
 ];
 

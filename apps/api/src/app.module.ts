@@ -32,6 +32,7 @@ import {
 } from '@app/commerce';
 import { AppThrottlerGuard, CoreModule, OutboxRelay, type Settings } from '@app/core';
 import { MagicLinkMail1763802000100, Mail1763801720000, MailModule } from '@app/mail';
+import { NotificationsModule } from '@app/notifications';
 import {
   SandboxPostFunction1763801100100,
   Social1763800700000,
@@ -113,6 +114,7 @@ export class AppModule implements OnApplicationBootstrap {
         CommerceModule,
         BillingModule,
         AiModule,
+        NotificationsModule,
         SocialModule,
         WebhooksModule,
       ],
