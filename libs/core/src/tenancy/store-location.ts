@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import { isUUID } from 'class-validator';
 import { storeResource, type StoreResource } from './store-resources.js';
 
-/** Where a store-scoped route names its store (the rule's part the caller lookup needs; commerce's @StoreScoped sets it). */
+/** Where a store-scoped route names its store (the rule's part the caller lookup needs; @StoreScoped sets it). */
 export interface StoreLocation {
   /**
    * A path parameter, a body field or a query parameter, by name; or the store of the product,

@@ -26,7 +26,7 @@ export function runsInRequestTransaction(reflector: Reflector, context: Executio
 
 /**
  * One transaction per /functions/v1 request, bound to the signed-in user's session for row-level
- * security (opened and bound by the JWT strategy, adopted by the scoped adapter; see db-scope.ts and
+ * security (opened and bound by the JWT strategy, adopted by the scoped adapter; see tenancy/scoped-transaction-adapter.ts and
  * request-transaction.ts). The handler's writes commit together when it returns and roll back
  * together when it throws.
  */
