@@ -5,7 +5,7 @@ import tseslint from 'typescript-eslint';
 /**
  * Which database a query runs on is chosen by type at the call site: `TenantDb` (the request role,
  * row-level security, bound to the caller), `SystemDb` (the service role: workers, sweeps, the boot)
- * or `ScopedDb` (steps both run). The raw handles stay inside libs/core/src/database.
+ * or `ScopedDb` (steps both run). The raw handles stay inside the tenancy module (libs/core/src/tenancy).
  */
 const DATABASE_HANDLES = [
   {
@@ -15,19 +15,28 @@ const DATABASE_HANDLES = [
   },
   {
     name: '@nestjs/typeorm',
-    importNames: ['InjectDataSource', 'InjectEntityManager'],
-    message: 'The connections are libs/core/src/database’s: query through TenantDb, SystemDb or ScopedDb.',
+    importNames: ['InjectDataSource', 'InjectEntityManager', 'getDataSourceToken', 'getEntityManagerToken'],
+    message: 'The connections are the tenancy module’s (libs/core/src/tenancy): query through TenantDb, SystemDb or ScopedDb.',
   },
-  { name: '@app/core', importNames: ['SERVICE_CONNECTION'], message: 'The service connection is for the system scope only: use SystemDb.' },
+  {
+    name: '@app/core',
+    importNames: ['SERVICE_CONNECTION', 'Connections', 'ConnectionsModule', 'serviceDataSource'],
+    message: 'The connections stay inside libs/core/src/tenancy: query through TenantDb, SystemDb or ScopedDb.',
+  },
 ];
+/** The tenancy module's private files: the connections (the service login's among them) and the adapter that picks one. */
+const CONNECTIONS_PATTERN = {
+  group: ['**/tenancy/connections.js', '**/tenancy/connections.module.js', '**/tenancy/scoped-transaction-adapter.js'],
+  message: 'The connections stay inside libs/core/src/tenancy: query through TenantDb, SystemDb or ScopedDb.',
+};
 const SYSTEM_DB = {
   name: '@app/core',
   importNames: ['SystemDb'],
   message:
     'SystemDb runs as the service login, for workers, sweeps and the boot only: list the file in eslint.config.js (SYSTEM_DB_USERS) if it is one.',
 };
-const SYSTEM_DB_PATTERN = { group: ['**/database/scoped-db.js'], importNames: ['SystemDb'], message: SYSTEM_DB.message };
-/** The files that may query as the system (beside libs/core/src/database), each a worker, a sweep, the boot or a repository's worker-only methods. */
+const SYSTEM_DB_PATTERN = { group: ['**/tenancy/db-handles.js'], importNames: ['SystemDb'], message: SYSTEM_DB.message };
+/** The files that may query as the system (beside libs/core/src/tenancy), each a worker, a sweep, the boot or a repository's worker-only methods. */
 const SYSTEM_DB_USERS = [
   'libs/auth/src/sessions/session.repository.ts',
   'libs/auth/src/users/admin-bootstrap.service.ts',
@@ -35,18 +44,19 @@ const SYSTEM_DB_USERS = [
   'libs/billing/src/credits.service.ts',
   'libs/core/src/core.module.ts',
   'libs/core/src/idempotency/idempotency.store.ts',
+  'libs/core/src/outbox/outbox-relay.ts',
   'libs/core/src/outbox/outbox-retention.ts',
   'libs/core/src/outbox/store-event-subscribers.ts',
   'libs/core/src/scheduling/retention-sweep.ts',
   'libs/mail/src/delivery/mail-relay.ts',
   'libs/mail/src/delivery/mail-retention.ts',
+  'libs/notifications/src/notification.repository.ts',
   'libs/social/src/platforms/social-platform.rows.ts',
   'libs/social/src/publishing/scheduled-post.worker.ts',
   'libs/social/src/social.repository.ts',
   'libs/webhooks/src/deliveries/delivery-retention.ts',
   'libs/webhooks/src/deliveries/delivery.repository.ts',
   'libs/webhooks/src/deliveries/delivery.worker.ts',
-  'libs/webhooks/src/notifications/notification.repository.ts',
   'libs/webhooks/src/webhooks/webhook.repository.ts',
 ];
 
@@ -66,10 +76,15 @@ export default tseslint.config(
   },
   {
     files: ['libs/**/*.ts', 'apps/**/*.ts'],
-    ignores: ['**/*.spec.ts', '**/*.test-d.ts', 'libs/core/src/database/**', 'libs/core/src/index.ts'],
-    rules: { 'no-restricted-imports': ['error', { paths: [...DATABASE_HANDLES, SYSTEM_DB], patterns: [SYSTEM_DB_PATTERN] }] },
+    ignores: ['**/*.spec.ts', '**/*.test-d.ts', 'libs/core/src/tenancy/**', 'libs/core/src/index.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { paths: [...DATABASE_HANDLES, SYSTEM_DB], patterns: [SYSTEM_DB_PATTERN, CONNECTIONS_PATTERN] }],
+    },
   },
-  { files: SYSTEM_DB_USERS, rules: { 'no-restricted-imports': ['error', { paths: DATABASE_HANDLES }] } },
+  {
+    files: SYSTEM_DB_USERS,
+    rules: { 'no-restricted-imports': ['error', { paths: DATABASE_HANDLES, patterns: [CONNECTIONS_PATTERN] }] },
+  },
   // The generated client and the flows that drive it read every answer typed by the document: no
   // assertion, `any` or `!` may paper over a route whose schema is missing (docs/sdk.md).
   {
@@ -80,6 +95,4 @@ export default tseslint.config(
       '@typescript-eslint/no-non-null-assertion': 'error',
     },
   },
-  // The relay claims outbox rows on the service connection itself, outside any request.
-  { files: ['libs/core/src/outbox/outbox-relay.ts'], rules: { 'no-restricted-imports': 'off' } },
 );

@@ -21,7 +21,10 @@ export default defineConfig({
   resolve: {
     // The @app/<lib> aliases of tsconfig.json.
     alias: Object.fromEntries(
-      ['core', 'auth', 'commerce', 'ai', 'social', 'webhooks', 'billing', 'mail'].map((name) => [`@app/${name}`, lib(name)]),
+      ['core', 'auth', 'commerce', 'ai', 'social', 'webhooks', 'billing', 'mail', 'notifications'].map((name) => [
+        `@app/${name}`,
+        lib(name),
+      ]),
     ),
   },
   test: {

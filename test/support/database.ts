@@ -1,7 +1,9 @@
 import { getDataSourceToken } from '@nestjs/typeorm';
 import pg from 'pg';
 import type { DataSource } from 'typeorm';
-import { databaseConfig, derivedLoginUrl, SERVICE_CONNECTION, sessionProof } from '@app/core';
+import { databaseConfig, derivedLoginUrl, sessionProof } from '@app/core';
+// The service connection is the tenancy module's own (@app/core does not export it): tests reach it by its file.
+import { SERVICE_CONNECTION } from '../../libs/core/src/tenancy/connections.js';
 import { startApp, type TestApp } from './app.js';
 
 /**

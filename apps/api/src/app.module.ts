@@ -8,6 +8,7 @@ import { AppThrottlerGuard, CoreModule, OutboxRelay, type Settings } from '@app/
 import { MAIL_DATABASE, MailModule } from '@app/mail';
 import { SOCIAL_DATABASE, SocialModule } from '@app/social';
 import { WEBHOOKS_DATABASE, WebhooksModule } from '@app/webhooks';
+import { NotificationsModule } from '@app/notifications';
 import { QueueDashboard, QueueDashboardController } from './queue-dashboard.js';
 
 /**
@@ -48,6 +49,7 @@ export class AppModule implements OnApplicationBootstrap {
         CommerceModule,
         BillingModule,
         AiModule,
+        NotificationsModule,
         SocialModule,
         WebhooksModule,
       ],

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { StoreAccessModule } from '@app/commerce';
+import { StoreAccessModule } from '@app/core';
 import { CoverStore } from './covers/cover-store.js';
 import { CoversController } from './covers/covers.controller.js';
 import { AiFunctionRunner } from './functions/ai-function.runner.js';

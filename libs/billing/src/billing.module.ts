@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { StoreAccessModule } from '@app/commerce';
+import { StoreAccessModule } from '@app/core';
 import { CreditsController } from './credits.controller.js';
 import { CreditsService } from './credits.service.js';
 import { ChargeCreditsHandler, RefundCreditsHandler } from './credit-commands.handler.js';

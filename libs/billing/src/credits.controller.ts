@@ -1,8 +1,7 @@
 import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
 import { ApiExtraModels, ApiOperation, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import { Roles } from '@app/auth';
-import { StoreScoped } from '@app/commerce';
-import { ApiEnvelope, ApiErrorResponse, ApiFunctionRoute, NEXT_CURSOR } from '@app/core';
+import { ApiEnvelope, ApiErrorResponse, ApiFunctionRoute, NEXT_CURSOR, StoreScoped } from '@app/core';
 import { AI_FUNCTION_NAMES, CREDIT_COSTS, USAGE_WINDOW_SECONDS } from './credit-costs.js';
 import { LedgerEntryView } from './credit-ledger.js';
 import { CreditsQueryDto, GrantCreditsDto } from './credits.dto.js';

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { StoreAccessModule } from './access/store-access.module.js';
+import { StoreAccessModule } from '@app/core';
 import { ApiKeyRepository } from './api-keys/api-key.repository.js';
 import { ApiKeysController } from './api-keys/api-keys.controller.js';
 import { CreateApiKeyHandler } from './api-keys/commands/create-api-key.js';

@@ -1,8 +1,5 @@
 export * from './commerce.database.js';
-export * from './access/current-store-access.decorator.js';
-export * from './access/store-access.js';
-export * from './access/store-access.guard.js';
-export * from './access/store-access.module.js';
+import './store-resources.js';
 export * from './commerce.module.js';
 export * from './stores/store.js';
 export * from './events/commerce-events.js';

@@ -4,17 +4,12 @@ import { BullModule } from '@nestjs/bull';
 import { CqrsModule } from '@nestjs/cqrs';
 import { TerminusModule } from '@nestjs/terminus';
 import { ThrottlerModule } from '@nestjs/throttler';
-import { ClsPluginTransactional } from '@nestjs-cls/transactional';
 import { ClsModule } from 'nestjs-cls';
 import { LoggerModule } from 'nestjs-pino';
 import { ConfigModule } from './config/config.module.js';
 import { httpConfig, type HttpConfig } from './config/http.config.js';
 import type { Settings } from './config/settings.js';
 import { SecretBox } from './crypto/secret-box.js';
-import { DatabaseModule } from './database/database.module.js';
-import { DbScopes, ScopedTypeOrmAdapter } from './database/db-scope.js';
-import { ScopedDb, SystemDb, TenantDb } from './database/scoped-db.js';
-import { ApiKeyLookup, CallerLookup } from './database/caller-lookup.js';
 import { SafeHttpClient } from './http-client/safe-http-client.js';
 import { SAFE_HTTP_PROVIDERS } from './http-client/safe-http.providers.js';
 import { ErrorEnvelopeFilter } from './errors/error-envelope.filter.js';
@@ -35,6 +30,7 @@ import { redisConfig, type RedisConfig } from './redis/redis.config.js';
 import { RedisModule } from './redis/redis.module.js';
 import { AppThrottlerGuard, appThrottlers } from './throttling/app-throttler.guard.js';
 import { RedisThrottlerStorage } from './throttling/redis-throttler.storage.js';
+import { scopedTransactions, TenancyModule } from './tenancy/tenancy.module.js';
 import { TenantTransactionInterceptor } from './transactions/tenant-transaction.interceptor.js';
 
 /** Holds the throttler storage so ThrottlerModule's factory can inject it. */
@@ -63,7 +59,7 @@ export class CoreModule {
       imports: [
         ConfigModule.forRoot(settings),
         LoggerModule.forRoot(loggerParams(settings.get(loggingConfig))),
-        DatabaseModule,
+        TenancyModule,
         RedisModule,
         BullModule.forRootAsync({
           inject: [redisConfig.KEY],
@@ -72,7 +68,7 @@ export class CoreModule {
         ClsModule.forRoot({
           global: true,
           middleware: { mount: true },
-          plugins: [new ClsPluginTransactional({ imports: [DatabaseModule], adapter: new ScopedTypeOrmAdapter() })],
+          plugins: [scopedTransactions()],
         }),
         CqrsModule.forRoot(),
         TerminusModule,
@@ -89,12 +85,6 @@ export class CoreModule {
         StoreEventCounter,
         SecretBox,
         IdempotencyStore,
-        DbScopes,
-        TenantDb,
-        SystemDb,
-        ScopedDb,
-        CallerLookup,
-        ApiKeyLookup,
         AppThrottlerGuard,
         ...SAFE_HTTP_PROVIDERS,
         EventErrorLogger,
@@ -105,13 +95,7 @@ export class CoreModule {
         { provide: APP_INTERCEPTOR, useClass: IdempotencyInterceptor },
       ],
       exports: [
-        DatabaseModule,
-        DbScopes,
-        TenantDb,
-        SystemDb,
-        ScopedDb,
-        CallerLookup,
-        ApiKeyLookup,
+        TenancyModule,
         AppThrottlerGuard,
         MetricsService,
         OutboxService,

@@ -1,4 +1,5 @@
 export * from './social.database.js';
+import './store-resources.js';
 export * from './platform-text.js';
 export * from './platforms/registry.js';
 export * from './platform-fields.js';

@@ -1,8 +1,7 @@
 import { BullModule } from '@nestjs/bull';
 import { Module } from '@nestjs/common';
-import { StoreAccessModule } from '@app/commerce';
-import { httpConfig, SafeHttpClient } from '@app/core';
-import { WebhooksModule } from '@app/webhooks';
+import { httpConfig, SafeHttpClient, StoreAccessModule } from '@app/core';
+import { NotificationsModule } from '@app/notifications';
 import { AccountTokens } from './accounts/account-tokens.js';
 import { SocialConnectController } from './connect/social-connect.controller.js';
 import { SocialConnectService } from './connect/social-connect.service.js';
@@ -20,7 +19,7 @@ import { SocialRepository } from './social.repository.js';
 
 /** Social connect (OAuth + PKCE), connected accounts, publishing now, scheduling and cancelling. */
 @Module({
-  imports: [StoreAccessModule, WebhooksModule, BullModule.registerQueue({ name: SOCIAL_POST_QUEUE })],
+  imports: [StoreAccessModule, NotificationsModule, BullModule.registerQueue({ name: SOCIAL_POST_QUEUE })],
   controllers: [SocialConnectController, SocialPublishController, SocialSandboxController],
   providers: [
     { provide: SOCIAL_PLATFORMS_REGISTRY, inject: [socialConfig.KEY, httpConfig.KEY, SafeHttpClient], useFactory: buildPlatformRegistry },

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { type Cursor, Databases, queryRows, ScopedDb, SystemDb, TenantDb } from '@app/core';
+import { type Cursor, queryRows, ScopedDb, SystemDb, TenantDb } from '@app/core';
 import type { SocialPlatformId } from './platforms/registry.js';
 import type { PostContent, TokenSet } from './platforms/social-platform.js';
 import type { PostStatus } from './social.dto.js';
@@ -100,7 +100,6 @@ export class SocialRepository {
     private readonly db: TenantDb,
     private readonly system: SystemDb,
     private readonly scoped: ScopedDb,
-    private readonly databases: Databases,
   ) {}
 
   // ——— Connect states ———
@@ -123,7 +122,7 @@ export class SocialRepository {
    * null for an unknown or already taken state.
    */
   async startState(stateHash: string, browserSecret: string): Promise<StartedState | null> {
-    const rows: StartedState[] = await this.databases.request.query('SELECT * FROM app_start_connect($1, $2)', [stateHash, browserSecret]);
+    const rows: StartedState[] = await this.db.unbound.query('SELECT * FROM app_start_connect($1, $2)', [stateHash, browserSecret]);
     return rows[0] ?? null;
   }
 
@@ -133,7 +132,7 @@ export class SocialRepository {
    * for an unknown or already taken state.
    */
   async takeState(stateHash: string, browserSecret: string | null, completion: string | null): Promise<TakenState | null> {
-    const rows: TakenState[] = await this.databases.request.query('SELECT * FROM app_take_connect_state($1, $2, $3)', [
+    const rows: TakenState[] = await this.db.unbound.query('SELECT * FROM app_take_connect_state($1, $2, $3)', [
       stateHash,
       browserSecret,
       completion,
@@ -146,7 +145,7 @@ export class SocialRepository {
    * platform again replaces the store's account for it); null when the state is no longer taken.
    */
   async completeConnect(stateHash: string, completion: string, account: NewAccount): Promise<string | null> {
-    const rows: { account_id: string | null }[] = await this.databases.request.query(
+    const rows: { account_id: string | null }[] = await this.db.unbound.query(
       'SELECT app_complete_connect($1, $2, $3, $4, $5, $6, $7, $8, $9) AS account_id',
       [
         stateHash,

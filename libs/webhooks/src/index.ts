@@ -1,14 +1,13 @@
 export * from './webhooks.database.js';
+import './store-resources.js';
 export * from './deliveries/delivery-queue.js';
 export * from './deliveries/delivery.worker.js';
 export * from './deliveries/delivery-retention.js';
 export * from './signing/webhook-signature.js';
 export * from './webhooks.module.js';
-export * from './notifications/notification.repository.js';
 export * from './deliveries/endpoint-gate.js';
 export * from './events/store-event-catalog.js';
 export * from './events/store-event-openapi.js';
 export * from './dispatch/webhook-dispatch.saga.js';
-export * from './notifications/stock-notifications.saga.js';
 export * from './dispatch/dispatch-webhook/dispatch-webhook.handler.js';
 export * from './webhooks.config.js';

@@ -1,6 +1,7 @@
 import { BullModule } from '@nestjs/bull';
 import { Module } from '@nestjs/common';
-import { StoreAccessModule } from '@app/commerce';
+import { StoreAccessModule } from '@app/core';
+import { NotificationsModule } from '@app/notifications';
 import { DeliveryQueue, DELIVERY_QUEUE } from './deliveries/delivery-queue.js';
 import { DeliveryRetention } from './deliveries/delivery-retention.js';
 import { DeliveryRepository } from './deliveries/delivery.repository.js';
@@ -10,11 +11,6 @@ import { ListStoreEventsHandler } from './events/list-store-events/list-store-ev
 import { StoreEventsController } from './events/store-events.controller.js';
 import { DispatchWebhookHandler } from './dispatch/dispatch-webhook/dispatch-webhook.handler.js';
 import { WebhookDispatchSaga } from './dispatch/webhook-dispatch.saga.js';
-import { NotifyOutOfStockHandler } from './notifications/commands/notify-out-of-stock/notify-out-of-stock.handler.js';
-import { NotificationRepository } from './notifications/notification.repository.js';
-import { NotificationsController } from './notifications/notifications.controller.js';
-import { NotificationQueryHandlers } from './notifications/queries/index.js';
-import { StockNotificationsSaga } from './notifications/stock-notifications.saga.js';
 import { WebhookCommandHandlers } from './webhooks/commands/index.js';
 import { DeliveryStarter } from './webhooks/delivery-starter.js';
 import { WebhookQueryHandlers } from './webhooks/queries/index.js';
@@ -26,31 +22,27 @@ import { WebhooksController } from './webhooks/webhooks.controller.js';
 
 /**
  * Webhook registration, the store event catalog, the dispatch saga (store events → deliveries), signed
- * deliveries with retries, disabling, and merchant notifications (with the out-of-stock saga).
+ * deliveries with retries, and disabling (with a merchant notification, through @app/notifications).
  */
 @Module({
-  imports: [StoreAccessModule, BullModule.registerQueue({ name: DELIVERY_QUEUE })],
-  controllers: [WebhooksController, WebhookDeliveriesController, NotificationsController, StoreEventsController],
+  imports: [StoreAccessModule, NotificationsModule, BullModule.registerQueue({ name: DELIVERY_QUEUE })],
+  controllers: [WebhooksController, WebhookDeliveriesController, StoreEventsController],
   providers: [
     WebhookRepository,
     DeliveryRepository,
-    NotificationRepository,
     DeliveryQueue,
     EndpointGate,
     DeliveryWorker,
     DeliveryRetention,
     WebhookDispatchSaga,
     DispatchWebhookHandler,
-    StockNotificationsSaga,
-    NotifyOutOfStockHandler,
     WebhookSecrets,
     WebhookUrlChecker,
     DeliveryStarter,
     ...WebhookCommandHandlers,
     ...WebhookQueryHandlers,
-    ...NotificationQueryHandlers,
     ListStoreEventsHandler,
   ],
-  exports: [DeliveryQueue, DeliveryWorker, DeliveryRetention, NotificationRepository],
+  exports: [DeliveryQueue, DeliveryWorker, DeliveryRetention],
 })
 export class WebhooksModule {}

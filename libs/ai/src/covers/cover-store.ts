@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { Databases, type HttpConfig, httpConfig, queryRows, TenantDb } from '@app/core';
+import { type HttpConfig, httpConfig, queryRows, TenantDb } from '@app/core';
 import { COVER_HEIGHT, COVER_WIDTH } from '../images/cover-renderer.js';
 
 export const COVERS_PATH = 'media/covers';
@@ -10,7 +10,6 @@ export const COVERS_PATH = 'media/covers';
 export class CoverStore {
   constructor(
     private readonly db: TenantDb,
-    private readonly databases: Databases,
     @Inject(httpConfig.KEY) private readonly config: HttpConfig,
   ) {}
 
@@ -29,7 +28,7 @@ export class CoverStore {
   /** A cover by its id, for anyone holding the URL (the id is unguessable, like a CDN object's). */
   async find(id: string): Promise<{ contentType: string; bytes: Buffer } | null> {
     // No user here: the request login, outside any transaction, may call only the narrow function.
-    const [row]: { content_type: string; bytes: Buffer }[] = await this.databases.request.query(`SELECT * FROM app_cover($1)`, [id]);
+    const [row]: { content_type: string; bytes: Buffer }[] = await this.db.unbound.query(`SELECT * FROM app_cover($1)`, [id]);
     return row ? { contentType: row.content_type, bytes: row.bytes } : null;
   }
 }

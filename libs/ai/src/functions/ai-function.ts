@@ -1,8 +1,7 @@
 import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
 import { Command } from '@nestjs/cqrs';
 import type { FastifyRequest } from 'fastify';
-import type { StoreAccess } from '@app/commerce';
-import { actorOf, requireRequestPrincipal } from '@app/core';
+import { actorOf, requireRequestPrincipal, type StoreAccess } from '@app/core';
 
 /**
  * What an AI function declares beside its command: its route name (`POST /functions/v1/<name>`),

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Databases, hashToken, queryRows, randomToken, TenantDb } from '@app/core';
+import { hashToken, queryRows, randomToken, RequestBinding, TenantDb } from '@app/core';
 import { AUTH_CODE_TTL_SECONDS, type PkceChallenge } from './pkce.dto.js';
 
 /** What a PKCE flow signs in by: an e-mailed link's type, or Google. */
@@ -20,7 +20,7 @@ type CodeSource = { linkHash: Buffer } | { kind: FlowKind; pkce: PkceChallenge }
 export class FlowStates {
   constructor(
     private readonly db: TenantDb,
-    private readonly databases: Databases,
+    private readonly binding: RequestBinding,
   ) {}
 
   /** The challenge waits for the link of `linkHash` (a token issued in this transaction) as long as the link lives. */
@@ -31,7 +31,7 @@ export class FlowStates {
       pkce.challenge,
       pkce.method,
       ttlSeconds,
-      this.databases.ticket('flow-link', linkHash.toString('hex')),
+      this.binding.ticket('flow-link', linkHash.toString('hex')),
     ]);
   }
 
@@ -53,7 +53,7 @@ export class FlowStates {
         byLink ? null : source.pkce.method,
         hashToken(code),
         AUTH_CODE_TTL_SECONDS,
-        this.databases.ticket('flow-code', userId),
+        this.binding.ticket('flow-code', userId),
       ],
     );
     return row.issued ? code : null;

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Databases, hashToken, queryRows, type Role, TenantDb } from '@app/core';
+import { hashToken, queryRows, RequestBinding, type Role, TenantDb } from '@app/core';
 import type { SessionMeta } from './session.repository.js';
 
 export interface NewAccount {
@@ -56,7 +56,7 @@ export type Rotation =
 export class AuthStore {
   constructor(
     private readonly db: TenantDb,
-    private readonly databases: Databases,
+    private readonly binding: RequestBinding,
   ) {}
 
   async createAccount(account: NewAccount): Promise<CreatedAccount> {
@@ -71,7 +71,7 @@ export class AuthStore {
         account.provider,
         account.storeId,
         account.confirmed,
-        this.databases.ticket('create-user', account.email.toLowerCase()),
+        this.binding.ticket('create-user', account.email.toLowerCase()),
       ],
     );
     if (row.outcome === 'created' || row.outcome === 'unconfirmed') return { outcome: row.outcome, userId: row.user_id! };
@@ -83,7 +83,7 @@ export class AuthStore {
     const [row] = await queryRows<{ user_id: string; password_hash: string | null; email_confirmed: boolean }>(
       this.db.tx,
       'SELECT * FROM auth_password_candidate($1, $2)',
-      [email, this.databases.ticket('sign-in', email.toLowerCase())],
+      [email, this.binding.ticket('sign-in', email.toLowerCase())],
     );
     return row ? { userId: row.user_id, passwordHash: row.password_hash, emailConfirmed: row.email_confirmed } : null;
   }
@@ -93,7 +93,7 @@ export class AuthStore {
     const [row] = await queryRows<{ user_id: string; recipient: string; email: string; new_email: string | null }>(
       this.db.tx,
       'SELECT * FROM auth_issue_token($1, $2, $3, $4, $5, $6)',
-      [email, kind, tokenHash, codeHash, ttlSeconds, this.databases.ticket('issue-token', `${email.toLowerCase()}:${kind}`)],
+      [email, kind, tokenHash, codeHash, ttlSeconds, this.binding.ticket('issue-token', `${email.toLowerCase()}:${kind}`)],
     );
     return row ? { userId: row.user_id, recipient: row.recipient, email: row.email, newEmail: row.new_email } : null;
   }
@@ -109,7 +109,7 @@ export class AuthStore {
     ttlSeconds: number,
     anyAccount: boolean,
   ): Promise<IssuedToken | null> {
-    const ticket = this.databases.ticket('issue-token', `${email.toLowerCase()}:magiclink`);
+    const ticket = this.binding.ticket('issue-token', `${email.toLowerCase()}:magiclink`);
     const [row] = await queryRows<{ user_id: string; email: string }>(
       this.db.tx,
       'SELECT * FROM auth_issue_magic_link($1, $2, $3, $4, $5, $6)',
@@ -129,7 +129,7 @@ export class AuthStore {
         byCode ? null : proof.tokenHash,
         byCode ? proof.email : null,
         byCode ? proof.codeHash : null,
-        byCode ? this.databases.ticket('verify-code', `${proof.email.toLowerCase()}:${kind}`) : null,
+        byCode ? this.binding.ticket('verify-code', `${proof.email.toLowerCase()}:${kind}`) : null,
       ],
     );
     return row.outcome === 'verified'
@@ -157,7 +157,7 @@ export class AuthStore {
     const [row] = await queryRows<{ outcome: 'changed' | 'reauthentication_needed' }>(
       this.db.tx,
       'SELECT * FROM auth_set_password($1, $2, $3)',
-      [passwordHash, recentSeconds, this.databases.ticket('set-password', userId)],
+      [passwordHash, recentSeconds, this.binding.ticket('set-password', userId)],
     );
     return row.outcome;
   }
@@ -173,7 +173,7 @@ export class AuthStore {
     const [row] = await queryRows<{ outcome: 'requested' | 'email_taken' }>(
       this.db.tx,
       'SELECT * FROM auth_request_email_change($1, $2, $3, $4, $5)',
-      [newEmail, tokenHash, codeHash, ttlSeconds, this.databases.ticket('email-change', `${userId}:${newEmail.toLowerCase()}`)],
+      [newEmail, tokenHash, codeHash, ttlSeconds, this.binding.ticket('email-change', `${userId}:${newEmail.toLowerCase()}`)],
     );
     return row.outcome;
   }
@@ -183,7 +183,7 @@ export class AuthStore {
     const [row] = await queryRows<{ outcome: 'changed' | 'email_taken'; old_email: string }>(
       this.db.tx,
       'SELECT * FROM auth_change_email($1, $2)',
-      [newEmail, this.databases.ticket('email-change-now', `${userId}:${newEmail.toLowerCase()}`)],
+      [newEmail, this.binding.ticket('email-change-now', `${userId}:${newEmail.toLowerCase()}`)],
     );
     return row.outcome === 'changed' ? { outcome: 'changed', oldEmail: row.old_email } : { outcome: 'email_taken' };
   }
@@ -195,7 +195,7 @@ export class AuthStore {
       hashToken(refreshToken),
       meta.userAgent ?? null,
       meta.ip ?? null,
-      this.databases.ticket('open-session', userId),
+      this.binding.ticket('open-session', userId),
     ]);
     return row.session_id;
   }
@@ -232,7 +232,7 @@ export class AuthStore {
     const [row] = await queryRows<{ user_id: string }>(this.db.tx, 'SELECT auth_google_account($1, $2, $3) AS user_id', [
       email,
       fullName,
-      this.databases.ticket('google', email.toLowerCase()),
+      this.binding.ticket('google', email.toLowerCase()),
     ]);
     return row.user_id;
   }

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { Databases, DbScopes, GoTrueError, randomToken, type Role, TenantDb, type UserPrincipal } from '@app/core';
+import { DbScopes, GoTrueError, randomToken, RequestBinding, type Role, TenantDb, type UserPrincipal } from '@app/core';
 import { toUserView, type UserView } from '../users/user.js';
 import { UserRepository } from '../users/user.repository.js';
 import { AccessTokenService, ACCESS_TOKEN_TTL_SECONDS } from './access-token.service.js';
@@ -21,7 +21,7 @@ export class SessionOpener {
     private readonly tokens: AccessTokenService,
     @Inject(authConfig.KEY) private readonly config: AuthConfig,
     private readonly scopes: DbScopes,
-    private readonly databases: Databases,
+    private readonly binding: RequestBinding,
     private readonly db: TenantDb,
   ) {}
 
@@ -34,13 +34,13 @@ export class SessionOpener {
   async openBound(userId: string, email: string, role: Role, refreshToken: string, meta: SessionMeta): Promise<UserPrincipal> {
     const sessionId = await this.store.openSession(userId, refreshToken, meta);
     const principal: UserPrincipal = { kind: 'user', userId, email, role, sessionId };
-    await this.databases.bind(this.db.tx, principal);
+    await this.binding.bind(this.db.tx, principal);
     return principal;
   }
 
   /** Binds the transaction to an open session (a refresh's). */
   bind(principal: UserPrincipal): Promise<void> {
-    return this.databases.bind(this.db.tx, principal);
+    return this.binding.bind(this.db.tx, principal);
   }
 
   /** A new session for a user just proven, answered; inside an anonymous transaction. */

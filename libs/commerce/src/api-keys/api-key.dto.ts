@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayNotEmpty, ArrayUnique, IsArray, IsIn, IsISO8601, IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
-import { PERMISSIONS, type Permission } from '../access/store-access.js';
+import { type Permission, PERMISSIONS } from '@app/core';
 
 export class CreateApiKeyDto {
   @ApiProperty({

@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { queryRows, TenantDb, type Cursor } from '@app/core';
-import type { Permission } from '../access/store-access.js';
+import { type Cursor, type Permission, queryRows, TenantDb } from '@app/core';
 import { API_KEY_COLUMNS, type ApiKeyRow } from './api-key.js';
 
 /** Store keys, under the caller's row-level security: only a store's owners (and the admin) see or change them. */

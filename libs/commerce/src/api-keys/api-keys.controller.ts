@@ -10,9 +10,9 @@ import {
   ApiPage,
   CurrentUser,
   PageQueryDto,
+  StoreScoped,
   type UserPrincipal,
 } from '@app/core';
-import { StoreScoped } from '../access/store-access.guard.js';
 import { CreateApiKeyDto } from './api-key.dto.js';
 import { ApiKeyView } from './api-key.js';
 import { CreateApiKeyCommand } from './commands/create-api-key.js';

@@ -1,14 +1,14 @@
 import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
-import { ApiEnvelope, ApiErrorResponse, ApiFunctionRoute, ApiPage } from '@app/core';
-import { StoreScoped } from '../access/store-access.guard.js';
+import { ApiEnvelope, ApiErrorResponse, ApiFunctionRoute, ApiPage, StoreScoped } from '@app/core';
 import { CreateCustomerCommand } from './commands/create-customer/create-customer.command.js';
 import { UpdateCustomerCommand } from './commands/update-customer/update-customer.command.js';
 import { CreateCustomerDto, ListCustomersQuery as ListCustomersParams, UpdateCustomerDto } from './customer.dto.js';
 import { CustomerView } from './customer.js';
 import { GetCustomerQuery } from './queries/get-customer/get-customer.query.js';
 import { ListCustomersQuery } from './queries/list-customers/list-customers.query.js';
+import '../store-resources.js'; // registers the store resource its routes name (customer) before they are declared
 
 const EMAIL_TAKEN = ApiErrorResponse(409, 'Another customer of the store has this e-mail (compared regardless of case)', {
   code: 'CONFLICT',

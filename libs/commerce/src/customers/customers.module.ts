@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { StoreAccessModule } from '../access/store-access.module.js';
+import { StoreAccessModule } from '@app/core';
 import { CustomerCommandHandlers } from './commands/index.js';
 import { CustomerRepository } from './customer.repository.js';
 import { CustomersController } from './customers.controller.js';

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayUnique, IsArray, IsEmail, IsIn, IsOptional, IsUrl, MaxLength } from 'class-validator';
-import { PERMISSIONS, type Permission } from '../access/store-access.js';
+import { type Permission, PERMISSIONS } from '@app/core';
 
 export class UpdateMemberDto {
   @ApiProperty({

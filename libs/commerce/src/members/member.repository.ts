@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { type Cursor, hashToken, queryRows, TenantDb } from '@app/core';
-import type { Permission } from '../access/store-access.js';
+import { type Cursor, hashToken, type Permission, queryRows, TenantDb } from '@app/core';
 import type { MemberRow } from './member.js';
 
 const COLUMNS = 'id, store_id, email, user_id, permissions, status, invite_expires_at, accepted_at, created_at, updated_at';

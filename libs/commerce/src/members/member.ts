@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { PERMISSIONS, type Permission } from '../access/store-access.js';
+import { type Permission, PERMISSIONS } from '@app/core';
 
 export interface MemberRow {
   id: string;

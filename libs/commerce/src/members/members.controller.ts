@@ -11,9 +11,9 @@ import {
   type HttpConfig,
   httpConfig,
   PageQueryDto,
+  StoreScoped,
   type UserPrincipal,
 } from '@app/core';
-import { StoreScoped } from '../access/store-access.guard.js';
 import { InviteMemberCommand } from './commands/invite-member/invite-member.command.js';
 import { RemoveMemberCommand } from './commands/remove-member/remove-member.command.js';
 import { UpdateMemberCommand } from './commands/update-member/update-member.command.js';

@@ -8,22 +8,23 @@ import {
   ApiFunctionRoute,
   ApiPage,
   CurrentPrincipal,
+  CurrentStoreAccess,
   CurrentUser,
   type RequestPrincipal,
+  type StoreAccess,
+  StoreScoped,
   type UserPrincipal,
 } from '@app/core';
 import { Roles } from '@app/auth';
-import type { StoreAccess } from '../access/store-access.js';
-import { StoreScoped } from '../access/store-access.guard.js';
 import { ChangeOrderStatusCommand } from './commands/change-order-status/change-order-status.command.js';
 import { PlaceOrderCommand } from './commands/place-order/place-order.command.js';
-import { CurrentStoreAccess } from '../access/current-store-access.decorator.js';
 import { ListOrdersQuery as ListOrdersParams, PlaceOrderDto, UpdateOrderDto } from './order.dto.js';
 import { ORDER_STATUSES } from './order-status.js';
 import { OrderView } from './order.js';
 import { GetOrderQuery } from './queries/get-order/get-order.query.js';
 import { ListMyOrdersQuery } from './queries/list-my-orders/list-my-orders.query.js';
 import { ListStoreOrdersQuery } from './queries/list-store-orders/list-store-orders.query.js';
+import '../store-resources.js'; // registers the store resource its routes name (order) before they are declared
 
 const PRODUCT_ID_EXAMPLE = '9a1b2c3d-4e5f-4a6b-8c7d-0e1f2a3b4c5d';
 const STATUS_MACHINE =

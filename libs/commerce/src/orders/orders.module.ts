@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { StoreAccessModule } from '../access/store-access.module.js';
+import { StoreAccessModule } from '@app/core';
 import { ProductRepository } from '../products/product.repository.js';
 import { OrderCommandHandlers } from './commands/index.js';
 import { OrderRepository } from './order.repository.js';

@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import type { StoreAccess } from '../access/store-access.js';
+import type { StoreAccess } from '@app/core';
 import type { ProductEventData } from '../events/commerce-events.js';
 
 /**

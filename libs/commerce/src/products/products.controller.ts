@@ -1,10 +1,15 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
-import { ApiEnvelope, ApiErrorDetailsResponse, ApiFunctionRoute, ApiPage } from '@app/core';
-import { CurrentStoreAccess } from '../access/current-store-access.decorator.js';
-import type { StoreAccess } from '../access/store-access.js';
-import { StoreScoped } from '../access/store-access.guard.js';
+import {
+  ApiEnvelope,
+  ApiErrorDetailsResponse,
+  ApiFunctionRoute,
+  ApiPage,
+  CurrentStoreAccess,
+  type StoreAccess,
+  StoreScoped,
+} from '@app/core';
 import { AdjustInventoryCommand } from './commands/adjust-inventory/adjust-inventory.command.js';
 import { CreateProductCommand } from './commands/create-product/create-product.command.js';
 import { DeleteProductCommand } from './commands/delete-product/delete-product.command.js';
@@ -13,6 +18,7 @@ import { AdjustInventoryDto, CreateProductDto, ListProductsQuery as ListProducts
 import { ProductView, seesActiveProductsOnly } from './product.js';
 import { GetProductQuery } from './queries/get-product/get-product.query.js';
 import { ListProductsQuery } from './queries/list-products/list-products.query.js';
+import '../store-resources.js'; // registers the store resource its routes name (product) before they are declared
 
 /**
  * The catalog: team members need the `catalog` permission to change it, and to see drafts and

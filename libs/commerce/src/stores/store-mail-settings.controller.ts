@@ -1,9 +1,8 @@
 import { Body, Controller, Get, Param, Patch } from '@nestjs/common';
 import { ApiOperation, ApiParam, ApiProperty, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
 import { IsBoolean, IsOptional } from 'class-validator';
-import { ApiEnvelope, ApiFunctionRoute } from '@app/core';
+import { ApiEnvelope, ApiFunctionRoute, StoreScoped } from '@app/core';
 import { MailSettings, type StoreMailSettings } from '@app/mail';
-import { StoreScoped } from '../access/store-access.guard.js';
 
 /** Which of a store's notices are e-mailed, as the API returns them (`StoreMailSettingsView`). */
 export class StoreMailSettingsView implements StoreMailSettings {

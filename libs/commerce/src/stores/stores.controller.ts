@@ -1,9 +1,17 @@
 import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
-import { ApiEnvelope, ApiErrorResponse, ApiFunctionRoute, ApiPage, CurrentUser, PageQueryDto, type UserPrincipal } from '@app/core';
+import {
+  ApiEnvelope,
+  ApiErrorResponse,
+  ApiFunctionRoute,
+  ApiPage,
+  CurrentUser,
+  PageQueryDto,
+  StoreScoped,
+  type UserPrincipal,
+} from '@app/core';
 import { Roles } from '@app/auth';
-import { StoreScoped } from '../access/store-access.guard.js';
 import { CreateStoreCommand } from './commands/create-store/create-store.command.js';
 import { UpdateStoreCommand } from './commands/update-store/update-store.command.js';
 import { GetStoreQuery } from './queries/get-store/get-store.query.js';

@@ -1,4 +1,4 @@
-import type { Principal } from '../auth-context/principal.js';
+import type { Principal } from '../tenancy/principal.js';
 
 /**
  * Whose `Idempotency-Key`s a request uses: keys are remembered per caller, so two callers never share

@@ -2,8 +2,8 @@ import { Inject, Injectable, Logger, type BeforeApplicationShutdown, type OnAppl
 import { Propagation } from '@nestjs-cls/transactional';
 import { runtimeConfig, type RuntimeConfig } from '../config/runtime.config.js';
 import { SecretBox } from '../crypto/secret-box.js';
-import { TenantDb, SystemDb } from '../database/scoped-db.js';
-import { queryRows } from '../database/query-rows.js';
+import { TenantDb, SystemDb } from '../tenancy/db-handles.js';
+import { queryRows } from '../database/raw-sql.js';
 import { PeriodicTask } from '../scheduling/periodic-task.js';
 import { ApiError } from '../errors/api-error.js';
 

@@ -3,7 +3,7 @@ import { ApiExcludeEndpoint, ApiOkResponse, ApiOperation, ApiSecurity, ApiTags, 
 import { SkipThrottle } from '@nestjs/throttler';
 import { HealthCheck, HealthCheckService, HealthIndicatorService, TypeOrmHealthIndicator, type HealthCheckResult } from '@nestjs/terminus';
 import { Redis } from 'ioredis';
-import { Public } from '../auth-context/public.decorator.js';
+import { Public } from '../tenancy/route-access.decorator.js';
 import { httpConfig, type HttpConfig } from '../config/http.config.js';
 import { safeEqual } from '../crypto/tokens.js';
 import { ApiError } from '../errors/api-error.js';

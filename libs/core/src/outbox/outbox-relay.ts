@@ -2,14 +2,12 @@ import { Inject, Injectable, Logger, type BeforeApplicationShutdown } from '@nes
 import { EventBus } from '@nestjs/cqrs';
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { runtimeConfig, type RuntimeConfig } from '../config/runtime.config.js';
 import { databaseConfig, type DatabaseConfig } from '../database/database.config.js';
-import { SERVICE_CONNECTION } from '../database/db-scope.js';
-import { queryRows } from '../database/query-rows.js';
+import { queryRows } from '../database/raw-sql.js';
 import { MetricsService } from '../observability/metrics.service.js';
 import { PeriodicTask } from '../scheduling/periodic-task.js';
+import { SystemDb } from '../tenancy/db-handles.js';
 import { outboxConfig, type OutboxConfig } from './outbox.config.js';
 import { StoreEventSubscribers } from './store-event-subscribers.js';
 import { StoreEvent, type StoreEventEnvelope } from './store-event.js';
@@ -59,7 +57,7 @@ export class OutboxRelay implements BeforeApplicationShutdown {
   private turns: Promise<unknown> = Promise.resolve();
 
   constructor(
-    @InjectDataSource(SERVICE_CONNECTION) private readonly dataSource: DataSource,
+    private readonly system: SystemDb,
     private readonly events: EventBus,
     private readonly subscribers: StoreEventSubscribers,
     private readonly metrics: MetricsService,
@@ -228,9 +226,10 @@ export class OutboxRelay implements BeforeApplicationShutdown {
    */
   private async dispatch(ids: string[] | null): Promise<string[]> {
     const publication = randomUUID();
-    const rows = await queryRows<OutboxRow>(
-      this.dataSource.manager,
-      `WITH subscriber AS (SELECT * FROM json_to_recordset($2::json) AS s(name text, events text[])),
+    const rows = await this.system.run(() =>
+      queryRows<OutboxRow>(
+        this.system.tx,
+        `WITH subscriber AS (SELECT * FROM json_to_recordset($2::json) AS s(name text, events text[])),
        claimed AS (
          UPDATE outbox_events e SET dispatched_at = now()
           WHERE e.id IN (SELECT id FROM outbox_events
@@ -246,7 +245,8 @@ export class OutboxRelay implements BeforeApplicationShutdown {
           GROUP BY s.name
        )
        SELECT * FROM claimed ORDER BY created_at, id`,
-      [ids, this.subscribersParameter(), publication, this.config.OUTBOX_ACK_TIMEOUT_MS],
+        [ids, this.subscribersParameter(), publication, this.config.OUTBOX_ACK_TIMEOUT_MS],
+      ),
     );
     this.publish(rows, publication, null);
     return rows.map((row) => row.id);
@@ -259,9 +259,10 @@ export class OutboxRelay implements BeforeApplicationShutdown {
    */
   private async overdue(): Promise<{ taken: number; owed: { publication: string; subscriber: string; events: OutboxRow[] }[] }> {
     const names = this.subscribers.all.map((subscriber) => subscriber.name);
-    const rows = await queryRows<OutboxRow & { publication_id: string; subscriber: string }>(
-      this.dataSource.manager,
-      `WITH due AS (
+    const rows = await this.system.run(() =>
+      queryRows<OutboxRow & { publication_id: string; subscriber: string }>(
+        this.system.tx,
+        `WITH due AS (
          SELECT publication_id, subscriber FROM outbox_owed_acks
           WHERE due_at <= now() AND subscriber = ANY ($1::text[])
           ORDER BY due_at
@@ -279,7 +280,8 @@ export class OutboxRelay implements BeforeApplicationShutdown {
          FROM marked m
          JOIN outbox_events e ON e.id = ANY (m.event_ids)
         ORDER BY m.publication_id, m.subscriber, e.created_at, e.id`,
-      [names, this.config.OUTBOX_ACK_TIMEOUT_MS, MAX_REPUBLISH_DELAY_MS],
+        [names, this.config.OUTBOX_ACK_TIMEOUT_MS, MAX_REPUBLISH_DELAY_MS],
+      ),
     );
     const owed = new Map<string, { publication: string; subscriber: string; events: OutboxRow[] }>();
     for (const row of rows) {

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { runtimeConfig, type RuntimeConfig } from '../config/runtime.config.js';
-import { SystemDb } from '../database/scoped-db.js';
+import { SystemDb } from '../tenancy/db-handles.js';
 import { RetentionSweep } from '../scheduling/retention-sweep.js';
 import { outboxConfig, type OutboxConfig } from './outbox.config.js';
 

@@ -1,4 +1,4 @@
-import { TenantDb } from '../database/scoped-db.js';
+import { TenantDb } from '../tenancy/db-handles.js';
 import { Injectable } from '@nestjs/common';
 import type { StoreEventName, StoreEventOf, StoreEventPayloads } from './store-event-catalog.js';
 

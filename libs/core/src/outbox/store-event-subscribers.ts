@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ofType, type IEvent } from '@nestjs/cqrs';
 import { Observable, filter, map, type OperatorFunction } from 'rxjs';
-import { SystemDb } from '../database/scoped-db.js';
+import { SystemDb } from '../tenancy/db-handles.js';
 import type { CatalogEventEnvelope, StoreEventName } from './store-event-catalog.js';
 import { StoreEvent } from './store-event.js';
 

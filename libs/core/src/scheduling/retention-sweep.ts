@@ -1,7 +1,7 @@
 import { Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
 import type { RuntimeConfig } from '../config/runtime.config.js';
-import type { SystemDb } from '../database/scoped-db.js';
-import { queryRows } from '../database/query-rows.js';
+import type { SystemDb } from '../tenancy/db-handles.js';
+import { queryRows } from '../database/raw-sql.js';
 import { PeriodicTask } from './periodic-task.js';
 
 /** How often worker processes delete what their retention settings no longer keep. */

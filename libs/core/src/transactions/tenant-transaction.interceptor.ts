@@ -2,7 +2,7 @@ import { Injectable, SetMetadata, type CallHandler, type ExecutionContext, type 
 import { Reflector } from '@nestjs/core';
 import type { FastifyRequest } from 'fastify';
 import { from, lastValueFrom, type Observable } from 'rxjs';
-import { TenantDb } from '../database/scoped-db.js';
+import { TenantDb } from '../tenancy/db-handles.js';
 
 export const FUNCTIONS_PREFIX = '/functions/v1';
 
@@ -26,7 +26,7 @@ export function runsInRequestTransaction(reflector: Reflector, context: Executio
 
 /**
  * One transaction per /functions/v1 request, bound to the signed-in user's session for row-level
- * security (opened and bound by the JWT strategy, adopted by the scoped adapter; see db-scope.ts and
+ * security (opened and bound by the JWT strategy, adopted by the scoped adapter; see tenancy/scoped-transaction-adapter.ts and
  * request-transaction.ts). The handler's writes commit together when it returns and roll back
  * together when it throws.
  */

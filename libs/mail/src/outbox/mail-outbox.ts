@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Databases, queryRows, SecretBox, TenantDb } from '@app/core';
+import { queryRows, RequestBinding, SecretBox, TenantDb } from '@app/core';
 import type { MailTemplate } from '../templates.js';
 
 export interface OutgoingMail {
@@ -23,7 +23,7 @@ export interface OutgoingMail {
 export class MailOutbox {
   constructor(
     private readonly db: TenantDb,
-    private readonly databases: Databases,
+    private readonly binding: RequestBinding,
     private readonly box: SecretBox,
   ) {}
 
@@ -36,7 +36,7 @@ export class MailOutbox {
       mail.userId ?? null,
       JSON.stringify(mail.data ?? {}),
       mail.secret ? this.box.seal(JSON.stringify(mail.secret)) : null,
-      this.databases.ticket('mail', `${mail.template}:${mail.to.toLowerCase()}`),
+      this.binding.ticket('mail', `${mail.template}:${mail.to.toLowerCase()}`),
     ]);
     return row.id;
   }

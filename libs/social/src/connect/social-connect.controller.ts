@@ -1,7 +1,6 @@
 import { Body, Controller, Delete, Get, Header, HttpCode, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiOperation, ApiParam, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { StoreScoped } from '@app/commerce';
 import {
   ApiEnvelope,
   ApiError,
@@ -11,15 +10,17 @@ import {
   CurrentUser,
   hashToken,
   httpConfig,
+  type HttpConfig,
   OwnTransactions,
   Public,
-  type HttpConfig,
+  StoreScoped,
   type UserPrincipal,
 } from '@app/core';
 import { SocialAccountView } from '../accounts/social-account.js';
 import { describePkcePlatforms } from '../platforms/registry.js';
 import { SocialConnectDto, StoreQueryDto } from '../social.dto.js';
 import { browserCookieName, CONNECT_PATH, SocialConnectService } from './social-connect.service.js';
+import '../store-resources.js'; // registers the store resource its routes name (social_account) before they are declared
 
 /** A connect link that is unknown, used or malformed. */
 const ApiInvalidConnectLink = () =>

@@ -8,7 +8,7 @@ import {
 } from '@nestjs/common';
 import type { Job } from 'bull';
 import { jobDrainMs, PeriodicTask, QueueWorker, runtimeConfig, type RuntimeConfig, SystemDb } from '@app/core';
-import { NotificationRepository } from '@app/webhooks';
+import { NotificationRepository } from '@app/notifications';
 import { SocialRepository, type SocialPostRow } from '../social.repository.js';
 import { PostPublisher } from './post-publisher.js';
 import { PostQueue, type PostJob } from './post-queue.js';

@@ -1,11 +1,11 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
-import { StoreScoped } from '@app/commerce';
-import { ApiEnvelope, ApiErrorResponse, ApiFunctionRoute, ApiPage, OwnTransactions } from '@app/core';
+import { ApiEnvelope, ApiErrorResponse, ApiFunctionRoute, ApiPage, OwnTransactions, StoreScoped } from '@app/core';
 import { describePublishingRules } from '../platforms/registry.js';
 import { SocialPostsQueryDto, SocialPublishDto } from '../social.dto.js';
 import { SocialPostView, SocialPublishAnswer } from './social-post.js';
 import { SocialPublishService } from './social-publish.service.js';
+import '../store-resources.js'; // registers the store resource its routes name (social_post) before they are declared
 
 /** Publishing now, scheduling, cancelling, and the history. */
 @ApiTags('social')

@@ -1,6 +1,6 @@
 import { Controller, Get, Header, Inject, Param, Query } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import { ApiError, Databases, httpConfig, OwnTransactions, Public, type HttpConfig } from '@app/core';
+import { ApiError, httpConfig, OwnTransactions, Public, TenantDb, type HttpConfig } from '@app/core';
 import { CALLBACK_PATH } from '../connect/social-connect.service.js';
 import { isSocialPlatform, socialPlatformDefinition } from '../platforms/registry.js';
 import { sandboxCode } from '../platforms/sandbox.platform.js';
@@ -27,7 +27,7 @@ const page = (title: string, body: string) =>
 export class SocialSandboxController {
   constructor(
     @Inject(socialConfig.KEY) private readonly config: SocialConfig,
-    private readonly databases: Databases,
+    private readonly db: TenantDb,
     @Inject(httpConfig.KEY) private readonly http: HttpConfig,
   ) {}
 
@@ -67,7 +67,7 @@ export class SocialSandboxController {
     if (!isSocialPlatform(platform) || !/^\d{1,30}$/.test(id)) throw ApiError.notFound('Sandbox post');
     // A public page of a published (sandbox) post, by its platform id as a platform would: no user
     // here, so the request login calls the one narrow function, outside any transaction.
-    const [found]: { text: string; published_at: Date }[] = await this.databases.request.query(`SELECT * FROM app_sandbox_post($1)`, [
+    const [found]: { text: string; published_at: Date }[] = await this.db.unbound.query(`SELECT * FROM app_sandbox_post($1)`, [
       `${platform}_${id}`,
     ]);
     if (!found) throw ApiError.notFound('Sandbox post');

@@ -20,7 +20,7 @@ import {
   SystemDb,
   type RuntimeConfig,
 } from '@app/core';
-import { NotificationRepository } from '../notifications/notification.repository.js';
+import { NotificationRepository } from '@app/notifications';
 import { webhooksConfig, type WebhooksConfig } from '../webhooks.config.js';
 import { MAX_DELIVERY_ATTEMPTS } from '../webhooks/webhook.js';
 import { WebhookRepository } from '../webhooks/webhook.repository.js';

@@ -1,8 +1,7 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
-import { StoreScoped } from '@app/commerce';
-import { ApiEnvelope, ApiFunctionRoute, NEXT_CURSOR } from '@app/core';
+import { ApiEnvelope, ApiFunctionRoute, NEXT_CURSOR, StoreScoped } from '@app/core';
 import { ListStoreEventsQuery } from './list-store-events/list-store-events.query.js';
 import { STORE_EVENT_ENVELOPE_SCHEMA } from './store-event-openapi.js';
 import { ListStoreEventsParams } from './store-event.dto.js';

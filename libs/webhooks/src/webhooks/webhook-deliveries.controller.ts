@@ -1,8 +1,7 @@
 import { Body, Controller, Get, HttpCode, Param, ParseUUIDPipe, Post, Query } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
-import { StoreScoped } from '@app/commerce';
-import { ApiEnvelope, ApiError, ApiErrorResponse, ApiFunctionRoute, ApiPage } from '@app/core';
+import { ApiEnvelope, ApiError, ApiErrorResponse, ApiFunctionRoute, ApiPage, StoreScoped } from '@app/core';
 import { DeliveryView } from '../deliveries/delivery.js';
 import { RecoverDeliveriesCommand } from './commands/recover-deliveries/recover-deliveries.command.js';
 import { RedeliverDeliveryCommand } from './commands/redeliver-delivery/redeliver-delivery.command.js';
@@ -10,6 +9,7 @@ import { SendTestEventCommand } from './commands/send-test-event/send-test-event
 import { ListDeliveriesQuery } from './queries/list-deliveries/list-deliveries.query.js';
 import { RECOVER_MAX_AGE_DAYS, RECOVER_MAX_DELIVERIES, TEST_EVENT_KIND, TEST_EVENT_MESSAGE } from './webhook-api.constants.js';
 import { ListDeliveriesParams, RecoverDeliveriesDto } from './webhook.dto.js';
+import '../store-resources.js'; // registers the store resource its routes name (webhook) before they are declared
 
 const deliveryId = new ParseUUIDPipe({
   exceptionFactory: () => ApiError.validation([{ field: 'delivery_id', message: 'delivery_id must be a UUID' }]),

@@ -1,8 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiBody, ApiExtraModels, ApiOperation, ApiParam, ApiResponse, ApiTags, getSchemaPath } from '@nestjs/swagger';
-import { StoreScoped } from '@app/commerce';
-import { ApiEnvelope, ApiFunctionRoute, ApiPage } from '@app/core';
+import { ApiEnvelope, ApiFunctionRoute, ApiPage, StoreScoped } from '@app/core';
 import { DeleteWebhookCommand } from './commands/delete-webhook/delete-webhook.command.js';
 import { RegisterWebhookCommand } from './commands/register-webhook/register-webhook.command.js';
 import { RotateWebhookSecretCommand } from './commands/rotate-webhook-secret/rotate-webhook-secret.command.js';
@@ -13,6 +12,7 @@ import { storeEventCallbacks } from '../events/store-event-openapi.js';
 import { SECRET_EXAMPLE, WEBHOOK_DELETED_MESSAGE } from './webhook-api.constants.js';
 import { ListWebhooksParams, RegisterWebhookDto, UpdateWebhookDto } from './webhook.dto.js';
 import { WEBHOOK_EXAMPLE, WebhookView } from './webhook.js';
+import '../store-resources.js'; // registers the store resource its routes name (webhook) before they are declared
 
 /** A secret answered in full, this once. */
 const SECRET = {

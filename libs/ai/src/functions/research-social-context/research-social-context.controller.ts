@@ -1,8 +1,7 @@
 import { Body, Controller } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiTags } from '@nestjs/swagger';
-import { StoreScoped } from '@app/commerce';
-import { ApiEnvelope, ApiFunctionRoute } from '@app/core';
+import { ApiEnvelope, ApiFunctionRoute, StoreScoped } from '@app/core';
 import { SocialPlatformList } from '@app/social';
 import { creditsUsed, CurrentAiCall, type AiCall } from '../ai-function.js';
 import { ChargedRoute } from '../charged.decorator.js';

@@ -2,13 +2,13 @@ import { Body, Controller } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiProperty, ApiTags } from '@nestjs/swagger';
 import { IsUUID } from 'class-validator';
-import { StoreScoped } from '@app/commerce';
-import { ApiEnvelope, ApiFunctionRoute } from '@app/core';
+import { ApiEnvelope, ApiFunctionRoute, StoreScoped } from '@app/core';
 import { describeTextLimits, SocialPlatformField } from '@app/social';
 import { creditsUsed, CurrentAiCall, type AiCall } from '../ai-function.js';
 import { ApiLanguageRefused, ChargedRoute } from '../charged.decorator.js';
 import { Language, ShortText, STORE_ID_EXAMPLE } from '../dto-fields.js';
 import { GeneratedSocialContent, SOCIAL_GENERATE_CONTENT, SocialGenerateContentCommand } from './social-generate-content.command.js';
+import '@app/commerce'; // commerce registers the store resource product (the body's product_id)
 
 export class SocialGenerateContentDto {
   @ApiProperty({

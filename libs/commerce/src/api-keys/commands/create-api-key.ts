@@ -1,7 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { ApiError } from '@app/core';
-import type { Permission } from '../../access/store-access.js';
+import { ApiError, type Permission } from '@app/core';
 import { ApiKeyRepository } from '../api-key.repository.js';
 import { toApiKeyView, type ApiKeyView } from '../api-key.js';
 

@@ -1,5 +1,5 @@
 import { Command } from '@nestjs/cqrs';
-import type { Permission } from '../../../access/store-access.js';
+import type { Permission } from '@app/core';
 import type { MemberView } from '../../member.js';
 
 export class UpdateMemberCommand extends Command<MemberView> {

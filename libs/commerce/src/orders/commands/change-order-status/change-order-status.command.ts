@@ -1,5 +1,5 @@
 import { Command } from '@nestjs/cqrs';
-import type { StoreAccess } from '../../../access/store-access.js';
+import type { StoreAccess } from '@app/core';
 import type { OrderStatus } from '../../order-status.js';
 import type { OrderView } from '../../order.js';
 

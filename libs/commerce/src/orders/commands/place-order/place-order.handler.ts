@@ -1,7 +1,6 @@
 import { HttpStatus } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { ApiError, OutboxService, type StoreEventOf } from '@app/core';
-import type { StoreAccess } from '../../../access/store-access.js';
+import { ApiError, OutboxService, type StoreAccess, type StoreEventOf } from '@app/core';
 import type { ProductRow } from '../../../products/product.js';
 import { ProductRepository } from '../../../products/product.repository.js';
 import { OrderRepository, type NewOrderItem, type OrderCustomer } from '../../order.repository.js';

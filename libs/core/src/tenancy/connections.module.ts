@@ -2,10 +2,11 @@ import { Logger, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource, type DataSourceOptions } from 'typeorm';
 import { runtimeConfig, type RuntimeConfig } from '../config/runtime.config.js';
-import { databaseConfig, type DatabaseConfig } from './database.config.js';
-import { StartupError } from './ensure-database.js';
-import { Databases, SERVICE_CONNECTION } from './db-scope.js';
-import { OWNER_ROLE, REQUEST_ROLE, SYSTEM_ROLE } from './roles.js';
+import { databaseConfig, type DatabaseConfig } from '../database/database.config.js';
+import { StartupError } from '../database/ensure-database.js';
+import { OWNER_ROLE, REQUEST_ROLE, SYSTEM_ROLE } from '../database/roles.js';
+import { Connections, SERVICE_CONNECTION } from './connections.js';
+import { RequestBindingModule } from './request-binding.js';
 
 /**
  * Refuses a connection that may do more than its job: a superuser, a role that bypasses row-level
@@ -61,6 +62,7 @@ function options(config: DatabaseConfig, role: RuntimeConfig['APP_ROLE'], url: s
  */
 @Module({
   imports: [
+    RequestBindingModule,
     TypeOrmModule.forRootAsync({
       inject: [databaseConfig.KEY, runtimeConfig.KEY],
       useFactory: (config: DatabaseConfig, runtime: RuntimeConfig) =>
@@ -87,7 +89,7 @@ function options(config: DatabaseConfig, role: RuntimeConfig['APP_ROLE'], url: s
       dataSourceFactory: async (opts) => checked(await new DataSource(opts!).initialize(), 'service', 'DATABASE_SERVICE_URL'),
     }),
   ],
-  providers: [Databases],
-  exports: [Databases],
+  providers: [Connections],
+  exports: [Connections],
 })
-export class DatabaseModule {}
+export class ConnectionsModule {}

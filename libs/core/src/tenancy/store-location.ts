@@ -1,10 +1,8 @@
 import type { FastifyRequest } from 'fastify';
 import { isUUID } from 'class-validator';
+import { storeResource, type StoreResource } from './store-resources.js';
 
-/** Records that belong to a store and are addressed by their own id in routes. */
-export type StoreResource = 'product' | 'customer' | 'order' | 'webhook' | 'social_account' | 'social_post';
-
-/** Where a store-scoped route names its store (the rule's part the caller lookup needs; commerce's @StoreScoped sets it). */
+/** Where a store-scoped route names its store (the rule's part the caller lookup needs; @StoreScoped sets it). */
 export interface StoreLocation {
   /**
    * A path parameter, a body field or a query parameter, by name; or the store of the product,
@@ -20,15 +18,6 @@ export interface StoreLocation {
 
 export const STORE_LOCATION_KEY = 'storefront:store-access';
 
-export const RESOURCE_KEYS: Record<StoreResource, string> = {
-  product: 'product_id',
-  customer: 'customer_id',
-  order: 'order_id',
-  webhook: 'webhook_id',
-  social_account: 'account_id',
-  social_post: 'post_id',
-};
-
 /** What the caller lookup is asked about: a store, a record's store, or the caller's only store. */
 export interface StoreReference {
   store: string | null;
@@ -42,7 +31,7 @@ export type LocatedReference = { ok: true; key: string; reference: StoreReferenc
 /** Reads the store (or record) id a route names from the request; a malformed or missing one is reported, not looked up. */
 export function locateStore(location: StoreLocation, request: FastifyRequest): LocatedReference {
   const resource = location.from === 'param' || location.from === 'body' || location.from === 'query' ? null : location.from;
-  const key = location.key ?? (resource ? RESOURCE_KEYS[resource] : 'store_id');
+  const key = location.key ?? (resource ? storeResource(resource).key : 'store_id');
   const place = resource ? (location.in ?? 'param') : location.from;
   const source = (place === 'body' ? request.body : place === 'query' ? request.query : request.params) as
     Record<string, unknown> | undefined;

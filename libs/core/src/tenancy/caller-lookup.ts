@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import type { Role } from '../auth-context/principal.js';
-import type { StoreReference } from '../auth-context/store-scope.js';
 import type pg from 'pg';
-import { Databases } from './db-scope.js';
+import { Connections } from './connections.js';
+import type { Role } from './principal.js';
+import { RequestBinding } from './request-binding.js';
 import { RequestTransaction, sqlLiteral } from './request-transaction.js';
+import type { StoreReference } from './store-location.js';
 
 /** How a caller relates to a store: `admin`, `owner`, `member` (with permissions) or `customer`. */
 export type StoreRelation = 'admin' | 'owner' | 'member' | 'customer';
@@ -99,13 +100,16 @@ function toFacts(row: AuthorizeRow | undefined): CallerFacts | null {
  */
 @Injectable()
 export class CallerLookup {
-  constructor(private readonly databases: Databases) {}
+  constructor(
+    private readonly connections: Connections,
+    private readonly binding: RequestBinding,
+  ) {}
 
   /** For a request that runs no request transaction: `app_authorize`, on its own. */
   async lookUp(sessionId: string, reference: StoreReference | null): Promise<CallerFacts | null> {
-    const rows: AuthorizeRow[] = await this.databases.request.query('SELECT * FROM app_authorize($1, $2, $3, $4, $5, $6)', [
+    const rows: AuthorizeRow[] = await this.connections.request.query('SELECT * FROM app_authorize($1, $2, $3, $4, $5, $6)', [
       sessionId,
-      this.databases.proof(sessionId),
+      this.binding.proof(sessionId),
       reference?.store ?? null,
       reference?.resource ?? null,
       reference?.record ?? null,
@@ -121,13 +125,13 @@ export class CallerLookup {
    * transaction comes back bound to the session; null (and nothing held) when the session is not open.
    */
   async open(sessionId: string, reference: StoreReference | null): Promise<{ facts: CallerFacts; transaction: RequestTransaction } | null> {
-    const runner = this.databases.request.createQueryRunner();
+    const runner = this.connections.request.createQueryRunner();
     const client = (await runner.connect()) as pg.PoolClient;
     const transaction = new RequestTransaction(runner);
     try {
       const values = [
         sqlLiteral(sessionId),
-        sqlLiteral(this.databases.proof(sessionId)),
+        sqlLiteral(this.binding.proof(sessionId)),
         sqlLiteral(reference?.store ?? null),
         sqlLiteral(reference?.resource ?? null),
         sqlLiteral(reference?.record ?? null),
@@ -154,11 +158,11 @@ export class CallerLookup {
  */
 @Injectable()
 export class ApiKeyLookup {
-  constructor(private readonly databases: Databases) {}
+  constructor(private readonly connections: Connections) {}
 
   async lookUp(secretHash: string, reference: StoreReference | null): Promise<KeyFacts | null> {
     const sql = 'SELECT * FROM app_authorize_api_key($1, $2, $3, $4, $5, false)';
-    const rows: KeyRow[] = await this.databases.request.query(sql, [
+    const rows: KeyRow[] = await this.connections.request.query(sql, [
       secretHash,
       reference?.store ?? null,
       reference?.resource ?? null,
@@ -174,7 +178,7 @@ export class ApiKeyLookup {
    * which every other request connection can read in `pg_stat_activity`.
    */
   async open(secretHash: string, reference: StoreReference | null): Promise<OpenedKey | null> {
-    const runner = this.databases.request.createQueryRunner();
+    const runner = this.connections.request.createQueryRunner();
     const client = (await runner.connect()) as pg.PoolClient;
     const transaction = new RequestTransaction(runner);
     try {
@@ -201,7 +205,7 @@ export class ApiKeyLookup {
    * never waiting on a lock.
    */
   async touch(secretHash: string): Promise<void> {
-    await this.databases.request.query('SELECT app_touch_api_key($1)', [secretHash]);
+    await this.connections.request.query('SELECT app_touch_api_key($1)', [secretHash]);
   }
 }
 

@@ -1,5 +1,9 @@
 import { callerFacts as facts, judgeStoreAccess, STORE_A as STORE } from '../testing/store-access.js';
 import type { StoreAccessRule } from './store-access.guard.js';
+import { registerStoreResources, storeResource } from './store-resources.js';
+
+// The kinds are each context's (commerce registers `order` for itself); the guard is tested on one of its own.
+registerStoreResources({ order: { key: 'order_id', name: 'Order' } });
 
 const ORDER = '2b1c0b1e-2d4a-4c1b-9f57-1f0e8f6b8a22';
 
@@ -48,5 +52,16 @@ describe('StoreAccessGuard', () => {
     expect(
       outcome({ from: 'body', need: 'read', optional: true }, facts({ storeCount: 2, storeId: null, relation: null }), { body: {} }),
     ).toBe('VALIDATION_FAILED');
+  });
+
+  it("names a record's kind in its 404 as the kind's context registered it, and refuses a kind nobody registered", () => {
+    const customer = facts({ relation: 'customer', permissions: null, role: 'customer' });
+    const order = { params: { order_id: ORDER } };
+    expect(judgeStoreAccess({ from: 'order', need: 'orders', self: true }, { ...customer, recordOwner: 'u2' }, order)).toEqual({
+      outcome: 'NOT_FOUND',
+    });
+    expect(storeResource('order')).toEqual({ key: 'order_id', name: 'Order' });
+    expect(() => registerStoreResources({ order: { key: 'id', name: 'Order' } })).toThrow(/registered twice/);
+    expect(() => storeResource('no_such_kind' as 'order')).toThrow(/not registered/);
   });
 });

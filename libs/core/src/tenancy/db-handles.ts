@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { Propagation, TransactionHost } from '@nestjs-cls/transactional';
 import type { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import type { EntityManager } from 'typeorm';
-import { currentDbScope, DbScopes } from './db-scope.js';
+import { Connections } from './connections.js';
+import { currentDbScope, DbScopes } from './current-scope.js';
 
 declare const SCOPE: unique symbol;
 
@@ -27,7 +28,10 @@ export type SystemTx = EntityManager & { readonly [SCOPE]: 'system' };
  */
 @Injectable()
 export class TenantDb {
-  constructor(private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>) {}
+  constructor(
+    private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
+    private readonly connections: Connections,
+  ) {}
 
   get tx(): TenantTx {
     const scope = currentDbScope();
@@ -49,6 +53,15 @@ export class TenantDb {
   /** Whether a transaction is open here (the request's, or one of `transaction`) rather than single statements. */
   get inTransaction(): boolean {
     return this.txHost.isTransactionActive();
+  }
+
+  /**
+   * The request role's statements bound to no one, in any scope: row-level security shows them
+   * nothing, so they reach only the narrow functions made for callers without a session (a cover
+   * image, the social sandbox, the steps of a social connect's browser round trip).
+   */
+  get unbound(): TenantTx {
+    return this.connections.request.manager as TenantTx;
   }
 }
 

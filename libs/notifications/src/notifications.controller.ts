@@ -1,8 +1,7 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { StoreScoped } from '@app/commerce';
-import { ApiFunctionRoute, ApiPage } from '@app/core';
+import { ApiFunctionRoute, ApiPage, StoreScoped } from '@app/core';
 import { ListNotificationsParams } from './notification.dto.js';
 import { NotificationView } from './notification.repository.js';
 import { ListNotificationsQuery } from './queries/list-notifications/list-notifications.query.js';

