@@ -17,6 +17,7 @@ import { ScopedDb, SystemDb, TenantDb } from './database/scoped-db.js';
 import { ApiKeyLookup, CallerLookup } from './database/caller-lookup.js';
 import { SafeHttpClient } from './http-client/safe-http-client.js';
 import { SAFE_HTTP_PROVIDERS } from './http-client/safe-http.providers.js';
+import { DomainErrorAnswers } from './errors/domain-error.js';
 import { ErrorEnvelopeFilter } from './errors/error-envelope.filter.js';
 import { strictValidationPipe } from './errors/validation.js';
 import { HealthController } from './observability/health.controller.js';
@@ -98,6 +99,7 @@ export class CoreModule {
         AppThrottlerGuard,
         ...SAFE_HTTP_PROVIDERS,
         EventErrorLogger,
+        DomainErrorAnswers,
         { provide: APP_FILTER, useClass: ErrorEnvelopeFilter },
         { provide: APP_PIPE, useFactory: strictValidationPipe },
         { provide: APP_INTERCEPTOR, useClass: TenantTransactionInterceptor },
@@ -118,6 +120,7 @@ export class CoreModule {
         OutboxRelay,
         OutboxRetention,
         StoreEventSubscribers,
+        DomainErrorAnswers,
         SecretBox,
         IdempotencyStore,
         SafeHttpClient,

@@ -17,6 +17,7 @@ export * from './database/ensure-database.js';
 export * from './database/tenant-context.js';
 export * from './errors/api-error.js';
 export * from './errors/canonical-paths.js';
+export * from './errors/domain-error.js';
 export * from './errors/error-body.js';
 export * from './errors/error-envelope.filter.js';
 export * from './errors/gotrue-error.js';

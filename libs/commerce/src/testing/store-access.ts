@@ -9,6 +9,8 @@ import { Reflector } from '@nestjs/core';
 import { ApiError, STORE_LOCATION_KEY, type CallerFacts, type UserPrincipal } from '@app/core';
 import type { StoreAccess } from '../access/store-access.js';
 import { StoreAccessGuard, type StoreAccessRule } from '../access/store-access.guard.js';
+import { CommerceError } from '../commerce-error.js';
+import { commerceErrorAnswer, type CommerceRefusal } from '../commerce-errors.http.js';
 
 export const STORE_A = '6f1c0b1e-2d4a-4c1b-9f57-1f0e8f6b8a11';
 export const STORE_B = '7a2d1c2f-3e5b-4d2c-8a68-2a1f9a7c9b22';
@@ -78,12 +80,16 @@ export function grantedAccess(...args: Parameters<typeof judgeStoreAccess>): Sto
   return verdict.access!;
 }
 
-/** The ApiError a promise is refused with; fails when it resolves or throws anything else. */
+/**
+ * The ApiError a promise is refused with (a commerce error as its HTTP mapping answers it); fails when
+ * it resolves or throws anything else.
+ */
 export async function refusal(promise: Promise<unknown>): Promise<ApiError> {
   try {
     await promise;
   } catch (error) {
     if (error instanceof ApiError) return error;
+    if (error instanceof CommerceError) return commerceErrorAnswer(error as CommerceRefusal);
     throw error;
   }
   throw new Error('expected the request to be refused, it succeeded');
