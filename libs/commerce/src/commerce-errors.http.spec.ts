@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { ApiKeyNotFound, LiveApiKeyLimitReached } from './api-keys/api-key.errors.js';
 import { InvalidFields } from './commerce-error.js';
 import { commerceErrorAnswer, type CommerceRefusal } from './commerce-errors.http.js';
@@ -116,5 +119,22 @@ describe('commerce refusals over HTTP', () => {
       live_api_key_limit_reached: true,
     };
     expect([...new Set(ANSWERS.map(([error]) => error.kind))].sort()).toEqual(Object.keys(every).sort());
+  });
+});
+
+describe("commerce's command handlers", () => {
+  it('refuse with their context’s errors, answered over HTTP only by commerceErrorAnswer: none builds an ApiError', () => {
+    const root = fileURLToPath(new URL('.', import.meta.url));
+    const handlers = (dir: string): string[] =>
+      fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+        const full = path.join(dir, entry.name);
+        if (entry.isDirectory()) return handlers(full);
+        return full.includes(`${path.sep}commands${path.sep}`) && entry.name.endsWith('.ts') && !entry.name.endsWith('.spec.ts')
+          ? [full]
+          : [];
+      });
+    const found = handlers(root);
+    expect(found.length).toBeGreaterThanOrEqual(12);
+    expect(found.filter((file) => /\bApiError\b/.test(fs.readFileSync(file, 'utf8'))).map((file) => path.relative(root, file))).toEqual([]);
   });
 });
