@@ -1,7 +1,8 @@
-import { Module } from '@nestjs/common';
-import { StoreAccessModule } from '@app/core';
+import { Module, type OnModuleInit } from '@nestjs/common';
+import { DomainErrorAnswers, StoreAccessModule } from '@app/core';
 import { ApiKeyRepository } from './api-keys/api-key.repository.js';
 import { ApiKeysController } from './api-keys/api-keys.controller.js';
+import { COMMERCE_ERROR_ANSWERS } from './commerce-errors.http.js';
 import { CreateApiKeyHandler } from './api-keys/commands/create-api-key.js';
 import { RevokeApiKeyHandler } from './api-keys/commands/revoke-api-key.js';
 import { ListApiKeysHandler } from './api-keys/queries/list-api-keys.js';
@@ -21,7 +22,10 @@ import { StoreRepository } from './stores/store.repository.js';
 import { StoresController } from './stores/stores.controller.js';
 import { StoreMailSettingsController } from './stores/store-mail-settings.controller.js';
 
-/** Stores, their team members and store keys, the catalog (products and inventory), customers and orders. */
+/**
+ * Stores, their team members and store keys, the catalog (products and inventory), customers and
+ * orders. Their refusals are answered over HTTP as commerce-errors.http.ts says.
+ */
 @Module({
   imports: [StoreAccessModule, CustomersModule, OrdersModule],
   controllers: [StoresController, StoreMailSettingsController, MembersController, ProductsController, ApiKeysController],
@@ -42,4 +46,10 @@ import { StoreMailSettingsController } from './stores/store-mail-settings.contro
   ],
   exports: [StoreAccessModule],
 })
-export class CommerceModule {}
+export class CommerceModule implements OnModuleInit {
+  constructor(private readonly domainErrors: DomainErrorAnswers) {}
+
+  onModuleInit(): void {
+    this.domainErrors.register(COMMERCE_ERROR_ANSWERS);
+  }
+}

@@ -12,6 +12,7 @@ import type { Settings } from './config/settings.js';
 import { SecretBox } from './crypto/secret-box.js';
 import { SafeHttpClient } from './http-client/safe-http-client.js';
 import { SAFE_HTTP_PROVIDERS } from './http-client/safe-http.providers.js';
+import { DomainErrorAnswers } from './errors/domain-error.js';
 import { ErrorEnvelopeFilter } from './errors/error-envelope.filter.js';
 import { strictValidationPipe } from './errors/validation.js';
 import { HealthController } from './observability/health.controller.js';
@@ -88,6 +89,7 @@ export class CoreModule {
         AppThrottlerGuard,
         ...SAFE_HTTP_PROVIDERS,
         EventErrorLogger,
+        DomainErrorAnswers,
         { provide: APP_FILTER, useClass: ErrorEnvelopeFilter },
         { provide: APP_PIPE, useFactory: strictValidationPipe },
         { provide: APP_INTERCEPTOR, useClass: TenantTransactionInterceptor },
@@ -102,6 +104,7 @@ export class CoreModule {
         OutboxRelay,
         OutboxRetention,
         StoreEventSubscribers,
+        DomainErrorAnswers,
         SecretBox,
         IdempotencyStore,
         SafeHttpClient,

@@ -16,6 +16,7 @@ export * from './crypto/tokens.js';
 export * from './database/ensure-database.js';
 export * from './errors/api-error.js';
 export * from './errors/canonical-paths.js';
+export * from './errors/domain-error.js';
 export * from './errors/error-body.js';
 export * from './errors/error-envelope.filter.js';
 export * from './errors/gotrue-error.js';

@@ -1,5 +1,4 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { ApiError } from '@app/core';
 import type { CustomerEventData } from '../events/commerce-events.js';
 
 export interface CustomerRow {
@@ -57,6 +56,3 @@ export function toCustomerView(row: CustomerRow): CustomerView {
 export function customerEventData(row: CustomerRow): CustomerEventData {
   return { customer_id: row.id, name: row.name, email: row.email };
 }
-
-/** 409: e-mails are unique in a store regardless of case (customers_email_key). */
-export const customerEmailTaken = (): ApiError => ApiError.conflict('This store already has a customer with that e-mail');

@@ -5,7 +5,6 @@ import {
   ORDER_TRANSITIONS,
   allowedTransitions,
   canTransition,
-  eventFor,
   isOrderStatus,
   isTerminal,
   type OrderStatus,
@@ -94,7 +93,7 @@ describe('order status machine', () => {
     );
   });
 
-  it('reaches every status from pending, and every move fires the specific event of its target', () => {
+  it('reaches every status from pending, and every move names the specific event of its target', () => {
     const reached = new Set<string>([INITIAL_ORDER_STATUS]);
     const queue: string[] = [INITIAL_ORDER_STATUS];
     while (queue.length > 0) {
@@ -107,11 +106,9 @@ describe('order status machine', () => {
     expect([...reached].sort()).toEqual([...ORDER_STATUSES].sort());
     fc.assert(
       fc.property(status, status, (from, to) => {
-        fc.pre(canTransition(from, to));
-        expect(eventFor(to)).toBe(`order.${to}`);
+        expect(ORDER_TRANSITIONS[from][to]).toBe(canTransition(from, to) ? `order.${to}` : undefined);
       }),
     );
-    expect(eventFor('pending')).toBeNull();
   });
 
   it('cannot be changed at run time', () => {

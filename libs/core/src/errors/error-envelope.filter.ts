@@ -2,6 +2,7 @@ import { ArgumentsHost, Catch, HttpException, Logger, type ExceptionFilter } fro
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { isDatabaseUnavailable } from '../database/database-unavailable.js';
 import { ApiError, type ApiErrorCode } from './api-error.js';
+import { DomainError, DomainErrorAnswers } from './domain-error.js';
 import { errorBody, isClientStatus, type ErrorDescription } from './error-body.js';
 import { GoTrueError } from './gotrue-error.js';
 
@@ -20,10 +21,15 @@ const FASTIFY_ERRORS: Record<string, { code: ApiErrorCode; message: (error: Erro
 /** How long a client is told to wait (Retry-After, seconds) when the database cannot be reached. */
 export const DATABASE_RETRY_AFTER_SECONDS = 5;
 
-/** Turns every exception into the contract's error body; unexpected ones become a bare 500 with no trace. */
+/**
+ * Turns every exception into the contract's error body; unexpected ones become a bare 500 with no trace.
+ * A context's domain error is answered as that context's mapping says (`DomainErrorAnswers`).
+ */
 @Catch()
 export class ErrorEnvelopeFilter implements ExceptionFilter {
   private readonly logger = new Logger('Errors');
+
+  constructor(private readonly domainErrors: DomainErrorAnswers) {}
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
@@ -31,6 +37,7 @@ export class ErrorEnvelopeFilter implements ExceptionFilter {
     const reply = http.getResponse<FastifyReply>();
     // A guard refused the request after the JWT strategy opened its transaction: nobody else will close it.
     request.requestTransaction?.abandon();
+    if (exception instanceof DomainError) exception = this.domainErrors.answer(exception) ?? exception;
     const databaseDown = !(exception instanceof HttpException) && isDatabaseUnavailable(exception);
     if (databaseDown) {
       // Not a bug: the database is down, restarting or out of connections. One line, no stack.

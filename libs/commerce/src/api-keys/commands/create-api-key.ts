@@ -1,6 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { ApiError, type Permission } from '@app/core';
+import type { Permission } from '@app/core';
+import { InvalidFields } from '../../commerce-error.js';
+import { LiveApiKeyLimitReached } from '../api-key.errors.js';
 import { ApiKeyRepository } from '../api-key.repository.js';
 import { toApiKeyView, type ApiKeyView } from '../api-key.js';
 
@@ -31,13 +33,10 @@ export class CreateApiKeyHandler implements ICommandHandler<CreateApiKeyCommand>
   async execute({ storeId, createdBy, name, permissions, expiresAt }: CreateApiKeyCommand) {
     const expires = expiresAt === undefined ? null : new Date(expiresAt);
     if (expires && !(expires.getTime() > Date.now())) {
-      throw ApiError.validation([{ field: 'expires_at', message: 'expires_at must be in the future' }]);
+      throw new InvalidFields([{ field: 'expires_at', message: 'expires_at must be in the future' }]);
     }
-    if (name.trim() === '') throw ApiError.validation([{ field: 'name', message: 'name should not be empty' }]);
-    if ((await this.keys.lockAndCountLive(storeId)) >= LIVE_KEYS_PER_STORE) {
-      const limit = `A store may hold at most ${LIVE_KEYS_PER_STORE} live keys (not revoked, not expired)`;
-      throw ApiError.conflict(`${limit}: revoke one to make another`);
-    }
+    if (name.trim() === '') throw new InvalidFields([{ field: 'name', message: 'name should not be empty' }]);
+    if ((await this.keys.lockAndCountLive(storeId)) >= LIVE_KEYS_PER_STORE) throw new LiveApiKeyLimitReached(LIVE_KEYS_PER_STORE);
     const secret = `sk_${randomBytes(SECRET_BYTES).toString('base64url')}`;
     const row = await this.keys.insert(storeId, {
       name: name.trim(),

@@ -1,5 +1,5 @@
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { ApiError } from '@app/core';
+import { ApiKeyNotFound } from '../api-key.errors.js';
 import { ApiKeyRepository } from '../api-key.repository.js';
 
 export class RevokeApiKeyCommand extends Command<void> {
@@ -14,6 +14,6 @@ export class RevokeApiKeyHandler implements ICommandHandler<RevokeApiKeyCommand>
   constructor(private readonly keys: ApiKeyRepository) {}
 
   async execute({ keyId }: RevokeApiKeyCommand): Promise<void> {
-    if (!(await this.keys.revoke(keyId))) throw ApiError.notFound('API key');
+    if (!(await this.keys.revoke(keyId))) throw new ApiKeyNotFound();
   }
 }

@@ -1,7 +1,8 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { ApiError, OutboxService } from '@app/core';
+import { OutboxService } from '@app/core';
+import { CustomerEmailTaken, CustomerNotFound } from '../../customer.errors.js';
 import { CustomerRepository, type CustomerFields } from '../../customer.repository.js';
-import { customerEmailTaken, customerEventData, toCustomerView, type CustomerRow, type CustomerView } from '../../customer.js';
+import { customerEventData, toCustomerView, type CustomerRow, type CustomerView } from '../../customer.js';
 import { UpdateCustomerCommand } from './update-customer.command.js';
 
 /**
@@ -17,11 +18,11 @@ export class UpdateCustomerHandler implements ICommandHandler<UpdateCustomerComm
 
   async execute({ customerId, fields }: UpdateCustomerCommand): Promise<CustomerView> {
     const current = await this.customers.findForUpdate(customerId);
-    if (!current) throw ApiError.notFound('Customer');
+    if (!current) throw new CustomerNotFound();
     const changes = changedFields(current, fields);
     if (Object.keys(changes).length === 0) return toCustomerView(current);
     const customer = await this.customers.update(customerId, changes);
-    if (customer === 'email_taken') throw customerEmailTaken();
+    if (customer === 'email_taken') throw new CustomerEmailTaken();
     await this.outbox.append(customer.store_id, 'customer.updated', customerEventData(customer));
     return toCustomerView(customer);
   }

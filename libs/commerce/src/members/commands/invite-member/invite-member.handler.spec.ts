@@ -1,7 +1,7 @@
 import { httpConfig, type Permission, PERMISSIONS } from '@app/core';
 import type { MailOutbox, OutgoingMail } from '@app/mail';
 import { commerceConfig } from '../../../commerce.config.js';
-import { callerFacts, judgeStoreAccess, refusal, STORE_A } from '../../../../../core/src/testing/store-access.js';
+import { callerFacts, judgeStoreAccess, refusal, STORE_A } from '../../../testing/store-access.js';
 import type { MemberRepository } from '../../member.repository.js';
 import type { MemberRow } from '../../member.js';
 import { MembersController } from '../../members.controller.js';

@@ -1,9 +1,10 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { verifyLink } from '@app/auth';
-import { ApiError, httpConfig, randomToken, type HttpConfig } from '@app/core';
+import { httpConfig, randomToken, type HttpConfig } from '@app/core';
 import { MailOutbox } from '@app/mail';
 import { commerceConfig, type CommerceConfig } from '../../../commerce.config.js';
+import { MemberAlreadyInvited } from '../../member.errors.js';
 import { MemberRepository } from '../../member.repository.js';
 import { toMemberView } from '../../member.js';
 import { InviteMemberCommand, type InvitedMember } from './invite-member.command.js';
@@ -25,7 +26,7 @@ export class InviteMemberHandler implements ICommandHandler<InviteMemberCommand>
     const inviteToken = randomToken(32);
     const linkToken = randomToken(32);
     const member = await this.members.invite(storeId, email, permissions, inviteToken, linkToken, this.config.INVITE_TTL_HOURS, invitedBy);
-    if (!member) throw ApiError.conflict('This store already has a member or invitation with that e-mail');
+    if (!member) throw new MemberAlreadyInvited();
     await this.mail.enqueue({
       template: 'team_invitation',
       to: email,

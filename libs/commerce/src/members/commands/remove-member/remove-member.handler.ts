@@ -1,5 +1,5 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { ApiError } from '@app/core';
+import { MemberNotFound } from '../../member.errors.js';
 import { MemberRepository } from '../../member.repository.js';
 import { RemoveMemberCommand } from './remove-member.command.js';
 
@@ -8,6 +8,6 @@ export class RemoveMemberHandler implements ICommandHandler<RemoveMemberCommand>
   constructor(private readonly members: MemberRepository) {}
 
   async execute({ storeId, memberId }: RemoveMemberCommand): Promise<void> {
-    if (!(await this.members.remove(storeId, memberId))) throw ApiError.notFound('Member');
+    if (!(await this.members.remove(storeId, memberId))) throw new MemberNotFound();
   }
 }

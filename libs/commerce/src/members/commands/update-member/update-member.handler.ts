@@ -1,5 +1,5 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { ApiError } from '@app/core';
+import { MemberNotFound } from '../../member.errors.js';
 import { MemberRepository } from '../../member.repository.js';
 import { toMemberView, type MemberView } from '../../member.js';
 import { UpdateMemberCommand } from './update-member.command.js';
@@ -10,7 +10,7 @@ export class UpdateMemberHandler implements ICommandHandler<UpdateMemberCommand>
 
   async execute({ storeId, memberId, permissions }: UpdateMemberCommand): Promise<MemberView> {
     const member = await this.members.updatePermissions(storeId, memberId, permissions);
-    if (!member) throw ApiError.notFound('Member');
+    if (!member) throw new MemberNotFound();
     return toMemberView(member);
   }
 }

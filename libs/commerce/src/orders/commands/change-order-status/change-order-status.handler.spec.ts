@@ -1,6 +1,6 @@
 import type { OrderStatus } from '../../order-status.js';
 import { InMemoryShop, product, RecordingOutbox } from '../../../testing/in-memory-orders.js';
-import { callerFacts, grantedAccess, judgeStoreAccess, refusal, STORE_A } from '../../../../../core/src/testing/store-access.js';
+import { callerFacts, grantedAccess, judgeStoreAccess, refusal, STORE_A } from '../../../testing/store-access.js';
 import { OrdersController } from '../../orders.controller.js';
 import { ChangeOrderStatusCommand } from './change-order-status.command.js';
 import { ChangeOrderStatusHandler } from './change-order-status.handler.js';

@@ -1,5 +1,5 @@
 import { InMemoryShop, product, RecordingOutbox } from '../../../testing/in-memory-orders.js';
-import { callerFacts, grantedAccess, judgeStoreAccess, refusal, STORE_A, STORE_B } from '../../../../../core/src/testing/store-access.js';
+import { callerFacts, grantedAccess, judgeStoreAccess, refusal, STORE_A, STORE_B } from '../../../testing/store-access.js';
 import { OrdersController } from '../../orders.controller.js';
 import { PlaceOrderCommand } from './place-order.command.js';
 import { PlaceOrderHandler } from './place-order.handler.js';

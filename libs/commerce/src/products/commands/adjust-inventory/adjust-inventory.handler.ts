@@ -1,7 +1,7 @@
-import { HttpStatus } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { ApiError, OutboxService } from '@app/core';
-import type { InventoryEventData } from '../../../events/commerce-events.js';
+import { OutboxService } from '@app/core';
+import { checkStockChange, stockDelta, stockMoved } from '../../inventory.js';
+import { ProductNotFound } from '../../product.errors.js';
 import { ProductRepository } from '../../product.repository.js';
 import { MAX_STOCK, toProductView, type ProductView } from '../../product.js';
 import { AdjustInventoryCommand } from './adjust-inventory.command.js';
@@ -15,38 +15,14 @@ export class AdjustInventoryHandler implements ICommandHandler<AdjustInventoryCo
   ) {}
 
   async execute({ productId, change, reason }: AdjustInventoryCommand): Promise<ProductView> {
-    if ((change.delta === undefined) === (change.quantity === undefined)) {
-      throw ApiError.validation([{ field: 'delta', message: 'give exactly one of delta or quantity' }]);
-    }
+    checkStockChange(change);
     // The row lock makes an absolute quantity a delta against a value no one else can change meanwhile.
     const current = await this.products.findForUpdate(productId);
-    if (!current) throw ApiError.notFound('Product');
-    const delta = change.delta ?? change.quantity! - current.inventory_quantity;
+    if (!current) throw new ProductNotFound();
+    const delta = stockDelta(current.inventory_quantity, change);
     const moved = await this.products.moveStock(productId, delta);
-    if (!moved && delta > 0) {
-      throw ApiError.conflict(`Stock cannot exceed ${MAX_STOCK}: ${current.inventory_quantity} in stock, adding ${delta}`, {
-        product_id: productId,
-        available: current.inventory_quantity,
-        requested_delta: delta,
-      });
-    }
-    if (!moved) {
-      throw new ApiError(HttpStatus.CONFLICT, 'OUT_OF_STOCK', `Only ${current.inventory_quantity} in stock: cannot remove ${-delta}`, {
-        product_id: productId,
-        available: current.inventory_quantity,
-        requested_delta: delta,
-      });
-    }
-    if (delta !== 0) {
-      const data: InventoryEventData = {
-        product_id: productId,
-        previous_quantity: moved.previous_quantity,
-        quantity: moved.quantity,
-        delta,
-        reason,
-      };
-      await this.outbox.append(current.store_id, 'inventory.updated', data);
-    }
+    const events = stockMoved(productId, current.inventory_quantity, delta, moved, reason, MAX_STOCK);
+    await this.outbox.appendAll(current.store_id, events);
     return toProductView((await this.products.findVisible(productId))!);
   }
 }

@@ -1,5 +1,6 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { ApiError, OutboxService } from '@app/core';
+import { OutboxService } from '@app/core';
+import { ProductNotFound } from '../../product.errors.js';
 import { ProductRepository } from '../../product.repository.js';
 import { productEventData } from '../../product.js';
 import { DeleteProductCommand } from './delete-product.command.js';
@@ -14,7 +15,7 @@ export class DeleteProductHandler implements ICommandHandler<DeleteProductComman
 
   async execute({ productId }: DeleteProductCommand): Promise<void> {
     const product = await this.products.findForUpdate(productId);
-    if (!product) throw ApiError.notFound('Product');
+    if (!product) throw new ProductNotFound();
     await this.products.delete(productId);
     await this.outbox.append(product.store_id, 'product.deleted', productEventData(product));
   }

@@ -1,5 +1,5 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { ApiError } from '@app/core';
+import { StoreNotFound } from '../../store.errors.js';
 import { StoreRepository } from '../../store.repository.js';
 import { toStoreView, type StoreView } from '../../store.js';
 import { UpdateStoreCommand } from './update-store.command.js';
@@ -10,7 +10,7 @@ export class UpdateStoreHandler implements ICommandHandler<UpdateStoreCommand> {
 
   async execute({ storeId, fields }: UpdateStoreCommand): Promise<StoreView> {
     const store = await this.stores.update(storeId, fields);
-    if (!store) throw ApiError.notFound('Store');
+    if (!store) throw new StoreNotFound();
     return toStoreView(store);
   }
 }
