@@ -1,5 +1,6 @@
 export * from './deliveries/delivery-queue.js';
 export * from './deliveries/delivery.worker.js';
+export * from './deliveries/lost-delivery-sweep.js';
 export * from './deliveries/delivery-retention.js';
 export * from './migrations/1763800400000-webhooks.js';
 export * from './signing/webhook-signature.js';

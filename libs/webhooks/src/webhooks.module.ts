@@ -2,10 +2,12 @@ import { BullModule } from '@nestjs/bull';
 import { Module } from '@nestjs/common';
 import { StoreAccessModule } from '@app/commerce';
 import { DeliveryQueue, DELIVERY_QUEUE } from './deliveries/delivery-queue.js';
+import { DeliveryAttempt } from './deliveries/delivery-attempt.js';
 import { DeliveryRetention } from './deliveries/delivery-retention.js';
 import { DeliveryRepository } from './deliveries/delivery.repository.js';
 import { DeliveryWorker } from './deliveries/delivery.worker.js';
 import { EndpointGate } from './deliveries/endpoint-gate.js';
+import { LostDeliverySweep } from './deliveries/lost-delivery-sweep.js';
 import { ListStoreEventsHandler } from './events/list-store-events/list-store-events.handler.js';
 import { StoreEventsController } from './events/store-events.controller.js';
 import { DispatchWebhookHandler } from './dispatch/dispatch-webhook/dispatch-webhook.handler.js';
@@ -37,7 +39,9 @@ import { WebhooksController } from './webhooks/webhooks.controller.js';
     NotificationRepository,
     DeliveryQueue,
     EndpointGate,
+    DeliveryAttempt,
     DeliveryWorker,
+    LostDeliverySweep,
     DeliveryRetention,
     WebhookDispatchSaga,
     DispatchWebhookHandler,

@@ -245,6 +245,23 @@ export class DeliveryRepository {
     return rows.length;
   }
 
+  /**
+   * Claims up to `limit` pending deliveries, not parked, whose attempt is `lostAfterMs` overdue: their job
+   * was lost. Each is due again now, so the next claim comes LOST_JOB_AFTER_MS later; rows another
+   * worker's sweep holds are skipped. Returns them with the attempts each has made.
+   */
+  async claimLost(lostAfterMs: number, limit: number): Promise<{ id: string; attempt_count: number }[]> {
+    return queryRows(
+      this.system.tx,
+      `UPDATE webhook_deliveries SET next_attempt_at = now()
+        WHERE id IN (SELECT id FROM webhook_deliveries
+                      WHERE status = 'pending' AND parked_at IS NULL AND next_attempt_at < now() - make_interval(secs => $1)
+                      ORDER BY next_attempt_at LIMIT $2 FOR UPDATE SKIP LOCKED)
+        RETURNING id, attempt_count`,
+      [lostAfterMs / 1000, limit],
+    );
+  }
+
   /** How many pending deliveries each webhook has had parked for longer than `graceMs`. */
   async parkedCounts(graceMs: number): Promise<{ webhook_id: string; parked: number }[]> {
     return queryRows(
