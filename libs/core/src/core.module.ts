@@ -9,7 +9,7 @@ import { ClsModule } from 'nestjs-cls';
 import { LoggerModule } from 'nestjs-pino';
 import { ConfigModule } from './config/config.module.js';
 import { httpConfig, type HttpConfig } from './config/http.config.js';
-import type { Settings } from './config/settings.js';
+import type { Settings } from './config/load-settings.js';
 import { SecretBox } from './crypto/secret-box.js';
 import { DatabaseModule } from './database/database.module.js';
 import { DbScopes, ScopedTypeOrmAdapter } from './database/db-scope.js';
