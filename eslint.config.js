@@ -48,6 +48,7 @@ const SYSTEM_DB_USERS = [
   'libs/webhooks/src/deliveries/delivery.repository.ts',
   'libs/webhooks/src/deliveries/delivery.worker.ts',
   'libs/webhooks/src/deliveries/lost-delivery-sweep.ts',
+  'libs/webhooks/src/deliveries/lost-delivery.repository.ts',
   'libs/webhooks/src/notifications/notification.repository.ts',
   'libs/webhooks/src/webhooks/webhook.repository.ts',
 ];

@@ -8,6 +8,7 @@ import { DeliveryRepository } from './deliveries/delivery.repository.js';
 import { DeliveryWorker } from './deliveries/delivery.worker.js';
 import { EndpointGate } from './deliveries/endpoint-gate.js';
 import { LostDeliverySweep } from './deliveries/lost-delivery-sweep.js';
+import { LostDeliveryRepository } from './deliveries/lost-delivery.repository.js';
 import { ListStoreEventsHandler } from './events/list-store-events/list-store-events.handler.js';
 import { StoreEventsController } from './events/store-events.controller.js';
 import { DispatchWebhookHandler } from './dispatch/dispatch-webhook/dispatch-webhook.handler.js';
@@ -42,6 +43,7 @@ import { WebhooksController } from './webhooks/webhooks.controller.js';
     DeliveryAttempt,
     DeliveryWorker,
     LostDeliverySweep,
+    LostDeliveryRepository,
     DeliveryRetention,
     WebhookDispatchSaga,
     DispatchWebhookHandler,

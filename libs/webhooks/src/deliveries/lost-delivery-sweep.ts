@@ -1,8 +1,8 @@
 import { Inject, Injectable, Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
 import { PeriodicTask, runtimeConfig, SystemDb, type RuntimeConfig } from '@app/core';
 import { DeliveryQueue } from './delivery-queue.js';
-import { DeliveryRepository } from './delivery.repository.js';
 import { EndpointGate } from './endpoint-gate.js';
+import { LostDeliveryRepository } from './lost-delivery.repository.js';
 
 /** How many lost deliveries one sweep re-enqueues. */
 const LOST_BATCH = 500;
@@ -25,7 +25,7 @@ export class LostDeliverySweep implements OnApplicationBootstrap, BeforeApplicat
   constructor(
     private readonly queue: DeliveryQueue,
     private readonly gate: EndpointGate,
-    private readonly deliveries: DeliveryRepository,
+    private readonly deliveries: LostDeliveryRepository,
     private readonly system: SystemDb,
     @Inject(runtimeConfig.KEY) private readonly runtime: RuntimeConfig,
   ) {}
