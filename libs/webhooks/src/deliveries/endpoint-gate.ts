@@ -46,7 +46,10 @@ export const FRESH_GRANT_MS = 5_000;
 
 const PARKED_WEBHOOKS = 'webhook-gate:parked-webhooks';
 
-/** The gate's scripts, in ./lua beside this file (nest build copies them into dist): prelude.lua starts all but known.lua. */
+/**
+ * The gate's scripts, in ./lua beside this file (nest build copies them into dist); prelude.lua starts
+ * all but known.lua.
+ */
 const LUA_FOLDER = fileURLToPath(new URL('./lua/', import.meta.url));
 const readLua = (name: string) => fs.readFileSync(path.join(LUA_FOLDER, `${name}.lua`), 'utf8');
 

@@ -1,5 +1,6 @@
 -- Takes a slot for an attempt, or parks it. After prelude.lua.
--- ARGV: webhook, attempt, limit, lease ms, due (epoch ms, the parking order), handed ('1': a release gave it this slot).
+-- ARGV: webhook, attempt, limit, lease ms, due (epoch ms, the parking order),
+-- handed ('1': a release gave it this slot).
 local webhook, member, limit, lease, due, handed = ARGV[1], ARGV[2], tonumber(ARGV[3]), tonumber(ARGV[4]), ARGV[5], ARGV[6]
 local now = now_ms()
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)

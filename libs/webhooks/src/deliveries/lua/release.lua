@@ -1,5 +1,6 @@
 -- Gives an attempt's slot back, counts its result in the circuit, hands free slots on. After prelude.lua.
--- ARGV: webhook, attempt, result (succeeded | failed | not-sent), limit, lease ms, failures that open, cool-down ms.
+-- ARGV: webhook, attempt, result (succeeded | failed | not-sent), limit, lease ms, failures that open,
+-- cool-down ms.
 local webhook, member, result = ARGV[1], ARGV[2], ARGV[3]
 local limit, lease, failures_to_open, cool_down = tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6]), tonumber(ARGV[7])
 local now = now_ms()
