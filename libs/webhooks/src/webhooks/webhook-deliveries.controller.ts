@@ -2,7 +2,7 @@ import { Body, Controller, Get, HttpCode, Param, ParseUUIDPipe, Post, Query } fr
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiParam, ApiTags } from '@nestjs/swagger';
 import { StoreScoped } from '@app/commerce';
-import { ApiError, ApiErrorResponse, ApiFunctionRoute } from '@app/core';
+import { ApiError, ApiFunctionRoute } from '@app/core';
 import { RecoverDeliveriesCommand } from './commands/recover-deliveries/recover-deliveries.command.js';
 import { RedeliverDeliveryCommand } from './commands/redeliver-delivery/redeliver-delivery.command.js';
 import { SendTestEventCommand } from './commands/send-test-event/send-test-event.command.js';
@@ -13,13 +13,6 @@ import { ApiListDeliveries, ApiSendTestDelivery, ApiRedeliver, ApiRecoverDeliver
 const deliveryId = new ParseUUIDPipe({
   exceptionFactory: () => ApiError.validation([{ field: 'delivery_id', message: 'delivery_id must be a UUID' }]),
 });
-
-const DisabledConflict = () =>
-  ApiErrorResponse(409, 'The webhook is disabled: re-enable it first', {
-    code: 'CONFLICT',
-    message: 'Webhook is disabled: re-enable it with PATCH {"status": "active"} first',
-    details: { status: 'disabled', disabled_reason: '5 delivery attempts failed; the last: Receiver answered 500' },
-  });
 
 /** The delivery log of a webhook, test events, redelivery and recovery. */
 @ApiTags('webhooks')
@@ -45,7 +38,6 @@ export class WebhookDeliveriesController {
   @Post('test')
   @HttpCode(201)
   @StoreScoped({ from: 'webhook', need: 'webhooks' })
-  @DisabledConflict()
   @ApiSendTestDelivery()
   async test(@Param('webhook_id') webhookId: string) {
     return { success: true, delivery: await this.commands.execute(new SendTestEventCommand(webhookId)) };
@@ -54,7 +46,6 @@ export class WebhookDeliveriesController {
   @Post('deliveries/:delivery_id/redeliver')
   @HttpCode(201)
   @StoreScoped({ from: 'webhook', need: 'webhooks' })
-  @DisabledConflict()
   @ApiRedeliver()
   async redeliver(@Param('webhook_id') webhookId: string, @Param('delivery_id', deliveryId) id: string) {
     return { success: true, delivery: await this.commands.execute(new RedeliverDeliveryCommand(webhookId, id)) };
@@ -63,7 +54,6 @@ export class WebhookDeliveriesController {
   @Post('recover')
   @HttpCode(200)
   @StoreScoped({ from: 'webhook', need: 'webhooks' })
-  @DisabledConflict()
   @ApiRecoverDeliveries()
   async recover(@Param('webhook_id') webhookId: string, @Body() body: RecoverDeliveriesDto) {
     return { success: true, ...(await this.commands.execute(new RecoverDeliveriesCommand(webhookId, new Date(body.since)))) };

@@ -1,10 +1,18 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiOperation, ApiParam } from '@nestjs/swagger';
-import { ApiEnvelope, ApiPage } from '@app/core';
+import { ApiEnvelope, ApiErrorResponse, ApiPage } from '@app/core';
 import { DeliveryView } from '../deliveries/delivery.js';
 import { RECOVER_MAX_AGE_DAYS, RECOVER_MAX_DELIVERIES, TEST_EVENT_KIND, TEST_EVENT_MESSAGE } from './webhook-api.constants.js';
 
 const QUEUED = 'Its first attempt is queued once the request has committed, then the usual retry schedule applies.';
+
+/** The 409 of the routes that send: a disabled webhook sends nothing. */
+const ApiWebhookDisabled = () =>
+  ApiErrorResponse(409, 'The webhook is disabled: re-enable it first', {
+    code: 'CONFLICT',
+    message: 'Webhook is disabled: re-enable it with PATCH {"status": "active"} first',
+    details: { status: 'disabled', disabled_reason: '5 delivery attempts failed; the last: Receiver answered 500' },
+  });
 
 /** GET /functions/v1/webhooks/{webhook_id}/deliveries */
 export const ApiListDeliveries = () =>
@@ -30,6 +38,7 @@ export const ApiSendTestDelivery = () =>
         `\`{id, event: "${TEST_EVENT_KIND}", created_at, store_id, data: {webhook_id, message: "${TEST_EVENT_MESSAGE}"}}\`. ${QUEUED}`,
     }),
     ApiEnvelope(201, { delivery: DeliveryView }),
+    ApiWebhookDisabled(),
   );
 
 /** POST /functions/v1/webhooks/{webhook_id}/deliveries/{delivery_id}/redeliver */
@@ -44,6 +53,7 @@ export const ApiRedeliver = () =>
         'answers 404.',
     }),
     ApiEnvelope(201, { delivery: DeliveryView }),
+    ApiWebhookDisabled(),
   );
 
 /** POST /functions/v1/webhooks/{webhook_id}/recover */
@@ -69,4 +79,5 @@ export const ApiRecoverDeliveries = () =>
         example: false,
       },
     }),
+    ApiWebhookDisabled(),
   );
