@@ -54,9 +54,12 @@ const SYSTEM_DB_USERS = [
   'libs/social/src/platforms/social-platform.rows.ts',
   'libs/social/src/publishing/scheduled-post.worker.ts',
   'libs/social/src/social.repository.ts',
+  'libs/webhooks/src/deliveries/delivery-attempt.ts',
   'libs/webhooks/src/deliveries/delivery-retention.ts',
   'libs/webhooks/src/deliveries/delivery.repository.ts',
   'libs/webhooks/src/deliveries/delivery.worker.ts',
+  'libs/webhooks/src/deliveries/lost-delivery-sweep.ts',
+  'libs/webhooks/src/deliveries/lost-delivery.repository.ts',
   'libs/webhooks/src/webhooks/webhook.repository.ts',
 ];
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { DataSource } from 'typeorm';
 import { createRedis, MetricsService, REDIS, redisConfig } from '@app/core';
-import { DeliveryWorker, EndpointGate, webhooksConfig } from '@app/webhooks';
+import { EndpointGate, LostDeliverySweep, webhooksConfig } from '@app/webhooks';
 import { SwitchableReceiver } from './fakes/switchable-receiver.js';
 import { merchantWithStore, startApp, type TestApp } from './support/app.js';
 import { createPrivateDatabase, SYSTEM_DATA_SOURCE } from './support/database.js';
@@ -198,7 +198,7 @@ describe('fair delivery between webhooks', () => {
     await until(async () => (await parkedInGate(hook.id)) >= 6, 'deliveries parked');
     // The sweep marks them parked in PostgreSQL. (Without a grace here, it also enqueues the two in
     // flight again; their jobs find the attempt's slot held and send nothing.)
-    await api.app.get(DeliveryWorker).requeueLost();
+    await api.app.get(LostDeliverySweep).requeueLost();
     expect((await deliveries(hook.id)).filter((row) => row.parked_at !== null)).toHaveLength(6);
     const redis = api.app.get<Redis>(REDIS);
     const prefix = api.settings.get(redisConfig).REDIS_PREFIX;
@@ -210,7 +210,7 @@ describe('fair delivery between webhooks', () => {
     await until(async () => (await deliveries(hook.id)).filter((row) => row.status === 'succeeded').length === 2, 'the two in flight');
     expect((await deliveries(hook.id)).filter((row) => row.status === 'pending')).toHaveLength(6);
 
-    expect(await api.app.get(DeliveryWorker).requeueLost()).toBeGreaterThanOrEqual(6);
+    expect(await api.app.get(LostDeliverySweep).requeueLost()).toBeGreaterThanOrEqual(6);
     await until(async () => (await deliveries(hook.id)).every((row) => row.status === 'succeeded'), 'every delivery succeeded');
     expect(slow.delivered('/lost').size).toBe(8);
   });

@@ -8,7 +8,7 @@ import { ClsModule } from 'nestjs-cls';
 import { LoggerModule } from 'nestjs-pino';
 import { ConfigModule } from './config/config.module.js';
 import { httpConfig, type HttpConfig } from './config/http.config.js';
-import type { Settings } from './config/settings.js';
+import type { Settings } from './config/load-settings.js';
 import { SecretBox } from './crypto/secret-box.js';
 import { SafeHttpClient } from './http-client/safe-http-client.js';
 import { SAFE_HTTP_PROVIDERS } from './http-client/safe-http.providers.js';

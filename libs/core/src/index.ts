@@ -1,6 +1,7 @@
 export * from './tenancy/principal.js';
 export * from './tenancy/route-access.decorator.js';
 export * from './config/settings.js';
+export * from './config/load-settings.js';
 export * from './config/transforms.js';
 export * from './config/runtime.config.js';
 export * from './config/http.config.js';

@@ -15,6 +15,7 @@ import { SocialPublishController } from './publishing/social-publish.controller.
 import { SocialPublishService } from './publishing/social-publish.service.js';
 import { SocialSandboxController } from './sandbox/social-sandbox.controller.js';
 import { socialConfig } from './social.config.js';
+import { SocialAccountRepository } from './accounts/social-account.repository.js';
 import { SocialRepository } from './social.repository.js';
 
 /** Social connect (OAuth + PKCE), connected accounts, publishing now, scheduling and cancelling. */
@@ -25,6 +26,7 @@ import { SocialRepository } from './social.repository.js';
     { provide: SOCIAL_PLATFORMS_REGISTRY, inject: [socialConfig.KEY, httpConfig.KEY, SafeHttpClient], useFactory: buildPlatformRegistry },
     SocialPlatformRows,
     SocialRepository,
+    SocialAccountRepository,
     AccountTokens,
     SocialConnectService,
     PostPublisher,

@@ -2,6 +2,7 @@ export * from './webhooks.database.js';
 import './store-resources.js';
 export * from './deliveries/delivery-queue.js';
 export * from './deliveries/delivery.worker.js';
+export * from './deliveries/lost-delivery-sweep.js';
 export * from './deliveries/delivery-retention.js';
 export * from './signing/webhook-signature.js';
 export * from './webhooks.module.js';

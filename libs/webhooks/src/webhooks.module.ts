@@ -3,10 +3,13 @@ import { Module } from '@nestjs/common';
 import { StoreAccessModule } from '@app/core';
 import { NotificationsModule } from '@app/notifications';
 import { DeliveryQueue, DELIVERY_QUEUE } from './deliveries/delivery-queue.js';
+import { DeliveryAttempt } from './deliveries/delivery-attempt.js';
 import { DeliveryRetention } from './deliveries/delivery-retention.js';
 import { DeliveryRepository } from './deliveries/delivery.repository.js';
 import { DeliveryWorker } from './deliveries/delivery.worker.js';
 import { EndpointGate } from './deliveries/endpoint-gate.js';
+import { LostDeliverySweep } from './deliveries/lost-delivery-sweep.js';
+import { LostDeliveryRepository } from './deliveries/lost-delivery.repository.js';
 import { ListStoreEventsHandler } from './events/list-store-events/list-store-events.handler.js';
 import { StoreEventsController } from './events/store-events.controller.js';
 import { DispatchWebhookHandler } from './dispatch/dispatch-webhook/dispatch-webhook.handler.js';
@@ -32,7 +35,10 @@ import { WebhooksController } from './webhooks/webhooks.controller.js';
     DeliveryRepository,
     DeliveryQueue,
     EndpointGate,
+    DeliveryAttempt,
     DeliveryWorker,
+    LostDeliverySweep,
+    LostDeliveryRepository,
     DeliveryRetention,
     WebhookDispatchSaga,
     DispatchWebhookHandler,

@@ -9,16 +9,17 @@ import { languageRefused } from './ai-function.runner.js';
 const operationId = (name: string) => `AiController_${name.replace(/-([a-z])/g, (_, letter: string) => letter.toUpperCase())}`;
 
 /**
- * The route of a charged AI function, `POST /functions/v1/<name>`, and what every one documents: its
- * cost, the limits, the refund (`Idempotency-Key`, as on every write, comes from declareIdempotency). Its
- * own transactions: the charge commits before the provider is asked (docs/architecture.md § AI credits and
- * functions).
+ * The route of a charged AI function, `POST /functions/v1/<name>`, with its own transactions: the charge
+ * commits before the provider is asked (docs/architecture.md § AI credits and functions).
  */
-export const ChargedRoute = (fn: AiFunctionDefinition, summary: string, description: string) =>
+export const ChargedRoute = (fn: AiFunctionDefinition) => applyDecorators(Post(fn.name), HttpCode(200), OwnTransactions());
+
+/**
+ * What every charged function documents: its cost, the limits, the refund (`Idempotency-Key`, as on every
+ * write, comes from declareIdempotency).
+ */
+export const ApiCharged = (fn: AiFunctionDefinition, summary: string, description: string) =>
   applyDecorators(
-    Post(fn.name),
-    HttpCode(200),
-    OwnTransactions(),
     ApiOperation({
       operationId: operationId(fn.name),
       summary: `${summary} (${fn.credits} credits)`,

@@ -1,32 +1,17 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Post, Query } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiTags } from '@nestjs/swagger';
 import { Roles } from '@app/auth';
-import {
-  ApiEnvelope,
-  ApiError,
-  ApiErrorResponse,
-  ApiFunctionRoute,
-  ApiPage,
-  CurrentUser,
-  PageQueryDto,
-  StoreScoped,
-  type UserPrincipal,
-} from '@app/core';
+import { ApiError, ApiFunctionRoute, CurrentUser, PageQueryDto, type UserPrincipal, StoreScoped } from '@app/core';
 import { CreateApiKeyDto } from './api-key.dto.js';
-import { ApiKeyView } from './api-key.js';
 import { CreateApiKeyCommand } from './commands/create-api-key.js';
 import { RevokeApiKeyCommand } from './commands/revoke-api-key.js';
 import { ListApiKeysQuery } from './queries/list-api-keys.js';
+import { ApiCreateApiKey, ApiListApiKeys, ApiRevokeApiKey } from './api-keys.openapi.js';
 
 const apiKeyId = new ParseUUIDPipe({
   exceptionFactory: () => ApiError.validation([{ field: 'api_key_id', message: 'api_key_id must be a UUID' }]),
 });
-
-const KEY_USE =
-  'A server sends the secret as `Authorization: Bearer sk_…` (no `apikey` header needed) and acts as a team ' +
-  "member of this one store with the key's permissions. Store keys never manage keys, members or stores, never " +
-  'call /auth/v1, and answer 403 on routes about a signed-in person.';
 
 /**
  * Store keys, for a merchant's servers: made, listed and revoked by the store's owner (or an admin);
@@ -43,29 +28,8 @@ export class ApiKeysController {
 
   @Post('stores/:store_id/api-keys')
   @HttpCode(201)
-  @ApiParam({ name: 'store_id', format: 'uuid' })
   @StoreScoped({ from: 'param', need: 'manage' })
-  @ApiOperation({
-    summary: 'Create a store key',
-    description:
-      'Owner or admin. Answers the key and its `secret` (`sk_` and 32 random bytes, base64url), shown this once: ' +
-      `the server keeps only its SHA-256. ${KEY_USE} A creation retried with the same \`Idempotency-Key\` answers ` +
-      'the same key and secret again (the kept answer is encrypted at rest and forgotten after 24 h); a retry ' +
-      'without one makes a second key (revoke the one not used). A store holds at most 50 live keys (not revoked, ' +
-      'not expired); beyond, 409.',
-  })
-  @ApiErrorResponse(409, 'The store already holds 50 live keys (not revoked, not expired)', {
-    code: 'CONFLICT',
-    message: 'A store may hold at most 50 live keys (not revoked, not expired): revoke one to make another',
-  })
-  @ApiEnvelope(201, {
-    api_key: ApiKeyView,
-    secret: {
-      type: 'string',
-      description: 'The key itself, shown this once (never again, not even in the list)',
-      example: 'sk_Q3vX9kz0Qm8b7w2Tn5Lr1Yc4Hs6Jd0Fa8Ge2Ku9Pi3o',
-    },
-  })
+  @ApiCreateApiKey()
   async create(@Param('store_id') storeId: string, @Body() body: CreateApiKeyDto, @CurrentUser() user: UserPrincipal) {
     const { apiKey, secret } = await this.commands.execute(
       new CreateApiKeyCommand(storeId, user.userId, body.name, body.permissions, body.expires_at),
@@ -74,32 +38,15 @@ export class ApiKeysController {
   }
 
   @Get('stores/:store_id/api-keys')
-  @ApiParam({ name: 'store_id', format: 'uuid' })
   @StoreScoped({ from: 'param', need: 'manage' })
-  @ApiOperation({
-    summary: "The store's keys",
-    description: 'Owner or admin. Newest first, revoked ones too, paged by `limit` and `cursor`; never a secret.',
-  })
-  @ApiPage(ApiKeyView)
+  @ApiListApiKeys()
   async list(@Param('store_id') storeId: string, @Query() page: PageQueryDto) {
     return { success: true, ...(await this.queries.execute(new ListApiKeysQuery(storeId, page.limit, page.cursor))) };
   }
 
   @Delete('api-keys/:api_key_id')
   @Roles('merchant', 'admin', { message: 'Only the store owner may do this' })
-  @ApiParam({ name: 'api_key_id', format: 'uuid' })
-  @ApiOperation({
-    summary: 'Revoke a store key',
-    description:
-      'Owner or admin. The key is refused (401) from its next request on; revoking it again answers the ' +
-      "same. A key of a store the caller does not own (another tenant's) answers 404.",
-  })
-  @ApiErrorResponse(403, 'Only merchants and admins own keys; store keys never manage keys', {
-    code: 'FORBIDDEN',
-    message: 'Only the store owner may do this',
-  })
-  @ApiErrorResponse(404, "No such key, or another store's", { code: 'NOT_FOUND', message: 'API key not found' })
-  @ApiEnvelope(200, { message: { type: 'string', enum: ['API key revoked'], example: 'API key revoked' } })
+  @ApiRevokeApiKey()
   async revoke(@Param('api_key_id', apiKeyId) id: string) {
     await this.commands.execute(new RevokeApiKeyCommand(id));
     return { success: true, message: 'API key revoked' };

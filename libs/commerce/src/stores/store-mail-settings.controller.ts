@@ -1,35 +1,9 @@
 import { Body, Controller, Get, Param, Patch } from '@nestjs/common';
-import { ApiOperation, ApiParam, ApiProperty, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
-import { IsBoolean, IsOptional } from 'class-validator';
-import { ApiEnvelope, ApiFunctionRoute, StoreScoped } from '@app/core';
-import { MailSettings, type StoreMailSettings } from '@app/mail';
-
-/** Which of a store's notices are e-mailed, as the API returns them (`StoreMailSettingsView`). */
-export class StoreMailSettingsView implements StoreMailSettings {
-  @ApiProperty({ description: 'Mail invitees their invitation', example: true })
-  team_invitation!: boolean;
-  @ApiProperty({ description: 'Mail the owner when a webhook is disabled', example: true })
-  webhook_disabled!: boolean;
-  @ApiProperty({ description: 'Mail the owner when a scheduled post fails on a platform', example: false })
-  social_post_failed!: boolean;
-}
-
-export class UpdateStoreMailSettingsDto implements Partial<StoreMailSettings> {
-  @ApiPropertyOptional({ description: 'Mail invitees their invitation (off: the app sends its own, with invite_token)', example: true })
-  @IsOptional()
-  @IsBoolean()
-  team_invitation?: boolean;
-
-  @ApiPropertyOptional({ description: 'Mail the owner when a webhook is disabled', example: true })
-  @IsOptional()
-  @IsBoolean()
-  webhook_disabled?: boolean;
-
-  @ApiPropertyOptional({ description: 'Mail the owner when a scheduled post fails on a platform', example: false })
-  @IsOptional()
-  @IsBoolean()
-  social_post_failed?: boolean;
-}
+import { ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiFunctionRoute, StoreScoped } from '@app/core';
+import { MailSettings } from '@app/mail';
+import { UpdateStoreMailSettingsDto } from './store-mail-settings.dto.js';
+import { ApiGetStoreMailSettings, ApiUpdateStoreMailSettings } from './store-mail-settings.openapi.js';
 
 /**
  * Which of a store's notices are e-mailed (all by default). Account e-mails (confirmations,
@@ -45,25 +19,14 @@ export class StoreMailSettingsController {
 
   @Get()
   @StoreScoped({ from: 'param', need: 'manage' })
-  @ApiOperation({
-    summary: "Which of the store's notices are e-mailed (owner or admin)",
-    description:
-      'Every notice is e-mailed until the owner turns it off with PATCH. Account e-mails (confirmations, recovery) are not listed: they are always sent.',
-  })
-  @ApiEnvelope(200, { mail_settings: StoreMailSettingsView })
+  @ApiGetStoreMailSettings()
   async get(@Param('store_id') storeId: string) {
     return { success: true, mail_settings: await this.settings.of(storeId) };
   }
 
   @Patch()
   @StoreScoped({ from: 'param', need: 'manage' })
-  @ApiOperation({
-    summary: "Turn the store's e-mailed notices on or off (owner or admin)",
-    description:
-      '`team_invitation`: the invitation e-mail of POST …/members; `webhook_disabled` and `social_post_failed`: the e-mail to the owner ' +
-      'beside the merchant notification. Fields left out keep their value.',
-  })
-  @ApiEnvelope(200, { mail_settings: StoreMailSettingsView })
+  @ApiUpdateStoreMailSettings()
   async update(@Param('store_id') storeId: string, @Body() body: UpdateStoreMailSettingsDto) {
     return { success: true, mail_settings: await this.settings.update(storeId, body) };
   }

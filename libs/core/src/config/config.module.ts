@@ -1,6 +1,6 @@
 import { Global, Module, type DynamicModule } from '@nestjs/common';
 import { ConfigModule as NestConfigModule } from '@nestjs/config';
-import { Settings } from './settings.js';
+import { Settings } from './load-settings.js';
 
 /**
  * Provides the validated settings everywhere: each namespace under its @nestjs/config KEY

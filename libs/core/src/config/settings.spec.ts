@@ -8,7 +8,8 @@ import { outboxConfig } from '../outbox/outbox.config.js';
 import { CORE_SETTINGS } from './core-settings.js';
 import { httpConfig } from './http.config.js';
 import { runtimeConfig } from './runtime.config.js';
-import { ConfigError, defineSettings, loadSettings, Setting, SettingsGroup, type Settings, type SettingsNamespace } from './settings.js';
+import { loadSettings, type Settings } from './load-settings.js';
+import { ConfigError, defineSettings, Setting, SettingsGroup, type SettingsNamespace } from './settings.js';
 
 /** The published development secrets of earlier versions: no process may run on them again. */
 const OLD_JWT_SECRET = 'development-only-jwt-secret-change-me-0123456789';

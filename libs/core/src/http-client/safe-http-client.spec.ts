@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { UnsafeUrlError } from './http-client.errors.js';
-import { SafeHttpClient, type HostResolver, type ResolvedAddress, type SafeHttpOptions } from './safe-http-client.js';
+import { SafeHttpClient } from './safe-http-client.js';
+import type { HostResolver, ResolvedAddress, SafeHttpOptions } from './safe-http.types.js';
 
 const v4 = (address: string): ResolvedAddress => ({ address, family: 4 });
 const v6 = (address: string): ResolvedAddress => ({ address, family: 6 });

@@ -1,74 +1,25 @@
 import { lookup as dnsLookup } from 'node:dns/promises';
 import { isIP, type LookupFunction, type Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import { StringDecoder } from 'node:string_decoder';
 import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
-import { Agent, buildConnector, errors as undiciErrors, request as undiciRequest, type Dispatcher } from 'undici';
+import { Agent, buildConnector, errors as undiciErrors, request as undiciRequest } from 'undici';
 import { isForbiddenAddress } from './address-policy.js';
-import { HttpClientError, HttpConnectionError, HttpResponseTooLargeError, HttpTimeoutError, UnsafeUrlError } from './http-client.errors.js';
-
-export interface ResolvedAddress {
-  address: string;
-  /** 4 or 6. */
-  family: number;
-}
-
-/** Resolves a host name to all its addresses (as `dns.promises.lookup(host, { all: true })`). */
-export type HostResolver = (hostname: string) => Promise<ResolvedAddress[]>;
-
-export interface SafeHttpOptions {
-  /** Allow loopback, private, link-local, metadata… addresses (development and tests only). */
-  allowPrivate: boolean;
-  /** Allow `http:` URLs as well as `https:` (development and tests only). */
-  allowHttp: boolean;
-  /** Name resolution, at registration and at every connect. Default: `dns.promises.lookup` (all addresses). */
-  lookup?: HostResolver;
-  /** Longest wait for the TCP (and TLS) connection. Default 10 s; a request's `timeoutMs` bounds it too. */
-  connectTimeoutMs?: number;
-  /** Longest wait for name resolution in `assertUrl`. Default 5 s. */
-  resolveTimeoutMs?: number;
-}
-
-/** Injection token of the `SafeHttpOptions` that `SafeHttpClient` is built with. */
-export const SAFE_HTTP_OPTIONS = Symbol('SAFE_HTTP_OPTIONS');
-
-export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-
-export interface HttpRequestOptions {
-  headers?: Record<string, string>;
-  body?: string | Buffer;
-  /** Hard limit for the whole exchange: connect, headers and the body that is read. Default 10 000. */
-  timeoutMs?: number;
-  /** Most body bytes read. `excerpt`: the rest is dropped; `buffer`: more is an error. Default 4096. */
-  maxResponseBytes?: number;
-  /** `excerpt` (default): a UTF-8 excerpt; `buffer`: the whole body as bytes, with its content type. */
-  readBody?: 'excerpt' | 'buffer';
-}
-
-export interface HttpResponseMeta {
-  status: number;
-  /** Lower-case names; repeated headers joined with `, `. */
-  headers: Record<string, string>;
-  durationMs: number;
-}
-
-export interface HttpExcerptResponse extends HttpResponseMeta {
-  /** At most `maxResponseBytes` bytes of the body, decoded as UTF-8 (an incomplete last character is dropped). */
-  bodyExcerpt: string;
-  /** The body was longer than `maxResponseBytes`. */
-  truncated: boolean;
-}
-
-export interface HttpBufferResponse extends HttpResponseMeta {
-  body: Buffer;
-  contentType: string | null;
-}
-
-type ExcerptOptions = HttpRequestOptions & { readBody?: 'excerpt' };
-type BufferOptions = HttpRequestOptions & { readBody: 'buffer' };
-
-export const DEFAULT_TIMEOUT_MS = 10_000;
-export const DEFAULT_MAX_RESPONSE_BYTES = 4096;
+import { HttpClientError, HttpConnectionError, HttpTimeoutError, UnsafeUrlError } from './http-client.errors.js';
+import { flattenHeaders, readAll, readExcerpt } from './response-body.js';
+import {
+  DEFAULT_MAX_RESPONSE_BYTES,
+  DEFAULT_TIMEOUT_MS,
+  SAFE_HTTP_OPTIONS,
+  type BufferOptions,
+  type ExcerptOptions,
+  type HostResolver,
+  type HttpBufferResponse,
+  type HttpExcerptResponse,
+  type HttpMethod,
+  type HttpRequestOptions,
+  type ResolvedAddress,
+  type SafeHttpOptions,
+} from './safe-http.types.js';
 
 const defaultResolver: HostResolver = (hostname) => dnsLookup(hostname, { all: true });
 
@@ -289,14 +240,6 @@ function elapsed(started: number): number {
   return Math.round(performance.now() - started);
 }
 
-function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
-  const flat: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) {
-    if (value !== undefined) flat[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
-  }
-  return flat;
-}
-
 async function withTimeout<T>(promise: Promise<T>, timeoutMs: number | undefined, hostname: string): Promise<T> {
   if (timeoutMs === undefined) return promise;
   let timer: NodeJS.Timeout | undefined;
@@ -308,51 +251,6 @@ async function withTimeout<T>(promise: Promise<T>, timeoutMs: number | undefined
   } finally {
     clearTimeout(timer);
   }
-}
-
-/** Reads up to `limit` bytes, then stops (leaving the loop destroys the stream and its connection). */
-async function readExcerpt(body: Dispatcher.ResponseData['body'], limit: number): Promise<{ excerpt: string; truncated: boolean }> {
-  const decoder = new StringDecoder('utf8');
-  let excerpt = '';
-  let size = 0;
-  let truncated = false;
-  if (limit <= 0) {
-    discard(body);
-    return { excerpt, truncated: true };
-  }
-  for await (const chunk of body as AsyncIterable<Buffer>) {
-    const room = limit - size;
-    if (room <= 0 || chunk.length > room) {
-      if (room > 0) excerpt += decoder.write(chunk.subarray(0, room));
-      truncated = true;
-      break;
-    }
-    excerpt += decoder.write(chunk);
-    size += chunk.length;
-  }
-  return { excerpt, truncated };
-}
-
-/** Reads the whole body, refusing (before reading, when Content-Length says so) one longer than `limit`. */
-async function readAll(response: Dispatcher.ResponseData, limit: number): Promise<Buffer> {
-  const declared = Number(response.headers['content-length']);
-  if (Number.isFinite(declared) && declared > limit) {
-    discard(response.body);
-    throw new HttpResponseTooLargeError(limit);
-  }
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of response.body as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > limit) throw new HttpResponseTooLargeError(limit);
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks, size);
-}
-
-/** Drops an unread body; undici reports that as an 'error' event, which is expected here. */
-function discard(body: Dispatcher.ResponseData['body']): void {
-  body.on('error', () => undefined).destroy();
 }
 
 function connectionError(error: unknown): HttpConnectionError {

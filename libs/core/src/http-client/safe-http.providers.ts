@@ -1,6 +1,7 @@
 import type { Provider } from '@nestjs/common';
 import { httpConfig, type HttpConfig } from '../config/http.config.js';
-import { SAFE_HTTP_OPTIONS, SafeHttpClient, type SafeHttpOptions } from './safe-http-client.js';
+import { SafeHttpClient } from './safe-http-client.js';
+import { SAFE_HTTP_OPTIONS, type SafeHttpOptions } from './safe-http.types.js';
 
 /** The client's policy from the settings: private addresses and plain http only where configured (development, tests). */
 export function safeHttpOptionsFromConfig(config: HttpConfig): SafeHttpOptions {

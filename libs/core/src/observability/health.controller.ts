@@ -1,5 +1,5 @@
 import { Controller, Get, Header, Headers, Inject, ServiceUnavailableException } from '@nestjs/common';
-import { ApiExcludeEndpoint, ApiOkResponse, ApiOperation, ApiSecurity, ApiTags, type SchemaObject } from '@nestjs/swagger';
+import { ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { SkipThrottle } from '@nestjs/throttler';
 import { HealthCheck, HealthCheckService, HealthIndicatorService, TypeOrmHealthIndicator, type HealthCheckResult } from '@nestjs/terminus';
 import { Redis } from 'ioredis';
@@ -8,22 +8,9 @@ import { httpConfig, type HttpConfig } from '../config/http.config.js';
 import { safeEqual } from '../crypto/tokens.js';
 import { ApiError } from '../errors/api-error.js';
 import { DATABASE_RETRY_AFTER_SECONDS } from '../errors/error-envelope.filter.js';
-import { ApiErrorDetailsResponse } from '../openapi/api-responses.js';
 import { REDIS } from '../redis/redis.module.js';
 import { MetricsService } from './metrics.service.js';
-
-/** The checks of the readiness answer, by name (`postgres`, `redis`), as @nestjs/terminus reports them. */
-const checks = (description: string, example: Record<string, { status: 'up' | 'down' }>): SchemaObject => ({
-  type: 'object',
-  description,
-  additionalProperties: {
-    type: 'object',
-    required: ['status'],
-    properties: { status: { type: 'string', enum: ['up', 'down'] } },
-  },
-  example,
-});
-const BOTH_UP = { postgres: { status: 'up' }, redis: { status: 'up' } } as const;
+import { ApiLive, ApiReady, ApiMetrics } from './health.openapi.js';
 
 @ApiTags('operations')
 @Public()
@@ -42,44 +29,14 @@ export class HealthController {
   ) {}
 
   @Get('health')
-  @ApiOperation({
-    summary: 'Liveness: the process answers',
-    description: 'Checks nothing else: for a liveness probe. Not rate limited, no credentials.',
-  })
-  @ApiOkResponse({
-    description: 'The process is up',
-    schema: { type: 'object', required: ['status'], properties: { status: { type: 'string', enum: ['ok'] } }, example: { status: 'ok' } },
-  })
+  @ApiLive()
   live(): { status: 'ok' } {
     return { status: 'ok' };
   }
 
   @Get('health/ready')
   @HealthCheck({ noCache: true, swaggerDocumentation: false })
-  @ApiOperation({
-    summary: 'Readiness: PostgreSQL and Redis reachable',
-    description:
-      'For a readiness probe: 200 while both answer, 503 naming the one that does not. Not rate limited, no credentials, never cached.',
-  })
-  @ApiOkResponse({
-    description: 'Both dependencies answer',
-    schema: {
-      type: 'object',
-      required: ['status', 'info', 'error', 'details'],
-      properties: {
-        status: { type: 'string', enum: ['ok'] },
-        info: checks('The checks that passed', BOTH_UP),
-        error: checks('The checks that failed: none', {}),
-        details: checks('Every check', BOTH_UP),
-      },
-    },
-  })
-  @ApiErrorDetailsResponse(
-    503,
-    '`SERVICE_UNAVAILABLE`, with Retry-After: a dependency is down; `details` gives each one `up` or `down`',
-    { type: 'object', additionalProperties: { type: 'string', enum: ['up', 'down'] } },
-    { code: 'SERVICE_UNAVAILABLE', message: 'Not ready: postgres unreachable', details: { postgres: 'down', redis: 'up' } },
-  )
+  @ApiReady()
   async ready() {
     try {
       return await this.health.check([
@@ -106,8 +63,8 @@ export class HealthController {
   }
 
   @Get('metrics')
-  @ApiExcludeEndpoint()
   @Header('Content-Type', 'text/plain; version=0.0.4; charset=utf-8')
+  @ApiMetrics()
   scrape(@Headers('authorization') authorization: string | undefined): Promise<string> {
     this.allowScrape(authorization);
     return this.metrics.registry.metrics();

@@ -4,27 +4,18 @@ import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { runtimeConfig, type RuntimeConfig } from '../config/runtime.config.js';
 import { databaseConfig, type DatabaseConfig } from '../database/database.config.js';
-import { queryRows } from '../database/raw-sql.js';
 import { MetricsService } from '../observability/metrics.service.js';
 import { PeriodicTask } from '../scheduling/periodic-task.js';
 import { SystemDb } from '../tenancy/db-handles.js';
+import { BATCH, claimOverdue, claimUndispatched, toEnvelope, type OutboxRow } from './outbox-claims.js';
 import { outboxConfig, type OutboxConfig } from './outbox.config.js';
 import { StoreEventSubscribers } from './store-event-subscribers.js';
-import { StoreEvent, type StoreEventEnvelope } from './store-event.js';
+import { StoreEvent } from './store-event.js';
+
+export { MAX_REPUBLISH_DELAY_MS, toEnvelope } from './outbox-claims.js';
 
 const CHANNEL = 'outbox_events';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const BATCH = 200;
-/** The longest wait between two publications of an event still owed an acknowledgement. */
-export const MAX_REPUBLISH_DELAY_MS = 60 * 60 * 1000;
-
-interface OutboxRow {
-  id: string;
-  event: string;
-  store_id: string;
-  data: Record<string, unknown>;
-  created_at: Date;
-}
 
 /**
  * Publishes committed outbox rows on the EventBus, and publishes them again to the acknowledging
@@ -32,7 +23,7 @@ interface OutboxRow {
  *
  * It hears of each commit through LISTEN/NOTIFY (PostgreSQL delivers the notification at commit,
  * never for a rollback) and sweeps on a timer for rows a lost notification, a crash or a restart left
- * undispatched. A claim is one statement: it marks the rows dispatched, writes what the publication
+ * undispatched. A claim is one statement (outbox-claims.ts): it marks the rows dispatched, writes what the publication
  * is owed (one `outbox_owed_acks` row per acknowledging subscriber that handles some of its events,
  * due OUTBOX_ACK_TIMEOUT_MS ahead) and answers the rows, taking them with FOR UPDATE SKIP LOCKED so
  * that several relays never publish a row at the same time. The rows are then published, all in one
@@ -227,26 +218,12 @@ export class OutboxRelay implements BeforeApplicationShutdown {
   private async dispatch(ids: string[] | null): Promise<string[]> {
     const publication = randomUUID();
     const rows = await this.system.run(() =>
-      queryRows<OutboxRow>(
-        this.system.tx,
-        `WITH subscriber AS (SELECT * FROM json_to_recordset($2::json) AS s(name text, events text[])),
-       claimed AS (
-         UPDATE outbox_events e SET dispatched_at = now()
-          WHERE e.id IN (SELECT id FROM outbox_events
-                          WHERE dispatched_at IS NULL AND ($1::uuid[] IS NULL OR id = ANY ($1::uuid[]))
-                          ORDER BY created_at, id
-                          LIMIT ${BATCH}
-                          FOR UPDATE SKIP LOCKED)
-         RETURNING e.id, e.event, e.store_id, e.data, e.created_at
-       ), owed AS (
-         INSERT INTO outbox_owed_acks (publication_id, subscriber, event_ids, due_at)
-         SELECT $3::uuid, s.name, array_agg(c.id), now() + make_interval(secs => $4::double precision / 1000)
-           FROM subscriber s JOIN claimed c ON s.events IS NULL OR c.event = ANY (s.events)
-          GROUP BY s.name
-       )
-       SELECT * FROM claimed ORDER BY created_at, id`,
-        [ids, this.subscribersParameter(), publication, this.config.OUTBOX_ACK_TIMEOUT_MS],
-      ),
+      claimUndispatched(this.system.tx, {
+        ids,
+        subscribers: this.subscribersParameter(),
+        publication,
+        ackTimeoutMs: this.config.OUTBOX_ACK_TIMEOUT_MS,
+      }),
     );
     this.publish(rows, publication, null);
     return rows.map((row) => row.id);
@@ -259,30 +236,7 @@ export class OutboxRelay implements BeforeApplicationShutdown {
    */
   private async overdue(): Promise<{ taken: number; owed: { publication: string; subscriber: string; events: OutboxRow[] }[] }> {
     const names = this.subscribers.all.map((subscriber) => subscriber.name);
-    const rows = await this.system.run(() =>
-      queryRows<OutboxRow & { publication_id: string; subscriber: string }>(
-        this.system.tx,
-        `WITH due AS (
-         SELECT publication_id, subscriber FROM outbox_owed_acks
-          WHERE due_at <= now() AND subscriber = ANY ($1::text[])
-          ORDER BY due_at
-          LIMIT ${BATCH}
-          FOR UPDATE SKIP LOCKED
-       ), marked AS (
-         UPDATE outbox_owed_acks o
-            SET due_at = now() + make_interval(secs => least($2::double precision * 2 ^ o.publications, $3) / 1000),
-                publications = o.publications + 1
-           FROM due
-          WHERE o.publication_id = due.publication_id AND o.subscriber = due.subscriber
-         RETURNING o.publication_id, o.subscriber, o.event_ids
-       )
-       SELECT m.publication_id, m.subscriber, e.id, e.event, e.store_id, e.data, e.created_at
-         FROM marked m
-         JOIN outbox_events e ON e.id = ANY (m.event_ids)
-        ORDER BY m.publication_id, m.subscriber, e.created_at, e.id`,
-        [names, this.config.OUTBOX_ACK_TIMEOUT_MS, MAX_REPUBLISH_DELAY_MS],
-      ),
-    );
+    const rows = await this.system.run(() => claimOverdue(this.system.tx, names, this.config.OUTBOX_ACK_TIMEOUT_MS));
     const owed = new Map<string, { publication: string; subscriber: string; events: OutboxRow[] }>();
     for (const row of rows) {
       const key = `${row.publication_id}:${row.subscriber}`;
@@ -298,8 +252,4 @@ export class OutboxRelay implements BeforeApplicationShutdown {
     if (rows.length === 0) return;
     this.events.publishAll(rows.map((row) => new StoreEvent(toEnvelope(row), publication, republishedFor)));
   }
-}
-
-export function toEnvelope(row: OutboxRow): StoreEventEnvelope {
-  return { id: row.id, event: row.event, created_at: row.created_at.toISOString(), store_id: row.store_id, data: row.data };
 }

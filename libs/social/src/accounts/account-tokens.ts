@@ -7,7 +7,7 @@ import {
   type SocialPlatformRegistry,
   type TokenSet,
 } from '../platforms/social-platform.js';
-import { SocialRepository, type SocialAccountRow } from '../social.repository.js';
+import { SocialAccountRepository, type SocialAccountRow } from './social-account.repository.js';
 
 /** A token this close to its expiry is refreshed before use rather than after a refusal. */
 const REFRESH_AHEAD_MS = 60_000;
@@ -19,7 +19,7 @@ const REFRESH_AHEAD_MS = 60_000;
 @Injectable()
 export class AccountTokens {
   constructor(
-    private readonly repository: SocialRepository,
+    private readonly repository: SocialAccountRepository,
     private readonly box: SecretBox,
     private readonly scoped: ScopedDb,
     @Inject(SOCIAL_PLATFORMS_REGISTRY) private readonly platforms: SocialPlatformRegistry,

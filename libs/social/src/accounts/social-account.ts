@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { SOCIAL_PLATFORMS, type SocialPlatformId } from '../platforms/registry.js';
-import type { SocialAccountRow } from '../social.repository.js';
+import type { SocialAccountRow } from './social-account.repository.js';
 
 /** A connected account as the API shows it: never its tokens (`SocialAccountView` in the OpenAPI document). */
 export class SocialAccountView {

@@ -10,7 +10,7 @@ import {
   type SocialPlatform,
   type SocialPlatformRegistry,
 } from '../platforms/social-platform.js';
-import { SocialRepository } from '../social.repository.js';
+import { SocialAccountRepository } from '../accounts/social-account.repository.js';
 
 /** How long a connect may take between `social-connect` and the callback. */
 export const CONNECT_STATE_TTL_MS = 10 * 60_000;
@@ -56,7 +56,7 @@ export class SocialConnectService {
 
   constructor(
     @Inject(httpConfig.KEY) private readonly config: HttpConfig,
-    private readonly repository: SocialRepository,
+    private readonly repository: SocialAccountRepository,
     private readonly tokens: AccountTokens,
     private readonly box: SecretBox,
     @Inject(SOCIAL_PLATFORMS_REGISTRY) private readonly platforms: SocialPlatformRegistry,

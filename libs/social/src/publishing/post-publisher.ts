@@ -9,7 +9,8 @@ import {
   type PublishedPost,
   type SocialPlatformRegistry,
 } from '../platforms/social-platform.js';
-import { SocialRepository, type SocialAccountRow, type SocialPostRow } from '../social.repository.js';
+import { SocialAccountRepository, type SocialAccountRow } from '../accounts/social-account.repository.js';
+import { SocialRepository, type SocialPostRow } from '../social.repository.js';
 
 /** What one run over a post's pending platforms came to. */
 export interface PublishRun {
@@ -36,6 +37,7 @@ export class PostPublisher {
 
   constructor(
     private readonly repository: SocialRepository,
+    private readonly accountsRepository: SocialAccountRepository,
     private readonly tokens: AccountTokens,
     @Inject(SOCIAL_PLATFORMS_REGISTRY) private readonly platforms: SocialPlatformRegistry,
   ) {}
@@ -43,7 +45,7 @@ export class PostPublisher {
   /** `retryTransient`: keep 429/5xx platforms pending for another attempt (scheduled posts) instead of failing them. */
   async run(post: SocialPostRow, retryTransient: boolean): Promise<PublishRun> {
     const pending = (await this.repository.results([post.id])).filter((result) => result.status === 'pending');
-    const accounts = new Map((await this.repository.accountsOfStore(post.store_id)).map((account) => [account.platform, account]));
+    const accounts = new Map((await this.accountsRepository.accountsOfStore(post.store_id)).map((account) => [account.platform, account]));
     const run: PublishRun = { retry: [], retryAfterMs: 0 };
     await Promise.all(
       pending.map(async ({ platform }) => {

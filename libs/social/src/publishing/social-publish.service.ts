@@ -3,6 +3,7 @@ import { ApiError, decodeCursor, toPage, type FieldError, type Page } from '@app
 import type { SocialPlatformId } from '../platforms/registry.js';
 import { SOCIAL_PLATFORMS_REGISTRY, type PostContent, type SocialPlatformRegistry } from '../platforms/social-platform.js';
 import type { SocialPostsQueryDto, SocialPublishDto } from '../social.dto.js';
+import { SocialAccountRepository } from '../accounts/social-account.repository.js';
 import { SocialRepository } from '../social.repository.js';
 import { PostPublisher } from './post-publisher.js';
 import { PostQueue } from './post-queue.js';
@@ -20,6 +21,7 @@ const MAX_SCHEDULE_AHEAD_MS = 366 * 24 * 3600_000;
 export class SocialPublishService {
   constructor(
     private readonly repository: SocialRepository,
+    private readonly accountsRepository: SocialAccountRepository,
     private readonly publisher: PostPublisher,
     private readonly queue: PostQueue,
     @Inject(SOCIAL_PLATFORMS_REGISTRY) private readonly platforms: SocialPlatformRegistry,
@@ -95,7 +97,7 @@ export class SocialPublishService {
    * naming each one before the content is looked at: nothing could be sent anyway.
    */
   private async validate(storeId: string, platforms: SocialPlatformId[], content: PostContent): Promise<void> {
-    const accounts = new Map((await this.repository.accountsOfStore(storeId)).map((account) => [account.platform, account]));
+    const accounts = new Map((await this.accountsRepository.accountsOfStore(storeId)).map((account) => [account.platform, account]));
     const problems: FieldError[] = [];
     for (const id of platforms) {
       const platform = this.platforms.get(id)!;

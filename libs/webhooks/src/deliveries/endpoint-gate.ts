@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Inject, Injectable } from '@nestjs/common';
 import type { Redis } from 'ioredis';
 import { InjectRedis } from '@app/core';
@@ -43,137 +46,12 @@ export const FRESH_GRANT_MS = 5_000;
 
 const PARKED_WEBHOOKS = 'webhook-gate:parked-webhooks';
 
-/** Keys live a week past their last write: long after any backlog, short enough to clean up a deleted webhook's. */
-const KEEP_MS = 7 * 24 * 3600 * 1000;
-
-// Every script: KEYS[1] the webhook's slots (attempt → lease end), KEYS[2] its parked attempts (attempt →
-// when it was due, oldest first), KEYS[3] its circuit (failures, open_until, probe, probe_until), KEYS[4]
-// the set of webhooks with parked attempts. Time is Redis's own, the same for every worker process.
-const PRELUDE = `
-local KEEP = ${KEEP_MS}
-local function now_ms()
-  local t = redis.call('TIME')
-  return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-end
-local function num(value) return tonumber(value or '0') or 0 end
--- Free slots (or, once an open circuit's cool-down is over, its one probe) go to the oldest parked attempts.
-local function hand_over(now, webhook, limit, lease)
-  local handed = {}
-  local open_until = num(redis.call('HGET', KEYS[3], 'open_until'))
-  local free
-  redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
-  if open_until > 0 then
-    if now < open_until or num(redis.call('HGET', KEYS[3], 'probe_until')) > now then return handed end
-    free = 1
-  else
-    free = limit - redis.call('ZCARD', KEYS[1])
-  end
-  while free > 0 do
-    local oldest = redis.call('ZPOPMIN', KEYS[2])
-    if #oldest == 0 then break end
-    redis.call('ZADD', KEYS[1], now + lease, oldest[1])
-    redis.call('PEXPIRE', KEYS[1], KEEP)
-    if open_until > 0 then redis.call('HSET', KEYS[3], 'probe', oldest[1], 'probe_until', now + lease) end
-    handed[#handed + 1] = oldest[1]
-    free = free - 1
-  end
-  if redis.call('EXISTS', KEYS[2]) == 0 then redis.call('SREM', KEYS[4], webhook) end
-  return handed
-end
-`;
-
-// ARGV: webhook, attempt, limit, lease ms, due (epoch ms, the parking order), handed ('1': a release gave it this slot).
-const CLAIM = `${PRELUDE}
-local webhook, member, limit, lease, due, handed = ARGV[1], ARGV[2], tonumber(ARGV[3]), tonumber(ARGV[4]), ARGV[5], ARGV[6]
-local now = now_ms()
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
-if redis.call('ZSCORE', KEYS[1], member) then
-  if handed ~= '1' then return {0, 'duplicate'} end
-  redis.call('ZADD', KEYS[1], now + lease, member)
-  if redis.call('HGET', KEYS[3], 'probe') == member then return {1, 'probe'} end
-  return {1, 'ok'}
-end
-local function park(reason)
-  redis.call('ZADD', KEYS[2], 'NX', due, member)
-  redis.call('PEXPIRE', KEYS[2], KEEP)
-  redis.call('SADD', KEYS[4], webhook)
-  return {0, reason}
-end
-local open_until = num(redis.call('HGET', KEYS[3], 'open_until'))
-if open_until > 0 then
-  if now < open_until then return park('open') end
-  if num(redis.call('HGET', KEYS[3], 'probe_until')) > now then return park('probing') end
-  redis.call('HSET', KEYS[3], 'probe', member, 'probe_until', now + lease)
-  redis.call('ZADD', KEYS[1], now + lease, member)
-  redis.call('ZREM', KEYS[2], member)
-  return {1, 'probe'}
-end
-if redis.call('ZCARD', KEYS[1]) >= limit then return park('busy') end
-redis.call('ZADD', KEYS[1], now + lease, member)
-redis.call('PEXPIRE', KEYS[1], KEEP)
-redis.call('ZREM', KEYS[2], member)
-return {1, 'ok'}
-`;
-
-// ARGV: webhook, limit, lease ms, due, then the first attempts of new deliveries, oldest first. Answers
-// those given a slot (free slots, or a half-open circuit's probe); the others are parked, in order.
-const CLAIM_NEW = `${PRELUDE}
-local webhook, limit, lease, due = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
-local now = now_ms()
--- A thousandth of a millisecond apart: the batch keeps its order among the parked.
-for i = 5, #ARGV do redis.call('ZADD', KEYS[2], 'NX', due + (i - 5) / 1000, ARGV[i]) end
-redis.call('PEXPIRE', KEYS[2], KEEP)
-redis.call('SADD', KEYS[4], webhook)
-return hand_over(now, webhook, limit, lease)
-`;
-
-// ARGV: webhook, attempt, result (succeeded | failed | not-sent), limit, lease ms, failures that open, cool-down ms.
-const RELEASE = `${PRELUDE}
-local webhook, member, result = ARGV[1], ARGV[2], ARGV[3]
-local limit, lease, failures_to_open, cool_down = tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6]), tonumber(ARGV[7])
-local now = now_ms()
-redis.call('ZREM', KEYS[1], member)
-local opened = 0
-local was_probe = redis.call('HGET', KEYS[3], 'probe') == member
-if result == 'succeeded' then
-  redis.call('DEL', KEYS[3])
-elseif result == 'failed' then
-  local failures = redis.call('HINCRBY', KEYS[3], 'failures', 1)
-  local open_until = num(redis.call('HGET', KEYS[3], 'open_until'))
-  if was_probe or (open_until == 0 and failures >= failures_to_open) then
-    opened = now + cool_down
-    redis.call('HSET', KEYS[3], 'open_until', opened)
-    redis.call('HDEL', KEYS[3], 'probe', 'probe_until')
-  end
-  redis.call('PEXPIRE', KEYS[3], KEEP)
-elseif was_probe then
-  redis.call('HDEL', KEYS[3], 'probe', 'probe_until')
-end
-return {opened, hand_over(now, webhook, limit, lease)}
-`;
-
-// ARGV: webhook, limit, lease ms. Hands over what is free; answers the parked and in-flight counts too.
-const WAKE = `${PRELUDE}
-local handed = hand_over(now_ms(), ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3]))
-return {redis.call('ZCARD', KEYS[2]), redis.call('ZCARD', KEYS[1]), handed}
-`;
-
-// ARGV: webhook, limit, lease ms. Closes the circuit (failures, cool-down and probe forgotten) of a re-enabled
-// webhook. Its slots stay: an attempt in flight keeps its own until it ends or its lease expires, so a reset
-// never lets more than the limit be in flight. The parked attempts get the slots that are free, if any.
-const RESET = `${PRELUDE}
-redis.call('DEL', KEYS[3])
-return hand_over(now_ms(), ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3]))
-`;
-
-// ARGV: attempts. Answers 1 for each the gate knows (parked, or holding a slot), 0 otherwise.
-const KNOWN = `
-local known = {}
-for i, member in ipairs(ARGV) do
-  known[i] = (redis.call('ZSCORE', KEYS[2], member) or redis.call('ZSCORE', KEYS[1], member)) and 1 or 0
-end
-return known
-`;
+/**
+ * The gate's scripts, in ./lua beside this file (nest build copies them into dist); prelude.lua starts
+ * all but known.lua.
+ */
+const LUA_FOLDER = fileURLToPath(new URL('./lua/', import.meta.url));
+const readLua = (name: string) => fs.readFileSync(path.join(LUA_FOLDER, `${name}.lua`), 'utf8');
 
 type GateCommands = {
   webhookGateClaimNew(...args: (string | number)[]): Promise<string[]>;
@@ -192,7 +70,7 @@ const toAttempt = (member: string): GateAttempt => {
 /**
  * Fair delivery between webhooks: per-webhook slots (WEBHOOK_ENDPOINT_CONCURRENCY requests in flight)
  * and a circuit breaker (WEBHOOK_CIRCUIT_FAILURES consecutive failures open it for
- * WEBHOOK_CIRCUIT_COOLDOWN_MS, then one probe), all in Redis and changed only by Lua scripts, so every
+ * WEBHOOK_CIRCUIT_COOLDOWN_MS, then one probe), all in Redis and changed only by Lua scripts (./lua), so every
  * worker process sees and changes the same state atomically. An attempt refused a slot is parked here,
  * oldest first, and handed a slot when one frees (or as the probe once the cool-down is over): a slow
  * or failing receiver holds at most its own slots, never the worker's others.
@@ -210,15 +88,18 @@ export class EndpointGate {
     @InjectRedis() private readonly redis: Redis,
     @Inject(webhooksConfig.KEY) private readonly config: WebhooksConfig,
   ) {
+    // Read at start: a missing script fails the boot, not the first delivery.
+    const prelude = readLua('prelude');
     const define = (name: keyof GateCommands, lua: string, numberOfKeys: number) => {
       if (!(name in redis)) redis.defineCommand(name, { lua, numberOfKeys });
     };
-    define('webhookGateClaimNew', CLAIM_NEW, 4);
-    define('webhookGateClaim', CLAIM, 4);
-    define('webhookGateRelease', RELEASE, 4);
-    define('webhookGateWake', WAKE, 4);
-    define('webhookGateKnown', KNOWN, 2);
-    define('webhookGateReset', RESET, 4);
+    const withPrelude = (script: string) => `${prelude}\n${readLua(script)}`;
+    define('webhookGateClaimNew', withPrelude('claim-new'), 4);
+    define('webhookGateClaim', withPrelude('claim'), 4);
+    define('webhookGateRelease', withPrelude('release'), 4);
+    define('webhookGateWake', withPrelude('wake'), 4);
+    define('webhookGateKnown', readLua('known'), 2);
+    define('webhookGateReset', withPrelude('reset'), 4);
     this.commands = redis as unknown as GateCommands;
     this.leaseMs = config.WEBHOOK_TIMEOUT_MS + LEASE_MARGIN_MS;
   }

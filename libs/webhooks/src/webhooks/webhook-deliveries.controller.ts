@@ -1,28 +1,18 @@
 import { Body, Controller, Get, HttpCode, Param, ParseUUIDPipe, Post, Query } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
-import { ApiEnvelope, ApiError, ApiErrorResponse, ApiFunctionRoute, ApiPage, StoreScoped } from '@app/core';
-import { DeliveryView } from '../deliveries/delivery.js';
+import { ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiError, ApiFunctionRoute, StoreScoped } from '@app/core';
 import { RecoverDeliveriesCommand } from './commands/recover-deliveries/recover-deliveries.command.js';
 import { RedeliverDeliveryCommand } from './commands/redeliver-delivery/redeliver-delivery.command.js';
 import { SendTestEventCommand } from './commands/send-test-event/send-test-event.command.js';
 import { ListDeliveriesQuery } from './queries/list-deliveries/list-deliveries.query.js';
-import { RECOVER_MAX_AGE_DAYS, RECOVER_MAX_DELIVERIES, TEST_EVENT_KIND, TEST_EVENT_MESSAGE } from './webhook-api.constants.js';
 import { ListDeliveriesParams, RecoverDeliveriesDto } from './webhook.dto.js';
+import { ApiListDeliveries, ApiSendTestDelivery, ApiRedeliver, ApiRecoverDeliveries } from './webhook-deliveries.openapi.js';
 import '../store-resources.js'; // registers the store resource its routes name (webhook) before they are declared
 
 const deliveryId = new ParseUUIDPipe({
   exceptionFactory: () => ApiError.validation([{ field: 'delivery_id', message: 'delivery_id must be a UUID' }]),
 });
-
-const DisabledConflict = () =>
-  ApiErrorResponse(409, 'The webhook is disabled: re-enable it first', {
-    code: 'CONFLICT',
-    message: 'Webhook is disabled: re-enable it with PATCH {"status": "active"} first',
-    details: { status: 'disabled', disabled_reason: '5 delivery attempts failed; the last: Receiver answered 500' },
-  });
-
-const QUEUED = 'Its first attempt is queued once the request has committed, then the usual retry schedule applies.';
 
 /** The delivery log of a webhook, test events, redelivery and recovery. */
 @ApiTags('webhooks')
@@ -37,15 +27,7 @@ export class WebhookDeliveriesController {
 
   @Get('deliveries')
   @StoreScoped({ from: 'webhook', need: 'webhooks' })
-  @ApiOperation({
-    summary: "A webhook's deliveries with their attempts, newest first",
-    description:
-      'One delivery per event (plus test events and redeliveries), filtered by `status` (`pending`, `succeeded`, ' +
-      '`failed`, `cancelled`, `skipped`: an event that came while the webhook was disabled, never sent). ' +
-      'Each attempt records when it started, its duration, the status code, the error, a short excerpt of the ' +
-      "receiver's answer and when the next attempt is due.",
-  })
-  @ApiPage(DeliveryView)
+  @ApiListDeliveries()
   async list(@Param('webhook_id') webhookId: string, @Query() params: ListDeliveriesParams) {
     return {
       success: true,
@@ -56,14 +38,7 @@ export class WebhookDeliveriesController {
   @Post('test')
   @HttpCode(201)
   @StoreScoped({ from: 'webhook', need: 'webhooks' })
-  @ApiOperation({
-    summary: 'Send a test event',
-    description:
-      `Creates a delivery of a \`${TEST_EVENT_KIND}\` event, whatever the webhook subscribes to, signed like any other: ` +
-      `\`{id, event: "${TEST_EVENT_KIND}", created_at, store_id, data: {webhook_id, message: "${TEST_EVENT_MESSAGE}"}}\`. ${QUEUED}`,
-  })
-  @ApiEnvelope(201, { delivery: DeliveryView })
-  @DisabledConflict()
+  @ApiSendTestDelivery()
   async test(@Param('webhook_id') webhookId: string) {
     return { success: true, delivery: await this.commands.execute(new SendTestEventCommand(webhookId)) };
   }
@@ -71,16 +46,7 @@ export class WebhookDeliveriesController {
   @Post('deliveries/:delivery_id/redeliver')
   @HttpCode(201)
   @StoreScoped({ from: 'webhook', need: 'webhooks' })
-  @ApiParam({ name: 'delivery_id', format: 'uuid' })
-  @ApiOperation({
-    summary: 'Deliver an event again',
-    description:
-      'Creates a new delivery of the same event (same envelope `id` and body, so receivers can de-duplicate), with its own ' +
-      `attempts and \`redelivery_of\` the delivery given, whatever that one's state. ${QUEUED} A delivery of another webhook ` +
-      'answers 404.',
-  })
-  @ApiEnvelope(201, { delivery: DeliveryView })
-  @DisabledConflict()
+  @ApiRedeliver()
   async redeliver(@Param('webhook_id') webhookId: string, @Param('delivery_id', deliveryId) id: string) {
     return { success: true, delivery: await this.commands.execute(new RedeliverDeliveryCommand(webhookId, id)) };
   }
@@ -88,27 +54,7 @@ export class WebhookDeliveriesController {
   @Post('recover')
   @HttpCode(200)
   @StoreScoped({ from: 'webhook', need: 'webhooks' })
-  @ApiOperation({
-    summary: 'Re-send what failed or was skipped since a time',
-    description:
-      `Redelivers every event whose latest delivery since \`since\` (at most ${RECOVER_MAX_AGE_DAYS} days ago, not in the ` +
-      'future) failed, was cancelled or was skipped (it came while the webhook was disabled), e.g. after ' +
-      're-enabling a disabled webhook: same envelope `id` and body, signed with the current secret. A disabled ' +
-      'webhook answers 409 (re-enable it first, as nothing can be sent to it). Events already redelivered are ' +
-      `not sent again, so repeating the call is safe. At most ${RECOVER_MAX_DELIVERIES} events per call, ` +
-      'oldest first; `has_more` ' +
-      `says more remain (call again with the same \`since\`). Answers 200 even when nothing qualified. ${QUEUED}`,
-  })
-  @ApiEnvelope(200, {
-    redelivered: { type: 'integer', description: 'How many events were delivered again', example: 1 },
-    deliveries: [DeliveryView],
-    has_more: {
-      type: 'boolean',
-      description: `More than ${RECOVER_MAX_DELIVERIES} qualified: call again with the same \`since\``,
-      example: false,
-    },
-  })
-  @DisabledConflict()
+  @ApiRecoverDeliveries()
   async recover(@Param('webhook_id') webhookId: string, @Body() body: RecoverDeliveriesDto) {
     return { success: true, ...(await this.commands.execute(new RecoverDeliveriesCommand(webhookId, new Date(body.since)))) };
   }

@@ -2,12 +2,13 @@ import { Body, Controller } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiProperty, ApiTags } from '@nestjs/swagger';
 import { IsIn } from 'class-validator';
-import { ApiEnvelope, ApiFunctionRoute, StoreScoped } from '@app/core';
-import { creditsUsed, CurrentAiCall, type AiCall } from '../ai-function.js';
-import { ApiLanguageRefused, ChargedRoute } from '../charged.decorator.js';
+import { ApiFunctionRoute, StoreScoped } from '@app/core';
+import { CurrentAiCall, type AiCall } from '../ai-function.js';
+import { ChargedRoute } from '../charged.decorator.js';
 import { ChargedStore, Language, ShortText, Text } from '../dto-fields.js';
-import { GENERATE_BLOG_AUTOPILOT, GenerateBlogAutopilotCommand, GeneratedArticle } from './generate-blog-autopilot.command.js';
+import { GENERATE_BLOG_AUTOPILOT, GenerateBlogAutopilotCommand } from './generate-blog-autopilot.command.js';
 import { ARTICLE_LENGTHS, type ArticleLength } from './generate-blog-autopilot.task.js';
+import { ApiGenerateBlogAutopilot } from './generate-blog-autopilot.openapi.js';
 
 export class GenerateBlogAutopilotDto {
   @Text('What the article is about', 'How to care for linen shirts', 200)
@@ -33,15 +34,9 @@ export class GenerateBlogAutopilotDto {
 export class GenerateBlogAutopilotController {
   constructor(private readonly commands: CommandBus) {}
 
-  @ChargedRoute(
-    GENERATE_BLOG_AUTOPILOT,
-    'Write a blog article',
-    'Writes an article on `topic` in `tone` and `language`; `length` short ≈ 300 words, medium ≈ 750, long ≈ 1400. ' +
-      '`content` is sanitised HTML (headings, paragraphs, lists, links; no scripts, styles or event handlers).',
-  )
+  @ChargedRoute(GENERATE_BLOG_AUTOPILOT)
   @StoreScoped({ from: 'body', need: 'ai', customers: false })
-  @ApiLanguageRefused()
-  @ApiEnvelope(200, { article: GeneratedArticle, ai_credits_used: creditsUsed(GENERATE_BLOG_AUTOPILOT) })
+  @ApiGenerateBlogAutopilot()
   async generateBlogAutopilot(@Body() body: GenerateBlogAutopilotDto, @CurrentAiCall() call: AiCall) {
     return { success: true, ...(await this.commands.execute(new GenerateBlogAutopilotCommand(call, body))) };
   }

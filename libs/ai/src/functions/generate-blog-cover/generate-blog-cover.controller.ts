@@ -2,11 +2,12 @@ import { Body, Controller } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiProperty, ApiTags } from '@nestjs/swagger';
 import { ArrayMaxSize, ArrayMinSize, IsArray, Matches } from 'class-validator';
-import { ApiEnvelope, ApiFunctionRoute, StoreScoped } from '@app/core';
-import { creditsUsed, CurrentAiCall, type AiCall } from '../ai-function.js';
+import { ApiFunctionRoute, StoreScoped } from '@app/core';
+import { CurrentAiCall, type AiCall } from '../ai-function.js';
 import { ChargedRoute } from '../charged.decorator.js';
 import { OptionalChargedStore, ShortText, Text } from '../dto-fields.js';
 import { GENERATE_BLOG_COVER, GenerateBlogCoverCommand } from './generate-blog-cover.command.js';
+import { ApiGenerateBlogCover } from './generate-blog-cover.openapi.js';
 
 const HEX_COLOR = /^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/;
 
@@ -34,22 +35,9 @@ export class GenerateBlogCoverDto {
 export class GenerateBlogCoverController {
   constructor(private readonly commands: CommandBus) {}
 
-  @ChargedRoute(
-    GENERATE_BLOG_COVER,
-    'Generate a blog cover image',
-    'Renders a 1200×630 PNG from `title`, `style` and `colors` and answers its public URL, served by this server ' +
-      '(`/media/covers/<id>.png`). `store_id` may be left out when the caller has exactly one store.',
-  )
+  @ChargedRoute(GENERATE_BLOG_COVER)
   @StoreScoped({ from: 'body', need: 'ai', customers: false, optional: true })
-  @ApiEnvelope(200, {
-    image_url: {
-      type: 'string',
-      format: 'uri',
-      description: 'The PNG, served by this server at `/media/covers/<id>.png` to anyone holding the URL',
-      example: 'http://localhost:3000/media/covers/3b241101-e2bb-4255-8caf-4136c566a962.png',
-    },
-    ai_credits_used: creditsUsed(GENERATE_BLOG_COVER),
-  })
+  @ApiGenerateBlogCover()
   async generateBlogCover(@Body() body: GenerateBlogCoverDto, @CurrentAiCall() call: AiCall) {
     return { success: true, ...(await this.commands.execute(new GenerateBlogCoverCommand(call, body))) };
   }

@@ -2,11 +2,12 @@ import { Body, Controller } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiProperty, ApiTags } from '@nestjs/swagger';
 import { IsString, IsUrl, MaxLength } from 'class-validator';
-import { ApiEnvelope, ApiErrorResponse, ApiFunctionRoute, StoreScoped } from '@app/core';
+import { ApiFunctionRoute, StoreScoped } from '@app/core';
 import { CurrentAiCall, type AiCall } from '../ai-function.js';
 import { ChargedRoute } from '../charged.decorator.js';
 import { ChargedStore, Language } from '../dto-fields.js';
-import { GENERATE_PRODUCT, GeneratedProduct, GenerateProductCommand } from './generate-product.command.js';
+import { GENERATE_PRODUCT, GenerateProductCommand } from './generate-product.command.js';
+import { ApiGenerateProduct } from './generate-product.openapi.js';
 
 export const MAX_IMAGE_URL_LENGTH = 2048;
 
@@ -34,20 +35,9 @@ export class GenerateProductDto {
 export class GenerateProductController {
   constructor(private readonly commands: CommandBus) {}
 
-  @ChargedRoute(
-    GENERATE_PRODUCT,
-    'Generate a product record from a photo',
-    'Fetches `image_url` (public http(s) only, no redirects, ≤ 10 MiB, JPEG/PNG/WebP/GIF/AVIF, ≤ 40 megapixels) and drafts ' +
-      'a product in `language` (`name_en` always English). An image that cannot be fetched or read, or a `language` the ' +
-      'provider does not write → 422 before any charge. `ai_credits_used` sits inside `product`.',
-  )
+  @ChargedRoute(GENERATE_PRODUCT)
   @StoreScoped({ from: 'body', need: 'ai', customers: false })
-  @ApiErrorResponse(422, 'The image cannot be fetched or read, or the provider does not write `language`; nothing charged', {
-    code: 'UNPROCESSABLE',
-    message: 'image_url answered HTTP 404',
-    details: [{ field: 'image_url', message: 'image_url answered HTTP 404' }],
-  })
-  @ApiEnvelope(200, { product: GeneratedProduct })
+  @ApiGenerateProduct()
   async generateProduct(@Body() body: GenerateProductDto, @CurrentAiCall() call: AiCall) {
     return { success: true, ...(await this.commands.execute(new GenerateProductCommand(call, body))) };
   }

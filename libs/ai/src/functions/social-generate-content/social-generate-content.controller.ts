@@ -2,12 +2,13 @@ import { Body, Controller } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiProperty, ApiTags } from '@nestjs/swagger';
 import { IsUUID } from 'class-validator';
-import { ApiEnvelope, ApiFunctionRoute, StoreScoped } from '@app/core';
-import { describeTextLimits, SocialPlatformField } from '@app/social';
-import { creditsUsed, CurrentAiCall, type AiCall } from '../ai-function.js';
-import { ApiLanguageRefused, ChargedRoute } from '../charged.decorator.js';
+import { ApiFunctionRoute, StoreScoped } from '@app/core';
+import { SocialPlatformField } from '@app/social';
+import { CurrentAiCall, type AiCall } from '../ai-function.js';
+import { ChargedRoute } from '../charged.decorator.js';
 import { Language, ShortText, STORE_ID_EXAMPLE } from '../dto-fields.js';
-import { GeneratedSocialContent, SOCIAL_GENERATE_CONTENT, SocialGenerateContentCommand } from './social-generate-content.command.js';
+import { SOCIAL_GENERATE_CONTENT, SocialGenerateContentCommand } from './social-generate-content.command.js';
+import { ApiSocialGenerateContent } from './social-generate-content.openapi.js';
 import '@app/commerce'; // commerce registers the store resource product (the body's product_id)
 
 export class SocialGenerateContentDto {
@@ -35,17 +36,9 @@ export class SocialGenerateContentDto {
 export class SocialGenerateContentController {
   constructor(private readonly commands: CommandBus) {}
 
-  @ChargedRoute(
-    SOCIAL_GENERATE_CONTENT,
-    'Write a social post about a product',
-    "Writes a post about `product_id` (a product of the caller's stores; that store is charged) for `platform`. " +
-      '`text` is the post without its hashtags; `text`, a blank line and the `hashtags` joined by spaces fit the platform’s ' +
-      `limit (${describeTextLimits()}). \`suggested_time\` is the ` +
-      "next good slot for the platform in the store's time zone, at least 30 minutes ahead.",
-  )
+  @ChargedRoute(SOCIAL_GENERATE_CONTENT)
   @StoreScoped({ from: 'product', in: 'body', need: 'ai', customers: false })
-  @ApiLanguageRefused()
-  @ApiEnvelope(200, { content: GeneratedSocialContent, ai_credits_used: creditsUsed(SOCIAL_GENERATE_CONTENT) })
+  @ApiSocialGenerateContent()
   async socialGenerateContent(@Body() body: SocialGenerateContentDto, @CurrentAiCall() call: AiCall) {
     return { success: true, ...(await this.commands.execute(new SocialGenerateContentCommand(call, body))) };
   }
