@@ -88,7 +88,7 @@ describe('migrations CLI (TypeORM with the app’s DataSource)', () => {
     const all = listed(fresh.output);
     expect(all.applied).toEqual([]);
     // One migration of tables per lib that has tables, core's first.
-    expect(all.pending, fresh.output).toHaveLength(8);
+    expect(all.pending, fresh.output).toHaveLength(9);
     expect(all.pending[0]).toBe('CoreTables1763802800100');
 
     const run = await cli('migration:run');

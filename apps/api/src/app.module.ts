@@ -8,7 +8,7 @@ import { AppThrottlerGuard, CoreModule, OutboxRelay, type Settings } from '@app/
 import { MAIL_DATABASE, MailModule } from '@app/mail';
 import { SOCIAL_DATABASE, SocialModule } from '@app/social';
 import { WEBHOOKS_DATABASE, WebhooksModule } from '@app/webhooks';
-import { NotificationsModule } from '@app/notifications';
+import { NOTIFICATIONS_DATABASE, NotificationsModule } from '@app/notifications';
 import { QueueDashboard, QueueDashboardController } from './queue-dashboard.js';
 
 /**
@@ -21,6 +21,7 @@ export const LIB_DATABASES = [
   AUTH_DATABASE,
   COMMERCE_DATABASE,
   WEBHOOKS_DATABASE,
+  NOTIFICATIONS_DATABASE,
   BILLING_DATABASE,
   AI_DATABASE,
   SOCIAL_DATABASE,

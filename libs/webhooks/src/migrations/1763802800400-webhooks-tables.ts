@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Webhooks' tables: webhooks, their deliveries and attempts, and merchant notifications.
+ * Webhooks' tables: webhooks, their deliveries and attempts.
  *
  * Tables, columns, constraints and indexes only: their functions, triggers, row-level security,
  * policies and grants are the current state declared in ../sql/, applied after the migrations.
@@ -10,15 +10,6 @@ export class WebhooksTables1763802800400 implements MigrationInterface {
   name = 'WebhooksTables1763802800400';
 
   async up(db: QueryRunner): Promise<void> {
-    await db.query(`
-      CREATE TABLE merchant_notifications (
-          id uuid DEFAULT gen_random_uuid() NOT NULL,
-          store_id uuid NOT NULL,
-          kind text NOT NULL,
-          message text NOT NULL,
-          data jsonb DEFAULT '{}'::jsonb NOT NULL,
-          created_at timestamp with time zone DEFAULT date_trunc('milliseconds'::text, now()) NOT NULL
-      )`);
     await db.query(`
       CREATE TABLE webhook_attempts (
           id bigint NOT NULL,
@@ -76,9 +67,6 @@ export class WebhooksTables1763802800400 implements MigrationInterface {
       )`);
     await db.query(`ALTER TABLE webhook_attempts ALTER COLUMN id SET DEFAULT nextval('webhook_attempts_id_seq'::regclass)`);
     await db.query(`
-      ALTER TABLE merchant_notifications
-          ADD CONSTRAINT merchant_notifications_pkey PRIMARY KEY (id)`);
-    await db.query(`
       ALTER TABLE webhook_attempts
           ADD CONSTRAINT webhook_attempts_delivery_id_attempt_key UNIQUE (delivery_id, attempt)`);
     await db.query(`
@@ -90,9 +78,6 @@ export class WebhooksTables1763802800400 implements MigrationInterface {
     await db.query(`
       ALTER TABLE webhooks
           ADD CONSTRAINT webhooks_pkey PRIMARY KEY (id)`);
-    await db.query(
-      `CREATE INDEX merchant_notifications_store_idx ON merchant_notifications USING btree (store_id, created_at DESC, id DESC)`,
-    );
     await db.query(
       `CREATE INDEX webhook_deliveries_due_idx ON webhook_deliveries USING btree (next_attempt_at) WHERE (status = 'pending'::text)`,
     );
@@ -110,9 +95,6 @@ export class WebhooksTables1763802800400 implements MigrationInterface {
     );
     await db.query(`CREATE INDEX webhook_deliveries_webhook_idx ON webhook_deliveries USING btree (webhook_id, created_at DESC, id DESC)`);
     await db.query(`CREATE INDEX webhooks_store_idx ON webhooks USING btree (store_id, created_at DESC, id DESC)`);
-    await db.query(`
-      ALTER TABLE merchant_notifications
-          ADD CONSTRAINT merchant_notifications_store_id_fkey FOREIGN KEY (store_id) REFERENCES stores(id) ON DELETE CASCADE`);
     await db.query(`
       ALTER TABLE webhook_attempts
           ADD CONSTRAINT webhook_attempts_delivery_id_fkey FOREIGN KEY (delivery_id) REFERENCES webhook_deliveries(id) ON DELETE CASCADE`);
@@ -134,6 +116,6 @@ export class WebhooksTables1763802800400 implements MigrationInterface {
   }
 
   async down(db: QueryRunner): Promise<void> {
-    await db.query(`DROP TABLE webhooks, webhook_deliveries, webhook_attempts, merchant_notifications CASCADE`);
+    await db.query(`DROP TABLE webhooks, webhook_deliveries, webhook_attempts CASCADE`);
   }
 }
