@@ -394,6 +394,8 @@ async function main(): Promise<void> {
 
     const results: Results = { profile: {} };
     const rounds: ApiRound[] = [];
+    /** Measured runs of the API scenario with failed requests: their figures compare nothing. */
+    const failedLoads: string[] = [];
     const apiSettings = { durationSec: settings.durationSec, warmupSec: settings.warmupSec, connections: settings.connections };
     api = keep(await startApi(env, 'api'));
 
@@ -453,6 +455,22 @@ async function main(): Promise<void> {
       results.api = { read: median((r) => r.api.read), write: median((r) => r.api.write) };
       results.peer = { read: median((r) => r.peer) };
       if (compared) results.compared = { read: median((r) => r.compared!.read), write: median((r) => r.compared!.write) };
+      rounds.forEach((round, index) => {
+        const runs: [string, LoadResult | undefined][] = [
+          ['baseline read', round.baseline.read],
+          ['baseline write', round.baseline.write],
+          ['API read', round.api.read],
+          ['API write', round.api.write],
+          ['peer read', round.peer],
+          ['compared read', round.compared?.read],
+          ['compared write', round.compared?.write],
+        ];
+        for (const [name, run] of runs) {
+          if (!run || run.errors === 0) continue;
+          const failed = `${run.errors} of ${run.requests} failed ${JSON.stringify(run.status)}`;
+          failedLoads.push(`round ${index + 1}, ${name}: ${failed}`);
+        }
+      });
     }
 
     if (selected('profile')) {
@@ -575,12 +593,14 @@ async function main(): Promise<void> {
     fs.mkdirSync(RESULTS_DIR, { recursive: true });
     fs.writeFileSync(path.join(RESULTS_DIR, 'latest.json'), `${JSON.stringify(output, null, 2)}\n`);
     log(`done in ${output.duration_s} s; bench/results/latest.json written`);
+    for (const failure of failedLoads) log(`FAILED REQUESTS: ${failure}`);
     const { webhooks, credits } = results;
     if (
       (webhooks && (webhooks.sql.lost > 0 || webhooks.api.lost > 0)) ||
       (results.fairness && (results.fairness.flowing.lost > 0 || results.fairness.hanging.lost > 0)) ||
       (credits && (!credits.ledger.consistent || !credits.overdraft.consistent)) ||
-      (results.growth && !results.growth.consistent)
+      (results.growth && !results.growth.consistent) ||
+      failedLoads.length > 0
     )
       process.exitCode = 1;
   } catch (error) {
