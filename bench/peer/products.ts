@@ -1,22 +1,27 @@
 import {
   BadRequestException,
   Controller,
+  createParamDecorator,
+  type ExecutionContext,
   ForbiddenException,
   Get,
   Injectable,
   Param,
-  ParseUUIDPipe,
   Query,
-  Req,
   UseGuards,
 } from '@nestjs/common';
 import { AuthGuard } from '@nestjs/passport';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Type } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, Max, Min, MaxLength } from 'class-validator';
+import { IsIn, IsInt, IsOptional, IsString, IsUUID, Max, MaxLength, Min } from 'class-validator';
 import { Equal, ILike, LessThan, type FindOptionsWhere, type Repository } from 'typeorm';
 import type { AuthUser } from './jwt.strategy.js';
 import { Product, Store, StoreMember } from './entities.js';
+
+export class StoreParams {
+  @IsUUID()
+  store_id: string;
+}
 
 /** The query string the API's product list takes: `limit`, `cursor`, `status`, `category`, `q`. */
 export class ListProductsDto {
@@ -110,18 +115,19 @@ export class ProductsService {
   }
 }
 
+/** The user the JWT guard put on the request. */
+const CurrentUser = createParamDecorator((_: unknown, context: ExecutionContext): AuthUser => {
+  return context.switchToHttp().getRequest<{ user: AuthUser }>().user;
+});
+
 @Controller('functions/v1/stores/:store_id/products')
 export class ProductsController {
   constructor(private readonly products: ProductsService) {}
 
   @Get()
   @UseGuards(AuthGuard('jwt'))
-  async list(
-    @Param('store_id', ParseUUIDPipe) storeId: string,
-    @Query() query: ListProductsDto,
-    @Req() request: { user: AuthUser },
-  ) {
-    const { allStatuses } = await this.products.access(storeId, request.user.userId);
-    return { success: true, ...(await this.products.list(storeId, query, allStatuses)) };
+  async list(@Param() { store_id }: StoreParams, @Query() query: ListProductsDto, @CurrentUser() user: AuthUser) {
+    const { allStatuses } = await this.products.access(store_id, user.userId);
+    return { success: true, ...(await this.products.list(store_id, query, allStatuses)) };
   }
 }
