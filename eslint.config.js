@@ -16,7 +16,8 @@ const DATABASE_HANDLES = [
   {
     name: '@nestjs/typeorm',
     importNames: ['InjectDataSource', 'InjectEntityManager', 'getDataSourceToken', 'getEntityManagerToken'],
-    message: 'The connections are the tenancy module’s (libs/core/src/tenancy): query through TenantDb, SystemDb or ScopedDb.',
+    message:
+      'The connections are the tenancy module’s (libs/core/src/tenancy): query through TenantDb, SystemDb or ScopedDb.',
   },
   {
     name: '@app/core',
@@ -35,7 +36,11 @@ const SYSTEM_DB = {
   message:
     'SystemDb runs as the service login, for workers, sweeps and the boot only: list the file in eslint.config.js (SYSTEM_DB_USERS) if it is one.',
 };
-const SYSTEM_DB_PATTERN = { group: ['**/tenancy/db-handles.js'], importNames: ['SystemDb'], message: SYSTEM_DB.message };
+const SYSTEM_DB_PATTERN = {
+  group: ['**/tenancy/db-handles.js'],
+  importNames: ['SystemDb'],
+  message: SYSTEM_DB.message,
+};
 /** The files that may query as the system (beside libs/core/src/tenancy), each a worker, a sweep, the boot or a repository's worker-only methods. */
 const SYSTEM_DB_USERS = [
   'libs/auth/src/sessions/session.repository.ts',
@@ -69,7 +74,9 @@ export default tseslint.config(
   ...tseslint.configs.recommended,
   prettier,
   {
-    languageOptions: { globals: { process: 'readonly', console: 'readonly', Buffer: 'readonly', URL: 'readonly', fetch: 'readonly' } },
+    languageOptions: {
+      globals: { process: 'readonly', console: 'readonly', Buffer: 'readonly', URL: 'readonly', fetch: 'readonly' },
+    },
     rules: {
       '@typescript-eslint/no-explicit-any': 'off',
       '@typescript-eslint/no-unsafe-function-type': 'off',
@@ -81,7 +88,10 @@ export default tseslint.config(
     files: ['libs/**/*.ts', 'apps/**/*.ts'],
     ignores: ['**/*.spec.ts', '**/*.test-d.ts', 'libs/core/src/tenancy/**', 'libs/core/src/index.ts'],
     rules: {
-      'no-restricted-imports': ['error', { paths: [...DATABASE_HANDLES, SYSTEM_DB], patterns: [SYSTEM_DB_PATTERN, CONNECTIONS_PATTERN] }],
+      'no-restricted-imports': [
+        'error',
+        { paths: [...DATABASE_HANDLES, SYSTEM_DB], patterns: [SYSTEM_DB_PATTERN, CONNECTIONS_PATTERN] },
+      ],
     },
   },
   {

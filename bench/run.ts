@@ -215,16 +215,22 @@ function report(results: Results): string {
               String(run.lost),
               String(run.duplicates),
               fixed(run.deliveriesPerSec, 1),
-              ...[run.commitToArrival.p50, run.commitToArrival.p95, run.commitToArrival.p99, run.commitToArrival.max].map((v) =>
-                fixed(v, 1),
-              ),
+              ...[
+                run.commitToArrival.p50,
+                run.commitToArrival.p95,
+                run.commitToArrival.p99,
+                run.commitToArrival.max,
+              ].map((v) => fixed(v, 1)),
             ],
             [
               '  lower bound: answer→arrival',
               ...Array<string>(6).fill(''),
-              ...[run.answerToArrival.p50, run.answerToArrival.p95, run.answerToArrival.p99, run.answerToArrival.max].map((v) =>
-                fixed(v, 1),
-              ),
+              ...[
+                run.answerToArrival.p50,
+                run.answerToArrival.p95,
+                run.answerToArrival.p99,
+                run.answerToArrival.max,
+              ].map((v) => fixed(v, 1)),
             ],
           ];
         }),
@@ -283,11 +289,23 @@ function report(results: Results): string {
           String(flowing.events),
           String(flowing.delivered),
           String(flowing.lost),
-          ...[flowing.commitToArrival.p50, flowing.commitToArrival.p95, flowing.commitToArrival.p99, flowing.commitToArrival.max].map((v) =>
-            fixed(v, 1),
-          ),
+          ...[
+            flowing.commitToArrival.p50,
+            flowing.commitToArrival.p95,
+            flowing.commitToArrival.p99,
+            flowing.commitToArrival.max,
+          ].map((v) => fixed(v, 1)),
         ],
-        ['A (hung, then recovered)', String(hanging.events), String(hanging.delivered), String(hanging.lost), '', '', '', ''],
+        [
+          'A (hung, then recovered)',
+          String(hanging.events),
+          String(hanging.delivered),
+          String(hanging.lost),
+          '',
+          '',
+          '',
+          '',
+        ],
       ]),
       `A while it hung: ${hanging.sentWhileHanging} requests sent, at most ${hanging.maxInFlight} in flight; after it recovered: ` +
         `all delivered in ${hanging.drainSec} s; ${hanging.attemptsRecorded} attempts recorded for ${hanging.requestsReceived} requests received; ` +
@@ -327,7 +345,10 @@ function report(results: Results): string {
     const summary = results.profile[phase];
     if (!summary) continue;
     const what = phase === 'worker' ? 'the worker during the webhook pipeline' : `the API during ${phase}s`;
-    lines.push('', `CPU profile of ${what} (busy ${summary.busyPercent}% of samples): self time by package | by function`);
+    lines.push(
+      '',
+      `CPU profile of ${what} (busy ${summary.busyPercent}% of samples): self time by package | by function`,
+    );
     for (let row = 0; row < Math.max(summary.byPackage.length, summary.byFunction.length); row++) {
       const cell = (share?: ProfileShare) => (share ? `${String(share.percent).padStart(5)}%  ${share.name}` : '');
       lines.push(`  ${cell(summary.byPackage[row]).padEnd(40)}${cell(summary.byFunction[row])}`);
@@ -350,7 +371,11 @@ function growthReport(growth: GrowthResults): string {
       ...steps.map((step) => fixed(step.database_ms[name], 2)),
       `${fixed(steps[steps.length - 1].database_ms[name] / steps[0].database_ms[name], 2)}×`,
     ]),
-    ['seed time s', ...steps.map((step) => fixed(step.seed_s, 1)), growth.consistent ? 'data consistent' : 'DATA INCONSISTENT'],
+    [
+      'seed time s',
+      ...steps.map((step) => fixed(step.seed_s, 1)),
+      growth.consistent ? 'data consistent' : 'DATA INCONSISTENT',
+    ],
     ['load average (1 min) after', ...steps.map((step) => fixed(step.load_avg, 1)), ''],
   ]);
 }
@@ -376,7 +401,11 @@ async function main(): Promise<void> {
 
     const results: Results = { profile: {} };
     const rounds: ApiRound[] = [];
-    const apiSettings = { durationSec: settings.durationSec, warmupSec: settings.warmupSec, connections: settings.connections };
+    const apiSettings = {
+      durationSec: settings.durationSec,
+      warmupSec: settings.warmupSec,
+      connections: settings.connections,
+    };
     api = keep(await startApi(env, 'api'));
 
     if (selected('api')) {
@@ -422,13 +451,17 @@ async function main(): Promise<void> {
         rounds.map(pick).sort((a, b) => a.rps - b.rps)[Math.floor(rounds.length / 2)];
       results.baseline = { read: median((r) => r.baseline.read), write: median((r) => r.baseline.write) };
       results.api = { read: median((r) => r.api.read), write: median((r) => r.api.write) };
-      if (compared) results.compared = { read: median((r) => r.compared!.read), write: median((r) => r.compared!.write) };
+      if (compared)
+        results.compared = { read: median((r) => r.compared!.read), write: median((r) => r.compared!.write) };
     }
 
     if (selected('profile')) {
       log('CPU profile pass');
       await api.stop();
-      Object.assign(results.profile, await profilePass(env, { token: owner.token, storeId: owner.storeId, productIds }));
+      Object.assign(
+        results.profile,
+        await profilePass(env, { token: owner.token, storeId: owner.storeId, productIds }),
+      );
       api = keep(await startApi(env, 'api'));
     }
 
@@ -441,9 +474,13 @@ async function main(): Promise<void> {
       // The pipeline's own capacity: one webhook may use every worker slot, as before per-webhook slots
       // (with the default of 2, one webhook's rate is capped at 2 ÷ the time a slot is held).
       const workerEnv = { ...env, WEBHOOK_ENDPOINT_CONCURRENCY: String(settings.webhookEndpointConcurrency) };
-      const worker = keep(await startApi(workerEnv, 'worker', settings.profileWorker ? { profileDir: workerProfiles } : {}));
+      const worker = keep(
+        await startApi(workerEnv, 'worker', settings.profileWorker ? { profileDir: workerProfiles } : {}),
+      );
       for (let waited = 0; waited < 120_000; waited += 500) {
-        const pending = Number((await services.db.query('SELECT count(*) FROM outbox_events WHERE dispatched_at IS NULL')).rows[0].count);
+        const pending = Number(
+          (await services.db.query('SELECT count(*) FROM outbox_events WHERE dispatched_at IS NULL')).rows[0].count,
+        );
         if (pending === 0) break;
         await sleep(500);
       }
@@ -451,7 +488,10 @@ async function main(): Promise<void> {
       const source = { url: api.url, token: owner.token, storeId: owner.storeId, productIds };
       const pipeline = (from: 'sql' | 'api', durationSec: number) =>
         measureWebhooks(source, services.db, { source: from, rate: settings.webhookRate, durationSec, drainSec: 30 });
-      results.webhooks = { sql: await pipeline('sql', settings.webhookSec), api: await pipeline('api', settings.webhookApiSec) };
+      results.webhooks = {
+        sql: await pipeline('sql', settings.webhookSec),
+        api: await pipeline('api', settings.webhookApiSec),
+      };
       if (settings.kneeRates.length > 0) {
         log(`webhook knee: ${settings.kneeRates.join(', ')} changes/s in SQL, ${settings.kneeSec} s each`);
         results.webhooks.knee = await measureKnee(source, services.db, {
@@ -460,7 +500,8 @@ async function main(): Promise<void> {
           drainSec: 15,
         });
       }
-      if (settings.profileWorker) results.profile.worker = summariseProfile((await tell(worker, 'profile:stop')).written);
+      if (settings.profileWorker)
+        results.profile.worker = summariseProfile((await tell(worker, 'profile:stop')).written);
       await worker.stop();
     }
 
@@ -471,9 +512,13 @@ async function main(): Promise<void> {
       // The timeout and the per-webhook settings are the defaults; the retry schedule and the cool-down
       // are shortened so that the recovered receiver's backlog drains within the run.
       const worker = keep(
-        await startApi({ ...env, WEBHOOK_RETRY_DELAYS_MS: '0,5000,10000,30000,60000', WEBHOOK_CIRCUIT_COOLDOWN_MS: '5000' }, 'worker', {
-          name: 'app-worker-fairness',
-        }),
+        await startApi(
+          { ...env, WEBHOOK_RETRY_DELAYS_MS: '0,5000,10000,30000,60000', WEBHOOK_CIRCUIT_COOLDOWN_MS: '5000' },
+          'worker',
+          {
+            name: 'app-worker-fairness',
+          },
+        ),
       );
       const stores = { a: await merchant(api.url, 'fair-a'), b: await merchant(api.url, 'fair-b') };
       results.fairness = await measureFairness(api.url, services.db, stores, {
@@ -516,10 +561,17 @@ async function main(): Promise<void> {
       results,
       ratios:
         results.api && results.baseline
-          ? { read: results.api.read.rps / results.baseline.read.rps, write: results.api.write.rps / results.baseline.write.rps }
+          ? {
+              read: results.api.read.rps / results.baseline.read.rps,
+              write: results.api.write.rps / results.baseline.write.rps,
+            }
           : undefined,
       rounds: rounds.map((round) => ({
-        read: { api_rps: round.api.read.rps, baseline_rps: round.baseline.read.rps, ratio: round.api.read.rps / round.baseline.read.rps },
+        read: {
+          api_rps: round.api.read.rps,
+          baseline_rps: round.baseline.read.rps,
+          ratio: round.api.read.rps / round.baseline.read.rps,
+        },
         write: {
           api_rps: round.api.write.rps,
           baseline_rps: round.baseline.write.rps,
@@ -539,7 +591,8 @@ async function main(): Promise<void> {
     )
       process.exitCode = 1;
   } catch (error) {
-    for (const child of children) console.error(`--- last output of ${child.name} (${child.logFile}) ---\n${child.output()}`);
+    for (const child of children)
+      console.error(`--- last output of ${child.name} (${child.logFile}) ---\n${child.output()}`);
     throw error;
   } finally {
     await Promise.all(children.map((child) => child.stop().catch(() => undefined)));

@@ -6,7 +6,8 @@ const PASSWORD = 'correct horse battery';
 
 /** A fresh address for each call: an attacker with many addresses. */
 let nextAddress = 0;
-const freshAddress = () => `10.${100 + Math.floor(nextAddress / 250)}.${nextAddress % 250}.${1 + (nextAddress++ % 200)}`;
+const freshAddress = () =>
+  `10.${100 + Math.floor(nextAddress / 250)}.${nextAddress % 250}.${1 + (nextAddress++ % 200)}`;
 
 /** Sign-in and sign-up limits with one proxy in front (TRUST_PROXY=1): the client is the last X-Forwarded-For entry. */
 describe('abuse limits', () => {
@@ -47,7 +48,11 @@ describe('abuse limits', () => {
 
   function expectRateLimited(result: HttpResult): void {
     expect(result.status).toBe(429);
-    expect(result.body).toEqual({ code: 429, error_code: 'over_request_rate_limit', msg: expect.stringContaining('retry in') });
+    expect(result.body).toEqual({
+      code: 429,
+      error_code: 'over_request_rate_limit',
+      msg: expect.stringContaining('retry in'),
+    });
     expect(Number(result.headers.get('retry-after'))).toBeGreaterThan(0);
   }
 
@@ -83,7 +88,8 @@ describe('abuse limits', () => {
     expect((await signIn(email, home)).status).toBe(200);
 
     const attacks: number[] = [];
-    for (let attempt = 0; attempt < 6; attempt++) attacks.push((await signIn(email, freshAddress(), `guess ${attempt}`)).status);
+    for (let attempt = 0; attempt < 6; attempt++)
+      attacks.push((await signIn(email, freshAddress(), `guess ${attempt}`)).status);
     expect(attacks).toEqual([400, 400, 400, 400, 429, 429]);
     // From a new address even the right password waits: the budget is spent before the password is checked.
     expectRateLimited(await signIn(email, freshAddress()));
@@ -99,7 +105,8 @@ describe('abuse limits', () => {
     for (const address of known) expect((await signIn(email, address)).status).toBe(200);
 
     const statuses: number[] = [];
-    for (let attempt = 0; attempt < 6; attempt++) statuses.push((await signIn(email, freshAddress(), 'wrong password!')).status);
+    for (let attempt = 0; attempt < 6; attempt++)
+      statuses.push((await signIn(email, freshAddress(), 'wrong password!')).status);
     // Each known address may try 3 times (SIGNIN_LIMIT_PER_EMAIL), but together only 6 (SIGNIN_KNOWN_FAILURES_PER_HOUR).
     for (let round = 0; round < 3; round++) {
       for (const address of known) statuses.push((await signIn(email, address, 'wrong password!')).status);
@@ -114,13 +121,15 @@ describe('abuse limits', () => {
     const address = freshAddress();
     for (let attempt = 0; attempt < 4; attempt++) expect((await signIn(email, address)).status).toBe(200);
     const failures: number[] = [];
-    for (let attempt = 0; attempt < 4; attempt++) failures.push((await signIn(email, address, 'wrong password!')).status);
+    for (let attempt = 0; attempt < 4; attempt++)
+      failures.push((await signIn(email, address, 'wrong password!')).status);
     expect(failures).toEqual([400, 400, 400, 429]);
   });
 
   it('limits sign-ups per client address with 429 over_request_rate_limit and Retry-After', async () => {
     const address = freshAddress();
-    for (let attempt = 0; attempt < 3; attempt++) expect((await signUp(`198.51.100.${attempt + 1}, ${address}`)).status).toBe(200);
+    for (let attempt = 0; attempt < 3; attempt++)
+      expect((await signUp(`198.51.100.${attempt + 1}, ${address}`)).status).toBe(200);
     expectRateLimited(await signUp(`198.51.100.99, ${address}`));
     expect((await signUp(freshAddress())).status).toBe(200);
   });

@@ -26,7 +26,8 @@ describe('account e-mails over SMTP', () => {
   const db = () => api.app.get<DataSource>(SYSTEM_DATA_SOURCE);
   const auth = (method: string, path: string, body?: unknown, token?: string) =>
     api.request(method, `/auth/v1${path}`, { headers: { apikey: PUBLIC_KEY }, body, token });
-  const signIn = (email: string, password = PASSWORD) => auth('POST', '/token?grant_type=password', { email, password });
+  const signIn = (email: string, password = PASSWORD) =>
+    auth('POST', '/token?grant_type=password', { email, password });
   /**
    * A link followed by a browser that does not follow redirects: where it is sent, and the fragment's
    * values. Links point at PUBLIC_BASE_URL (here the default, localhost:3000): the test app's port stands in.
@@ -49,7 +50,10 @@ describe('account e-mails over SMTP', () => {
     );
   /** Nothing more will go to `address`: its outbox rows are all sent (so a missing e-mail is really missing). */
   const settled = (address: string) =>
-    until(async () => (await outboxOf(address)).every((row) => row.status === 'sent'), `every e-mail to ${address} sent`);
+    until(
+      async () => (await outboxOf(address)).every((row) => row.status === 'sent'),
+      `every e-mail to ${address} sent`,
+    );
 
   /** A confirmed account, through its confirmation e-mail's code. */
   const confirmedAccount = async (label: string) => {
@@ -155,7 +159,11 @@ describe('account e-mails over SMTP', () => {
     const [first] = await smtp.waitFor(email);
     const firstCode = codeIn(first);
 
-    const wrong = await auth('POST', '/verify', { type: 'signup', email, token: firstCode === '000000' ? '111111' : '000000' });
+    const wrong = await auth('POST', '/verify', {
+      type: 'signup',
+      email,
+      token: firstCode === '000000' ? '111111' : '000000',
+    });
     expect(wrong.status).toBe(403);
     expect(wrong.body).toEqual({ code: 403, error_code: 'otp_expired', msg: 'Token has expired or is invalid' });
 
@@ -167,7 +175,10 @@ describe('account e-mails over SMTP', () => {
       expect((await auth('POST', '/verify', { type: 'signup', email, token: firstCode })).status).toBe(403);
     }
     // An expired code does not work either.
-    await db().query(`UPDATE auth_one_time_tokens SET expires_at = now() - interval '1 second' WHERE lower(email) = lower($1)`, [email]);
+    await db().query(
+      `UPDATE auth_one_time_tokens SET expires_at = now() - interval '1 second' WHERE lower(email) = lower($1)`,
+      [email],
+    );
     expect((await auth('POST', '/verify', { type: 'signup', email, token: codeIn(second) })).status).toBe(403);
 
     expect((await auth('POST', '/resend', { type: 'signup', email })).status).toBe(200);
@@ -209,7 +220,9 @@ describe('account e-mails over SMTP', () => {
     // Unknown or known, the answer is the same; only the known address gets an e-mail.
     const stranger = uniqueEmail('stranger');
     expect(await auth('POST', '/recover', { email: stranger })).toMatchObject({ status: 200, body: {} });
-    expect(await auth('POST', `/recover?redirect_to=${encodeURIComponent(WELCOME)}`, { email: email.toUpperCase() })).toMatchObject({
+    expect(
+      await auth('POST', `/recover?redirect_to=${encodeURIComponent(WELCOME)}`, { email: email.toUpperCase() }),
+    ).toMatchObject({
       status: 200,
       body: {},
     });
@@ -230,7 +243,9 @@ describe('account e-mails over SMTP', () => {
     // The sessions from before the reset are over, their refresh tokens too; the recovery session goes on.
     for (const session of [other.body, another.body]) {
       expect((await auth('GET', '/user', undefined, session.access_token)).status).toBe(401);
-      expect((await auth('POST', '/token?grant_type=refresh_token', { refresh_token: session.refresh_token })).status).toBe(400);
+      expect(
+        (await auth('POST', '/token?grant_type=refresh_token', { refresh_token: session.refresh_token })).status,
+      ).toBe(400);
     }
     expect((await auth('GET', '/user', undefined, fragment.access_token)).status).toBe(200);
     // The link worked once.
@@ -243,13 +258,22 @@ describe('account e-mails over SMTP', () => {
 
   it('a session that did not sign in recently needs the current password to set a new one', async () => {
     const { email, session } = await confirmedAccount('secure');
-    await db().query(`UPDATE auth_sessions SET created_at = now() - interval '2 days' WHERE user_id = $1`, [session.user.id]);
+    await db().query(`UPDATE auth_sessions SET created_at = now() - interval '2 days' WHERE user_id = $1`, [
+      session.user.id,
+    ]);
     const stale = await auth('PUT', '/user', { password: NEW_PASSWORD }, session.access_token);
     expect(stale.status).toBe(400);
     expect(stale.body.error_code).toBe('reauthentication_needed');
     // Not even whether a guess is the current password: the stale session learns nothing.
-    expect((await auth('PUT', '/user', { password: PASSWORD }, session.access_token)).body.error_code).toBe('reauthentication_needed');
-    const wrong = await auth('PUT', '/user', { password: NEW_PASSWORD, current_password: 'not it at all' }, session.access_token);
+    expect((await auth('PUT', '/user', { password: PASSWORD }, session.access_token)).body.error_code).toBe(
+      'reauthentication_needed',
+    );
+    const wrong = await auth(
+      'PUT',
+      '/user',
+      { password: NEW_PASSWORD, current_password: 'not it at all' },
+      session.access_token,
+    );
     expect(wrong.status).toBe(400);
     expect(wrong.body.error_code).toBe('invalid_credentials');
     const same = await auth('PUT', '/user', { password: PASSWORD, current_password: PASSWORD }, session.access_token);
@@ -260,7 +284,12 @@ describe('account e-mails over SMTP', () => {
     // Nothing changed by the refusals.
     expect((await signIn(email)).status).toBe(200);
 
-    const right = await auth('PUT', '/user', { password: NEW_PASSWORD, current_password: PASSWORD }, session.access_token);
+    const right = await auth(
+      'PUT',
+      '/user',
+      { password: NEW_PASSWORD, current_password: PASSWORD },
+      session.access_token,
+    );
     expect(right.status).toBe(200);
     expect((await signIn(email, NEW_PASSWORD)).status).toBe(200);
   });
@@ -304,7 +333,10 @@ describe('account e-mails over SMTP', () => {
   it('invite → invitation e-mail in the store language → link → a team member of the store; the answered invite_token is no link', async () => {
     const owner = await confirmedAccount('inviter');
     const token = owner.session.access_token;
-    const store = await api.request('POST', '/functions/v1/stores', { token, body: { name: 'Boutique Fougère', default_language: 'fr' } });
+    const store = await api.request('POST', '/functions/v1/stores', {
+      token,
+      body: { name: 'Boutique Fougère', default_language: 'fr' },
+    });
     const storeId = store.body.store.id as string;
     const invitee = uniqueEmail('invitee');
     const invited = await api.request('POST', `/functions/v1/stores/${storeId}/members`, {
@@ -331,7 +363,9 @@ describe('account e-mails over SMTP', () => {
     const stores = await api.request('GET', '/functions/v1/stores', { token: fragment.access_token });
     expect(stores.body.data.map((s: { id: string }) => s.id)).toEqual([storeId]);
     const members = await api.request('GET', `/functions/v1/stores/${storeId}/members`, { token });
-    expect(members.body.data).toEqual([expect.objectContaining({ email: invitee, status: 'active', permissions: ['catalog'] })]);
+    expect(members.body.data).toEqual([
+      expect.objectContaining({ email: invitee, status: 'active', permissions: ['catalog'] }),
+    ]);
     // The new team member sets a password (signed in just now) and uses it.
     expect((await auth('PUT', '/user', { password: NEW_PASSWORD }, fragment.access_token)).status).toBe(200);
     const member = await signIn(invitee, NEW_PASSWORD);
@@ -340,13 +374,19 @@ describe('account e-mails over SMTP', () => {
     expect((await follow(link)).fragment.error_code).toBe('otp_expired');
 
     // With the store's invitation e-mails off, the invitation is answered and not mailed.
-    const off = await api.request('PATCH', `/functions/v1/stores/${storeId}/mail-settings`, { token, body: { team_invitation: false } });
+    const off = await api.request('PATCH', `/functions/v1/stores/${storeId}/mail-settings`, {
+      token,
+      body: { team_invitation: false },
+    });
     expect(off.body).toEqual({
       success: true,
       mail_settings: { team_invitation: false, webhook_disabled: true, social_post_failed: true },
     });
     const quiet = uniqueEmail('quiet-invitee');
-    const silent = await api.request('POST', `/functions/v1/stores/${storeId}/members`, { token, body: { email: quiet, permissions: [] } });
+    const silent = await api.request('POST', `/functions/v1/stores/${storeId}/members`, {
+      token,
+      body: { email: quiet, permissions: [] },
+    });
     expect(silent.status).toBe(201);
     expect(silent.body.invite_token).toEqual(expect.any(String));
     expect(await outboxOf(quiet)).toEqual([]);
@@ -355,13 +395,16 @@ describe('account e-mails over SMTP', () => {
   it("a disabled webhook mails the store's owner once; a failed scheduled post too, unless turned off", async () => {
     const owner = await confirmedAccount('hooked');
     const token = owner.session.access_token;
-    const storeId = (await api.request('POST', '/functions/v1/stores', { token, body: { name: 'Hooked Goods' } })).body.store.id as string;
+    const storeId = (await api.request('POST', '/functions/v1/stores', { token, body: { name: 'Hooked Goods' } })).body
+      .store.id as string;
     const hook = await api.request('POST', '/functions/v1/webhooks/register', {
       token,
       body: { store_id: storeId, url: `${receiverUrl}/gone/mailed`, events: ['order.created'] },
     });
     expect(hook.status).toBe(201);
-    expect((await api.request('POST', `/functions/v1/webhooks/${hook.body.webhook.id}/test`, { token })).status).toBeLessThan(300);
+    expect(
+      (await api.request('POST', `/functions/v1/webhooks/${hook.body.webhook.id}/test`, { token })).status,
+    ).toBeLessThan(300);
 
     const mails = await smtp.waitFor(owner.email, 2);
     const notice = mails.find((mail) => mail.template === 'webhook_disabled')!;
@@ -388,12 +431,17 @@ describe('account e-mails over SMTP', () => {
 
     // Turned off for the store: the notification is written, no e-mail.
     expect(
-      (await api.request('PATCH', `/functions/v1/stores/${storeId}/mail-settings`, { token, body: { social_post_failed: false } })).status,
+      (
+        await api.request('PATCH', `/functions/v1/stores/${storeId}/mail-settings`, {
+          token,
+          body: { social_post_failed: false },
+        })
+      ).status,
     ).toBe(200);
-    await db().query(`INSERT INTO merchant_notifications (store_id, kind, message, data) VALUES ($1, 'social_post_failed', 'again', $2)`, [
-      storeId,
-      JSON.stringify(failure),
-    ]);
+    await db().query(
+      `INSERT INTO merchant_notifications (store_id, kind, message, data) VALUES ($1, 'social_post_failed', 'again', $2)`,
+      [storeId, JSON.stringify(failure)],
+    );
     await settled(owner.email);
     expect((await outboxOf(owner.email)).filter((row) => row.template === 'social_post_failed')).toHaveLength(1);
   });
@@ -407,7 +455,10 @@ describe('account e-mails over SMTP', () => {
       const rows = (await Promise.all(accounts.map(({ email }) => outboxOf(email))))
         .flat()
         .filter((row) => row.template === 'reset_password');
-      return rows.length === 3 && rows.every((row) => row.status === 'pending' && row.attempts >= 2 && row.last_error !== null);
+      return (
+        rows.length === 3 &&
+        rows.every((row) => row.status === 'pending' && row.attempts >= 2 && row.last_error !== null)
+      );
     }, 'three recovery e-mails tried at least twice while SMTP is down');
     expect(accounts.every(({ email }) => smtp.to(email).length === 1)).toBe(true);
 
@@ -441,7 +492,8 @@ describe('account e-mails over SMTP', () => {
 /** The limits that keep the account routes from flooding an inbox or guessing a code. */
 describe('account e-mail limits', () => {
   let api: TestApp;
-  const auth = (path: string, body: unknown) => api.request('POST', `/auth/v1${path}`, { headers: { apikey: PUBLIC_KEY }, body });
+  const auth = (path: string, body: unknown) =>
+    api.request('POST', `/auth/v1${path}`, { headers: { apikey: PUBLIC_KEY }, body });
 
   beforeAll(async () => {
     api = await startApp({
@@ -479,7 +531,8 @@ describe('account e-mail limits', () => {
       .query('SELECT id FROM users WHERE lower(email) = lower($1)', [email]);
     // The right code is unknown to the test: these guesses are wrong, a one-in-a-million chance aside.
     const statuses: number[] = [];
-    for (let i = 0; i < 4; i++) statuses.push((await auth('/verify', { type: 'signup', email, token: String(100000 + i) })).status);
+    for (let i = 0; i < 4; i++)
+      statuses.push((await auth('/verify', { type: 'signup', email, token: String(100000 + i) })).status);
     expect(statuses).toEqual([403, 403, 403, 429]);
     const [{ confirmed }] = await api.app
       .get<DataSource>(SYSTEM_DATA_SOURCE)

@@ -21,7 +21,11 @@ describe('AI functions with an OpenAI-compatible provider', () => {
   let store: { token: string; storeId: string };
 
   const call = (path: string, body: Record<string, unknown>, headers?: Record<string, string>) =>
-    api.request('POST', `/functions/v1/${path}`, { token: store.token, body: { store_id: store.storeId, ...body }, headers });
+    api.request('POST', `/functions/v1/${path}`, {
+      token: store.token,
+      body: { store_id: store.storeId, ...body },
+      headers,
+    });
   const article = { topic: 'Caring for linen shirts', tone: 'friendly', length: 'short', language: 'en' };
   const overview = async () =>
     (await api.request('GET', `/functions/v1/credits?store_id=${store.storeId}`, { token: store.token })).body as {
@@ -68,13 +72,18 @@ describe('AI functions with an OpenAI-compatible provider', () => {
       const [sent] = fake.chatRequests;
       expect(sent.headers.authorization).toBe(`Bearer ${API_KEY}`);
       expect(sent.body.model).toBe('test-vision-model');
-      expect(sent.body.response_format).toMatchObject({ type: 'json_schema', json_schema: { name: SCHEMA_NAMES.product, strict: true } });
+      expect(sent.body.response_format).toMatchObject({
+        type: 'json_schema',
+        json_schema: { name: SCHEMA_NAMES.product, strict: true },
+      });
       const schema = sent.body.response_format.json_schema.schema;
       expect(schema.type).toBe('object');
       expect(schema.additionalProperties).toBe(false);
       expect([...schema.required].sort()).toEqual(Object.keys(sample).sort());
       // The photo goes as a data URL whose bytes are exactly those the image server served.
-      const parts = sent.body.messages.flatMap((message: { content: unknown }) => (Array.isArray(message.content) ? message.content : []));
+      const parts = sent.body.messages.flatMap((message: { content: unknown }) =>
+        Array.isArray(message.content) ? message.content : [],
+      );
       const imagePart = parts.find((part: { type: string }) => part.type === 'image_url');
       const match = /^data:image\/png;base64,(.+)$/.exec(imagePart.image_url.url);
       expect(match).not.toBeNull();
@@ -123,12 +132,18 @@ describe('AI functions with an OpenAI-compatible provider', () => {
       expect(written.body.article).toEqual(SAMPLE_ANSWERS[SCHEMA_NAMES.article]);
       expect(written.body.ai_credits_used).toBe(5);
 
-      const researched = await call('research-social-context', { query: 'linen summer style', platforms: ['instagram', 'tiktok'] });
+      const researched = await call('research-social-context', {
+        query: 'linen summer style',
+        platforms: ['instagram', 'tiktok'],
+      });
       expect(researched.status).toBe(200);
       expect(researched.body.insights).toEqual(SAMPLE_ANSWERS[SCHEMA_NAMES.insights]);
       expect(researched.body.ai_credits_used).toBe(2);
 
-      await api.request('PATCH', `/functions/v1/stores/${store.storeId}`, { token: store.token, body: { timezone: 'UTC' } });
+      await api.request('PATCH', `/functions/v1/stores/${store.storeId}`, {
+        token: store.token,
+        body: { timezone: 'UTC' },
+      });
       const made = await api.request('POST', `/functions/v1/stores/${store.storeId}/products`, {
         token: store.token,
         body: { name: 'Linen shirt', description: 'Washed linen.', price: 49, status: 'active' },
@@ -139,7 +154,11 @@ describe('AI functions with an OpenAI-compatible provider', () => {
         body: { product_id: made.body.product.id, platform: 'x', tone: 'playful', language: 'en' },
       });
       expect(drafted.status).toBe(200);
-      const sample = SAMPLE_ANSWERS[SCHEMA_NAMES.socialContent] as { text: string; hashtags: string[]; best_hour: number };
+      const sample = SAMPLE_ANSWERS[SCHEMA_NAMES.socialContent] as {
+        text: string;
+        hashtags: string[];
+        best_hour: number;
+      };
       expect(drafted.body.content.text).toBe(sample.text);
       expect(drafted.body.content.hashtags).toEqual(sample.hashtags);
       // best_hour 18 in a UTC store: the next 18:00 UTC at least 30 minutes away.
@@ -170,7 +189,12 @@ describe('AI functions with an OpenAI-compatible provider', () => {
     const slow = (then: FakeBehaviour): FakeBehaviour => ({ kind: 'delay', ms: TIMEOUT_MS * 4, then });
     const validArticle: FakeBehaviour = { kind: 'json', content: SAMPLE_ANSWERS[SCHEMA_NAMES.article] };
     it.each<[string, FakeBehaviour[], number, string]>([
-      ['a timeout (and its retry)', [slow(validArticle), slow(validArticle)], 2, `did not answer within ${TIMEOUT_MS} ms`],
+      [
+        'a timeout (and its retry)',
+        [slow(validArticle), slow(validArticle)],
+        2,
+        `did not answer within ${TIMEOUT_MS} ms`,
+      ],
       [
         'HTTP 500 (and its retry)',
         [
@@ -192,7 +216,12 @@ describe('AI functions with an OpenAI-compatible provider', () => {
         1,
         'does not match',
       ],
-      ['a cut-off answer', [{ kind: 'json', content: SAMPLE_ANSWERS[SCHEMA_NAMES.article], finishReason: 'length' }], 1, 'cut off'],
+      [
+        'a cut-off answer',
+        [{ kind: 'json', content: SAMPLE_ANSWERS[SCHEMA_NAMES.article], finishReason: 'length' }],
+        1,
+        'cut off',
+      ],
       ['a refusal', [{ kind: 'refusal', message: 'I cannot help with that.' }], 1, 'declined'],
       ['an invalid key (401, not retried)', [{ kind: 'status', status: 401 }], 1, 'HTTP 401'],
     ])('%s', async (_label, behaviours, attempts, reason) => {
@@ -212,10 +241,17 @@ describe('AI functions with an OpenAI-compatible provider', () => {
       expect(ledger).toHaveLength(3);
       const charge = ledger.find((entry) => entry.kind === 'charge');
       const refund = ledger.find((entry) => entry.kind === 'refund');
-      expect(charge).toMatchObject({ kind: 'charge', amount: -5, function: 'generate-blog-autopilot', reference: 'req-failing' });
+      expect(charge).toMatchObject({
+        kind: 'charge',
+        amount: -5,
+        function: 'generate-blog-autopilot',
+        reference: 'req-failing',
+      });
       expect(refund).toMatchObject({ kind: 'refund', amount: 5, function: 'generate-blog-autopilot' });
       expect(usage['generate-blog-autopilot'].used_last_hour).toBe(0);
-      const [{ sum }] = (await db.query('SELECT sum(amount)::int AS sum FROM credit_ledger WHERE store_id = $1', [store.storeId])) as {
+      const [{ sum }] = (await db.query('SELECT sum(amount)::int AS sum FROM credit_ledger WHERE store_id = $1', [
+        store.storeId,
+      ])) as {
         sum: number;
       }[];
       expect(sum).toBe(balance);
@@ -247,14 +283,22 @@ describe('AI functions with an OpenAI-compatible provider', () => {
     it('an image answer that is not a picture → 502, refunded, nothing stored', async () => {
       fake.enqueue('images', { kind: 'image', png: Buffer.from('not a png at all') });
       const before = Number(
-        ((await db.query('SELECT count(*) AS n FROM ai_images WHERE store_id = $1', [store.storeId])) as { n: string }[])[0].n,
+        (
+          (await db.query('SELECT count(*) AS n FROM ai_images WHERE store_id = $1', [store.storeId])) as {
+            n: string;
+          }[]
+        )[0].n,
       );
       const result = await call('generate-blog-cover', { title: 'Hello', style: 'bold', colors: ['#000000'] });
       expect(result.status).toBe(502);
       expect(result.body.error.message).toContain('The 3 credits were refunded.');
       expect((await overview()).balance).toBe(50);
       const after = Number(
-        ((await db.query('SELECT count(*) AS n FROM ai_images WHERE store_id = $1', [store.storeId])) as { n: string }[])[0].n,
+        (
+          (await db.query('SELECT count(*) AS n FROM ai_images WHERE store_id = $1', [store.storeId])) as {
+            n: string;
+          }[]
+        )[0].n,
       );
       expect(after).toBe(before);
     });

@@ -4,7 +4,13 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import pg from 'pg';
 import { DataSource } from 'typeorm';
-import { applyDeclaredSql, declaredSqlFiles, migrationDataSourceOptions, SYSTEM_ROLE, type LibDatabase } from '@app/core';
+import {
+  applyDeclaredSql,
+  declaredSqlFiles,
+  migrationDataSourceOptions,
+  SYSTEM_ROLE,
+  type LibDatabase,
+} from '@app/core';
 import { LIB_DATABASES } from '../apps/api/src/app.module.js';
 import { merchantWithStore, startApp, type TestApp } from './support/app.js';
 import { asRequest, createPrivateDatabase } from './support/database.js';
@@ -17,7 +23,8 @@ type Declarations = Record<'functions' | 'triggers' | 'policies', Map<string, st
 /** What the sql/ files declare, by name (`schema.function`, `table.trigger`, `table.policy`), and the files that do. */
 function declarations(libs: readonly Pick<LibDatabase, 'name' | 'sql'>[]): Declarations {
   const found: Declarations = { functions: new Map(), triggers: new Map(), policies: new Map() };
-  const add = (kind: keyof Declarations, name: string, file: string) => found[kind].set(name, [...(found[kind].get(name) ?? []), file]);
+  const add = (kind: keyof Declarations, name: string, file: string) =>
+    found[kind].set(name, [...(found[kind].get(name) ?? []), file]);
   for (const file of declaredSqlFiles(libs)) {
     for (const [, schema, name] of file.text.matchAll(/CREATE OR REPLACE FUNCTION\s+(?:(\w+)\.)?(\w+)\s*\(/gi)) {
       add('functions', `${schema ?? 'public'}.${name}`, file.name);
@@ -41,7 +48,9 @@ function tableOwners(): Map<string, string> {
     const folder = path.join(ROOT, 'libs', lib, 'src', lib === 'core' ? 'database/migrations' : 'migrations');
     if (!fs.existsSync(folder)) continue;
     for (const file of fs.readdirSync(folder)) {
-      for (const [, table] of fs.readFileSync(path.join(folder, file), 'utf8').matchAll(/CREATE TABLE (?:\w+\.)?(\w+)/g))
+      for (const [, table] of fs
+        .readFileSync(path.join(folder, file), 'utf8')
+        .matchAll(/CREATE TABLE (?:\w+\.)?(\w+)/g))
         owners.set(table, lib);
     }
   }
@@ -110,7 +119,8 @@ describe('the declared database state (libs/*/src/sql/)', () => {
 
   it('declares every function, trigger and policy of a fresh database in exactly one file, and each policy in the lib that makes its table', async () => {
     const declared = declarations(LIB_DATABASES);
-    const inDatabase = async (sql: string) => (await admin.query<{ name: string }>(sql, [SCHEMAS])).rows.map((row) => row.name).sort();
+    const inDatabase = async (sql: string) =>
+      (await admin.query<{ name: string }>(sql, [SCHEMAS])).rows.map((row) => row.name).sort();
     const functions = await inDatabase(
       `SELECT DISTINCT n.nspname || '.' || p.proname AS name FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
         WHERE n.nspname = ANY ($1) AND NOT EXISTS (SELECT 1 FROM pg_depend d WHERE d.objid = p.oid AND d.deptype = 'e')`,
@@ -119,7 +129,9 @@ describe('the declared database state (libs/*/src/sql/)', () => {
       `SELECT c.relname || '.' || t.tgname AS name FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid
          JOIN pg_namespace n ON n.oid = c.relnamespace WHERE NOT t.tgisinternal AND n.nspname = ANY ($1)`,
     );
-    const policies = await inDatabase(`SELECT tablename || '.' || policyname AS name FROM pg_policies WHERE schemaname = ANY ($1)`);
+    const policies = await inDatabase(
+      `SELECT tablename || '.' || policyname AS name FROM pg_policies WHERE schemaname = ANY ($1)`,
+    );
     expect(functions.length).toBeGreaterThan(50);
     expect(policies.length).toBeGreaterThan(60);
     expect([...declared.functions.keys()].sort()).toEqual(functions);
@@ -189,11 +201,13 @@ describe('the declared database state (libs/*/src/sql/)', () => {
       ]);
       expect(await asRequest(api, other.token, (q) => q('SELECT id FROM store_notes'))).toEqual([]);
       await expect(
-        asRequest(api, other.token, (q) => q(`INSERT INTO store_notes (store_id, body) VALUES ($1, 'forged')`, [mine.storeId])),
+        asRequest(api, other.token, (q) =>
+          q(`INSERT INTO store_notes (store_id, body) VALUES ($1, 'forged')`, [mine.storeId]),
+        ),
       ).rejects.toThrow(/row-level security policy for table "store_notes"/);
-      await expect(asRequest(api, mine.token, (q) => q(`UPDATE store_notes SET store_id = $1`, [other.storeId]))).rejects.toThrow(
-        /permission denied for table store_notes/,
-      );
+      await expect(
+        asRequest(api, mine.token, (q) => q(`UPDATE store_notes SET store_id = $1`, [other.storeId])),
+      ).rejects.toThrow(/permission denied for table store_notes/);
     } finally {
       fs.rmSync(folder, { recursive: true, force: true });
       await admin.query('DROP TABLE IF EXISTS store_notes');

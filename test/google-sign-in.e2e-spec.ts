@@ -49,7 +49,10 @@ describe('Google sign-in (e2e against a fake OIDC provider)', () => {
 
   /** GET /auth/v1/authorize and read the consent-page redirect. */
   async function authorize(redirectTo = REDIRECT_TO): Promise<Authorization> {
-    const result = await api.request('GET', `/auth/v1/authorize?provider=google&redirect_to=${encodeURIComponent(redirectTo)}`);
+    const result = await api.request(
+      'GET',
+      `/auth/v1/authorize?provider=google&redirect_to=${encodeURIComponent(redirectTo)}`,
+    );
     expect(result.status, JSON.stringify(result.body)).toBe(302);
     const location = new URL(result.headers.get('location')!);
     const param = (name: string) => location.searchParams.get(name) ?? '';
@@ -67,7 +70,12 @@ describe('Google sign-in (e2e against a fake OIDC provider)', () => {
     const result = await api.request('GET', `/auth/v1/callback?${new URLSearchParams(query).toString()}`);
     const raw = result.headers.get('location');
     const location = raw ? new URL(raw) : null;
-    return { status: result.status, location, fragment: new URLSearchParams(location?.hash.slice(1) ?? ''), body: result.body };
+    return {
+      status: result.status,
+      location,
+      fragment: new URLSearchParams(location?.hash.slice(1) ?? ''),
+      body: result.body,
+    };
   }
 
   /** authorize → the user approves at the fake → callback. */
@@ -86,7 +94,14 @@ describe('Google sign-in (e2e against a fake OIDC provider)', () => {
       tamper: options.tamper,
     });
     return {
-      ...(await callback({ code, state: auth.state, iss: google.issuer, scope: 'openid email profile', authuser: '0', prompt: 'consent' })),
+      ...(await callback({
+        code,
+        state: auth.state,
+        iss: google.issuer,
+        scope: 'openid email profile',
+        authuser: '0',
+        prompt: 'consent',
+      })),
       auth,
       code,
     };
@@ -270,7 +285,10 @@ describe('Google sign-in (e2e against a fake OIDC provider)', () => {
     'javascript:alert(1)',
     'not a url',
   ])('refuses redirect_to %s with 400 and no redirect', async (redirectTo) => {
-    const result = await api.request('GET', `/auth/v1/authorize?provider=google&redirect_to=${encodeURIComponent(redirectTo)}`);
+    const result = await api.request(
+      'GET',
+      `/auth/v1/authorize?provider=google&redirect_to=${encodeURIComponent(redirectTo)}`,
+    );
     expect(result.status).toBe(400);
     expect(result.headers.get('location')).toBeNull();
     expect(result.body.code).toBe(400);
@@ -279,7 +297,10 @@ describe('Google sign-in (e2e against a fake OIDC provider)', () => {
   });
 
   it('refuses an unsupported provider with 400 and no redirect', async () => {
-    const result = await api.request('GET', `/auth/v1/authorize?provider=github&redirect_to=${encodeURIComponent(REDIRECT_TO)}`);
+    const result = await api.request(
+      'GET',
+      `/auth/v1/authorize?provider=github&redirect_to=${encodeURIComponent(REDIRECT_TO)}`,
+    );
     expect(result.status).toBe(400);
     expect(result.headers.get('location')).toBeNull();
   });
@@ -295,9 +316,15 @@ describe('Google sign-in (e2e against a fake OIDC provider)', () => {
   it.each<[string, IdTokenTampering]>([
     ['a wrong nonce', { claims: { nonce: 'not-the-nonce-of-this-sign-in-0123456789' } }],
     ['no nonce', { claims: { nonce: undefined } }],
-    ['another audience', { claims: { aud: 'someone-else.apps.googleusercontent.com', azp: 'someone-else.apps.googleusercontent.com' } }],
+    [
+      'another audience',
+      { claims: { aud: 'someone-else.apps.googleusercontent.com', azp: 'someone-else.apps.googleusercontent.com' } },
+    ],
     ['another issuer', { claims: { iss: 'https://accounts.example.com' } }],
-    ['an expired token', { claims: { iat: Math.floor(Date.now() / 1000) - 7200, exp: Math.floor(Date.now() / 1000) - 3600 } }],
+    [
+      'an expired token',
+      { claims: { iat: Math.floor(Date.now() / 1000) - 7200, exp: Math.floor(Date.now() / 1000) - 3600 } },
+    ],
     ['a signature by a key not in the JWKS', { signWithUnknownKey: true }],
   ])('refuses an ID token with %s (redirect with #error=)', async (_label, tamper) => {
     const result = await signIn(uniqueEmail('google-tampered'), { tamper });
@@ -306,7 +333,9 @@ describe('Google sign-in (e2e against a fake OIDC provider)', () => {
   });
 
   it('redirects with #error= when the token endpoint rejects the exchange (PKCE verifier does not match)', async () => {
-    const result = await signIn(uniqueEmail('google-pkce'), { codeChallenge: s256('a-different-verifier-that-the-app-never-had-0123') });
+    const result = await signIn(uniqueEmail('google-pkce'), {
+      codeChallenge: s256('a-different-verifier-that-the-app-never-had-0123'),
+    });
     expectErrorFragment(result, 'bad_oauth_callback');
     const exchange = google.tokenRequests.at(-1)!;
     expect(exchange.status).toBe(400);
@@ -340,7 +369,9 @@ describe('Google sign-in (e2e against a fake OIDC provider)', () => {
     expect(secondUser.body.app_metadata.provider).toBe('google');
     // Two sessions: the second sign-in did not end the first.
     expect(first.fragment.get('refresh_token')).not.toBe(second.fragment.get('refresh_token'));
-    expect(decodeJwt(first.fragment.get('access_token')!).session_id).not.toBe(decodeJwt(second.fragment.get('access_token')!).session_id);
+    expect(decodeJwt(first.fragment.get('access_token')!).session_id).not.toBe(
+      decodeJwt(second.fragment.get('access_token')!).session_id,
+    );
 
     // A different Google account is a different user.
     const other = await signIn(uniqueEmail('google-other'));

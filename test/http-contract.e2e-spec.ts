@@ -27,7 +27,10 @@ describe('HTTP contract', () => {
   it('400 MALFORMED_JSON when the body is not JSON', async () => {
     const result = await api.request('POST', '/functions/v1/stores', { token, raw: '{"name": ' });
     expect(result.status).toBe(400);
-    expect(result.body).toEqual({ success: false, error: { code: 'MALFORMED_JSON', message: 'Body is not valid JSON' } });
+    expect(result.body).toEqual({
+      success: false,
+      error: { code: 'MALFORMED_JSON', message: 'Body is not valid JSON' },
+    });
   });
 
   it('refuses NUL characters, which PostgreSQL text cannot hold, with a 400 naming the field', async () => {
@@ -43,7 +46,10 @@ describe('HTTP contract', () => {
   });
 
   it('refuses unpaired surrogates (\\udfff), which have no UTF-8 form, with a 400 naming the field (found by the fuzz test: a 500 before)', async () => {
-    const result = await api.request('POST', '/functions/v1/stores', { token, raw: '{"name":"ok","currency":"\\udfff x"}' });
+    const result = await api.request('POST', '/functions/v1/stores', {
+      token,
+      raw: '{"name":"ok","currency":"\\udfff x"}',
+    });
     expect(result.status).toBe(400);
     expect(result.body.error).toMatchObject({
       code: 'VALIDATION_FAILED',
@@ -62,7 +68,10 @@ describe('HTTP contract', () => {
 
   it('refuses bodies nested deeper than 32 levels with a 400, on both surfaces (found by the fuzz test: a 500 before)', async () => {
     const deep = (depth: number) => '{"a":'.repeat(depth) + '1' + '}'.repeat(depth);
-    const result = await api.request('POST', '/functions/v1/stores', { token, raw: `{"name":"x","extra":${deep(40)}}` });
+    const result = await api.request('POST', '/functions/v1/stores', {
+      token,
+      raw: `{"name":"x","extra":${deep(40)}}`,
+    });
     expect(result.status).toBe(400);
     expect(result.body.error).toMatchObject({
       code: 'VALIDATION_FAILED',
@@ -75,7 +84,10 @@ describe('HTTP contract', () => {
     expect(auth.status).toBe(400);
     expect(auth.body).toEqual({ code: 400, error_code: 'validation_failed', msg: expect.any(String) });
     // 32 levels are read as usual: the store is refused for its unknown field, not for its depth.
-    const shallow = await api.request('POST', '/functions/v1/stores', { token, raw: `{"name":"x","extra":${deep(31)}}` });
+    const shallow = await api.request('POST', '/functions/v1/stores', {
+      token,
+      raw: `{"name":"x","extra":${deep(31)}}`,
+    });
     expect(shallow.status).toBe(400);
     expect(shallow.body.error.details).toEqual([{ field: 'extra', message: 'is not a known field' }]);
   });
@@ -101,10 +113,16 @@ describe('HTTP contract', () => {
   });
 
   it('413 PAYLOAD_TOO_LARGE above 1 MiB, and a body just under it is read', async () => {
-    const big = await api.request('POST', '/functions/v1/stores', { token, raw: JSON.stringify({ name: 'x'.repeat(1024 * 1024) }) });
+    const big = await api.request('POST', '/functions/v1/stores', {
+      token,
+      raw: JSON.stringify({ name: 'x'.repeat(1024 * 1024) }),
+    });
     expect(big.status).toBe(413);
     expect(big.body.error.code).toBe('PAYLOAD_TOO_LARGE');
-    const under = await api.request('POST', '/functions/v1/stores', { token, raw: JSON.stringify({ name: 'x'.repeat(1000 * 1000) }) });
+    const under = await api.request('POST', '/functions/v1/stores', {
+      token,
+      raw: JSON.stringify({ name: 'x'.repeat(1000 * 1000) }),
+    });
     expect(under.status).toBe(400);
     expect(under.body.error.details[0].field).toBe('name');
   });
@@ -138,7 +156,8 @@ describe('HTTP contract', () => {
     expect(response.status).toBeLessThan(300);
     expect(response.headers.get('access-control-allow-origin')).toBe('http://localhost:5173');
     const allowed = (response.headers.get('access-control-allow-headers') ?? '').toLowerCase();
-    for (const header of ['authorization', 'apikey', 'x-client-info', 'content-type']) expect(allowed).toContain(header);
+    for (const header of ['authorization', 'apikey', 'x-client-info', 'content-type'])
+      expect(allowed).toContain(header);
     const foreign = await fetch(`${api.url}/functions/v1/stores`, {
       method: 'OPTIONS',
       headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' },
@@ -238,14 +257,21 @@ describe('HTTP contract', () => {
     const created = createStore.responses['201'].content['application/json'].schema;
     expect(created.required).toEqual(['success', 'store']);
     expect(created.properties.store.$ref).toBe('#/components/schemas/StoreView');
-    expect(doc.components.schemas.StoreView.properties.name).toMatchObject({ type: 'string', example: 'Blue Fern Goods' });
+    expect(doc.components.schemas.StoreView.properties.name).toMatchObject({
+      type: 'string',
+      example: 'Blue Fern Goods',
+    });
     // The AI functions document what they answer and the headers they take.
     const product = doc.paths['/functions/v1/generate-product'].post;
     expect(product.responses['200'].content['application/json'].schema.properties.product).toEqual({
       $ref: '#/components/schemas/GeneratedProduct',
     });
-    expect(doc.components.schemas.GeneratedProduct.properties.ai_credits_used).toMatchObject({ type: 'integer', example: 2 });
-    for (const status of ['402', '429', '502']) expect(product.responses[status], `generate-product ${status}`).toBeDefined();
+    expect(doc.components.schemas.GeneratedProduct.properties.ai_credits_used).toMatchObject({
+      type: 'integer',
+      example: 2,
+    });
+    for (const status of ['402', '429', '502'])
+      expect(product.responses[status], `generate-product ${status}`).toBeDefined();
     expect(product.parameters.map((parameter: { name: string }) => parameter.name)).toContain('Idempotency-Key');
     for (const dto of [
       'CreateStoreDto',
@@ -297,11 +323,19 @@ describe('HTTP contract', () => {
       );
       if (!schema.type && parts.length === 0) return [`${at}: neither type nor $ref`];
       // A nullable field whose TypeScript type was `X | null` must not fall back to a bare object.
-      if (schema.nullable && schema.type === 'object' && !schema.properties && !schema.allOf && !schema.additionalProperties)
+      if (
+        schema.nullable &&
+        schema.type === 'object' &&
+        !schema.properties &&
+        !schema.allOf &&
+        !schema.additionalProperties
+      )
         return [`${at}: nullable typed as a bare object`];
       return [
         ...parts.flat(),
-        ...Object.entries<any>(schema.properties ?? {}).flatMap(([name, property]) => untyped(property, `${at}.${name}`)),
+        ...Object.entries<any>(schema.properties ?? {}).flatMap(([name, property]) =>
+          untyped(property, `${at}.${name}`),
+        ),
         ...(schema.items ? untyped(schema.items, `${at}[]`) : []),
         ...(typeof schema.additionalProperties === 'object' ? untyped(schema.additionalProperties, `${at}{}`) : []),
       ];
@@ -315,9 +349,11 @@ describe('HTTP contract', () => {
         operations += 1;
         if (!operation.description) problems.push(`${route}: no description`);
         // Declared on each operation, `[{}]` on the routes open to anyone.
-        if (!Array.isArray(operation.security) || operation.security.length === 0) problems.push(`${route}: no security declared`);
+        if (!Array.isArray(operation.security) || operation.security.length === 0)
+          problems.push(`${route}: no security declared`);
         const statuses = Object.keys(operation.responses);
-        if (!statuses.some((status) => /^2\d\d$/.test(status) || status === 'default')) problems.push(`${route}: no 2xx or default`);
+        if (!statuses.some((status) => /^2\d\d$/.test(status) || status === 'default'))
+          problems.push(`${route}: no 2xx or default`);
         visit(operation.requestBody);
         visit(operation.responses);
         for (const [status, response] of Object.entries<any>(operation.responses)) {
@@ -336,7 +372,8 @@ describe('HTTP contract', () => {
         if (!Object.values<any>(operation.responses).some((response) => response.content?.['application/json'])) {
           problems.push(`${route}: no JSON answer documented at all`);
         }
-        if (statuses.includes('302')) expect(operation.responses['302'].headers?.Location, `${route} 302 Location`).toBeDefined();
+        if (statuses.includes('302'))
+          expect(operation.responses['302'].headers?.Location, `${route} 302 Location`).toBeDefined();
       }
     }
     for (const name of reachable) problems.push(...untyped(schemas[name], name));
@@ -370,11 +407,12 @@ describe('HTTP contract', () => {
 
   it('/docs-json declares how to call each operation: the public key on the key routes, a bearer token elsewhere', async () => {
     const doc = (await api.request('GET', '/docs-json')).body;
-    const operations = Object.entries<Record<string, { security?: Record<string, string[]>[] }>>(doc.paths).flatMap(([path, item]) =>
-      Object.entries(item).map(([method, operation]) => ({
-        route: `${method} ${path}`,
-        schemes: (operation.security ?? []).flatMap(Object.keys),
-      })),
+    const operations = Object.entries<Record<string, { security?: Record<string, string[]>[] }>>(doc.paths).flatMap(
+      ([path, item]) =>
+        Object.entries(item).map(([method, operation]) => ({
+          route: `${method} ${path}`,
+          schemes: (operation.security ?? []).flatMap(Object.keys),
+        })),
     );
     const schemesOf = (route: string) => operations.find((operation) => operation.route === route)?.schemes;
     // Swagger UI sends the apikey header on these once it is authorized with the public key (a user's token works too).
@@ -394,7 +432,11 @@ describe('HTTP contract', () => {
         /^get \/(health|media\/covers\/|auth\/v1\/(authorize|callback|verify)$|functions\/v1\/social-connect\/(start|callback)$|sandbox\/)/,
       );
     expect(open).toEqual(
-      expect.arrayContaining(['get /health', 'get /functions/v1/social-connect/start', 'get /functions/v1/social-connect/callback']),
+      expect.arrayContaining([
+        'get /health',
+        'get /functions/v1/social-connect/start',
+        'get /functions/v1/social-connect/callback',
+      ]),
     );
     // Everything under /functions/v1 but the browser's social connect takes a user's token.
     for (const { route, schemes } of operations.filter(

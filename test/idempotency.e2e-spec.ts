@@ -198,7 +198,10 @@ describe('Idempotency-Key on every write', () => {
   });
 
   it('a store key has keys of its own: its retry replays, the owner with the same key acts anew', async () => {
-    const created = await send(owner, 'POST', `/stores/${storeA}/api-keys`, null, { name: 'erp', permissions: ['catalog'] });
+    const created = await send(owner, 'POST', `/stores/${storeA}/api-keys`, null, {
+      name: 'erp',
+      permissions: ['catalog'],
+    });
     expect(created.status, created.text).toBe(201);
     const secret = created.json.secret as string;
     const key = randomUUID();

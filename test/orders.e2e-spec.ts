@@ -1,6 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { PUBLIC_KEY, merchantWithStore, signUp, startApp, uniqueEmail, type HttpResult, type TestApp, TEST_ADMIN } from './support/app.js';
+import {
+  PUBLIC_KEY,
+  merchantWithStore,
+  signUp,
+  startApp,
+  uniqueEmail,
+  type HttpResult,
+  type TestApp,
+  TEST_ADMIN,
+} from './support/app.js';
 import { SYSTEM_DATA_SOURCE } from './support/database.js';
 
 /**
@@ -26,7 +35,9 @@ describe('orders', () => {
   const call = (who: Who, method: string, path: string, body?: unknown): Promise<HttpResult> =>
     api.request(method, `/functions/v1${path}`, { token: tokens[who], body });
   const events = async (storeId: string) =>
-    (await db().query('SELECT event, data FROM outbox_events WHERE store_id = $1 ORDER BY created_at, id', [storeId])) as {
+    (await db().query('SELECT event, data FROM outbox_events WHERE store_id = $1 ORDER BY created_at, id', [
+      storeId,
+    ])) as {
       event: string;
       data: Record<string, any>;
     }[];
@@ -57,7 +68,8 @@ describe('orders', () => {
     if (created.status !== 201) throw new Error(`product creation failed: ${JSON.stringify(created.body)}`);
     return created.body.product.id;
   };
-  const place = (who: Who, storeId: string, body: Record<string, unknown>) => call(who, 'POST', `/stores/${storeId}/orders`, body);
+  const place = (who: Who, storeId: string, body: Record<string, unknown>) =>
+    call(who, 'POST', `/stores/${storeId}/orders`, body);
   const move = (who: Who, orderId: string, status: string) => call(who, 'PATCH', `/orders/${orderId}`, { status });
   const fields = (result: HttpResult) => result.body.error.details.map((d: { field: string }) => d.field);
 
@@ -125,7 +137,9 @@ describe('orders', () => {
         },
       });
       expect(new Date(order.created_at).toISOString()).toBe(order.created_at);
-      expect((await db().query('SELECT total::text AS total FROM orders WHERE id = $1', [order.id]))[0].total).toBe('25.10');
+      expect((await db().query('SELECT total::text AS total FROM orders WHERE id = $1', [order.id]))[0].total).toBe(
+        '25.10',
+      );
       expect(await stock(mug)).toBe(8);
       expect(await stock(pin)).toBe(4);
 
@@ -148,11 +162,23 @@ describe('orders', () => {
         },
         {
           event: 'inventory.updated',
-          data: { product_id: mug, previous_quantity: 10, quantity: 8, delta: -2, reason: `order ${order.order_number}` },
+          data: {
+            product_id: mug,
+            previous_quantity: 10,
+            quantity: 8,
+            delta: -2,
+            reason: `order ${order.order_number}`,
+          },
         },
         {
           event: 'inventory.updated',
-          data: { product_id: pin, previous_quantity: 5, quantity: 4, delta: -1, reason: `order ${order.order_number}` },
+          data: {
+            product_id: pin,
+            previous_quantity: 5,
+            quantity: 4,
+            delta: -1,
+            reason: `order ${order.order_number}`,
+          },
         },
       ]);
     });
@@ -243,7 +269,9 @@ describe('orders', () => {
 
     it('accepts 100 items in one order', async () => {
       const ids = await Promise.all(
-        Array.from({ length: 100 }, (_, i) => product(storeA, { name: `Bulk ${i}`, price: 0.01, inventory_quantity: 1 })),
+        Array.from({ length: 100 }, (_, i) =>
+          product(storeA, { name: `Bulk ${i}`, price: 0.01, inventory_quantity: 1 }),
+        ),
       );
       const placed = await place('owner', storeA, { items: ids.map((product_id) => ({ product_id, quantity: 1 })) });
       expect(placed.status).toBe(201);
@@ -258,7 +286,10 @@ describe('orders', () => {
       expect(largest.body.order.total).toBe(999_999_999_999);
       const tooMuch = await place('owner', storeA, { items: [{ product_id: dear, quantity: 101 }] });
       expect(tooMuch.status).toBe(422);
-      expect(tooMuch.body.error).toMatchObject({ code: 'UNPROCESSABLE', message: 'The order total exceeds 999999999999.99' });
+      expect(tooMuch.body.error).toMatchObject({
+        code: 'UNPROCESSABLE',
+        message: 'The order total exceeds 999999999999.99',
+      });
       expect(await stock(dear)).toBe(900);
     });
 
@@ -349,19 +380,34 @@ describe('orders', () => {
 
     it('customer_id: staff name a customer of the store; a customer orders only for itself', async () => {
       const id = await product(storeA, { name: 'Gift' });
-      const forCustomer2 = await place('ordersMember', storeA, { customer_id: customer2.id, items: [{ product_id: id, quantity: 1 }] });
+      const forCustomer2 = await place('ordersMember', storeA, {
+        customer_id: customer2.id,
+        items: [{ product_id: id, quantity: 1 }],
+      });
       expect(forCustomer2.status).toBe(201);
       expect(forCustomer2.body.order.customer).toEqual(customer2);
-      const foreign = await place('owner', storeA, { customer_id: otherStoreCustomerId, items: [{ product_id: id, quantity: 1 }] });
+      const foreign = await place('owner', storeA, {
+        customer_id: otherStoreCustomerId,
+        items: [{ product_id: id, quantity: 1 }],
+      });
       expect(foreign.status).toBe(404);
       expect(foreign.body.error).toMatchObject({ code: 'NOT_FOUND', message: 'Customer not found' });
-      const unknown = await place('owner', storeA, { customer_id: randomUUID(), items: [{ product_id: id, quantity: 1 }] });
+      const unknown = await place('owner', storeA, {
+        customer_id: randomUUID(),
+        items: [{ product_id: id, quantity: 1 }],
+      });
       expect(unknown.status).toBe(404);
-      const own = await place('customer', storeA, { customer_id: customer.id.toUpperCase(), items: [{ product_id: id, quantity: 1 }] });
+      const own = await place('customer', storeA, {
+        customer_id: customer.id.toUpperCase(),
+        items: [{ product_id: id, quantity: 1 }],
+      });
       expect(own.status).toBe(201);
       expect(own.body.order.customer).toEqual(customer);
       for (const customerId of [customer2.id, otherStoreCustomerId, randomUUID()]) {
-        const forSomeoneElse = await place('customer', storeA, { customer_id: customerId, items: [{ product_id: id, quantity: 1 }] });
+        const forSomeoneElse = await place('customer', storeA, {
+          customer_id: customerId,
+          items: [{ product_id: id, quantity: 1 }],
+        });
         expect(forSomeoneElse.status).toBe(403);
         expect(forSomeoneElse.body.error.code).toBe('FORBIDDEN');
       }
@@ -394,7 +440,9 @@ describe('orders', () => {
       expect(result.status).toBe(status);
       if (status === 200) {
         expect(result.body.success).toBe(true);
-        expect(result.body.data.map((o: { id: string }) => o.id)).toEqual(expect.arrayContaining([mine, theirs, staffOrder]));
+        expect(result.body.data.map((o: { id: string }) => o.id)).toEqual(
+          expect.arrayContaining([mine, theirs, staffOrder]),
+        );
         expect(result.body.data.every((o: { store_id: string }) => o.store_id === storeA)).toBe(true);
       }
     });
@@ -439,15 +487,22 @@ describe('orders', () => {
       const theirsList = (await call('customer2', 'GET', '/orders')).body.data.map((o: { id: string }) => o.id);
       expect(theirsList).toContain(theirs);
       expect(theirsList).not.toContain(mine);
-      expect((await call('otherCustomer', 'GET', '/orders')).body).toEqual({ success: true, data: [], next_cursor: null });
+      expect((await call('otherCustomer', 'GET', '/orders')).body).toEqual({
+        success: true,
+        data: [],
+        next_cursor: null,
+      });
     });
 
-    it.each(['owner', 'ordersMember', 'admin'] as const)('GET /orders as %s → 403 pointing to the store route', async (who) => {
-      const result = await call(who, 'GET', '/orders');
-      expect(result.status).toBe(403);
-      expect(result.body.error.code).toBe('FORBIDDEN');
-      expect(result.body.error.message).toContain('/functions/v1/stores/{store_id}/orders');
-    });
+    it.each(['owner', 'ordersMember', 'admin'] as const)(
+      'GET /orders as %s → 403 pointing to the store route',
+      async (who) => {
+        const result = await call(who, 'GET', '/orders');
+        expect(result.status).toBe(403);
+        expect(result.body.error.code).toBe('FORBIDDEN');
+        expect(result.body.error.message).toContain('/functions/v1/stores/{store_id}/orders');
+      },
+    );
 
     it('GET /stores/{id}/orders pages newest first and filters by status', async () => {
       const store = await merchantWithStore(api, 'Paging store');
@@ -465,7 +520,8 @@ describe('orders', () => {
         ids.push(placed.body.order.id);
       }
       await api.request('PATCH', `/functions/v1/orders/${ids[1]}`, { token: store.token, body: { status: 'paid' } });
-      const list = (query: string) => api.request('GET', `/functions/v1/stores/${store.storeId}/orders${query}`, { token: store.token });
+      const list = (query: string) =>
+        api.request('GET', `/functions/v1/stores/${store.storeId}/orders${query}`, { token: store.token });
       const page1 = await list('?limit=2');
       expect(page1.body.data.map((o: { id: string }) => o.id)).toEqual([ids[4], ids[3]]);
       const page2 = await list(`?limit=2&cursor=${page1.body.next_cursor}`);
@@ -509,7 +565,9 @@ describe('orders', () => {
 
     /** A new order for `customer`, moved along the shortest path to `status`. */
     const orderIn = async (status: string): Promise<string> => {
-      const id = (await place('owner', storeA, { customer_id: customer.id, items: [{ product_id: item, quantity: 2 }] })).body.order.id;
+      const id = (
+        await place('owner', storeA, { customer_id: customer.id, items: [{ product_id: item, quantity: 2 }] })
+      ).body.order.id;
       for (const step of PATH_TO[status]) expect((await move('owner', id, step)).status).toBe(200);
       return id;
     };
@@ -526,7 +584,9 @@ describe('orders', () => {
         const moved = await move('ordersMember', id, to);
         expect(moved.status).toBe(200);
         expect(moved.body.order).toMatchObject({ id, status: to, total: 14.5 });
-        expect(new Date(moved.body.order.updated_at).getTime()).toBeGreaterThanOrEqual(new Date(moved.body.order.created_at).getTime());
+        expect(new Date(moved.body.order.updated_at).getTime()).toBeGreaterThanOrEqual(
+          new Date(moved.body.order.created_at).getTime(),
+        );
         const number = moved.body.order.order_number;
         const data = {
           order_id: id,
@@ -586,7 +646,10 @@ describe('orders', () => {
       expect(fields(await move('owner', id, 'lost'))).toEqual(['status']);
       expect(fields(await call('owner', 'PATCH', `/orders/${id}`, {}))).toEqual(['status']);
       expect(fields(await call('owner', 'PATCH', `/orders/${id}`, { status: 'paid', total: 0 }))).toEqual(['total']);
-      expect((await call('owner', 'GET', `/orders/${id}`)).body.order).toMatchObject({ status: 'pending', total: 14.5 });
+      expect((await call('owner', 'GET', `/orders/${id}`)).body.order).toMatchObject({
+        status: 'pending',
+        total: 14.5,
+      });
     });
 
     it.each([
@@ -659,7 +722,10 @@ describe('orders', () => {
       const refundEvents = (await events(storeA)).length;
       expect((await move('owner', refundedOrder.body.order.id, 'refunded')).status).toBe(200);
       expect(await stock(kept)).toBe(6);
-      expect((await events(storeA)).slice(refundEvents).map((e) => e.event)).toEqual(['order.updated', 'order.refunded']);
+      expect((await events(storeA)).slice(refundEvents).map((e) => e.event)).toEqual([
+        'order.updated',
+        'order.refunded',
+      ]);
     });
 
     it('concurrent moves of one order serialise: of 10 simultaneous pending → paid, exactly one wins', async () => {
@@ -687,7 +753,10 @@ describe('orders', () => {
     it('20 concurrent orders for the last unit: exactly one wins, stock 0, no event or number for the others', async () => {
       const store = await merchantWithStore(api, 'Last unit store');
       const shoppers = await Promise.all(
-        Array.from({ length: 5 }, async () => (await signUp(api, { role: 'customer', store_id: store.storeId })).access_token),
+        Array.from(
+          { length: 5 },
+          async () => (await signUp(api, { role: 'customer', store_id: store.storeId })).access_token,
+        ),
       );
       const last = await api.request('POST', `/functions/v1/stores/${store.storeId}/products`, {
         token: store.token,
@@ -708,12 +777,21 @@ describe('orders', () => {
       const lost = results.filter((r) => r.status === 409);
       expect(lost).toHaveLength(19);
       for (const r of lost) {
-        expect(r.body.error).toMatchObject({ code: 'OUT_OF_STOCK', details: [{ product_id: id, requested: 1, available: 0 }] });
+        expect(r.body.error).toMatchObject({
+          code: 'OUT_OF_STOCK',
+          details: [{ product_id: id, requested: 1, available: 0 }],
+        });
       }
       expect(await stock(id)).toBe(0);
       const fired = (await events(store.storeId)).filter((e) => /^(order|inventory)\./.test(e.event));
       expect(fired.map((e) => e.event)).toEqual(['order.created', 'inventory.updated']);
-      expect(fired[1].data).toEqual({ product_id: id, previous_quantity: 1, quantity: 0, delta: -1, reason: 'order 1001' });
+      expect(fired[1].data).toEqual({
+        product_id: id,
+        previous_quantity: 1,
+        quantity: 0,
+        delta: -1,
+        reason: 'order 1001',
+      });
       expect(await orderCount(store.storeId)).toBe(1);
 
       await api.request('POST', `/functions/v1/products/${id}/inventory`, { token: store.token, body: { delta: 1 } });

@@ -72,7 +72,11 @@ describe('outbox relay', () => {
     }
     const published = all().filter((e) => e.data.product_id === created.body.product.id);
     expect(published).toHaveLength(1);
-    expect(published[0]).toMatchObject({ event: 'product.created', store_id: store.storeId, data: { name: 'Relayed', price: 3 } });
+    expect(published[0]).toMatchObject({
+      event: 'product.created',
+      store_id: store.storeId,
+      data: { name: 'Relayed', price: 3 },
+    });
     expect(published[0].id).toMatch(/^[0-9a-f-]{36}$/);
     expect(new Date(published[0].created_at).toISOString()).toBe(published[0].created_at);
     expect(await undispatched(store.storeId)).toBe(0);
@@ -86,10 +90,15 @@ describe('outbox relay', () => {
       })
     ).body.product.id;
     await until(() => seen.concat(seenBySecond).some((e) => e.data.product_id === product), 'product.created');
-    const refused = await api.request('POST', `/functions/v1/products/${product}/inventory`, { token: store.token, body: { delta: -1 } });
+    const refused = await api.request('POST', `/functions/v1/products/${product}/inventory`, {
+      token: store.token,
+      body: { delta: -1 },
+    });
     expect(refused.status).toBe(409);
     await until(async () => (await undispatched(store.storeId)) === 0, 'the store’s events to be dispatched');
-    expect(seen.concat(seenBySecond).filter((e) => e.event === 'inventory.updated' && e.data.product_id === product)).toEqual([]);
+    expect(
+      seen.concat(seenBySecond).filter((e) => e.event === 'inventory.updated' && e.data.product_id === product),
+    ).toEqual([]);
     const rows = await api.app
       .get<DataSource>(SYSTEM_DATA_SOURCE)
       .query(`SELECT 1 FROM outbox_events WHERE event = 'inventory.updated' AND data->>'product_id' = $1`, [product]);
@@ -143,7 +152,8 @@ describe('outbox relay', () => {
         .get(EventBus)
         .pipe(ofType(StoreEvent))
         .subscribe((event) => {
-          if (event.envelope.data.batch === batch) publications.set(event.publication, (publications.get(event.publication) ?? 0) + 1);
+          if (event.envelope.data.batch === batch)
+            publications.set(event.publication, (publications.get(event.publication) ?? 0) + 1);
         });
     }
     // 450 rows in one transaction: 450 notifications at its commit, to each relay. Nothing sweeps meanwhile (the interval is 10 min).

@@ -27,7 +27,8 @@ describe('the request path', () => {
     const original = pg.Client.prototype.query;
     // Records what the request login's connections send (not a stand-in: every call goes through).
     query = vi.spyOn(pg.Client.prototype, 'query').mockImplementation(function (this: pg.Client, ...args: unknown[]) {
-      const name = (this as unknown as { connectionParameters: { application_name?: string } }).connectionParameters.application_name;
+      const name = (this as unknown as { connectionParameters: { application_name?: string } }).connectionParameters
+        .application_name;
       if (name?.endsWith('-request')) {
         const first = args[0] as string | { text: string };
         sent.push({ text: typeof first === 'string' ? first : first.text });
@@ -75,7 +76,10 @@ describe('the request path', () => {
     const { token, storeId } = await merchantWithStore(api);
     let created: HttpResult | undefined;
     const statements = await statementsOf(async () => {
-      created = await api.request('POST', `/functions/v1/stores/${storeId}/products`, { token, body: { name: 'Cup', price: 9 } });
+      created = await api.request('POST', `/functions/v1/stores/${storeId}/products`, {
+        token,
+        body: { name: 'Cup', price: 9 },
+      });
     });
     expect(created?.status).toBe(201);
     expect(statements[0]).toMatch(/^START TRANSACTION; SELECT \* FROM app_authorize_request\(/);
@@ -107,9 +111,13 @@ describe('the request path', () => {
       expect(foreign.status).toBe(404);
       expect(forbidden.status).toBe(403);
     }
-    expect((await api.request('GET', `/functions/v1/stores/${owner.storeId}/products`, { token: owner.token })).status).toBe(200);
+    expect(
+      (await api.request('GET', `/functions/v1/stores/${owner.storeId}/products`, { token: owner.token })).status,
+    ).toBe(200);
     await eventually(async () => (await idleInTransaction()) === 0, 5_000);
-    const [{ count }] = await db.query('SELECT count(*)::int AS count FROM products WHERE store_id = $1', [owner.storeId]);
+    const [{ count }] = await db.query('SELECT count(*)::int AS count FROM products WHERE store_id = $1', [
+      owner.storeId,
+    ]);
     expect(count).toBe(0);
   });
 
@@ -123,12 +131,18 @@ describe('the request path', () => {
     }
     await eventually(async () => (await idleInTransaction()) === 0, 5_000);
     const other = await merchantWithStore(api);
-    expect((await api.request('GET', `/functions/v1/stores/${other.storeId}/products`, { token: other.token })).status).toBe(200);
+    expect(
+      (await api.request('GET', `/functions/v1/stores/${other.storeId}/products`, { token: other.token })).status,
+    ).toBe(200);
   });
 
   describe('work after commit (RequestTransaction.afterCommit)', () => {
     /** Runs `work` in a request transaction opened as the JWT strategy opens one, for the store's owner. */
-    async function inRequestTransaction(token: string, storeId: string, work: (manager: EntityManager) => Promise<void>) {
+    async function inRequestTransaction(
+      token: string,
+      storeId: string,
+      work: (manager: EntityManager) => Promise<void>,
+    ) {
       await api.app.get(ClsService).run(async () => {
         const reference = { store: storeId, resource: null, record: null, onlyStore: false };
         const opened = await api.app.get(CallerLookup).open(sessionIdOf(token), reference);

@@ -24,7 +24,11 @@ describe('retention', () => {
   const db = () => api.app.get<DataSource>(SYSTEM_DATA_SOURCE);
 
   /** `count` events of the store, dispatched `dispatchedDaysAgo` days ago (null: not yet); answers their ids. */
-  const insertEvents = async (count: number, dispatchedDaysAgo: number | null, createdDaysAgo = dispatchedDaysAgo ?? 0) =>
+  const insertEvents = async (
+    count: number,
+    dispatchedDaysAgo: number | null,
+    createdDaysAgo = dispatchedDaysAgo ?? 0,
+  ) =>
     (
       await db().query(
         `INSERT INTO outbox_events (store_id, event, data, created_at, dispatched_at)
@@ -37,7 +41,11 @@ describe('retention', () => {
     Number((await db().query('SELECT count(*) FROM outbox_events WHERE id = ANY ($1::uuid[])', [ids]))[0].count);
 
   /** A delivery of the test webhook, last changed `daysAgo` days ago, with `attempts` attempts. */
-  const insertDelivery = async (status: string, daysAgo: number, options: { redeliveryOf?: string; attempts?: number } = {}) => {
+  const insertDelivery = async (
+    status: string,
+    daysAgo: number,
+    options: { redeliveryOf?: string; attempts?: number } = {},
+  ) => {
     const [delivery] = await db().query(
       `INSERT INTO webhook_deliveries (webhook_id, store_id, event_id, event, body, status, attempt_count, next_attempt_at,
                                        redelivery_of, created_at, updated_at)
@@ -55,7 +63,9 @@ describe('retention', () => {
     return delivery.id as string;
   };
   const existing = async (ids: string[]) =>
-    (await db().query('SELECT id FROM webhook_deliveries WHERE id = ANY ($1::uuid[])', [ids])).map((row: { id: string }) => row.id);
+    (await db().query('SELECT id FROM webhook_deliveries WHERE id = ANY ($1::uuid[])', [ids])).map(
+      (row: { id: string }) => row.id,
+    );
 
   beforeAll(async () => {
     database = await createPrivateDatabase('retention');
@@ -118,7 +128,10 @@ describe('retention', () => {
 
     expect(await remaining(owed)).toBe(1);
     expect(await remaining(done)).toBe(0);
-    const debts = await db().query('SELECT subscriber, publications FROM outbox_owed_acks WHERE $1::uuid = ANY (event_ids)', [owed[0]]);
+    const debts = await db().query(
+      'SELECT subscriber, publications FROM outbox_owed_acks WHERE $1::uuid = ANY (event_ids)',
+      [owed[0]],
+    );
     expect(debts).toEqual([{ subscriber: 'webhooks', publications: 5 }]);
     await db().query('DELETE FROM outbox_owed_acks WHERE $1::uuid = ANY (event_ids)', [owed[0]]);
   });
@@ -167,7 +180,9 @@ describe('retention', () => {
     ]);
     expect(Number(attempts[0].count)).toBe(0);
     // What the merchant still sees: the kept deliveries, with their attempts.
-    const log = await api.request('GET', `/functions/v1/webhooks/${webhookId}/deliveries?limit=100`, { token: store.token });
+    const log = await api.request('GET', `/functions/v1/webhooks/${webhookId}/deliveries?limit=100`, {
+      token: store.token,
+    });
     expect(log.status).toBe(200);
     expect(log.body.data.map((delivery: { id: string }) => delivery.id).sort()).toEqual(
       [recent, oldPending, redelivered, recentRedelivery].sort(),
@@ -197,7 +212,10 @@ describe('retention', () => {
     const oldDelivery = await insertDelivery('failed', 31);
     const worker = await startApp({ DATABASE_URL: database.url, APP_ROLE: 'all' });
     try {
-      await until(async () => (await remaining(old)) === 0 && (await existing([oldDelivery])).length === 0, "the worker's first sweep");
+      await until(
+        async () => (await remaining(old)) === 0 && (await existing([oldDelivery])).length === 0,
+        "the worker's first sweep",
+      );
     } finally {
       await worker.close();
     }

@@ -90,14 +90,16 @@ describe('row-level security: placed orders and memberships', () => {
     await expect(forged).rejects.toThrow(/permission denied for table store_members/);
     // Naming only an invitation's columns makes an invitation, never a member.
     const [invited] = await asRequest(api, owner.token, (q) =>
-      q(`INSERT INTO store_members (store_id, email, permissions) VALUES ($1, $2, '{orders}') RETURNING status, user_id`, [
-        owner.storeId,
-        uniqueEmail('invited'),
-      ]),
+      q(
+        `INSERT INTO store_members (store_id, email, permissions) VALUES ($1, $2, '{orders}') RETURNING status, user_id`,
+        [owner.storeId, uniqueEmail('invited')],
+      ),
     );
     expect(invited).toEqual({ status: 'invited', user_id: null });
     expect(await system.query('SELECT 1 FROM store_members WHERE user_id = $1', [victim.user.id])).toEqual([]);
-    const stores = await asRequest(api, victim.access_token, (q) => q('SELECT id FROM stores WHERE id = $1', [owner.storeId]));
+    const stores = await asRequest(api, victim.access_token, (q) =>
+      q('SELECT id FROM stores WHERE id = $1', [owner.storeId]),
+    );
     expect(stores).toEqual([]);
   });
 });

@@ -157,11 +157,17 @@ describe('row-level security', () => {
     });
 
     it('cannot run programs or read the server’s secrets', async () => {
-      await expect(customer((q) => q(`COPY (SELECT 1) TO PROGRAM 'true'`))).rejects.toThrow(/permission denied|must be superuser/);
+      await expect(customer((q) => q(`COPY (SELECT 1) TO PROGRAM 'true'`))).rejects.toThrow(
+        /permission denied|must be superuser/,
+      );
       await expect(customer((q) => q('SELECT rolpassword FROM pg_authid'))).rejects.toThrow(/permission denied/);
       await expect(customer((q) => q(`SELECT pg_read_file('postgresql.conf')`))).rejects.toThrow(/permission denied/);
-      await expect(customer((q) => q('SELECT * FROM storefront_private.installation'))).rejects.toThrow(/permission denied/);
-      await expect(customer((q) => q(`SELECT storefront_private.hmac('session:x')`))).rejects.toThrow(/permission denied/);
+      await expect(customer((q) => q('SELECT * FROM storefront_private.installation'))).rejects.toThrow(
+        /permission denied/,
+      );
+      await expect(customer((q) => q(`SELECT storefront_private.hmac('session:x')`))).rejects.toThrow(
+        /permission denied/,
+      );
       await expect(customer((q) => q('CREATE TEMP TABLE t (x int)'))).rejects.toThrow(/permission denied/);
       await expect(customer((q) => q('CREATE TABLE public.t (x int)'))).rejects.toThrow(/permission denied/);
     });
@@ -218,24 +224,42 @@ describe('row-level security', () => {
       }));
       expect(seen.orders).toEqual([ordersA[0]]);
       expect(seen.customers).toEqual([customerId]);
-      expect(seen).toMatchObject({ webhooks: [], deliveries: [], social: [], ledger: [], accounts: [], notifications: [] });
+      expect(seen).toMatchObject({
+        webhooks: [],
+        deliveries: [],
+        social: [],
+        ledger: [],
+        accounts: [],
+        notifications: [],
+      });
       expect(await customer((q) => q('SELECT id FROM orders WHERE id = $1', [orderB]))).toEqual([]);
     });
 
     it("cannot change another store's order, pay its own, or append another store's events", async () => {
-      const [updated] = await customer((q) => q(`UPDATE orders SET status = 'cancelled' WHERE id = $1 RETURNING id`, [orderB]));
+      const [updated] = await customer((q) =>
+        q(`UPDATE orders SET status = 'cancelled' WHERE id = $1 RETURNING id`, [orderB]),
+      );
       expect(updated).toEqual([]);
       await expect(customer((q) => q(`UPDATE orders SET status = 'paid' WHERE id = $1`, [ordersA[0]]))).rejects.toThrow(
         /row-level security/,
       );
-      await expect(customer((q) => q(`UPDATE orders SET total = 0 WHERE id = $1`, [ordersA[0]]))).rejects.toThrow(/permission denied/);
+      await expect(customer((q) => q(`UPDATE orders SET total = 0 WHERE id = $1`, [ordersA[0]]))).rejects.toThrow(
+        /permission denied/,
+      );
       await expect(
         customer((q) =>
-          q(`INSERT INTO outbox_events (store_id, event, data, actor) VALUES ($1, 'order.paid', '{}', (SELECT app_actor()))`, [b.storeId]),
+          q(
+            `INSERT INTO outbox_events (store_id, event, data, actor) VALUES ($1, 'order.paid', '{}', (SELECT app_actor()))`,
+            [b.storeId],
+          ),
         ),
       ).rejects.toThrow(/row-level security/);
       await expect(
-        customer((q) => q(`INSERT INTO credit_ledger (store_id, kind, amount, reference) VALUES ($1, 'grant', 100000, 'x')`, [a.storeId])),
+        customer((q) =>
+          q(`INSERT INTO credit_ledger (store_id, kind, amount, reference) VALUES ($1, 'grant', 100000, 'x')`, [
+            a.storeId,
+          ]),
+        ),
       ).rejects.toThrow(/permission denied/);
       const [order] = await system.query('SELECT status, total FROM orders WHERE id = $1', [orderB]);
       expect(order.status).toBe('pending');
@@ -243,20 +267,26 @@ describe('row-level security', () => {
 
     it('cannot mint credits, choose or bend order numbers, or signal other backends', async () => {
       // The welcome grant's amount is the installation's; the caller names only a store it just made.
-      await expect(asRequest(api, a.token, (q) => q(`SELECT app_open_credit_account($1, 2000000000)`, [a.storeId]))).rejects.toThrow(
-        /does not exist/,
-      );
+      await expect(
+        asRequest(api, a.token, (q) => q(`SELECT app_open_credit_account($1, 2000000000)`, [a.storeId])),
+      ).rejects.toThrow(/does not exist/);
       const minter = await signUp(api);
       const minted = await asRequest(api, minter.access_token, async (q) => {
-        const [store] = await q(`INSERT INTO stores (owner_id, name) VALUES ((SELECT app_user_id()), 'minted') RETURNING id`);
+        const [store] = await q(
+          `INSERT INTO stores (owner_id, name) VALUES ((SELECT app_user_id()), 'minted') RETURNING id`,
+        );
         await q(`SELECT app_open_credit_account($1)`, [store.id]);
         await q(`SELECT app_open_credit_account($1)`, [store.id]);
         return store.id as string;
       });
       const [account] = await system.query('SELECT balance FROM credit_accounts WHERE store_id = $1', [minted]);
       expect(account.balance).toBe(50);
-      await expect(customer((q) => q('UPDATE store_order_counters SET last_number = 1000'))).rejects.toThrow(/permission denied/);
-      await expect(customer((q) => q('SELECT last_number FROM store_order_counters'))).rejects.toThrow(/permission denied/);
+      await expect(customer((q) => q('UPDATE store_order_counters SET last_number = 1000'))).rejects.toThrow(
+        /permission denied/,
+      );
+      await expect(customer((q) => q('SELECT last_number FROM store_order_counters'))).rejects.toThrow(
+        /permission denied/,
+      );
       // A customer's own order, written in SQL: the database numbers it and prices its items from the catalog.
       const squatted = await customer(async (q) => {
         const [order] = await q(
@@ -275,10 +305,10 @@ describe('row-level security', () => {
       // A total its items do not add up to is refused when the transaction commits.
       await expect(
         customer(async (q) => {
-          const [order] = await q(`INSERT INTO orders (store_id, customer_id, currency, total) VALUES ($1, $2, 'USD', 0.01) RETURNING id`, [
-            a.storeId,
-            customerId,
-          ]);
+          const [order] = await q(
+            `INSERT INTO orders (store_id, customer_id, currency, total) VALUES ($1, $2, 'USD', 0.01) RETURNING id`,
+            [a.storeId, customerId],
+          );
           await q(
             `INSERT INTO order_items (order_id, store_id, product_id, position, name, quantity, price) VALUES ($1, $2, $3, 1, 'x', 3, 0)`,
             [order.id, a.storeId, productA],
@@ -288,17 +318,25 @@ describe('row-level security', () => {
       // Nor may a customer announce what only the store does.
       await expect(
         customer((q) =>
-          q(`INSERT INTO outbox_events (store_id, event, data, actor) VALUES ($1, 'order.paid', '{}', (SELECT app_actor()))`, [a.storeId]),
+          q(
+            `INSERT INTO outbox_events (store_id, event, data, actor) VALUES ($1, 'order.paid', '{}', (SELECT app_actor()))`,
+            [a.storeId],
+          ),
         ),
       ).rejects.toThrow(/row-level security/);
-      await expect(customer((q) => q('SELECT pg_terminate_backend(pg_backend_pid())'))).rejects.toThrow(/permission denied/);
-      await expect(customer((q) => q(`SELECT pg_advisory_lock(hashtext('storefront:migrations'))`))).rejects.toThrow(/permission denied/);
+      await expect(customer((q) => q('SELECT pg_terminate_backend(pg_backend_pid())'))).rejects.toThrow(
+        /permission denied/,
+      );
+      await expect(customer((q) => q(`SELECT pg_advisory_lock(hashtext('storefront:migrations'))`))).rejects.toThrow(
+        /permission denied/,
+      );
       await expect(customer((q) => q('SELECT password_hash FROM users'))).rejects.toThrow(/permission denied/);
       await expect(
         asRequest(api, a.token, (q) =>
-          q(`INSERT INTO ai_images (store_id, content_type, width, height, bytes) VALUES ($1, 'text/html', 1, 1, '\\x3c68313e')`, [
-            a.storeId,
-          ]),
+          q(
+            `INSERT INTO ai_images (store_id, content_type, width, height, bytes) VALUES ($1, 'text/html', 1, 1, '\\x3c68313e')`,
+            [a.storeId],
+          ),
         ),
       ).rejects.toThrow(/ai_images_png/);
     });
@@ -311,14 +349,16 @@ describe('row-level security', () => {
       await expect(customer((q) => q('SELECT * FROM app_take_order_stock($1)', [ordersA[0]]))).rejects.toThrow(
         /has taken its stock|not a new order/,
       );
-      await expect(customer((q) => q('SELECT * FROM app_return_order_stock($1)', [ordersA[0]]))).rejects.toThrow(/was not cancelled/);
+      await expect(customer((q) => q('SELECT * FROM app_return_order_stock($1)', [ordersA[0]]))).rejects.toThrow(
+        /was not cancelled/,
+      );
       // An order that does not take its stock does not commit.
       await expect(
         customer(async (q) => {
-          const [order] = await q(`INSERT INTO orders (store_id, customer_id, currency, total) VALUES ($1, $2, 'USD', 10) RETURNING id`, [
-            a.storeId,
-            customerId,
-          ]);
+          const [order] = await q(
+            `INSERT INTO orders (store_id, customer_id, currency, total) VALUES ($1, $2, 'USD', 10) RETURNING id`,
+            [a.storeId, customerId],
+          );
           await q(
             `INSERT INTO order_items (order_id, store_id, product_id, position, name, quantity, price) VALUES ($1, $2, $3, 1, 'x', 1, 0)`,
             [order.id, a.storeId, productA],
@@ -343,11 +383,15 @@ describe('row-level security', () => {
         await connection.query(`SET default_transaction_read_only = on`);
         await connection.query(`SET statement_timeout = '5s'`);
         await connection.query('COMMIT');
-        expect((await connection.query('SHOW default_transaction_read_only')).rows[0].default_transaction_read_only).toBe('on');
+        expect(
+          (await connection.query('SHOW default_transaction_read_only')).rows[0].default_transaction_read_only,
+        ).toBe('on');
         await connection.query('BEGIN');
         await bind();
         await connection.query('COMMIT');
-        expect((await connection.query('SHOW default_transaction_read_only')).rows[0].default_transaction_read_only).toBe('off');
+        expect(
+          (await connection.query('SHOW default_transaction_read_only')).rows[0].default_transaction_read_only,
+        ).toBe('off');
         expect((await connection.query('SHOW statement_timeout')).rows[0].statement_timeout).toBe('0');
       } finally {
         await connection.end();
@@ -369,9 +413,11 @@ describe('row-level security', () => {
     });
     expect(created.status).toBe(201);
     const search = async (token: string, storeId: string) =>
-      (await asRequest(api, token, (q) => q('SELECT id FROM app_search_customers($1, $2, NULL, NULL, 100) AS id', [storeId, '%']))).map(
-        (row: { id: string }) => row.id,
-      );
+      (
+        await asRequest(api, token, (q) =>
+          q('SELECT id FROM app_search_customers($1, $2, NULL, NULL, 100) AS id', [storeId, '%']),
+        )
+      ).map((row: { id: string }) => row.id);
     expect(await search(a.token, a.storeId)).toContain(customerId);
     expect(await search(b.token, b.storeId)).toEqual([created.body.customer.id]);
     expect(await search(a.token, b.storeId)).toEqual([]);
@@ -386,16 +432,18 @@ describe('row-level security', () => {
     );
     expect(updated).toEqual([]);
     await expect(
-      asRequest(api, a.token, (q) => q(`INSERT INTO stores (owner_id, name) VALUES ($1, 'forged')`, [b.session.user.id])),
+      asRequest(api, a.token, (q) =>
+        q(`INSERT INTO stores (owner_id, name) VALUES ($1, 'forged')`, [b.session.user.id]),
+      ),
     ).rejects.toThrow(/row-level security/);
     const [store] = await system.query('SELECT name FROM stores WHERE id = $1', [b.storeId]);
     expect(store.name).toBe('Tenant B');
   });
 
   it('a temporary table cannot shadow what the SECURITY DEFINER helpers read (temporary tables are refused outright)', async () => {
-    await expect(asRequest(api, a.token, (q) => q('CREATE TEMP TABLE stores (id uuid, owner_id uuid)'))).rejects.toThrow(
-      /permission denied/,
-    );
+    await expect(
+      asRequest(api, a.token, (q) => q('CREATE TEMP TABLE stores (id uuid, owner_id uuid)')),
+    ).rejects.toThrow(/permission denied/);
   });
 
   it('the admin role comes from the database: the admin sees every store, a merchant claiming admin does not', async () => {
@@ -404,7 +452,9 @@ describe('row-level security', () => {
       body: { email: TEST_ADMIN.email, password: TEST_ADMIN.password },
     });
     expect(admin.status).toBe(200);
-    const ids = (await asRequest(api, admin.body.access_token, (q) => q('SELECT id FROM stores'))).map((r: { id: string }) => r.id);
+    const ids = (await asRequest(api, admin.body.access_token, (q) => q('SELECT id FROM stores'))).map(
+      (r: { id: string }) => r.id,
+    );
     expect(ids).toEqual(expect.arrayContaining([a.storeId, b.storeId]));
     const merchant = await signUp(api, {}, uniqueEmail('claims-admin'));
     const seen = await asRequest(api, merchant.access_token, (q) => q('SELECT id FROM stores'));
@@ -412,7 +462,9 @@ describe('row-level security', () => {
   });
 
   it('with no session bound, nothing is visible', async () => {
-    const rows = await api.app.get<DataSource>(getDataSourceToken()).transaction((manager) => manager.query('SELECT id FROM stores'));
+    const rows = await api.app
+      .get<DataSource>(getDataSourceToken())
+      .transaction((manager) => manager.query('SELECT id FROM stores'));
     expect(rows).toEqual([]);
   });
 

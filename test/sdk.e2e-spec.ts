@@ -54,7 +54,9 @@ describe('the generated client (sdk/)', () => {
   });
 
   it('sdk/openapi.json is what the app serves at /docs-json (the server URL aside), and what `npm run sdk` writes', async () => {
-    const committed = JSON.parse(await readFile(fileURLToPath(new URL('../sdk/openapi.json', import.meta.url)), 'utf8'));
+    const committed = JSON.parse(
+      await readFile(fileURLToPath(new URL('../sdk/openapi.json', import.meta.url)), 'utf8'),
+    );
     const served = (await api.request('GET', '/docs-json')).body;
     expect(served.servers).toEqual([{ url: api.settings.get(httpConfig).baseUrl }]);
     expect(committed.servers).toEqual([{ url: SDK_SERVER_URL }]);

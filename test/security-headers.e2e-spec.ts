@@ -76,12 +76,18 @@ describe('security headers, CORS and /metrics', () => {
       expectInlineContentAllowed(html, policy);
 
       const assets = [
-        ...[...html.matchAll(/<script[^>]*\ssrc=["']([^"']+)["']/g)].map(([, src]) => ({ src, directive: 'script-src' })),
+        ...[...html.matchAll(/<script[^>]*\ssrc=["']([^"']+)["']/g)].map(([, src]) => ({
+          src,
+          directive: 'script-src',
+        })),
         ...[...html.matchAll(/<link[^>]*rel=["']stylesheet["'][^>]*href=["']([^"']+)["']/g)].map(([, src]) => ({
           src,
           directive: 'style-src',
         })),
-        ...[...html.matchAll(/<link[^>]*rel=["']icon["'][^>]*href=["']([^"']+)["']/g)].map(([, src]) => ({ src, directive: 'img-src' })),
+        ...[...html.matchAll(/<link[^>]*rel=["']icon["'][^>]*href=["']([^"']+)["']/g)].map(([, src]) => ({
+          src,
+          directive: 'img-src',
+        })),
       ];
       expect(assets.filter(({ directive }) => directive === 'script-src')).toHaveLength(3);
       for (const { src, directive } of assets) {
@@ -165,7 +171,10 @@ describe('security headers, CORS and /metrics', () => {
     it('closes /metrics: 404 in the envelope, as an unknown route', async () => {
       const metrics = await api.request('GET', '/metrics');
       expect(metrics.status).toBe(404);
-      expect(metrics.body).toEqual({ success: false, error: { code: 'NOT_FOUND', message: 'Route not found: GET /metrics' } });
+      expect(metrics.body).toEqual({
+        success: false,
+        error: { code: 'NOT_FOUND', message: 'Route not found: GET /metrics' },
+      });
       const withToken = await api.request('GET', '/metrics', { token: METRICS_TOKEN });
       expect(withToken.status).toBe(404);
     });
@@ -181,8 +190,13 @@ describe('security headers, CORS and /metrics', () => {
 
     it('allows the listed origins only', async () => {
       const preflight = (origin: string) =>
-        fetch(`${api.url}/functions/v1/stores`, { method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'POST' } });
-      expect((await preflight('https://shop.example')).headers.get('access-control-allow-origin')).toBe('https://shop.example');
+        fetch(`${api.url}/functions/v1/stores`, {
+          method: 'OPTIONS',
+          headers: { origin, 'access-control-request-method': 'POST' },
+        });
+      expect((await preflight('https://shop.example')).headers.get('access-control-allow-origin')).toBe(
+        'https://shop.example',
+      );
       expect((await preflight('https://evil.example')).headers.get('access-control-allow-origin')).toBeNull();
     });
 
@@ -192,7 +206,9 @@ describe('security headers, CORS and /metrics', () => {
       expect(none.body).toMatchObject({ success: false, error: { code: 'UNAUTHENTICATED' } });
       expect(none.headers.get('www-authenticate')).toBe('Bearer');
       expect((await api.request('GET', '/metrics', { token: `${METRICS_TOKEN}x` })).status).toBe(401);
-      expect((await api.request('GET', '/metrics', { headers: { authorization: `Basic ${METRICS_TOKEN}` } })).status).toBe(401);
+      expect(
+        (await api.request('GET', '/metrics', { headers: { authorization: `Basic ${METRICS_TOKEN}` } })).status,
+      ).toBe(401);
       const allowed = await api.request('GET', '/metrics', { token: METRICS_TOKEN });
       expect(allowed.status).toBe(200);
       expect(allowed.body).toContain('http_request');

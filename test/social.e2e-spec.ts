@@ -30,7 +30,8 @@ describe('social publishing (sandbox mode)', () => {
 
   const publish = (token: string, body: Record<string, unknown>, headers?: Record<string, string>) =>
     api.request('POST', '/functions/v1/social-publish', { token, body, headers });
-  const cancel = (token: string, postId: string) => api.request('DELETE', `/functions/v1/social-publish/${postId}`, { token });
+  const cancel = (token: string, postId: string) =>
+    api.request('DELETE', `/functions/v1/social-publish/${postId}`, { token });
   const posts = (token: string, storeId: string, query = '') =>
     api.request('GET', `/functions/v1/social-posts?store_id=${storeId}${query}`, { token });
   const postStatus = async (id: string) =>
@@ -58,16 +59,20 @@ describe('social publishing (sandbox mode)', () => {
     tokens.socialMember = await invite(['social']);
     tokens.catalogMember = await invite(['catalog']);
     tokens.customer = (await signUp(api, { role: 'customer', store_id: owner.storeId })).access_token;
-    for (const platform of ['x', 'threads', 'instagram', 'facebook']) await connectSandbox(api, owner.token, owner.storeId, platform);
+    for (const platform of ['x', 'threads', 'instagram', 'facebook'])
+      await connectSandbox(api, owner.token, owner.storeId, platform);
   });
   afterAll(() => api?.close());
 
   describe('the platform registry in the database', () => {
     it('social_platforms holds the registry: its ids and display names', async () => {
-      const rows = (await db.query('SELECT id, display_name FROM social_platforms ORDER BY id')) as { id: string; display_name: string }[];
+      const rows = (await db.query('SELECT id, display_name FROM social_platforms ORDER BY id')) as {
+        id: string;
+        display_name: string;
+      }[];
       expect(rows).toEqual(
-        SOCIAL_PLATFORM_DEFINITIONS.map((platform) => ({ id: platform.id, display_name: platform.displayName })).sort((a, b) =>
-          a.id.localeCompare(b.id),
+        SOCIAL_PLATFORM_DEFINITIONS.map((platform) => ({ id: platform.id, display_name: platform.displayName })).sort(
+          (a, b) => a.id.localeCompare(b.id),
         ),
       );
     });
@@ -89,9 +94,14 @@ describe('social publishing (sandbox mode)', () => {
            VALUES ($1, $2, 'registry-check', 'registry-check', 'sealed')`,
           [other.storeId, platform],
         );
-      await expect(insert('myspace')).rejects.toMatchObject({ code: '23503', constraint: 'social_accounts_platform_fkey' });
+      await expect(insert('myspace')).rejects.toMatchObject({
+        code: '23503',
+        constraint: 'social_accounts_platform_fkey',
+      });
       await insert('youtube');
-      await db.query(`DELETE FROM social_accounts WHERE store_id = $1 AND platform_account_id = 'registry-check'`, [other.storeId]);
+      await db.query(`DELETE FROM social_accounts WHERE store_id = $1 AND platform_account_id = 'registry-check'`, [
+        other.storeId,
+      ]);
     });
 
     it('requests have no right on social_platforms: not even reading it', async () => {
@@ -115,7 +125,9 @@ describe('social publishing (sandbox mode)', () => {
       const { auth_url, state } = await startConnect(api, token, storeId, 'x');
       expect(state).toMatch(/^[A-Za-z0-9_-]{43}$/);
       const startUrl = new URL(auth_url);
-      expect(`${startUrl.origin}${startUrl.pathname}`).toBe(`${api.settings.get(httpConfig).baseUrl}/functions/v1/social-connect/start`);
+      expect(`${startUrl.origin}${startUrl.pathname}`).toBe(
+        `${api.settings.get(httpConfig).baseUrl}/functions/v1/social-connect/start`,
+      );
       expect(startUrl.searchParams.get('state')).toBe(state);
 
       const opened = await openStart(api, auth_url);
@@ -123,7 +135,9 @@ describe('social publishing (sandbox mode)', () => {
       // The browser's secret: HttpOnly, SameSite=Lax, only for the connect routes, for the state's 10 minutes.
       const attributes = opened.setCookie!.split('; ');
       expect(attributes[0]).toMatch(/^sf_connect_[0-9a-f]{16}=[A-Za-z0-9_-]{43}$/);
-      expect(attributes.slice(1, -1)).toEqual(expect.arrayContaining(['Path=/functions/v1/social-connect', 'HttpOnly']));
+      expect(attributes.slice(1, -1)).toEqual(
+        expect.arrayContaining(['Path=/functions/v1/social-connect', 'HttpOnly']),
+      );
       expect(attributes).toContain('SameSite=Lax');
       const maxAge = Number(attributes.find((attribute) => attribute.startsWith('Max-Age='))!.slice('Max-Age='.length));
       expect(maxAge).toBeGreaterThan(590);
@@ -152,12 +166,18 @@ describe('social publishing (sandbox mode)', () => {
       const listed = await api.request('GET', `/functions/v1/social-accounts?store_id=${storeId}`, { token });
       expect(listed.status).toBe(200);
       expect(listed.body.data).toHaveLength(1);
-      expect(listed.body.data[0]).toMatchObject({ id: params.account, store_id: storeId, platform: 'x', status: 'active' });
+      expect(listed.body.data[0]).toMatchObject({
+        id: params.account,
+        store_id: storeId,
+        platform: 'x',
+        status: 'active',
+      });
       expect(Object.keys(listed.body.data[0]).filter((key) => /token/.test(key))).toEqual(['token_expires_at']);
       // Tokens are sealed at rest: the stored form is not a usable token.
-      const [row] = (await db.query('SELECT access_token_sealed, refresh_token_sealed FROM social_accounts WHERE id = $1', [
-        params.account,
-      ])) as {
+      const [row] = (await db.query(
+        'SELECT access_token_sealed, refresh_token_sealed FROM social_accounts WHERE id = $1',
+        [params.account],
+      )) as {
         access_token_sealed: string;
         refresh_token_sealed: string;
       }[];
@@ -212,7 +232,9 @@ describe('social publishing (sandbox mode)', () => {
       // The first one still completes in its own browser.
       const allowFirst = linkOf(await (await fetch(`${api.url}${localPath(first.location!)}`)).text(), 'allow');
       expect(redirectOf(await callBack(api, allowFirst, first.cookie)).params.status).toBe('connected');
-      const platforms = (await db.query('SELECT platform FROM social_accounts WHERE store_id = $1', [storeId])) as { platform: string }[];
+      const platforms = (await db.query('SELECT platform FROM social_accounts WHERE store_id = $1', [storeId])) as {
+        platform: string;
+      }[];
       expect(platforms.map((row) => row.platform)).toEqual(['threads']);
     });
 
@@ -233,7 +255,10 @@ describe('social publishing (sandbox mode)', () => {
       expect(both.filter((opened) => opened.location?.includes('error=already_started'))).toHaveLength(1);
       // The first browser still finishes.
       const allow = linkOf(await (await fetch(`${api.url}${localPath(first.location!)}`)).text(), 'allow');
-      expect(redirectOf(await callBack(api, allow, first.cookie)).params).toMatchObject({ platform: 'threads', status: 'connected' });
+      expect(redirectOf(await callBack(api, allow, first.cookie)).params).toMatchObject({
+        platform: 'threads',
+        status: 'connected',
+      });
     });
 
     it('an expired state (over 10 minutes) goes back to redirect_url with status=error and connects nothing', async () => {
@@ -241,7 +266,9 @@ describe('social publishing (sandbox mode)', () => {
       const { auth_url } = await startConnect(api, token, storeId, 'facebook');
       const opened = await openStart(api, auth_url);
       const allow = linkOf(await (await fetch(`${api.url}${localPath(opened.location!)}`)).text(), 'allow');
-      await db.query(`UPDATE social_connect_states SET expires_at = now() - interval '1 second' WHERE store_id = $1`, [storeId]);
+      await db.query(`UPDATE social_connect_states SET expires_at = now() - interval '1 second' WHERE store_id = $1`, [
+        storeId,
+      ]);
       expect(redirectOf(await callBack(api, allow, opened.cookie)).params).toEqual({
         platform: 'facebook',
         status: 'error',
@@ -250,7 +277,9 @@ describe('social publishing (sandbox mode)', () => {
       expect(await db.query('SELECT 1 FROM social_accounts WHERE store_id = $1', [storeId])).toHaveLength(0);
       // Expired before its start URL is opened: sent back without a cookie.
       const late = await startConnect(api, token, storeId, 'facebook');
-      await db.query(`UPDATE social_connect_states SET expires_at = now() - interval '1 second' WHERE store_id = $1`, [storeId]);
+      await db.query(`UPDATE social_connect_states SET expires_at = now() - interval '1 second' WHERE store_id = $1`, [
+        storeId,
+      ]);
       const tooLate = await openStart(api, late.auth_url);
       expect(tooLate.setCookie).toBeNull();
       expect(new URL(tooLate.location!).searchParams.get('error')).toBe('expired_state');
@@ -298,7 +327,10 @@ describe('social publishing (sandbox mode)', () => {
         }),
       );
       // What the start stored: the hash of the browser's secret, never the secret.
-      const [bound] = (await db.query('SELECT browser_hash, started_at FROM social_connect_states WHERE store_id = $1', [one.storeId])) as {
+      const [bound] = (await db.query(
+        'SELECT browser_hash, started_at FROM social_connect_states WHERE store_id = $1',
+        [one.storeId],
+      )) as {
         browser_hash: string;
         started_at: Date | null;
       }[];
@@ -317,13 +349,23 @@ describe('social publishing (sandbox mode)', () => {
           ...account,
         ]),
         // The real state, not taken: nothing to complete.
-        notTaken: await q('SELECT app_complete_connect($1, $2, $3, $4, $5, $6, $7, $8, $9) AS id', [stateHash, 'x'.repeat(43), ...account]),
+        notTaken: await q('SELECT app_complete_connect($1, $2, $3, $4, $5, $6, $7, $8, $9) AS id', [
+          stateHash,
+          'x'.repeat(43),
+          ...account,
+        ]),
         started: await q('SELECT * FROM app_start_connect($1, $2)', ['f'.repeat(64), 'y'.repeat(43)]),
-        taken: await q('SELECT * FROM app_take_connect_state($1, $2, $3)', ['f'.repeat(64), 'y'.repeat(43), 'x'.repeat(43)]),
+        taken: await q('SELECT * FROM app_take_connect_state($1, $2, $3)', [
+          'f'.repeat(64),
+          'y'.repeat(43),
+          'x'.repeat(43),
+        ]),
       }));
       expect(forged).toEqual({ completed: [{ id: null }], notTaken: [{ id: null }], started: [], taken: [] });
       // Requests cannot read the states, nor write a browser or a take into one.
-      await expect(asRequest(api, customer, (q) => q('SELECT * FROM social_connect_states'))).rejects.toThrow(/permission denied/);
+      await expect(asRequest(api, customer, (q) => q('SELECT * FROM social_connect_states'))).rejects.toThrow(
+        /permission denied/,
+      );
       await expect(
         asRequest(api, one.token, (q) =>
           q(
@@ -342,7 +384,11 @@ describe('social publishing (sandbox mode)', () => {
       );
       expect(taken).toEqual({ outcome: 'taken', store_id: one.storeId });
       const wrong = await asRequest(api, customer, (q) =>
-        q('SELECT app_complete_connect($1, $2, $3, $4, $5, $6, $7, $8, $9) AS id', [stateHash, 'd'.repeat(43), ...account]),
+        q('SELECT app_complete_connect($1, $2, $3, $4, $5, $6, $7, $8, $9) AS id', [
+          stateHash,
+          'd'.repeat(43),
+          ...account,
+        ]),
       );
       expect(wrong).toEqual([{ id: null }]);
       expect(await db.query('SELECT 1 FROM social_accounts WHERE store_id = $1', [one.storeId])).toHaveLength(0);
@@ -350,9 +396,10 @@ describe('social publishing (sandbox mode)', () => {
       const [right] = await asRequest(api, customer, (q) =>
         q('SELECT app_complete_connect($1, $2, $3, $4, $5, $6, $7, $8, $9) AS id', [stateHash, completion, ...account]),
       );
-      const [attached] = (await db.query('SELECT id, store_id, platform, username, connected_by FROM social_accounts WHERE id = $1', [
-        right.id,
-      ])) as Record<string, string>[];
+      const [attached] = (await db.query(
+        'SELECT id, store_id, platform, username, connected_by FROM social_accounts WHERE id = $1',
+        [right.id],
+      )) as Record<string, string>[];
       expect(attached).toEqual({
         id: right.id,
         store_id: one.storeId,
@@ -370,10 +417,9 @@ describe('social publishing (sandbox mode)', () => {
       // The other merchant's connect goes through the HTTP callback and lands in its own store.
       const { params } = redirectOf(await callBack(api, started[1].allow, started[1].opened.cookie));
       expect(params.status).toBe('connected');
-      const [landed] = (await db.query('SELECT store_id, connected_by FROM social_accounts WHERE id = $1', [params.account])) as Record<
-        string,
-        string
-      >[];
+      const [landed] = (await db.query('SELECT store_id, connected_by FROM social_accounts WHERE id = $1', [
+        params.account,
+      ])) as Record<string, string>[];
       expect(landed).toEqual({ store_id: two.storeId, connected_by: two.session.user.id });
     });
 
@@ -391,7 +437,10 @@ describe('social publishing (sandbox mode)', () => {
     });
 
     it('access: another store 404, a customer 403, a member without social 403, with social 200; anon 401', async () => {
-      const body = (token?: string) => ({ token, body: { platform: 'x', store_id: owner.storeId, redirect_url: REDIRECT_URL } });
+      const body = (token?: string) => ({
+        token,
+        body: { platform: 'x', store_id: owner.storeId, redirect_url: REDIRECT_URL },
+      });
       expect((await api.request('POST', '/functions/v1/social-connect', body(other.token))).status).toBe(404);
       expect((await api.request('POST', '/functions/v1/social-connect', body(tokens.customer))).status).toBe(403);
       expect((await api.request('POST', '/functions/v1/social-connect', body(tokens.catalogMember))).status).toBe(403);
@@ -402,14 +451,21 @@ describe('social publishing (sandbox mode)', () => {
         body: { platform: 'myspace', store_id: owner.storeId, redirect_url: 'not a url' },
       });
       expect(bad.status).toBe(400);
-      expect(bad.body.error.details.map((d: { field: string }) => d.field).sort()).toEqual(['platform', 'redirect_url']);
+      expect(bad.body.error.details.map((d: { field: string }) => d.field).sort()).toEqual([
+        'platform',
+        'redirect_url',
+      ]);
     });
 
     it("accounts: another store's list 404 and its account cannot be disconnected (404); the owner disconnects", async () => {
       const { token, storeId } = await merchantWithStore(api, 'Disconnecting');
       const accountId = await connectSandbox(api, token, storeId, 'threads');
-      expect((await api.request('GET', `/functions/v1/social-accounts?store_id=${storeId}`, { token: other.token })).status).toBe(404);
-      expect((await api.request('DELETE', `/functions/v1/social-accounts/${accountId}`, { token: other.token })).status).toBe(404);
+      expect(
+        (await api.request('GET', `/functions/v1/social-accounts?store_id=${storeId}`, { token: other.token })).status,
+      ).toBe(404);
+      expect(
+        (await api.request('DELETE', `/functions/v1/social-accounts/${accountId}`, { token: other.token })).status,
+      ).toBe(404);
       const gone = await api.request('DELETE', `/functions/v1/social-accounts/${accountId}`, { token });
       expect(gone.body).toEqual({ success: true, message: 'Social account disconnected' });
       expect((await api.request('DELETE', `/functions/v1/social-accounts/${accountId}`, { token })).status).toBe(404);
@@ -455,17 +511,29 @@ describe('social publishing (sandbox mode)', () => {
     });
 
     it('validates every platform first: X 281 weighted characters and Instagram without media → 400 per platform, nothing sent', async () => {
-      const before = (await db.query('SELECT count(*)::int AS n FROM social_posts WHERE store_id = $1', [owner.storeId]))[0].n;
+      const before = (
+        await db.query('SELECT count(*)::int AS n FROM social_posts WHERE store_id = $1', [owner.storeId])
+      )[0].n;
       // 257 letters, a space and a URL (23) = 281 weighted characters.
       const text = `${'a'.repeat(257)} https://shop.example.com/a/very/long/path/that/still/counts/as/twenty/three`;
-      const refused = await publish(owner.token, { store_id: owner.storeId, platforms: ['x', 'instagram', 'threads'], content: { text } });
+      const refused = await publish(owner.token, {
+        store_id: owner.storeId,
+        platforms: ['x', 'instagram', 'threads'],
+        content: { text },
+      });
       expect(refused.status).toBe(400);
       expect(refused.body.error.code).toBe('VALIDATION_FAILED');
       const platforms = refused.body.error.details.map((d: { platform: string }) => d.platform);
       expect(platforms.sort()).toEqual(['instagram', 'x']);
-      expect((await db.query('SELECT count(*)::int AS n FROM social_posts WHERE store_id = $1', [owner.storeId]))[0].n).toBe(before);
+      expect(
+        (await db.query('SELECT count(*)::int AS n FROM social_posts WHERE store_id = $1', [owner.storeId]))[0].n,
+      ).toBe(before);
       // One character less fits X.
-      const fits = await publish(owner.token, { store_id: owner.storeId, platforms: ['x'], content: { text: text.slice(1) } });
+      const fits = await publish(owner.token, {
+        store_id: owner.storeId,
+        platforms: ['x'],
+        content: { text: text.slice(1) },
+      });
       expect(fits.status).toBe(200);
       expect(fits.body.results[0].status).toBe('published');
     });
@@ -487,8 +555,14 @@ describe('social publishing (sandbox mode)', () => {
         [{ platforms: ['x', 'x'], content: { text: 'a' } }, 'platforms'],
         [{ platforms: ['friendster'], content: { text: 'a' } }, 'platforms'],
         [{ platforms: [], content: { text: 'a' } }, 'platforms'],
-        [{ platforms: ['x'], content: { text: 'a', media: [{ type: 'gif', url: 'https://x.example/a.gif' }] } }, 'content.media.0.type'],
-        [{ platforms: ['x'], content: { text: 'a', media: [{ type: 'image', url: 'ftp://x.example/a.png' }] } }, 'content.media.0.url'],
+        [
+          { platforms: ['x'], content: { text: 'a', media: [{ type: 'gif', url: 'https://x.example/a.gif' }] } },
+          'content.media.0.type',
+        ],
+        [
+          { platforms: ['x'], content: { text: 'a', media: [{ type: 'image', url: 'ftp://x.example/a.png' }] } },
+          'content.media.0.url',
+        ],
         [{ platforms: ['x'], content: { text: 'a' }, schedule_at: '2020-01-01T00:00:00Z' }, 'schedule_at'],
         [{ platforms: ['x'], content: { text: 'a' }, schedule_at: inSeconds(400 * 24 * 3600) }, 'schedule_at'],
         [{ platforms: ['x'], content: { text: 'a' }, schedule_at: 'tomorrow' }, 'schedule_at'],
@@ -541,7 +615,13 @@ describe('social publishing (sandbox mode)', () => {
       const postId = result.body.results[0].post_id;
       expect(result.body.results).toEqual([
         { platform: 'x', status: 'scheduled', post_id: postId, url: null, scheduled_at: new Date(at).toISOString() },
-        { platform: 'threads', status: 'scheduled', post_id: postId, url: null, scheduled_at: new Date(at).toISOString() },
+        {
+          platform: 'threads',
+          status: 'scheduled',
+          post_id: postId,
+          url: null,
+          scheduled_at: new Date(at).toISOString(),
+        },
       ]);
       expect(await postStatus(postId)).toBe('scheduled');
       const listed = await posts(owner.token, owner.storeId, '&status=scheduled');
@@ -553,7 +633,9 @@ describe('social publishing (sandbox mode)', () => {
         [postId],
       )) as { first: Date }[];
       expect(new Date(published.first).getTime()).toBeGreaterThanOrEqual(new Date(at).getTime() - 1000);
-      const history = (await posts(owner.token, owner.storeId, '&status=published')).body.data.find((p: { id: string }) => p.id === postId);
+      const history = (await posts(owner.token, owner.storeId, '&status=published')).body.data.find(
+        (p: { id: string }) => p.id === postId,
+      );
       expect(history.results.map((r: { status: string }) => r.status)).toEqual(['published', 'published']);
       // Too late to cancel.
       const late = await cancel(owner.token, postId);
@@ -576,7 +658,9 @@ describe('social publishing (sandbox mode)', () => {
       await db.query(`UPDATE social_posts SET scheduled_at = now() - interval '1 second' WHERE id = $1`, [postId]);
       await api.app.get(ScheduledPostWorker).publish(postId);
       expect(await postStatus(postId)).toBe('cancelled');
-      const results = (await db.query('SELECT status, platform_post_id FROM social_post_results WHERE post_id = $1', [postId])) as {
+      const results = (await db.query('SELECT status, platform_post_id FROM social_post_results WHERE post_id = $1', [
+        postId,
+      ])) as {
         status: string;
         platform_post_id: string | null;
       }[];
@@ -622,7 +706,9 @@ describe('social publishing (sandbox mode)', () => {
         const [cancelled] = work;
         await eventually(async () => ['cancelled', 'published'].includes((await postStatus(id)) ?? ''));
         const status = await postStatus(id);
-        const published = (await db.query(`SELECT 1 FROM social_post_results WHERE post_id = $1 AND status = 'published'`, [id])).length;
+        const published = (
+          await db.query(`SELECT 1 FROM social_post_results WHERE post_id = $1 AND status = 'published'`, [id])
+        ).length;
         if (cancelled.status === 200) {
           expect([status, published]).toEqual(['cancelled', 0]);
         } else {

@@ -137,7 +137,10 @@ describe('start-up of the built server (node dist/apps/api/src/main.js)', () => 
   });
 
   it('in development: one warning naming the generated secrets file, in pino-pretty’s readable lines', async () => {
-    const result = await runMain({ ...services(), NODE_ENV: 'development', LOG_LEVEL: 'warn' }, /Storefront|generated secrets/);
+    const result = await runMain(
+      { ...services(), NODE_ENV: 'development', LOG_LEVEL: 'warn' },
+      /Storefront|generated secrets/,
+    );
     const lines = result.stdout.split('\n').filter(Boolean);
     expect(lines).toEqual([
       expect.stringMatching(

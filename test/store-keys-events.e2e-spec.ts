@@ -72,7 +72,9 @@ describe('store keys: events and rate limits', () => {
     expect(Object.keys(ofKey).sort()).toEqual(Object.keys(ofOwner).sort());
     for (const request of receiver.to('/ok/products')) expect(request.body).not.toContain('actor');
 
-    const [stored] = await db().query(`SELECT actor FROM outbox_events WHERE data->>'product_id' = $1`, [byKey.body.product.id]);
+    const [stored] = await db().query(`SELECT actor FROM outbox_events WHERE data->>'product_id' = $1`, [
+      byKey.body.product.id,
+    ]);
     expect(stored.actor).toEqual({ type: 'api_key', id: key.api_key.id });
   });
 

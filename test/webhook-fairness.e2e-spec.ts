@@ -88,7 +88,10 @@ describe('fair delivery between webhooks', () => {
     const slowHook = await webhookFor(`${slowUrl}/slots`);
     const fastHook = await webhookFor(`${fastUrl}/slots`);
     await sendTests(slowHook, 16);
-    await until(async () => slow.inFlight === 2 && (await parkedInGate(slowHook.id)) >= 10, 'the slow receiver busy and the rest parked');
+    await until(
+      async () => slow.inFlight === 2 && (await parkedInGate(slowHook.id)) >= 10,
+      'the slow receiver busy and the rest parked',
+    );
 
     await sendTests(fastHook, 6);
     await until(() => fast.delivered().size === 6, "the other store's deliveries");
@@ -107,7 +110,9 @@ describe('fair delivery between webhooks', () => {
     );
     expect(slow.delivered('/slots').size).toBe(16);
     expect(slow.maxInFlight).toBe(2);
-    expect(rows.map((row) => [row.status, row.attempt_count, row.parked_at])).toEqual(rows.map(() => ['succeeded', 1, null]));
+    expect(rows.map((row) => [row.status, row.attempt_count, row.parked_at])).toEqual(
+      rows.map(() => ['succeeded', 1, null]),
+    );
     // The 14 parked ones were each sent by the job whose request freed the slot, none through a new job.
     const after = await handOvers();
     expect(after.job - before.job).toBeGreaterThanOrEqual(14);
@@ -129,7 +134,11 @@ describe('fair delivery between webhooks', () => {
     expect(sentWhileFailing).toBeLessThanOrEqual(FAILURES_TO_OPEN + 1 + Math.ceil(failingMs / COOL_DOWN_MS) + 1);
 
     slow.set({ kind: 'ok' });
-    await until(async () => (await deliveries(hook.id)).every((row) => row.status === 'succeeded'), 'every delivery succeeded', 30_000);
+    await until(
+      async () => (await deliveries(hook.id)).every((row) => row.status === 'succeeded'),
+      'every delivery succeeded',
+      30_000,
+    );
     const ids = new Set(sent().map((arrival) => arrival.id));
     expect(ids.size).toBe(10);
     const attempts = await db().query<{ count: number }[]>(
@@ -147,11 +156,19 @@ describe('fair delivery between webhooks', () => {
     const [one, two] = connections.map((redis) => new EndpointGate(redis, api.settings.get(webhooksConfig)));
     try {
       const webhook = randomUUID();
-      const attempts = Array.from({ length: 20 }, (_, index) => ({ deliveryId: randomUUID(), attempt: 1, due: 1000 + index }));
-      const claims = await Promise.all(attempts.map((a, index) => (index % 2 ? one : two).claim(webhook, a, a.due, false)));
+      const attempts = Array.from({ length: 20 }, (_, index) => ({
+        deliveryId: randomUUID(),
+        attempt: 1,
+        due: 1000 + index,
+      }));
+      const claims = await Promise.all(
+        attempts.map((a, index) => (index % 2 ? one : two).claim(webhook, a, a.due, false)),
+      );
       const granted = attempts.filter((_, index) => claims[index].granted);
       expect(granted).toHaveLength(2);
-      expect(claims.filter((claim) => !claim.granted).every((claim) => !claim.granted && claim.reason === 'busy')).toBe(true);
+      expect(claims.filter((claim) => !claim.granted).every((claim) => !claim.granted && claim.reason === 'busy')).toBe(
+        true,
+      );
       // The same attempt again, from the other process, while its slot is held: it sends nothing.
       expect(await one.claim(webhook, granted[0], 0, false)).toEqual({ granted: false, reason: 'duplicate' });
 
@@ -163,13 +180,22 @@ describe('fair delivery between webhooks', () => {
 
       // FAILURES_TO_OPEN failures in a row open the circuit; each slot freed before goes to the next parked.
       const handedBack = (slot: { deliveryId: string }) => [{ deliveryId: slot.deliveryId, attempt: 1 }];
-      expect(await two.release(webhook, granted[1], 'failed')).toEqual({ openedUntil: null, handed: handedBack(parked[1]) });
-      expect(await one.release(webhook, parked[0], 'failed')).toEqual({ openedUntil: null, handed: handedBack(parked[2]) });
+      expect(await two.release(webhook, granted[1], 'failed')).toEqual({
+        openedUntil: null,
+        handed: handedBack(parked[1]),
+      });
+      expect(await one.release(webhook, parked[0], 'failed')).toEqual({
+        openedUntil: null,
+        handed: handedBack(parked[2]),
+      });
       const opening = await two.release(webhook, parked[1], 'failed');
       expect(opening.openedUntil).toBeGreaterThan(Date.now());
       expect(opening.handed).toEqual([]);
       // Open: a new attempt is parked, and a failure from before the opening changes nothing.
-      expect(await one.claim(webhook, { deliveryId: randomUUID(), attempt: 1 }, 5000, false)).toEqual({ granted: false, reason: 'open' });
+      expect(await one.claim(webhook, { deliveryId: randomUUID(), attempt: 1 }, 5000, false)).toEqual({
+        granted: false,
+        reason: 'open',
+      });
       expect(await one.release(webhook, parked[2], 'failed')).toEqual({ openedUntil: null, handed: [] });
 
       // After the cool-down, of many claims at once exactly one becomes the probe.
@@ -207,11 +233,17 @@ describe('fair delivery between webhooks', () => {
     await redis.del(...gateKeys);
     slow.set({ kind: 'ok' });
     // The two requests in flight finish; nothing hands a slot on, as the gate no longer knows the rest.
-    await until(async () => (await deliveries(hook.id)).filter((row) => row.status === 'succeeded').length === 2, 'the two in flight');
+    await until(
+      async () => (await deliveries(hook.id)).filter((row) => row.status === 'succeeded').length === 2,
+      'the two in flight',
+    );
     expect((await deliveries(hook.id)).filter((row) => row.status === 'pending')).toHaveLength(6);
 
     expect(await api.app.get(LostDeliverySweep).requeueLost()).toBeGreaterThanOrEqual(6);
-    await until(async () => (await deliveries(hook.id)).every((row) => row.status === 'succeeded'), 'every delivery succeeded');
+    await until(
+      async () => (await deliveries(hook.id)).every((row) => row.status === 'succeeded'),
+      'every delivery succeeded',
+    );
     expect(slow.delivered('/lost').size).toBe(8);
   });
 });

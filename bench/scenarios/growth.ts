@@ -79,7 +79,19 @@ const PRODUCTS_MAX = 100_000;
 const CUSTOMERS_MAX = 100_000;
 const ORDER_STATUS_FILTER = 'refunded';
 const FIRST_NAMES = ['ada', 'alan', 'barbara', 'claude', 'dennis', 'edsger', 'frances', 'grace', 'hedy', 'ivan'];
-const LAST_NAMES = ['lovelace', 'turing', 'liskov', 'shannon', 'ritchie', 'dijkstra', 'allen', 'hopper', 'lamarr', 'sutherland', 'knuth'];
+const LAST_NAMES = [
+  'lovelace',
+  'turing',
+  'liskov',
+  'shannon',
+  'ritchie',
+  'dijkstra',
+  'allen',
+  'hopper',
+  'lamarr',
+  'sutherland',
+  'knuth',
+];
 
 /**
  * The seed's ids: the MD5 of a name, as a version-4 UUID (the API refuses other versions). The seed
@@ -272,7 +284,10 @@ async function measureRoutes(
     if (response.status !== 200) throw new Error(`GET ${path} answered ${response.status}: ${text.slice(0, 300)}`);
     return elapsed;
   };
-  const times = Object.fromEntries(GROWTH_QUERIES.map((name) => [name, [] as number[]])) as Record<GrowthQuery, number[]>;
+  const times = Object.fromEntries(GROWTH_QUERIES.map((name) => [name, [] as number[]])) as Record<
+    GrowthQuery,
+    number[]
+  >;
   for (let round = 0; round < settings.warmup + settings.requests; round++) {
     for (const name of GROWTH_QUERIES) {
       const elapsed = await once(paths[name]());
@@ -296,7 +311,11 @@ async function productCursors(db: pg.Pool, storeId: string, total: number): Prom
       `SELECT created_at, id FROM products WHERE store_id = $1 ORDER BY created_at DESC, id DESC OFFSET $2 LIMIT 1`,
       [storeId, Math.floor(depth * (total - 1))],
     );
-    cursors.push(Buffer.from(JSON.stringify({ t: new Date(rows[0].created_at).toISOString(), i: rows[0].id })).toString('base64url'));
+    cursors.push(
+      Buffer.from(JSON.stringify({ t: new Date(rows[0].created_at).toISOString(), i: rows[0].id })).toString(
+        'base64url',
+      ),
+    );
   }
   return cursors;
 }
@@ -314,7 +333,8 @@ function routes(db: pg.Pool, storeId: string, webhookId: string, size: Counts, c
   const pick = <T>(items: T[]) => items[Math.floor(Math.random() * items.length)];
   const orderId = () => md5Uuid(`${storeId}:o:${random(size.orders)}`);
   const handle = () => customerHandle(random(size.customers));
-  const decoded = (cursor: string) => JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { t: string; i: string };
+  const decoded = (cursor: string) =>
+    JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { t: string; i: string };
   const productsPage = (cursor: { t: string; i: string } | null): Statement => [
     PRODUCT_PAGE_SQL,
     [storeId, null, null, null, cursor?.t ?? null, cursor?.i ?? null, 21, false],
@@ -325,7 +345,8 @@ function routes(db: pg.Pool, storeId: string, webhookId: string, size: Counts, c
       WHERE order_id = ANY ($1::uuid[]) ORDER BY order_id, position`,
     [ids],
   ];
-  const ids = async (sql: string, params: unknown[]) => (await db.query<{ id: string }>(sql, params)).rows.map((row) => row.id);
+  const ids = async (sql: string, params: unknown[]) =>
+    (await db.query<{ id: string }>(sql, params)).rows.map((row) => row.id);
   return {
     paths: {
       'products: first page': () => `/functions/v1/stores/${storeId}/products`,
@@ -356,10 +377,10 @@ function routes(db: pg.Pool, storeId: string, webhookId: string, size: Counts, c
           [storeId, ORDER_STATUS_FILTER, null, null, 21],
         ],
         itemsOf(
-          await ids(`SELECT id FROM orders WHERE store_id = $1 AND status = $2 ORDER BY created_at DESC, id DESC LIMIT 20`, [
-            storeId,
-            ORDER_STATUS_FILTER,
-          ]),
+          await ids(
+            `SELECT id FROM orders WHERE store_id = $1 AND status = $2 ORDER BY created_at DESC, id DESC LIMIT 20`,
+            [storeId, ORDER_STATUS_FILTER],
+          ),
         ),
       ],
       'customer search': async () => {
@@ -392,7 +413,12 @@ function routes(db: pg.Pool, storeId: string, webhookId: string, size: Counts, c
         ],
         [
           'SELECT * FROM webhook_attempts WHERE delivery_id = ANY ($1::uuid[]) ORDER BY delivery_id, attempt',
-          [await ids(`SELECT id FROM webhook_deliveries WHERE webhook_id = $1 ORDER BY created_at DESC, id DESC LIMIT 20`, [webhookId])],
+          [
+            await ids(
+              `SELECT id FROM webhook_deliveries WHERE webhook_id = $1 ORDER BY created_at DESC, id DESC LIMIT 20`,
+              [webhookId],
+            ),
+          ],
         ],
       ],
     },
@@ -474,9 +500,20 @@ export async function measureGrowth(
   });
   const webhookId = webhook.body.webhook.id as string;
   // Its log is read, never written to: nothing is sent to it.
-  await call('PATCH', `${apiUrl}/functions/v1/webhooks/${webhookId}`, { token: owner.token, body: { status: 'disabled' } });
-  const { rows } = await db.query(`SELECT currency, now() - interval '400 days' AS base FROM stores WHERE id = $1`, [owner.storeId]);
-  const store = { id: owner.storeId, userId: owner.userId, currency: rows[0].currency, webhookId, base: new Date(rows[0].base) };
+  await call('PATCH', `${apiUrl}/functions/v1/webhooks/${webhookId}`, {
+    token: owner.token,
+    body: { status: 'disabled' },
+  });
+  const { rows } = await db.query(`SELECT currency, now() - interval '400 days' AS base FROM stores WHERE id = $1`, [
+    owner.storeId,
+  ]);
+  const store = {
+    id: owner.storeId,
+    userId: owner.userId,
+    currency: rows[0].currency,
+    webhookId,
+    base: new Date(rows[0].base),
+  };
   store.base.setUTCMilliseconds(0);
 
   const steps: GrowthStep[] = [];
@@ -484,7 +521,9 @@ export async function measureGrowth(
   let plans = {} as GrowthResults['plans'];
   for (const size of settings.sizes) {
     const target = counts(size);
-    log(`growth: seeding ${size} orders (${target.products} products, ${target.customers} customers, ${2 * target.deliveries} attempts)`);
+    log(
+      `growth: seeding ${size} orders (${target.products} products, ${target.customers} customers, ${2 * target.deliveries} attempts)`,
+    );
     const started = Date.now();
     await grow(env.DATABASE_URL, store, previous, target);
     const seedSeconds = (Date.now() - started) / 1000;
@@ -505,14 +544,15 @@ export async function measureGrowth(
       database_ms: explained.databaseMs,
       load_avg: loadAvg,
     });
-    log(`growth: ${size}: ${GROWTH_QUERIES.map((name) => `${name} p50 ${latency[name].p50.toFixed(1)} ms`).join(', ')}`);
+    log(
+      `growth: ${size}: ${GROWTH_QUERIES.map((name) => `${name} p50 ${latency[name].p50.toFixed(1)} ms`).join(', ')}`,
+    );
   }
 
   const first = steps[0];
   const final = steps[steps.length - 1];
-  const p50Ratio = Object.fromEntries(GROWTH_QUERIES.map((name) => [name, final.latency[name].p50 / first.latency[name].p50])) as Record<
-    GrowthQuery,
-    number
-  >;
+  const p50Ratio = Object.fromEntries(
+    GROWTH_QUERIES.map((name) => [name, final.latency[name].p50 / first.latency[name].p50]),
+  ) as Record<GrowthQuery, number>;
   return { steps, p50_ratio: p50Ratio, consistent: await consistent(db, owner.storeId), plans };
 }

@@ -59,7 +59,8 @@ const now = () => performance.timeOrigin + performance.now();
 
 export function percentiles(values: number[]): Percentiles {
   const sorted = [...values].sort((a, b) => a - b);
-  const at = (q: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] : NaN);
+  const at = (q: number) =>
+    sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] : NaN;
   const round = (value: number) => Math.round(value * 10) / 10;
   return { p50: round(at(0.5)), p95: round(at(0.95)), p99: round(at(0.99)), max: round(sorted.at(-1) ?? NaN) };
 }
@@ -115,7 +116,8 @@ export async function measureWebhooks(api: Api, db: pg.Pool, settings: WebhookSe
   });
   try {
     const wanted = settings.rate * settings.durationSec;
-    const orderIds = settings.source === 'api' ? await pendingOrders(api, db, wanted) : await anyOrders(api, db, wanted);
+    const orderIds =
+      settings.source === 'api' ? await pendingOrders(api, db, wanted) : await anyOrders(api, db, wanted);
 
     /** One change; answers the key its delivery will be found by. */
     const change = async (orderId: string): Promise<string> => {
@@ -197,10 +199,10 @@ export async function measureWebhooks(api: Api, db: pg.Pool, settings: WebhookSe
 async function pendingOrders(api: Api, db: pg.Pool, count: number): Promise<string[]> {
   const pending = async () =>
     (
-      await db.query<{ id: string }>(`SELECT id FROM orders WHERE store_id = $1 AND status = 'pending' ORDER BY random() LIMIT $2`, [
-        api.storeId,
-        count,
-      ])
+      await db.query<{ id: string }>(
+        `SELECT id FROM orders WHERE store_id = $1 AND status = 'pending' ORDER BY random() LIMIT $2`,
+        [api.storeId, count],
+      )
     ).rows.map((row) => row.id);
   const missing = count - (await pending()).length;
   await inParallel(Array.from({ length: Math.max(0, missing) }), 8, (_, index) =>
@@ -218,7 +220,9 @@ async function pendingOrders(api: Api, db: pg.Pool, count: number): Promise<stri
  */
 async function anyOrders(api: Api, db: pg.Pool, count: number): Promise<string[]> {
   const found = async () =>
-    (await db.query<{ id: string }>('SELECT id FROM orders WHERE store_id = $1 LIMIT $2', [api.storeId, count])).rows.map((row) => row.id);
+    (
+      await db.query<{ id: string }>('SELECT id FROM orders WHERE store_id = $1 LIMIT $2', [api.storeId, count])
+    ).rows.map((row) => row.id);
   const orders = await found();
   return orders.length >= Math.min(count, 100) ? orders : pendingOrders(api, db, Math.min(count, 100));
 }
@@ -266,7 +270,12 @@ export const KNEE_P95_MS = 100;
 export async function measureKnee(api: Api, db: pg.Pool, settings: KneeSettings): Promise<KneeResults> {
   const steps: KneeStep[] = [];
   for (const rate of settings.rates) {
-    const run = await measureWebhooks(api, db, { source: 'sql', rate, durationSec: settings.stepSec, drainSec: settings.drainSec });
+    const run = await measureWebhooks(api, db, {
+      source: 'sql',
+      rate,
+      durationSec: settings.stepSec,
+      drainSec: settings.drainSec,
+    });
     const { p50, p95, p99, max } = run.commitToArrival;
     const passed = run.lost === 0 && run.refused === 0 && p95 < KNEE_P95_MS;
     steps.push({
@@ -285,5 +294,10 @@ export async function measureKnee(api: Api, db: pg.Pool, settings: KneeSettings)
     });
   }
   const passing = steps.filter((step) => step.passed).map((step) => step.rate);
-  return { stepSec: settings.stepSec, p95LimitMs: KNEE_P95_MS, steps, knee: passing.length ? Math.max(...passing) : null };
+  return {
+    stepSec: settings.stepSec,
+    p95LimitMs: KNEE_P95_MS,
+    steps,
+    knee: passing.length ? Math.max(...passing) : null,
+  };
 }

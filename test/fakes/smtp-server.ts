@@ -81,7 +81,11 @@ export class FakeSmtpServer {
 
   /** Waits for the `count`th message to `address` (and answers the messages so far). */
   async waitFor(address: string, count = 1, timeoutMs = 20_000): Promise<ReceivedMail[]> {
-    return until(() => this.to(address).length >= count && this.to(address), `${count} e-mail(s) to ${address}`, timeoutMs);
+    return until(
+      () => this.to(address).length >= count && this.to(address),
+      `${count} e-mail(s) to ${address}`,
+      timeoutMs,
+    );
   }
 }
 

@@ -178,7 +178,8 @@ describe('fault: worker killed between publishing events and acknowledging them'
     // The orphaned session's statement commits the deliveries and the acknowledgement, with no worker left to enqueue them.
     await stack.eventually(
       'the orphaned statements committed',
-      async () => (await stack.services.db.query<{ owed: number }>(`SELECT (${OWED}) AS owed`, [published])).rows[0].owed === 0,
+      async () =>
+        (await stack.services.db.query<{ owed: number }>(`SELECT (${OWED}) AS owed`, [published])).rows[0].owed === 0,
       30_000,
     );
     await stack.startWorker();

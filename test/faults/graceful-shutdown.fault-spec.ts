@@ -61,7 +61,8 @@ class RawConnection {
     const payload = body === undefined ? '' : JSON.stringify(body);
     const lines = [`${method} ${path} HTTP/1.1`, 'Host: 127.0.0.1', 'Connection: keep-alive'];
     for (const [name, value] of Object.entries(headers)) lines.push(`${name}: ${value}`);
-    if (body !== undefined) lines.push('Content-Type: application/json', `Content-Length: ${Buffer.byteLength(payload)}`);
+    if (body !== undefined)
+      lines.push('Content-Type: application/json', `Content-Length: ${Buffer.byteLength(payload)}`);
     this.send(`${lines.join('\r\n')}\r\n\r\n${payload}`);
   }
 
@@ -70,7 +71,8 @@ class RawConnection {
     for (;;) {
       const parsed = this.parse();
       if (parsed) return parsed;
-      if (this.closedAt !== undefined) throw new Error(`connection closed before a whole answer: ${this.buffer.toString()}`);
+      if (this.closedAt !== undefined)
+        throw new Error(`connection closed before a whole answer: ${this.buffer.toString()}`);
       if (Date.now() > until) throw new Error(`no whole answer within ${timeoutMs} ms: ${this.buffer.toString()}`);
       await new Promise<void>((resolve) => {
         this.waiting = resolve;
@@ -155,7 +157,8 @@ describe('fault: graceful shutdown (SIGTERM)', () => {
     return rows[0].id;
   }
 
-  const arrivals = (eventId: string) => receiver.requests.filter((request) => JSON.parse(request.body).id === eventId).length;
+  const arrivals = (eventId: string) =>
+    receiver.requests.filter((request) => JSON.parse(request.body).id === eventId).length;
   const delivery = async (eventId: string) =>
     (
       await stack.services.db.query<{ status: string; attempt_count: number }>(
@@ -215,7 +218,11 @@ describe('fault: graceful shutdown (SIGTERM)', () => {
     // last renewal); a handed-back one is waiting, and the next worker takes it as it starts.
     const next = await stack.startWorker();
     const readyAt = Date.now();
-    await stack.eventually('the handed-back job sent again by the next worker', async () => arrivals(eventId) === 2, 10_000);
+    await stack.eventually(
+      'the handed-back job sent again by the next worker',
+      async () => arrivals(eventId) === 2,
+      10_000,
+    );
     const resentAfterMs = Date.now() - readyAt;
     receiver.release();
     await stack.eventually(

@@ -29,7 +29,9 @@ describe('migrations CLI (TypeORM with the app’s DataSource)', () => {
   });
 
   /** `npm run <script>` without its build step: its exit code and output. */
-  function cli(script: 'migration:show' | 'migration:run' | 'migration:revert'): Promise<{ code: number; output: string }> {
+  function cli(
+    script: 'migration:show' | 'migration:run' | 'migration:revert',
+  ): Promise<{ code: number; output: string }> {
     const command = SCRIPTS[script];
     expect(command.startsWith('nest build && ')).toBe(true);
     return new Promise((resolve) => {
@@ -97,8 +99,12 @@ describe('migrations CLI (TypeORM with the app’s DataSource)', () => {
     expect(await executed()).toEqual(all.pending);
     for (const name of all.pending) expect(run.output).toContain(`Migration ${name} has been executed successfully.`);
     // Then every lib's sql/ files: the policies, triggers and definer functions are there.
-    expect((await services.db.query('SELECT count(*)::int AS policies FROM pg_policies')).rows[0].policies).toBeGreaterThan(60);
-    expect((await services.db.query('SELECT count(*)::int AS applied FROM storefront_private.declared_sql')).rows[0].applied).toBe(1);
+    expect(
+      (await services.db.query('SELECT count(*)::int AS policies FROM pg_policies')).rows[0].policies,
+    ).toBeGreaterThan(60);
+    expect(
+      (await services.db.query('SELECT count(*)::int AS applied FROM storefront_private.declared_sql')).rows[0].applied,
+    ).toBe(1);
     // What the start-up does around migrating: the objects belong to the owner role, the schema right
     // lent to the system role for the definer functions is taken back, and the lock is released.
     const afterRun = await schema();
@@ -128,7 +134,10 @@ describe('migrations CLI (TypeORM with the app’s DataSource)', () => {
     expect(revert.output).toContain(`Migration ${last} has been reverted successfully.`);
     expect(await executed()).toEqual(all.pending.slice(0, -1));
     expect(await schema()).not.toEqual(afterRun);
-    expect(listed((await cli('migration:show')).output)).toEqual({ applied: all.pending.slice(0, -1), pending: [last] });
+    expect(listed((await cli('migration:show')).output)).toEqual({
+      applied: all.pending.slice(0, -1),
+      pending: [last],
+    });
 
     // Run again: only the reverted one, then the sql/ files (the reverted tables' policies and
     // triggers went with them), and the schema is as it was.
@@ -142,7 +151,13 @@ describe('migrations CLI (TypeORM with the app’s DataSource)', () => {
     const api = await startChild({
       name: 'api',
       script: path.join(ROOT, 'dist/apps/api/src/main.js'),
-      env: { ...env, APP_ROLE: 'api', PORT: String(port), PUBLIC_BASE_URL: `http://127.0.0.1:${port}`, LOG_LEVEL: 'info' },
+      env: {
+        ...env,
+        APP_ROLE: 'api',
+        PORT: String(port),
+        PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
+        LOG_LEVEL: 'info',
+      },
       logDir,
       port,
       readyPath: '/health/ready',

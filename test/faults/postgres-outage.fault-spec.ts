@@ -110,7 +110,11 @@ describe('fault: PostgreSQL stopped during order traffic', () => {
       success: false,
       error: { code: 'SERVICE_UNAVAILABLE', details: { postgres: 'down', redis: 'up' } },
     });
-    await stack.eventually('orders answered 503 during the outage', async () => answers.some((answer) => answer.status === 503), 5000);
+    await stack.eventually(
+      'orders answered 503 during the outage',
+      async () => answers.some((answer) => answer.status === 503),
+      5000,
+    );
     // The outage lasts its full length whatever the assertions above took.
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, OUTAGE_MS - (Date.now() - outageStarted))));
     await postgres.resume();
@@ -123,7 +127,11 @@ describe('fault: PostgreSQL stopped during order traffic', () => {
       async () => answers.slice(resumedAt).some((a) => a.status === 201),
       30_000,
     );
-    await stack.eventually('/health/ready 200 again', async () => (await fetch(`${stack.url}/health/ready`)).status === 200, 30_000);
+    await stack.eventually(
+      '/health/ready 200 again',
+      async () => (await fetch(`${stack.url}/health/ready`)).status === 200,
+      30_000,
+    );
     const recoveredAfterMs = Date.now() - outageStarted - OUTAGE_MS;
     await new Promise((resolve) => setTimeout(resolve, 1000));
     running = false;
@@ -148,7 +156,12 @@ describe('fault: PostgreSQL stopped during order traffic', () => {
     // Orders in the database: each whole (items, total equal to the items'), each answered 201 unless
     // its request got no answer (none here).
     const answered = new Set(answers.filter((answer) => answer.status === 201).map((answer) => answer.orderId!));
-    const { rows: orders } = await stack.services.db.query<{ id: string; total: string; items: string; items_total: string }>(
+    const { rows: orders } = await stack.services.db.query<{
+      id: string;
+      total: string;
+      items: string;
+      items_total: string;
+    }>(
       `SELECT o.id, o.total, count(i.id) AS items, coalesce(sum(i.price * i.quantity), 0) AS items_total
          FROM orders o LEFT JOIN order_items i ON i.order_id = o.id
         WHERE o.store_id = $1 GROUP BY o.id`,
@@ -168,7 +181,11 @@ describe('fault: PostgreSQL stopped during order traffic', () => {
     expect(new Set(events.map((event) => event.order_id))).toEqual(answered);
     const arrived = () => new Set(receiver.requests.map((request) => JSON.parse(request.body).id as string));
     const deliveriesFrom = Date.now();
-    await stack.eventually('every event at the receiver', async () => events.every((event) => arrived().has(event.id)), 120_000);
+    await stack.eventually(
+      'every event at the receiver',
+      async () => events.every((event) => arrived().has(event.id)),
+      120_000,
+    );
     const deliveredAfterMs = Date.now() - deliveriesFrom;
 
     console.info(

@@ -78,9 +78,10 @@ describe('fault: Redis stopped during order traffic', () => {
     expect(answers.filter((answer) => answer.status !== 201)).toEqual([]);
 
     const events = (
-      await stack.services.db.query<{ id: string }>(`SELECT id FROM outbox_events WHERE store_id = $1 AND event = 'order.created'`, [
-        storeId,
-      ])
+      await stack.services.db.query<{ id: string }>(
+        `SELECT id FROM outbox_events WHERE store_id = $1 AND event = 'order.created'`,
+        [storeId],
+      )
     ).rows.map((row) => row.id);
     expect(events).toHaveLength(answers.length);
     const arrived = () => new Set(receiver.requests.map((request) => JSON.parse(request.body).id as string));

@@ -106,7 +106,10 @@ describe('fault: two API and two worker processes', () => {
     );
     const credits = await stack.call('GET', `/functions/v1/credits?store_id=${storeId}`, { token });
     expect(rows[0].charges).toBe(RESEARCH_PER_HOUR);
-    expect(credits.body.usage['research-social-context']).toEqual({ used_last_hour: RESEARCH_PER_HOUR, limit: RESEARCH_PER_HOUR });
+    expect(credits.body.usage['research-social-context']).toEqual({
+      used_last_hour: RESEARCH_PER_HOUR,
+      limit: RESEARCH_PER_HOUR,
+    });
     expect(credits.body.balance).toBe(rows[0].balance);
   });
 
@@ -146,7 +149,11 @@ describe('fault: two API and two worker processes', () => {
       });
       const webhook = await stack.call('POST', '/functions/v1/webhooks/register', {
         token,
-        body: { store_id: storeId, url: `${receiverUrl}/ok/instances`, events: ['order.created', 'order.updated', 'order.paid'] },
+        body: {
+          store_id: storeId,
+          url: `${receiverUrl}/ok/instances`,
+          events: ['order.created', 'order.updated', 'order.paid'],
+        },
       });
       webhookId = webhook.body.webhook.id;
       // 20 orders, two at a time (one per API), each then paid through the other API: 60 events.
@@ -162,7 +169,10 @@ describe('fault: two API and two worker processes', () => {
         );
         await Promise.all(
           placed.map((answer, index) =>
-            stack.callAt(1 - index, 'PATCH', `/functions/v1/orders/${answer.body.order.id}`, { token, body: { status: 'paid' } }),
+            stack.callAt(1 - index, 'PATCH', `/functions/v1/orders/${answer.body.order.id}`, {
+              token,
+              body: { status: 'paid' },
+            }),
           ),
         );
         orders.push(...placed.map((answer) => answer.body.order.id as string));
@@ -183,7 +193,9 @@ describe('fault: two API and two worker processes', () => {
       // Nothing left for a sweep from the orders above.
       await stack.eventually(
         'the outbox drained',
-        async () => (await stack.services.db.query(`SELECT 1 FROM outbox_events WHERE dispatched_at IS NULL LIMIT 1`)).rowCount === 0,
+        async () =>
+          (await stack.services.db.query(`SELECT 1 FROM outbox_events WHERE dispatched_at IS NULL LIMIT 1`))
+            .rowCount === 0,
         30_000,
       );
       const from = logSizes();
@@ -209,7 +221,9 @@ describe('fault: two API and two worker processes', () => {
       expect(ids.filter((id) => arrived.get(id) !== 1)).toEqual([]);
       // Every run that claimed rows logged how many: the two workers' claims add up to the backlog, not more.
       const relayed = await claimedBySweeps('outbox sweep', 'relayed', from, backlog);
-      console.info(`several instances: a backlog of ${backlog} events relayed by the timed sweeps, ${relayed.join(' + ')} by worker`);
+      console.info(
+        `several instances: a backlog of ${backlog} events relayed by the timed sweeps, ${relayed.join(' + ')} by worker`,
+      );
       expect(relayed[0] + relayed[1]).toBe(backlog);
     });
 
@@ -279,16 +293,25 @@ describe('fault: two API and two worker processes', () => {
       return result.body.results[0].post_id as string;
     };
     const due = new Date(Date.now() + 8000);
-    const queue = new Bull('social-posts', { redis: stack.services.redisUrl, prefix: `${stack.services.redisPrefix}bull` });
+    const queue = new Bull('social-posts', {
+      redis: stack.services.redisUrl,
+      prefix: `${stack.services.redisPrefix}bull`,
+    });
     try {
       // Lost: their jobs are removed (as by a flushed Redis); both workers' sweeps find them overdue.
-      const lost = await Promise.all(Array.from({ length: 4 }, (_, index) => schedule(index, `Job lost #${index}`, due)));
+      const lost = await Promise.all(
+        Array.from({ length: 4 }, (_, index) => schedule(index, `Job lost #${index}`, due)),
+      );
       for (const id of lost) await (await queue.getJob(`${id}:1`))!.remove();
       // On time: every job falls due at the same moment as the lost ones', spread over both workers.
-      const onTime = await Promise.all(Array.from({ length: 10 }, (_, index) => schedule(index, `Due together #${index}`, due)));
+      const onTime = await Promise.all(
+        Array.from({ length: 10 }, (_, index) => schedule(index, `Due together #${index}`, due)),
+      );
       // Interrupted: left `publishing` by a worker that died (below); both workers' sweeps close them.
       const later = new Date(Date.now() + 3_600_000);
-      const interrupted = await Promise.all(Array.from({ length: 4 }, (_, index) => schedule(index, `Interrupted #${index}`, later)));
+      const interrupted = await Promise.all(
+        Array.from({ length: 4 }, (_, index) => schedule(index, `Interrupted #${index}`, later)),
+      );
       const from = logSizes();
       await closeTogether(interrupted);
       const published = [...onTime, ...lost];

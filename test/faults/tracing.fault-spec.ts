@@ -51,7 +51,9 @@ describe('tracing with OpenTelemetry (OTLP/HTTP)', () => {
     stack.eventually(
       `the server span of request ${requestId}`,
       async () => {
-        const request = receiver.spans.find((span) => span.scope === '@fastify/otel' && span.attributes['http.request.id'] === requestId);
+        const request = receiver.spans.find(
+          (span) => span.scope === '@fastify/otel' && span.attributes['http.request.id'] === requestId,
+        );
         const server = receiver.span(request?.parentSpanId);
         return server?.kind === SERVER ? server : undefined;
       },
@@ -115,7 +117,12 @@ describe('tracing with OpenTelemetry (OTLP/HTTP)', () => {
     await stack.call('POST', '/functions/v1/social-publish', {
       token: merchant.token,
       headers: { 'x-request-id': requestId },
-      body: { store_id: merchant.storeId, platforms: ['x'], content: { text }, schedule_at: new Date(Date.now() + 3000).toISOString() },
+      body: {
+        store_id: merchant.storeId,
+        platforms: ['x'],
+        content: { text },
+        schedule_at: new Date(Date.now() + 3000).toISOString(),
+      },
     });
     const server = await serverSpanOf(requestId);
     expect(server.name).toBe('POST /functions/v1/social-publish');
@@ -123,7 +130,9 @@ describe('tracing with OpenTelemetry (OTLP/HTTP)', () => {
     const job = await stack.eventually(
       'the scheduled post’s job span',
       async () =>
-        receiver.spans.find((span) => span.kind === CONSUMER && span.name === 'social-posts process' && span.traceId === server.traceId),
+        receiver.spans.find(
+          (span) => span.kind === CONSUMER && span.name === 'social-posts process' && span.traceId === server.traceId,
+        ),
       30_000,
     );
     const queued = receiver.span(job.parentSpanId)!;
@@ -145,7 +154,11 @@ describe('tracing with OpenTelemetry (OTLP/HTTP)', () => {
       15_000,
     );
     expect(jobQueries.length).toBeGreaterThan(0);
-    await stack.eventually('the post on the platform', async () => fake.posts.some((item) => item.text === text), 15_000);
+    await stack.eventually(
+      'the post on the platform',
+      async () => fake.posts.some((item) => item.text === text),
+      15_000,
+    );
   });
 
   it('a webhook delivery: the relay queues it, the worker’s job span holds the delivery’s database work; no trace header reaches the receiver', async () => {
@@ -164,7 +177,9 @@ describe('tracing with OpenTelemetry (OTLP/HTTP)', () => {
       const job = await stack.eventually(
         'the delivery job’s span',
         async () => {
-          const found = receiver.spans.find((span) => span.kind === CONSUMER && span.name === 'webhook-deliveries process');
+          const found = receiver.spans.find(
+            (span) => span.kind === CONSUMER && span.name === 'webhook-deliveries process',
+          );
           const queued = receiver.span(found?.parentSpanId);
           return found && queued ? { found, queued } : undefined;
         },

@@ -47,7 +47,11 @@ describe('fault: worker killed during webhook deliveries', () => {
 
     // Deliveries flowing: kill the worker while the receiver holds requests it has not answered.
     const placing = placeOrders(60);
-    await stack.eventually('deliveries in flight', async () => receiver.requests.length >= 20 && receiver.unanswered > 0, 60_000);
+    await stack.eventually(
+      'deliveries in flight',
+      async () => receiver.requests.length >= 20 && receiver.unanswered > 0,
+      60_000,
+    );
     const inFlightAtKill = receiver.unanswered;
     await stack.killWorker();
     const arrivedAtKill = new Set(receiver.requests.map((request) => JSON.parse(request.body).id)).size;

@@ -86,6 +86,9 @@ export async function createPrivateDatabase(label: string): Promise<{ url: strin
   base.pathname = `/${name}`;
   return {
     url: base.toString(),
-    drop: () => admin((client) => client.query(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(name)} WITH (FORCE)`)).then(() => undefined),
+    drop: () =>
+      admin((client) => client.query(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(name)} WITH (FORCE)`)).then(
+        () => undefined,
+      ),
   };
 }

@@ -12,10 +12,12 @@ export const CONFIGURATION_DOC = 'docs/configuration.md';
 export const ENV_EXAMPLE = '.env.example';
 
 const cell = (text: string) => text.replace(/\|/g, '\\|');
-const shownDefault = (doc: SettingDoc) => (doc.value !== undefined && doc.default === doc.value ? `\`${doc.value}\`` : doc.default);
+const shownDefault = (doc: SettingDoc) =>
+  doc.value !== undefined && doc.default === doc.value ? `\`${doc.value}\`` : doc.default;
 
 /** The variables only a script or the tests read: not settings of the service. */
-const OTHER_VARIABLES = 'Only `npm run seed` reads `SEED_API_URL`; only the tests read `TEST_DATABASE_URL` and `KEEP_TEST_DB`.';
+const OTHER_VARIABLES =
+  'Only `npm run seed` reads `SEED_API_URL`; only the tests read `TEST_DATABASE_URL` and `KEEP_TEST_DB`.';
 
 /** docs/configuration.md, before formatting (the writer and the test format it with the repository's Prettier settings). */
 export function renderConfigurationDoc(): string {
@@ -29,7 +31,8 @@ export function renderConfigurationDoc(): string {
     ...namespace
       .docs()
       .map(
-        (doc) => `| \`${doc.name}\` | ${cell(shownDefault(doc))} | ${doc.requiredInProduction ? 'yes' : ''} | ${cell(doc.description)} |`,
+        (doc) =>
+          `| \`${doc.name}\` | ${cell(shownDefault(doc))} | ${doc.requiredInProduction ? 'yes' : ''} | ${cell(doc.description)} |`,
       ),
     '',
   ]);

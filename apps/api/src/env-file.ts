@@ -13,7 +13,9 @@ export function loadEnvFile(file: string = ENV_FILE): void {
     process.loadEnvFile(file);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
-      throw new Error(`${file} could not be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+      throw new Error(
+        `${file} could not be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+      );
     }
   }
 }

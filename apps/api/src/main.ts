@@ -33,7 +33,10 @@ async function start(settings: Settings): Promise<void> {
   await prepareDatabase(settings.get(databaseConfig), LIB_DATABASES);
   await ensureRedis(settings.get(redisConfig).REDIS_URL);
   if (runtime.APP_ROLE === 'worker') {
-    const worker = await NestFactory.createApplicationContext(AppModule.forRoot(settings), { bufferLogs: true, abortOnError: false });
+    const worker = await NestFactory.createApplicationContext(AppModule.forRoot(settings), {
+      bufferLogs: true,
+      abortOnError: false,
+    });
     worker.useLogger(worker.get(Logger));
     shutDownOnSignals(worker, runtime.SHUTDOWN_TIMEOUT_MS);
     warnDevelopmentSecrets(settings, worker.get(Logger));
@@ -44,7 +47,9 @@ async function start(settings: Settings): Promise<void> {
   shutDownOnSignals(app, runtime.SHUTDOWN_TIMEOUT_MS);
   await app.listen(http.PORT, http.HOST);
   warnDevelopmentSecrets(settings, app.get(Logger));
-  app.get(Logger).log(`Storefront Platform API on ${http.baseUrl} (role ${runtime.APP_ROLE}); docs at ${http.baseUrl}/docs`);
+  app
+    .get(Logger)
+    .log(`Storefront Platform API on ${http.baseUrl} (role ${runtime.APP_ROLE}); docs at ${http.baseUrl}/docs`);
 }
 
 try {

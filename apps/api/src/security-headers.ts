@@ -52,7 +52,10 @@ function swaggerUiPolicy(config: HttpConfig): ContentSecurityPolicy {
   };
 }
 
-const SANDBOX_POLICY: ContentSecurityPolicy = { ...LOCKED, styleSrc: ["'unsafe-hashes'", ...SANDBOX_PAGE_INLINE_STYLES] };
+const SANDBOX_POLICY: ContentSecurityPolicy = {
+  ...LOCKED,
+  styleSrc: ["'unsafe-hashes'", ...SANDBOX_PAGE_INLINE_STYLES],
+};
 
 /**
  * The admins' queue dashboard (Bull Board): its scripts, styles and calls to its own JSON API from
@@ -75,7 +78,8 @@ function routeHeaders(url: string, config: HttpConfig): FastifyHelmetOptions | u
   if (url === QUEUE_DASHBOARD || url.startsWith(`${QUEUE_DASHBOARD}/`)) {
     return { contentSecurityPolicy: { useDefaults: false, directives: QUEUE_DASHBOARD_POLICY } };
   }
-  if (url.startsWith(SANDBOX_PAGES)) return { contentSecurityPolicy: { useDefaults: false, directives: SANDBOX_POLICY } };
+  if (url.startsWith(SANDBOX_PAGES))
+    return { contentSecurityPolicy: { useDefaults: false, directives: SANDBOX_POLICY } };
   // Merchants' sites show generated covers in <img>: a same-origin resource policy would block them.
   if (url.startsWith(COVERS)) return { crossOriginResourcePolicy: { policy: 'cross-origin' } };
   return undefined;

@@ -40,12 +40,22 @@ describe("the app's settings", () => {
     expect(names.filter((name, index) => names.indexOf(name) !== index)).toEqual([]);
     expect(names.length).toBeGreaterThan(100);
     expect(new Set(SETTINGS_NAMESPACES.map((namespace) => namespace.lib))).toEqual(
-      new Set(['@app/core', '@app/auth', '@app/mail', '@app/commerce', '@app/billing', '@app/ai', '@app/social', '@app/webhooks']),
+      new Set([
+        '@app/core',
+        '@app/auth',
+        '@app/mail',
+        '@app/commerce',
+        '@app/billing',
+        '@app/ai',
+        '@app/social',
+        '@app/webhooks',
+      ]),
     );
   });
 
   it('require the four secrets in production, in one line naming every missing one', () => {
-    const message = 'ENCRYPTION_KEY, JWT_SECRET, PUBLIC_API_KEY, PUBLIC_BASE_URL must be set (NODE_ENV is not development or test)';
+    const message =
+      'ENCRYPTION_KEY, JWT_SECRET, PUBLIC_API_KEY, PUBLIC_BASE_URL must be set (NODE_ENV is not development or test)';
     expect(problems({ NODE_ENV: 'production' })).toEqual([message]);
     expect(problems({})).toEqual([message]);
     expect(problems({ NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(32), PUBLIC_API_KEY: 'p'.repeat(16) })).toEqual([
@@ -90,14 +100,16 @@ describe("the app's settings", () => {
     const webhooks = load({ NODE_ENV: 'development' }).get(webhooksConfig);
     expect(webhooks.WEBHOOK_RETRY_DELAYS_MS).toEqual([0, 60_000, 5 * 60_000, 30 * 60_000, 60 * 60_000]);
     expect(webhooks.WEBHOOK_TIMEOUT_MS).toBe(10_000);
-    expect([webhooks.WEBHOOK_ENDPOINT_CONCURRENCY, webhooks.WEBHOOK_CIRCUIT_FAILURES, webhooks.WEBHOOK_CIRCUIT_COOLDOWN_MS]).toEqual([
-      2, 5, 60_000,
-    ]);
+    expect([
+      webhooks.WEBHOOK_ENDPOINT_CONCURRENCY,
+      webhooks.WEBHOOK_CIRCUIT_FAILURES,
+      webhooks.WEBHOOK_CIRCUIT_COOLDOWN_MS,
+    ]).toEqual([2, 5, 60_000]);
     expect(webhooks.WEBHOOK_WORKER_CONCURRENCY).toBe(8);
     expect(webhooks.DELIVERY_RETENTION_DAYS).toBe(30);
-    expect(load({ NODE_ENV: 'test', WEBHOOK_RETRY_DELAYS_MS: '0, 150,150' }).get(webhooksConfig).WEBHOOK_RETRY_DELAYS_MS).toEqual([
-      0, 150, 150,
-    ]);
+    expect(
+      load({ NODE_ENV: 'test', WEBHOOK_RETRY_DELAYS_MS: '0, 150,150' }).get(webhooksConfig).WEBHOOK_RETRY_DELAYS_MS,
+    ).toEqual([0, 150, 150]);
     const lines = problems({
       NODE_ENV: 'test',
       WEBHOOK_ENDPOINT_CONCURRENCY: '0',
@@ -118,9 +130,12 @@ describe("the app's settings", () => {
   it('confirm e-mail addresses in production and not in development unless told, and send links back to AUTH_SITE_URL', () => {
     expect(load({ NODE_ENV: 'production', ...PRODUCTION_SECRETS }).get(authConfig).requireEmailConfirmation).toBe(true);
     expect(load({ NODE_ENV: 'development' }).get(authConfig).requireEmailConfirmation).toBe(false);
-    expect(load({ NODE_ENV: 'development', AUTH_CONFIRM_EMAIL: 'true' }).get(authConfig).requireEmailConfirmation).toBe(true);
+    expect(load({ NODE_ENV: 'development', AUTH_CONFIRM_EMAIL: 'true' }).get(authConfig).requireEmailConfirmation).toBe(
+      true,
+    );
     expect(
-      load({ NODE_ENV: 'production', ...PRODUCTION_SECRETS, AUTH_CONFIRM_EMAIL: 'false' }).get(authConfig).requireEmailConfirmation,
+      load({ NODE_ENV: 'production', ...PRODUCTION_SECRETS, AUTH_CONFIRM_EMAIL: 'false' }).get(authConfig)
+        .requireEmailConfirmation,
     ).toBe(false);
     const settings = load({
       NODE_ENV: 'test',
@@ -147,7 +162,9 @@ describe("the app's settings", () => {
     expect([settings.get(authConfig).AUTH_OTP_TTL, settings.get(authConfig).AUTH_RECENT_SIGN_IN]).toEqual([1800, 900]);
     expect(settings.get(mailConfig).MAIL_RETRY_DELAYS_MS).toEqual([100, 200]);
     expect(load({ NODE_ENV: 'test' }).get(authConfig).AUTH_OTP_TTL).toBe(3600);
-    expect(problems({ NODE_ENV: 'test', SMTP_URL: 'http://mail.example' })).toEqual([expect.stringContaining('SMTP_URL')]);
+    expect(problems({ NODE_ENV: 'test', SMTP_URL: 'http://mail.example' })).toEqual([
+      expect.stringContaining('SMTP_URL'),
+    ]);
     expect(problems({ NODE_ENV: 'test', AUTH_OTP_TTL: '10s' })).toEqual([expect.stringContaining('AUTH_OTP_TTL')]);
     expect(problems({ NODE_ENV: 'test', MAIL_FROM: 'not an address' })).toEqual([expect.stringContaining('MAIL_FROM')]);
     expect(problems({ NODE_ENV: 'test', MAIL_FROM: 'Shop <shop@example.com>' })).toEqual([]);

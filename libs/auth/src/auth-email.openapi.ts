@@ -2,7 +2,13 @@ import { applyDecorators } from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiQuery, ApiSecurity } from '@nestjs/swagger';
 import { RecoverBody, ResendBody, VerifyBody } from './dto/account.dto.js';
 import { OtpBody } from './dto/otp.dto.js';
-import { ApiGoTrueError, ApiGoTrueKeyRequired, ApiGoTrueRateLimited, ApiRedirect, EMPTY_OBJECT } from './dto/gotrue-responses.js';
+import {
+  ApiGoTrueError,
+  ApiGoTrueKeyRequired,
+  ApiGoTrueRateLimited,
+  ApiRedirect,
+  EMPTY_OBJECT,
+} from './dto/gotrue-responses.js';
 import { SessionView } from './sessions/session.js';
 import { ApiMailLimits, REDIRECT_TO, VALIDATION_FAILED } from './auth.openapi.js';
 
@@ -88,7 +94,10 @@ export const ApiVerify = () =>
       msg: 'Verify requires either a token_hash, or an email and its token',
     }),
     ApiGoTrueKeyRequired(),
-    ApiGoTrueError(403, '`otp_expired`: unknown, used or expired', { error_code: 'otp_expired', msg: 'Token has expired or is invalid' }),
+    ApiGoTrueError(403, '`otp_expired`: unknown, used or expired', {
+      error_code: 'otp_expired',
+      msg: 'Token has expired or is invalid',
+    }),
     ApiGoTrueError(422, '`validation_failed`: an invitation to an address whose account cannot be a team member', {
       error_code: 'validation_failed',
       msg: 'The invited address belongs to an account that cannot be a team member',

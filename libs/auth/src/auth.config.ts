@@ -17,11 +17,14 @@ const Positive = (): PropertyDecorator => (target, property) => {
 };
 
 export class AuthConfig extends SettingsGroup {
-  @Setting('HS256 key of the access tokens, at least 32 characters. Generated in development and test (docs/configuration.md § Secrets).', {
-    default: 'generated in development and test',
-    requiredInProduction: true,
-    developmentSecret: 'JWT_SECRET',
-  })
+  @Setting(
+    'HS256 key of the access tokens, at least 32 characters. Generated in development and test (docs/configuration.md § Secrets).',
+    {
+      default: 'generated in development and test',
+      requiredInProduction: true,
+      developmentSecret: 'JWT_SECRET',
+    },
+  )
   @IsOptional()
   @IsString()
   @MinLength(32, { message: 'must be at least 32 characters' })

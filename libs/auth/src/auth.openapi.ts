@@ -11,7 +11,13 @@ import {
 } from '@nestjs/swagger';
 import { UpdateUserBody } from './dto/account.dto.js';
 import { PasswordGrantBody, RefreshGrantBody, SignUpBody } from './dto/auth.dto.js';
-import { ApiGoTrueError, ApiGoTrueKeyRequired, ApiGoTrueRateLimited, ApiGoTrueTokenRequired, RETRY_AFTER } from './dto/gotrue-responses.js';
+import {
+  ApiGoTrueError,
+  ApiGoTrueKeyRequired,
+  ApiGoTrueRateLimited,
+  ApiGoTrueTokenRequired,
+  RETRY_AFTER,
+} from './dto/gotrue-responses.js';
 import { PkceGrantBody } from './pkce/pkce.dto.js';
 import { SessionView } from './sessions/session.js';
 import { UserView } from './users/user.js';
@@ -48,7 +54,10 @@ const UNCONFIRMED_USER_EXAMPLE: UserView = {
   confirmation_sent_at: '2026-11-22T10:00:00.000Z',
 };
 const INVALID_CREDENTIALS = { error_code: 'invalid_credentials', msg: 'Invalid login credentials' };
-export const VALIDATION_FAILED = { error_code: 'validation_failed', msg: 'Unable to validate email address: invalid format' };
+export const VALIDATION_FAILED = {
+  error_code: 'validation_failed',
+  msg: 'Unable to validate email address: invalid format',
+};
 export const REDIRECT_TO = {
   name: 'redirect_to',
   type: String,
@@ -81,12 +90,19 @@ export const ApiSignUp = () =>
           schema: { oneOf: [{ $ref: getSchemaPath(SessionView) }, { $ref: getSchemaPath(UserView) }] },
           examples: {
             session: { summary: 'Signed in (e-mail confirmation off)', value: SESSION_EXAMPLE },
-            unconfirmed: { summary: 'Waiting for the confirmation (AUTH_CONFIRM_EMAIL)', value: UNCONFIRMED_USER_EXAMPLE },
+            unconfirmed: {
+              summary: 'Waiting for the confirmation (AUTH_CONFIRM_EMAIL)',
+              value: UNCONFIRMED_USER_EXAMPLE,
+            },
           },
         },
       },
     }),
-    ApiGoTrueError(400, '`validation_failed`: a bad field, or `data.store_id` missing or unknown for a customer', VALIDATION_FAILED),
+    ApiGoTrueError(
+      400,
+      '`validation_failed`: a bad field, or `data.store_id` missing or unknown for a customer',
+      VALIDATION_FAILED,
+    ),
     ApiGoTrueKeyRequired(),
     ApiGoTrueError(422, '`weak_password`, or `user_already_exists` (with e-mail confirmation off)', {
       error_code: 'weak_password',
@@ -185,7 +201,11 @@ export const ApiUpdateUser = () =>
       content: {
         'application/json': {
           schema: { $ref: getSchemaPath(UserView) },
-          example: { ...USER_EXAMPLE, new_email: 'ada.new@example.com', email_change_sent_at: '2026-11-22T10:05:00.000Z' },
+          example: {
+            ...USER_EXAMPLE,
+            new_email: 'ada.new@example.com',
+            email_change_sent_at: '2026-11-22T10:05:00.000Z',
+          },
         },
       },
     }),
@@ -194,10 +214,14 @@ export const ApiUpdateUser = () =>
       msg: 'Password update requires reauthentication: send current_password',
     }),
     ApiGoTrueTokenRequired(),
-    ApiGoTrueError(422, "`weak_password`, `same_password`, `email_exists`; `validation_failed` for the admin's e-mail or password", {
-      error_code: 'email_exists',
-      msg: 'A user with this email address has already been registered',
-    }),
+    ApiGoTrueError(
+      422,
+      "`weak_password`, `same_password`, `email_exists`; `validation_failed` for the admin's e-mail or password",
+      {
+        error_code: 'email_exists',
+        msg: 'A user with this email address has already been registered',
+      },
+    ),
     ApiMailLimits(),
   );
 

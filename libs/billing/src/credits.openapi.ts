@@ -38,7 +38,8 @@ export const ApiGrantCredits = () =>
   applyDecorators(
     ApiOperation({
       summary: 'Grant credits to a store (admin)',
-      description: 'Adds a `grant` entry to the ledger and answers the new balance. Only the admin; another role gets 403.',
+      description:
+        'Adds a `grant` entry to the ledger and answers the new balance. Only the admin; another role gets 403.',
     }),
     ApiEnvelope(200, { balance: { ...BALANCE, description: "The store's AI credits after the grant", example: 150 } }),
     ApiErrorResponse(403, 'Not the admin', { code: 'FORBIDDEN', message: 'Only admin accounts may do this' }),

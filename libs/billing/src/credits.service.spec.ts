@@ -74,7 +74,9 @@ describe('CreditsService.charge', () => {
       serviceAnswering(verdict('rate_limited', { retry_after: 0.2 })).service.charge(STORE, 'generate-product', null),
     );
     expect(soon.headers).toEqual({ 'Retry-After': '1' });
-    const unknown = await refusal(serviceAnswering(verdict('rate_limited')).service.charge(STORE, 'generate-product', null));
+    const unknown = await refusal(
+      serviceAnswering(verdict('rate_limited')).service.charge(STORE, 'generate-product', null),
+    );
     expect(unknown.headers).toEqual({ 'Retry-After': '3600' });
   });
 

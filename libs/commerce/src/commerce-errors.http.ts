@@ -9,7 +9,8 @@ import type { ProductError } from './products/product.errors.js';
 import type { StoreError } from './stores/store.errors.js';
 
 /** Every refusal of commerce's rules. */
-export type CommerceRefusal = InvalidFields | OrderError | ProductError | CustomerError | MemberError | StoreError | ApiKeyError;
+export type CommerceRefusal =
+  InvalidFields | OrderError | ProductError | CustomerError | MemberError | StoreError | ApiKeyError;
 
 /**
  * The HTTP answer to each of commerce's refusals: status, the envelope's code, message (the error's)
@@ -59,4 +60,7 @@ export function commerceErrorAnswer(error: CommerceRefusal): ApiError {
   }
 }
 
-export const COMMERCE_ERROR_ANSWERS: DomainErrorMapping<CommerceRefusal> = { context: 'commerce', answer: commerceErrorAnswer };
+export const COMMERCE_ERROR_ANSWERS: DomainErrorMapping<CommerceRefusal> = {
+  context: 'commerce',
+  answer: commerceErrorAnswer,
+};

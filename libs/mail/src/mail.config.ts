@@ -12,7 +12,9 @@ export class MailConfig extends SettingsGroup {
 
   @Setting('The sender of every e-mail, `address` or `Name <address>`; its domain ends the Message-IDs.')
   @IsString()
-  @Matches(/^(?:[^<>\r\n]*<[^\s<>@]+@[^\s<>@]+>|[^\s<>@]+@[^\s<>@]+)$/, { message: 'must be an address or "Name <address>"' })
+  @Matches(/^(?:[^<>\r\n]*<[^\s<>@]+@[^\s<>@]+>|[^\s<>@]+@[^\s<>@]+)$/, {
+    message: 'must be an address or "Name <address>"',
+  })
   MAIL_FROM = 'Storefront Platform <no-reply@storefront.localhost>';
 
   @Setting('Whether this process sends the mail outbox (only `worker` and `all` processes do).')

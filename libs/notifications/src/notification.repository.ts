@@ -24,7 +24,8 @@ export class NotificationView {
   kind!: string;
   @ApiProperty({
     description: 'The notice in words',
-    example: 'Webhook https://merchant.example/hooks/storefront was disabled: 5 delivery attempts failed; the last: Receiver answered 500',
+    example:
+      'Webhook https://merchant.example/hooks/storefront was disabled: 5 delivery attempts failed; the last: Receiver answered 500',
   })
   message!: string;
   @ApiProperty({
@@ -60,12 +61,11 @@ export class NotificationRepository {
   ) {}
 
   async add(storeId: string, kind: string, message: string, data: object): Promise<void> {
-    await queryRows(this.system.tx, 'INSERT INTO merchant_notifications (store_id, kind, message, data) VALUES ($1, $2, $3, $4)', [
-      storeId,
-      kind,
-      message,
-      JSON.stringify(data),
-    ]);
+    await queryRows(
+      this.system.tx,
+      'INSERT INTO merchant_notifications (store_id, kind, message, data) VALUES ($1, $2, $3, $4)',
+      [storeId, kind, message, JSON.stringify(data)],
+    );
   }
 
   /**

@@ -116,19 +116,27 @@ export class SocialRepository {
   }
 
   async finish(id: string, status: 'published' | 'partially_published' | 'failed'): Promise<void> {
-    await queryRows(this.scoped.tx, `UPDATE social_posts SET status = $2, finished_at = now(), updated_at = now() WHERE id = $1`, [
-      id,
-      status,
-    ]);
+    await queryRows(
+      this.scoped.tx,
+      `UPDATE social_posts SET status = $2, finished_at = now(), updated_at = now() WHERE id = $1`,
+      [id, status],
+    );
   }
 
   results(postIds: string[]): Promise<PostResultRow[]> {
-    return queryRows<PostResultRow>(this.scoped.tx, `SELECT * FROM social_post_results WHERE post_id = ANY($1::uuid[]) ORDER BY platform`, [
-      postIds,
-    ]);
+    return queryRows<PostResultRow>(
+      this.scoped.tx,
+      `SELECT * FROM social_post_results WHERE post_id = ANY($1::uuid[]) ORDER BY platform`,
+      [postIds],
+    );
   }
 
-  async recordPublished(postId: string, platform: SocialPlatformId, platformPostId: string, url: string): Promise<void> {
+  async recordPublished(
+    postId: string,
+    platform: SocialPlatformId,
+    platformPostId: string,
+    url: string,
+  ): Promise<void> {
     await queryRows(
       this.scoped.tx,
       `UPDATE social_post_results SET status = 'published', platform_post_id = $3, url = $4, error_code = NULL, error_message = NULL,
@@ -156,7 +164,12 @@ export class SocialRepository {
     );
   }
 
-  pageOfStore(storeId: string, status: PostStatus | undefined, limit: number, after: Cursor | null): Promise<SocialPostRow[]> {
+  pageOfStore(
+    storeId: string,
+    status: PostStatus | undefined,
+    limit: number,
+    after: Cursor | null,
+  ): Promise<SocialPostRow[]> {
     return queryRows<SocialPostRow>(
       this.db.tx,
       `SELECT * FROM social_posts

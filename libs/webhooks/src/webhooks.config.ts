@@ -65,5 +65,6 @@ export class WebhooksConfig extends SettingsGroup {
 }
 
 export const webhooksConfig = defineSettings('webhooks', '@app/webhooks', WebhooksConfig, {
-  description: 'Webhook deliveries: timeouts, retries, fair sharing between webhooks, circuits, and how long the log is kept.',
+  description:
+    'Webhook deliveries: timeouts, retries, fair sharing between webhooks, circuits, and how long the log is kept.',
 });

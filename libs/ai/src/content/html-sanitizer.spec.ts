@@ -20,12 +20,16 @@ describe('sanitizeArticleHtml', () => {
   });
 
   it('drops <script> and <style> with their content', () => {
-    const out = sanitizeArticleHtml('<p>Hi</p><script>alert(document.cookie)</script><style>body{display:none}</style><p>there</p>');
+    const out = sanitizeArticleHtml(
+      '<p>Hi</p><script>alert(document.cookie)</script><style>body{display:none}</style><p>there</p>',
+    );
     expect(out).toBe('<p>Hi</p><p>there</p>');
   });
 
   it('drops event handlers and style attributes but keeps the text', () => {
-    const out = sanitizeArticleHtml('<p onclick="steal()" style="color:red" class="x" id="y">Click</p><h2 onmouseover=alert(1)>Title</h2>');
+    const out = sanitizeArticleHtml(
+      '<p onclick="steal()" style="color:red" class="x" id="y">Click</p><h2 onmouseover=alert(1)>Title</h2>',
+    );
     expect(out).toBe('<p>Click</p><h2>Title</h2>');
   });
 
@@ -76,7 +80,9 @@ describe('sanitizeArticleHtml', () => {
     ];
     for (const vector of vectors) expectHarmless(sanitizeArticleHtml(vector));
     // Text around dropped tags is kept and the output is well-formed.
-    expect(sanitizeArticleHtml('<div><p>unclosed <strong>bold <em>both</p>')).toBe('<p>unclosed <strong>bold <em>both</em></strong></p>');
+    expect(sanitizeArticleHtml('<div><p>unclosed <strong>bold <em>both</p>')).toBe(
+      '<p>unclosed <strong>bold <em>both</em></strong></p>',
+    );
   });
 
   it('escapes text that looks like markup', () => {

@@ -28,7 +28,10 @@ export class CoverStore {
   /** A cover by its id, for anyone holding the URL (the id is unguessable, like a CDN object's). */
   async find(id: string): Promise<{ contentType: string; bytes: Buffer } | null> {
     // No user here: the request login, outside any transaction, may call only the narrow function.
-    const [row]: { content_type: string; bytes: Buffer }[] = await this.db.unbound.query(`SELECT * FROM app_cover($1)`, [id]);
+    const [row]: { content_type: string; bytes: Buffer }[] = await this.db.unbound.query(
+      `SELECT * FROM app_cover($1)`,
+      [id],
+    );
     return row ? { contentType: row.content_type, bytes: row.bytes } : null;
   }
 }

@@ -6,13 +6,15 @@ import type { AiFunctionDefinition } from './ai-function.js';
 import { languageRefused } from './ai-function.runner.js';
 
 /** `generate-blog-cover` → `AiController_generateBlogCover`: the operation ids the OpenAPI document has always had. */
-const operationId = (name: string) => `AiController_${name.replace(/-([a-z])/g, (_, letter: string) => letter.toUpperCase())}`;
+const operationId = (name: string) =>
+  `AiController_${name.replace(/-([a-z])/g, (_, letter: string) => letter.toUpperCase())}`;
 
 /**
  * The route of a charged AI function, `POST /functions/v1/<name>`, with its own transactions: the charge
  * commits before the provider is asked (docs/architecture.md § AI credits and functions).
  */
-export const ChargedRoute = (fn: AiFunctionDefinition) => applyDecorators(Post(fn.name), HttpCode(200), OwnTransactions());
+export const ChargedRoute = (fn: AiFunctionDefinition) =>
+  applyDecorators(Post(fn.name), HttpCode(200), OwnTransactions());
 
 /**
  * What every charged function documents: its cost, the limits, the refund (`Idempotency-Key`, as on every
@@ -60,5 +62,9 @@ export const ApiLanguageRefused = () =>
   ApiErrorResponse(
     422,
     `The configured provider does not write \`language\` (the offline \`local\` provider writes ${LOCAL_LANGUAGES.join(', ')}); nothing charged`,
-    { code: 'UNPROCESSABLE', message: languageRefusedExample(), details: [{ field: 'language', message: languageRefusedExample() }] },
+    {
+      code: 'UNPROCESSABLE',
+      message: languageRefusedExample(),
+      details: [{ field: 'language', message: languageRefusedExample() }],
+    },
   );

@@ -28,7 +28,10 @@ export class UpdateUserBody extends PkceFields {
   @MaxLength(512)
   password?: string;
 
-  @ApiPropertyOptional({ description: 'The current password, when the session did not sign in recently', example: 'correct horse battery' })
+  @ApiPropertyOptional({
+    description: 'The current password, when the session did not sign in recently',
+    example: 'correct horse battery',
+  })
   @IsOptional()
   @IsString({ message: 'current_password must be a string' })
   @MaxLength(512)
@@ -85,7 +88,10 @@ export class VerifyBody {
   @IsIn(VERIFY_TYPES, { message: 'type must be signup, recovery, email_change, invite, magiclink or email' })
   type: (typeof VERIFY_TYPES)[number];
 
-  @ApiPropertyOptional({ description: "The token of an e-mail's link (its `token` query parameter)", example: 'Jb3y7Qx0...' })
+  @ApiPropertyOptional({
+    description: "The token of an e-mail's link (its `token` query parameter)",
+    example: 'Jb3y7Qx0...',
+  })
   @IsOptional()
   @IsString({ message: 'token_hash must be a string' })
   @MaxLength(200)

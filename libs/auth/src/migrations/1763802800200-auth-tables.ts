@@ -88,7 +88,9 @@ export class AuthTables1763802800200 implements MigrationInterface {
           CONSTRAINT users_role_check CHECK ((role = ANY (ARRAY['merchant'::text, 'team_member'::text, 'customer'::text, 'admin'::text]))),
           CONSTRAINT users_user_metadata_check CHECK (((jsonb_typeof(user_metadata) = 'object'::text) AND (octet_length((user_metadata)::text) <= 16384)))
       )`);
-    await db.query(`ALTER TABLE auth_refresh_tokens ALTER COLUMN id SET DEFAULT nextval('auth_refresh_tokens_id_seq'::regclass)`);
+    await db.query(
+      `ALTER TABLE auth_refresh_tokens ALTER COLUMN id SET DEFAULT nextval('auth_refresh_tokens_id_seq'::regclass)`,
+    );
     await db.query(`
       ALTER TABLE auth_flow_states
           ADD CONSTRAINT auth_flow_states_auth_code_hash_key UNIQUE (auth_code_hash)`);
@@ -120,9 +122,13 @@ export class AuthTables1763802800200 implements MigrationInterface {
       ALTER TABLE users
           ADD CONSTRAINT users_pkey PRIMARY KEY (id)`);
     await db.query(`CREATE INDEX auth_flow_states_expires_idx ON auth_flow_states USING btree (expires_at)`);
-    await db.query(`CREATE INDEX auth_one_time_tokens_email_idx ON auth_one_time_tokens USING btree (lower(email), kind)`);
+    await db.query(
+      `CREATE INDEX auth_one_time_tokens_email_idx ON auth_one_time_tokens USING btree (lower(email), kind)`,
+    );
     await db.query(`CREATE INDEX auth_refresh_tokens_session_idx ON auth_refresh_tokens USING btree (session_id)`);
-    await db.query(`CREATE INDEX auth_sessions_user_idx ON auth_sessions USING btree (user_id) WHERE (revoked_at IS NULL)`);
+    await db.query(
+      `CREATE INDEX auth_sessions_user_idx ON auth_sessions USING btree (user_id) WHERE (revoked_at IS NULL)`,
+    );
     await db.query(`CREATE UNIQUE INDEX users_email_key ON users USING btree (lower(email))`);
     await db.query(`
       ALTER TABLE auth_flow_states
@@ -142,6 +148,8 @@ export class AuthTables1763802800200 implements MigrationInterface {
   }
 
   async down(db: QueryRunner): Promise<void> {
-    await db.query(`DROP TABLE users, auth_sessions, auth_refresh_tokens, auth_one_time_tokens, auth_flow_states CASCADE`);
+    await db.query(
+      `DROP TABLE users, auth_sessions, auth_refresh_tokens, auth_one_time_tokens, auth_flow_states CASCADE`,
+    );
   }
 }

@@ -8,7 +8,9 @@ export interface SessionMeta {
 
 /** The outcome of presenting a refresh token. */
 export type RotationResult =
-  { kind: 'rotated'; sessionId: string; userId: string; tokenId: string } | { kind: 'reused'; sessionId: string } | { kind: 'unknown' };
+  | { kind: 'rotated'; sessionId: string; userId: string; tokenId: string }
+  | { kind: 'reused'; sessionId: string }
+  | { kind: 'unknown' };
 
 @Injectable()
 export class SessionRepository {

@@ -31,7 +31,9 @@ export class UserRepository {
   }
 
   async findByEmail(email: string): Promise<UserRow | null> {
-    const rows: UserRow[] = await queryRows(this.system.tx, 'SELECT * FROM users WHERE lower(email) = lower($1)', [email]);
+    const rows: UserRow[] = await queryRows(this.system.tx, 'SELECT * FROM users WHERE lower(email) = lower($1)', [
+      email,
+    ]);
     return rows[0] ?? null;
   }
 
@@ -39,7 +41,11 @@ export class UserRepository {
    * The signed-in user's own name and metadata (its row only, under row-level security): `fullName`
    * undefined keeps the name; metadata keys are merged in, a key set to null is removed.
    */
-  async updateProfile(id: string, fullName: string | null | undefined, metadata: Record<string, unknown>): Promise<void> {
+  async updateProfile(
+    id: string,
+    fullName: string | null | undefined,
+    metadata: Record<string, unknown>,
+  ): Promise<void> {
     await queryRows(
       this.db.tx,
       `UPDATE users SET full_name = CASE WHEN $2 THEN $3 ELSE full_name END,
@@ -76,10 +82,10 @@ export class UserRepository {
   }
 
   async setPassword(id: string, passwordHash: string, role: Role): Promise<void> {
-    await queryRows(this.scoped.tx, 'UPDATE users SET password_hash = $2, role = $3, updated_at = now() WHERE id = $1', [
-      id,
-      passwordHash,
-      role,
-    ]);
+    await queryRows(
+      this.scoped.tx,
+      'UPDATE users SET password_hash = $2, role = $3, updated_at = now() WHERE id = $1',
+      [id, passwordHash, role],
+    );
   }
 }

@@ -86,9 +86,17 @@ export class UserView {
     example: ISO_EXAMPLE,
   })
   confirmed_at!: string | null;
-  @ApiPropertyOptional({ format: 'date-time', description: 'When the last sign-up confirmation was mailed', example: ISO_EXAMPLE })
+  @ApiPropertyOptional({
+    format: 'date-time',
+    description: 'When the last sign-up confirmation was mailed',
+    example: ISO_EXAMPLE,
+  })
   confirmation_sent_at?: string;
-  @ApiPropertyOptional({ format: 'date-time', description: 'When the last recovery e-mail was mailed', example: ISO_EXAMPLE })
+  @ApiPropertyOptional({
+    format: 'date-time',
+    description: 'When the last recovery e-mail was mailed',
+    example: ISO_EXAMPLE,
+  })
   recovery_sent_at?: string;
   @ApiPropertyOptional({
     format: 'email',
@@ -96,7 +104,11 @@ export class UserView {
     example: 'ada.new@example.com',
   })
   new_email?: string;
-  @ApiPropertyOptional({ format: 'date-time', description: 'When the confirmation of `new_email` was mailed', example: ISO_EXAMPLE })
+  @ApiPropertyOptional({
+    format: 'date-time',
+    description: 'When the confirmation of `new_email` was mailed',
+    example: ISO_EXAMPLE,
+  })
   email_change_sent_at?: string;
 }
 

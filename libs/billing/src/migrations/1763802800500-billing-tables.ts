@@ -48,7 +48,9 @@ export class BillingTables1763802800500 implements MigrationInterface {
     await db.query(`
       ALTER TABLE credit_ledger
           ADD CONSTRAINT credit_ledger_refund_of_key UNIQUE (refund_of)`);
-    await db.query(`CREATE INDEX credit_ledger_store_idx ON credit_ledger USING btree (store_id, created_at DESC, id DESC)`);
+    await db.query(
+      `CREATE INDEX credit_ledger_store_idx ON credit_ledger USING btree (store_id, created_at DESC, id DESC)`,
+    );
     await db.query(
       `CREATE INDEX credit_ledger_usage_idx ON credit_ledger USING btree (store_id, function, created_at) WHERE (kind = 'charge'::text)`,
     );

@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { type Cursor, hashToken, type Permission, queryRows, TenantDb } from '@app/core';
 import type { MemberRow } from './member.js';
 
-const COLUMNS = 'id, store_id, email, user_id, permissions, status, invite_expires_at, accepted_at, created_at, updated_at';
+const COLUMNS =
+  'id, store_id, email, user_id, permissions, status, invite_expires_at, accepted_at, created_at, updated_at';
 
 @Injectable()
 export class MemberRepository {
@@ -49,7 +50,10 @@ export class MemberRepository {
   }
 
   async remove(storeId: string, memberId: string): Promise<boolean> {
-    const rows = await queryRows(this.db.tx, 'DELETE FROM store_members WHERE store_id = $1 AND id = $2 RETURNING id', [storeId, memberId]);
+    const rows = await queryRows(this.db.tx, 'DELETE FROM store_members WHERE store_id = $1 AND id = $2 RETURNING id', [
+      storeId,
+      memberId,
+    ]);
     return rows.length > 0;
   }
 
@@ -58,9 +62,11 @@ export class MemberRepository {
    * app_accept_invitation (the invitee cannot read the store's members); null when the token does not fit.
    */
   async accept(token: string): Promise<{ store_id: string; id: string } | null> {
-    const rows = await queryRows<{ store_id: string; member_id: string }>(this.db.tx, 'SELECT * FROM app_accept_invitation($1)', [
-      hashToken(token),
-    ]);
+    const rows = await queryRows<{ store_id: string; member_id: string }>(
+      this.db.tx,
+      'SELECT * FROM app_accept_invitation($1)',
+      [hashToken(token)],
+    );
     return rows[0] ? { store_id: rows[0].store_id, id: rows[0].member_id } : null;
   }
 }

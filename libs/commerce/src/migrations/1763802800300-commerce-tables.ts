@@ -163,15 +163,23 @@ export class CommerceTables1763802800300 implements MigrationInterface {
           ADD CONSTRAINT stores_pkey PRIMARY KEY (id)`);
     await db.query(`CREATE UNIQUE INDEX customers_email_key ON customers USING btree (store_id, lower(email))`);
     await db.query(`CREATE INDEX customers_search_idx ON customers USING gin (name gin_trgm_ops, email gin_trgm_ops)`);
-    await db.query(`CREATE INDEX customers_store_page_idx ON customers USING btree (store_id, created_at DESC, id DESC)`);
+    await db.query(
+      `CREATE INDEX customers_store_page_idx ON customers USING btree (store_id, created_at DESC, id DESC)`,
+    );
     await db.query(`CREATE INDEX order_items_order_idx ON order_items USING btree (order_id, "position")`);
     await db.query(`CREATE INDEX orders_customer_idx ON orders USING btree (customer_id, created_at DESC, id DESC)`);
     await db.query(`CREATE INDEX orders_store_page_idx ON orders USING btree (store_id, created_at DESC, id DESC)`);
-    await db.query(`CREATE INDEX orders_store_status_page_idx ON orders USING btree (store_id, status, created_at DESC, id DESC)`);
+    await db.query(
+      `CREATE INDEX orders_store_status_page_idx ON orders USING btree (store_id, status, created_at DESC, id DESC)`,
+    );
     await db.query(`CREATE INDEX products_store_page_idx ON products USING btree (store_id, created_at DESC, id DESC)`);
-    await db.query(`CREATE INDEX store_api_keys_store_idx ON store_api_keys USING btree (store_id, created_at DESC, id DESC)`);
+    await db.query(
+      `CREATE INDEX store_api_keys_store_idx ON store_api_keys USING btree (store_id, created_at DESC, id DESC)`,
+    );
     await db.query(`CREATE UNIQUE INDEX store_members_email_key ON store_members USING btree (store_id, lower(email))`);
-    await db.query(`CREATE INDEX store_members_user_idx ON store_members USING btree (user_id) WHERE (status = 'active'::text)`);
+    await db.query(
+      `CREATE INDEX store_members_user_idx ON store_members USING btree (user_id) WHERE (status = 'active'::text)`,
+    );
     await db.query(`CREATE INDEX stores_owner_idx ON stores USING btree (owner_id)`);
     await db.query(`CREATE INDEX stores_page_idx ON stores USING btree (created_at DESC, id DESC)`);
     await db.query(`

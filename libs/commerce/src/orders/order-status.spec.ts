@@ -23,7 +23,11 @@ const inContract = (from: string, to: string) => Object.hasOwn(CONTRACT, from) &
 
 const status = fc.constantFrom(...ORDER_STATUSES);
 /** Statuses and strings that are not statuses, prototype keys included. */
-const anyName = fc.oneof(status, fc.string(), fc.constantFrom('constructor', '__proto__', 'toString', 'hasOwnProperty', 'PAID', ' paid'));
+const anyName = fc.oneof(
+  status,
+  fc.string(),
+  fc.constantFrom('constructor', '__proto__', 'toString', 'hasOwnProperty', 'PAID', ' paid'),
+);
 
 describe('order status machine', () => {
   it('knows exactly the six statuses of the contract', () => {
@@ -42,7 +46,9 @@ describe('order status machine', () => {
   it('answers the allowed targets of the table for a status and none for anything else', () => {
     fc.assert(
       fc.property(anyName, (from) => {
-        expect([...allowedTransitions(from)].sort()).toEqual(Object.hasOwn(CONTRACT, from) ? [...CONTRACT[from]].sort() : []);
+        expect([...allowedTransitions(from)].sort()).toEqual(
+          Object.hasOwn(CONTRACT, from) ? [...CONTRACT[from]].sort() : [],
+        );
         expect(isOrderStatus(from)).toBe(Object.hasOwn(CONTRACT, from));
       }),
     );

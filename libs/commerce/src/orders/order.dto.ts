@@ -26,7 +26,11 @@ function productKey(item: unknown): unknown {
 }
 
 export class OrderItemDto {
-  @ApiProperty({ description: 'An active product of the store', format: 'uuid', example: '9a1b2c3d-4e5f-4a6b-8c7d-0e1f2a3b4c5d' })
+  @ApiProperty({
+    description: 'An active product of the store',
+    format: 'uuid',
+    example: '9a1b2c3d-4e5f-4a6b-8c7d-0e1f2a3b4c5d',
+  })
   @IsUUID()
   product_id: string;
 

@@ -74,7 +74,13 @@ export const ApiPlaceOrder = () =>
       {
         code: 'UNPROCESSABLE',
         message: `Product ${PRODUCT_ID_EXAMPLE} cannot be ordered`,
-        details: [{ field: 'items.0.product_id', product_id: PRODUCT_ID_EXAMPLE, message: 'is not an active product of this store' }],
+        details: [
+          {
+            field: 'items.0.product_id',
+            product_id: PRODUCT_ID_EXAMPLE,
+            message: 'is not an active product of this store',
+          },
+        ],
       },
     ),
   );
@@ -85,7 +91,8 @@ export const ApiListStoreOrders = () =>
     ApiParam({ name: 'store_id', format: 'uuid' }),
     ApiOperation({
       summary: "A store's orders, newest first",
-      description: 'Staff with the `orders` permission. Filter: `status`. Customers list their own orders with GET /functions/v1/orders.',
+      description:
+        'Staff with the `orders` permission. Filter: `status`. Customers list their own orders with GET /functions/v1/orders.',
     }),
     ApiPage(OrderView),
   );
@@ -101,7 +108,8 @@ export const ApiListMyOrders = () =>
     ApiPage(OrderView),
     ApiErrorResponse(403, 'The caller is not a customer', {
       code: 'FORBIDDEN',
-      message: "This lists a customer's own orders; staff list a store's orders with GET /functions/v1/stores/{store_id}/orders",
+      message:
+        "This lists a customer's own orders; staff list a store's orders with GET /functions/v1/stores/{store_id}/orders",
     }),
   );
 
@@ -143,7 +151,11 @@ export const ApiChangeOrderStatus = () =>
         properties: {
           from: { type: 'string', enum: [...ORDER_STATUSES] },
           to: { type: 'string', enum: [...ORDER_STATUSES] },
-          allowed: { type: 'array', items: { type: 'string', enum: [...ORDER_STATUSES] }, description: 'The moves allowed from `from`' },
+          allowed: {
+            type: 'array',
+            items: { type: 'string', enum: [...ORDER_STATUSES] },
+            description: 'The moves allowed from `from`',
+          },
         },
       },
       {

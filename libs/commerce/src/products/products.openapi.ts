@@ -42,7 +42,10 @@ export const ApiGetProduct = () =>
 export const ApiUpdateProduct = () =>
   applyDecorators(
     ApiParam({ name: 'product_id', format: 'uuid' }),
-    ApiOperation({ summary: 'Change a product', description: 'Fires `product.updated`. Stock changes go through `/inventory`.' }),
+    ApiOperation({
+      summary: 'Change a product',
+      description: 'Fires `product.updated`. Stock changes go through `/inventory`.',
+    }),
     ApiEnvelope(200, { product: ProductView }),
   );
 
@@ -50,7 +53,10 @@ export const ApiUpdateProduct = () =>
 export const ApiDeleteProduct = () =>
   applyDecorators(
     ApiParam({ name: 'product_id', format: 'uuid' }),
-    ApiOperation({ summary: 'Delete a product', description: 'Fires `product.deleted`. Past orders keep the item name and price.' }),
+    ApiOperation({
+      summary: 'Delete a product',
+      description: 'Fires `product.deleted`. Past orders keep the item name and price.',
+    }),
     ApiEnvelope(200, { message: { type: 'string', enum: ['Product deleted'], example: 'Product deleted' } }),
   );
 
@@ -60,7 +66,8 @@ export const ApiAdjustInventory = () =>
     ApiParam({ name: 'product_id', format: 'uuid' }),
     ApiOperation({
       summary: 'Adjust stock by `delta` or set it to `quantity`',
-      description: 'Fires `inventory.updated`. Stock never goes below 0: a larger removal answers 409 `OUT_OF_STOCK` and changes nothing.',
+      description:
+        'Fires `inventory.updated`. Stock never goes below 0: a larger removal answers 409 `OUT_OF_STOCK` and changes nothing.',
     }),
     ApiEnvelope(200, { product: ProductView }),
     ApiErrorDetailsResponse(
@@ -72,7 +79,10 @@ export const ApiAdjustInventory = () =>
         properties: {
           product_id: { type: 'string', format: 'uuid' },
           available: { type: 'integer', description: 'Units in stock now' },
-          requested_delta: { type: 'integer', description: 'The change asked for (a `quantity` counts as its difference to the stock)' },
+          requested_delta: {
+            type: 'integer',
+            description: 'The change asked for (a `quantity` counts as its difference to the stock)',
+          },
         },
       },
       {

@@ -91,7 +91,10 @@ export class HttpConfig extends SettingsGroup {
       name: 'corsOrigin',
       validator: { validate: (value: unknown) => typeof value === 'string' && (value === '*' || isOrigin(value)) },
     },
-    { each: true, message: 'must be origins such as https://shop.example (scheme, host, optional port; no path), or *' },
+    {
+      each: true,
+      message: 'must be origins such as https://shop.example (scheme, host, optional port; no path), or *',
+    },
   )
   CORS_ORIGINS?: string[];
 
@@ -149,7 +152,9 @@ export class HttpConfig extends SettingsGroup {
   override problems(): string[] {
     // Any origin would let every web page call the API with its visitors' tokens.
     return this.isProduction && this.CORS_ORIGINS?.includes('*')
-      ? ['CORS_ORIGINS ("*"): refused when NODE_ENV=production; list the origins of your apps (unset: no browser origin)']
+      ? [
+          'CORS_ORIGINS ("*"): refused when NODE_ENV=production; list the origins of your apps (unset: no browser origin)',
+        ]
       : [];
   }
 

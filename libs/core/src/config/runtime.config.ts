@@ -11,7 +11,9 @@ export class RuntimeConfig extends SettingsGroup {
   @IsIn(['development', 'test', 'production'])
   NODE_ENV: 'development' | 'test' | 'production' = 'production';
 
-  @Setting('`api` serves HTTP, `worker` runs the background side without HTTP, `all` does both (docs/operations.md § Several instances).')
+  @Setting(
+    '`api` serves HTTP, `worker` runs the background side without HTTP, `all` does both (docs/operations.md § Several instances).',
+  )
   @IsIn(['all', 'api', 'worker'])
   APP_ROLE: 'all' | 'api' | 'worker' = 'all';
 
@@ -55,5 +57,6 @@ export class RuntimeConfig extends SettingsGroup {
 }
 
 export const runtimeConfig = defineSettings('runtime', '@app/core', RuntimeConfig, {
-  description: "The process: what kind it is, what it runs, how it stops, and the installation's key for stored secrets.",
+  description:
+    "The process: what kind it is, what it runs, how it stops, and the installation's key for stored secrets.",
 });

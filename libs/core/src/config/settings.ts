@@ -153,7 +153,9 @@ function declaredSettings(settingsClass: Function): DeclaredSetting[] {
 
 function flatten(errors: ValidationError[], env: Env): string[] {
   return errors.flatMap((error) =>
-    error.constraints ? [settingProblem(error.property, env[error.property], Object.values(error.constraints).join('; '))] : [],
+    error.constraints
+      ? [settingProblem(error.property, env[error.property], Object.values(error.constraints).join('; '))]
+      : [],
   );
 }
 
@@ -181,7 +183,8 @@ export function defineSettings<T extends SettingsGroup>(
     const settings = declaredSettings(settingsClass);
     const known = new Set(settings.map((setting) => setting.property));
     for (const meta of getMetadataStorage().getTargetValidationMetadatas(settingsClass, '', true, false)) {
-      if (!known.has(meta.propertyName)) throw new Error(`${settingsClass.name}.${meta.propertyName} is validated but has no @Setting`);
+      if (!known.has(meta.propertyName))
+        throw new Error(`${settingsClass.name}.${meta.propertyName} is validated but has no @Setting`);
     }
     // Empty values count as unset, as in a .env file's `NAME=`.
     const input = Object.fromEntries(Object.entries(env).filter(([key, value]) => value && known.has(key)));

@@ -16,7 +16,9 @@ export function derivedLoginUrl(ownerUrl: string, login: string): string {
   const url = new URL(ownerUrl);
   const ownerPassword = decodeURIComponent(url.password);
   url.username = login;
-  url.password = ownerPassword ? createHmac('sha256', ownerPassword).update(`storefront database login ${login}`).digest('hex') : '';
+  url.password = ownerPassword
+    ? createHmac('sha256', ownerPassword).update(`storefront database login ${login}`).digest('hex')
+    : '';
   return url.toString();
 }
 

@@ -13,7 +13,11 @@ const CORE_MIGRATIONS: Function[] = [CoreTables1763802800100];
 const HMAC_BLOCK = 64;
 
 async function connect(url: string): Promise<pg.Client> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5000, application_name: 'storefront-start-up' });
+  const client = new pg.Client({
+    connectionString: url,
+    connectionTimeoutMillis: 5000,
+    application_name: 'storefront-start-up',
+  });
   await client.connect();
   return client;
 }
@@ -36,7 +40,11 @@ async function roleExists(client: pg.Client, name: string): Promise<boolean> {
  * database). A login the operator made is checked, not changed, except its membership.
  */
 async function ensureRoles(client: pg.Client, config: DatabaseConfig): Promise<void> {
-  const [me] = (await client.query(`SELECT current_user AS name, rolsuper, rolcreaterole FROM pg_roles WHERE rolname = current_user`)).rows;
+  const [me] = (
+    await client.query(
+      `SELECT current_user AS name, rolsuper, rolcreaterole FROM pg_roles WHERE rolname = current_user`,
+    )
+  ).rows;
   const mayCreate: boolean = me.rolsuper || me.rolcreaterole;
   const missing = (role: string) =>
     new StartupError(
@@ -146,7 +154,8 @@ const PUBLIC_FUNCTIONS_REVOKED = [
 ];
 
 async function revokePublicFunctions(client: pg.Client): Promise<void> {
-  for (const fn of PUBLIC_FUNCTIONS_REVOKED) await client.query(`REVOKE EXECUTE ON FUNCTION pg_catalog.${fn} FROM PUBLIC`);
+  for (const fn of PUBLIC_FUNCTIONS_REVOKED)
+    await client.query(`REVOKE EXECUTE ON FUNCTION pg_catalog.${fn} FROM PUBLIC`);
 }
 
 /** Only the three roles connect; nobody but the owner creates anything (schemas included); no temporary tables. */
@@ -252,7 +261,9 @@ export async function prepareServer(config: DatabaseConfig): Promise<void> {
     await cluster.query(`SELECT pg_advisory_lock(hashtext('storefront:roles'))`);
     await ensureRoles(cluster, config);
   } catch (error) {
-    throw error instanceof StartupError ? error : new StartupError(`Database roles could not be prepared: ${(error as Error).message}`);
+    throw error instanceof StartupError
+      ? error
+      : new StartupError(`Database roles could not be prepared: ${(error as Error).message}`);
   } finally {
     await cluster.end().catch(() => undefined);
   }
@@ -288,17 +299,21 @@ export async function lockForMigrations(config: DatabaseConfig): Promise<Migrati
   try {
     // Any role may take an advisory lock: a start does not wait for ever on one held elsewhere.
     await client.query(`SET lock_timeout = '120s'`);
-    await client.query(`SELECT pg_advisory_lock(hashtext('storefront:migrations'))`).catch((error: { code?: string }) => {
-      if (error.code === '55P03') {
-        throw new StartupError(
-          'The migration lock has been held for 2 minutes by another connection; find it in pg_locks (advisory) and end it.',
-        );
-      }
-      throw error;
-    });
+    await client
+      .query(`SELECT pg_advisory_lock(hashtext('storefront:migrations'))`)
+      .catch((error: { code?: string }) => {
+        if (error.code === '55P03') {
+          throw new StartupError(
+            'The migration lock has been held for 2 minutes by another connection; find it in pg_locks (advisory) and end it.',
+          );
+        }
+        throw error;
+      });
     for (const url of [config.requestDatabaseUrl, config.serviceDatabaseUrl]) {
       const name = pg.escapeIdentifier(loginOf(url).name);
-      await client.query(`ALTER ROLE ${name} IN DATABASE ${pg.escapeIdentifier(databaseOf(ownerUrl))} RESET ALL`).catch(() => undefined);
+      await client
+        .query(`ALTER ROLE ${name} IN DATABASE ${pg.escapeIdentifier(databaseOf(ownerUrl))} RESET ALL`)
+        .catch(() => undefined);
     }
     const [me] = (await client.query(`SELECT rolsuper FROM pg_roles WHERE rolname = current_user`)).rows;
     await databaseGrants(client, databaseOf(ownerUrl));
@@ -310,7 +325,9 @@ export async function lockForMigrations(config: DatabaseConfig): Promise<Migrati
     lent = true;
   } catch (error) {
     await release();
-    throw error instanceof StartupError ? error : new StartupError(`Database preparation failed: ${(error as Error).message}`);
+    throw error instanceof StartupError
+      ? error
+      : new StartupError(`Database preparation failed: ${(error as Error).message}`);
   }
   return { client, release };
 }
@@ -329,7 +346,9 @@ export async function prepareDatabase(config: DatabaseConfig, libs: readonly Lib
     await runMigrations(config.ownerDatabaseUrl, libs);
     config.requestBindingKey = await installationKey(lock.client, config);
   } catch (error) {
-    throw error instanceof StartupError ? error : new StartupError(`Database preparation failed: ${(error as Error).message}`);
+    throw error instanceof StartupError
+      ? error
+      : new StartupError(`Database preparation failed: ${(error as Error).message}`);
   } finally {
     await lock.release();
   }

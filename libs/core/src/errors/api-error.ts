@@ -76,7 +76,11 @@ export class ApiError extends HttpException {
 
   /** A body that is not JSON where only JSON is taken. */
   static unsupportedMediaType(): ApiError {
-    return new ApiError(HttpStatus.UNSUPPORTED_MEDIA_TYPE, 'UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be application/json');
+    return new ApiError(
+      HttpStatus.UNSUPPORTED_MEDIA_TYPE,
+      'UNSUPPORTED_MEDIA_TYPE',
+      'Content-Type must be application/json',
+    );
   }
 
   static unprocessable(message: string, details?: unknown): ApiError {

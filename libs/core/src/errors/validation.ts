@@ -48,7 +48,8 @@ export function bodyShapeError(value: unknown, path = '', depth = 0): FieldError
     return message === null ? null : { field: path || 'body', message };
   }
   if (value === null || typeof value !== 'object') return null;
-  if (depth >= MAX_BODY_DEPTH) return { field: path || 'body', message: `is nested deeper than ${MAX_BODY_DEPTH} levels` };
+  if (depth >= MAX_BODY_DEPTH)
+    return { field: path || 'body', message: `is nested deeper than ${MAX_BODY_DEPTH} levels` };
   for (const [key, child] of Object.entries(value)) {
     const childPath = path ? `${path}.${key}` : key;
     const keyMessage = stringProblem(key);

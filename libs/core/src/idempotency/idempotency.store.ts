@@ -1,4 +1,10 @@
-import { Inject, Injectable, Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
+import {
+  Inject,
+  Injectable,
+  Logger,
+  type BeforeApplicationShutdown,
+  type OnApplicationBootstrap,
+} from '@nestjs/common';
 import { Propagation } from '@nestjs-cls/transactional';
 import { runtimeConfig, type RuntimeConfig } from '../config/runtime.config.js';
 import { SecretBox } from '../crypto/secret-box.js';

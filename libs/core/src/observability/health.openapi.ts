@@ -24,7 +24,12 @@ export const ApiLive = () =>
     }),
     ApiOkResponse({
       description: 'The process is up',
-      schema: { type: 'object', required: ['status'], properties: { status: { type: 'string', enum: ['ok'] } }, example: { status: 'ok' } },
+      schema: {
+        type: 'object',
+        required: ['status'],
+        properties: { status: { type: 'string', enum: ['ok'] } },
+        example: { status: 'ok' },
+      },
     }),
   );
 
@@ -53,7 +58,11 @@ export const ApiReady = () =>
       503,
       '`SERVICE_UNAVAILABLE`, with Retry-After: a dependency is down; `details` gives each one `up` or `down`',
       { type: 'object', additionalProperties: { type: 'string', enum: ['up', 'down'] } },
-      { code: 'SERVICE_UNAVAILABLE', message: 'Not ready: postgres unreachable', details: { postgres: 'down', redis: 'up' } },
+      {
+        code: 'SERVICE_UNAVAILABLE',
+        message: 'Not ready: postgres unreachable',
+        details: { postgres: 'down', redis: 'up' },
+      },
     ),
   );
 

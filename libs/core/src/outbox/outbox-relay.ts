@@ -151,7 +151,10 @@ export class OutboxRelay implements BeforeApplicationShutdown {
       if (message.payload) this.enqueue(message.payload);
     });
     client.on('error', (error) => {
-      this.logger.warn({ err: { message: error.message } }, 'outbox listener lost its connection; relying on the sweep until it is back');
+      this.logger.warn(
+        { err: { message: error.message } },
+        'outbox listener lost its connection; relying on the sweep until it is back',
+      );
       void client.end().catch(() => undefined);
       if (this.listener === client) {
         this.listener = undefined;
@@ -202,12 +205,16 @@ export class OutboxRelay implements BeforeApplicationShutdown {
       const taken = new Set(claimed);
       for (const left of ids) if (!taken.has(left)) this.pending.add(left);
       this.drain();
-    }).catch((error: Error) => this.logger.error({ err: { message: error.message } }, 'outbox dispatch failed; the sweep will retry'));
+    }).catch((error: Error) =>
+      this.logger.error({ err: { message: error.message } }, 'outbox dispatch failed; the sweep will retry'),
+    );
   }
 
   /** The subscribers that acknowledge, and which events they owe, as the JSON parameter the claim reads. */
   private subscribersParameter(): string {
-    return JSON.stringify(this.subscribers.all.map((subscriber) => ({ name: subscriber.name, events: subscriber.events ?? null })));
+    return JSON.stringify(
+      this.subscribers.all.map((subscriber) => ({ name: subscriber.name, events: subscriber.events ?? null })),
+    );
   }
 
   /**
@@ -234,7 +241,10 @@ export class OutboxRelay implements BeforeApplicationShutdown {
    * (doubling with each publication) and their events, in one statement; answers the rows taken and,
    * per row, its events.
    */
-  private async overdue(): Promise<{ taken: number; owed: { publication: string; subscriber: string; events: OutboxRow[] }[] }> {
+  private async overdue(): Promise<{
+    taken: number;
+    owed: { publication: string; subscriber: string; events: OutboxRow[] }[];
+  }> {
     const names = this.subscribers.all.map((subscriber) => subscriber.name);
     const rows = await this.system.run(() => claimOverdue(this.system.tx, names, this.config.OUTBOX_ACK_TIMEOUT_MS));
     const owed = new Map<string, { publication: string; subscriber: string; events: OutboxRow[] }>();

@@ -14,7 +14,11 @@ import { outboxConfig, type OutboxConfig } from './outbox.config.js';
  */
 @Injectable()
 export class OutboxRetention extends RetentionSweep {
-  constructor(system: SystemDb, @Inject(runtimeConfig.KEY) runtime: RuntimeConfig, @Inject(outboxConfig.KEY) outbox: OutboxConfig) {
+  constructor(
+    system: SystemDb,
+    @Inject(runtimeConfig.KEY) runtime: RuntimeConfig,
+    @Inject(outboxConfig.KEY) outbox: OutboxConfig,
+  ) {
     const deleteBatch = `
       WITH gone AS (
         DELETE FROM outbox_events WHERE id IN (

@@ -7,7 +7,9 @@ import { AsBoolean } from '../config/transforms.js';
 export const MIN_OUTBOX_RETENTION_DAYS = 30;
 
 export class OutboxConfig extends SettingsGroup {
-  @Setting('Whether this process relays store events from the outbox onto the event bus (only `worker` and `all` processes relay).')
+  @Setting(
+    'Whether this process relays store events from the outbox onto the event bus (only `worker` and `all` processes relay).',
+  )
   @AsBoolean()
   @IsBoolean()
   OUTBOX_RELAY = true;

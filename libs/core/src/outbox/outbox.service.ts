@@ -12,7 +12,11 @@ import type { StoreEventName, StoreEventOf, StoreEventPayloads } from './store-e
 export class OutboxService {
   constructor(private readonly db: TenantDb) {}
 
-  async append<Name extends StoreEventName>(storeId: string, event: Name, data: StoreEventPayloads[Name]): Promise<void> {
+  async append<Name extends StoreEventName>(
+    storeId: string,
+    event: Name,
+    data: StoreEventPayloads[Name],
+  ): Promise<void> {
     await this.appendAll(storeId, [{ event, data } as StoreEventOf]);
   }
 
@@ -20,11 +24,10 @@ export class OutboxService {
   async appendAll(storeId: string, events: readonly StoreEventOf[]): Promise<void> {
     if (events.length === 0) return;
     if (events.length === 1) {
-      await this.db.tx.query('INSERT INTO outbox_events (store_id, event, data, actor) VALUES ($1, $2, $3, (SELECT app_actor()))', [
-        storeId,
-        events[0].event,
-        JSON.stringify(events[0].data),
-      ]);
+      await this.db.tx.query(
+        'INSERT INTO outbox_events (store_id, event, data, actor) VALUES ($1, $2, $3, (SELECT app_actor()))',
+        [storeId, events[0].event, JSON.stringify(events[0].data)],
+      );
       return;
     }
     await this.db.tx.query(

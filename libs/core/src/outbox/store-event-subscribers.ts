@@ -111,7 +111,8 @@ export function storeEventsFor<Name extends StoreEventName>(
   subscriber: AcknowledgingSubscriber<Name>,
 ): OperatorFunction<IEvent, StoreEventBatch<Name>> {
   const handles = (event: StoreEvent) =>
-    event.isFor(subscriber.name) && (!subscriber.events || (subscriber.events as readonly string[]).includes(event.envelope.event));
+    event.isFor(subscriber.name) &&
+    (!subscriber.events || (subscriber.events as readonly string[]).includes(event.envelope.event));
   return (events$) =>
     events$.pipe(
       ofType(StoreEvent),

@@ -3,7 +3,12 @@ import { StartupError } from '../database/ensure-database.js';
 
 /** Fails fast, with one line, when Redis is not reachable at boot. */
 export async function ensureRedis(url: string): Promise<void> {
-  const client = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, connectTimeout: 5000 });
+  const client = new Redis(url, {
+    lazyConnect: true,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+    connectTimeout: 5000,
+  });
   let cause: { code?: string } | undefined;
   client.on('error', (error: { code?: string }) => (cause ??= error));
   try {

@@ -30,7 +30,13 @@ function outsideTenancy(pattern: RegExp): string[] {
 
 describe('the service connection stays inside the tenancy module', () => {
   it('is not exported by @app/core', () => {
-    for (const name of ['Connections', 'ConnectionsModule', 'SERVICE_CONNECTION', 'serviceDataSource', 'ScopedTypeOrmAdapter']) {
+    for (const name of [
+      'Connections',
+      'ConnectionsModule',
+      'SERVICE_CONNECTION',
+      'serviceDataSource',
+      'ScopedTypeOrmAdapter',
+    ]) {
       expect(Object.keys(core)).not.toContain(name);
     }
   });
@@ -38,10 +44,14 @@ describe('the service connection stays inside the tenancy module', () => {
   it('no file of libs/ or apps/ outside libs/core/src/tenancy imports the connections or names the service DataSource', () => {
     expect(outsideTenancy(/tenancy\/(connections|connections\.module|scoped-transaction-adapter)\.js['"]/)).toEqual([]);
     // The class by name: imported (`{ Connections }`), injected or typed (`: Connections`).
-    expect(outsideTenancy(/\b(SERVICE_CONNECTION|serviceDataSource|ConnectionsModule)\b|[{,]\s*Connections\b|:\s*Connections\b/)).toEqual(
-      [],
-    );
-    expect(outsideTenancy(/\b(InjectDataSource|InjectEntityManager|getDataSourceToken|getEntityManagerToken)\(/)).toEqual([]);
+    expect(
+      outsideTenancy(
+        /\b(SERVICE_CONNECTION|serviceDataSource|ConnectionsModule)\b|[{,]\s*Connections\b|:\s*Connections\b/,
+      ),
+    ).toEqual([]);
+    expect(
+      outsideTenancy(/\b(InjectDataSource|InjectEntityManager|getDataSourceToken|getEntityManagerToken)\(/),
+    ).toEqual([]);
   });
 
   it('lint refuses importing the connections anywhere outside the module, workers included', async () => {

@@ -1,4 +1,11 @@
-import { applyDecorators, Injectable, SetMetadata, UseGuards, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import {
+  applyDecorators,
+  Injectable,
+  SetMetadata,
+  UseGuards,
+  type CanActivate,
+  type ExecutionContext,
+} from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { ApiBearerAuth } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
@@ -61,12 +68,17 @@ export class StoreAccessGuard implements CanActivate {
       storeId: facts.storeId,
       relation: facts.relation,
       permissions:
-        facts.relation === 'member' ? ((facts.permissions ?? []) as Permission[]) : facts.relation === 'customer' ? [] : PERMISSIONS,
+        facts.relation === 'member'
+          ? ((facts.permissions ?? []) as Permission[])
+          : facts.relation === 'customer'
+            ? []
+            : PERMISSIONS,
     };
     if (access.relation === 'customer') {
       const ownRecord = rule.self === true && principal.kind === 'user' && facts.recordOwner === principal.userId;
       if (resource && resource !== 'product' && !ownRecord) throw ApiError.notFound(storeResource(resource).name);
-      if (!ownRecord && (rule.need !== 'read' || rule.customers === false)) throw ApiError.forbidden('Customers may not do this');
+      if (!ownRecord && (rule.need !== 'read' || rule.customers === false))
+        throw ApiError.forbidden('Customers may not do this');
       request.storeAccess = access;
       return true;
     }
@@ -105,5 +117,10 @@ export const StoreScoped = (rule: StoreAccessRule) =>
     }),
     ...(rule.need === 'read' && rule.customers !== false
       ? []
-      : [ApiErrorResponse(403, 'The caller sees the store but may not do this', { code: 'FORBIDDEN', message: refusalExample(rule) })]),
+      : [
+          ApiErrorResponse(403, 'The caller sees the store but may not do this', {
+            code: 'FORBIDDEN',
+            message: refusalExample(rule),
+          }),
+        ]),
   );

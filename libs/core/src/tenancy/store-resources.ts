@@ -35,6 +35,9 @@ export function registerStoreResources(kinds: { [K in StoreResource]?: StoreReso
 /** A registered kind; throws for one no context has registered (its `store-resources.ts` was not imported). */
 export function storeResource(resource: StoreResource): StoreResourceKind {
   const kind = registered.get(resource);
-  if (!kind) throw new Error(`The store resource '${resource}' is not registered: import its context's store-resources.ts first`);
+  if (!kind)
+    throw new Error(
+      `The store resource '${resource}' is not registered: import its context's store-resources.ts first`,
+    );
   return kind;
 }

@@ -31,24 +31,41 @@ describe('the system scope and the database handles', () => {
         .filter((message) => message.ruleId === 'no-restricted-imports')
         .map((message) => message.message.split(' ')[0]);
     const handler = 'libs/commerce/src/stores/queries/get-store/new.handler.ts';
-    expect(await problems(handler, "import { SystemDb } from '@app/core';\nexport const x = SystemDb;\n")).toEqual(["'SystemDb'"]);
-    expect(
-      await problems(handler, "import { TransactionHost } from '@nestjs-cls/transactional';\nexport const x = TransactionHost;\n"),
-    ).toEqual(["'TransactionHost'"]);
-    expect(await problems(handler, "import { InjectDataSource } from '@nestjs/typeorm';\nexport const x = InjectDataSource;\n")).toEqual([
-      "'InjectDataSource'",
+    expect(await problems(handler, "import { SystemDb } from '@app/core';\nexport const x = SystemDb;\n")).toEqual([
+      "'SystemDb'",
     ]);
     expect(
-      await problems('libs/core/src/outbox/new.ts', "import { SystemDb } from '../tenancy/db-handles.js';\nexport const x = SystemDb;\n"),
+      await problems(
+        handler,
+        "import { TransactionHost } from '@nestjs-cls/transactional';\nexport const x = TransactionHost;\n",
+      ),
+    ).toEqual(["'TransactionHost'"]);
+    expect(
+      await problems(
+        handler,
+        "import { InjectDataSource } from '@nestjs/typeorm';\nexport const x = InjectDataSource;\n",
+      ),
+    ).toEqual(["'InjectDataSource'"]);
+    expect(
+      await problems(
+        'libs/core/src/outbox/new.ts',
+        "import { SystemDb } from '../tenancy/db-handles.js';\nexport const x = SystemDb;\n",
+      ),
     ).toHaveLength(1);
-    expect(await problems(handler, "import { TenantDb, ScopedDb } from '@app/core';\nexport const x = [TenantDb, ScopedDb];\n")).toEqual(
-      [],
-    );
+    expect(
+      await problems(
+        handler,
+        "import { TenantDb, ScopedDb } from '@app/core';\nexport const x = [TenantDb, ScopedDb];\n",
+      ),
+    ).toEqual([]);
     // A worker listed in eslint.config.js may; it still may not take the raw handles.
     const worker = 'libs/webhooks/src/deliveries/delivery.worker.ts';
     expect(await problems(worker, "import { SystemDb } from '@app/core';\nexport const x = SystemDb;\n")).toEqual([]);
     expect(
-      await problems(worker, "import { TransactionHost } from '@nestjs-cls/transactional';\nexport const x = TransactionHost;\n"),
+      await problems(
+        worker,
+        "import { TransactionHost } from '@nestjs-cls/transactional';\nexport const x = TransactionHost;\n",
+      ),
     ).toHaveLength(1);
   });
 });

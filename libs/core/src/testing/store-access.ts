@@ -77,7 +77,8 @@ export function judgeStoreAccess(
 /** The access the guard grants, or a test failure naming the refusal. */
 export function grantedAccess(...args: Parameters<typeof judgeStoreAccess>): StoreAccess {
   const verdict = judgeStoreAccess(...args);
-  if (verdict.outcome !== 'allowed') throw new Error(`expected the guard to allow the request, it answered ${verdict.outcome}`);
+  if (verdict.outcome !== 'allowed')
+    throw new Error(`expected the guard to allow the request, it answered ${verdict.outcome}`);
   return verdict.access!;
 }
 

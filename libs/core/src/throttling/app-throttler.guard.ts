@@ -75,7 +75,10 @@ export class AppThrottlerGuard extends ThrottlerGuard {
     (request.rateLimitHeaders ??= {})[name] = String(value);
   }
 
-  protected override async throwThrottlingException(context: ExecutionContext, detail: ThrottlerLimitDetail): Promise<void> {
+  protected override async throwThrottlingException(
+    context: ExecutionContext,
+    detail: ThrottlerLimitDetail,
+  ): Promise<void> {
     const request = context.switchToHttp().getRequest<FastifyRequest>();
     const windowSeconds = Math.round(detail.ttl / 1000);
     const retryAfter = Math.max(1, detail.timeToBlockExpire || detail.timeToExpire);

@@ -20,7 +20,11 @@ export const OwnTransactions = () => SetMetadata(OWN_TRANSACTIONS, true);
  * route that does not commit in steps of its own. The JWT strategy opens that transaction together with
  * the caller's lookup; this interceptor hands it to the handler.
  */
-export function runsInRequestTransaction(reflector: Reflector, context: ExecutionContext, request: FastifyRequest): boolean {
+export function runsInRequestTransaction(
+  reflector: Reflector,
+  context: ExecutionContext,
+  request: FastifyRequest,
+): boolean {
   return request.url.startsWith(FUNCTIONS_PREFIX) && !reflector.get<boolean>(OWN_TRANSACTIONS, context.getHandler());
 }
 

@@ -1,4 +1,10 @@
-import { Inject, Injectable, Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
+import {
+  Inject,
+  Injectable,
+  Logger,
+  type BeforeApplicationShutdown,
+  type OnApplicationBootstrap,
+} from '@nestjs/common';
 import { PeriodicTask, queryRows, runtimeConfig, type RuntimeConfig, SecretBox, SystemDb } from '@app/core';
 import { MailRenderer, type RenderedMail } from '../rendering/mail-renderer.js';
 import type { MailTemplate } from '../templates.js';
@@ -53,7 +59,8 @@ export class MailRelay implements OnApplicationBootstrap, BeforeApplicationShutd
   onApplicationBootstrap(): void {
     if (!this.enabled) return;
     if (this.transport.mode === 'mailbox') {
-      const line = 'SMTP_URL is unset: e-mails go to the development mailbox (GET /functions/v1/dev-mailbox, as the admin)';
+      const line =
+        'SMTP_URL is unset: e-mails go to the development mailbox (GET /functions/v1/dev-mailbox, as the admin)';
       if (this.config.isProduction) this.logger.warn(line);
       else this.logger.log(line);
     }
@@ -111,7 +118,11 @@ export class MailRelay implements OnApplicationBootstrap, BeforeApplicationShutd
         messageId,
         headers: { 'Auto-Submitted': 'auto-generated', 'X-Storefront-Template': row.template },
       });
-      await this.mark(row, `status = 'sent', finished_at = now(), secret_sealed = NULL, last_error = NULL, message_id = $3`, accepted);
+      await this.mark(
+        row,
+        `status = 'sent', finished_at = now(), secret_sealed = NULL, last_error = NULL, message_id = $3`,
+        accepted,
+      );
       return 'sent';
     } catch (error) {
       const failure = error instanceof MailSendError ? error : new MailSendError((error as Error).message, false);
@@ -122,7 +133,10 @@ export class MailRelay implements OnApplicationBootstrap, BeforeApplicationShutd
   /** Without SMTP: into the development mailbox, marked sent in the same transaction (exactly once). */
   private async toMailbox(row: MailRow, rendered: RenderedMail): Promise<void> {
     await this.system.transaction(async () => {
-      const marked = await this.mark(row, `status = 'sent', finished_at = now(), secret_sealed = NULL, last_error = NULL`);
+      const marked = await this.mark(
+        row,
+        `status = 'sent', finished_at = now(), secret_sealed = NULL, last_error = NULL`,
+      );
       if (!marked) return;
       await queryRows(
         this.system.tx,
@@ -136,11 +150,17 @@ export class MailRelay implements OnApplicationBootstrap, BeforeApplicationShutd
   private async failed(row: MailRow, reason: string, permanent: boolean): Promise<Outcome> {
     const delays = this.config.MAIL_RETRY_DELAYS_MS;
     if (permanent || row.attempts > delays.length) {
-      this.logger.warn({ mail_id: row.id, template: row.template, attempts: row.attempts, reason }, 'mail not delivered; given up');
+      this.logger.warn(
+        { mail_id: row.id, template: row.template, attempts: row.attempts, reason },
+        'mail not delivered; given up',
+      );
       await this.mark(row, `status = 'failed', finished_at = now(), secret_sealed = NULL, last_error = $3`, reason);
       return 'failed';
     }
-    this.logger.warn({ mail_id: row.id, template: row.template, attempts: row.attempts, reason }, 'mail not delivered; will retry');
+    this.logger.warn(
+      { mail_id: row.id, template: row.template, attempts: row.attempts, reason },
+      'mail not delivered; will retry',
+    );
     await this.mark(
       row,
       `last_error = $3, next_attempt_at = now() + make_interval(secs => $4::double precision / 1000)`,

@@ -8,7 +8,11 @@ import { mailConfig, type MailConfig } from '../mail.config.js';
  */
 @Injectable()
 export class MailRetention extends RetentionSweep {
-  constructor(system: SystemDb, @Inject(runtimeConfig.KEY) runtime: RuntimeConfig, @Inject(mailConfig.KEY) mail: MailConfig) {
+  constructor(
+    system: SystemDb,
+    @Inject(runtimeConfig.KEY) runtime: RuntimeConfig,
+    @Inject(mailConfig.KEY) mail: MailConfig,
+  ) {
     const deleteBatch = `
       WITH outbox AS (
         DELETE FROM mail_outbox WHERE id IN (

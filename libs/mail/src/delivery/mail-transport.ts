@@ -55,7 +55,8 @@ export class MailTransport implements OnApplicationShutdown {
       return info.messageId ?? envelope.messageId;
     } catch (error) {
       const failure = error as Error & { responseCode?: number; code?: string };
-      const permanent = typeof failure.responseCode === 'number' && failure.responseCode >= 500 && failure.responseCode < 600;
+      const permanent =
+        typeof failure.responseCode === 'number' && failure.responseCode >= 500 && failure.responseCode < 600;
       throw new MailSendError(`${failure.code ?? 'SMTP'}: ${failure.message}`.slice(0, 500), permanent);
     }
   }

@@ -14,5 +14,8 @@ export const ApiListDevMailbox = () =>
         'filters by recipient. Empty while SMTP_URL is set (mail then leaves through SMTP).',
     }),
     ApiPage(DevMailboxMessage),
-    ApiErrorResponse(403, 'Not the admin', { code: 'FORBIDDEN', message: 'Only the admin may read the development mailbox' }),
+    ApiErrorResponse(403, 'Not the admin', {
+      code: 'FORBIDDEN',
+      message: 'Only the admin may read the development mailbox',
+    }),
   );

@@ -63,9 +63,15 @@ export class MailTables1763802800800 implements MigrationInterface {
       ALTER TABLE store_mail_settings
           ADD CONSTRAINT store_mail_settings_pkey PRIMARY KEY (store_id)`);
     await db.query(`CREATE INDEX dev_mailbox_page_idx ON dev_mailbox USING btree (created_at DESC, id DESC)`);
-    await db.query(`CREATE INDEX dev_mailbox_recipient_idx ON dev_mailbox USING btree (lower(recipient), created_at DESC, id DESC)`);
-    await db.query(`CREATE INDEX mail_outbox_due_idx ON mail_outbox USING btree (next_attempt_at) WHERE (status = 'pending'::text)`);
-    await db.query(`CREATE INDEX mail_outbox_finished_idx ON mail_outbox USING btree (finished_at) WHERE (status <> 'pending'::text)`);
+    await db.query(
+      `CREATE INDEX dev_mailbox_recipient_idx ON dev_mailbox USING btree (lower(recipient), created_at DESC, id DESC)`,
+    );
+    await db.query(
+      `CREATE INDEX mail_outbox_due_idx ON mail_outbox USING btree (next_attempt_at) WHERE (status = 'pending'::text)`,
+    );
+    await db.query(
+      `CREATE INDEX mail_outbox_finished_idx ON mail_outbox USING btree (finished_at) WHERE (status <> 'pending'::text)`,
+    );
     await db.query(`
       ALTER TABLE mail_outbox
           ADD CONSTRAINT mail_outbox_store_id_fkey FOREIGN KEY (store_id) REFERENCES stores(id) ON DELETE CASCADE`);

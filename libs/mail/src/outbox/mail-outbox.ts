@@ -29,15 +29,19 @@ export class MailOutbox {
 
   /** Answers the message's id, or null when its store turned this notice off. */
   async enqueue(mail: OutgoingMail): Promise<string | null> {
-    const [row] = await queryRows<{ id: string | null }>(this.db.tx, 'SELECT app_enqueue_mail($1, $2, $3, $4, $5, $6, $7) AS id', [
-      mail.template,
-      mail.to,
-      mail.storeId ?? null,
-      mail.userId ?? null,
-      JSON.stringify(mail.data ?? {}),
-      mail.secret ? this.box.seal(JSON.stringify(mail.secret)) : null,
-      this.binding.ticket('mail', `${mail.template}:${mail.to.toLowerCase()}`),
-    ]);
+    const [row] = await queryRows<{ id: string | null }>(
+      this.db.tx,
+      'SELECT app_enqueue_mail($1, $2, $3, $4, $5, $6, $7) AS id',
+      [
+        mail.template,
+        mail.to,
+        mail.storeId ?? null,
+        mail.userId ?? null,
+        JSON.stringify(mail.data ?? {}),
+        mail.secret ? this.box.seal(JSON.stringify(mail.secret)) : null,
+        this.binding.ticket('mail', `${mail.template}:${mail.to.toLowerCase()}`),
+      ],
+    );
     return row.id;
   }
 }

@@ -94,7 +94,10 @@ export class SocialAccountRepository {
    * null for an unknown or already taken state.
    */
   async startState(stateHash: string, browserSecret: string): Promise<StartedState | null> {
-    const rows: StartedState[] = await this.db.unbound.query('SELECT * FROM app_start_connect($1, $2)', [stateHash, browserSecret]);
+    const rows: StartedState[] = await this.db.unbound.query('SELECT * FROM app_start_connect($1, $2)', [
+      stateHash,
+      browserSecret,
+    ]);
     return rows[0] ?? null;
   }
 
@@ -103,7 +106,11 @@ export class SocialAccountRepository {
    * for the browser that started it, before it expires, with a `completion` to finish it with; null
    * for an unknown or already taken state.
    */
-  async takeState(stateHash: string, browserSecret: string | null, completion: string | null): Promise<TakenState | null> {
+  async takeState(
+    stateHash: string,
+    browserSecret: string | null,
+    completion: string | null,
+  ): Promise<TakenState | null> {
     const rows: TakenState[] = await this.db.unbound.query('SELECT * FROM app_take_connect_state($1, $2, $3)', [
       stateHash,
       browserSecret,
@@ -137,18 +144,33 @@ export class SocialAccountRepository {
   // ——— Accounts ———
 
   accountsOfStore(storeId: string): Promise<SocialAccountRow[]> {
-    return queryRows<SocialAccountRow>(this.scoped.tx, `SELECT * FROM social_accounts WHERE store_id = $1 ORDER BY platform`, [storeId]);
+    return queryRows<SocialAccountRow>(
+      this.scoped.tx,
+      `SELECT * FROM social_accounts WHERE store_id = $1 ORDER BY platform`,
+      [storeId],
+    );
   }
 
   async accountForUpdate(id: string): Promise<SocialAccountRow | null> {
-    return (await queryRows<SocialAccountRow>(this.scoped.tx, `SELECT * FROM social_accounts WHERE id = $1 FOR UPDATE`, [id]))[0] ?? null;
+    return (
+      (
+        await queryRows<SocialAccountRow>(this.scoped.tx, `SELECT * FROM social_accounts WHERE id = $1 FOR UPDATE`, [
+          id,
+        ])
+      )[0] ?? null
+    );
   }
 
   async deleteAccount(id: string): Promise<boolean> {
     return (await queryRows(this.db.tx, `DELETE FROM social_accounts WHERE id = $1 RETURNING id`, [id])).length > 0;
   }
 
-  async saveTokens(id: string, accessTokenSealed: string, refreshTokenSealed: string | null, expiresAt: Date | null): Promise<void> {
+  async saveTokens(
+    id: string,
+    accessTokenSealed: string,
+    refreshTokenSealed: string | null,
+    expiresAt: Date | null,
+  ): Promise<void> {
     await queryRows(
       this.scoped.tx,
       `UPDATE social_accounts SET access_token_sealed = $2, refresh_token_sealed = $3, token_expires_at = $4, status = 'active',
@@ -159,6 +181,10 @@ export class SocialAccountRepository {
   }
 
   async markReauthorize(id: string): Promise<void> {
-    await queryRows(this.scoped.tx, `UPDATE social_accounts SET status = 'reauthorize', updated_at = now() WHERE id = $1`, [id]);
+    await queryRows(
+      this.scoped.tx,
+      `UPDATE social_accounts SET status = 'reauthorize', updated_at = now() WHERE id = $1`,
+      [id],
+    );
   }
 }

@@ -57,7 +57,10 @@ export const ApiOpenSocialConnect = () =>
         'an expired state to `…&error=expired_state`. An unknown or used state answers 400.',
     }),
     ApiQuery({ name: 'state', type: String, description: 'The `state` of `auth_url`', example: STATE_EXAMPLE }),
-    ApiResponse({ status: 302, description: "The platform's consent page (with a cookie), or `redirect_url?…&status=error&error=<code>`" }),
+    ApiResponse({
+      status: 302,
+      description: "The platform's consent page (with a cookie), or `redirect_url?…&status=error&error=<code>`",
+    }),
     ApiInvalidConnectLink(),
   );
 
@@ -77,8 +80,18 @@ export const ApiSocialConnectCallback = () =>
       required: false,
       description: "The platform's error, e.g. `access_denied` when the merchant refused",
     }),
-    ApiQuery({ name: 'code', type: String, required: false, description: "The platform's authorization code, on consent" }),
-    ApiQuery({ name: 'state', type: String, description: 'The `state` the platform was given', example: STATE_EXAMPLE }),
+    ApiQuery({
+      name: 'code',
+      type: String,
+      required: false,
+      description: "The platform's authorization code, on consent",
+    }),
+    ApiQuery({
+      name: 'state',
+      type: String,
+      description: 'The `state` the platform was given',
+      example: STATE_EXAMPLE,
+    }),
     ApiResponse({
       status: 302,
       description: '`redirect_url?platform=x&status=connected&account=<account id>` or `…&status=error&error=<code>`',

@@ -102,11 +102,15 @@ export class SocialTables1763802800700 implements MigrationInterface {
       ALTER TABLE social_posts
           ADD CONSTRAINT social_posts_pkey PRIMARY KEY (id)`);
     await db.query(`CREATE INDEX social_connect_states_expiry_idx ON social_connect_states USING btree (expires_at)`);
-    await db.query(`CREATE INDEX social_post_results_platform_post_idx ON social_post_results USING btree (platform_post_id)`);
+    await db.query(
+      `CREATE INDEX social_post_results_platform_post_idx ON social_post_results USING btree (platform_post_id)`,
+    );
     await db.query(
       `CREATE INDEX social_posts_due_idx ON social_posts USING btree (scheduled_at) WHERE (status = ANY (ARRAY['scheduled'::text, 'publishing'::text]))`,
     );
-    await db.query(`CREATE INDEX social_posts_store_idx ON social_posts USING btree (store_id, created_at DESC, id DESC)`);
+    await db.query(
+      `CREATE INDEX social_posts_store_idx ON social_posts USING btree (store_id, created_at DESC, id DESC)`,
+    );
     await db.query(`
       ALTER TABLE social_accounts
           ADD CONSTRAINT social_accounts_connected_by_fkey FOREIGN KEY (connected_by) REFERENCES users(id) ON DELETE SET NULL`);
@@ -146,6 +150,8 @@ export class SocialTables1763802800700 implements MigrationInterface {
   }
 
   async down(db: QueryRunner): Promise<void> {
-    await db.query(`DROP TABLE social_posts, social_post_results, social_platforms, social_connect_states, social_accounts CASCADE`);
+    await db.query(
+      `DROP TABLE social_posts, social_post_results, social_platforms, social_connect_states, social_accounts CASCADE`,
+    );
   }
 }

@@ -19,7 +19,11 @@ export function addCodeChallenge(params: URLSearchParams, codeChallenge: string 
 }
 
 /** The consent page URL: `base` with `params` in their order, then the PKCE challenge when there is one. */
-export function authorizeUrl(base: string, params: Record<string, string>, codeChallenge: string | null = null): string {
+export function authorizeUrl(
+  base: string,
+  params: Record<string, string>,
+  codeChallenge: string | null = null,
+): string {
   const url = new URL(base);
   url.search = addCodeChallenge(new URLSearchParams(params), codeChallenge).toString();
   return url.toString();
@@ -35,7 +39,11 @@ export function tokenAnswer(
   expected: { issuer: string; platform: SocialPlatformId; scopes: string[]; keptRefreshToken?: string | null },
 ): TokenSet {
   if (typeof body?.access_token !== 'string') {
-    throw new PlatformError(`${expected.issuer} answered the token request without a token`, 'rejected', `${expected.platform}_no_token`);
+    throw new PlatformError(
+      `${expected.issuer} answered the token request without a token`,
+      'rejected',
+      `${expected.platform}_no_token`,
+    );
   }
   return {
     accessToken: body.access_token,

@@ -59,7 +59,14 @@ export interface PlatformAnswer {
 const MAX_MESSAGE = 300;
 const MAX_RETRY_AFTER_MS = 24 * 3600_000;
 /** Errors that mean nothing was sent: the request cannot have reached the platform. */
-const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
+const NOT_SENT = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
 
 export class PlatformHttp {
   constructor(
@@ -74,7 +81,8 @@ export class PlatformHttp {
   async call(url: string, call: PlatformCall = {}): Promise<PlatformAnswer> {
     const method = call.method ?? 'GET';
     const target = new URL(url);
-    for (const [key, value] of Object.entries(call.query ?? {})) if (value !== undefined) target.searchParams.set(key, String(value));
+    for (const [key, value] of Object.entries(call.query ?? {}))
+      if (value !== undefined) target.searchParams.set(key, String(value));
     const headers: Record<string, string> = { accept: 'application/json', ...call.headers };
     let body: string | Buffer | undefined;
     if (call.json !== undefined) {
@@ -95,7 +103,13 @@ export class PlatformHttp {
     let response: Response;
     let text: string;
     try {
-      response = await fetch(target, { method, headers, body, redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) });
+      response = await fetch(target, {
+        method,
+        headers,
+        body,
+        redirect: 'manual',
+        signal: AbortSignal.timeout(timeoutMs),
+      });
       text = await response.text();
     } catch (error) {
       throw this.networkError(error, call.harmless ?? method === 'GET', timeoutMs);
@@ -122,13 +136,26 @@ export class PlatformHttp {
           retryAfterMs: retryAfterMs(answer.headers),
         });
       case 'auth_expired':
-        return new PlatformError(`${this.name} no longer accepts the access token${said ? `: ${said}` : ''}`, kind, code);
+        return new PlatformError(
+          `${this.name} no longer accepts the access token${said ? `: ${said}` : ''}`,
+          kind,
+          code,
+        );
       case 'transient':
-        return new PlatformError(`${this.name} is unavailable (HTTP ${answer.status})${said ? `: ${said}` : ''}`, kind, code, {
-          retryAfterMs: retryAfterMs(answer.headers),
-        });
+        return new PlatformError(
+          `${this.name} is unavailable (HTTP ${answer.status})${said ? `: ${said}` : ''}`,
+          kind,
+          code,
+          {
+            retryAfterMs: retryAfterMs(answer.headers),
+          },
+        );
       default:
-        return new PlatformError(said ? `${this.name}: ${said}` : `${this.name} refused the request (HTTP ${answer.status})`, kind, code);
+        return new PlatformError(
+          said ? `${this.name}: ${said}` : `${this.name} refused the request (HTTP ${answer.status})`,
+          kind,
+          code,
+        );
     }
   }
 
@@ -145,7 +172,11 @@ export class PlatformHttp {
     }
     const code = errorCode(error);
     if ((code && NOT_SENT.has(code)) || harmless) {
-      return new PlatformError(`${this.name} could not be reached${code ? ` (${code})` : ''}`, 'transient', 'platform_unreachable');
+      return new PlatformError(
+        `${this.name} could not be reached${code ? ` (${code})` : ''}`,
+        'transient',
+        'platform_unreachable',
+      );
     }
     return new PlatformError(
       `The connection to ${this.name} broke${code ? ` (${code})` : ''}; the outcome is unknown`,
@@ -236,7 +267,10 @@ function parseJson(text: string): any {
 /** Reads the standard OAuth 2.0 error body `{error, error_description}` (RFC 6749 §5.2). */
 export function oauthFailure(body: any): PlatformFailure | null {
   if (body && typeof body.error === 'string') {
-    return { code: body.error, message: typeof body.error_description === 'string' ? body.error_description : body.error };
+    return {
+      code: body.error,
+      message: typeof body.error_description === 'string' ? body.error_description : body.error,
+    };
   }
   return null;
 }
@@ -247,7 +281,12 @@ export function oauthFailure(body: any): PlatformFailure | null {
  */
 export function asReauthorize(error: unknown, name: string): unknown {
   if (error instanceof PlatformError && (error.kind === 'rejected' || error.kind === 'auth_expired')) {
-    return new PlatformError(`${name} refused to renew access: ${error.message}`, 'reauthorize', 'reauthorize_required', { cause: error });
+    return new PlatformError(
+      `${name} refused to renew access: ${error.message}`,
+      'reauthorize',
+      'reauthorize_required',
+      { cause: error },
+    );
   }
   return error;
 }

@@ -28,7 +28,9 @@ export const ApiPublishSocialPost = () =>
     ApiErrorResponse(400, 'The body is invalid, or a platform cannot take this post; nothing was sent', {
       code: 'VALIDATION_FAILED',
       message: 'The post cannot be published as it is; nothing was sent',
-      details: [{ field: 'content', platform: 'x', message: 'X takes at most 280 weighted characters; this text has 281' }],
+      details: [
+        { field: 'content', platform: 'x', message: 'X takes at most 280 weighted characters; this text has 281' },
+      ],
     }),
   );
 
@@ -38,7 +40,8 @@ export const ApiCancelSocialPost = () =>
     ApiParam({ name: 'post_id', format: 'uuid', example: '3d6f0a1e-8c2b-4f5d-9e7a-1b2c3d4e5f60' }),
     ApiOperation({
       summary: 'Cancel a scheduled post',
-      description: 'It is then never published. A post already publishing, published, failed or cancelled answers 409 `NOT_CANCELLABLE`.',
+      description:
+        'It is then never published. A post already publishing, published, failed or cancelled answers 409 `NOT_CANCELLABLE`.',
     }),
     ApiEnvelope(200, { message: { type: 'string', example: 'Scheduled post cancelled' } }),
     ApiErrorResponse(409, 'Not scheduled (any more)', {

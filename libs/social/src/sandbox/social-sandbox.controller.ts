@@ -43,9 +43,12 @@ export class SocialSandboxController {
     if (typeof state !== 'string' || !state || state.length > 512)
       throw ApiError.validation([{ field: 'state', message: 'state is required' }]);
     if (redirectUri !== `${this.http.baseUrl}${CALLBACK_PATH}`) {
-      throw ApiError.validation([{ field: 'redirect_uri', message: "The sandbox only sends the browser back to this service's callback" }]);
+      throw ApiError.validation([
+        { field: 'redirect_uri', message: "The sandbox only sends the browser back to this service's callback" },
+      ]);
     }
-    const back = (params: Record<string, string>) => `${redirectUri}?${new URLSearchParams({ ...params, state }).toString()}`;
+    const back = (params: Record<string, string>) =>
+      `${redirectUri}?${new URLSearchParams({ ...params, state }).toString()}`;
     const allow = back({ code: sandboxCode(typeof challenge === 'string' ? challenge : null) });
     const deny = back({ error: 'access_denied' });
     const name = socialPlatformDefinition(platform).displayName;
@@ -67,9 +70,10 @@ export class SocialSandboxController {
     if (!isSocialPlatform(platform) || !/^\d{1,30}$/.test(id)) throw ApiError.notFound('Sandbox post');
     // A public page of a published (sandbox) post, by its platform id as a platform would: no user
     // here, so the request login calls the one narrow function, outside any transaction.
-    const [found]: { text: string; published_at: Date }[] = await this.db.unbound.query(`SELECT * FROM app_sandbox_post($1)`, [
-      `${platform}_${id}`,
-    ]);
+    const [found]: { text: string; published_at: Date }[] = await this.db.unbound.query(
+      `SELECT * FROM app_sandbox_post($1)`,
+      [`${platform}_${id}`],
+    );
     if (!found) throw ApiError.notFound('Sandbox post');
     const name = socialPlatformDefinition(platform).displayName;
     return page(

@@ -147,7 +147,12 @@ export class DeliveryRepository {
     return rows[0].found;
   }
 
-  async pageOfWebhook(webhookId: string, status: DeliveryStatus | undefined, limit: number, after: Cursor | null): Promise<DeliveryRow[]> {
+  async pageOfWebhook(
+    webhookId: string,
+    status: DeliveryStatus | undefined,
+    limit: number,
+    after: Cursor | null,
+  ): Promise<DeliveryRow[]> {
     return queryRows<DeliveryRow>(
       this.db.tx,
       `SELECT * FROM webhook_deliveries

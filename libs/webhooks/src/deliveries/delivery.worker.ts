@@ -12,7 +12,13 @@ import { webhooksConfig, type WebhooksConfig } from '../webhooks.config.js';
 import { DeliveryAttempt } from './delivery-attempt.js';
 import { DeliveryQueue, type DeliveryJob } from './delivery-queue.js';
 import { DeliveryRepository, type AttemptOutcome } from './delivery.repository.js';
-import { EndpointGate, FRESH_GRANT_MS, type AttemptResult, type ClaimResult, type GateAttempt } from './endpoint-gate.js';
+import {
+  EndpointGate,
+  FRESH_GRANT_MS,
+  type AttemptResult,
+  type ClaimResult,
+  type GateAttempt,
+} from './endpoint-gate.js';
 
 /** How many parked attempts one job runs on the slot it frees before handing the rest on through the queue. */
 const CHAIN_LIMIT = 50;

@@ -200,7 +200,11 @@ export class EndpointGate {
   async known(webhookId: string, attempts: GateAttempt[]): Promise<boolean[]> {
     if (attempts.length === 0) return [];
     const [slots, parked] = this.keys(webhookId);
-    const flags = await this.commands.webhookGateKnown(slots, parked, ...attempts.map((a) => `${a.deliveryId}:${a.attempt}`));
+    const flags = await this.commands.webhookGateKnown(
+      slots,
+      parked,
+      ...attempts.map((a) => `${a.deliveryId}:${a.attempt}`),
+    );
     return flags.map((flag) => flag === 1);
   }
 }

@@ -29,7 +29,11 @@ function envelopeSchema(event: string, definition: StoreEventDefinition<any>): O
     additionalProperties: false,
     required: ['id', 'event', 'created_at', 'store_id', 'data'],
     properties: {
-      id: { type: 'string', format: 'uuid', description: 'The event id (`webhook-id`): the same on every attempt and redelivery' },
+      id: {
+        type: 'string',
+        format: 'uuid',
+        description: 'The event id (`webhook-id`): the same on every attempt and redelivery',
+      },
       event: { type: 'string', enum: [event] },
       created_at: { type: 'string', format: 'date-time', description: 'When the change committed' },
       store_id: { type: 'string', format: 'uuid' },
@@ -82,7 +86,10 @@ const header = (name: string, description: string, example: string): ParameterOb
  * event to the webhook's `url`, the body one of the event schemas of `storeEventOpenApiSchemas`.
  */
 export function storeEventCallbacks(): CallbacksObject {
-  const schemas = STORE_EVENT_NAMES.map((event) => ({ event, $ref: `#/components/schemas/${storeEventSchemaName(event)}` }));
+  const schemas = STORE_EVENT_NAMES.map((event) => ({
+    event,
+    $ref: `#/components/schemas/${storeEventSchemaName(event)}`,
+  }));
   return {
     storeEvent: {
       '{$request.body#/url}': {
@@ -97,7 +104,11 @@ export function storeEventCallbacks(): CallbacksObject {
             'envelope with `event: "webhook.test"` and `data: {webhook_id, message}`.',
           security: [],
           parameters: [
-            header('webhook-id', "The event id (the envelope's `id`): the same on every attempt and redelivery", EXAMPLE_ENVELOPE.id),
+            header(
+              'webhook-id',
+              "The event id (the envelope's `id`): the same on every attempt and redelivery",
+              EXAMPLE_ENVELOPE.id,
+            ),
             header('webhook-timestamp', 'When this attempt was signed, in Unix seconds', '1763805600'),
             header(
               'webhook-signature',
@@ -110,7 +121,11 @@ export function storeEventCallbacks(): CallbacksObject {
               '5257a869e7ecebeda32affa62cdca3fa51cad7e77a0e56ff536d0ce8e108d8bd',
             ),
             header('X-Service-Event', 'The event kind', 'order.paid'),
-            header('X-Service-Delivery', 'The delivery id (a redelivery has its own)', '0b6e1c7a-9a55-4f4e-8f0e-3c2d1b0a9f8e'),
+            header(
+              'X-Service-Delivery',
+              'The delivery id (a redelivery has its own)',
+              '0b6e1c7a-9a55-4f4e-8f0e-3c2d1b0a9f8e',
+            ),
             header('X-Service-Attempt', 'The attempt of this delivery, from 1', '1'),
           ],
           requestBody: {
@@ -119,7 +134,10 @@ export function storeEventCallbacks(): CallbacksObject {
               'application/json': {
                 schema: {
                   oneOf: schemas.map(({ $ref }) => ({ $ref })),
-                  discriminator: { propertyName: 'event', mapping: Object.fromEntries(schemas.map(({ event, $ref }) => [event, $ref])) },
+                  discriminator: {
+                    propertyName: 'event',
+                    mapping: Object.fromEntries(schemas.map(({ event, $ref }) => [event, $ref])),
+                  },
                 },
               },
             },

@@ -65,7 +65,9 @@ export class WebhooksTables1763802800400 implements MigrationInterface {
           updated_at timestamp with time zone DEFAULT now() NOT NULL,
           CONSTRAINT webhooks_status_check CHECK ((status = ANY (ARRAY['active'::text, 'disabled'::text])))
       )`);
-    await db.query(`ALTER TABLE webhook_attempts ALTER COLUMN id SET DEFAULT nextval('webhook_attempts_id_seq'::regclass)`);
+    await db.query(
+      `ALTER TABLE webhook_attempts ALTER COLUMN id SET DEFAULT nextval('webhook_attempts_id_seq'::regclass)`,
+    );
     await db.query(`
       ALTER TABLE webhook_attempts
           ADD CONSTRAINT webhook_attempts_delivery_id_attempt_key UNIQUE (delivery_id, attempt)`);
@@ -93,7 +95,9 @@ export class WebhooksTables1763802800400 implements MigrationInterface {
     await db.query(
       `CREATE INDEX webhook_deliveries_redelivery_idx ON webhook_deliveries USING btree (redelivery_of) WHERE (redelivery_of IS NOT NULL)`,
     );
-    await db.query(`CREATE INDEX webhook_deliveries_webhook_idx ON webhook_deliveries USING btree (webhook_id, created_at DESC, id DESC)`);
+    await db.query(
+      `CREATE INDEX webhook_deliveries_webhook_idx ON webhook_deliveries USING btree (webhook_id, created_at DESC, id DESC)`,
+    );
     await db.query(`CREATE INDEX webhooks_store_idx ON webhooks USING btree (store_id, created_at DESC, id DESC)`);
     await db.query(`
       ALTER TABLE webhook_attempts

@@ -10,7 +10,9 @@ const WHSEC = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
 describe('webhook signatures', () => {
   it('X-Service-Signature is the hex HMAC-SHA256 of the body under the secret’s UTF-8 bytes', () => {
     expect(serviceSignature(BODY, PLAIN)).toBe('a8c94eb88d1ca7f5a4bce3b5c3d3d7184613dcdd4aa2b1c592e53dab3c54391d');
-    expect(serviceSignature(Buffer.from(BODY), WHSEC)).toBe('0973e70765d8b82d610d7c1307d15db77bdfcd7b2b996f15d88f35fbfb3fd232');
+    expect(serviceSignature(Buffer.from(BODY), WHSEC)).toBe(
+      '0973e70765d8b82d610d7c1307d15db77bdfcd7b2b996f15d88f35fbfb3fd232',
+    );
   });
 
   it('webhook-signature follows Standard Webhooks, with whsec_ secrets base64-decoded', () => {

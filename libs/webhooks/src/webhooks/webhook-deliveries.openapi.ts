@@ -2,7 +2,12 @@ import { applyDecorators } from '@nestjs/common';
 import { ApiOperation, ApiParam } from '@nestjs/swagger';
 import { ApiEnvelope, ApiErrorResponse, ApiPage } from '@app/core';
 import { DeliveryView } from '../deliveries/delivery.js';
-import { RECOVER_MAX_AGE_DAYS, RECOVER_MAX_DELIVERIES, TEST_EVENT_KIND, TEST_EVENT_MESSAGE } from './webhook-api.constants.js';
+import {
+  RECOVER_MAX_AGE_DAYS,
+  RECOVER_MAX_DELIVERIES,
+  TEST_EVENT_KIND,
+  TEST_EVENT_MESSAGE,
+} from './webhook-api.constants.js';
 
 const QUEUED = 'Its first attempt is queued once the request has committed, then the usual retry schedule applies.';
 

@@ -70,7 +70,8 @@ function IsWhsecWellFormed(): PropertyDecorator {
       propertyName: String(propertyName),
       options: { message: `a secret starting with ${SECRET_PREFIX} must continue in standard base64` },
       validator: {
-        validate: (value: unknown) => typeof value !== 'string' || !value.startsWith(SECRET_PREFIX) || WHSEC_SECRET_PATTERN.test(value),
+        validate: (value: unknown) =>
+          typeof value !== 'string' || !value.startsWith(SECRET_PREFIX) || WHSEC_SECRET_PATTERN.test(value),
       },
     });
 }
@@ -123,7 +124,12 @@ export class RegisterWebhookDto {
   @UrlRules()
   url: string;
 
-  @ApiProperty({ description: EVENTS_DESCRIPTION, example: WEBHOOK_EXAMPLE.events, enum: STORE_EVENT_NAMES, isArray: true })
+  @ApiProperty({
+    description: EVENTS_DESCRIPTION,
+    example: WEBHOOK_EXAMPLE.events,
+    enum: STORE_EVENT_NAMES,
+    isArray: true,
+  })
   @EventsRules()
   events: string[];
 
@@ -209,7 +215,10 @@ export class RecoverDeliveriesDto {
     example: '2026-11-21T00:00:00Z',
   })
   @IsString()
-  @IsISO8601({ strict: true, strictSeparator: true }, { message: 'since must be an ISO 8601 timestamp such as 2026-11-21T00:00:00Z' })
+  @IsISO8601(
+    { strict: true, strictSeparator: true },
+    { message: 'since must be an ISO 8601 timestamp such as 2026-11-21T00:00:00Z' },
+  )
   @Matches(/(Z|[+-]\d{2}:?\d{2})$/i, { message: 'since must carry a time zone (Z or ±hh:mm)' })
   // ISO 8601 forms that JavaScript's Date cannot read (week dates, expanded years) are refused too.
   @Matches(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/i, {

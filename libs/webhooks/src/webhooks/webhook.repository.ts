@@ -18,7 +18,13 @@ export class WebhookRepository {
     private readonly scoped: ScopedDb,
   ) {}
 
-  async insert(storeId: string, url: string, events: string[], secretSealed: string, secretHint: string): Promise<WebhookRow> {
+  async insert(
+    storeId: string,
+    url: string,
+    events: string[],
+    secretSealed: string,
+    secretHint: string,
+  ): Promise<WebhookRow> {
     const rows = await queryRows<WebhookRow>(
       this.db.tx,
       'INSERT INTO webhooks (store_id, url, events, secret_sealed, secret_hint) VALUES ($1, $2, $3, $4, $5) RETURNING *',
@@ -32,7 +38,9 @@ export class WebhookRepository {
   }
 
   async findForUpdate(id: string): Promise<WebhookRow | null> {
-    return (await queryRows<WebhookRow>(this.db.tx, 'SELECT * FROM webhooks WHERE id = $1 FOR UPDATE', [id]))[0] ?? null;
+    return (
+      (await queryRows<WebhookRow>(this.db.tx, 'SELECT * FROM webhooks WHERE id = $1 FOR UPDATE', [id]))[0] ?? null
+    );
   }
 
   async pageOfStore(storeId: string, limit: number, after: Cursor | null): Promise<WebhookRow[]> {
@@ -55,7 +63,14 @@ export class WebhookRepository {
          disabled_reason = CASE WHEN $6 = 'active' THEN NULL WHEN $6 = 'disabled' THEN 'Disabled by the merchant' ELSE disabled_reason END,
          updated_at = now()
        WHERE id = $1 RETURNING *`,
-      [id, changes.url ?? null, changes.events ?? null, changes.secretSealed ?? null, changes.secretHint ?? null, changes.status ?? null],
+      [
+        id,
+        changes.url ?? null,
+        changes.events ?? null,
+        changes.secretSealed ?? null,
+        changes.secretHint ?? null,
+        changes.status ?? null,
+      ],
     );
     return rows[0];
   }

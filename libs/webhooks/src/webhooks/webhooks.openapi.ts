@@ -66,7 +66,10 @@ export const ApiRegisterWebhook = () =>
 /** GET /functions/v1/webhooks */
 export const ApiListWebhooks = () =>
   applyDecorators(
-    ApiOperation({ summary: "A store's webhooks, newest first", description: `Paginated with \`limit\` and \`cursor\`. ${SECRET_RULES}` }),
+    ApiOperation({
+      summary: "A store's webhooks, newest first",
+      description: `Paginated with \`limit\` and \`cursor\`. ${SECRET_RULES}`,
+    }),
     ApiPage(WebhookView),
   );
 
@@ -95,7 +98,10 @@ export const ApiUpdateWebhook = () =>
       type: UpdateWebhookDto,
       examples: {
         reEnable: { summary: 'Re-enable after the receiver is fixed', value: { status: 'active' } },
-        change: { summary: 'Move and resubscribe', value: { url: 'https://merchant.example/hooks/v2', events: ['order.paid'] } },
+        change: {
+          summary: 'Move and resubscribe',
+          value: { url: 'https://merchant.example/hooks/v2', events: ['order.paid'] },
+        },
       },
     }),
     ApiEnvelope(200, { webhook: WebhookView }),

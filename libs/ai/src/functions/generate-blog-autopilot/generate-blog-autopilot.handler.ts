@@ -16,7 +16,9 @@ export class GenerateBlogAutopilotHandler implements ICommandHandler<GenerateBlo
     const provider = this.runner.providerFor(GENERATE_BLOG_AUTOPILOT_TASK, body.language);
     return this.runner.charged(GENERATE_BLOG_AUTOPILOT, call, async (cost) => {
       const { topic, tone, length, language } = body;
-      const article = normalizeArticle(await provider.run(GENERATE_BLOG_AUTOPILOT_TASK, { topic, tone, length, language }));
+      const article = normalizeArticle(
+        await provider.run(GENERATE_BLOG_AUTOPILOT_TASK, { topic, tone, length, language }),
+      );
       return { article, ai_credits_used: cost };
     });
   }

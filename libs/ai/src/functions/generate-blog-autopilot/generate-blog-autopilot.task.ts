@@ -51,7 +51,11 @@ export const GENERATE_BLOG_AUTOPILOT_TASK: AiTask<ArticleInput, ArticleDraft> = 
     languages: LOCAL_LANGUAGES,
     // Seeded without the language, so translations of one request share their structure.
     generate: (input) =>
-      buildArticle(input, templatesFor(input.language), Seed.of('article', input.topic.trim(), input.tone.trim(), input.length)),
+      buildArticle(
+        input,
+        templatesFor(input.language),
+        Seed.of('article', input.topic.trim(), input.tone.trim(), input.length),
+      ),
   },
   openai: {
     kind: 'chat',

@@ -19,7 +19,10 @@ export class GenerateProductDto {
   })
   @IsString()
   @MaxLength(MAX_IMAGE_URL_LENGTH)
-  @IsUrl({ protocols: ['http', 'https'], require_protocol: true, require_tld: false }, { message: 'image_url must be an http(s) URL' })
+  @IsUrl(
+    { protocols: ['http', 'https'], require_protocol: true, require_tld: false },
+    { message: 'image_url must be an http(s) URL' },
+  )
   image_url!: string;
 
   @ChargedStore()

@@ -41,7 +41,8 @@ export const RESEARCH_SOCIAL_CONTEXT_TASK: AiTask<InsightsInput, InsightsDraft> 
   openai: {
     kind: 'chat',
     output: INSIGHTS_OUTPUT,
-    system: 'You are a social media analyst helping an online store plan its posts. Answer with the JSON object the schema describes.',
+    system:
+      'You are a social media analyst helping an online store plan its posts. Answer with the JSON object the schema describes.',
     user: (input) =>
       [
         'Summarise the social media context of this query for the listed platforms: trending topics, popular hashtags ' +

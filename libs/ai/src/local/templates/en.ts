@@ -116,7 +116,10 @@ export const en: LocaleTemplates = {
       friendly: [({ name }) => `Say hello to ${name}!`, ({ name }) => `We think you'll love ${name}.`],
       professional: [({ name }) => `Introducing ${name}.`, ({ name }) => `${name}: designed with care, made to last.`],
       playful: [({ name }) => `Guess who just landed? ${name}!`, ({ name }) => `Plot twist: ${name} is here.`],
-      luxurious: [({ name }) => `Discover ${name}, a quiet kind of luxury.`, ({ name }) => `${name}: refined, timeless, yours.`],
+      luxurious: [
+        ({ name }) => `Discover ${name}, a quiet kind of luxury.`,
+        ({ name }) => `${name}: refined, timeless, yours.`,
+      ],
       urgent: [({ name }) => `Don't miss ${name}.`, ({ name }) => `${name} won't stay in stock for long.`],
       calm: [({ name }) => `Slow down and meet ${name}.`, ({ name }) => `A little calm for your day: ${name}.`],
     },

@@ -116,11 +116,20 @@ export const es: LocaleTemplates = {
   social: {
     hooks: {
       friendly: [({ name }) => `¡Te presentamos ${name}!`, ({ name }) => `Creemos que ${name} te va a encantar.`],
-      professional: [({ name }) => `Presentamos ${name}.`, ({ name }) => `${name}: diseñado con cuidado, hecho para durar.`],
-      playful: [({ name }) => `¿Adivina quién acaba de llegar? ¡${name}!`, ({ name }) => `Giro de guion: ${name} ya está aquí.`],
+      professional: [
+        ({ name }) => `Presentamos ${name}.`,
+        ({ name }) => `${name}: diseñado con cuidado, hecho para durar.`,
+      ],
+      playful: [
+        ({ name }) => `¿Adivina quién acaba de llegar? ¡${name}!`,
+        ({ name }) => `Giro de guion: ${name} ya está aquí.`,
+      ],
       luxurious: [({ name }) => `Descubre ${name}, un lujo discreto.`, ({ name }) => `${name}: refinado y atemporal.`],
       urgent: [({ name }) => `No te pierdas ${name}.`, ({ name }) => `${name} no durará mucho en stock.`],
-      calm: [({ name }) => `Tómate un momento para descubrir ${name}.`, ({ name }) => `Un poco de calma para tu día: ${name}.`],
+      calm: [
+        ({ name }) => `Tómate un momento para descubrir ${name}.`,
+        ({ name }) => `Un poco de calma para tu día: ${name}.`,
+      ],
     },
     categoryLine: (category) => `Forma parte de nuestra colección «${category}».`,
     priceLine: (price) => `Ya disponible por ${price}.`,

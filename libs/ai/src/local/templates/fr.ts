@@ -120,11 +120,20 @@ export const fr: LocaleTemplates = {
   social: {
     hooks: {
       friendly: [({ name }) => `Dites bonjour à ${name} !`, ({ name }) => `On pense que ${name} va vous plaire.`],
-      professional: [({ name }) => `Nous vous présentons ${name}.`, ({ name }) => `${name} : conçu avec soin, fait pour durer.`],
+      professional: [
+        ({ name }) => `Nous vous présentons ${name}.`,
+        ({ name }) => `${name} : conçu avec soin, fait pour durer.`,
+      ],
       playful: [({ name }) => `Devinez qui vient d'arriver ? ${name} !`, ({ name }) => `Surprise : ${name} est là.`],
-      luxurious: [({ name }) => `Découvrez ${name}, un luxe discret.`, ({ name }) => `${name} : raffinement et intemporalité.`],
+      luxurious: [
+        ({ name }) => `Découvrez ${name}, un luxe discret.`,
+        ({ name }) => `${name} : raffinement et intemporalité.`,
+      ],
       urgent: [({ name }) => `Ne manquez pas ${name}.`, ({ name }) => `${name} ne restera pas longtemps en stock.`],
-      calm: [({ name }) => `Prenez le temps de découvrir ${name}.`, ({ name }) => `Un peu de douceur dans votre journée : ${name}.`],
+      calm: [
+        ({ name }) => `Prenez le temps de découvrir ${name}.`,
+        ({ name }) => `Un peu de douceur dans votre journée : ${name}.`,
+      ],
     },
     categoryLine: (category) => `À retrouver dans notre collection « ${category} ».`,
     priceLine: (price) => `Disponible dès maintenant à ${price}.`,

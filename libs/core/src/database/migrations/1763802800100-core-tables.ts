@@ -81,13 +81,17 @@ export class CoreTables1763802800100 implements MigrationInterface {
     await db.query(
       `CREATE INDEX outbox_events_dispatched_idx ON outbox_events USING btree (dispatched_at) WHERE (dispatched_at IS NOT NULL)`,
     );
-    await db.query(`CREATE INDEX outbox_events_pending_idx ON outbox_events USING btree (created_at) WHERE (dispatched_at IS NULL)`);
+    await db.query(
+      `CREATE INDEX outbox_events_pending_idx ON outbox_events USING btree (created_at) WHERE (dispatched_at IS NULL)`,
+    );
     await db.query(`CREATE INDEX outbox_events_store_idx ON outbox_events USING btree (store_id, created_at, id)`);
     await db.query(`CREATE INDEX outbox_owed_acks_due_idx ON outbox_owed_acks USING btree (due_at)`);
   }
 
   async down(db: QueryRunner): Promise<void> {
-    await db.query(`DROP TABLE storefront_private.installation, outbox_owed_acks, outbox_events, idempotency_keys CASCADE`);
+    await db.query(
+      `DROP TABLE storefront_private.installation, outbox_owed_acks, outbox_events, idempotency_keys CASCADE`,
+    );
     await db.query(`DROP SCHEMA storefront_private CASCADE`);
   }
 }

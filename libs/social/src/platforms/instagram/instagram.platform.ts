@@ -118,11 +118,20 @@ export class InstagramPlatform implements SocialPlatform {
     const caption = textWithLink(content) || undefined;
     const containerId = await this.containers.create(
       `/${user}/media`,
-      medium.type === 'image' ? { image_url: medium.url, caption } : { media_type: 'REELS', video_url: medium.url, caption },
+      medium.type === 'image'
+        ? { image_url: medium.url, caption }
+        : { media_type: 'REELS', video_url: medium.url, caption },
       account,
     );
     await this.containers.waitUntilReady(containerId, account);
     const id = await this.containers.publish(`/${user}/media_publish`, containerId, account);
-    return { id, url: await this.containers.permalink(id, account, `https://www.instagram.com/${encodeURIComponent(account.username)}/`) };
+    return {
+      id,
+      url: await this.containers.permalink(
+        id,
+        account,
+        `https://www.instagram.com/${encodeURIComponent(account.username)}/`,
+      ),
+    };
   }
 }

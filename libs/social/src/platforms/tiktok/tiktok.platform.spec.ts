@@ -14,7 +14,12 @@ import { TikTokPlatform } from './tiktok.platform.js';
 
 const video = { type: 'video' as const, url: 'https://cdn.example.com/clip.mp4' };
 const image = { type: 'image' as const, url: 'https://cdn.example.com/a.jpg' };
-const post = (text: string, extra: Partial<PostContent> = {}): PostContent => ({ text, media: [video], link: null, ...extra });
+const post = (text: string, extra: Partial<PostContent> = {}): PostContent => ({
+  text,
+  media: [video],
+  link: null,
+  ...extra,
+});
 
 describe('TikTokPlatform (against the fake TikTok API)', () => {
   let fake: FakePlatformServer;
@@ -48,7 +53,9 @@ describe('TikTokPlatform (against the fake TikTok API)', () => {
 
   it('code exchange sends the verifier of the challenge; profile from user/info, username from creator_info', async () => {
     const { verifier, challenge } = pkce();
-    const { code } = await fake.consent(tiktok.authorizeUrl({ state: 's', redirectUri: REDIRECT, codeChallenge: challenge }));
+    const { code } = await fake.consent(
+      tiktok.authorizeUrl({ state: 's', redirectUri: REDIRECT, codeChallenge: challenge }),
+    );
     const profile = await tiktok.exchangeCode({ code, redirectUri: REDIRECT, codeVerifier: verifier });
     expect(profile).toMatchObject({
       accountId: FAKE_ACCOUNTS.tiktok.openId,
@@ -79,7 +86,12 @@ describe('TikTokPlatform (against the fake TikTok API)', () => {
 
   it('a video: creator_info, video/init pulling from the URL, status until PUBLISH_COMPLETE; the post id and URL', async () => {
     const published = await tiktok.publish(account, post('Our mug', { link: 'https://shop.example.com' }));
-    expect(fake.requestsTo('tiktok').map((request) => request.operation)).toEqual(['creator-info', 'publish', 'status', 'status']);
+    expect(fake.requestsTo('tiktok').map((request) => request.operation)).toEqual([
+      'creator-info',
+      'publish',
+      'status',
+      'status',
+    ]);
     const [init] = fake.requestsTo('tiktok', 'publish');
     expect(init.path).toBe('/tiktok/api/v2/post/publish/video/init/');
     expect(init.headers.authorization).toBe(`Bearer ${account.accessToken}`);
@@ -118,7 +130,10 @@ describe('TikTokPlatform (against the fake TikTok API)', () => {
       status: 200,
       body: { data: { status: 'FAILED', fail_reason: 'file_format_check_failed' }, error: { code: 'ok' } },
     });
-    expect(await failure(tiktok.publish(account, post('bad')))).toMatchObject({ kind: 'rejected', code: 'tiktok_publish_failed' });
+    expect(await failure(tiktok.publish(account, post('bad')))).toMatchObject({
+      kind: 'rejected',
+      code: 'tiktok_publish_failed',
+    });
   });
 
   it('errors inside HTTP 200 are classified; access_token_invalid → auth_expired; refresh rotates and works', async () => {
@@ -137,7 +152,10 @@ describe('TikTokPlatform (against the fake TikTok API)', () => {
     expect((await failure(tiktok.publish(own, post('a')))).kind).toBe('auth_expired');
     const tokens = await tiktok.refresh(own);
     expect(tokens.refreshToken).not.toBe(own.refreshToken);
-    expect(fake.requestsTo('tiktok', 'token').at(-1)!.body).toMatchObject({ grant_type: 'refresh_token', refresh_token: own.refreshToken });
+    expect(fake.requestsTo('tiktok', 'token').at(-1)!.body).toMatchObject({
+      grant_type: 'refresh_token',
+      refresh_token: own.refreshToken,
+    });
     await tiktok.publish({ ...own, ...tokens }, post('again'));
     expect(fake.posts).toHaveLength(1);
     expect((await failure(tiktok.refresh(own))).kind).toBe('reauthorize');
@@ -146,7 +164,10 @@ describe('TikTokPlatform (against the fake TikTok API)', () => {
 
   it('rate_limit_exceeded (429) → rate_limited; internal_error (500) → transient; slow init → unknown_outcome', async () => {
     fake.enqueue('tiktok', 'publish', { kind: 'status', status: 429, headers: { 'retry-after': '3' } });
-    expect(await failure(tiktok.publish(account, post('a')))).toMatchObject({ kind: 'rate_limited', retryAfterMs: 3000 });
+    expect(await failure(tiktok.publish(account, post('a')))).toMatchObject({
+      kind: 'rate_limited',
+      retryAfterMs: 3000,
+    });
     fake.enqueue('tiktok', 'publish', { kind: 'status', status: 500 });
     expect((await failure(tiktok.publish(account, post('a')))).kind).toBe('transient');
     fake.enqueue('tiktok', 'publish', { kind: 'delay', ms: 1500, then: { kind: 'default' } });

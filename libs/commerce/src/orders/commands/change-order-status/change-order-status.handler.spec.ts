@@ -11,7 +11,8 @@ const route = OrdersController.prototype.changeStatus;
 
 /** The facts the caller lookup gives for an order: its store, and the user its customer belongs to. */
 const onOrder = (orderId: string) => ({ params: { order_id: orderId } });
-const staffFacts = (permissions: string[]) => callerFacts({ userId: 'staff-user', permissions, recordOwner: 'grace-user' });
+const staffFacts = (permissions: string[]) =>
+  callerFacts({ userId: 'staff-user', permissions, recordOwner: 'grace-user' });
 const graceFacts = callerFacts({
   userId: 'grace-user',
   role: 'customer',
@@ -43,7 +44,13 @@ describe('ChangeOrderStatusHandler: who may move an order, and where to', () => 
     const order = orderOf('pending');
     expect(judgeStoreAccess(route, staffFacts(['catalog', 'customers']), onOrder(order.id)).outcome).toBe('FORBIDDEN');
     expect(judgeStoreAccess(route, staffFacts(['orders']), onOrder(order.id)).outcome).toBe('allowed');
-    const alan = callerFacts({ userId: 'alan-user', role: 'customer', relation: 'customer', permissions: null, recordOwner: 'grace-user' });
+    const alan = callerFacts({
+      userId: 'alan-user',
+      role: 'customer',
+      relation: 'customer',
+      permissions: null,
+      recordOwner: 'grace-user',
+    });
     expect(judgeStoreAccess(route, alan, onOrder(order.id)).outcome).toBe('NOT_FOUND');
     expect(judgeStoreAccess(route, graceFacts, onOrder(order.id)).outcome).toBe('allowed');
   });
@@ -87,7 +94,9 @@ describe('ChangeOrderStatusHandler: who may move an order, and where to', () => 
     asCustomer();
     const order = orderOf('pending');
     const error = await refusal(
-      handler.execute(new ChangeOrderStatusCommand(order.id, grantedAccess(route, graceFacts, onOrder(order.id)), 'paid')),
+      handler.execute(
+        new ChangeOrderStatusCommand(order.id, grantedAccess(route, graceFacts, onOrder(order.id)), 'paid'),
+      ),
     );
     expect(error.code).toBe('FORBIDDEN');
     expect(error.message).toBe('Customers may only cancel their orders');
@@ -98,7 +107,9 @@ describe('ChangeOrderStatusHandler: who may move an order, and where to', () => 
     asCustomer();
     const order = orderOf('paid');
     const error = await refusal(
-      handler.execute(new ChangeOrderStatusCommand(order.id, grantedAccess(route, graceFacts, onOrder(order.id)), 'cancelled')),
+      handler.execute(
+        new ChangeOrderStatusCommand(order.id, grantedAccess(route, graceFacts, onOrder(order.id)), 'cancelled'),
+      ),
     );
     expect(error.code).toBe('FORBIDDEN');
     expect(error.message).toContain('this one is paid');
