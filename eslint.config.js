@@ -25,7 +25,9 @@ const DATABASE_HANDLES = [
     message: 'The connections stay inside libs/core/src/tenancy: query through TenantDb, SystemDb or ScopedDb.',
   },
 ];
-/** The tenancy module's private files: the connections (the service login's among them) and the adapter that picks one. */
+/**
+ * The tenancy module's private files: the connections (the service login's among them) and the adapter that picks one.
+ */
 const CONNECTIONS_PATTERN = {
   group: ['**/tenancy/connections.js', '**/tenancy/connections.module.js', '**/tenancy/scoped-transaction-adapter.js'],
   message: 'The connections stay inside libs/core/src/tenancy: query through TenantDb, SystemDb or ScopedDb.',
@@ -41,7 +43,10 @@ const SYSTEM_DB_PATTERN = {
   importNames: ['SystemDb'],
   message: SYSTEM_DB.message,
 };
-/** The files that may query as the system (beside libs/core/src/tenancy), each a worker, a sweep, the boot or a repository's worker-only methods. */
+/**
+ * The files that may query as the system (beside libs/core/src/tenancy), each a worker, a sweep, the boot or a
+ * repository's worker-only methods.
+ */
 const SYSTEM_DB_USERS = [
   'libs/auth/src/sessions/session.repository.ts',
   'libs/auth/src/users/admin-bootstrap.service.ts',

@@ -11,15 +11,16 @@
  * BENCH_WEBHOOK_RATE (changes/s, 200), BENCH_WEBHOOK_SECONDS (30, changes committed in SQL),
  * BENCH_WEBHOOK_API_SECONDS (30, changes through the API), BENCH_WEBHOOK_KNEE_RATES (the knee search's
  * rates in SQL, 200,400,600,800,1000,1200; 0 skips it), BENCH_WEBHOOK_KNEE_SECONDS (5 per rate),
- * BENCH_WEBHOOK_ENDPOINT_CONCURRENCY (the pipeline worker's WEBHOOK_ENDPOINT_CONCURRENCY, 8), BENCH_PROFILE (1; 0 skips the
- * profile pass), BENCH_PROFILE_WORKER (1 profiles the worker during the webhook pipeline: slower, for
- * diagnosis), BENCH_LOG_LEVEL (the API's LOG_LEVEL, info; the worker stays at info or lower), BENCH_KEEP_DB (keep the database),
- * BENCH_FAIRNESS_BACKLOG (1000 events queued for the receiver that hangs), BENCH_FAIRNESS_RATE (50, the other
- * store's events/s), BENCH_FAIRNESS_SECONDS (30, as long as the receiver hangs),
- * BENCH_SCENARIOS (comma-separated, all by default: api, profile, webhooks, fairness, credits, growth — to run only some;
- * results of the others are left out of latest.json), BENCH_COMPARE_MAIN (the built main.js of another checkout, e.g.
- * main's: the API scenario then measures that build too in every round, for a before/after of a change), BENCH_GROWTH_SIZES (orders per step of the growth
- * scenario, 1000,100000,1000000), BENCH_GROWTH_REQUESTS (sequential requests per route and size, 200).
+ * BENCH_WEBHOOK_ENDPOINT_CONCURRENCY (the pipeline worker's WEBHOOK_ENDPOINT_CONCURRENCY, 8), BENCH_PROFILE (1; 0 skips
+ * the profile pass), BENCH_PROFILE_WORKER (1 profiles the worker during the webhook pipeline: slower, for
+ * diagnosis), BENCH_LOG_LEVEL (the API's LOG_LEVEL, info; the worker stays at info or lower), BENCH_KEEP_DB (keep the
+ * database), BENCH_FAIRNESS_BACKLOG (1000 events queued for the receiver that hangs), BENCH_FAIRNESS_RATE (50, the
+ * other store's events/s), BENCH_FAIRNESS_SECONDS (30, as long as the receiver hangs),
+ * BENCH_SCENARIOS (comma-separated, all by default: api, profile, webhooks, fairness, credits, growth — to run only
+ * some; results of the others are left out of latest.json), BENCH_COMPARE_MAIN (the built main.js of another checkout,
+ * e.g. main's: the API scenario then measures that build too in every round, for a before/after of a change),
+ * BENCH_GROWTH_SIZES (orders per step of the growth scenario, 1000,100000,1000000), BENCH_GROWTH_REQUESTS (sequential
+ * requests per route and size, 200).
  */
 import fs from 'node:fs';
 import os from 'node:os';

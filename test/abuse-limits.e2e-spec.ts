@@ -107,7 +107,8 @@ describe('abuse limits', () => {
     const statuses: number[] = [];
     for (let attempt = 0; attempt < 6; attempt++)
       statuses.push((await signIn(email, freshAddress(), 'wrong password!')).status);
-    // Each known address may try 3 times (SIGNIN_LIMIT_PER_EMAIL), but together only 6 (SIGNIN_KNOWN_FAILURES_PER_HOUR).
+    // Each known address may try 3 times (SIGNIN_LIMIT_PER_EMAIL), but together only 6
+    // (SIGNIN_KNOWN_FAILURES_PER_HOUR).
     for (let round = 0; round < 3; round++) {
       for (const address of known) statuses.push((await signIn(email, address, 'wrong password!')).status);
     }

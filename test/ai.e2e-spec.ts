@@ -845,7 +845,10 @@ describe('AI functions (local provider) and credits', () => {
 
   describe('the hourly maximum on the charging path', () => {
     const AUTOPILOT = 'generate-blog-autopilot';
-    /** Autopilot charges written into the store's ledger `minutesAgo` each (with their refunds when `refunded`): a past hour arranged in SQL. */
+    /**
+     * Autopilot charges written into the store's ledger `minutesAgo` each (with their refunds when `refunded`): a past
+     * hour arranged in SQL.
+     */
     const pastCharges = (storeId: string, minutesAgo: number[], refunded = false) =>
       db.query(
         `WITH charges AS (

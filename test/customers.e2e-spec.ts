@@ -35,7 +35,10 @@ describe('customers', () => {
   let storeA: string;
   let storeB: string;
   const sessions: Record<Who, Session> = {} as never;
-  /** The customer record of `customer` (signed up in store A), of `otherCustomer`, and of `otherStoreCustomer` (store B). */
+  /**
+   * The customer record of `customer` (signed up in store A), of `otherCustomer`, and of `otherStoreCustomer` (store
+   * B).
+   */
   let ownRecord: string;
   let otherRecord: string;
   let storeBRecord: string;

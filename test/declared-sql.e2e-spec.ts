@@ -66,7 +66,10 @@ describe('the declared database state (libs/*/src/sql/)', () => {
   let api: TestApp;
   let admin: pg.Client;
 
-  /** What the start-up's sql/ step decides, one object a line: functions, triggers, policies, row-level security and grants. */
+  /**
+   * What the start-up's sql/ step decides, one object a line: functions, triggers, policies, row-level security and
+   * grants.
+   */
   const snapshot = async (): Promise<string[]> =>
     (
       await admin.query<{ line: string }>(
@@ -92,7 +95,10 @@ describe('the declared database state (libs/*/src/sql/)', () => {
       )
     ).rows.map((row) => row.line);
 
-  /** Applies the sql/ files of `libs` as the start-up does: the owner role, CREATE on the schema lent to the system role. */
+  /**
+   * Applies the sql/ files of `libs` as the start-up does: the owner role, CREATE on the schema lent to the system
+   * role.
+   */
   const apply = async (libs: readonly Pick<LibDatabase, 'name' | 'sql'>[], force: boolean): Promise<boolean> => {
     const dataSource = new DataSource(migrationDataSourceOptions(database.url, []));
     await dataSource.initialize();

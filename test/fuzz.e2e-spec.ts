@@ -265,7 +265,8 @@ describe('input fuzzing (every POST, PATCH and PUT of /docs-json, and its reads 
         junkString,
       ),
       type: fc.oneof(fc.constantFrom('order.paid', 'webhook.test', 'order.*', ''), junkString),
-      // Any text a URL of a few kilobytes can carry (past about 16 KiB Node's HTTP parser answers 431 before the app is asked).
+      // Any text a URL of a few kilobytes can carry (past about 16 KiB Node's HTTP parser answers 431 before the app is
+      // asked).
       redirect_to: fc.oneof(
         fc.constantFrom(
           'http://localhost:5173/welcome',
@@ -277,7 +278,8 @@ describe('input fuzzing (every POST, PATCH and PUT of /docs-json, and its reads 
         fc.string({ unit: 'binary', maxLength: 2000 }),
       ),
     };
-    // Past about 16 KiB of URL Node's HTTP parser answers 431 before the app is asked: values are cut to 400 characters (an é takes 6 in the URL, and a route has up to 5 parameters).
+    // Past about 16 KiB of URL Node's HTTP parser answers 431 before the app is asked: values are cut to 400 characters
+    // (an é takes 6 in the URL, and a route has up to 5 parameters).
     const bounded = (value: fc.Arbitrary<string>) => value.map((text) => text.slice(0, 400));
     const fields = Object.fromEntries(op.query.map((name) => [name, bounded(values[name] ?? junkString)]));
     return fc.record(fields, { requiredKeys: [] }).map((query) => {
@@ -440,7 +442,9 @@ describe('input fuzzing (every POST, PATCH and PUT of /docs-json, and its reads 
     await api?.close();
   });
 
-  /** The document's operations of these methods; reads and deletes only under /functions/v1 and only with parameters. */
+  /**
+   * The document's operations of these methods; reads and deletes only under /functions/v1 and only with parameters.
+   */
   const operations = (methodsWanted = ['post', 'patch', 'put']): Operation[] => {
     const found: Operation[] = [];
     for (const [path, methods] of Object.entries(doc.paths)) {

@@ -309,7 +309,10 @@ describe('the guards alone (row-level security out of the way)', () => {
     expect(await mismatches(tokens[who], ids.b, () => 404)).toEqual([]);
   });
 
-  /** What a store key gets on any route, before the store guard: 403 where keys are refused (the owner's routes, the refused ones). */
+  /**
+   * What a store key gets on any route, before the store guard: 403 where keys are refused (the owner's routes, the
+   * refused ones).
+   */
   const refusesKeys = (rule: Route) => rule.need === 'manage' || rule.storeKeys === false;
 
   it("a store key of store A (every permission): 403 where keys are refused, else 404 on every route on store B's rows", async () => {

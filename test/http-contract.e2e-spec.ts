@@ -314,7 +314,8 @@ describe('HTTP contract', () => {
         } else if (key !== 'example' && key !== 'examples') visit(value);
       }
     };
-    // A schema a generated client can type: a type or a $ref (to a schema that exists), all the way down its properties.
+    // A schema a generated client can type: a type or a $ref (to a schema that exists), all the way down its
+    // properties.
     const untyped = (schema: any, at: string): string[] => {
       if (!schema || typeof schema !== 'object') return [`${at}: no schema`];
       if (schema.$ref) return schemas[refName(schema.$ref)] ? [] : [`${at}: ${schema.$ref} does not exist`];
@@ -425,7 +426,8 @@ describe('HTTP contract', () => {
     ])
       expect(schemesOf(route), route).toEqual(['apikey', 'bearer']);
     expect(schemesOf('put /auth/v1/user')).toEqual(['bearer']);
-    // Without credentials: health, the OAuth redirects, an e-mail's link, the cover images, the browser's social connect.
+    // Without credentials: health, the OAuth redirects, an e-mail's link, the cover images, the browser's social
+    // connect.
     const open = operations.filter((operation) => operation.schemes.length === 0).map((operation) => operation.route);
     for (const route of open)
       expect(route).toMatch(

@@ -198,7 +198,8 @@ describe('the OpenAPI document (/docs-json)', () => {
   });
 
   it('the answers of the AI, social, webhook and mailbox routes validate against the schemas the document gives them', async () => {
-    // The document as a JSON Schema (OpenAPI 3.0's `nullable` is Ajv's too); each answer is checked against its operation's schema.
+    // The document as a JSON Schema (OpenAPI 3.0's `nullable` is Ajv's too); each answer is checked against its
+    // operation's schema.
     const ajv = new Ajv({ strict: false, allErrors: true });
     formats.default(ajv);
     ajv.addSchema(doc, 'openapi');

@@ -65,7 +65,8 @@ describe('outbox relay', () => {
     // A relay publishes a row before it marks it dispatched, and no relay claims a dispatched row:
     // once the store has nothing undispatched, every publish of it has happened.
     await until(async () => (await undispatched(store.storeId)) === 0, 'the store’s events to be dispatched');
-    // And each relay has handled every notification it got (stopping awaits that): a second publish would be seen by now.
+    // And each relay has handled every notification it got (stopping awaits that): a second publish would be seen by
+    // now.
     for (const app of [api, second]) {
       await app.app.get(OutboxRelay).stop();
       await app.app.get(OutboxRelay).start();
@@ -156,7 +157,8 @@ describe('outbox relay', () => {
             publications.set(event.publication, (publications.get(event.publication) ?? 0) + 1);
         });
     }
-    // 450 rows in one transaction: 450 notifications at its commit, to each relay. Nothing sweeps meanwhile (the interval is 10 min).
+    // 450 rows in one transaction: 450 notifications at its commit, to each relay. Nothing sweeps meanwhile (the
+    // interval is 10 min).
     await api.app.get<DataSource>(SYSTEM_DATA_SOURCE).query(
       `INSERT INTO outbox_events (store_id, event, data)
        SELECT $1, 'customer.created', jsonb_build_object('batch', $2::text, 'n', n) FROM generate_series(1, 450) AS n`,

@@ -29,7 +29,10 @@ const sources = (policy: Policy, directive: string) => policy.get(directive) ?? 
 
 const sha256 = (text: string) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
 
-/** Every inline style (blocks and attributes) and inline script of a page must be allowed by hash; there must be no inline script. */
+/**
+ * Every inline style (blocks and attributes) and inline script of a page must be allowed by hash; there must be no
+ * inline script.
+ */
 function expectInlineContentAllowed(html: string, policy: Policy): void {
   expect(html).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/i);
   const styleSrc = sources(policy, 'style-src');

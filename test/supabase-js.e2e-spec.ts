@@ -24,7 +24,8 @@ describe('@supabase/supabase-js against the app', () => {
   const client = (): SupabaseClient =>
     createClient(api.url, PUBLIC_KEY, {
       auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
-      // ws's overloaded constructor type does not match realtime-js's; the class itself works (Node 20 has no WebSocket).
+      // ws's overloaded constructor type does not match realtime-js's; the class itself works (Node 20 has no
+      // WebSocket).
       realtime: { transport: ws as unknown as WebSocketLikeConstructor },
     });
 

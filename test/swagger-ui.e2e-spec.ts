@@ -84,7 +84,8 @@ describe.skipIf(!browserBinary.path)(
     /** The operation's block; Swagger UI's id is `operations-<tag>-<operationId>`. */
     async function operation(tag: string, operationId: string): Promise<Locator> {
       const block = page.locator(`#operations-${tag}-${operationId}`);
-      // With a large document Swagger UI renders only the operations near the viewport: scroll down until this one is there.
+      // With a large document Swagger UI renders only the operations near the viewport: scroll down until this one is
+      // there.
       for (let i = 0; i < 60 && (await block.count()) === 0; i++) {
         await page.mouse.wheel(0, 800);
         await block.waitFor({ state: 'attached', timeout: 100 }).catch(() => undefined);

@@ -165,7 +165,8 @@ describe('webhook deliveries', () => {
       [productId],
     );
     expect(await api.app.get(OutboxRelay).sweep()).toBeGreaterThanOrEqual(1);
-    // Once the subscribers' work for what the sweep published has ended, whatever the republished row was to cause is written.
+    // Once the subscribers' work for what the sweep published has ended, whatever the republished row was to cause is
+    // written.
     await api.app.get(StoreEventSubscribers).settled();
     await settled(owner.storeId);
     expect(receiver.to('/ok/once')).toHaveLength(1);

@@ -88,8 +88,8 @@ describe('webhooks API', () => {
   };
   /**
    * The deliveries of `webhookId` whose first attempt waits in the delivery queue (Bull, in Redis),
-   * sorted; each job as a request enqueues it once its transaction has committed, due at once. The apps here are `api` processes with
-   * a queue of their own: nothing takes the jobs away.
+   * sorted; each job as a request enqueues it once its transaction has committed, due at once. The apps here are `api`
+   * processes with a queue of their own: nothing takes the jobs away.
    */
   const queuedFirstAttempts = async (webhookId: string): Promise<string[]> => {
     const queue = api.app.get(DeliveryQueue).queue;

@@ -59,7 +59,10 @@ export interface GrowthStep {
   disk_mib: Record<string, number>;
   seed_s: number;
   latency: Record<GrowthQuery, Latency>;
-  /** Per route, the median time its statements took in the database (EXPLAIN ANALYZE), in ms: the cost the data size adds, with less of the HTTP path's noise. */
+  /**
+   * Per route, the median time its statements took in the database (EXPLAIN ANALYZE), in ms: the cost the data size
+   * adds, with less of the HTTP path's noise.
+   */
   database_ms: Record<GrowthQuery, number>;
   /** The machine's 1-minute load average after the measurements: other work on the cores shows here. */
   load_avg: number;
@@ -69,7 +72,10 @@ export interface GrowthResults {
   steps: GrowthStep[];
   /** p50 at the largest size over p50 at the smallest, per route; the target is at most 2. */
   p50_ratio: Record<GrowthQuery, number>;
-  /** Orders total their items, items carry their product's name and price, numbers are unique: what the triggers would have made. */
+  /**
+   * Orders total their items, items carry their product's name and price, numbers are unique: what the triggers would
+   * have made.
+   */
   consistent: boolean;
   /** EXPLAIN (ANALYZE, BUFFERS) at the largest size, statement by statement, per route (the last of 5 runs). */
   plans: Record<GrowthQuery, string[]>;

@@ -31,7 +31,10 @@ export interface WebhookResults {
   source: ChangeSource;
   rate: number;
   durationSec: number;
-  /** Changes committed, and per second from the first commit to the last (below `rate` when the source could not keep up). */
+  /**
+   * Changes committed, and per second from the first commit to the last (below `rate` when the source could not keep
+   * up).
+   */
   changes: number;
   committedRate: number;
   /** Changes refused or failed (they fire no event). */
@@ -65,7 +68,9 @@ export function percentiles(values: number[]): Percentiles {
   return { p50: round(at(0.5)), p95: round(at(0.95)), p99: round(at(0.99)), max: round(sorted.at(-1) ?? NaN) };
 }
 
-/** The app's status change as one statement: the order moves, and `order.updated` + `order.paid` are written with it. */
+/**
+ * The app's status change as one statement: the order moves, and `order.updated` + `order.paid` are written with it.
+ */
 const SQL_CHANGE = `
   WITH moved AS (
     UPDATE orders SET status = 'paid', updated_at = now() WHERE id = $1 RETURNING *

@@ -49,7 +49,10 @@ export type FakeOperation =
   | 'status'
   /** YouTube resumable session (POST that answers Location). */
   | 'upload-session'
-  /** The call that creates the post: X tweets, Facebook feed/photos, Instagram media_publish, Threads threads_publish, TikTok init, YouTube PUT. */
+  /**
+   * The call that creates the post: X tweets, Facebook feed/photos, Instagram media_publish, Threads threads_publish,
+   * TikTok init, YouTube PUT.
+   */
   | 'publish'
   /** Instagram / Threads permalink of a published post. */
   | 'permalink';

@@ -22,7 +22,9 @@ export interface ReceivedMail {
  */
 export class FakeSmtpServer {
   readonly received: ReceivedMail[] = [];
-  /** Recipients refused with 451 while `tempfail`, and connections turned away while stopped do not reach here at all. */
+  /**
+   * Recipients refused with 451 while `tempfail`, and connections turned away while stopped do not reach here at all.
+   */
   refusals = 0;
   tempfail = false;
   port = 0;

@@ -14,7 +14,10 @@ const ACK_TIMEOUT_MS = 2000;
  * A new worker publishes the unacknowledged events again once their deadline passes: each arrives at
  * the receiver exactly once, and each is acknowledged once.
  */
-/** How many of the events $1 the webhook dispatch still owes an acknowledgement (they are in an owed publication of its). */
+/**
+ * How many of the events $1 the webhook dispatch still owes an acknowledgement (they are in an owed publication of
+ * its).
+ */
 const OWED = `SELECT count(*)::int FROM outbox_owed_acks o, unnest(o.event_ids) AS owed(id)
                WHERE o.subscriber = 'webhooks' AND owed.id = ANY ($1::uuid[])`;
 
@@ -102,7 +105,9 @@ describe('fault: worker killed between publishing events and acknowledging them'
     return rows.map((row) => row.id);
   }
 
-  /** Waits until every event was acknowledged by the dispatch and its delivery succeeded; answers arrivals per event id. */
+  /**
+   * Waits until every event was acknowledged by the dispatch and its delivery succeeded; answers arrivals per event id.
+   */
   async function settled(ids: string[]): Promise<Map<string, number>> {
     await stack.eventually(
       'every event delivered and acknowledged',
@@ -137,7 +142,8 @@ describe('fault: worker killed between publishing events and acknowledging them'
       ids = await customerEvents(20, 'killed');
       published = await publishedNotAcknowledged(ids);
       await stack.killWorker();
-      // The dead worker's sessions go with it (a statement waiting on the lock would otherwise run once it is released).
+      // The dead worker's sessions go with it (a statement waiting on the lock would otherwise run once it is
+      // released).
       await stack.services.db.query(
         `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
           WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%acked_publication%'`,
@@ -175,7 +181,8 @@ describe('fault: worker killed between publishing events and acknowledging them'
     } finally {
       await lock.release();
     }
-    // The orphaned session's statement commits the deliveries and the acknowledgement, with no worker left to enqueue them.
+    // The orphaned session's statement commits the deliveries and the acknowledgement, with no worker left to enqueue
+    // them.
     await stack.eventually(
       'the orphaned statements committed',
       async () =>

@@ -66,7 +66,10 @@ describe('migrations CLI (TypeORM with the app’s DataSource)', () => {
   const executed = async () =>
     (await services.db.query<{ name: string }>('SELECT name FROM migrations ORDER BY id')).rows.map((row) => row.name);
 
-  /** Every table, index, view, sequence and function of the schema, with its owner, every policy with what it says, and every trigger. */
+  /**
+   * Every table, index, view, sequence and function of the schema, with its owner, every policy with what it says, and
+   * every trigger.
+   */
   const schema = async () =>
     (
       await services.db.query<{ object: string }>(

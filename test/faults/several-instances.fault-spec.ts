@@ -29,7 +29,8 @@ describe('fault: two API and two worker processes', () => {
         ...fake.env(),
         RATE_LIMIT_PER_MINUTE: String(RATE_LIMIT),
         AI_HOURLY_LIMITS: `research-social-context:${RESEARCH_PER_HOUR}`,
-        // A lost delivery is claimed again after this long still pending: longer than a loaded machine needs to deliver it.
+        // A lost delivery is claimed again after this long still pending: longer than a loaded machine needs to deliver
+        // it.
         LOST_JOB_AFTER_MS: '5000',
       },
       { apis: 2, workers: 2 },
@@ -67,7 +68,8 @@ describe('fault: two API and two worker processes', () => {
   const logSizes = () => new Map(stack.startedWorkers.map((worker) => [worker, fs.statSync(worker.logFile).size]));
 
   it('limits requests per minute to one budget across both APIs', async () => {
-    // The budget is per route and user: a fresh user's on one route, spent by pairs of requests, one to each API at once.
+    // The budget is per route and user: a fresh user's on one route, spent by pairs of requests, one to each API at
+    // once.
     const { token } = await stack.merchant();
     const statuses: number[][] = [[], []];
     for (let pair = 0; pair < RATE_LIMIT; pair += 1) {

@@ -46,7 +46,10 @@ describe('tracing with OpenTelemetry (OTLP/HTTP)', () => {
     await receiver?.close();
   });
 
-  /** The server span of the request with this X-Request-Id (its request span names the id; the server span is its parent). */
+  /**
+   * The server span of the request with this X-Request-Id (its request span names the id; the server span is its
+   * parent).
+   */
   const serverSpanOf = (requestId: string) =>
     stack.eventually(
       `the server span of request ${requestId}`,

@@ -13,7 +13,9 @@ import { beforeAll, expect, it } from 'vitest';
 import { createStorefrontClient, type Schemas, type StorefrontClient } from '../../sdk/index.js';
 import { until } from '../support/wait.js';
 
-/** What the e2e spec provides: the app's address, and the fakes standing in for the browser and the outside services. */
+/**
+ * What the e2e spec provides: the app's address, and the fakes standing in for the browser and the outside services.
+ */
 export interface FlowWorld {
   baseUrl: string;
   /** PUBLIC_API_KEY of the app. */
@@ -22,7 +24,10 @@ export interface FlowWorld {
   photoUrl: string;
   /** What the fake AI provider answers: the product's name and the article's title. */
   ai: { productName: string; articleTitle: string };
-  /** Opens a connect's `auth_url` as the merchant's browser and consents: the URL the service finally sends the browser to. */
+  /**
+   * Opens a connect's `auth_url` as the merchant's browser and consents: the URL the service finally sends the browser
+   * to.
+   */
   browse(authUrl: string): Promise<URL>;
   /** The texts the fake X API received as posts. */
   postsOnX(): string[];

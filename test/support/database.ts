@@ -35,7 +35,10 @@ export function asRequest<T>(api: TestApp, accessToken: string, work: (query: Qu
   });
 }
 
-/** The login of an app without row-level security (startAppWithoutRls); roles are cluster-wide, so it is shared by every run. */
+/**
+ * The login of an app without row-level security (startAppWithoutRls); roles are cluster-wide, so it is shared by every
+ * run.
+ */
 export const BYPASS_LOGIN = 'storefront_test_bypass';
 
 /**

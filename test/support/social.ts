@@ -66,7 +66,9 @@ export function callBack(api: TestApp, url: string, cookie: string | null) {
   return api.request('GET', localPath(url), { headers: cookie ? { cookie } : {} });
 }
 
-/** Connects a sandbox account through the start URL and the consent page, as a browser would; answers the account id. */
+/**
+ * Connects a sandbox account through the start URL and the consent page, as a browser would; answers the account id.
+ */
 export async function connectSandbox(api: TestApp, token: string, storeId: string, platform: string): Promise<string> {
   const { auth_url } = await startConnect(api, token, storeId, platform);
   const { location, cookie } = await openStart(api, auth_url);

@@ -19,7 +19,9 @@ const shownDefault = (doc: SettingDoc) =>
 const OTHER_VARIABLES =
   'Only `npm run seed` reads `SEED_API_URL`; only the tests read `TEST_DATABASE_URL` and `KEEP_TEST_DB`.';
 
-/** docs/configuration.md, before formatting (the writer and the test format it with the repository's Prettier settings). */
+/**
+ * docs/configuration.md, before formatting (the writer and the test format it with the repository's Prettier settings).
+ */
 export function renderConfigurationDoc(): string {
   const sections = SETTINGS_NAMESPACES.flatMap((namespace) => [
     `### \`${namespace.namespace}\` (${namespace.lib})`,
@@ -91,7 +93,10 @@ const plain = (text: string) => text.replace(/`/g, '');
 /** A value as .env reads it back: quoted when it has spaces or a `#`. */
 const envValue = (value: string) => (/[\s#"']/.test(value) ? JSON.stringify(value) : value);
 
-/** docs/configuration.md as committed: the rendering formatted with the repository's Prettier settings (`root`: the checkout). */
+/**
+ * docs/configuration.md as committed: the rendering formatted with the repository's Prettier settings (`root`: the
+ * checkout).
+ */
 export async function formattedConfigurationDoc(root: string): Promise<string> {
   // Prettier is a development dependency: loaded only by the writer and the test, never by the server.
   const { format, resolveConfig } = await import('prettier');

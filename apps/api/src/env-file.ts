@@ -1,4 +1,7 @@
-/** The file of settings the entry points read, in the working directory. Git ignores it; .env.example lists every setting. */
+/**
+ * The file of settings the entry points read, in the working directory. Git ignores it; .env.example lists every
+ * setting.
+ */
 export const ENV_FILE = '.env';
 
 /**

@@ -4,7 +4,10 @@ import { ESLint } from 'eslint';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
-/** The client and the flows that drive it read answers as the document types them: nothing may override the types (docs/sdk.md). */
+/**
+ * The client and the flows that drive it read answers as the document types them: nothing may override the types
+ * (docs/sdk.md).
+ */
 describe('lint of the generated client and its flows', () => {
   const eslint = new ESLint({ cwd: ROOT });
   const rules = async (file: string, code: string) =>

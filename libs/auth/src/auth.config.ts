@@ -230,7 +230,9 @@ export class AuthConfig extends SettingsGroup {
     return this.AUTH_SITE_URL ?? http.ALLOWED_REDIRECT_ORIGINS[0] ?? http.baseUrl;
   }
 
-  /** `redirect_to` when it is on ALLOWED_REDIRECT_ORIGINS, else AUTH_SITE_URL (as GoTrue falls back to its site URL). */
+  /**
+   * `redirect_to` when it is on ALLOWED_REDIRECT_ORIGINS, else AUTH_SITE_URL (as GoTrue falls back to its site URL).
+   */
   redirectTarget(redirectTo: unknown, http: HttpConfig): string {
     return typeof redirectTo === 'string' && http.allowsRedirectTo(redirectTo) ? redirectTo : this.siteUrl(http);
   }

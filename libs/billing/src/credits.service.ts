@@ -117,7 +117,10 @@ export class CreditsService implements OnModuleInit {
     await this.db.tx.query(`SELECT app_open_credit_account($1)`, [storeId]);
   }
 
-  /** Balance, per-function usage of the last hour and a page of the ledger, newest first (in the request transaction, under RLS). */
+  /**
+   * Balance, per-function usage of the last hour and a page of the ledger, newest first (in the request transaction,
+   * under RLS).
+   */
   async overview(storeId: string, limit: number, cursor: string | undefined): Promise<CreditsOverview> {
     const manager = this.db.tx;
     const [account] = await queryRows<{ balance: number }>(

@@ -10,7 +10,10 @@ export const STOCK_NOTIFICATIONS: AcknowledgingSubscriber<'inventory.updated'> =
   events: ['inventory.updated'],
 };
 
-/** Maps each batch of `inventory.updated` events to one `NotifyOutOfStockCommand` (acknowledged like the webhook dispatch). */
+/**
+ * Maps each batch of `inventory.updated` events to one `NotifyOutOfStockCommand` (acknowledged like the webhook
+ * dispatch).
+ */
 @Injectable()
 export class StockNotificationsSaga implements OnModuleInit {
   constructor(private readonly subscribers: StoreEventSubscribers) {}

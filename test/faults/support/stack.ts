@@ -8,7 +8,10 @@ import { call } from '../../../bench/lib/http.js';
 import { createServices, productionEnv, type BenchServices } from '../../../bench/lib/services.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-/** The built app (`npm run test:faults` builds it first), started as `npm run start:prod` starts it: with the tracing preload. */
+/**
+ * The built app (`npm run test:faults` builds it first), started as `npm run start:prod` starts it: with the tracing
+ * preload.
+ */
 const MAIN = path.join(ROOT, 'dist/apps/api/src/main.js');
 const INSTRUMENT = path.join(ROOT, 'dist/apps/api/src/instrument.js');
 const PUBLIC_KEY = `faults_public_${randomBytes(12).toString('hex')}`;
@@ -92,7 +95,9 @@ export class FaultStack {
     return this.api.url;
   }
 
-  /** Starts a worker process (each start gets its own log file; `env` adds to the stack's); it is ready when it says so. */
+  /**
+   * Starts a worker process (each start gets its own log file; `env` adds to the stack's); it is ready when it says so.
+   */
   async startWorker(env: Record<string, string> = {}): Promise<Child> {
     this.workerStarts += 1;
     this.worker = await this.spawn('worker', `worker-${this.workerStarts}`, undefined, env);

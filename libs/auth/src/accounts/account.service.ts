@@ -120,7 +120,10 @@ export class AccountService {
     return {};
   }
 
-  /** POST /resend: a new sign-up confirmation (unconfirmed accounts) or e-mail change confirmation (pending ones); 200 either way. */
+  /**
+   * POST /resend: a new sign-up confirmation (unconfirmed accounts) or e-mail change confirmation (pending ones); 200
+   * either way.
+   */
   async resend(body: ResendBody, request: AccountRequest): Promise<Record<string, never>> {
     await this.limits.mailing(request.ip, body.email);
     await this.sessions.anonymous(() => this.accountMail.issue(body.type, body.email, request));

@@ -55,7 +55,10 @@ export class UserRepository {
     );
   }
 
-  /** Inserts the user (the admin, at boot: its address counts as confirmed); says why not when the e-mail is taken (also by a concurrent sign-up) or a customer's store is unknown. */
+  /**
+   * Inserts the user (the admin, at boot: its address counts as confirmed); says why not when the e-mail is taken (also
+   * by a concurrent sign-up) or a customer's store is unknown.
+   */
   async insert(user: NewUser): Promise<UserRow | 'email_taken' | 'unknown_store'> {
     const rows: UserRow[] | 'unknown_store' = await queryRows<UserRow>(
       this.system.tx,

@@ -38,7 +38,9 @@ export class UserAppMetadata {
   store_id?: string;
 }
 
-/** The user as `/auth/v1` answers it, in GoTrue's shape; the class documents it in the OpenAPI document (`UserView`). */
+/**
+ * The user as `/auth/v1` answers it, in GoTrue's shape; the class documents it in the OpenAPI document (`UserView`).
+ */
 export class UserView {
   @ApiProperty({ format: 'uuid', example: '0b6f3c1e-8d2a-4e57-9a36-2c1f0e7d9b44' })
   id!: string;

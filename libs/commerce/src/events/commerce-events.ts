@@ -9,7 +9,9 @@ import { PRODUCT_STATUSES, type ProductStatus } from '../products/product.js';
  * which is what makes `OutboxService.append` refuse a wrong name or payload at compile time.
  */
 
-/** `data` of product.created / product.updated / product.deleted: the product after the change (before, for a deletion). */
+/**
+ * `data` of product.created / product.updated / product.deleted: the product after the change (before, for a deletion).
+ */
 export interface ProductEventData {
   product_id: string;
   name: string;

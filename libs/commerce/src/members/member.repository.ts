@@ -9,7 +9,10 @@ const COLUMNS =
 export class MemberRepository {
   constructor(private readonly db: TenantDb) {}
 
-  /** Creates an invitation (the answered token and the e-mailed link's, stored as hashes), or answers null when the store already has a member with that e-mail. */
+  /**
+   * Creates an invitation (the answered token and the e-mailed link's, stored as hashes), or answers null when the
+   * store already has a member with that e-mail.
+   */
   async invite(
     storeId: string,
     email: string,

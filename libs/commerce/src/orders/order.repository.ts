@@ -106,8 +106,9 @@ export class OrderRepository {
   }
 
   /**
-   * The order, locked until the transaction ends (concurrent status changes wait). Row-level security lets a customer lock only an order it may still cancel
-   * (its own pending one): for its other orders this answers null, and `find` tells them apart.
+   * The order, locked until the transaction ends (concurrent status changes wait). Row-level security lets a customer
+   * lock only an order it may still cancel (its own pending one): for its other orders this answers null, and `find`
+   * tells them apart.
    */
   async findForUpdate(id: string): Promise<OrderRow | null> {
     return (await queryRows<OrderRow>(this.db.tx, 'SELECT * FROM orders WHERE id = $1 FOR UPDATE', [id]))[0] ?? null;
@@ -143,7 +144,9 @@ export class OrderRepository {
     );
   }
 
-  /** A page of the store's orders, newest first; `limit + 1` rows so the caller can tell whether another page follows. */
+  /**
+   * A page of the store's orders, newest first; `limit + 1` rows so the caller can tell whether another page follows.
+   */
   async pageOfStore(
     storeId: string,
     status: OrderStatus | undefined,

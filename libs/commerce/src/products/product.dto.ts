@@ -120,7 +120,10 @@ export class CreateProductDto {
 /** PATCH: any field of the product; stock changes go through POST /products/{id}/inventory instead. */
 export class UpdateProductDto extends PartialType(CreateProductDto) {}
 
-/** Fields a PATCH may clear with null; PartialType lets null through every field, so the others are refused in the handler. */
+/**
+ * Fields a PATCH may clear with null; PartialType lets null through every field, so the others are refused in the
+ * handler.
+ */
 export const NULLABLE_PRODUCT_FIELDS = ['description', 'compare_price', 'category'] as const;
 
 export class ListProductsQuery extends PageQueryDto {

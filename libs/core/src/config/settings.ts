@@ -23,7 +23,10 @@ export function nodeEnvOf(env: Readonly<Record<string, string | undefined>>): No
 
 /** What the reference says of a setting beside its description, and the loader's rules beside class-validator's. */
 export interface SettingOptions {
-  /** The default as the reference shows it, when it is not the property's initial value (derived, or different in production). */
+  /**
+   * The default as the reference shows it, when it is not the property's initial value (derived, or different in
+   * production).
+   */
   default?: string;
   /** A production process (NODE_ENV neither development nor test, unset included) must be given it. */
   requiredInProduction?: boolean;

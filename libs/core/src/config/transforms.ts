@@ -27,7 +27,10 @@ export const AsBoolean = () =>
 export const AsDuration = () =>
   Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? parseDuration(value) : value));
 
-/** Comma-separated numbers (`0, 60000,300000`) as a list of numbers (NaN for an unreadable one, which the validators refuse). */
+/**
+ * Comma-separated numbers (`0, 60000,300000`) as a list of numbers (NaN for an unreadable one, which the validators
+ * refuse).
+ */
 export const AsNumberList = () =>
   Transform(({ value }: { value: unknown }) =>
     typeof value === 'string' ? value.split(',').map((part) => Number(part.trim())) : value,

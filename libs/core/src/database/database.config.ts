@@ -113,7 +113,10 @@ export class DatabaseConfig extends SettingsGroup {
     return this.DATABASE_SERVICE_URL ?? derivedLoginUrl(this.ownerDatabaseUrl, SERVICE_LOGIN);
   }
 
-  /** Whether the start-up accepts a request login with BYPASSRLS: UNSAFE_REQUEST_ROLE_MAY_BYPASS_RLS, and only under NODE_ENV=test. */
+  /**
+   * Whether the start-up accepts a request login with BYPASSRLS: UNSAFE_REQUEST_ROLE_MAY_BYPASS_RLS, and only under
+   * NODE_ENV=test.
+   */
   get requestLoginMayBypassRls(): boolean {
     return this.UNSAFE_REQUEST_ROLE_MAY_BYPASS_RLS === true && this.nodeEnv === 'test';
   }

@@ -96,7 +96,8 @@ async function ensureRoles(client: pg.Client, config: DatabaseConfig): Promise<v
         [login.name, group, group === REQUEST_ROLE ? SYSTEM_ROLE : REQUEST_ROLE],
       )
     ).rows;
-    // BYPASSRLS on the request login: only a test may ask for it (UNSAFE_REQUEST_ROLE_MAY_BYPASS_RLS under NODE_ENV=test).
+    // BYPASSRLS on the request login: only a test may ask for it (UNSAFE_REQUEST_ROLE_MAY_BYPASS_RLS under
+    // NODE_ENV=test).
     const bypassAllowed = label === 'request' && config.requestLoginMayBypassRls;
     if (
       role.rolsuper ||

@@ -104,7 +104,9 @@ export class ApiError extends HttpException {
     return new ApiError(HttpStatus.SERVICE_UNAVAILABLE, 'NOT_CONFIGURED', message);
   }
 
-  /** Something the request needs is down for now (the database, a shutdown): worth retrying shortly, maybe elsewhere. */
+  /**
+   * Something the request needs is down for now (the database, a shutdown): worth retrying shortly, maybe elsewhere.
+   */
   static serviceUnavailable(message: string, retryAfterSeconds: number, details?: unknown): ApiError {
     return new ApiError(HttpStatus.SERVICE_UNAVAILABLE, 'SERVICE_UNAVAILABLE', message, details, {
       'Retry-After': String(retryAfterSeconds),

@@ -223,7 +223,9 @@ export class SafeHttpClient implements OnApplicationShutdown {
     return addresses;
   }
 
-  /** Logs an address refusal with what the caller is not told (the address, the rule), then hands it back to be thrown. */
+  /**
+   * Logs an address refusal with what the caller is not told (the address, the rule), then hands it back to be thrown.
+   */
   private refused(error: UnsafeUrlError, stage: 'literal' | 'resolved' | 'connected'): UnsafeUrlError {
     this.logger.warn(
       { host: error.host, address: error.address, reason: error.reason, stage },

@@ -76,7 +76,8 @@ export const ApiErrorResponse = (
 /**
  * Documents an error answer of /functions/v1 whose `details` are not a list of fields (OUT_OF_STOCK,
  * INVALID_TRANSITION, SERVICE_UNAVAILABLE…): the envelope's schema with `details` as given, so the
- * example validates against it. `@ApiErrorDetailsResponse(409, 'Not enough stock', { type: 'object', … }, { code, message, details })`.
+ * example validates against it. `@ApiErrorDetailsResponse(409, 'Not enough stock', { type: 'object', … }, { code,
+ * message, details })`.
  */
 export const ApiErrorDetailsResponse = (
   status: number,

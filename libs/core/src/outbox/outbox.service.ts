@@ -5,8 +5,8 @@ import type { StoreEventName, StoreEventOf, StoreEventPayloads } from './store-e
 /**
  * Appends store events to the outbox in the current transaction: they exist exactly when the change
  * commits. Each names who acted (`actor`: the user or store key the transaction is bound to, read by
- * the database once per statement; the webhook envelope does not carry it). Typed by the event catalog (`StoreEventPayloads`): an event no context declares, or data
- * of another event's shape, does not compile.
+ * the database once per statement; the webhook envelope does not carry it). Typed by the event catalog
+ * (`StoreEventPayloads`): an event no context declares, or data of another event's shape, does not compile.
  */
 @Injectable()
 export class OutboxService {

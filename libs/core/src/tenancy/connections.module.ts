@@ -42,7 +42,10 @@ async function checked(
   return dataSource;
 }
 
-/** Carries the config's `requestLoginMayBypassRls` from the options factory (which has the config) to `checked` (which has not). */
+/**
+ * Carries the config's `requestLoginMayBypassRls` from the options factory (which has the config) to `checked` (which
+ * has not).
+ */
 const MAY_BYPASS_RLS = Symbol('storefront:request-login-may-bypass-rls');
 type CheckedOptions = DataSourceOptions & { [MAY_BYPASS_RLS]?: boolean };
 

@@ -66,7 +66,8 @@ describe('the service connection stays inside the tenancy module', () => {
       "import { SERVICE_CONNECTION } from '@app/core';\nexport const x = SERVICE_CONNECTION;\n",
       "import { getDataSourceToken } from '@nestjs/typeorm';\nexport const x = getDataSourceToken('service');\n",
     ];
-    // A request-path file of core, and a worker listed in SYSTEM_DB_USERS (which may use SystemDb, not the connections).
+    // A request-path file of core, and a worker listed in SYSTEM_DB_USERS (which may use SystemDb, not the
+    // connections).
     for (const file of ['libs/core/src/outbox/new.ts', 'libs/webhooks/src/deliveries/delivery.worker.ts']) {
       for (const code of planted) expect(await refused(file, code), `${file}: ${code}`).toBe(1);
     }

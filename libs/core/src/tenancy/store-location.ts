@@ -29,7 +29,9 @@ export interface StoreReference {
 export type LocatedReference =
   { ok: true; key: string; reference: StoreReference } | { ok: false; key: string; message: string };
 
-/** Reads the store (or record) id a route names from the request; a malformed or missing one is reported, not looked up. */
+/**
+ * Reads the store (or record) id a route names from the request; a malformed or missing one is reported, not looked up.
+ */
 export function locateStore(location: StoreLocation, request: FastifyRequest): LocatedReference {
   const resource =
     location.from === 'param' || location.from === 'body' || location.from === 'query' ? null : location.from;

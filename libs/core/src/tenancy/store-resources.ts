@@ -13,7 +13,9 @@ export interface StoreResources {}
 export type StoreResource = keyof StoreResources & string;
 
 export interface StoreResourceKind {
-  /** The path parameter (or body field) that carries the record's id unless the rule says otherwise, e.g. `order_id`. */
+  /**
+   * The path parameter (or body field) that carries the record's id unless the rule says otherwise, e.g. `order_id`.
+   */
   key: string;
   /** The record's name in the guard's 404 (`Order not found`). */
   name: string;

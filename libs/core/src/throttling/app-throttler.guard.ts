@@ -10,7 +10,9 @@ import { clientAddressKey } from './client-address.js';
 
 const SIGN_UP_ROUTE = `${AUTH_PREFIX}/signup`;
 
-/** Requests per minute on every route (RATE_LIMIT_PER_MINUTE), and sign-ups per client address (SIGNUP_LIMIT_PER_IP). */
+/**
+ * Requests per minute on every route (RATE_LIMIT_PER_MINUTE), and sign-ups per client address (SIGNUP_LIMIT_PER_IP).
+ */
 export function appThrottlers(config: HttpConfig): ThrottlerOptions[] {
   return [
     // Its count goes out as the RateLimit-* headers (AppThrottlerGuard).

@@ -30,9 +30,9 @@ export function runsInRequestTransaction(
 
 /**
  * One transaction per /functions/v1 request, bound to the signed-in user's session for row-level
- * security (opened and bound by the JWT strategy, adopted by the scoped adapter; see tenancy/scoped-transaction-adapter.ts and
- * request-transaction.ts). The handler's writes commit together when it returns and roll back
- * together when it throws.
+ * security (opened and bound by the JWT strategy, adopted by the scoped adapter; see
+ * tenancy/scoped-transaction-adapter.ts and request-transaction.ts). The handler's writes commit together when it
+ * returns and roll back together when it throws.
  */
 @Injectable()
 export class TenantTransactionInterceptor implements NestInterceptor {

@@ -5,7 +5,10 @@ import { mailConfig, type MailConfig } from '../mail.config.js';
 
 export interface Envelope extends RenderedMail {
   to: string;
-  /** Stable per outbox row, so a receiver can tell a message sent twice (a crash after the server took it) from two messages. */
+  /**
+   * Stable per outbox row, so a receiver can tell a message sent twice (a crash after the server took it) from two
+   * messages.
+   */
   messageId: string;
   headers?: Record<string, string>;
 }

@@ -5,7 +5,9 @@ import type { MailTemplate } from '../templates.js';
 export interface OutgoingMail {
   template: MailTemplate;
   to: string;
-  /** The store it is about: its language and name go into the message (a customer's store when only `userId` is given). */
+  /**
+   * The store it is about: its language and name go into the message (a customer's store when only `userId` is given).
+   */
   storeId?: string | null;
   userId?: string | null;
   /** What the template shows. */

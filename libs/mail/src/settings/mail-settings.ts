@@ -4,7 +4,9 @@ import { STORE_NOTICES, type StoreNotice } from '../templates.js';
 
 export type StoreMailSettings = Record<StoreNotice, boolean>;
 
-/** Which notices a store's owner gets by e-mail (all of them unless turned off), under the caller's row-level security. */
+/**
+ * Which notices a store's owner gets by e-mail (all of them unless turned off), under the caller's row-level security.
+ */
 @Injectable()
 export class MailSettings {
   constructor(private readonly db: TenantDb) {}

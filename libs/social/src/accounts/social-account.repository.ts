@@ -102,8 +102,8 @@ export class SocialAccountRepository {
   }
 
   /**
-   * Takes a state, once, whatever the outcome (see app_take_connect_state, libs/social/src/sql/accounts.sql): `taken` only
-   * for the browser that started it, before it expires, with a `completion` to finish it with; null
+   * Takes a state, once, whatever the outcome (see app_take_connect_state, libs/social/src/sql/accounts.sql): `taken`
+   * only for the browser that started it, before it expires, with a `completion` to finish it with; null
    * for an unknown or already taken state.
    */
   async takeState(

@@ -59,7 +59,10 @@ export function requireRefreshToken(account: AccountCredentials, message: string
   return account.refreshToken;
 }
 
-/** Runs a renewal of access; a refusal by the platform becomes `reauthorize` (see `asReauthorize`), other failures keep their class. */
+/**
+ * Runs a renewal of access; a refusal by the platform becomes `reauthorize` (see `asReauthorize`), other failures keep
+ * their class.
+ */
 export async function renewAccess<T>(name: string, renew: () => Promise<T>): Promise<T> {
   try {
     return await renew();

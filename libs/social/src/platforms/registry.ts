@@ -65,7 +65,9 @@ export function describeTextLimits(): string {
   return [...groups].map(([limit, names]) => `${names.join(' and ')} ${limit}`).join(', ');
 }
 
-/** Each platform's text limit and media, as the OpenAPI document describes publishing: `Instagram: 2200 characters, …`. */
+/**
+ * Each platform's text limit and media, as the OpenAPI document describes publishing: `Instagram: 2200 characters, …`.
+ */
 export function describePublishingRules(): string {
   return SOCIAL_PLATFORM_DEFINITIONS.map((platform) => {
     const unit = platform.textCount === 'weighted' ? 'weighted characters (a URL counts 23)' : 'characters';

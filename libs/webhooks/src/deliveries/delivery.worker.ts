@@ -170,7 +170,9 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy, 
     return next;
   }
 
-  /** Gives the slot back and schedules the wake of a circuit it opened; answers the parked attempts it was handed to. */
+  /**
+   * Gives the slot back and schedules the wake of a circuit it opened; answers the parked attempts it was handed to.
+   */
   private async release(webhookId: string, slot: GateAttempt, result: AttemptResult): Promise<HandedAttempt[]> {
     const { openedUntil, handed } = await this.gate.release(webhookId, slot, result);
     const grantedAt = Date.now();

@@ -144,7 +144,10 @@ export class EndpointGate {
     return granted.map((member) => toAttempt(member).deliveryId);
   }
 
-  /** Gives the slot back, with what the attempt came to (the circuit counts it), and hands free slots to parked attempts. */
+  /**
+   * Gives the slot back, with what the attempt came to (the circuit counts it), and hands free slots to parked
+   * attempts.
+   */
   async release(webhookId: string, attempt: GateAttempt, result: AttemptResult): Promise<ReleaseResult> {
     const [opened, handed] = await this.commands.webhookGateRelease(
       ...this.keys(webhookId),

@@ -2,7 +2,8 @@ import { deliveryHeaders, serviceSignature, standardSignature, standardWebhooksK
 
 // Expected values computed independently with OpenSSL, e.g.
 //   printf '%s' "$BODY" | openssl dgst -sha256 -hmac 'my-webhook-secret-123'
-//   printf '%s' "evt_1.1795300000.$BODY" | openssl dgst -sha256 -mac HMAC -macopt hexkey:<hex of base64-decoded key> -binary | base64
+//   printf '%s' "evt_1.1795300000.$BODY" | openssl dgst -sha256 -mac HMAC -macopt hexkey:<hex of base64-decoded key>
+// -binary | base64
 const BODY = '{"id":"evt_1","event":"order.paid"}';
 const PLAIN = 'my-webhook-secret-123';
 const WHSEC = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';

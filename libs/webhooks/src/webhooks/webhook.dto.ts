@@ -61,7 +61,9 @@ function IsStoreEventKinds(): PropertyDecorator {
     });
 }
 
-/** A `whsec_` secret continues in standard base64 (Standard Webhooks receivers decode it); other secrets are free-form. */
+/**
+ * A `whsec_` secret continues in standard base64 (Standard Webhooks receivers decode it); other secrets are free-form.
+ */
 function IsWhsecWellFormed(): PropertyDecorator {
   return (target, propertyName) =>
     registerDecorator({

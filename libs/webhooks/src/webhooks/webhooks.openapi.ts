@@ -46,7 +46,8 @@ export const ApiRegisterWebhook = () =>
         },
       },
     }),
-    // `secret` is left out when the merchant supplied one, so the schema is written here (ApiEnvelope makes every field required).
+    // `secret` is left out when the merchant supplied one, so the schema is written here (ApiEnvelope makes every field
+    // required).
     ApiExtraModels(WebhookView),
     ApiResponse({
       status: 201,

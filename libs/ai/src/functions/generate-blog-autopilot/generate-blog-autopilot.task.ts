@@ -75,7 +75,10 @@ export const GENERATE_BLOG_AUTOPILOT_TASK: AiTask<ArticleInput, ArticleDraft> = 
   },
 };
 
-/** The answer's rules, whichever provider wrote it: sanitised HTML with some text; the other fields plain text on one line. */
+/**
+ * The answer's rules, whichever provider wrote it: sanitised HTML with some text; the other fields plain text on one
+ * line.
+ */
 export function normalizeArticle(draft: ArticleDraft): ArticleDraft {
   // HTML, not plain text: sanitised, so that its markup is the safe subset.
   const content = typeof draft.content === 'string' ? sanitizeArticleHtml(draft.content) : '';

@@ -86,7 +86,9 @@ export const GENERATE_PRODUCT_TASK: AiTask<ProductInput, ProductDraft> = {
   },
 };
 
-/** The answer's rules, whichever provider wrote it: prices in cents, compare_price >= price, 3–10 keywords, plain text. */
+/**
+ * The answer's rules, whichever provider wrote it: prices in cents, compare_price >= price, 3–10 keywords, plain text.
+ */
 export function normalizeProduct(draft: ProductDraft): ProductDraft {
   const amount = cents(Number(draft.price));
   const compareAmount = cents(Number(draft.compare_price));

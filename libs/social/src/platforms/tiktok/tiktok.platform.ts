@@ -208,7 +208,9 @@ export class TikTokPlatform implements SocialPlatform {
     return { id: String(publishId), url: profile };
   }
 
-  /** The public post id once PUBLISH_COMPLETE (or the publish_id when TikTok gives none); undefined while processing. */
+  /**
+   * The public post id once PUBLISH_COMPLETE (or the publish_id when TikTok gives none); undefined while processing.
+   */
   private async status(publishId: string, account: AccountCredentials): Promise<string | undefined> {
     const answer = await this.api.call(this.url('/v2/post/publish/status/fetch/'), {
       method: 'POST',
