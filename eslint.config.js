@@ -36,7 +36,8 @@ const SYSTEM_DB = {
   name: '@app/core',
   importNames: ['SystemDb'],
   message:
-    'SystemDb runs as the service login, for workers, sweeps and the boot only: list the file in eslint.config.js (SYSTEM_DB_USERS) if it is one.',
+    'SystemDb runs as the service login, for workers, sweeps and the boot ' +
+    'only: list the file in eslint.config.js (SYSTEM_DB_USERS) if it is one.',
 };
 const SYSTEM_DB_PATTERN = {
   group: ['**/tenancy/db-handles.js'],

@@ -266,7 +266,8 @@ function report(results: Results): string {
             step.passed ? 'yes' : 'no',
           ]),
         ]),
-        `knee (highest rate with p95 < ${knee.p95LimitMs} ms and 0 lost): ${knee.knee === null ? 'none' : `${knee.knee}/s`}`,
+        `knee (highest rate with p95 < ${knee.p95LimitMs} ms and ` +
+          `0 lost): ${knee.knee === null ? 'none' : `${knee.knee}/s`}`,
       );
     }
   }
@@ -276,7 +277,8 @@ function report(results: Results): string {
       '',
       table([
         [
-          `Fair delivery: A hangs with ${fairness.backlog} queued, B at ${fairness.rate}/s for ${fairness.durationSec} s`,
+          `Fair delivery: A hangs with ${fairness.backlog} queued, ` +
+            `B at ${fairness.rate}/s for ${fairness.durationSec} s`,
           'events',
           'delivered',
           'lost',
@@ -308,8 +310,10 @@ function report(results: Results): string {
           '',
         ],
       ]),
-      `A while it hung: ${hanging.sentWhileHanging} requests sent, at most ${hanging.maxInFlight} in flight; after it recovered: ` +
-        `all delivered in ${hanging.drainSec} s; ${hanging.attemptsRecorded} attempts recorded for ${hanging.requestsReceived} requests received; ` +
+      `A while it hung: ${hanging.sentWhileHanging} requests sent, ` +
+        `at most ${hanging.maxInFlight} in flight; after it recovered: ` +
+        `all delivered in ${hanging.drainSec} s; ${hanging.attemptsRecorded} ` +
+        `attempts recorded for ${hanging.requestsReceived} requests received; ` +
         `deliveries ${JSON.stringify(hanging.deliveryStatuses)}`,
     );
   }
@@ -335,7 +339,8 @@ function report(results: Results): string {
           '',
           '',
           credits.overdraft.consistent
-            ? `ok: ${credits.overdraft.succeeded} served, ${credits.overdraft.refused402} × 402, balance ${credits.overdraft.balanceAfter}`
+            ? `ok: ${credits.overdraft.succeeded} served, ${credits.overdraft.refused402} ` +
+              `× 402, balance ${credits.overdraft.balanceAfter}`
             : `MISMATCH ${JSON.stringify(credits.overdraft)}`,
         ],
       ]),
@@ -435,15 +440,19 @@ async function main(): Promise<void> {
         rounds.push({ baseline: baselineRound, api: apiRound, compared: comparedRound });
         if (comparedRound) {
           log(
-            `round ${round}, the compared build: read ${fixed(comparedRound.read.rps)} req/s, write ${fixed(comparedRound.write.rps)} req/s; ` +
-              `CPU ms per request: read ${fixed(comparedRound.read.cpuMsPerRequest ?? NaN, 2)}, write ${fixed(comparedRound.write.cpuMsPerRequest ?? NaN, 2)}`,
+            `round ${round}, the compared build: read ${fixed(comparedRound.read.rps)} ` +
+              `req/s, write ${fixed(comparedRound.write.rps)} req/s; ` +
+              `CPU ms per request: read ${fixed(comparedRound.read.cpuMsPerRequest ?? NaN, 2)}, ` +
+              `write ${fixed(comparedRound.write.cpuMsPerRequest ?? NaN, 2)}`,
           );
         }
         log(
           `round ${round}: read ${fixed(apiRound.read.rps)} / ${fixed(baselineRound.read.rps)} req/s, ` +
             `write ${fixed(apiRound.write.rps)} / ${fixed(baselineRound.write.rps)} req/s; CPU ms per request: ` +
-            `read ${fixed(apiRound.read.cpuMsPerRequest ?? NaN, 2)} / ${fixed(baselineRound.read.cpuMsPerRequest ?? NaN, 2)}, ` +
-            `write ${fixed(apiRound.write.cpuMsPerRequest ?? NaN, 2)} / ${fixed(baselineRound.write.cpuMsPerRequest ?? NaN, 2)}`,
+            `read ${fixed(apiRound.read.cpuMsPerRequest ?? NaN, 2)} ` +
+            `/ ${fixed(baselineRound.read.cpuMsPerRequest ?? NaN, 2)}, ` +
+            `write ${fixed(apiRound.write.cpuMsPerRequest ?? NaN, 2)} ` +
+            `/ ${fixed(baselineRound.write.cpuMsPerRequest ?? NaN, 2)}`,
         );
       }
       await baselineServer.stop();
@@ -468,7 +477,8 @@ async function main(): Promise<void> {
 
     if (selected('webhooks')) {
       log(
-        `webhook pipeline: ${settings.webhookRate} changes/s, ${settings.webhookSec} s in SQL and ${settings.webhookApiSec} s through the API`,
+        `webhook pipeline: ${settings.webhookRate} changes/s, ${settings.webhookSec} ` +
+          `s in SQL and ${settings.webhookApiSec} s through the API`,
       );
       const workerProfiles = path.join(RESULTS_DIR, 'profiles', 'worker');
       if (settings.profileWorker) fs.mkdirSync(workerProfiles, { recursive: true });
@@ -508,7 +518,8 @@ async function main(): Promise<void> {
 
     if (selected('fairness')) {
       log(
-        `fair delivery: one receiver hangs with ${settings.fairnessBacklog} events queued, another store at ${settings.fairnessRate}/s for ${settings.fairnessSec} s`,
+        `fair delivery: one receiver hangs with ${settings.fairnessBacklog} events ` +
+          `queued, another store at ${settings.fairnessRate}/s for ${settings.fairnessSec} s`,
       );
       // The timeout and the per-webhook settings are the defaults; the retry schedule and the cool-down
       // are shortened so that the recovered receiver's backlog drains within the run.

@@ -56,7 +56,8 @@ async function call<T>(
   } catch (error) {
     const cause = (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).message;
     fail(
-      `the API is not reachable at ${API_URL} (${cause}). Start it first with "npm start" in another terminal, or set SEED_API_URL.`,
+      `the API is not reachable at ${API_URL} (${cause}). Start it ` +
+        `first with "npm start" in another terminal, or set SEED_API_URL.`,
     );
   }
   const text = await response.text();

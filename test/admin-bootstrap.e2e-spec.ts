@@ -107,35 +107,39 @@ describe('admin bootstrap (ADMIN_EMAIL / ADMIN_PASSWORD at boot)', () => {
     });
   });
 
-  it('a new ADMIN_EMAIL makes the former admin a merchant and ends its sessions; an unset ADMIN_EMAIL changes nothing', async () => {
-    const formerEmail = uniqueEmail('admin-former');
-    const nextEmail = uniqueEmail('admin-next');
-    const { former, storeId } = await withApp(admin(formerEmail, 'former-password-1'), async (api) => {
-      const session = (await signIn(api, formerEmail, 'former-password-1')).body;
-      expect(session.user.role).toBe('admin');
-      return { former: session, storeId: (await merchantWithStore(api)).storeId };
-    });
-
-    const next = await withApp(admin(nextEmail, 'next-password-1'), async (api) => {
-      expect((await api.request('GET', '/auth/v1/user', { token: former.access_token })).status).toBe(401);
-      expect((await grant(api, former.access_token, storeId)).status).toBe(401);
-      const again = await signIn(api, formerEmail, 'former-password-1');
-      expect(again.body.user).toMatchObject({ id: former.user.id, role: 'merchant' });
-      expect((await grant(api, again.body.access_token, storeId)).status).toBe(403);
-      const session = (await signIn(api, nextEmail, 'next-password-1')).body;
-      expect(session.user.role).toBe('admin');
-      expect((await grant(api, session.access_token, storeId)).status).toBe(200);
-      return session;
-    });
-
-    // Without ADMIN_EMAIL the admin stays an admin, signed in.
-    await withApp({}, async (api) => {
-      expect((await api.request('GET', '/auth/v1/user', { token: next.access_token })).body).toMatchObject({
-        role: 'admin',
+  it(
+    'a new ADMIN_EMAIL makes the former admin a merchant and ' +
+      'ends its sessions; an unset ADMIN_EMAIL changes nothing',
+    async () => {
+      const formerEmail = uniqueEmail('admin-former');
+      const nextEmail = uniqueEmail('admin-next');
+      const { former, storeId } = await withApp(admin(formerEmail, 'former-password-1'), async (api) => {
+        const session = (await signIn(api, formerEmail, 'former-password-1')).body;
+        expect(session.user.role).toBe('admin');
+        return { former: session, storeId: (await merchantWithStore(api)).storeId };
       });
-      expect((await grant(api, next.access_token, storeId)).status).toBe(200);
-    });
-  });
+
+      const next = await withApp(admin(nextEmail, 'next-password-1'), async (api) => {
+        expect((await api.request('GET', '/auth/v1/user', { token: former.access_token })).status).toBe(401);
+        expect((await grant(api, former.access_token, storeId)).status).toBe(401);
+        const again = await signIn(api, formerEmail, 'former-password-1');
+        expect(again.body.user).toMatchObject({ id: former.user.id, role: 'merchant' });
+        expect((await grant(api, again.body.access_token, storeId)).status).toBe(403);
+        const session = (await signIn(api, nextEmail, 'next-password-1')).body;
+        expect(session.user.role).toBe('admin');
+        expect((await grant(api, session.access_token, storeId)).status).toBe(200);
+        return session;
+      });
+
+      // Without ADMIN_EMAIL the admin stays an admin, signed in.
+      await withApp({}, async (api) => {
+        expect((await api.request('GET', '/auth/v1/user', { token: next.access_token })).body).toMatchObject({
+          role: 'admin',
+        });
+        expect((await grant(api, next.access_token, storeId)).status).toBe(200);
+      });
+    },
+  );
 
   it.each(['merchant', 'customer'] as const)(
     'an ADMIN_EMAIL held by a %s stops the start with one line, and changes nothing',

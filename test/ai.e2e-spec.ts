@@ -108,43 +108,49 @@ describe('AI functions (local provider) and credits', () => {
   });
 
   describe('credits', () => {
-    it('a new store starts with 50 welcome credits as one grant entry, and usage at zero against the limits', async () => {
-      const { token, storeId } = await merchantWithStore(api, 'Fresh');
-      const result = await credits(token, storeId);
-      expect(result.status).toBe(200);
-      expect(result.body.balance).toBe(50);
-      expect(result.body.ledger).toEqual([
-        {
-          id: expect.any(String),
-          kind: 'grant',
-          amount: 50,
-          function: null,
-          reference: 'welcome',
-          created_at: expect.any(String),
-        },
-      ]);
-      expect(result.body.usage).toEqual({
-        'generate-product': { used_last_hour: 0, limit: 100 },
-        'generate-blog-cover': { used_last_hour: 0, limit: 50 },
-        'generate-blog-autopilot': { used_last_hour: 0, limit: 20 },
-        'research-social-context': { used_last_hour: 0, limit: 30 },
-        'social-generate-content': { used_last_hour: 0, limit: 60 },
-      });
-    });
+    it(
+      'a new store starts with 50 welcome credits as one ' + 'grant entry, and usage at zero against the limits',
+      async () => {
+        const { token, storeId } = await merchantWithStore(api, 'Fresh');
+        const result = await credits(token, storeId);
+        expect(result.status).toBe(200);
+        expect(result.body.balance).toBe(50);
+        expect(result.body.ledger).toEqual([
+          {
+            id: expect.any(String),
+            kind: 'grant',
+            amount: 50,
+            function: null,
+            reference: 'welcome',
+            created_at: expect.any(String),
+          },
+        ]);
+        expect(result.body.usage).toEqual({
+          'generate-product': { used_last_hour: 0, limit: 100 },
+          'generate-blog-cover': { used_last_hour: 0, limit: 50 },
+          'generate-blog-autopilot': { used_last_hour: 0, limit: 20 },
+          'research-social-context': { used_last_hour: 0, limit: 30 },
+          'social-generate-content': { used_last_hour: 0, limit: 60 },
+        });
+      },
+    );
 
-    it('reads: owner, admin and a member with billing; a member without it 403, a customer 403, another store 404', async () => {
-      expect((await credits(owner.token, owner.storeId)).status).toBe(200);
-      expect((await credits(admin, owner.storeId)).status).toBe(200);
-      expect((await credits(tokens.billingMember, owner.storeId)).status).toBe(200);
-      expect((await credits(tokens.aiMember, owner.storeId)).body.error.code).toBe('FORBIDDEN');
-      expect((await credits(tokens.customer, owner.storeId)).status).toBe(403);
-      const foreign = await credits(other.token, owner.storeId);
-      expect(foreign.status).toBe(404);
-      expect(foreign.body.error).toMatchObject({ code: 'NOT_FOUND', message: 'Store not found' });
-      expect(
-        (await api.request('GET', `/functions/v1/credits?store_id=${owner.storeId}`, { token: PUBLIC_KEY })).status,
-      ).toBe(401);
-    });
+    it(
+      'reads: owner, admin and a member with billing; a member ' + 'without it 403, a customer 403, another store 404',
+      async () => {
+        expect((await credits(owner.token, owner.storeId)).status).toBe(200);
+        expect((await credits(admin, owner.storeId)).status).toBe(200);
+        expect((await credits(tokens.billingMember, owner.storeId)).status).toBe(200);
+        expect((await credits(tokens.aiMember, owner.storeId)).body.error.code).toBe('FORBIDDEN');
+        expect((await credits(tokens.customer, owner.storeId)).status).toBe(403);
+        const foreign = await credits(other.token, owner.storeId);
+        expect(foreign.status).toBe(404);
+        expect(foreign.body.error).toMatchObject({ code: 'NOT_FOUND', message: 'Store not found' });
+        expect(
+          (await api.request('GET', `/functions/v1/credits?store_id=${owner.storeId}`, { token: PUBLIC_KEY })).status,
+        ).toBe(401);
+      },
+    );
 
     it('grants: the admin only, to an existing store, a whole number from 1', async () => {
       const { token, storeId } = await merchantWithStore(api, 'Granted');
@@ -484,7 +490,8 @@ describe('AI functions (local provider) and credits', () => {
     });
 
     it.each(['x', 'instagram', 'threads', 'facebook', 'tiktok', 'youtube'])(
-      '%s: text and hashtags fit the platform, hashtags begin with #, suggested_time is a future slot on the hour in the store zone',
+      '%s: text and hashtags fit the platform, hashtags begin with #, ' +
+        'suggested_time is a future slot on the hour in the store zone',
       async (platform) => {
         const started = Date.now();
         const result = await call(owner.token, 'social-generate-content', {
@@ -780,39 +787,42 @@ describe('AI functions (local provider) and credits', () => {
       expect(await balanceOf(storeId)).toBe(47);
     });
 
-    it('a key is kept 24 hours: a minute before, it still refuses another body; after, it is a new request', async () => {
-      const { session, token, storeId } = await merchantWithStore(api, 'Day old key');
-      const key = `day-${randomUUID()}`;
-      const cover = (title: string) =>
-        call(
-          token,
-          'generate-blog-cover',
-          { title, style: 'bold', colors: ['#123456'], store_id: storeId },
-          { 'idempotency-key': key },
-        );
-      expect((await cover('First')).status).toBe(200);
-      // The key's age is its row's creation time: set back as if the first request was that long ago.
-      const age = (interval: string) =>
-        db.query(
-          `UPDATE idempotency_keys SET created_at = clock_timestamp() - $3::interval WHERE user_id = $1 AND key = $2`,
-          [session.user.id, key, interval],
-        );
-      await age('23 hours 59 minutes');
-      expect((await cover('Second')).status).toBe(422);
-      const replayed = await cover('First');
-      expect(replayed.headers.get('idempotent-replayed')).toBe('true');
-      expect(await balanceOf(storeId)).toBe(47);
+    it(
+      'a key is kept 24 hours: a minute before, it still ' + 'refuses another body; after, it is a new request',
+      async () => {
+        const { session, token, storeId } = await merchantWithStore(api, 'Day old key');
+        const key = `day-${randomUUID()}`;
+        const cover = (title: string) =>
+          call(
+            token,
+            'generate-blog-cover',
+            { title, style: 'bold', colors: ['#123456'], store_id: storeId },
+            { 'idempotency-key': key },
+          );
+        expect((await cover('First')).status).toBe(200);
+        // The key's age is its row's creation time: set back as if the first request was that long ago.
+        const age = (interval: string) =>
+          db.query(
+            `UPDATE idempotency_keys SET created_at = clock_timestamp() - $3::interval WHERE user_id = $1 AND key = $2`,
+            [session.user.id, key, interval],
+          );
+        await age('23 hours 59 minutes');
+        expect((await cover('Second')).status).toBe(422);
+        const replayed = await cover('First');
+        expect(replayed.headers.get('idempotent-replayed')).toBe('true');
+        expect(await balanceOf(storeId)).toBe(47);
 
-      await age('24 hours 1 minute');
-      const fresh = await cover('Second');
-      expect(fresh.status).toBe(200);
-      expect(fresh.headers.get('idempotent-replayed')).toBeNull();
-      expect(await balanceOf(storeId)).toBe(44);
-      // And the new answer is the one kept now.
-      const again = await cover('Second');
-      expect(again.headers.get('idempotent-replayed')).toBe('true');
-      expect(again.body).toEqual(fresh.body);
-    });
+        await age('24 hours 1 minute');
+        const fresh = await cover('Second');
+        expect(fresh.status).toBe(200);
+        expect(fresh.headers.get('idempotent-replayed')).toBeNull();
+        expect(await balanceOf(storeId)).toBe(44);
+        // And the new answer is the one kept now.
+        const again = await cover('Second');
+        expect(again.headers.get('idempotent-replayed')).toBe('true');
+        expect(again.body).toEqual(fresh.body);
+      },
+    );
 
     it('keys older than 24 hours are purged with their answers; younger ones stay', async () => {
       const userId = randomUUID();
@@ -890,24 +900,27 @@ describe('AI functions (local provider) and credits', () => {
   });
 
   describe('charging under concurrency', () => {
-    it('40 parallel autopilot calls with 52 credits: exactly 10 succeed, 30 get 402, balance 2, ledger consistent', async () => {
-      const { token, storeId } = await merchantWithStore(api, 'Crowded');
-      await grant(storeId, 2);
-      const results = await Promise.all(
-        Array.from({ length: 40 }, () => call(token, 'generate-blog-autopilot', article(storeId))),
-      );
-      const statuses = results.map((r) => r.status);
-      expect(statuses.filter((s) => s === 200)).toHaveLength(10);
-      expect(statuses.filter((s) => s === 402)).toHaveLength(30);
-      expect(await balanceOf(storeId)).toBe(2);
-      expect(await ledgerSum(storeId)).toBe(2);
-      const charges = (await db.query(
-        `SELECT count(*)::int AS n FROM credit_ledger WHERE store_id = $1 AND kind = 'charge'`,
-        [storeId],
-      )) as { n: number }[];
-      expect(charges[0].n).toBe(10);
-      expect((await credits(token, storeId)).body.usage['generate-blog-autopilot'].used_last_hour).toBe(10);
-    });
+    it(
+      '40 parallel autopilot calls with 52 credits: exactly ' + '10 succeed, 30 get 402, balance 2, ledger consistent',
+      async () => {
+        const { token, storeId } = await merchantWithStore(api, 'Crowded');
+        await grant(storeId, 2);
+        const results = await Promise.all(
+          Array.from({ length: 40 }, () => call(token, 'generate-blog-autopilot', article(storeId))),
+        );
+        const statuses = results.map((r) => r.status);
+        expect(statuses.filter((s) => s === 200)).toHaveLength(10);
+        expect(statuses.filter((s) => s === 402)).toHaveLength(30);
+        expect(await balanceOf(storeId)).toBe(2);
+        expect(await ledgerSum(storeId)).toBe(2);
+        const charges = (await db.query(
+          `SELECT count(*)::int AS n FROM credit_ledger WHERE store_id = $1 AND kind = 'charge'`,
+          [storeId],
+        )) as { n: number }[];
+        expect(charges[0].n).toBe(10);
+        expect((await credits(token, storeId)).body.usage['generate-blog-autopilot'].used_last_hour).toBe(10);
+      },
+    );
 
     it('25 parallel autopilot calls with ample credits: exactly 20 succeed, 5 get 429 with Retry-After', async () => {
       const { token, storeId } = await merchantWithStore(api, 'Busy');

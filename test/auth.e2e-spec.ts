@@ -35,25 +35,34 @@ describe('/auth/v1', () => {
     });
 
   describe('sign-up', () => {
-    it('creates a merchant and answers a GoTrue session with a 3600 s token carrying the documented claims', async () => {
-      const email = uniqueEmail();
-      const result = await api.request('POST', '/auth/v1/signup', {
-        headers: withKey,
-        body: { email, password: PASSWORD, data: { full_name: 'Ada' }, gotrue_meta_security: {}, code_challenge: null },
-      });
-      expect(result.status).toBe(200);
-      expect(result.body).toMatchObject({
-        token_type: 'bearer',
-        expires_in: 3600,
-        user: { email, role: 'merchant', user_metadata: { full_name: 'Ada' } },
-      });
-      expect(result.body.user.app_metadata).toMatchObject({ role: 'merchant', provider: 'email' });
-      const claims = decodeJwt(result.body.access_token);
-      expect(claims).toMatchObject({ sub: result.body.user.id, email, role: 'merchant', aud: 'authenticated' });
-      expect(typeof claims.session_id).toBe('string');
-      expect(Number(claims.exp) - Number(claims.iat)).toBe(3600);
-      expect(result.body.expires_at).toBe(claims.exp);
-    });
+    it(
+      'creates a merchant and answers a GoTrue session ' + 'with a 3600 s token carrying the documented claims',
+      async () => {
+        const email = uniqueEmail();
+        const result = await api.request('POST', '/auth/v1/signup', {
+          headers: withKey,
+          body: {
+            email,
+            password: PASSWORD,
+            data: { full_name: 'Ada' },
+            gotrue_meta_security: {},
+            code_challenge: null,
+          },
+        });
+        expect(result.status).toBe(200);
+        expect(result.body).toMatchObject({
+          token_type: 'bearer',
+          expires_in: 3600,
+          user: { email, role: 'merchant', user_metadata: { full_name: 'Ada' } },
+        });
+        expect(result.body.user.app_metadata).toMatchObject({ role: 'merchant', provider: 'email' });
+        const claims = decodeJwt(result.body.access_token);
+        expect(claims).toMatchObject({ sub: result.body.user.id, email, role: 'merchant', aud: 'authenticated' });
+        expect(typeof claims.session_id).toBe('string');
+        expect(Number(claims.exp) - Number(claims.iat)).toBe(3600);
+        expect(result.body.expires_at).toBe(claims.exp);
+      },
+    );
 
     it('refuses a short password (422 weak_password), a taken e-mail (422) and a malformed e-mail (400)', async () => {
       const short = await api.request('POST', '/auth/v1/signup', {

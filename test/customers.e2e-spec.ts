@@ -395,32 +395,36 @@ describe('customers', () => {
       }
     });
 
-    it('changes e-mail and phone, clears the phone with null, one customer.updated per change with the data after it', async () => {
-      const email = uniqueEmail('patch');
-      const id = (await create('owner', { name: 'Patchy', email, phone: '+44 20 7946 0958' })).body.customer.id;
-      const newEmail = uniqueEmail('patched');
-      const changed = await call('customersMember', 'PATCH', `/customers/${id}`, {
-        email: ` ${newEmail} `,
-        phone: '020 7946 0000',
-      });
-      expect(changed.status).toBe(200);
-      expect(changed.body.customer).toMatchObject({ id, name: 'Patchy', email: newEmail, phone: '020 7946 0000' });
-      expect(new Date(changed.body.customer.updated_at).getTime()).toBeGreaterThan(
-        new Date(changed.body.customer.created_at).getTime(),
-      );
-      const cleared = await call('owner', 'PATCH', `/customers/${id}`, { phone: null });
-      expect(cleared.body.customer.phone).toBeNull();
-      expect((await record(id)).phone).toBeNull();
-      const recased = await call('owner', 'PATCH', `/customers/${id}`, { email: newEmail.toUpperCase() });
-      expect(recased.status).toBe(200);
-      expect(recased.body.customer.email).toBe(newEmail.toUpperCase());
-      expect(await events(storeA, id)).toEqual([
-        { event: 'customer.created', data: { customer_id: id, name: 'Patchy', email } },
-        { event: 'customer.updated', data: { customer_id: id, name: 'Patchy', email: newEmail } },
-        { event: 'customer.updated', data: { customer_id: id, name: 'Patchy', email: newEmail } },
-        { event: 'customer.updated', data: { customer_id: id, name: 'Patchy', email: newEmail.toUpperCase() } },
-      ]);
-    });
+    it(
+      'changes e-mail and phone, clears the phone with null, ' +
+        'one customer.updated per change with the data after it',
+      async () => {
+        const email = uniqueEmail('patch');
+        const id = (await create('owner', { name: 'Patchy', email, phone: '+44 20 7946 0958' })).body.customer.id;
+        const newEmail = uniqueEmail('patched');
+        const changed = await call('customersMember', 'PATCH', `/customers/${id}`, {
+          email: ` ${newEmail} `,
+          phone: '020 7946 0000',
+        });
+        expect(changed.status).toBe(200);
+        expect(changed.body.customer).toMatchObject({ id, name: 'Patchy', email: newEmail, phone: '020 7946 0000' });
+        expect(new Date(changed.body.customer.updated_at).getTime()).toBeGreaterThan(
+          new Date(changed.body.customer.created_at).getTime(),
+        );
+        const cleared = await call('owner', 'PATCH', `/customers/${id}`, { phone: null });
+        expect(cleared.body.customer.phone).toBeNull();
+        expect((await record(id)).phone).toBeNull();
+        const recased = await call('owner', 'PATCH', `/customers/${id}`, { email: newEmail.toUpperCase() });
+        expect(recased.status).toBe(200);
+        expect(recased.body.customer.email).toBe(newEmail.toUpperCase());
+        expect(await events(storeA, id)).toEqual([
+          { event: 'customer.created', data: { customer_id: id, name: 'Patchy', email } },
+          { event: 'customer.updated', data: { customer_id: id, name: 'Patchy', email: newEmail } },
+          { event: 'customer.updated', data: { customer_id: id, name: 'Patchy', email: newEmail } },
+          { event: 'customer.updated', data: { customer_id: id, name: 'Patchy', email: newEmail.toUpperCase() } },
+        ]);
+      },
+    );
 
     it('a request that changes nothing answers the record and writes and fires nothing', async () => {
       const email = uniqueEmail('same');
@@ -548,29 +552,32 @@ describe('customers', () => {
       );
     });
 
-    it('refuses a sign-up with the e-mail of a record staff made (any case): the record is never handed over', async () => {
-      const email = uniqueEmail('walkin');
-      const made = (await create('owner', { name: 'Walk-in Buyer', email, phone: '+1 555 0199' })).body.customer;
-      const attempt = await api.request('POST', '/auth/v1/signup', {
-        headers: { apikey: PUBLIC_KEY },
-        body: {
-          email: email.toUpperCase(),
-          password: 'correct horse battery',
-          data: { role: 'customer', store_id: storeA },
-        },
-      });
-      expect(attempt.status).toBe(422);
-      expect(attempt.body.error_code).toBe('user_already_exists');
-      const rows = await recordsWithEmail(storeA, email);
-      expect(rows).toHaveLength(1);
-      expect(rows[0]).toMatchObject({ id: made.id, user_id: null });
-      expect((await events(storeA, made.id)).map((e) => e.event)).toEqual(['customer.created']);
-      const login = await api.request('POST', '/auth/v1/token?grant_type=password', {
-        headers: { apikey: PUBLIC_KEY },
-        body: { email, password: 'correct horse battery' },
-      });
-      expect(login.body.error_code).toBe('invalid_credentials');
-    });
+    it(
+      'refuses a sign-up with the e-mail of a record staff ' + 'made (any case): the record is never handed over',
+      async () => {
+        const email = uniqueEmail('walkin');
+        const made = (await create('owner', { name: 'Walk-in Buyer', email, phone: '+1 555 0199' })).body.customer;
+        const attempt = await api.request('POST', '/auth/v1/signup', {
+          headers: { apikey: PUBLIC_KEY },
+          body: {
+            email: email.toUpperCase(),
+            password: 'correct horse battery',
+            data: { role: 'customer', store_id: storeA },
+          },
+        });
+        expect(attempt.status).toBe(422);
+        expect(attempt.body.error_code).toBe('user_already_exists');
+        const rows = await recordsWithEmail(storeA, email);
+        expect(rows).toHaveLength(1);
+        expect(rows[0]).toMatchObject({ id: made.id, user_id: null });
+        expect((await events(storeA, made.id)).map((e) => e.event)).toEqual(['customer.created']);
+        const login = await api.request('POST', '/auth/v1/token?grant_type=password', {
+          headers: { apikey: PUBLIC_KEY },
+          body: { email, password: 'correct horse battery' },
+        });
+        expect(login.body.error_code).toBe('invalid_credentials');
+      },
+    );
   });
 
   it('/docs-json documents the routes, their answers and every body field with an example', async () => {

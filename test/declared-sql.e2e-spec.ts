@@ -123,36 +123,40 @@ describe('the declared database state (libs/*/src/sql/)', () => {
     await database?.drop();
   });
 
-  it('declares every function, trigger and policy of a fresh database in exactly one file, and each policy in the lib that makes its table', async () => {
-    const declared = declarations(LIB_DATABASES);
-    const inDatabase = async (sql: string) =>
-      (await admin.query<{ name: string }>(sql, [SCHEMAS])).rows.map((row) => row.name).sort();
-    const functions = await inDatabase(
-      `SELECT DISTINCT n.nspname || '.' || p.proname AS name FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
+  it(
+    'declares every function, trigger and policy of a fresh database in ' +
+      'exactly one file, and each policy in the lib that makes its table',
+    async () => {
+      const declared = declarations(LIB_DATABASES);
+      const inDatabase = async (sql: string) =>
+        (await admin.query<{ name: string }>(sql, [SCHEMAS])).rows.map((row) => row.name).sort();
+      const functions = await inDatabase(
+        `SELECT DISTINCT n.nspname || '.' || p.proname AS name FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
         WHERE n.nspname = ANY ($1) AND NOT EXISTS (SELECT 1 FROM pg_depend d WHERE d.objid = p.oid AND d.deptype = 'e')`,
-    );
-    const triggers = await inDatabase(
-      `SELECT c.relname || '.' || t.tgname AS name FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid
+      );
+      const triggers = await inDatabase(
+        `SELECT c.relname || '.' || t.tgname AS name FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid
          JOIN pg_namespace n ON n.oid = c.relnamespace WHERE NOT t.tgisinternal AND n.nspname = ANY ($1)`,
-    );
-    const policies = await inDatabase(
-      `SELECT tablename || '.' || policyname AS name FROM pg_policies WHERE schemaname = ANY ($1)`,
-    );
-    expect(functions.length).toBeGreaterThan(50);
-    expect(policies.length).toBeGreaterThan(60);
-    expect([...declared.functions.keys()].sort()).toEqual(functions);
-    expect([...declared.triggers.keys()].sort()).toEqual(triggers);
-    expect([...declared.policies.keys()].sort()).toEqual(policies);
-    for (const kind of ['functions', 'triggers', 'policies'] as const) {
-      const twice = [...declared[kind]].filter(([, files]) => files.length !== 1);
-      expect(twice, `${kind} declared more than once`).toEqual([]);
-    }
-    const owners = tableOwners();
-    const misplaced = [...declared.policies]
-      .map(([name, [file]]) => ({ name, file, owner: owners.get(name.split('.')[0]) }))
-      .filter(({ file, owner }) => !file.startsWith(`${owner}/`));
-    expect(misplaced).toEqual([]);
-  });
+      );
+      const policies = await inDatabase(
+        `SELECT tablename || '.' || policyname AS name FROM pg_policies WHERE schemaname = ANY ($1)`,
+      );
+      expect(functions.length).toBeGreaterThan(50);
+      expect(policies.length).toBeGreaterThan(60);
+      expect([...declared.functions.keys()].sort()).toEqual(functions);
+      expect([...declared.triggers.keys()].sort()).toEqual(triggers);
+      expect([...declared.policies.keys()].sort()).toEqual(policies);
+      for (const kind of ['functions', 'triggers', 'policies'] as const) {
+        const twice = [...declared[kind]].filter(([, files]) => files.length !== 1);
+        expect(twice, `${kind} declared more than once`).toEqual([]);
+      }
+      const owners = tableOwners();
+      const misplaced = [...declared.policies]
+        .map(([name, [file]]) => ({ name, file, owner: owners.get(name.split('.')[0]) }))
+        .filter(({ file, owner }) => !file.startsWith(`${owner}/`));
+      expect(misplaced).toEqual([]);
+    },
+  );
 
   it('applies again to the same state: a policy dropped by hand comes back, one added by hand is gone', async () => {
     const before = await snapshot();
@@ -165,15 +169,18 @@ describe('the declared database state (libs/*/src/sql/)', () => {
     expect(await snapshot()).toEqual(before);
   });
 
-  it('applies nothing when the files are the ones last applied (a start that changes nothing takes no table lock)', async () => {
-    await admin.query('DROP POLICY orders_manage ON orders');
-    try {
-      expect(await apply(LIB_DATABASES, false)).toBe(false);
-      expect((await snapshot()).some((line) => line.startsWith('policy orders orders_manage '))).toBe(false);
-    } finally {
-      expect(await apply(LIB_DATABASES, true)).toBe(true);
-    }
-  });
+  it(
+    'applies nothing when the files are the ones last applied ' + '(a start that changes nothing takes no table lock)',
+    async () => {
+      await admin.query('DROP POLICY orders_manage ON orders');
+      try {
+        expect(await apply(LIB_DATABASES, false)).toBe(false);
+        expect((await snapshot()).some((line) => line.startsWith('policy orders orders_manage '))).toBe(false);
+      } finally {
+        expect(await apply(LIB_DATABASES, true)).toBe(true);
+      }
+    },
+  );
 
   it('follows the recipe of docs/extending.md "A table with its policies": a new table and its sql/ file', async () => {
     const doc = fs.readFileSync(path.join(ROOT, 'docs/extending.md'), 'utf8');

@@ -110,7 +110,8 @@ describe('the development mailbox and the mail tables under row-level security',
     await asRequest(api, merchant.token, (q) =>
       expect(
         q(
-          `SELECT app_enqueue_mail('reset_password', 'victim@example.com', NULL, NULL, '{}', NULL, '1700000000000.' || repeat('0', 64))`,
+          `SELECT app_enqueue_mail('reset_password', 'victim@example.com', ` +
+            `NULL, NULL, '{}', NULL, '1700000000000.' || repeat('0', 64))`,
         ),
       ).rejects.toThrow(/invalid ticket/),
     );
@@ -157,39 +158,43 @@ describe('the development mailbox and the mail tables under row-level security',
     });
   });
 
-  it('lets a user change its own name and metadata only, and nothing that makes an account (role, address, password)', async () => {
-    const me = await signUp(api);
-    const someone = await signUp(api);
-    await asRequest(api, me.access_token, async (q) => {
-      // TypeORM answers an UPDATE as [rows, count].
-      expect(await q(`UPDATE users SET full_name = 'Renamed' WHERE id = $1 RETURNING id`, [someone.user.id])).toEqual([
-        [],
-        0,
-      ]);
-      expect(await q(`UPDATE users SET full_name = 'Me' WHERE id = $1 RETURNING id`, [me.user.id])).toEqual([
-        [{ id: me.user.id }],
-        1,
-      ]);
-    });
-    for (const change of [
-      `role = 'admin'`,
-      `email = 'taken@example.com'`,
-      `password_hash = 'x'`,
-      `email_confirmed_at = now()`,
-    ]) {
-      await asRequest(api, me.access_token, (q) =>
-        expect(q(`UPDATE users SET ${change} WHERE id = $1`, [me.user.id])).rejects.toThrow(/permission denied/),
-      );
-    }
-    // The functions that change credentials want the API's ticket.
-    for (const call of [
-      `SELECT auth_set_password('x', NULL, '1700000000000.' || repeat('0', 64))`,
-      `SELECT auth_change_email('new@example.com', '1700000000000.' || repeat('0', 64))`,
-      `SELECT auth_issue_token('${someone.user.email}', 'recovery', '\\x00', '\\x00', 3600, '1700000000000.' || repeat('0', 64))`,
-    ]) {
-      await asRequest(api, me.access_token, (q) => expect(q(call)).rejects.toThrow(/invalid ticket/));
-    }
-    const [row] = await db().query('SELECT full_name, role FROM users WHERE id = $1', [someone.user.id]);
-    expect(row).toEqual({ full_name: null, role: 'merchant' });
-  });
+  it(
+    'lets a user change its own name and metadata only, and ' +
+      'nothing that makes an account (role, address, password)',
+    async () => {
+      const me = await signUp(api);
+      const someone = await signUp(api);
+      await asRequest(api, me.access_token, async (q) => {
+        // TypeORM answers an UPDATE as [rows, count].
+        expect(await q(`UPDATE users SET full_name = 'Renamed' WHERE id = $1 RETURNING id`, [someone.user.id])).toEqual(
+          [[], 0],
+        );
+        expect(await q(`UPDATE users SET full_name = 'Me' WHERE id = $1 RETURNING id`, [me.user.id])).toEqual([
+          [{ id: me.user.id }],
+          1,
+        ]);
+      });
+      for (const change of [
+        `role = 'admin'`,
+        `email = 'taken@example.com'`,
+        `password_hash = 'x'`,
+        `email_confirmed_at = now()`,
+      ]) {
+        await asRequest(api, me.access_token, (q) =>
+          expect(q(`UPDATE users SET ${change} WHERE id = $1`, [me.user.id])).rejects.toThrow(/permission denied/),
+        );
+      }
+      // The functions that change credentials want the API's ticket.
+      for (const call of [
+        `SELECT auth_set_password('x', NULL, '1700000000000.' || repeat('0', 64))`,
+        `SELECT auth_change_email('new@example.com', '1700000000000.' || repeat('0', 64))`,
+        `SELECT auth_issue_token('${someone.user.email}', 'recovery', ` +
+          `'\\x00', '\\x00', 3600, '1700000000000.' || repeat('0', 64))`,
+      ]) {
+        await asRequest(api, me.access_token, (q) => expect(q(call)).rejects.toThrow(/invalid ticket/));
+      }
+      const [row] = await db().query('SELECT full_name, role FROM users WHERE id = $1', [someone.user.id]);
+      expect(row).toEqual({ full_name: null, role: 'merchant' });
+    },
+  );
 });

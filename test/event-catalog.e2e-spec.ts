@@ -80,27 +80,31 @@ describe('the store event catalog and the events the app raises', () => {
     ).toEqual([null, { name: 'Ada Shopper', email: expect.stringContaining('@example.com') }]);
   });
 
-  it('/docs-json has one schema per catalog event, with its example, and the webhook callback that delivers them', async () => {
-    const doc = (await api.request('GET', '/docs-json')).body;
-    for (const name of STORE_EVENT_NAMES) {
-      const schema = doc.components.schemas[storeEventSchemaName(name)];
-      expect(schema, name).toBeDefined();
-      expect(schema.properties.event.enum).toEqual([name]);
-      expect(schema.properties.data).toEqual(JSON.parse(JSON.stringify(STORE_EVENT_CATALOG[name].schema)));
-      expect(schema.example.data).toEqual(STORE_EVENT_CATALOG[name].example);
-    }
-    // Registering a webhook documents what it will receive: a callback whose body is one of these schemas, by `event`.
-    const delivery =
-      doc.paths['/functions/v1/webhooks/register'].post.callbacks.storeEvent['{$request.body#/url}'].post;
-    const body = delivery.requestBody.content['application/json'].schema;
-    const refs = STORE_EVENT_NAMES.map((name) => `#/components/schemas/${storeEventSchemaName(name)}`);
-    expect(body.oneOf).toEqual(refs.map(($ref) => ({ $ref })));
-    expect(body.discriminator).toEqual({
-      propertyName: 'event',
-      mapping: Object.fromEntries(STORE_EVENT_NAMES.map((name, i) => [name, refs[i]])),
-    });
-    expect(delivery.parameters.map((parameter: { name: string }) => parameter.name)).toEqual(
-      expect.arrayContaining(['webhook-id', 'webhook-timestamp', 'webhook-signature', 'X-Service-Signature']),
-    );
-  });
+  it(
+    '/docs-json has one schema per catalog event, with its ' + 'example, and the webhook callback that delivers them',
+    async () => {
+      const doc = (await api.request('GET', '/docs-json')).body;
+      for (const name of STORE_EVENT_NAMES) {
+        const schema = doc.components.schemas[storeEventSchemaName(name)];
+        expect(schema, name).toBeDefined();
+        expect(schema.properties.event.enum).toEqual([name]);
+        expect(schema.properties.data).toEqual(JSON.parse(JSON.stringify(STORE_EVENT_CATALOG[name].schema)));
+        expect(schema.example.data).toEqual(STORE_EVENT_CATALOG[name].example);
+      }
+      // Registering a webhook documents what it will receive: a callback whose body is one of these schemas, by
+      // `event`.
+      const delivery =
+        doc.paths['/functions/v1/webhooks/register'].post.callbacks.storeEvent['{$request.body#/url}'].post;
+      const body = delivery.requestBody.content['application/json'].schema;
+      const refs = STORE_EVENT_NAMES.map((name) => `#/components/schemas/${storeEventSchemaName(name)}`);
+      expect(body.oneOf).toEqual(refs.map(($ref) => ({ $ref })));
+      expect(body.discriminator).toEqual({
+        propertyName: 'event',
+        mapping: Object.fromEntries(STORE_EVENT_NAMES.map((name, i) => [name, refs[i]])),
+      });
+      expect(delivery.parameters.map((parameter: { name: string }) => parameter.name)).toEqual(
+        expect.arrayContaining(['webhook-id', 'webhook-timestamp', 'webhook-signature', 'X-Service-Signature']),
+      );
+    },
+  );
 });

@@ -437,7 +437,8 @@ describe('input fuzzing (every POST, PATCH and PUT of /docs-json, and its reads 
   afterAll(async () => {
     // What the run covered, for the reader of the CI log.
     console.info(
-      `fuzz: ${seen.requests} requests, statuses ${JSON.stringify(Object.fromEntries([...seen.byStatus].sort(([a], [b]) => a - b)))}`,
+      `fuzz: ${seen.requests} requests, ` +
+        `statuses ${JSON.stringify(Object.fromEntries([...seen.byStatus].sort(([a], [b]) => a - b)))}`,
     );
     await api?.close();
   });
@@ -527,7 +528,8 @@ describe('input fuzzing (every POST, PATCH and PUT of /docs-json, and its reads 
             const problems = problemsOf(path, result);
             if (problems.length > 0 && failures.length < 20)
               failures.push(
-                `${op.method} ${short(path + query)} [${body.contentType}] ${short(body.raw)} → ${result.status} ${short(JSON.stringify(result.body) ?? '')}: ${problems.join('; ')}`,
+                `${op.method} ${short(path + query)} [${body.contentType}] ${short(body.raw)} ` +
+                  `→ ${result.status} ${short(JSON.stringify(result.body) ?? '')}: ${problems.join('; ')}`,
               );
           }),
           { numRuns: RUNS },
@@ -573,7 +575,8 @@ describe('input fuzzing (every POST, PATCH and PUT of /docs-json, and its reads 
             const problems = problemsOf(path, result);
             if (problems.length > 0 && failures.length < 20)
               failures.push(
-                `${op.method} ${short(path + query)} → ${result.status} ${short(JSON.stringify(result.body) ?? '')}: ${problems.join('; ')}`,
+                `${op.method} ${short(path + query)} ` +
+                  `→ ${result.status} ${short(JSON.stringify(result.body) ?? '')}: ${problems.join('; ')}`,
               );
           }),
           { numRuns: RUNS },

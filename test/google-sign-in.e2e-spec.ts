@@ -127,97 +127,104 @@ describe('Google sign-in (e2e against a fake OIDC provider)', () => {
     expect(result.fragment.has('refresh_token')).toBe(false);
   }
 
-  it('redirects /authorize to the consent page with client_id, redirect_uri, scope, state, nonce and an S256 PKCE challenge', async () => {
-    const requestsBefore = google.requests.length;
-    const first = await authorize();
-    const { location } = first;
-    expect(`${location.origin}${location.pathname}`).toBe(google.authorizationUrl);
-    expect(location.searchParams.get('client_id')).toBe(CLIENT_ID);
-    expect(location.searchParams.get('redirect_uri')).toBe(CALLBACK_URL);
-    expect(location.searchParams.get('response_type')).toBe('code');
-    const scopes = (location.searchParams.get('scope') ?? '').split(' ');
-    expect(scopes).toEqual(expect.arrayContaining(['openid', 'email']));
-    // state and nonce: base64url, at least 128 bits of randomness (22 base64url characters).
-    expect(first.state).toMatch(/^[A-Za-z0-9_-]{22,}$/);
-    expect(first.nonce).toMatch(/^[A-Za-z0-9_-]{22,}$/);
-    // S256 challenge: base64url of a SHA-256 digest is exactly 43 characters.
-    expect(first.codeChallenge).toMatch(/^[A-Za-z0-9_-]{43}$/);
-    expect(location.searchParams.get('code_challenge_method')).toBe('S256');
-    // Nothing secret leaves in the URL: no client secret, no code verifier.
-    expect(location.toString()).not.toContain(CLIENT_SECRET);
-    expect(location.searchParams.has('client_secret')).toBe(false);
-    expect(location.searchParams.has('code_verifier')).toBe(false);
+  it(
+    'redirects /authorize to the consent page with client_id, ' +
+      'redirect_uri, scope, state, nonce and an S256 PKCE challenge',
+    async () => {
+      const requestsBefore = google.requests.length;
+      const first = await authorize();
+      const { location } = first;
+      expect(`${location.origin}${location.pathname}`).toBe(google.authorizationUrl);
+      expect(location.searchParams.get('client_id')).toBe(CLIENT_ID);
+      expect(location.searchParams.get('redirect_uri')).toBe(CALLBACK_URL);
+      expect(location.searchParams.get('response_type')).toBe('code');
+      const scopes = (location.searchParams.get('scope') ?? '').split(' ');
+      expect(scopes).toEqual(expect.arrayContaining(['openid', 'email']));
+      // state and nonce: base64url, at least 128 bits of randomness (22 base64url characters).
+      expect(first.state).toMatch(/^[A-Za-z0-9_-]{22,}$/);
+      expect(first.nonce).toMatch(/^[A-Za-z0-9_-]{22,}$/);
+      // S256 challenge: base64url of a SHA-256 digest is exactly 43 characters.
+      expect(first.codeChallenge).toMatch(/^[A-Za-z0-9_-]{43}$/);
+      expect(location.searchParams.get('code_challenge_method')).toBe('S256');
+      // Nothing secret leaves in the URL: no client secret, no code verifier.
+      expect(location.toString()).not.toContain(CLIENT_SECRET);
+      expect(location.searchParams.has('client_secret')).toBe(false);
+      expect(location.searchParams.has('code_verifier')).toBe(false);
 
-    // Fresh values for every sign-in.
-    const second = await authorize();
-    expect(second.state).not.toBe(first.state);
-    expect(second.nonce).not.toBe(first.nonce);
-    expect(second.codeChallenge).not.toBe(first.codeChallenge);
-    // Building the URL needs no call to the provider.
-    expect(google.requests.length).toBe(requestsBefore);
-  });
+      // Fresh values for every sign-in.
+      const second = await authorize();
+      expect(second.state).not.toBe(first.state);
+      expect(second.nonce).not.toBe(first.nonce);
+      expect(second.codeChallenge).not.toBe(first.codeChallenge);
+      // Building the URL needs no call to the provider.
+      expect(google.requests.length).toBe(requestsBefore);
+    },
+  );
 
-  it('signs a Google user in end to end: code exchange with PKCE, session in the fragment, /user, refresh', async () => {
-    const email = uniqueEmail('google');
-    const tokenRequestsBefore = google.tokenRequests.length;
-    const result = await signIn(email, { name: 'Grace Google' });
+  it(
+    'signs a Google user in end to end: code exchange ' + 'with PKCE, session in the fragment, /user, refresh',
+    async () => {
+      const email = uniqueEmail('google');
+      const tokenRequestsBefore = google.tokenRequests.length;
+      const result = await signIn(email, { name: 'Grace Google' });
 
-    // Back at redirect_to with a GoTrue session in the fragment.
-    expectBackAtRedirectTo(result);
-    const { fragment } = result;
-    expect(fragment.get('error'), fragment.toString()).toBeNull();
-    expect(fragment.get('access_token')).toBeTruthy();
-    expect(fragment.get('refresh_token')).toBeTruthy();
-    expect(fragment.get('expires_in')).toBe('3600');
-    expect(fragment.get('token_type')).toBe('bearer');
-    const now = Math.floor(Date.now() / 1000);
-    expect(Number(fragment.get('expires_at'))).toBeGreaterThanOrEqual(now + 3600 - 60);
-    expect(Number(fragment.get('expires_at'))).toBeLessThanOrEqual(now + 3600 + 60);
+      // Back at redirect_to with a GoTrue session in the fragment.
+      expectBackAtRedirectTo(result);
+      const { fragment } = result;
+      expect(fragment.get('error'), fragment.toString()).toBeNull();
+      expect(fragment.get('access_token')).toBeTruthy();
+      expect(fragment.get('refresh_token')).toBeTruthy();
+      expect(fragment.get('expires_in')).toBe('3600');
+      expect(fragment.get('token_type')).toBe('bearer');
+      const now = Math.floor(Date.now() / 1000);
+      expect(Number(fragment.get('expires_at'))).toBeGreaterThanOrEqual(now + 3600 - 60);
+      expect(Number(fragment.get('expires_at'))).toBeLessThanOrEqual(now + 3600 + 60);
 
-    // The fake's token endpoint got exactly one exchange, with the right client, code, redirect_uri and verifier.
-    const exchanges = google.tokenRequests.slice(tokenRequestsBefore);
-    expect(exchanges).toHaveLength(1);
-    const [exchange] = exchanges;
-    expect(exchange.status).toBe(200);
-    expect(exchange.form.grant_type).toBe('authorization_code');
-    expect(exchange.form.code).toBe(result.code);
-    expect(exchange.form.client_id).toBe(CLIENT_ID);
-    expect(exchange.form.client_secret).toBe(CLIENT_SECRET);
-    expect(exchange.form.redirect_uri).toBe(CALLBACK_URL);
-    expect(exchange.form.code_verifier).toMatch(/^[A-Za-z0-9._~-]{43,128}$/);
-    expect(s256(exchange.form.code_verifier)).toBe(result.auth.codeChallenge);
-    expect(exchange.headers.authorization).toBeUndefined(); // client_secret_post, not basic
-    // The ID token it returned carried the nonce of the /authorize redirect.
-    expect(decodeJwt(exchange.idToken!).nonce).toBe(result.auth.nonce);
-    // The ID token's signature was checked against the fake's JWKS.
-    expect(google.requests.some((request) => request.path === '/jwks')).toBe(true);
+      // The fake's token endpoint got exactly one exchange, with the right client, code, redirect_uri and verifier.
+      const exchanges = google.tokenRequests.slice(tokenRequestsBefore);
+      expect(exchanges).toHaveLength(1);
+      const [exchange] = exchanges;
+      expect(exchange.status).toBe(200);
+      expect(exchange.form.grant_type).toBe('authorization_code');
+      expect(exchange.form.code).toBe(result.code);
+      expect(exchange.form.client_id).toBe(CLIENT_ID);
+      expect(exchange.form.client_secret).toBe(CLIENT_SECRET);
+      expect(exchange.form.redirect_uri).toBe(CALLBACK_URL);
+      expect(exchange.form.code_verifier).toMatch(/^[A-Za-z0-9._~-]{43,128}$/);
+      expect(s256(exchange.form.code_verifier)).toBe(result.auth.codeChallenge);
+      expect(exchange.headers.authorization).toBeUndefined(); // client_secret_post, not basic
+      // The ID token it returned carried the nonce of the /authorize redirect.
+      expect(decodeJwt(exchange.idToken!).nonce).toBe(result.auth.nonce);
+      // The ID token's signature was checked against the fake's JWKS.
+      expect(google.requests.some((request) => request.path === '/jwks')).toBe(true);
 
-    // The access token is the app's own, for the Google user.
-    const accessToken = fragment.get('access_token')!;
-    const user = await api.request('GET', '/auth/v1/user', { token: accessToken });
-    expect(user.status, JSON.stringify(user.body)).toBe(200);
-    expect(user.body.email).toBe(email);
-    expect(user.body.role).toBe('merchant');
-    expect(user.body.app_metadata.provider).toBe('google');
-    expect(user.body.user_metadata.full_name).toBe('Grace Google');
-    expect(decodeJwt(accessToken).sub).toBe(user.body.id);
-    expect(decodeJwt(accessToken).email).toBe(email);
+      // The access token is the app's own, for the Google user.
+      const accessToken = fragment.get('access_token')!;
+      const user = await api.request('GET', '/auth/v1/user', { token: accessToken });
+      expect(user.status, JSON.stringify(user.body)).toBe(200);
+      expect(user.body.email).toBe(email);
+      expect(user.body.role).toBe('merchant');
+      expect(user.body.app_metadata.provider).toBe('google');
+      expect(user.body.user_metadata.full_name).toBe('Grace Google');
+      expect(decodeJwt(accessToken).sub).toBe(user.body.id);
+      expect(decodeJwt(accessToken).email).toBe(email);
 
-    // The refresh token rotates into a new session for the same user.
-    const refreshed = await api.request('POST', '/auth/v1/token?grant_type=refresh_token', {
-      headers: { apikey: PUBLIC_KEY },
-      body: { refresh_token: fragment.get('refresh_token') },
-    });
-    expect(refreshed.status, JSON.stringify(refreshed.body)).toBe(200);
-    expect(refreshed.body.token_type).toBe('bearer');
-    expect(refreshed.body.expires_in).toBe(3600);
-    expect(refreshed.body.user.id).toBe(user.body.id);
-    expect(refreshed.body.user.email).toBe(email);
-    expect(refreshed.body.refresh_token).not.toBe(fragment.get('refresh_token'));
-    const again = await api.request('GET', '/auth/v1/user', { token: refreshed.body.access_token });
-    expect(again.status).toBe(200);
-    expect(again.body.id).toBe(user.body.id);
-  });
+      // The refresh token rotates into a new session for the same user.
+      const refreshed = await api.request('POST', '/auth/v1/token?grant_type=refresh_token', {
+        headers: { apikey: PUBLIC_KEY },
+        body: { refresh_token: fragment.get('refresh_token') },
+      });
+      expect(refreshed.status, JSON.stringify(refreshed.body)).toBe(200);
+      expect(refreshed.body.token_type).toBe('bearer');
+      expect(refreshed.body.expires_in).toBe(3600);
+      expect(refreshed.body.user.id).toBe(user.body.id);
+      expect(refreshed.body.user.email).toBe(email);
+      expect(refreshed.body.refresh_token).not.toBe(fragment.get('refresh_token'));
+      const again = await api.request('GET', '/auth/v1/user', { token: refreshed.body.access_token });
+      expect(again.status).toBe(200);
+      expect(again.body.id).toBe(user.body.id);
+    },
+  );
 
   it('accepts a state once: a reused state answers 400 bad_oauth_state without calling the provider', async () => {
     const first = await signIn(uniqueEmail('google-reuse'));

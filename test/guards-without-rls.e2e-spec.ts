@@ -266,20 +266,23 @@ describe('the guards alone (row-level security out of the way)', () => {
     return wrong;
   };
 
-  it('runs with row-level security really out of the way: the request login bypasses it and sees the other store', async () => {
-    const [login] = await asRequest(api, tokens.ownerA, (q) =>
-      q(`SELECT current_user AS name, rolbypassrls, rolsuper FROM pg_roles WHERE rolname = current_user`),
-    );
-    expect(login).toEqual({ name: BYPASS_LOGIN, rolbypassrls: true, rolsuper: false });
-    const seen = await asRequest(api, tokens.ownerA, (q) =>
-      q('SELECT id FROM stores WHERE id = ANY ($1)', [[ids.a.store_id, ids.b.store_id]]),
-    );
-    expect(seen.map((row: { id: string }) => row.id).sort()).toEqual([ids.a.store_id, ids.b.store_id].sort());
-    const orders = await asRequest(api, tokens.customer, (q) =>
-      q('SELECT id FROM orders WHERE id = $1', [ids.b.order_id]),
-    );
-    expect(orders).toHaveLength(1);
-  });
+  it(
+    'runs with row-level security really out of the way: ' + 'the request login bypasses it and sees the other store',
+    async () => {
+      const [login] = await asRequest(api, tokens.ownerA, (q) =>
+        q(`SELECT current_user AS name, rolbypassrls, rolsuper FROM pg_roles WHERE rolname = current_user`),
+      );
+      expect(login).toEqual({ name: BYPASS_LOGIN, rolbypassrls: true, rolsuper: false });
+      const seen = await asRequest(api, tokens.ownerA, (q) =>
+        q('SELECT id FROM stores WHERE id = ANY ($1)', [[ids.a.store_id, ids.b.store_id]]),
+      );
+      expect(seen.map((row: { id: string }) => row.id).sort()).toEqual([ids.a.store_id, ids.b.store_id].sort());
+      const orders = await asRequest(api, tokens.customer, (q) =>
+        q('SELECT id FROM orders WHERE id = $1', [ids.b.order_id]),
+      );
+      expect(orders).toHaveLength(1);
+    },
+  );
 
   it('the same login is refused at start-up without UNSAFE_REQUEST_ROLE_MAY_BYPASS_RLS', async () => {
     await expect(
@@ -315,25 +318,37 @@ describe('the guards alone (row-level security out of the way)', () => {
    */
   const refusesKeys = (rule: Route) => rule.need === 'manage' || rule.storeKeys === false;
 
-  it("a store key of store A (every permission): 403 where keys are refused, else 404 on every route on store B's rows", async () => {
-    expect(await mismatches(tokens.keyAll, ids.b, (_, rule) => (refusesKeys(rule) ? 403 : 404))).toEqual([]);
-  });
+  it(
+    'a store key of store A (every permission): 403 where keys ' +
+      "are refused, else 404 on every route on store B's rows",
+    async () => {
+      expect(await mismatches(tokens.keyAll, ids.b, (_, rule) => (refusesKeys(rule) ? 403 : 404))).toEqual([]);
+    },
+  );
 
-  it('a store key of store A (catalog, customers): 403 where keys are refused or it lacks the permission, 200 on the reads it holds', async () => {
-    const held = MEMBER_PERMISSIONS.shop;
-    const wrong = await mismatches(tokens.keyShop, ids.a, (route, rule) => {
-      if (refusesKeys(rule) || (rule.need !== 'read' && !held.includes(rule.need as Permission))) return 403;
-      return route.startsWith('GET ') ? 200 : null;
-    });
-    expect(wrong).toEqual([]);
-  });
+  it(
+    'a store key of store A (catalog, customers): 403 where keys are ' +
+      'refused or it lacks the permission, 200 on the reads it holds',
+    async () => {
+      const held = MEMBER_PERMISSIONS.shop;
+      const wrong = await mismatches(tokens.keyShop, ids.a, (route, rule) => {
+        if (refusesKeys(rule) || (rule.need !== 'read' && !held.includes(rule.need as Permission))) return 403;
+        return route.startsWith('GET ') ? 200 : null;
+      });
+      expect(wrong).toEqual([]);
+    },
+  );
 
-  it("store B's owner: its own rows are reachable on every read route (the 404s above are not a broken route)", async () => {
-    expect(await mismatches(tokens.ownerB, ids.b, (route) => (route.startsWith('GET ') ? 200 : null))).toEqual([]);
-  });
+  it(
+    "store B's owner: its own rows are reachable on every " + 'read route (the 404s above are not a broken route)',
+    async () => {
+      expect(await mismatches(tokens.ownerB, ids.b, (route) => (route.startsWith('GET ') ? 200 : null))).toEqual([]);
+    },
+  );
 
   it.each(['shop', 'back'] as const)(
-    'a member of store A (%s): 403 on every route needing a permission it lacks or the owner, 200 on the reads it holds',
+    'a member of store A (%s): 403 on every route needing a ' +
+      'permission it lacks or the owner, 200 on the reads it holds',
     async (who) => {
       const held = MEMBER_PERMISSIONS[who];
       const wrong = await mismatches(tokens[who], ids.a, (route, rule) => {
@@ -344,12 +359,15 @@ describe('the guards alone (row-level security out of the way)', () => {
     },
   );
 
-  it("a customer of store A: another customer's order or customer record, and any staff record, answer 404", async () => {
-    const wrong = await mismatches(tokens.customer, ids.a, (_, rule) =>
-      rule.record && rule.record !== 'product' ? 404 : null,
-    );
-    expect(wrong).toEqual([]);
-  });
+  it(
+    "a customer of store A: another customer's order or " + 'customer record, and any staff record, answer 404',
+    async () => {
+      const wrong = await mismatches(tokens.customer, ids.a, (_, rule) =>
+        rule.record && rule.record !== 'product' ? 404 : null,
+      );
+      expect(wrong).toEqual([]);
+    },
+  );
 
   it('a customer of store A: every staff-only route of its store answers 403', async () => {
     const wrong = await mismatches(tokens.customer, ids.a, (_, rule) => {

@@ -105,83 +105,87 @@ describe('orders', () => {
   afterAll(() => api.close());
 
   describe('placing', () => {
-    it('prices from the catalog in exact cents, reserves stock and fires order.created + inventory.updated per item', async () => {
-      const mug = await product(storeA, { name: 'Mug', price: 12.5, inventory_quantity: 10 });
-      const pin = await product(storeA, { name: 'Pin', price: 0.1, inventory_quantity: 5 });
-      const before = (await events(storeA)).length;
-      const placed = await place('owner', storeA, {
-        customer_id: customer.id,
-        items: [
-          { product_id: mug, quantity: 2 },
-          { product_id: pin, quantity: 1 },
-        ],
-      });
-      expect(placed.status).toBe(201);
-      const order = placed.body.order;
-      expect(placed.body).toEqual({
-        success: true,
-        order: {
-          id: expect.any(String),
-          store_id: storeA,
-          order_number: expect.stringMatching(/^1\d{3}$/),
-          status: 'pending',
-          currency: 'EUR',
-          total: 25.1,
-          customer: { id: customer.id, name: 'Ada Lovelace', email: customer.email },
+    it(
+      'prices from the catalog in exact cents, reserves stock ' +
+        'and fires order.created + inventory.updated per item',
+      async () => {
+        const mug = await product(storeA, { name: 'Mug', price: 12.5, inventory_quantity: 10 });
+        const pin = await product(storeA, { name: 'Pin', price: 0.1, inventory_quantity: 5 });
+        const before = (await events(storeA)).length;
+        const placed = await place('owner', storeA, {
+          customer_id: customer.id,
           items: [
-            { product_id: mug, name: 'Mug', quantity: 2, price: 12.5 },
-            { product_id: pin, name: 'Pin', quantity: 1, price: 0.1 },
+            { product_id: mug, quantity: 2 },
+            { product_id: pin, quantity: 1 },
           ],
-          created_at: expect.any(String),
-          updated_at: expect.any(String),
-        },
-      });
-      expect(new Date(order.created_at).toISOString()).toBe(order.created_at);
-      expect((await db().query('SELECT total::text AS total FROM orders WHERE id = $1', [order.id]))[0].total).toBe(
-        '25.10',
-      );
-      expect(await stock(mug)).toBe(8);
-      expect(await stock(pin)).toBe(4);
-
-      const fired = (await events(storeA)).slice(before);
-      expect(fired).toEqual([
-        {
-          event: 'order.created',
-          data: {
-            order_id: order.id,
-            order_number: order.order_number,
-            total: 25.1,
-            currency: 'EUR',
+        });
+        expect(placed.status).toBe(201);
+        const order = placed.body.order;
+        expect(placed.body).toEqual({
+          success: true,
+          order: {
+            id: expect.any(String),
+            store_id: storeA,
+            order_number: expect.stringMatching(/^1\d{3}$/),
             status: 'pending',
-            customer: { name: 'Ada Lovelace', email: customer.email },
+            currency: 'EUR',
+            total: 25.1,
+            customer: { id: customer.id, name: 'Ada Lovelace', email: customer.email },
             items: [
               { product_id: mug, name: 'Mug', quantity: 2, price: 12.5 },
               { product_id: pin, name: 'Pin', quantity: 1, price: 0.1 },
             ],
+            created_at: expect.any(String),
+            updated_at: expect.any(String),
           },
-        },
-        {
-          event: 'inventory.updated',
-          data: {
-            product_id: mug,
-            previous_quantity: 10,
-            quantity: 8,
-            delta: -2,
-            reason: `order ${order.order_number}`,
+        });
+        expect(new Date(order.created_at).toISOString()).toBe(order.created_at);
+        expect((await db().query('SELECT total::text AS total FROM orders WHERE id = $1', [order.id]))[0].total).toBe(
+          '25.10',
+        );
+        expect(await stock(mug)).toBe(8);
+        expect(await stock(pin)).toBe(4);
+
+        const fired = (await events(storeA)).slice(before);
+        expect(fired).toEqual([
+          {
+            event: 'order.created',
+            data: {
+              order_id: order.id,
+              order_number: order.order_number,
+              total: 25.1,
+              currency: 'EUR',
+              status: 'pending',
+              customer: { name: 'Ada Lovelace', email: customer.email },
+              items: [
+                { product_id: mug, name: 'Mug', quantity: 2, price: 12.5 },
+                { product_id: pin, name: 'Pin', quantity: 1, price: 0.1 },
+              ],
+            },
           },
-        },
-        {
-          event: 'inventory.updated',
-          data: {
-            product_id: pin,
-            previous_quantity: 5,
-            quantity: 4,
-            delta: -1,
-            reason: `order ${order.order_number}`,
+          {
+            event: 'inventory.updated',
+            data: {
+              product_id: mug,
+              previous_quantity: 10,
+              quantity: 8,
+              delta: -2,
+              reason: `order ${order.order_number}`,
+            },
           },
-        },
-      ]);
-    });
+          {
+            event: 'inventory.updated',
+            data: {
+              product_id: pin,
+              previous_quantity: 5,
+              quantity: 4,
+              delta: -1,
+              reason: `order ${order.order_number}`,
+            },
+          },
+        ]);
+      },
+    );
 
     it('sums money exactly where floating point would not (1 × 0.10 + 1 × 0.20 = 0.30, 3 × 0.10 = 0.30)', async () => {
       const dime = await product(storeA, { name: 'Dime', price: 0.1 });
@@ -293,32 +297,35 @@ describe('orders', () => {
       expect(await stock(dear)).toBe(900);
     });
 
-    it('only active products of the store can be ordered: 422 naming each item, nothing reserved, no event', async () => {
-      const good = await product(storeA, { name: 'Good', inventory_quantity: 4 });
-      const draft = await product(storeA, { name: 'Draft', status: 'draft' });
-      const archived = await product(storeA, { name: 'Archived', status: 'archived' });
-      const foreign = await product(storeB, { name: 'Foreign' }, 'otherOwner');
-      const unknown = '3f0e1d2c-4b5a-4697-8a8b-9c0d1e2f3a4b';
-      const before = { events: (await events(storeA)).length, orders: await orderCount(storeA) };
-      for (const who of ['owner', 'customer'] as const) {
-        const refused = await place(who, storeA, {
-          items: [good, draft, archived, foreign, unknown].map((product_id) => ({ product_id, quantity: 1 })),
-        });
-        expect(refused.status, who).toBe(422);
-        expect(refused.body.error.code).toBe('UNPROCESSABLE');
-        expect(refused.body.error.details).toEqual(
-          [draft, archived, foreign, unknown].map((product_id, i) => ({
-            field: `items.${i + 1}.product_id`,
-            product_id,
-            message: 'is not an active product of this store',
-          })),
-        );
-      }
-      expect(await stock(good)).toBe(4);
-      expect(await stock(foreign)).toBe(100);
-      expect((await events(storeA)).length).toBe(before.events);
-      expect(await orderCount(storeA)).toBe(before.orders);
-    });
+    it(
+      'only active products of the store can be ordered: ' + '422 naming each item, nothing reserved, no event',
+      async () => {
+        const good = await product(storeA, { name: 'Good', inventory_quantity: 4 });
+        const draft = await product(storeA, { name: 'Draft', status: 'draft' });
+        const archived = await product(storeA, { name: 'Archived', status: 'archived' });
+        const foreign = await product(storeB, { name: 'Foreign' }, 'otherOwner');
+        const unknown = '3f0e1d2c-4b5a-4697-8a8b-9c0d1e2f3a4b';
+        const before = { events: (await events(storeA)).length, orders: await orderCount(storeA) };
+        for (const who of ['owner', 'customer'] as const) {
+          const refused = await place(who, storeA, {
+            items: [good, draft, archived, foreign, unknown].map((product_id) => ({ product_id, quantity: 1 })),
+          });
+          expect(refused.status, who).toBe(422);
+          expect(refused.body.error.code).toBe('UNPROCESSABLE');
+          expect(refused.body.error.details).toEqual(
+            [draft, archived, foreign, unknown].map((product_id, i) => ({
+              field: `items.${i + 1}.product_id`,
+              product_id,
+              message: 'is not an active product of this store',
+            })),
+          );
+        }
+        expect(await stock(good)).toBe(4);
+        expect(await stock(foreign)).toBe(100);
+        expect((await events(storeA)).length).toBe(before.events);
+        expect(await orderCount(storeA)).toBe(before.orders);
+      },
+    );
 
     it('reserves all or nothing: one short item reserves nothing and lists every short item', async () => {
       const alpha = await product(storeA, { name: 'Alpha' });
@@ -463,11 +470,14 @@ describe('orders', () => {
       if (status === 404) expect(result.body.error).toEqual({ code: 'NOT_FOUND', message: 'Order not found' });
     });
 
-    it('GET /orders/{id}: unknown id 404, malformed 400; a customer cannot read an order without customer', async () => {
-      expect((await call('owner', 'GET', `/orders/${randomUUID()}`)).status).toBe(404);
-      expect((await call('owner', 'GET', '/orders/1001')).status).toBe(400);
-      expect((await call('customer', 'GET', `/orders/${staffOrder}`)).status).toBe(404);
-    });
+    it(
+      'GET /orders/{id}: unknown id 404, malformed 400; ' + 'a customer cannot read an order without customer',
+      async () => {
+        expect((await call('owner', 'GET', `/orders/${randomUUID()}`)).status).toBe(404);
+        expect((await call('owner', 'GET', '/orders/1001')).status).toBe(400);
+        expect((await call('customer', 'GET', `/orders/${staffOrder}`)).status).toBe(404);
+      },
+    );
 
     it('GET /orders lists the calling customer’s own orders only, newest first, paged', async () => {
       const result = await call('customer', 'GET', '/orders?limit=100');
@@ -683,50 +693,53 @@ describe('orders', () => {
       expect((await events(storeA)).length).toBe(before);
     });
 
-    it('cancelling restocks every item, skips deleted products, restocks inactive ones; a refund does not restock', async () => {
-      const kept = await product(storeA, { name: 'Kept', inventory_quantity: 10 });
-      const archived = await product(storeA, { name: 'Later archived', inventory_quantity: 10 });
-      const deleted = await product(storeA, { name: 'Later deleted', inventory_quantity: 10 });
-      const placed = await place('owner', storeA, {
-        items: [
-          { product_id: kept, quantity: 3 },
-          { product_id: archived, quantity: 2 },
-          { product_id: deleted, quantity: 1 },
-        ],
-      });
-      const id = placed.body.order.id;
-      await call('owner', 'PATCH', `/products/${archived}`, { status: 'archived' });
-      await call('owner', 'DELETE', `/products/${deleted}`);
-      expect((await move('owner', id, 'paid')).status).toBe(200);
-      const before = (await events(storeA)).length;
-      const cancelled = await move('owner', id, 'cancelled');
-      expect(cancelled.status).toBe(200);
-      expect(cancelled.body.order.items).toEqual([
-        { product_id: kept, name: 'Kept', quantity: 3, price: 10 },
-        { product_id: archived, name: 'Later archived', quantity: 2, price: 10 },
-        { product_id: null, name: 'Later deleted', quantity: 1, price: 10 },
-      ]);
-      expect(await stock(kept)).toBe(10);
-      expect(await stock(archived)).toBe(10);
-      const reason = `order ${placed.body.order.order_number} cancelled`;
-      const restocks = (await events(storeA)).slice(before).filter((e) => e.event === 'inventory.updated');
-      expect(restocks.map((e) => e.data).sort((a, b) => (a.product_id < b.product_id ? -1 : 1))).toEqual(
-        [
-          { product_id: kept, previous_quantity: 7, quantity: 10, delta: 3, reason },
-          { product_id: archived, previous_quantity: 8, quantity: 10, delta: 2, reason },
-        ].sort((a, b) => (a.product_id < b.product_id ? -1 : 1)),
-      );
+    it(
+      'cancelling restocks every item, skips deleted products, ' + 'restocks inactive ones; a refund does not restock',
+      async () => {
+        const kept = await product(storeA, { name: 'Kept', inventory_quantity: 10 });
+        const archived = await product(storeA, { name: 'Later archived', inventory_quantity: 10 });
+        const deleted = await product(storeA, { name: 'Later deleted', inventory_quantity: 10 });
+        const placed = await place('owner', storeA, {
+          items: [
+            { product_id: kept, quantity: 3 },
+            { product_id: archived, quantity: 2 },
+            { product_id: deleted, quantity: 1 },
+          ],
+        });
+        const id = placed.body.order.id;
+        await call('owner', 'PATCH', `/products/${archived}`, { status: 'archived' });
+        await call('owner', 'DELETE', `/products/${deleted}`);
+        expect((await move('owner', id, 'paid')).status).toBe(200);
+        const before = (await events(storeA)).length;
+        const cancelled = await move('owner', id, 'cancelled');
+        expect(cancelled.status).toBe(200);
+        expect(cancelled.body.order.items).toEqual([
+          { product_id: kept, name: 'Kept', quantity: 3, price: 10 },
+          { product_id: archived, name: 'Later archived', quantity: 2, price: 10 },
+          { product_id: null, name: 'Later deleted', quantity: 1, price: 10 },
+        ]);
+        expect(await stock(kept)).toBe(10);
+        expect(await stock(archived)).toBe(10);
+        const reason = `order ${placed.body.order.order_number} cancelled`;
+        const restocks = (await events(storeA)).slice(before).filter((e) => e.event === 'inventory.updated');
+        expect(restocks.map((e) => e.data).sort((a, b) => (a.product_id < b.product_id ? -1 : 1))).toEqual(
+          [
+            { product_id: kept, previous_quantity: 7, quantity: 10, delta: 3, reason },
+            { product_id: archived, previous_quantity: 8, quantity: 10, delta: 2, reason },
+          ].sort((a, b) => (a.product_id < b.product_id ? -1 : 1)),
+        );
 
-      const refundedOrder = await place('owner', storeA, { items: [{ product_id: kept, quantity: 4 }] });
-      await move('owner', refundedOrder.body.order.id, 'paid');
-      const refundEvents = (await events(storeA)).length;
-      expect((await move('owner', refundedOrder.body.order.id, 'refunded')).status).toBe(200);
-      expect(await stock(kept)).toBe(6);
-      expect((await events(storeA)).slice(refundEvents).map((e) => e.event)).toEqual([
-        'order.updated',
-        'order.refunded',
-      ]);
-    });
+        const refundedOrder = await place('owner', storeA, { items: [{ product_id: kept, quantity: 4 }] });
+        await move('owner', refundedOrder.body.order.id, 'paid');
+        const refundEvents = (await events(storeA)).length;
+        expect((await move('owner', refundedOrder.body.order.id, 'refunded')).status).toBe(200);
+        expect(await stock(kept)).toBe(6);
+        expect((await events(storeA)).slice(refundEvents).map((e) => e.event)).toEqual([
+          'order.updated',
+          'order.refunded',
+        ]);
+      },
+    );
 
     it('concurrent moves of one order serialise: of 10 simultaneous pending → paid, exactly one wins', async () => {
       const id = await orderIn('pending');
@@ -750,57 +763,60 @@ describe('orders', () => {
   });
 
   describe('concurrency and order numbers', () => {
-    it('20 concurrent orders for the last unit: exactly one wins, stock 0, no event or number for the others', async () => {
-      const store = await merchantWithStore(api, 'Last unit store');
-      const shoppers = await Promise.all(
-        Array.from(
-          { length: 5 },
-          async () => (await signUp(api, { role: 'customer', store_id: store.storeId })).access_token,
-        ),
-      );
-      const last = await api.request('POST', `/functions/v1/stores/${store.storeId}/products`, {
-        token: store.token,
-        body: { name: 'Last one', price: 99.99, inventory_quantity: 1, status: 'active' },
-      });
-      const id = last.body.product.id;
-      const results = await Promise.all(
-        Array.from({ length: 20 }, (_, i) =>
-          api.request('POST', `/functions/v1/stores/${store.storeId}/orders`, {
-            token: i % 4 === 0 ? store.token : shoppers[i % 5],
-            body: { items: [{ product_id: id, quantity: 1 }] },
-          }),
-        ),
-      );
-      const won = results.filter((r) => r.status === 201);
-      expect(won).toHaveLength(1);
-      expect(won[0].body.order.order_number).toBe('1001');
-      const lost = results.filter((r) => r.status === 409);
-      expect(lost).toHaveLength(19);
-      for (const r of lost) {
-        expect(r.body.error).toMatchObject({
-          code: 'OUT_OF_STOCK',
-          details: [{ product_id: id, requested: 1, available: 0 }],
+    it(
+      '20 concurrent orders for the last unit: exactly ' + 'one wins, stock 0, no event or number for the others',
+      async () => {
+        const store = await merchantWithStore(api, 'Last unit store');
+        const shoppers = await Promise.all(
+          Array.from(
+            { length: 5 },
+            async () => (await signUp(api, { role: 'customer', store_id: store.storeId })).access_token,
+          ),
+        );
+        const last = await api.request('POST', `/functions/v1/stores/${store.storeId}/products`, {
+          token: store.token,
+          body: { name: 'Last one', price: 99.99, inventory_quantity: 1, status: 'active' },
         });
-      }
-      expect(await stock(id)).toBe(0);
-      const fired = (await events(store.storeId)).filter((e) => /^(order|inventory)\./.test(e.event));
-      expect(fired.map((e) => e.event)).toEqual(['order.created', 'inventory.updated']);
-      expect(fired[1].data).toEqual({
-        product_id: id,
-        previous_quantity: 1,
-        quantity: 0,
-        delta: -1,
-        reason: 'order 1001',
-      });
-      expect(await orderCount(store.storeId)).toBe(1);
+        const id = last.body.product.id;
+        const results = await Promise.all(
+          Array.from({ length: 20 }, (_, i) =>
+            api.request('POST', `/functions/v1/stores/${store.storeId}/orders`, {
+              token: i % 4 === 0 ? store.token : shoppers[i % 5],
+              body: { items: [{ product_id: id, quantity: 1 }] },
+            }),
+          ),
+        );
+        const won = results.filter((r) => r.status === 201);
+        expect(won).toHaveLength(1);
+        expect(won[0].body.order.order_number).toBe('1001');
+        const lost = results.filter((r) => r.status === 409);
+        expect(lost).toHaveLength(19);
+        for (const r of lost) {
+          expect(r.body.error).toMatchObject({
+            code: 'OUT_OF_STOCK',
+            details: [{ product_id: id, requested: 1, available: 0 }],
+          });
+        }
+        expect(await stock(id)).toBe(0);
+        const fired = (await events(store.storeId)).filter((e) => /^(order|inventory)\./.test(e.event));
+        expect(fired.map((e) => e.event)).toEqual(['order.created', 'inventory.updated']);
+        expect(fired[1].data).toEqual({
+          product_id: id,
+          previous_quantity: 1,
+          quantity: 0,
+          delta: -1,
+          reason: 'order 1001',
+        });
+        expect(await orderCount(store.storeId)).toBe(1);
 
-      await api.request('POST', `/functions/v1/products/${id}/inventory`, { token: store.token, body: { delta: 1 } });
-      const next = await api.request('POST', `/functions/v1/stores/${store.storeId}/orders`, {
-        token: shoppers[0],
-        body: { items: [{ product_id: id, quantity: 1 }] },
-      });
-      expect(next.body.order.order_number).toBe('1002');
-    });
+        await api.request('POST', `/functions/v1/products/${id}/inventory`, { token: store.token, body: { delta: 1 } });
+        const next = await api.request('POST', `/functions/v1/stores/${store.storeId}/orders`, {
+          token: shoppers[0],
+          body: { items: [{ product_id: id, quantity: 1 }] },
+        });
+        expect(next.body.order.order_number).toBe('1002');
+      },
+    );
 
     it('30 concurrent orders take exactly 1001..1030; failed orders in between take no number', async () => {
       const store = await merchantWithStore(api, 'Numbering store');

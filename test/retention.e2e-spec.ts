@@ -116,25 +116,28 @@ describe('retention', () => {
     expect(listed.body.data.some((event: { id: string }) => old.includes(event.id))).toBe(false);
   });
 
-  it('keeps an old event a subscriber has not acknowledged, and what it is owed; deletes an old finished one', async () => {
-    const [owed, done] = [await insertEvents(1, 31), await insertEvents(1, 31)];
-    await db().query(
-      `INSERT INTO outbox_owed_acks (publication_id, subscriber, event_ids, due_at, publications)
+  it(
+    'keeps an old event a subscriber has not acknowledged, ' + 'and what it is owed; deletes an old finished one',
+    async () => {
+      const [owed, done] = [await insertEvents(1, 31), await insertEvents(1, 31)];
+      await db().query(
+        `INSERT INTO outbox_owed_acks (publication_id, subscriber, event_ids, due_at, publications)
        VALUES (gen_random_uuid(), 'webhooks', ARRAY[$1::uuid], now() + interval '1 minute', 5)`,
-      [owed[0]],
-    );
+        [owed[0]],
+      );
 
-    await api.app.get(OutboxRetention).prune(1000);
+      await api.app.get(OutboxRetention).prune(1000);
 
-    expect(await remaining(owed)).toBe(1);
-    expect(await remaining(done)).toBe(0);
-    const debts = await db().query(
-      'SELECT subscriber, publications FROM outbox_owed_acks WHERE $1::uuid = ANY (event_ids)',
-      [owed[0]],
-    );
-    expect(debts).toEqual([{ subscriber: 'webhooks', publications: 5 }]);
-    await db().query('DELETE FROM outbox_owed_acks WHERE $1::uuid = ANY (event_ids)', [owed[0]]);
-  });
+      expect(await remaining(owed)).toBe(1);
+      expect(await remaining(done)).toBe(0);
+      const debts = await db().query(
+        'SELECT subscriber, publications FROM outbox_owed_acks WHERE $1::uuid = ANY (event_ids)',
+        [owed[0]],
+      );
+      expect(debts).toEqual([{ subscriber: 'webhooks', publications: 5 }]);
+      await db().query('DELETE FROM outbox_owed_acks WHERE $1::uuid = ANY (event_ids)', [owed[0]]);
+    },
+  );
 
   it('lets sweeps of several workers run at once: each row goes once, none waits on another', async () => {
     const old = await insertEvents(3000, 32);
@@ -146,49 +149,53 @@ describe('retention', () => {
     expect(await remaining(old)).toBe(0);
   });
 
-  it('deletes finished deliveries older than DELIVERY_RETENTION_DAYS with their attempts; keeps pending, newer and redelivered ones', async () => {
-    expect(api.settings.get(webhooksConfig).DELIVERY_RETENTION_DAYS).toBe(30);
-    const oldSucceeded = await insertDelivery('succeeded', 31, { attempts: 3 });
-    const oldCancelled = await insertDelivery('cancelled', 45);
-    const recent = await insertDelivery('succeeded', 29);
-    const oldPending = await insertDelivery('pending', 40);
-    // An old failure redelivered recently: the original stays while its redelivery does.
-    const redelivered = await insertDelivery('failed', 40);
-    const recentRedelivery = await insertDelivery('succeeded', 1, { redeliveryOf: redelivered });
-    // An old failure redelivered twice, long ago: all three go (redeliveries first, then the original).
-    const twiceRedelivered = await insertDelivery('failed', 60);
-    const firstRedelivery = await insertDelivery('failed', 50, { redeliveryOf: twiceRedelivered });
-    const secondRedelivery = await insertDelivery('succeeded', 45, { redeliveryOf: twiceRedelivered });
-    const all = [
-      oldSucceeded,
-      oldCancelled,
-      recent,
-      oldPending,
-      redelivered,
-      recentRedelivery,
-      twiceRedelivered,
-      firstRedelivery,
-      secondRedelivery,
-    ];
+  it(
+    'deletes finished deliveries older than DELIVERY_RETENTION_DAYS ' +
+      'with their attempts; keeps pending, newer and redelivered ones',
+    async () => {
+      expect(api.settings.get(webhooksConfig).DELIVERY_RETENTION_DAYS).toBe(30);
+      const oldSucceeded = await insertDelivery('succeeded', 31, { attempts: 3 });
+      const oldCancelled = await insertDelivery('cancelled', 45);
+      const recent = await insertDelivery('succeeded', 29);
+      const oldPending = await insertDelivery('pending', 40);
+      // An old failure redelivered recently: the original stays while its redelivery does.
+      const redelivered = await insertDelivery('failed', 40);
+      const recentRedelivery = await insertDelivery('succeeded', 1, { redeliveryOf: redelivered });
+      // An old failure redelivered twice, long ago: all three go (redeliveries first, then the original).
+      const twiceRedelivered = await insertDelivery('failed', 60);
+      const firstRedelivery = await insertDelivery('failed', 50, { redeliveryOf: twiceRedelivered });
+      const secondRedelivery = await insertDelivery('succeeded', 45, { redeliveryOf: twiceRedelivered });
+      const all = [
+        oldSucceeded,
+        oldCancelled,
+        recent,
+        oldPending,
+        redelivered,
+        recentRedelivery,
+        twiceRedelivered,
+        firstRedelivery,
+        secondRedelivery,
+      ];
 
-    const batches = await api.app.get(DeliveryRetention).prune(2);
+      const batches = await api.app.get(DeliveryRetention).prune(2);
 
-    expect(Math.max(...batches)).toBeLessThanOrEqual(2);
-    expect((await existing(all)).sort()).toEqual([recent, oldPending, redelivered, recentRedelivery].sort());
-    const attempts = await db().query('SELECT count(*) FROM webhook_attempts WHERE delivery_id = ANY ($1::uuid[])', [
-      [oldSucceeded, twiceRedelivered, firstRedelivery, secondRedelivery],
-    ]);
-    expect(Number(attempts[0].count)).toBe(0);
-    // What the merchant still sees: the kept deliveries, with their attempts.
-    const log = await api.request('GET', `/functions/v1/webhooks/${webhookId}/deliveries?limit=100`, {
-      token: store.token,
-    });
-    expect(log.status).toBe(200);
-    expect(log.body.data.map((delivery: { id: string }) => delivery.id).sort()).toEqual(
-      [recent, oldPending, redelivered, recentRedelivery].sort(),
-    );
-    expect(log.body.data.every((delivery: { attempts: unknown[] }) => delivery.attempts.length === 1)).toBe(true);
-  });
+      expect(Math.max(...batches)).toBeLessThanOrEqual(2);
+      expect((await existing(all)).sort()).toEqual([recent, oldPending, redelivered, recentRedelivery].sort());
+      const attempts = await db().query('SELECT count(*) FROM webhook_attempts WHERE delivery_id = ANY ($1::uuid[])', [
+        [oldSucceeded, twiceRedelivered, firstRedelivery, secondRedelivery],
+      ]);
+      expect(Number(attempts[0].count)).toBe(0);
+      // What the merchant still sees: the kept deliveries, with their attempts.
+      const log = await api.request('GET', `/functions/v1/webhooks/${webhookId}/deliveries?limit=100`, {
+        token: store.token,
+      });
+      expect(log.status).toBe(200);
+      expect(log.body.data.map((delivery: { id: string }) => delivery.id).sort()).toEqual(
+        [recent, oldPending, redelivered, recentRedelivery].sort(),
+      );
+      expect(log.body.data.every((delivery: { attempts: unknown[] }) => delivery.attempts.length === 1)).toBe(true);
+    },
+  );
 
   it('keeps everything while a retention is 0', async () => {
     const old = await insertEvents(5, 400);

@@ -92,7 +92,8 @@ function resolver(answers: Record<string, string[]>) {
 
 /** The refusal a caller sees for a host name that leads to a non-public address. */
 const HIDDEN = (host: string) =>
-  `url host ${host} points to an address that is not allowed (loopback, private, link-local, metadata or another non-public address)`;
+  `url host ${host} points to an address that is not allowed (loopback, ` +
+  `private, link-local, metadata or another non-public address)`;
 
 /** Public on the first lookup, loopback afterwards: a DNS-rebinding attacker's name server. */
 function rebinding() {

@@ -130,28 +130,32 @@ describe('social publishing (live mode, fake platforms)', () => {
   });
 
   describe('connect', () => {
-    it('X: auth_url is this service; it sends the browser to the authorize URL with an S256 challenge; the token request sends the matching verifier', async () => {
-      const { auth_url } = await startConnect(api, store.token, store.storeId, 'x');
-      expect(new URL(auth_url).pathname).toBe('/functions/v1/social-connect/start');
-      expect(auth_url.startsWith(api.settings.get(httpConfig).baseUrl)).toBe(true);
-      const { authorize, back, cookie } = await consent('x');
-      expect(`${authorize.origin}${authorize.pathname}`).toBe(`${fake.url}/x/i/oauth2/authorize`);
-      expect(authorize.searchParams.get('response_type')).toBe('code');
-      expect(authorize.searchParams.get('code_challenge_method')).toBe('S256');
-      const challenge = authorize.searchParams.get('code_challenge')!;
-      expect(authorize.searchParams.get('redirect_uri')).toBe(
-        `${api.settings.get(httpConfig).baseUrl}/functions/v1/social-connect/callback`,
-      );
-      const { params } = redirectOf(await callBack(api, back.toString(), cookie));
-      expect(params.status).toBe('connected');
-      const token = requestsTo('x').find((request) => request.path.endsWith('/2/oauth2/token'))!;
-      expect(token.body.grant_type).toBe('authorization_code');
-      const verifier = token.body.code_verifier as string;
-      expect(verifier).toMatch(/^[A-Za-z0-9_-]{43,128}$/);
-      expect(createHash('sha256').update(verifier).digest('base64url')).toBe(challenge);
-      // A confidential client authenticates with HTTP Basic.
-      expect(token.headers.authorization).toMatch(/^Basic /);
-    });
+    it(
+      'X: auth_url is this service; it sends the browser to the authorize URL ' +
+        'with an S256 challenge; the token request sends the matching verifier',
+      async () => {
+        const { auth_url } = await startConnect(api, store.token, store.storeId, 'x');
+        expect(new URL(auth_url).pathname).toBe('/functions/v1/social-connect/start');
+        expect(auth_url.startsWith(api.settings.get(httpConfig).baseUrl)).toBe(true);
+        const { authorize, back, cookie } = await consent('x');
+        expect(`${authorize.origin}${authorize.pathname}`).toBe(`${fake.url}/x/i/oauth2/authorize`);
+        expect(authorize.searchParams.get('response_type')).toBe('code');
+        expect(authorize.searchParams.get('code_challenge_method')).toBe('S256');
+        const challenge = authorize.searchParams.get('code_challenge')!;
+        expect(authorize.searchParams.get('redirect_uri')).toBe(
+          `${api.settings.get(httpConfig).baseUrl}/functions/v1/social-connect/callback`,
+        );
+        const { params } = redirectOf(await callBack(api, back.toString(), cookie));
+        expect(params.status).toBe('connected');
+        const token = requestsTo('x').find((request) => request.path.endsWith('/2/oauth2/token'))!;
+        expect(token.body.grant_type).toBe('authorization_code');
+        const verifier = token.body.code_verifier as string;
+        expect(verifier).toMatch(/^[A-Za-z0-9_-]{43,128}$/);
+        expect(createHash('sha256').update(verifier).digest('base64url')).toBe(challenge);
+        // A confidential client authenticates with HTTP Basic.
+        expect(token.headers.authorization).toMatch(/^Basic /);
+      },
+    );
 
     it('a platform that refuses the code sends the browser back with status=error', async () => {
       const { back, cookie } = await consent('threads');
@@ -162,25 +166,29 @@ describe('social publishing (live mode, fake platforms)', () => {
       expect(params.error).toBeTruthy();
     });
 
-    it('a consent given in another browser is refused before the code is exchanged: error=browser_mismatch, nothing attached', async () => {
-      const { token, storeId } = await merchantWithStore(api, 'Forwarded live');
-      const own = { token, storeId };
-      const previous = store;
-      store = own;
-      try {
-        const { back, cookie } = await consent('x');
-        fake.reset();
-        // The consent URL was forwarded: someone else's browser comes back with a valid code but without the cookie.
-        const { params } = redirectOf(await callBack(api, back.toString(), null));
-        expect(params).toEqual({ platform: 'x', status: 'error', error: 'browser_mismatch' });
-        expect(requestsTo('x').filter((request) => request.path.endsWith('/2/oauth2/token'))).toHaveLength(0);
-        expect(await db.query('SELECT 1 FROM social_accounts WHERE store_id = $1', [storeId])).toHaveLength(0);
-        // The state is spent: the merchant's own browser coming back later cannot use it either.
-        expect((await callBack(api, back.toString(), cookie)).status).toBe(400);
-      } finally {
-        store = previous;
-      }
-    });
+    it(
+      'a consent given in another browser is refused before the ' +
+        'code is exchanged: error=browser_mismatch, nothing attached',
+      async () => {
+        const { token, storeId } = await merchantWithStore(api, 'Forwarded live');
+        const own = { token, storeId };
+        const previous = store;
+        store = own;
+        try {
+          const { back, cookie } = await consent('x');
+          fake.reset();
+          // The consent URL was forwarded: someone else's browser comes back with a valid code but without the cookie.
+          const { params } = redirectOf(await callBack(api, back.toString(), null));
+          expect(params).toEqual({ platform: 'x', status: 'error', error: 'browser_mismatch' });
+          expect(requestsTo('x').filter((request) => request.path.endsWith('/2/oauth2/token'))).toHaveLength(0);
+          expect(await db.query('SELECT 1 FROM social_accounts WHERE store_id = $1', [storeId])).toHaveLength(0);
+          // The state is spent: the merchant's own browser coming back later cannot use it either.
+          expect((await callBack(api, back.toString(), cookie)).status).toBe(400);
+        } finally {
+          store = previous;
+        }
+      },
+    );
   });
 
   describe('publish now', () => {

@@ -48,48 +48,52 @@ describe('store keys', () => {
   afterAll(() => api?.close());
 
   describe('managing keys', () => {
-    it('the owner creates a key: the secret is shown once, the list never shows it, the table keeps only its SHA-256', async () => {
-      const { api_key, secret } = await makeKey(['catalog', 'orders'], {
-        expires_at: new Date(Date.now() + 86_400_000).toISOString(),
-      });
-      expect(secret).toMatch(/^sk_[A-Za-z0-9_-]{43}$/);
-      expect(api_key).toMatchObject({
-        store_id: ownerA.storeId,
-        name: 'Server',
-        permissions: ['catalog', 'orders'],
-        prefix: secret.slice(0, 11),
-      });
-      expect(api_key).toMatchObject({ last_used_at: null, revoked_at: null });
-      expect(Object.keys(api_key).sort()).toEqual(
-        [
-          'created_at',
-          'expires_at',
-          'id',
-          'last_used_at',
-          'name',
-          'permissions',
-          'prefix',
-          'revoked_at',
-          'store_id',
-        ].sort(),
-      );
+    it(
+      'the owner creates a key: the secret is shown once, the ' +
+        'list never shows it, the table keeps only its SHA-256',
+      async () => {
+        const { api_key, secret } = await makeKey(['catalog', 'orders'], {
+          expires_at: new Date(Date.now() + 86_400_000).toISOString(),
+        });
+        expect(secret).toMatch(/^sk_[A-Za-z0-9_-]{43}$/);
+        expect(api_key).toMatchObject({
+          store_id: ownerA.storeId,
+          name: 'Server',
+          permissions: ['catalog', 'orders'],
+          prefix: secret.slice(0, 11),
+        });
+        expect(api_key).toMatchObject({ last_used_at: null, revoked_at: null });
+        expect(Object.keys(api_key).sort()).toEqual(
+          [
+            'created_at',
+            'expires_at',
+            'id',
+            'last_used_at',
+            'name',
+            'permissions',
+            'prefix',
+            'revoked_at',
+            'store_id',
+          ].sort(),
+        );
 
-      const list = await api.request('GET', `/functions/v1/stores/${ownerA.storeId}/api-keys?limit=100`, {
-        token: ownerA.token,
-      });
-      expect(list.status).toBe(200);
-      expect(list.body.data.map((k: { id: string }) => k.id)).toContain(api_key.id);
-      expect(JSON.stringify(list.body)).not.toContain(secret.slice(11));
+        const list = await api.request('GET', `/functions/v1/stores/${ownerA.storeId}/api-keys?limit=100`, {
+          token: ownerA.token,
+        });
+        expect(list.status).toBe(200);
+        expect(list.body.data.map((k: { id: string }) => k.id)).toContain(api_key.id);
+        expect(JSON.stringify(list.body)).not.toContain(secret.slice(11));
 
-      const [row] = await db().query('SELECT * FROM store_api_keys WHERE id = $1', [api_key.id]);
-      expect(Buffer.from(row.secret_hash).equals(createHash('sha256').update(secret).digest())).toBe(true);
-      expect(JSON.stringify(row)).not.toContain(secret.slice(11));
-      const hits = await db().query(
-        `SELECT count(*)::int AS n FROM store_api_keys WHERE position($1 IN row_to_json(store_api_keys)::text) > 0`,
-        [secret.slice(11)],
-      );
-      expect(hits[0].n).toBe(0);
-    });
+        const [row] = await db().query('SELECT * FROM store_api_keys WHERE id = $1', [api_key.id]);
+        expect(Buffer.from(row.secret_hash).equals(createHash('sha256').update(secret).digest())).toBe(true);
+        expect(JSON.stringify(row)).not.toContain(secret.slice(11));
+        const hits = await db().query(
+          `SELECT count(*)::int AS n FROM store_api_keys WHERE position($1 IN row_to_json(store_api_keys)::text) > 0`,
+          [secret.slice(11)],
+        );
+        expect(hits[0].n).toBe(0);
+      },
+    );
 
     it('paginates the list', async () => {
       for (let i = 0; i < 3; i++) await makeKey(['catalog'], {}, ownerB);
@@ -169,7 +173,8 @@ describe('store keys', () => {
         price: 1,
       });
       const [event] = await db().query(
-        `SELECT actor FROM outbox_events WHERE store_id = $1 AND event = 'product.created' AND data->>'product_id' = $2`,
+        `SELECT actor FROM outbox_events WHERE store_id = $1 AND ` +
+          `event = 'product.created' AND data->>'product_id' = $2`,
         [ownerA.storeId, made.body.product.id],
       );
       expect(event.actor).toEqual({ type: 'api_key', id: key.api_key.id });

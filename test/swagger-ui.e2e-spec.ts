@@ -124,93 +124,98 @@ describe.skipIf(!browserBinary.path)(
       return state;
     }
 
-    it('authorizes with the public key, signs up, authorizes with the token, creates a store and generates a product', async () => {
-      onTestFailed(async () => {
+    it(
+      'authorizes with the public key, signs up, authorizes ' +
+        'with the token, creates a store and generates a product',
+      async () => {
+        onTestFailed(async () => {
+          await mkdir(RESULTS, { recursive: true });
+          await page?.screenshot({ path: `${RESULTS}swagger-ui-failure.png`, fullPage: true }).catch(() => undefined);
+        });
+        const loaded = await page.goto(`${api.url}/docs`);
+        expect(loaded?.status()).toBe(200);
+        await page.locator('.opblock').first().waitFor();
+        expect(await page.locator('.info .title').textContent()).toContain('Storefront Platform API');
+
+        // The public key, for the sign-up (the operation declares the apikey scheme).
+        expect(await authorize('apikey', PUBLIC_KEY)).toBe('Authorized');
+        expect(await page.locator('.auth-wrapper > button.authorize').getAttribute('class')).toContain('locked');
+
+        const email = uniqueEmail('swagger');
+        const signUp = await tryItOut(await operation('auth', 'AuthController_signUp'), {
+          email,
+          password: 'correct horse battery',
+        });
+        // The query may carry the redirect_to example Swagger UI fills in; the page called this app.
+        expect(signUp.url.split('?')[0]).toBe(`${api.url}/auth/v1/signup`);
+        expect(signUp.curl).toContain(`apikey: ${PUBLIC_KEY}`);
+        expect(signUp.status).toBe(200);
+        expect(signUp.body.user).toMatchObject({ email, role: 'merchant' });
+        const token: string = signUp.body.access_token;
+        expect(token.split('.')).toHaveLength(3);
+
+        // The access token the page showed, as the bearer.
+        expect(await authorize('bearer', token)).toBe('Authorized');
+
+        const storeName = 'Swagger Fern Goods';
+        const store = await tryItOut(await operation('stores', 'StoresController_create'), {
+          name: storeName,
+          currency: 'EUR',
+        });
+        expect(store.url).toBe(`${api.url}/functions/v1/stores`);
+        expect(store.curl).toContain(`Authorization: Bearer ${token}`);
+        expect(store.status).toBe(201);
+        expect(store.body).toMatchObject({
+          success: true,
+          store: { name: storeName, currency: 'EUR', owner_id: signUp.body.user.id },
+        });
+        const storeId: string = store.body.store.id;
+        const stored = await api.request('GET', `/functions/v1/stores/${storeId}`, { token });
+        expect(stored.status).toBe(200);
+        expect(stored.body.store.name).toBe(storeName);
+
+        const productBlock = await operation('ai', 'AiController_generateProduct');
+        const request = { image_url: `${images.url}/mug.png`, store_id: storeId, language: 'en' };
+        const product = await tryItOut(productBlock, request);
+        expect(product.url).toBe(`${api.url}/functions/v1/generate-product`);
+        expect(product.curl).toContain(`Authorization: Bearer ${token}`);
+        expect(product.status).toBe(200);
+        expect(product.body.success).toBe(true);
+        expect(product.body.product).toMatchObject({
+          ai_credits_used: 2,
+          name: expect.any(String),
+          name_en: expect.any(String),
+        });
+        expect(product.body.product.name.length).toBeGreaterThan(0);
+        expect(product.body.product.price).toBeGreaterThan(0);
+        expect(images.hits.get('/mug.png')).toBe(1);
+
+        // The page's call was a real one: the store paid 2 of its 50 welcome credits for it, and the local
+        // provider drafts the same product from the same photo when the API is called directly.
+        const credits = await api.request('GET', `/functions/v1/credits?store_id=${storeId}`, { token });
+        expect(credits.body.balance).toBe(48);
+        expect(credits.body.ledger[0]).toMatchObject({ kind: 'charge', amount: -2, function: 'generate-product' });
+        const direct = await api.request('POST', '/functions/v1/generate-product', { token, body: request });
+        expect(direct.status).toBe(200);
+        expect(direct.body.product).toEqual(product.body.product);
+
+        // The operation from its summary line to the response shown, as the screenshot.
         await mkdir(RESULTS, { recursive: true });
-        await page?.screenshot({ path: `${RESULTS}swagger-ui-failure.png`, fullPage: true }).catch(() => undefined);
-      });
-      const loaded = await page.goto(`${api.url}/docs`);
-      expect(loaded?.status()).toBe(200);
-      await page.locator('.opblock').first().waitFor();
-      expect(await page.locator('.info .title').textContent()).toContain('Storefront Platform API');
+        const live = productBlock.locator('.live-responses-table');
+        await live.scrollIntoViewIfNeeded();
+        const scroll = await page.evaluate<{ x: number; y: number }>('({ x: window.scrollX, y: window.scrollY })');
+        const from = (await productBlock.boundingBox())!;
+        const to = (await live.boundingBox())!;
+        await page.screenshot({
+          path: `${RESULTS}swagger-ui.png`,
+          fullPage: true,
+          clip: { x: from.x + scroll.x, y: from.y + scroll.y, width: from.width, height: to.y + to.height - from.y },
+        });
 
-      // The public key, for the sign-up (the operation declares the apikey scheme).
-      expect(await authorize('apikey', PUBLIC_KEY)).toBe('Authorized');
-      expect(await page.locator('.auth-wrapper > button.authorize').getAttribute('class')).toContain('locked');
-
-      const email = uniqueEmail('swagger');
-      const signUp = await tryItOut(await operation('auth', 'AuthController_signUp'), {
-        email,
-        password: 'correct horse battery',
-      });
-      // The query may carry the redirect_to example Swagger UI fills in; the page called this app.
-      expect(signUp.url.split('?')[0]).toBe(`${api.url}/auth/v1/signup`);
-      expect(signUp.curl).toContain(`apikey: ${PUBLIC_KEY}`);
-      expect(signUp.status).toBe(200);
-      expect(signUp.body.user).toMatchObject({ email, role: 'merchant' });
-      const token: string = signUp.body.access_token;
-      expect(token.split('.')).toHaveLength(3);
-
-      // The access token the page showed, as the bearer.
-      expect(await authorize('bearer', token)).toBe('Authorized');
-
-      const storeName = 'Swagger Fern Goods';
-      const store = await tryItOut(await operation('stores', 'StoresController_create'), {
-        name: storeName,
-        currency: 'EUR',
-      });
-      expect(store.url).toBe(`${api.url}/functions/v1/stores`);
-      expect(store.curl).toContain(`Authorization: Bearer ${token}`);
-      expect(store.status).toBe(201);
-      expect(store.body).toMatchObject({
-        success: true,
-        store: { name: storeName, currency: 'EUR', owner_id: signUp.body.user.id },
-      });
-      const storeId: string = store.body.store.id;
-      const stored = await api.request('GET', `/functions/v1/stores/${storeId}`, { token });
-      expect(stored.status).toBe(200);
-      expect(stored.body.store.name).toBe(storeName);
-
-      const productBlock = await operation('ai', 'AiController_generateProduct');
-      const request = { image_url: `${images.url}/mug.png`, store_id: storeId, language: 'en' };
-      const product = await tryItOut(productBlock, request);
-      expect(product.url).toBe(`${api.url}/functions/v1/generate-product`);
-      expect(product.curl).toContain(`Authorization: Bearer ${token}`);
-      expect(product.status).toBe(200);
-      expect(product.body.success).toBe(true);
-      expect(product.body.product).toMatchObject({
-        ai_credits_used: 2,
-        name: expect.any(String),
-        name_en: expect.any(String),
-      });
-      expect(product.body.product.name.length).toBeGreaterThan(0);
-      expect(product.body.product.price).toBeGreaterThan(0);
-      expect(images.hits.get('/mug.png')).toBe(1);
-
-      // The page's call was a real one: the store paid 2 of its 50 welcome credits for it, and the local
-      // provider drafts the same product from the same photo when the API is called directly.
-      const credits = await api.request('GET', `/functions/v1/credits?store_id=${storeId}`, { token });
-      expect(credits.body.balance).toBe(48);
-      expect(credits.body.ledger[0]).toMatchObject({ kind: 'charge', amount: -2, function: 'generate-product' });
-      const direct = await api.request('POST', '/functions/v1/generate-product', { token, body: request });
-      expect(direct.status).toBe(200);
-      expect(direct.body.product).toEqual(product.body.product);
-
-      // The operation from its summary line to the response shown, as the screenshot.
-      await mkdir(RESULTS, { recursive: true });
-      const live = productBlock.locator('.live-responses-table');
-      await live.scrollIntoViewIfNeeded();
-      const scroll = await page.evaluate<{ x: number; y: number }>('({ x: window.scrollX, y: window.scrollY })');
-      const from = (await productBlock.boundingBox())!;
-      const to = (await live.boundingBox())!;
-      await page.screenshot({
-        path: `${RESULTS}swagger-ui.png`,
-        fullPage: true,
-        clip: { x: from.x + scroll.x, y: from.y + scroll.y, width: from.width, height: to.y + to.height - from.y },
-      });
-
-      // Nothing was refused by the page's Content-Security-Policy, and no script failed.
-      expect(pageProblems).toEqual([]);
-    }, 45_000);
+        // Nothing was refused by the page's Content-Security-Policy, and no script failed.
+        expect(pageProblems).toEqual([]);
+      },
+      45_000,
+    );
   },
 );

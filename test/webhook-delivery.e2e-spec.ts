@@ -171,7 +171,8 @@ describe('webhook deliveries', () => {
     await settled(owner.storeId);
     expect(receiver.to('/ok/once')).toHaveLength(1);
     const [{ count }] = await db().query(
-      `SELECT count(*)::int AS count FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id WHERE w.url LIKE '%/ok/once'`,
+      `SELECT count(*)::int AS count FROM webhook_deliveries d JOIN ` +
+        `webhooks w ON w.id = d.webhook_id WHERE w.url LIKE '%/ok/once'`,
     );
     expect(count).toBe(1);
   });
@@ -257,42 +258,45 @@ describe('webhook deliveries', () => {
     ).toHaveLength(1);
   });
 
-  it('410 Gone disables the webhook at once and stops its pending deliveries; re-enabling resumes new ones', async () => {
-    const hook = await register('/gone/hook', ['product.created', 'product.updated']);
-    const productId = await product();
-    await until(async () => (await webhookRow(hook.id)).status === 'disabled', 'the webhook to be disabled');
-    expect(receiver.to('/gone/hook')).toHaveLength(1);
-    expect((await webhookRow(hook.id)).disabled_reason).toBe('The receiver answered 410 Gone');
+  it(
+    '410 Gone disables the webhook at once and stops ' + 'its pending deliveries; re-enabling resumes new ones',
+    async () => {
+      const hook = await register('/gone/hook', ['product.created', 'product.updated']);
+      const productId = await product();
+      await until(async () => (await webhookRow(hook.id)).status === 'disabled', 'the webhook to be disabled');
+      expect(receiver.to('/gone/hook')).toHaveLength(1);
+      expect((await webhookRow(hook.id)).disabled_reason).toBe('The receiver answered 410 Gone');
 
-    // While disabled, new events are recorded as skipped deliveries, and nothing is sent.
-    await api.request('PATCH', `/functions/v1/products/${productId}`, {
-      token: owner.token,
-      body: { name: 'Renamed while disabled' },
-    });
-    await settled(owner.storeId);
-    const logged = 'SELECT event, status FROM webhook_deliveries WHERE webhook_id = $1 ORDER BY created_at';
-    const rows = await db().query(logged, [hook.id]);
-    expect(rows).toEqual([
-      { event: 'product.created', status: 'failed' },
-      { event: 'product.updated', status: 'skipped' },
-    ]);
-    expect(receiver.to('/gone/hook')).toHaveLength(1);
+      // While disabled, new events are recorded as skipped deliveries, and nothing is sent.
+      await api.request('PATCH', `/functions/v1/products/${productId}`, {
+        token: owner.token,
+        body: { name: 'Renamed while disabled' },
+      });
+      await settled(owner.storeId);
+      const logged = 'SELECT event, status FROM webhook_deliveries WHERE webhook_id = $1 ORDER BY created_at';
+      const rows = await db().query(logged, [hook.id]);
+      expect(rows).toEqual([
+        { event: 'product.created', status: 'failed' },
+        { event: 'product.updated', status: 'skipped' },
+      ]);
+      expect(receiver.to('/gone/hook')).toHaveLength(1);
 
-    const enabled = await api.request('PATCH', `/functions/v1/webhooks/${hook.id}`, {
-      token: owner.token,
-      body: { status: 'active', url: `${base}/ok/again` },
-    });
-    expect(enabled.body.webhook).toMatchObject({ status: 'active', disabled_reason: null });
-    await api.request('PATCH', `/functions/v1/products/${productId}`, {
-      token: owner.token,
-      body: { name: 'Renamed after' },
-    });
-    const [again] = await until(
-      () => (receiver.to('/ok/again').length ? receiver.to('/ok/again') : null),
-      'a delivery after re-enabling',
-    );
-    expect(JSON.parse(again.body)).toMatchObject({ event: 'product.updated', data: { name: 'Renamed after' } });
-  });
+      const enabled = await api.request('PATCH', `/functions/v1/webhooks/${hook.id}`, {
+        token: owner.token,
+        body: { status: 'active', url: `${base}/ok/again` },
+      });
+      expect(enabled.body.webhook).toMatchObject({ status: 'active', disabled_reason: null });
+      await api.request('PATCH', `/functions/v1/products/${productId}`, {
+        token: owner.token,
+        body: { name: 'Renamed after' },
+      });
+      const [again] = await until(
+        () => (receiver.to('/ok/again').length ? receiver.to('/ok/again') : null),
+        'a delivery after re-enabling',
+      );
+      expect(JSON.parse(again.body)).toMatchObject({ event: 'product.updated', data: { name: 'Renamed after' } });
+    },
+  );
 
   it('after a rotation both the new and the old secret verify, for 24 hours', async () => {
     const hook = await register('/ok/rotated', ['product.created'], 'plain-secret-of-merchant');
@@ -316,7 +320,8 @@ describe('webhook deliveries', () => {
     // As if the rotation was longer ago: the time it was made set back in SQL (its end moves with it).
     const rotatedAgo = (interval: string) =>
       db().query(
-        `UPDATE webhooks SET previous_secret_expires_at = clock_timestamp() + interval '24 hours' - $2::interval WHERE id = $1`,
+        `UPDATE webhooks SET previous_secret_expires_at = clock_timestamp() ` +
+          `+ interval '24 hours' - $2::interval WHERE id = $1`,
         [hook.id, interval],
       );
     const next = async (what: string) => {

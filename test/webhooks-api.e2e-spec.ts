@@ -308,7 +308,8 @@ describe('webhooks API', () => {
         {
           field: 'url',
           message:
-            'url host localhost points to an address that is not allowed (loopback, private, link-local, metadata or another non-public address)',
+            'url host localhost points to an address that is not allowed (loopback, ' +
+            'private, link-local, metadata or another non-public address)',
         },
       ]);
       expect(JSON.stringify(result.body)).not.toMatch(/127\.0\.0\.1|::1|resolves to/);
@@ -466,30 +467,33 @@ describe('webhooks API', () => {
   });
 
   describe('changing a webhook', () => {
-    it('rotate answers a new secret with a new hint, and keeps the old one sealed as previous for 24 hours', async () => {
-      const { webhook, secret: first } = await register();
-      const started = Date.now();
-      const rotated = await call('webhooksMember', 'POST', `/webhooks/${webhook.id}/rotate-secret`);
-      expect(rotated.status).toBe(200);
-      const second = rotated.body.secret as string;
-      expect(second).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
-      expect(second).not.toBe(first);
-      expect(rotated.body.webhook.secret_hint).toBe(`whsec_…${second.slice(-4)}`);
-      expect(rotated.body.webhook.secret_hint).not.toBe(webhook.secret_hint);
-      expect(Object.keys(rotated.body.webhook).sort()).toEqual(WEBHOOK_FIELDS);
+    it(
+      'rotate answers a new secret with a new hint, and ' + 'keeps the old one sealed as previous for 24 hours',
+      async () => {
+        const { webhook, secret: first } = await register();
+        const started = Date.now();
+        const rotated = await call('webhooksMember', 'POST', `/webhooks/${webhook.id}/rotate-secret`);
+        expect(rotated.status).toBe(200);
+        const second = rotated.body.secret as string;
+        expect(second).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+        expect(second).not.toBe(first);
+        expect(rotated.body.webhook.secret_hint).toBe(`whsec_…${second.slice(-4)}`);
+        expect(rotated.body.webhook.secret_hint).not.toBe(webhook.secret_hint);
+        expect(Object.keys(rotated.body.webhook).sort()).toEqual(WEBHOOK_FIELDS);
 
-      const stored = await row(webhook.id);
-      expect(open(stored.secret_sealed)).toBe(second);
-      expect(open(stored.previous_secret_sealed)).toBe(first);
-      expect(stored.previous_secret_sealed).not.toContain(first);
-      const expires = new Date(stored.previous_secret_expires_at).getTime();
-      expect(expires).toBeGreaterThanOrEqual(started + 24 * HOUR - 1000);
-      expect(expires).toBeLessThanOrEqual(Date.now() + 24 * HOUR + 1000);
+        const stored = await row(webhook.id);
+        expect(open(stored.secret_sealed)).toBe(second);
+        expect(open(stored.previous_secret_sealed)).toBe(first);
+        expect(stored.previous_secret_sealed).not.toContain(first);
+        const expires = new Date(stored.previous_secret_expires_at).getTime();
+        expect(expires).toBeGreaterThanOrEqual(started + 24 * HOUR - 1000);
+        expect(expires).toBeLessThanOrEqual(Date.now() + 24 * HOUR + 1000);
 
-      const read = await call('owner', 'GET', `/webhooks/${webhook.id}`);
-      expectNoSecret(read.body, second);
-      expect(read.body.webhook.secret_hint).toBe(rotated.body.webhook.secret_hint);
-    });
+        const read = await call('owner', 'GET', `/webhooks/${webhook.id}`);
+        expectNoSecret(read.body, second);
+        expect(read.body.webhook.secret_hint).toBe(rotated.body.webhook.secret_hint);
+      },
+    );
 
     it('PATCH secret replaces it at once, with no overlap, and is not echoed', async () => {
       const { webhook } = await register();
@@ -539,39 +543,43 @@ describe('webhooks API', () => {
       expect(enabled.body.webhook).toMatchObject({ status: 'active', disabled_reason: null });
     });
 
-    it('PATCH changes url and events (deduplicated), refuses nulls and bad values, and an empty body changes nothing', async () => {
-      const { webhook } = await register();
-      const changed = await call('owner', 'PATCH', `/webhooks/${webhook.id}`, {
-        url: 'http://127.0.0.1:9/moved',
-        events: ['customer.created', 'customer.created', 'inventory.updated'],
-      });
-      expect(changed.status).toBe(200);
-      expect(changed.body.webhook).toMatchObject({
-        url: 'http://127.0.0.1:9/moved',
-        events: ['customer.created', 'inventory.updated'],
-      });
-      for (const body of [
-        { url: null },
-        { events: null },
-        { events: [] },
-        { events: ['nope'] },
-        { status: 'paused' },
-        { status: null },
-        { store_id: storeId },
-      ]) {
-        const result = await call('owner', 'PATCH', `/webhooks/${webhook.id}`, body);
-        expect(result.status, JSON.stringify(body)).toBe(400);
-        expect(result.body.error.details[0].field).toBe(Object.keys(body)[0]);
-      }
-      const before = await row(webhook.id);
-      const empty = await call('owner', 'PATCH', `/webhooks/${webhook.id}`, {});
-      expect(empty.status).toBe(200);
-      expect(empty.body.webhook).toMatchObject({
-        url: 'http://127.0.0.1:9/moved',
-        updated_at: before.updated_at.toISOString(),
-      });
-      expect(await row(webhook.id)).toEqual(before);
-    });
+    it(
+      'PATCH changes url and events (deduplicated), refuses ' +
+        'nulls and bad values, and an empty body changes nothing',
+      async () => {
+        const { webhook } = await register();
+        const changed = await call('owner', 'PATCH', `/webhooks/${webhook.id}`, {
+          url: 'http://127.0.0.1:9/moved',
+          events: ['customer.created', 'customer.created', 'inventory.updated'],
+        });
+        expect(changed.status).toBe(200);
+        expect(changed.body.webhook).toMatchObject({
+          url: 'http://127.0.0.1:9/moved',
+          events: ['customer.created', 'inventory.updated'],
+        });
+        for (const body of [
+          { url: null },
+          { events: null },
+          { events: [] },
+          { events: ['nope'] },
+          { status: 'paused' },
+          { status: null },
+          { store_id: storeId },
+        ]) {
+          const result = await call('owner', 'PATCH', `/webhooks/${webhook.id}`, body);
+          expect(result.status, JSON.stringify(body)).toBe(400);
+          expect(result.body.error.details[0].field).toBe(Object.keys(body)[0]);
+        }
+        const before = await row(webhook.id);
+        const empty = await call('owner', 'PATCH', `/webhooks/${webhook.id}`, {});
+        expect(empty.status).toBe(200);
+        expect(empty.body.webhook).toMatchObject({
+          url: 'http://127.0.0.1:9/moved',
+          updated_at: before.updated_at.toISOString(),
+        });
+        expect(await row(webhook.id)).toEqual(before);
+      },
+    );
 
     it('DELETE removes the webhook and its delivery log', async () => {
       const { webhook } = await register();
@@ -859,7 +867,8 @@ describe('webhooks API', () => {
         first.body.deliveries.map((d: { id: string }) => d.id).sort(),
       );
       const [newest] = await db().query(
-        `SELECT d.id FROM webhook_deliveries d WHERE d.webhook_id = $1 AND d.redelivery_of IS NULL ORDER BY created_at DESC LIMIT 1`,
+        `SELECT d.id FROM webhook_deliveries d WHERE d.webhook_id = $1 ` +
+          `AND d.redelivery_of IS NULL ORDER BY created_at DESC LIMIT 1`,
         [webhook.id],
       );
       expect(first.body.deliveries.map((d: { redelivery_of: string }) => d.redelivery_of)).not.toContain(newest.id);
@@ -926,7 +935,8 @@ describe('webhooks API', () => {
     it("lists the store's notifications only, newest first, page by page", async () => {
       const insert = (store: string, message: string, at: Date) =>
         db().query(
-          `INSERT INTO merchant_notifications (store_id, kind, message, data, created_at) VALUES ($1, 'webhook.disabled', $2, $3, $4) RETURNING id`,
+          `INSERT INTO merchant_notifications (store_id, kind, message, data, ` +
+            `created_at) VALUES ($1, 'webhook.disabled', $2, $3, $4) RETURNING id`,
           [store, message, JSON.stringify({ webhook_id: randomUUID(), reason: message }), at],
         );
       const t0 = Date.now() - 60_000;

@@ -104,7 +104,8 @@ export async function measureFairness(
       [hangingWebhook],
     );
     const attempts = await db.query<{ count: number }>(
-      'SELECT count(*)::int AS count FROM webhook_attempts t JOIN webhook_deliveries d ON d.id = t.delivery_id WHERE d.webhook_id = $1',
+      'SELECT count(*)::int AS count FROM webhook_attempts t JOIN ' +
+        'webhook_deliveries d ON d.id = t.delivery_id WHERE d.webhook_id = $1',
       [hangingWebhook],
     );
     const arrivedB = flowing.delivered();

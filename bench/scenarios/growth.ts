@@ -221,7 +221,8 @@ async function grow(
     await client.query(`RESET session_replication_role`);
     // As a table that has been there a while: hint bits set, visibility map and statistics current.
     await client.query(
-      `VACUUM (ANALYZE) products, customers, orders, order_items, store_order_counters, webhook_deliveries, webhook_attempts`,
+      `VACUUM (ANALYZE) products, customers, orders, order_items, ` +
+        `store_order_counters, webhook_deliveries, webhook_attempts`,
     );
   } catch (error) {
     await client.query('ROLLBACK').catch(() => undefined);
@@ -345,7 +346,9 @@ function routes(db: pg.Pool, storeId: string, webhookId: string, size: Counts, c
     PRODUCT_PAGE_SQL,
     [storeId, null, null, null, cursor?.t ?? null, cursor?.i ?? null, 21, false],
   ];
-  const orderWithCustomer = `SELECT o.*, c.name AS customer_name, c.email AS customer_email FROM orders o LEFT JOIN customers c ON c.id = o.customer_id`;
+  const orderWithCustomer =
+    `SELECT o.*, c.name AS customer_name, c.email AS customer_email ` +
+    `FROM orders o LEFT JOIN customers c ON c.id = o.customer_id`;
   const itemsOf = (ids: string[]): Statement => [
     `SELECT order_id, product_id, position, name, quantity, price FROM order_items
       WHERE order_id = ANY ($1::uuid[]) ORDER BY order_id, position`,
@@ -528,7 +531,8 @@ export async function measureGrowth(
   for (const size of settings.sizes) {
     const target = counts(size);
     log(
-      `growth: seeding ${size} orders (${target.products} products, ${target.customers} customers, ${2 * target.deliveries} attempts)`,
+      `growth: seeding ${size} orders (${target.products} ` +
+        `products, ${target.customers} customers, ${2 * target.deliveries} attempts)`,
     );
     const started = Date.now();
     await grow(env.DATABASE_URL, store, previous, target);

@@ -129,69 +129,78 @@ describe('fault: worker killed between publishing events and acknowledging them'
     return arrivals;
   }
 
-  it('published, not acknowledged, worker and sessions killed: a new worker publishes again, each event arrives once', async () => {
-    await stack.startWorker();
-    await stack.call('POST', '/functions/v1/webhooks/register', {
-      token: merchant.token,
-      body: { store_id: merchant.storeId, url: `${receiverUrl}/ok/acks`, events: ['customer.created'] },
-    });
-    const lock = await blockAcknowledgements();
-    let ids: string[];
-    let published: string[];
-    try {
-      ids = await customerEvents(20, 'killed');
-      published = await publishedNotAcknowledged(ids);
-      await stack.killWorker();
-      // The dead worker's sessions go with it (a statement waiting on the lock would otherwise run once it is
-      // released).
-      await stack.services.db.query(
-        `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+  it(
+    'published, not acknowledged, worker and sessions killed: ' +
+      'a new worker publishes again, each event arrives once',
+    async () => {
+      await stack.startWorker();
+      await stack.call('POST', '/functions/v1/webhooks/register', {
+        token: merchant.token,
+        body: { store_id: merchant.storeId, url: `${receiverUrl}/ok/acks`, events: ['customer.created'] },
+      });
+      const lock = await blockAcknowledgements();
+      let ids: string[];
+      let published: string[];
+      try {
+        ids = await customerEvents(20, 'killed');
+        published = await publishedNotAcknowledged(ids);
+        await stack.killWorker();
+        // The dead worker's sessions go with it (a statement waiting on the lock would otherwise run once it is
+        // released).
+        await stack.services.db.query(
+          `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
           WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%acked_publication%'`,
-      );
-    } finally {
-      await lock.release();
-    }
-    expect(receiver.requests).toHaveLength(0);
+        );
+      } finally {
+        await lock.release();
+      }
+      expect(receiver.requests).toHaveLength(0);
 
-    await stack.startWorker();
-    const arrived = await settled(ids);
-    expect(ids.filter((id) => arrived.get(id) !== 1)).toEqual([]);
-    const { rows } = await stack.services.db.query<{ deliveries: number }>(
-      `SELECT (SELECT count(*)::int FROM webhook_deliveries d WHERE d.event_id = e.id) AS deliveries
+      await stack.startWorker();
+      const arrived = await settled(ids);
+      expect(ids.filter((id) => arrived.get(id) !== 1)).toEqual([]);
+      const { rows } = await stack.services.db.query<{ deliveries: number }>(
+        `SELECT (SELECT count(*)::int FROM webhook_deliveries d WHERE d.event_id = e.id) AS deliveries
          FROM outbox_events e WHERE e.id = ANY ($1::uuid[])`,
-      [ids],
-    );
-    // One delivery each. The events the dead worker had claimed (dispatched, so no relay claims them
-    // again) arrived: only a republication of their publication could have sent them.
-    expect(rows.map((row) => row.deliveries)).toEqual(ids.map(() => 1));
-    expect(published.length).toBeGreaterThan(0);
-    expect(published.filter((id) => arrived.get(id) !== 1)).toEqual([]);
-    expect(receiver.requests).toHaveLength(ids.length);
-  }, 240_000);
+        [ids],
+      );
+      // One delivery each. The events the dead worker had claimed (dispatched, so no relay claims them
+      // again) arrived: only a republication of their publication could have sent them.
+      expect(rows.map((row) => row.deliveries)).toEqual(ids.map(() => 1));
+      expect(published.length).toBeGreaterThan(0);
+      expect(published.filter((id) => arrived.get(id) !== 1)).toEqual([]);
+      expect(receiver.requests).toHaveLength(ids.length);
+    },
+    240_000,
+  );
 
-  it('published, worker killed while its session lives on and commits the acknowledgement: each event arrives once', async () => {
-    const lock = await blockAcknowledgements();
-    const before = receiver.requests.length;
-    let ids: string[];
-    let published: string[];
-    try {
-      ids = await customerEvents(20, 'orphaned');
-      published = await publishedNotAcknowledged(ids);
-      await stack.killWorker();
-    } finally {
-      await lock.release();
-    }
-    // The orphaned session's statement commits the deliveries and the acknowledgement, with no worker left to enqueue
-    // them.
-    await stack.eventually(
-      'the orphaned statements committed',
-      async () =>
-        (await stack.services.db.query<{ owed: number }>(`SELECT (${OWED}) AS owed`, [published])).rows[0].owed === 0,
-      30_000,
-    );
-    await stack.startWorker();
-    const arrived = await settled(ids);
-    expect(ids.filter((id) => arrived.get(id) !== 1)).toEqual([]);
-    expect(receiver.requests.length - before).toBe(ids.length);
-  }, 240_000);
+  it(
+    'published, worker killed while its session lives on ' + 'and commits the acknowledgement: each event arrives once',
+    async () => {
+      const lock = await blockAcknowledgements();
+      const before = receiver.requests.length;
+      let ids: string[];
+      let published: string[];
+      try {
+        ids = await customerEvents(20, 'orphaned');
+        published = await publishedNotAcknowledged(ids);
+        await stack.killWorker();
+      } finally {
+        await lock.release();
+      }
+      // The orphaned session's statement commits the deliveries and the acknowledgement, with no worker left to enqueue
+      // them.
+      await stack.eventually(
+        'the orphaned statements committed',
+        async () =>
+          (await stack.services.db.query<{ owed: number }>(`SELECT (${OWED}) AS owed`, [published])).rows[0].owed === 0,
+        30_000,
+      );
+      await stack.startWorker();
+      const arrived = await settled(ids);
+      expect(ids.filter((id) => arrived.get(id) !== 1)).toEqual([]);
+      expect(receiver.requests.length - before).toBe(ids.length);
+    },
+    240_000,
+  );
 });

@@ -128,7 +128,8 @@ describe('fault: a hanging receiver with a backlog beside another store', () => 
 
     console.info(
       `fair delivery: B ${flow.length} events at ${FLOW_RATE}/s, p95 ${bP95} ms, max ${Math.max(...latencies)} ms; ` +
-        `A sent ${sentToAWhileHanging} requests while hanging (${BACKLOG} events), all ${BACKLOG} delivered ${drainedMs} ms after it recovered, ` +
+        `A sent ${sentToAWhileHanging} requests while hanging (${BACKLOG} ` +
+        `events), all ${BACKLOG} delivered ${drainedMs} ms after it recovered, ` +
         `${attempts[0].attempts} attempts recorded, at most ${hanging.maxInFlight} in flight`,
     );
   }, 180_000);

@@ -87,7 +87,8 @@ describe('fault: Redis stopped during order traffic', () => {
     const arrived = () => new Set(receiver.requests.map((request) => JSON.parse(request.body).id as string));
     await stack.eventually('every event at the receiver', async () => events.every((id) => arrived().has(id)), 90_000);
     console.info(
-      `Redis outage: ${placedBefore} orders before, ${during.length} during the 5 s outage, ${answers.length} in all; ` +
+      `Redis outage: ${placedBefore} orders before, ${during.length} ` +
+        `during the 5 s outage, ${answers.length} in all; ` +
         `all ${events.length} events delivered after recovery, ${receiver.requests.length - arrived().size} twice`,
     );
   });

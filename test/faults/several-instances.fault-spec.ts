@@ -132,7 +132,8 @@ describe('fault: two API and two worker processes', () => {
         'every delivery succeeded',
         async () => {
           const { rows } = await stack.services.db.query<{ done: number }>(
-            `SELECT count(*)::int AS done FROM webhook_deliveries WHERE webhook_id = $1 AND event_id = ANY ($2::uuid[]) AND status = 'succeeded'`,
+            `SELECT count(*)::int AS done FROM webhook_deliveries WHERE webhook_id ` +
+              `= $1 AND event_id = ANY ($2::uuid[]) AND status = 'succeeded'`,
             [webhookId, eventIds],
           );
           return rows[0].done === eventIds.length;
@@ -180,7 +181,8 @@ describe('fault: two API and two worker processes', () => {
         orders.push(...placed.map((answer) => answer.body.order.id as string));
       }
       const { rows } = await stack.services.db.query<{ id: string }>(
-        `SELECT id FROM outbox_events WHERE store_id = $1 AND event IN ('order.created', 'order.updated', 'order.paid')`,
+        `SELECT id FROM outbox_events WHERE store_id = $1 AND ` +
+          `event IN ('order.created', 'order.updated', 'order.paid')`,
         [storeId],
       );
       const events = rows.map((row) => row.id);
@@ -224,7 +226,8 @@ describe('fault: two API and two worker processes', () => {
       // Every run that claimed rows logged how many: the two workers' claims add up to the backlog, not more.
       const relayed = await claimedBySweeps('outbox sweep', 'relayed', from, backlog);
       console.info(
-        `several instances: a backlog of ${backlog} events relayed by the timed sweeps, ${relayed.join(' + ')} by worker`,
+        `several instances: a backlog of ${backlog} events relayed ` +
+          `by the timed sweeps, ${relayed.join(' + ')} by worker`,
       );
       expect(relayed[0] + relayed[1]).toBe(backlog);
     });

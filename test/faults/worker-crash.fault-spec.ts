@@ -96,7 +96,8 @@ describe('fault: worker killed during webhook deliveries', () => {
     expect(statuses).toEqual({ succeeded: events.length });
     const duplicates = receiver.requests.length - arrived().size;
     console.info(
-      `worker crash: ${events.length} events, ${arrivedAtKill} had arrived and ${inFlightAtKill} were in flight at the kill; ` +
+      `worker crash: ${events.length} events, ${arrivedAtKill} had ` +
+        `arrived and ${inFlightAtKill} were in flight at the kill; ` +
         `all delivered after the restart, ${duplicates} twice`,
     );
   }, 360_000);

@@ -136,39 +136,43 @@ export function describeMainFlows(world: () => FlowWorld): void {
     expect(listed.next_cursor).toBeNull();
   });
 
-  it("a store key, made by the merchant, lets a server client (no apikey) change the store's catalog and nothing else", async () => {
-    const made = ok(
-      await merchant.POST('/functions/v1/stores/{store_id}/api-keys', {
+  it(
+    'a store key, made by the merchant, lets a server client ' +
+      "(no apikey) change the store's catalog and nothing else",
+    async () => {
+      const made = ok(
+        await merchant.POST('/functions/v1/stores/{store_id}/api-keys', {
+          params: { path: { store_id: storeId } },
+          body: { name: 'Warehouse', permissions: ['catalog'] },
+        }),
+        201,
+      );
+      expect(made.api_key).toMatchObject({ name: 'Warehouse', permissions: ['catalog'], revoked_at: null });
+      const server = createStorefrontClient({ baseUrl: world().baseUrl, accessToken: made.secret });
+      const { product } = ok(
+        await server.POST('/functions/v1/stores/{store_id}/products', {
+          params: { path: { store_id: storeId } },
+          body: { name: 'Restocked apron', price: 30 },
+        }),
+        201,
+      );
+      expect(product.store_id).toBe(storeId);
+      const listed = await server.GET('/functions/v1/stores/{store_id}/api-keys', {
         params: { path: { store_id: storeId } },
-        body: { name: 'Warehouse', permissions: ['catalog'] },
-      }),
-      201,
-    );
-    expect(made.api_key).toMatchObject({ name: 'Warehouse', permissions: ['catalog'], revoked_at: null });
-    const server = createStorefrontClient({ baseUrl: world().baseUrl, accessToken: made.secret });
-    const { product } = ok(
-      await server.POST('/functions/v1/stores/{store_id}/products', {
-        params: { path: { store_id: storeId } },
-        body: { name: 'Restocked apron', price: 30 },
-      }),
-      201,
-    );
-    expect(product.store_id).toBe(storeId);
-    const listed = await server.GET('/functions/v1/stores/{store_id}/api-keys', {
-      params: { path: { store_id: storeId } },
-    });
-    expect(listed.response.status).toBe(403);
-    ok(
-      await merchant.DELETE('/functions/v1/api-keys/{api_key_id}', {
-        params: { path: { api_key_id: made.api_key.id } },
-      }),
-      200,
-    );
-    const after = await server.GET('/functions/v1/products/{product_id}', {
-      params: { path: { product_id: product.id } },
-    });
-    expect(after.response.status).toBe(401);
-  });
+      });
+      expect(listed.response.status).toBe(403);
+      ok(
+        await merchant.DELETE('/functions/v1/api-keys/{api_key_id}', {
+          params: { path: { api_key_id: made.api_key.id } },
+        }),
+        200,
+      );
+      const after = await server.GET('/functions/v1/products/{product_id}', {
+        params: { path: { product_id: product.id } },
+      });
+      expect(after.response.status).toBe(401);
+    },
+  );
 
   it('generate-product and generate-blog-autopilot answer the provider’s drafts and charge their credits', async () => {
     const before = ok(
@@ -200,43 +204,47 @@ export function describeMainFlows(world: () => FlowWorld): void {
     expect(after.usage['generate-product'].used_last_hour).toBe(1);
   });
 
-  it('social-connect: the merchant’s browser consents and the account is listed; social-publish posts to the platform', async () => {
-    const redirectUrl = 'http://localhost:5173/settings/social';
-    const started = ok(
-      await merchant.POST('/functions/v1/social-connect', {
-        body: { platform: 'x', store_id: storeId, redirect_url: redirectUrl },
-      }),
-      200,
-    );
-    const back = await world().browse(started.auth_url);
-    expect(`${back.origin}${back.pathname}`).toBe(redirectUrl);
-    expect(back.searchParams.get('status')).toBe('connected');
-    const accountId = back.searchParams.get('account');
+  it(
+    'social-connect: the merchant’s browser consents and the ' +
+      'account is listed; social-publish posts to the platform',
+    async () => {
+      const redirectUrl = 'http://localhost:5173/settings/social';
+      const started = ok(
+        await merchant.POST('/functions/v1/social-connect', {
+          body: { platform: 'x', store_id: storeId, redirect_url: redirectUrl },
+        }),
+        200,
+      );
+      const back = await world().browse(started.auth_url);
+      expect(`${back.origin}${back.pathname}`).toBe(redirectUrl);
+      expect(back.searchParams.get('status')).toBe('connected');
+      const accountId = back.searchParams.get('account');
 
-    const accounts = ok(
-      await merchant.GET('/functions/v1/social-accounts', { params: { query: { store_id: storeId } } }),
-      200,
-    );
-    expect(accounts.data.map((account) => [account.id, account.platform, account.status])).toEqual([
-      [accountId, 'x', 'active'],
-    ]);
+      const accounts = ok(
+        await merchant.GET('/functions/v1/social-accounts', { params: { query: { store_id: storeId } } }),
+        200,
+      );
+      expect(accounts.data.map((account) => [account.id, account.platform, account.status])).toEqual([
+        [accountId, 'x', 'active'],
+      ]);
 
-    const text = `Our linen apron is back in stock ${storeId.slice(0, 8)}`;
-    const published = ok(
-      await merchant.POST('/functions/v1/social-publish', {
-        body: { store_id: storeId, platforms: ['x'], content: { text, link: null } },
-      }),
-      200,
-    );
-    expect(published.results.map((result) => [result.platform, result.status])).toEqual([['x', 'published']]);
-    expect(world().postsOnX()).toContain(text);
+      const text = `Our linen apron is back in stock ${storeId.slice(0, 8)}`;
+      const published = ok(
+        await merchant.POST('/functions/v1/social-publish', {
+          body: { store_id: storeId, platforms: ['x'], content: { text, link: null } },
+        }),
+        200,
+      );
+      expect(published.results.map((result) => [result.platform, result.status])).toEqual([['x', 'published']]);
+      expect(world().postsOnX()).toContain(text);
 
-    const posts = ok(
-      await merchant.GET('/functions/v1/social-posts', { params: { query: { store_id: storeId } } }),
-      200,
-    );
-    expect(posts.data.map((post) => [post.status, post.content.text])).toEqual([['published', text]]);
-  });
+      const posts = ok(
+        await merchant.GET('/functions/v1/social-posts', { params: { query: { store_id: storeId } } }),
+        200,
+      );
+      expect(posts.data.map((post) => [post.status, post.content.text])).toEqual([['published', text]]);
+    },
+  );
 
   it('webhook register: an order placed afterwards is delivered to the receiver, signed with the secret', async () => {
     const path = `/ok/sdk-${storeId}`;

@@ -22,7 +22,8 @@ import { loadAppSettings } from './settings.js';
 function warnDevelopmentSecrets(settings: Settings, logger: Logger): void {
   if (!settings.developmentSecretsFile) return;
   logger.warn(
-    `${settings.get(runtimeConfig).NODE_ENV} process: generated secrets in ${settings.developmentSecretsFile}; set NODE_ENV=production and real secrets for deployment`,
+    `${settings.get(runtimeConfig).NODE_ENV} process: generated secrets ` +
+      `in ${settings.developmentSecretsFile}; set NODE_ENV=production and real secrets for deployment`,
   );
 }
 

@@ -20,7 +20,10 @@ export const ApiRecover = () =>
     ApiOperation({
       summary: 'Mail a password recovery link and code',
       description:
-        'Always `{}`: the answer never says whether an account has the address. When one does, it gets a link (GET /auth/v1/verify, type recovery, signing the browser in at `redirect_to`) and a 6-digit code (POST /auth/v1/verify), valid AUTH_OTP_TTL (1 h) and once; then set the new password with PUT /auth/v1/user.',
+        'Always `{}`: the answer never says whether an account has the address. When ' +
+        'one does, it gets a link (GET /auth/v1/verify, type recovery, signing the ' +
+        'browser in at `redirect_to`) and a 6-digit code (POST /auth/v1/verify), valid ' +
+        'AUTH_OTP_TTL (1 h) and once; then set the new password with PUT /auth/v1/user.',
     }),
     ApiBody({ type: RecoverBody }),
     ApiQuery(REDIRECT_TO),
@@ -36,7 +39,8 @@ export const ApiResend = () =>
     ApiOperation({
       summary: 'Mail a sign-up or e-mail change confirmation again',
       description:
-        'Always `{}`; a new link and code (the earlier ones stop working) when the address has an unconfirmed sign-up or a pending e-mail change.',
+        'Always `{}`; a new link and code (the earlier ones stop working) when ' +
+        'the address has an unconfirmed sign-up or a pending e-mail change.',
     }),
     ApiBody({ type: ResendBody }),
     ApiQuery(REDIRECT_TO),
@@ -52,13 +56,13 @@ export const ApiOtp = () =>
     ApiOperation({
       summary: 'Passwordless sign-in: mail a magic link and a 6-digit code',
       description:
-        'supabase-js `signInWithOtp`. Always `{}`: the answer never says whether an account has the address. The link ' +
-        '(GET /auth/v1/verify, type magiclink) signs the browser in at `redirect_to`; the code is used with POST ' +
-        '/auth/v1/verify `{type: "email", email, token}`; both valid AUTH_OTP_TTL (1 h) and once. With `create_user` ' +
-        '(default true) a new address gets an account as sign-up makes it from `data` (a merchant, or with ' +
-        '`data.role: "customer"` and `data.store_id` a customer of that store), without a password and confirmed once ' +
-        'the link or code is used. `create_user: false` mails nothing to an address without a confirmed account. With ' +
-        '`code_challenge` the link returns `redirect_to?code=` for grant_type=pkce.',
+        'supabase-js `signInWithOtp`. Always `{}`: the answer never says whether an account has the address. The ' +
+        'link (GET /auth/v1/verify, type magiclink) signs the browser in at `redirect_to`; the code is used with ' +
+        'POST /auth/v1/verify `{type: "email", email, token}`; both valid AUTH_OTP_TTL (1 h) and once. With ' +
+        '`create_user` (default true) a new address gets an account as sign-up makes it from `data` (a merchant, ' +
+        'or with `data.role: "customer"` and `data.store_id` a customer of that store), without a password and ' +
+        'confirmed once the link or code is used. `create_user: false` mails nothing to an address without a ' +
+        'confirmed account. With `code_challenge` the link returns `redirect_to?code=` for grant_type=pkce.',
     }),
     ApiBody({ type: OtpBody }),
     ApiQuery(REDIRECT_TO),

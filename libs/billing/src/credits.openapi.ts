@@ -14,8 +14,10 @@ export const ApiGetCredits = () =>
     ApiOperation({
       summary: "A store's AI credits",
       description:
-        `The balance, each AI function's calls in the last ${USAGE_WINDOW_SECONDS / 60} minutes against its hourly maximum ` +
-        '(refunded calls do not count), and the ledger newest first, paginated with `limit` and `cursor` (`next_cursor`). ' +
+        `The balance, each AI function's calls in the ` +
+        `last ${USAGE_WINDOW_SECONDS / 60} minutes against its hourly maximum ` +
+        '(refunded calls do not count), and the ledger newest first, ' +
+        'paginated with `limit` and `cursor` (`next_cursor`). ' +
         'Ledger amounts are signed: grants and refunds add, charges take; a store’s entries sum to its balance. ' +
         `Costs per call: ${COSTS_TEXT}. Owners, admins and team members with the \`billing\` permission.`,
     }),

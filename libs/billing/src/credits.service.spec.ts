@@ -60,14 +60,19 @@ describe('CreditsService.charge', () => {
     expect(error.message).toContain('"ai" permission');
   });
 
-  it('refuses a call over the hourly maximum (429) with Retry-After until the oldest counted call leaves the hour', async () => {
-    const { service } = serviceAnswering(verdict('rate_limited', { hourly_limit: 20, used: 20, retry_after: 1711.2 }));
-    const error = await refusal(service.charge(STORE, 'generate-blog-autopilot', null));
-    expect(error.getStatus()).toBe(429);
-    expect(error.code).toBe('RATE_LIMITED');
-    expect(error.headers).toEqual({ 'Retry-After': '1712' });
-    expect(error.details).toEqual({ limit: 20, window_seconds: 3600, retry_after_seconds: 1712 });
-  });
+  it(
+    'refuses a call over the hourly maximum (429) with ' + 'Retry-After until the oldest counted call leaves the hour',
+    async () => {
+      const { service } = serviceAnswering(
+        verdict('rate_limited', { hourly_limit: 20, used: 20, retry_after: 1711.2 }),
+      );
+      const error = await refusal(service.charge(STORE, 'generate-blog-autopilot', null));
+      expect(error.getStatus()).toBe(429);
+      expect(error.code).toBe('RATE_LIMITED');
+      expect(error.headers).toEqual({ 'Retry-After': '1712' });
+      expect(error.details).toEqual({ limit: 20, window_seconds: 3600, retry_after_seconds: 1712 });
+    },
+  );
 
   it('waits at least a second, and a whole hour when the database names no oldest call', async () => {
     const soon = await refusal(

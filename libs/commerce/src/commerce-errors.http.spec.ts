@@ -149,24 +149,27 @@ describe('commerce refusals over HTTP', () => {
 });
 
 describe("commerce's command handlers", () => {
-  it('refuse with their context’s errors, answered over HTTP only by commerceErrorAnswer: none builds an ApiError', () => {
-    const root = fileURLToPath(new URL('.', import.meta.url));
-    const handlers = (dir: string): string[] =>
-      fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-        const full = path.join(dir, entry.name);
-        if (entry.isDirectory()) return handlers(full);
-        return full.includes(`${path.sep}commands${path.sep}`) &&
-          entry.name.endsWith('.ts') &&
-          !entry.name.endsWith('.spec.ts')
-          ? [full]
-          : [];
-      });
-    const found = handlers(root);
-    expect(found.length).toBeGreaterThanOrEqual(12);
-    expect(
-      found
-        .filter((file) => /\bApiError\b/.test(fs.readFileSync(file, 'utf8')))
-        .map((file) => path.relative(root, file)),
-    ).toEqual([]);
-  });
+  it(
+    'refuse with their context’s errors, answered over HTTP ' + 'only by commerceErrorAnswer: none builds an ApiError',
+    () => {
+      const root = fileURLToPath(new URL('.', import.meta.url));
+      const handlers = (dir: string): string[] =>
+        fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+          const full = path.join(dir, entry.name);
+          if (entry.isDirectory()) return handlers(full);
+          return full.includes(`${path.sep}commands${path.sep}`) &&
+            entry.name.endsWith('.ts') &&
+            !entry.name.endsWith('.spec.ts')
+            ? [full]
+            : [];
+        });
+      const found = handlers(root);
+      expect(found.length).toBeGreaterThanOrEqual(12);
+      expect(
+        found
+          .filter((file) => /\bApiError\b/.test(fs.readFileSync(file, 'utf8')))
+          .map((file) => path.relative(root, file)),
+      ).toEqual([]);
+    },
+  );
 });

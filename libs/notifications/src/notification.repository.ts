@@ -25,7 +25,8 @@ export class NotificationView {
   @ApiProperty({
     description: 'The notice in words',
     example:
-      'Webhook https://merchant.example/hooks/storefront was disabled: 5 delivery attempts failed; the last: Receiver answered 500',
+      'Webhook https://merchant.example/hooks/storefront was disabled: ' +
+      '5 delivery attempts failed; the last: Receiver answered 500',
   })
   message!: string;
   @ApiProperty({

@@ -44,7 +44,8 @@ export class SocialConnectDto {
 
   @ApiProperty({
     description:
-      'Where the browser is sent back after the platform, with `platform`, `status` and `account` or `error`; its origin must be on ALLOWED_REDIRECT_ORIGINS',
+      'Where the browser is sent back after the platform, with `platform`, `status` ' +
+      'and `account` or `error`; its origin must be on ALLOWED_REDIRECT_ORIGINS',
     example: 'http://localhost:5173/settings/social',
     maxLength: MAX_URL_LENGTH,
   })

@@ -62,7 +62,8 @@ export class SocialRepository {
     );
     await queryRows(
       this.db.tx,
-      `INSERT INTO social_post_results (post_id, store_id, platform, status) SELECT $1, $2, unnest($3::text[]), 'pending'`,
+      `INSERT INTO social_post_results (post_id, store_id, ` +
+        `platform, status) SELECT $1, $2, unnest($3::text[]), 'pending'`,
       [post.id, storeId, platforms],
     );
     return post;
@@ -100,7 +101,8 @@ export class SocialRepository {
     if (rows[0])
       await queryRows(
         this.db.tx,
-        `UPDATE social_post_results SET status = 'cancelled', updated_at = now() WHERE post_id = $1 AND status = 'pending'`,
+        `UPDATE social_post_results SET status = 'cancelled', ` +
+          `updated_at = now() WHERE post_id = $1 AND status = 'pending'`,
         [id],
       );
     return rows[0] ?? null;
@@ -110,7 +112,8 @@ export class SocialRepository {
   async reschedule(id: string, at: Date): Promise<void> {
     await queryRows(
       this.system.tx,
-      `UPDATE social_posts SET status = 'scheduled', scheduled_at = $2, updated_at = now() WHERE id = $1 AND status = 'publishing'`,
+      `UPDATE social_posts SET status = 'scheduled', scheduled_at = ` +
+        `$2, updated_at = now() WHERE id = $1 AND status = 'publishing'`,
       [id, at],
     );
   }
@@ -159,7 +162,8 @@ export class SocialRepository {
   async recordRetry(postId: string, platform: SocialPlatformId, code: string, message: string): Promise<void> {
     await queryRows(
       this.scoped.tx,
-      `UPDATE social_post_results SET error_code = $3, error_message = $4, updated_at = now() WHERE post_id = $1 AND platform = $2`,
+      `UPDATE social_post_results SET error_code = $3, error_message ` +
+        `= $4, updated_at = now() WHERE post_id = $1 AND platform = $2`,
       [postId, platform, code, message],
     );
   }

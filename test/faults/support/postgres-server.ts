@@ -54,7 +54,9 @@ export class PostgresServer {
 
   /** Starts (again) on the same port and waits until it takes connections. */
   async resume(): Promise<void> {
-    const options = `-p ${this.port} -c listen_addresses=127.0.0.1 -c unix_socket_directories='' -c fsync=off -c max_connections=100`;
+    const options =
+      `-p ${this.port} -c listen_addresses=127.0.0.1 -c ` +
+      `unix_socket_directories='' -c fsync=off -c max_connections=100`;
     await this.exec('pg_ctl', [
       'start',
       '-D',

@@ -11,11 +11,15 @@ function expectHarmless(html: string) {
 describe('sanitizeArticleHtml', () => {
   it('keeps the article markup it allows', () => {
     const html =
-      '<h2>Care</h2><h3>Washing</h3><h4>Drying</h4><p>Use <strong>cold</strong> water, <em>gentle</em> <b>soap</b> and <i>patience</i>.<br>Then dry.</p>' +
-      '<ul><li>One</li></ul><ol><li>Two</li></ol><blockquote>Quote</blockquote><pre><code>x &lt; y</code></pre><hr>';
+      '<h2>Care</h2><h3>Washing</h3><h4>Drying</h4><p>Use <strong>cold</strong> water, <em>gentle</em> ' +
+      '<b>soap</b> and <i>patience</i>.<br>Then ' +
+      'dry.</p><ul><li>One</li></ul><ol><li>Two</li></ol><blockquote>Quote</blockquote><pre><code>x &lt; ' +
+      'y</code></pre><hr>';
     expect(sanitizeArticleHtml(html)).toBe(
-      '<h2>Care</h2><h3>Washing</h3><h4>Drying</h4><p>Use <strong>cold</strong> water, <em>gentle</em> <b>soap</b> and <i>patience</i>.<br />Then dry.</p>' +
-        '<ul><li>One</li></ul><ol><li>Two</li></ol><blockquote>Quote</blockquote><pre><code>x &lt; y</code></pre><hr />',
+      '<h2>Care</h2><h3>Washing</h3><h4>Drying</h4><p>Use <strong>cold</strong> water, <em>gentle</em> ' +
+        '<b>soap</b> and <i>patience</i>.<br />Then ' +
+        'dry.</p><ul><li>One</li></ul><ol><li>Two</li></ol><blockquote>Quote</blockquote><pre><code>x &lt; ' +
+        'y</code></pre><hr />',
     );
   });
 
@@ -35,7 +39,8 @@ describe('sanitizeArticleHtml', () => {
 
   it('drops <img src=x onerror=…>, <iframe> and <svg onload>', () => {
     const out = sanitizeArticleHtml(
-      '<p>a<img src=x onerror=alert(1)>b</p><iframe src="https://evil.example"></iframe><svg onload=alert(1)><circle/></svg><p>c</p>',
+      '<p>a<img src=x onerror=alert(1)>b</p><iframe ' +
+        'src="https://evil.example"></iframe><svg onload=alert(1)><circle/></svg><p>c</p>',
     );
     expect(out).toBe('<p>ab</p><p>c</p>');
   });
@@ -98,7 +103,8 @@ describe('sanitizeArticleHtml', () => {
 describe('htmlToText', () => {
   it('gives plain text, one line per block, entities decoded, dangerous content gone', () => {
     const text = htmlToText(
-      '<h2>Title &amp; more</h2><p>First  <strong>para</strong>.<br>Next line</p><script>alert(1)</script><ul><li>a &lt; b</li></ul>',
+      '<h2>Title &amp; more</h2><p>First  <strong>para</strong>.<br>Next ' +
+        'line</p><script>alert(1)</script><ul><li>a &lt; b</li></ul>',
     );
     expect(text).toBe('Title & more\nFirst para.\nNext line\na < b');
   });

@@ -19,7 +19,8 @@ export class CoverStore {
     const id = randomUUID();
     await queryRows(
       this.db.tx,
-      `INSERT INTO ai_images (id, store_id, content_type, width, height, bytes) VALUES ($1, $2, 'image/png', $3, $4, $5)`,
+      `INSERT INTO ai_images (id, store_id, content_type, width, ` +
+        `height, bytes) VALUES ($1, $2, 'image/png', $3, $4, $5)`,
       [id, storeId, COVER_WIDTH, COVER_HEIGHT, png],
     );
     return `${this.config.baseUrl}/${COVERS_PATH}/${id}.png`;

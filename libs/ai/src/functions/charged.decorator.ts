@@ -26,7 +26,8 @@ export const ApiCharged = (fn: AiFunctionDefinition, summary: string, descriptio
       operationId: operationId(fn.name),
       summary: `${summary} (${fn.credits} credits)`,
       description:
-        `${description}\n\nCosts ${fn.credits} AI credits, charged atomically with the store's hourly maximum for this function ` +
+        `${description}\n\nCosts ${fn.credits} AI credits, charged ` +
+        `atomically with the store's hourly maximum for this function ` +
         '(see `GET /functions/v1/credits`); a provider failure refunds them. Owners, admins, team members with the ' +
         "`ai` permission, and store keys holding `ai` (charged to the key's store; the ledger records the key).",
     }),
@@ -37,7 +38,8 @@ export const ApiCharged = (fn: AiFunctionDefinition, summary: string, descriptio
     }),
     ApiErrorResponse(
       429,
-      "The store's hourly maximum for this function is reached; `Retry-After` says when the oldest call leaves the window",
+      "The store's hourly maximum for this function is reached; " +
+        '`Retry-After` says when the oldest call leaves the window',
       {
         code: 'RATE_LIMITED',
         message: 'Too many requests: at most 20 per 3600 seconds; retry in 1712 s',
@@ -61,7 +63,8 @@ const languageRefusedExample = () => languageRefused('local', 'it', LOCAL_LANGUA
 export const ApiLanguageRefused = () =>
   ApiErrorResponse(
     422,
-    `The configured provider does not write \`language\` (the offline \`local\` provider writes ${LOCAL_LANGUAGES.join(', ')}); nothing charged`,
+    `The configured provider does not write \`language\` (the offline ` +
+      `\`local\` provider writes ${LOCAL_LANGUAGES.join(', ')}); nothing charged`,
     {
       code: 'UNPROCESSABLE',
       message: languageRefusedExample(),

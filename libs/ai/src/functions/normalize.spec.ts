@@ -161,18 +161,21 @@ describe('plain-text fields of the AI answers', () => {
     expect(result.seo_keywords).toEqual(['a < b', 'R&D', 'x > y']);
   });
 
-  it('leaves the whitespace of plain text as it was: a post keeps its blank lines, a name its non-breaking space', () => {
-    const draft = normalizeSocialDraft({
-      text: '  Meet the bag.\n\nIt carries  your day.\r\n🎒 ',
-      hashtags: ['#newin'],
-      best_hour: 18,
-    });
-    expect(draft.text).toBe('Meet the bag.\n\nIt carries  your day.\r\n🎒');
-    expect(normalizeProduct(product({ name: 'Size\u00a0M' })).name).toBe('Size\u00a0M');
-    expect(normalizeProduct(product({ name: 'Size&nbsp;M' })).name).toBe('Size\u00a0M');
-    // Article fields are headings and snippets: one line per block, single spaces.
-    expect(normalizeArticle(article({ title: ' Caring\n\n for   <b>linen</b> ' })).title).toBe('Caring\nfor linen');
-  });
+  it(
+    'leaves the whitespace of plain text as it was: a post ' + 'keeps its blank lines, a name its non-breaking space',
+    () => {
+      const draft = normalizeSocialDraft({
+        text: '  Meet the bag.\n\nIt carries  your day.\r\n🎒 ',
+        hashtags: ['#newin'],
+        best_hour: 18,
+      });
+      expect(draft.text).toBe('Meet the bag.\n\nIt carries  your day.\r\n🎒');
+      expect(normalizeProduct(product({ name: 'Size\u00a0M' })).name).toBe('Size\u00a0M');
+      expect(normalizeProduct(product({ name: 'Size&nbsp;M' })).name).toBe('Size\u00a0M');
+      // Article fields are headings and snippets: one line per block, single spaces.
+      expect(normalizeArticle(article({ title: ' Caring\n\n for   <b>linen</b> ' })).title).toBe('Caring\nfor linen');
+    },
+  );
 
   it('an encoded `a &lt; b` is the text `a < b`, decoded once or twice', () => {
     expect(normalizeProduct(product({ name: 'a &lt; b' })).name).toBe('a < b');

@@ -29,16 +29,19 @@ describe('the AI function registry', () => {
     }
   });
 
-  it('gives each function its route (POST /functions/v1/<name>, one per controller) and a handler of its command', () => {
-    expect(AI_FUNCTION_CONTROLLERS.flatMap(postRoutes)).toEqual(AI_FUNCTIONS.map((fn) => `functions/v1/${fn.name}`));
-    expect(AI_FUNCTION_CONTROLLERS.map((controller) => controller.name)).toEqual(
-      AI_FUNCTIONS.map((fn) => `${pascal(fn.name)}Controller`),
-    );
-    const commands = AI_FUNCTION_HANDLERS.map(
-      (handler) => (Reflect.getMetadata('__commandHandler__', handler) as { name: string }).name,
-    );
-    expect(commands).toEqual(AI_FUNCTIONS.map((fn) => `${pascal(fn.name)}Command`));
-  });
+  it(
+    'gives each function its route (POST /functions/v1/<name>, ' + 'one per controller) and a handler of its command',
+    () => {
+      expect(AI_FUNCTION_CONTROLLERS.flatMap(postRoutes)).toEqual(AI_FUNCTIONS.map((fn) => `functions/v1/${fn.name}`));
+      expect(AI_FUNCTION_CONTROLLERS.map((controller) => controller.name)).toEqual(
+        AI_FUNCTIONS.map((fn) => `${pascal(fn.name)}Controller`),
+      );
+      const commands = AI_FUNCTION_HANDLERS.map(
+        (handler) => (Reflect.getMetadata('__commandHandler__', handler) as { name: string }).name,
+      );
+      expect(commands).toEqual(AI_FUNCTIONS.map((fn) => `${pascal(fn.name)}Command`));
+    },
+  );
 
   it("docs/api.md's table of AI functions has each one's credits and hourly maximum", () => {
     const doc = readFileSync(API_DOC, 'utf8');

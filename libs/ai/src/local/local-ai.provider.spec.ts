@@ -202,14 +202,18 @@ describe('LocalAiProvider', () => {
       expect(title.toLowerCase()).toContain('caring for linen shirts');
     });
 
-    it('writes in the requested language; its templates fall back to English (the function refuses such a language first)', async () => {
-      const en = await article('short', 'en');
-      const fr = await article('short', 'fr');
-      const unknown = await article('short', 'zh-Hans');
-      expect(fr.content).not.toBe(en.content);
-      expect(fr.content).toContain('Conseils pratiques');
-      expect(unknown).toEqual(en);
-    });
+    it(
+      'writes in the requested language; its templates fall back ' +
+        'to English (the function refuses such a language first)',
+      async () => {
+        const en = await article('short', 'en');
+        const fr = await article('short', 'fr');
+        const unknown = await article('short', 'zh-Hans');
+        expect(fr.content).not.toBe(en.content);
+        expect(fr.content).toContain('Conseils pratiques');
+        expect(unknown).toEqual(en);
+      },
+    );
 
     it('produces HTML the sanitiser leaves unchanged, even from hostile input', async () => {
       const hostile = await article(

@@ -109,9 +109,8 @@ function productHashtags(input: SocialContentInput, t: LocaleTemplates, seed: Se
 // ——— Research (English: the request carries no language). What is said of each platform is its registry entry's. ———
 
 const STOP_WORDS = new Set(
-  'a an and are as at be but by for from how in into is it its of on or our the their this to what when why with your you'.split(
-    ' ',
-  ),
+  'a an and are as at be but by for from how in into is it its ' +
+    'of on or our the their this to what when why with your you'.split(' '),
 );
 
 const SENTIMENTS = ['mostly positive', 'positive', 'enthusiastic', 'curious', 'mixed', 'neutral'] as const;

@@ -124,7 +124,8 @@ export class OpenAiProvider implements AiProvider {
       const error = validate.errors?.[0];
       // ajv's messages name the keyword and the limit, never the offending value.
       throw invalid(
-        `the answer does not match the ${name} schema (${error?.instancePath || '/'} ${error?.message ?? 'is invalid'})`,
+        `the answer does not match the ${name} schema ` +
+          `(${error?.instancePath || '/'} ${error?.message ?? 'is invalid'})`,
       );
     }
     return parsed;

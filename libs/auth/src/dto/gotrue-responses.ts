@@ -73,7 +73,8 @@ export const ApiGoTrueKeyRequired = () =>
 export const ApiGoTrueTokenRequired = () =>
   ApiGoTrueError(
     401,
-    '`no_authorization`: no token; `bad_jwt`: an invalid or expired one; `session_not_found`: its session has ended (signed out, or a refresh token was reused)',
+    '`no_authorization`: no token; `bad_jwt`: an invalid or expired one; ' +
+      '`session_not_found`: its session has ended (signed out, or a refresh token was reused)',
     { error_code: 'bad_jwt', msg: 'Invalid or expired access token' },
   );
 

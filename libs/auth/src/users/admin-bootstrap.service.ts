@@ -62,7 +62,8 @@ export class AdminBootstrapService implements OnModuleInit {
     }
     if (existing.role !== 'admin') {
       throw new StartupError(
-        `ADMIN_EMAIL ${email} belongs to an existing ${existing.role} account; choose another e-mail or remove that account`,
+        `ADMIN_EMAIL ${email} belongs to an existing ${existing.role} ` +
+          `account; choose another e-mail or remove that account`,
       );
     }
     if (!(await this.hasher.verify(existing.password_hash, password))) {

@@ -78,7 +78,8 @@ export class UserRepository {
   async demoteAdminsExcept(email: string): Promise<string[]> {
     const rows: { id: string }[] = await queryRows(
       this.system.tx,
-      `UPDATE users SET role = 'merchant', updated_at = now() WHERE role = 'admin' AND lower(email) <> lower($1) RETURNING id`,
+      `UPDATE users SET role = 'merchant', updated_at = now() WHERE ` +
+        `role = 'admin' AND lower(email) <> lower($1) RETURNING id`,
       [email],
     );
     return rows.map((row) => row.id);

@@ -52,7 +52,8 @@ export class BillingTables1763802800500 implements MigrationInterface {
       `CREATE INDEX credit_ledger_store_idx ON credit_ledger USING btree (store_id, created_at DESC, id DESC)`,
     );
     await db.query(
-      `CREATE INDEX credit_ledger_usage_idx ON credit_ledger USING btree (store_id, function, created_at) WHERE (kind = 'charge'::text)`,
+      `CREATE INDEX credit_ledger_usage_idx ON credit_ledger USING btree ` +
+        `(store_id, function, created_at) WHERE (kind = 'charge'::text)`,
     );
     await db.query(`
       ALTER TABLE credit_accounts

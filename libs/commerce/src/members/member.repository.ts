@@ -46,7 +46,8 @@ export class MemberRepository {
   async updatePermissions(storeId: string, memberId: string, permissions: Permission[]): Promise<MemberRow | null> {
     const rows: MemberRow[] = await queryRows(
       this.db.tx,
-      `UPDATE store_members SET permissions = $3, updated_at = now() WHERE store_id = $1 AND id = $2 RETURNING ${COLUMNS}`,
+      `UPDATE store_members SET permissions = $3, updated_at = ` +
+        `now() WHERE store_id = $1 AND id = $2 RETURNING ${COLUMNS}`,
       [storeId, memberId, permissions],
     );
     return rows[0] ?? null;

@@ -237,7 +237,8 @@ export class CommerceTables1763802800300 implements MigrationInterface {
 
   async down(db: QueryRunner): Promise<void> {
     await db.query(
-      `DROP TABLE stores, store_order_counters, store_members, store_api_keys, products, orders, order_items, customers CASCADE`,
+      `DROP TABLE stores, store_order_counters, store_members, ` +
+        `store_api_keys, products, orders, order_items, customers CASCADE`,
     );
   }
 }

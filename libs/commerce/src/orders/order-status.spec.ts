@@ -77,27 +77,31 @@ describe('order status machine', () => {
     );
   });
 
-  it('random walks from pending only take moves of the table, end in a terminal state or stay within 4 moves, and never come back', () => {
-    fc.assert(
-      fc.property(fc.array(status, { maxLength: 40 }), (attempts) => {
-        let current: OrderStatus = INITIAL_ORDER_STATUS;
-        const visited: OrderStatus[] = [current];
-        for (const to of attempts) {
-          const accepted = canTransition(current, to);
-          expect(accepted).toBe(inContract(current, to));
-          if (!accepted) continue;
-          current = to;
-          expect(visited).not.toContain(current);
-          visited.push(current);
-        }
-        // The longest path is pending → paid → shipped → delivered → refunded.
-        expect(visited.length).toBeLessThanOrEqual(5);
-        if (isTerminal(current)) {
-          for (const to of ORDER_STATUSES) expect(canTransition(current, to)).toBe(false);
-        }
-      }),
-    );
-  });
+  it(
+    'random walks from pending only take moves of the table, end in ' +
+      'a terminal state or stay within 4 moves, and never come back',
+    () => {
+      fc.assert(
+        fc.property(fc.array(status, { maxLength: 40 }), (attempts) => {
+          let current: OrderStatus = INITIAL_ORDER_STATUS;
+          const visited: OrderStatus[] = [current];
+          for (const to of attempts) {
+            const accepted = canTransition(current, to);
+            expect(accepted).toBe(inContract(current, to));
+            if (!accepted) continue;
+            current = to;
+            expect(visited).not.toContain(current);
+            visited.push(current);
+          }
+          // The longest path is pending → paid → shipped → delivered → refunded.
+          expect(visited.length).toBeLessThanOrEqual(5);
+          if (isTerminal(current)) {
+            for (const to of ORDER_STATUSES) expect(canTransition(current, to)).toBe(false);
+          }
+        }),
+      );
+    },
+  );
 
   it('reaches every status from pending, and every move names the specific event of its target', () => {
     const reached = new Set<string>([INITIAL_ORDER_STATUS]);

@@ -51,7 +51,8 @@ export class OrderItemDto {
 export class PlaceOrderDto {
   @ApiPropertyOptional({
     description:
-      "Staff: the store's customer the order is for (omit for an order without a customer). Customers: omit, or their own customer id.",
+      "Staff: the store's customer the order is for (omit for an order " +
+      'without a customer). Customers: omit, or their own customer id.',
     format: 'uuid',
     example: '3c2b1a09-8f7e-4d6c-9b5a-4e3d2c1b0a98',
   })

@@ -139,7 +139,8 @@ export class OrderRepository {
   async itemsOf(orderId: string): Promise<OrderItemRow[]> {
     return queryRows<OrderItemRow>(
       this.db.tx,
-      'SELECT order_id, product_id, position, name, quantity, price FROM order_items WHERE order_id = $1 ORDER BY position',
+      'SELECT order_id, product_id, position, name, quantity, ' +
+        'price FROM order_items WHERE order_id = $1 ORDER BY position',
       [orderId],
     );
   }

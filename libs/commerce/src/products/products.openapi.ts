@@ -10,7 +10,8 @@ export const ApiCreateProduct = () =>
     ApiOperation({
       summary: 'Create a product',
       description:
-        'Owner, admin or a team member with `catalog`. A new product is a `draft` unless `status` says otherwise. Fires `product.created`.',
+        'Owner, admin or a team member with `catalog`. A new product is a ' +
+        '`draft` unless `status` says otherwise. Fires `product.created`.',
     }),
     ApiEnvelope(201, { product: ProductView }),
   );
@@ -22,7 +23,8 @@ export const ApiListProducts = () =>
     ApiOperation({
       summary: "A store's products, newest first",
       description:
-        'Filters: `status`, `category`, `q` (name or description). Customers and members without `catalog` see active products only.',
+        'Filters: `status`, `category`, `q` (name or description). ' +
+        'Customers and members without `catalog` see active products only.',
     }),
     ApiPage(ProductView),
   );
@@ -67,12 +69,14 @@ export const ApiAdjustInventory = () =>
     ApiOperation({
       summary: 'Adjust stock by `delta` or set it to `quantity`',
       description:
-        'Fires `inventory.updated`. Stock never goes below 0: a larger removal answers 409 `OUT_OF_STOCK` and changes nothing.',
+        'Fires `inventory.updated`. Stock never goes below 0: a larger ' +
+        'removal answers 409 `OUT_OF_STOCK` and changes nothing.',
     }),
     ApiEnvelope(200, { product: ProductView }),
     ApiErrorDetailsResponse(
       409,
-      '`OUT_OF_STOCK`: not enough stock for the removal; `CONFLICT`: the stock would pass its maximum. Nothing changed.',
+      '`OUT_OF_STOCK`: not enough stock for the removal; ' +
+        '`CONFLICT`: the stock would pass its maximum. Nothing changed.',
       {
         type: 'object',
         required: ['product_id', 'available', 'requested_delta'],

@@ -92,21 +92,24 @@ describe('loadSettings', () => {
     }
   });
 
-  it('bounds the shutdown and the wait for a database connection: 10 s and 5 s by default, refused out of range', () => {
-    const defaults = load({ NODE_ENV: 'test' });
-    expect(defaults.get(runtimeConfig).SHUTDOWN_TIMEOUT_MS).toBe(10_000);
-    expect(defaults.get(databaseConfig).DATABASE_CONNECT_TIMEOUT_MS).toBe(5000);
-    const set = load({ NODE_ENV: 'test', SHUTDOWN_TIMEOUT_MS: '30000', DATABASE_CONNECT_TIMEOUT_MS: '2000' });
-    expect([set.get(runtimeConfig).SHUTDOWN_TIMEOUT_MS, set.get(databaseConfig).DATABASE_CONNECT_TIMEOUT_MS]).toEqual([
-      30_000, 2000,
-    ]);
-    const lines = problems({ NODE_ENV: 'test', SHUTDOWN_TIMEOUT_MS: '500', DATABASE_CONNECT_TIMEOUT_MS: 'soon' });
-    expect(lines).toHaveLength(2);
-    expect(
-      lines.find((line) => line.startsWith('SHUTDOWN_TIMEOUT_MS ("500")') && line.includes('not be less than 1000')),
-    ).toBeDefined();
-    expect(lines.find((line) => line.startsWith('DATABASE_CONNECT_TIMEOUT_MS ("soon")'))).toBeDefined();
-  });
+  it(
+    'bounds the shutdown and the wait for a database ' + 'connection: 10 s and 5 s by default, refused out of range',
+    () => {
+      const defaults = load({ NODE_ENV: 'test' });
+      expect(defaults.get(runtimeConfig).SHUTDOWN_TIMEOUT_MS).toBe(10_000);
+      expect(defaults.get(databaseConfig).DATABASE_CONNECT_TIMEOUT_MS).toBe(5000);
+      const set = load({ NODE_ENV: 'test', SHUTDOWN_TIMEOUT_MS: '30000', DATABASE_CONNECT_TIMEOUT_MS: '2000' });
+      expect([set.get(runtimeConfig).SHUTDOWN_TIMEOUT_MS, set.get(databaseConfig).DATABASE_CONNECT_TIMEOUT_MS]).toEqual(
+        [30_000, 2000],
+      );
+      const lines = problems({ NODE_ENV: 'test', SHUTDOWN_TIMEOUT_MS: '500', DATABASE_CONNECT_TIMEOUT_MS: 'soon' });
+      expect(lines).toHaveLength(2);
+      expect(
+        lines.find((line) => line.startsWith('SHUTDOWN_TIMEOUT_MS ("500")') && line.includes('not be less than 1000')),
+      ).toBeDefined();
+      expect(lines.find((line) => line.startsWith('DATABASE_CONNECT_TIMEOUT_MS ("soon")'))).toBeDefined();
+    },
+  );
 
   it('trusts no proxy by default, and the hops TRUST_PROXY names: a count or addresses/CIDRs', () => {
     const trustProxy = (env: Record<string, string>) => load({ NODE_ENV: 'test', ...env }).get(httpConfig).trustProxy;
@@ -249,7 +252,8 @@ describe('loadSettings', () => {
     fs.mkdirSync(path.dirname(secretsFile));
     fs.writeFileSync(secretsFile, JSON.stringify({ JWT_SECRET: 'short' }));
     expect(problems({ NODE_ENV: 'development' })).toEqual([
-      `ENCRYPTION_KEY, JWT_SECRET: unset, and ${secretsFile} does not hold a valid JWT_SECRET and ENCRYPTION_KEY; delete it to generate new ones`,
+      `ENCRYPTION_KEY, JWT_SECRET: unset, and ${secretsFile} does not hold ` +
+        `a valid JWT_SECRET and ENCRYPTION_KEY; delete it to generate new ones`,
     ]);
   });
 

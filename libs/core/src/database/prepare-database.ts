@@ -48,7 +48,8 @@ async function ensureRoles(client: pg.Client, config: DatabaseConfig): Promise<v
   const mayCreate: boolean = me.rolsuper || me.rolcreaterole;
   const missing = (role: string) =>
     new StartupError(
-      `Database role ${role} does not exist and ${me.name} (DATABASE_URL) may not create roles: run the statements of docs/security.md once, as an administrator.`,
+      `Database role ${role} does not exist and ${me.name} (DATABASE_URL) may not ` +
+        `create roles: run the statements of docs/security.md once, as an administrator.`,
     );
   const groups: [string, string][] = [
     [OWNER_ROLE, 'NOLOGIN NOINHERIT NOBYPASSRLS'],
@@ -81,7 +82,8 @@ async function ensureRoles(client: pg.Client, config: DatabaseConfig): Promise<v
     if (!(await roleExists(client, login.name))) {
       if (!mayCreate) throw missing(login.name);
       await client.query(
-        `CREATE ROLE ${pg.escapeIdentifier(login.name)} LOGIN INHERIT NOSUPERUSER NOBYPASSRLS NOCREATEDB NOCREATEROLE${password}`,
+        `CREATE ROLE ${pg.escapeIdentifier(login.name)} LOGIN INHERIT ` +
+          `NOSUPERUSER NOBYPASSRLS NOCREATEDB NOCREATEROLE${password}`,
       );
     } else if (mayCreate && password) {
       await client.query(`ALTER ROLE ${pg.escapeIdentifier(login.name)}${password}`);
@@ -108,7 +110,8 @@ async function ensureRoles(client: pg.Client, config: DatabaseConfig): Promise<v
       role.in_other
     ) {
       throw new StartupError(
-        `${setting} logs in as ${login.name}, which may do more than ${label}s need (superuser, BYPASSRLS, CREATEROLE, CREATEDB or another storefront role): give it a role of its own.`,
+        `${setting} logs in as ${login.name}, which may do more than ${label}s need (superuser, ` +
+          `BYPASSRLS, CREATEROLE, CREATEDB or another storefront role): give it a role of its own.`,
       );
     }
     if (!role.in_group) {
@@ -305,7 +308,8 @@ export async function lockForMigrations(config: DatabaseConfig): Promise<Migrati
       .catch((error: { code?: string }) => {
         if (error.code === '55P03') {
           throw new StartupError(
-            'The migration lock has been held for 2 minutes by another connection; find it in pg_locks (advisory) and end it.',
+            'The migration lock has been held for 2 minutes by another ' +
+              'connection; find it in pg_locks (advisory) and end it.',
           );
         }
         throw error;

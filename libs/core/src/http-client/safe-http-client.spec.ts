@@ -125,20 +125,24 @@ describe('SafeHttpClient.assertUrl', () => {
     expect(calls).toEqual([]);
   });
 
-  it('refuses a name when any of its addresses is forbidden, telling the caller neither the address nor the rule', async () => {
-    const { client } = make();
-    const hidden =
-      'points to an address that is not allowed (loopback, private, link-local, metadata or another non-public address)';
-    const internal = await refusal(client, 'https://example.internal/hook');
-    expect(internal.reason).toBe('private');
-    expect(internal.message).toBe(`url host example.internal ${hidden}`);
-    expect((await refusal(client, 'https://mixed.test/')).message).toBe(`url host mixed.test ${hidden}`);
-    expect((await refusal(client, 'https://mixed6.test/')).reason).toBe('link-local');
-    expect((await refusal(client, 'https://mapped.test/')).reason).toBe('ipv4-mapped loopback');
-    const metadata = await refusal(client, 'https://metadata.test/');
-    expect(metadata.reason).toBe('metadata');
-    expect(metadata.message).toBe(`url host metadata.test ${hidden}`);
-  });
+  it(
+    'refuses a name when any of its addresses is forbidden, ' + 'telling the caller neither the address nor the rule',
+    async () => {
+      const { client } = make();
+      const hidden =
+        'points to an address that is not allowed (loopback, ' +
+        'private, link-local, metadata or another non-public address)';
+      const internal = await refusal(client, 'https://example.internal/hook');
+      expect(internal.reason).toBe('private');
+      expect(internal.message).toBe(`url host example.internal ${hidden}`);
+      expect((await refusal(client, 'https://mixed.test/')).message).toBe(`url host mixed.test ${hidden}`);
+      expect((await refusal(client, 'https://mixed6.test/')).reason).toBe('link-local');
+      expect((await refusal(client, 'https://mapped.test/')).reason).toBe('ipv4-mapped loopback');
+      const metadata = await refusal(client, 'https://metadata.test/');
+      expect(metadata.reason).toBe('metadata');
+      expect(metadata.message).toBe(`url host metadata.test ${hidden}`);
+    },
+  );
 
   it('keeps the resolved address for the server: on the error and in a warning log', async () => {
     const warn = vi.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);

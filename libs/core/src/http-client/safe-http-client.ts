@@ -28,7 +28,10 @@ const defaultResolver: HostResolver = (hostname) => dnsLookup(hostname, { all: t
  * rule it broke: both would tell the caller what an internal name resolves to.
  */
 export function hiddenAddressMessage(host: string): string {
-  return `url host ${host} points to an address that is not allowed (loopback, private, link-local, metadata or another non-public address)`;
+  return (
+    `url host ${host} points to an address that is not allowed (loopback, ` +
+    `private, link-local, metadata or another non-public address)`
+  );
 }
 
 /**

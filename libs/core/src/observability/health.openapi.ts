@@ -39,7 +39,8 @@ export const ApiReady = () =>
     ApiOperation({
       summary: 'Readiness: PostgreSQL and Redis reachable',
       description:
-        'For a readiness probe: 200 while both answer, 503 naming the one that does not. Not rate limited, no credentials, never cached.',
+        'For a readiness probe: 200 while both answer, 503 naming the one ' +
+        'that does not. Not rate limited, no credentials, never cached.',
     }),
     ApiOkResponse({
       description: 'Both dependencies answer',

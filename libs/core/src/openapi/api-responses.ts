@@ -28,8 +28,9 @@ export class ErrorBody {
   message!: string;
   @ApiPropertyOptional({
     description:
-      'For VALIDATION_FAILED (and a refused `language`): each field and what is wrong with it. For some other codes an ' +
-      'object of figures, e.g. INSUFFICIENT_CREDITS `{required, balance}`, RATE_LIMITED `{limit, window_seconds, retry_after_seconds}`',
+      'For VALIDATION_FAILED (and a refused `language`): each field and what is wrong with it. For some other ' +
+      'codes an object of figures, e.g. INSUFFICIENT_CREDITS `{required, balance}`, RATE_LIMITED `{limit, ' +
+      'window_seconds, retry_after_seconds}`',
     oneOf: [
       { type: 'array', items: { $ref: getSchemaPath(FieldErrorBody) } },
       { type: 'object', additionalProperties: true },

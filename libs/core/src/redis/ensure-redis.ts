@@ -18,7 +18,8 @@ export async function ensureRedis(url: string): Promise<void> {
     const where = new URL(url);
     const code = cause?.code ?? (error as { code?: string }).code ?? (error as Error).message;
     throw new StartupError(
-      `Redis is not reachable at ${where.hostname}:${where.port || 6379} (${code}). Start it with "bash scripts/services.sh" or set REDIS_URL.`,
+      `Redis is not reachable at ${where.hostname}:${where.port || 6379} ` +
+        `(${code}). Start it with "bash scripts/services.sh" or set REDIS_URL.`,
     );
   } finally {
     client.disconnect();

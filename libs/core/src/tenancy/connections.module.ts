@@ -30,7 +30,8 @@ async function checked(
   if (role.rolsuper || (role.rolbypassrls && !bypassAllowed) || role.owner || role.other) {
     await dataSource.destroy();
     throw new StartupError(
-      `${setting} logs in as ${role.name}, which may do more than ${label}s need (superuser, BYPASSRLS or another storefront role): give it a role of its own.`,
+      `${setting} logs in as ${role.name}, which may do more than ${label}s need ` +
+        `(superuser, BYPASSRLS or another storefront role): give it a role of its own.`,
     );
   }
   if (bypassAllowed) {

@@ -41,18 +41,24 @@ describe('the service connection stays inside the tenancy module', () => {
     }
   });
 
-  it('no file of libs/ or apps/ outside libs/core/src/tenancy imports the connections or names the service DataSource', () => {
-    expect(outsideTenancy(/tenancy\/(connections|connections\.module|scoped-transaction-adapter)\.js['"]/)).toEqual([]);
-    // The class by name: imported (`{ Connections }`), injected or typed (`: Connections`).
-    expect(
-      outsideTenancy(
-        /\b(SERVICE_CONNECTION|serviceDataSource|ConnectionsModule)\b|[{,]\s*Connections\b|:\s*Connections\b/,
-      ),
-    ).toEqual([]);
-    expect(
-      outsideTenancy(/\b(InjectDataSource|InjectEntityManager|getDataSourceToken|getEntityManagerToken)\(/),
-    ).toEqual([]);
-  });
+  it(
+    'no file of libs/ or apps/ outside libs/core/src/tenancy ' +
+      'imports the connections or names the service DataSource',
+    () => {
+      expect(outsideTenancy(/tenancy\/(connections|connections\.module|scoped-transaction-adapter)\.js['"]/)).toEqual(
+        [],
+      );
+      // The class by name: imported (`{ Connections }`), injected or typed (`: Connections`).
+      expect(
+        outsideTenancy(
+          /\b(SERVICE_CONNECTION|serviceDataSource|ConnectionsModule)\b|[{,]\s*Connections\b|:\s*Connections\b/,
+        ),
+      ).toEqual([]);
+      expect(
+        outsideTenancy(/\b(InjectDataSource|InjectEntityManager|getDataSourceToken|getEntityManagerToken)\(/),
+      ).toEqual([]);
+    },
+  );
 
   it('lint refuses importing the connections anywhere outside the module, workers included', async () => {
     const eslint = new ESLint({ cwd: ROOT });

@@ -55,29 +55,40 @@ describe('StoreAccessGuard', () => {
     );
   });
 
-  it('reads the store id from the body or the query when told to, and needs exactly one store when it may be left out', () => {
-    expect(outcome({ from: 'body', need: 'read' }, facts({}), { body: { store_id: STORE } })).toBe('allowed');
-    expect(outcome({ from: 'query', need: 'read' }, facts({}), { query: {} })).toBe('VALIDATION_FAILED');
-    expect(outcome({ from: 'body', need: 'read', optional: true }, facts({ storeCount: 1 }), { body: {} })).toBe(
-      'allowed',
-    );
-    expect(
-      outcome({ from: 'body', need: 'read', optional: true }, facts({ storeCount: 2, storeId: null, relation: null }), {
-        body: {},
-      }),
-    ).toBe('VALIDATION_FAILED');
-  });
+  it(
+    'reads the store id from the body or the query when told ' +
+      'to, and needs exactly one store when it may be left out',
+    () => {
+      expect(outcome({ from: 'body', need: 'read' }, facts({}), { body: { store_id: STORE } })).toBe('allowed');
+      expect(outcome({ from: 'query', need: 'read' }, facts({}), { query: {} })).toBe('VALIDATION_FAILED');
+      expect(outcome({ from: 'body', need: 'read', optional: true }, facts({ storeCount: 1 }), { body: {} })).toBe(
+        'allowed',
+      );
+      expect(
+        outcome(
+          { from: 'body', need: 'read', optional: true },
+          facts({ storeCount: 2, storeId: null, relation: null }),
+          {
+            body: {},
+          },
+        ),
+      ).toBe('VALIDATION_FAILED');
+    },
+  );
 
-  it("names a record's kind in its 404 as the kind's context registered it, and refuses a kind nobody registered", () => {
-    const customer = facts({ relation: 'customer', permissions: null, role: 'customer' });
-    const order = { params: { order_id: ORDER } };
-    expect(
-      judgeStoreAccess({ from: 'order', need: 'orders', self: true }, { ...customer, recordOwner: 'u2' }, order),
-    ).toEqual({
-      outcome: 'NOT_FOUND',
-    });
-    expect(storeResource('order')).toEqual({ key: 'order_id', name: 'Order' });
-    expect(() => registerStoreResources({ order: { key: 'id', name: 'Order' } })).toThrow(/registered twice/);
-    expect(() => storeResource('no_such_kind' as 'order')).toThrow(/not registered/);
-  });
+  it(
+    "names a record's kind in its 404 as the kind's context " + 'registered it, and refuses a kind nobody registered',
+    () => {
+      const customer = facts({ relation: 'customer', permissions: null, role: 'customer' });
+      const order = { params: { order_id: ORDER } };
+      expect(
+        judgeStoreAccess({ from: 'order', need: 'orders', self: true }, { ...customer, recordOwner: 'u2' }, order),
+      ).toEqual({
+        outcome: 'NOT_FOUND',
+      });
+      expect(storeResource('order')).toEqual({ key: 'order_id', name: 'Order' });
+      expect(() => registerStoreResources({ order: { key: 'id', name: 'Order' } })).toThrow(/registered twice/);
+      expect(() => storeResource('no_such_kind' as 'order')).toThrow(/not registered/);
+    },
+  );
 });

@@ -70,7 +70,8 @@ export class MailTables1763802800800 implements MigrationInterface {
       `CREATE INDEX mail_outbox_due_idx ON mail_outbox USING btree (next_attempt_at) WHERE (status = 'pending'::text)`,
     );
     await db.query(
-      `CREATE INDEX mail_outbox_finished_idx ON mail_outbox USING btree (finished_at) WHERE (status <> 'pending'::text)`,
+      `CREATE INDEX mail_outbox_finished_idx ON mail_outbox ` +
+        `USING btree (finished_at) WHERE (status <> 'pending'::text)`,
     );
     await db.query(`
       ALTER TABLE mail_outbox

@@ -33,21 +33,25 @@ const STARTED: ConnectOutcome = {
 };
 
 describe('SocialConnectController: the browser cookie of a connect', () => {
-  it('is HttpOnly, SameSite=Lax, limited to the connect routes and lives as long as the state; Secure behind https', async () => {
-    const secure = recordingReply();
-    await controller('https://api.shop.example', { open: async () => STARTED }).open({ state: 's' }, secure.reply);
-    expect(secure.headers).toEqual([
-      [
-        'set-cookie',
-        'sf_connect_0123456789abcdef=secret; Max-Age=599; Path=/functions/v1/social-connect; HttpOnly; SameSite=Lax; Secure',
-      ],
-    ]);
-    expect(secure.redirect()).toEqual({ url: STARTED.redirectTo, status: 302 });
-    // Over plain http (development) a browser would drop a Secure cookie.
-    const plain = recordingReply();
-    await controller('http://localhost:3000', { open: async () => STARTED }).open({ state: 's' }, plain.reply);
-    expect(plain.headers[0][1]).not.toContain('Secure');
-  });
+  it(
+    'is HttpOnly, SameSite=Lax, limited to the connect routes ' + 'and lives as long as the state; Secure behind https',
+    async () => {
+      const secure = recordingReply();
+      await controller('https://api.shop.example', { open: async () => STARTED }).open({ state: 's' }, secure.reply);
+      expect(secure.headers).toEqual([
+        [
+          'set-cookie',
+          'sf_connect_0123456789abcdef=secret; Max-Age=599; ' +
+            'Path=/functions/v1/social-connect; HttpOnly; SameSite=Lax; Secure',
+        ],
+      ]);
+      expect(secure.redirect()).toEqual({ url: STARTED.redirectTo, status: 302 });
+      // Over plain http (development) a browser would drop a Secure cookie.
+      const plain = recordingReply();
+      await controller('http://localhost:3000', { open: async () => STARTED }).open({ state: 's' }, plain.reply);
+      expect(plain.headers[0][1]).not.toContain('Secure');
+    },
+  );
 
   it('is not set when the start URL is opened again; an unknown state is a 400, not a redirect', async () => {
     const again = recordingReply();

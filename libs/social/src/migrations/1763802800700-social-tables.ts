@@ -106,7 +106,8 @@ export class SocialTables1763802800700 implements MigrationInterface {
       `CREATE INDEX social_post_results_platform_post_idx ON social_post_results USING btree (platform_post_id)`,
     );
     await db.query(
-      `CREATE INDEX social_posts_due_idx ON social_posts USING btree (scheduled_at) WHERE (status = ANY (ARRAY['scheduled'::text, 'publishing'::text]))`,
+      `CREATE INDEX social_posts_due_idx ON social_posts USING btree (scheduled_at) ` +
+        `WHERE (status = ANY (ARRAY['scheduled'::text, 'publishing'::text]))`,
     );
     await db.query(
       `CREATE INDEX social_posts_store_idx ON social_posts USING btree (store_id, created_at DESC, id DESC)`,

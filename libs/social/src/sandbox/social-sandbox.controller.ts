@@ -11,10 +11,13 @@ const escape = (text: string) =>
 
 const page = (title: string, body: string) =>
   `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">` +
-  `<title>${escape(title)}</title><style>body{font:16px system-ui,sans-serif;max-width:36rem;margin:3rem auto;padding:0 1rem}` +
+  `<title>${escape(title)}</title><style>body{font:16px ` +
+  `system-ui,sans-serif;max-width:36rem;margin:3rem auto;padding:0 1rem}` +
   `.badge{display:inline-block;background:#fde68a;padding:.2rem .5rem;border-radius:.3rem;font-weight:600}` +
-  `a.button{display:inline-block;margin:.5rem .5rem 0 0;padding:.6rem 1rem;border-radius:.4rem;border:1px solid #333;text-decoration:none}` +
-  `#allow{background:#111;color:#fff}</style></head><body><p class="badge">Sandbox — nothing here reaches a real platform</p>${body}</body></html>`;
+  `a.button{display:inline-block;margin:.5rem .5rem 0 0;padding:.6rem ` +
+  `1rem;border-radius:.4rem;border:1px solid #333;text-decoration:none}` +
+  `#allow{background:#111;color:#fff}</style></head><body><p class="badge">Sandbox ` +
+  `— nothing here reaches a real platform</p>${body}</body></html>`;
 
 /**
  * SOCIAL_MODE=sandbox (the default): the consent page a platform would show, and a page for each
@@ -55,9 +58,11 @@ export class SocialSandboxController {
     return page(
       `Connect ${name} (sandbox)`,
       `<h1>Connect a sandbox ${escape(name)} account</h1>` +
-        `<p>This page stands in for ${escape(name)}'s consent screen. Allowing connects the store to a sandbox account: ` +
+        `<p>This page stands in for ${escape(name)}'s consent ` +
+        `screen. Allowing connects the store to a sandbox account: ` +
         `posts "published" to it are kept by this service and shown on a sandbox page, not sent anywhere.</p>` +
-        `<a class="button" id="allow" href="${escape(allow)}">Allow</a><a class="button" id="deny" href="${escape(deny)}">Deny</a>`,
+        `<a class="button" id="allow" href="${escape(allow)}">Allow</a><a ` +
+        `class="button" id="deny" href="${escape(deny)}">Deny</a>`,
     );
   }
 
@@ -78,8 +83,10 @@ export class SocialSandboxController {
     const name = socialPlatformDefinition(platform).displayName;
     return page(
       `Sandbox ${name} post`,
-      `<h1>Sandbox ${escape(name)} post</h1><p>Published to the sandbox on ${new Date(found.published_at).toISOString()}; ` +
-        `it was not sent to ${escape(name)}.</p><blockquote style="white-space:pre-wrap">${escape(found.text)}</blockquote>`,
+      `<h1>Sandbox ${escape(name)} post</h1><p>Published to the ` +
+        `sandbox on ${new Date(found.published_at).toISOString()}; ` +
+        `it was not sent to ${escape(name)}.</p><blockquote ` +
+        `style="white-space:pre-wrap">${escape(found.text)}</blockquote>`,
     );
   }
 

@@ -228,7 +228,8 @@ export class DeliveryRepository {
   async cancelPending(webhookId: string): Promise<void> {
     await queryRows(
       this.scoped.tx,
-      `UPDATE webhook_deliveries SET status = 'cancelled', next_attempt_at = NULL, updated_at = now() WHERE webhook_id = $1 AND status = 'pending'`,
+      `UPDATE webhook_deliveries SET status = 'cancelled', next_attempt_at = ` +
+        `NULL, updated_at = now() WHERE webhook_id = $1 AND status = 'pending'`,
       [webhookId],
     );
   }

@@ -30,25 +30,29 @@ describe('the store event catalog', () => {
     }
   });
 
-  it("every schema refuses its example without a required field, with a field too many, or with a field's type wrong", () => {
-    const ajv = strictAjv();
-    for (const name of STORE_EVENT_NAMES) {
-      const { schema, example } = STORE_EVENT_CATALOG[name];
-      const validate = ajv.compile(schema);
-      const data = example as unknown as Record<string, unknown>;
-      expect(schema.required, name).toEqual(Object.keys(schema.properties));
-      for (const field of schema.required) {
-        const { [field]: _dropped, ...without } = data;
-        expect(validate(without), `${name} without ${field}`).toBe(false);
-        // No field of any event is an object where the example has a string, or the other way round.
-        expect(
-          validate({ ...data, [field]: typeof data[field] === 'string' ? { text: data[field] } : 'text' }),
-          `${name}.${field}`,
-        ).toBe(false);
+  it(
+    'every schema refuses its example without a required ' +
+      "field, with a field too many, or with a field's type wrong",
+    () => {
+      const ajv = strictAjv();
+      for (const name of STORE_EVENT_NAMES) {
+        const { schema, example } = STORE_EVENT_CATALOG[name];
+        const validate = ajv.compile(schema);
+        const data = example as unknown as Record<string, unknown>;
+        expect(schema.required, name).toEqual(Object.keys(schema.properties));
+        for (const field of schema.required) {
+          const { [field]: _dropped, ...without } = data;
+          expect(validate(without), `${name} without ${field}`).toBe(false);
+          // No field of any event is an object where the example has a string, or the other way round.
+          expect(
+            validate({ ...data, [field]: typeof data[field] === 'string' ? { text: data[field] } : 'text' }),
+            `${name}.${field}`,
+          ).toBe(false);
+        }
+        expect(validate({ ...data, unexpected: true }), `${name} with an unknown field`).toBe(false);
       }
-      expect(validate({ ...data, unexpected: true }), `${name} with an unknown field`).toBe(false);
-    }
-  });
+    },
+  );
 
   it("holds each context's events, and only those", () => {
     expect(Object.keys(STORE_EVENT_CATALOG).sort()).toEqual(Object.keys(COMMERCE_EVENTS).sort());

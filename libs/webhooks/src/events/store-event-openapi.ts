@@ -24,7 +24,8 @@ function envelopeSchema(event: string, definition: StoreEventDefinition<any>): O
   return {
     type: 'object',
     description:
-      `\`${event}\`: ${definition.description} The body of a webhook delivery (signed; de-duplicate on \`id\`, order by ` +
+      `\`${event}\`: ${definition.description} The body of a ` +
+      `webhook delivery (signed; de-duplicate on \`id\`, order by ` +
       '`created_at`), and the event subscribers of the event bus receive.',
     additionalProperties: false,
     required: ['id', 'event', 'created_at', 'store_id', 'data'],
@@ -98,10 +99,11 @@ export function storeEventCallbacks(): CallbacksObject {
           tags: ['webhooks'],
           summary: 'A store event, delivered to the webhook',
           description:
-            'Each event the webhook subscribes to, POSTed to its `url` and signed with its secret (docs/api.md § Receiving ' +
-            'deliveries): verify `webhook-signature` (Standard Webhooks) or `X-Service-Signature` before trusting the body, and ' +
-            'de-duplicate on `webhook-id`. A test event (`POST /functions/v1/webhooks/{webhook_id}/test`) has the same ' +
-            'envelope with `event: "webhook.test"` and `data: {webhook_id, message}`.',
+            'Each event the webhook subscribes to, POSTed to its `url` and signed with its secret (docs/api.md § ' +
+            'Receiving deliveries): verify `webhook-signature` (Standard Webhooks) or `X-Service-Signature` ' +
+            'before trusting the body, and de-duplicate on `webhook-id`. A test event (`POST ' +
+            '/functions/v1/webhooks/{webhook_id}/test`) has the same envelope with `event: "webhook.test"` and ' +
+            '`data: {webhook_id, message}`.',
           security: [],
           parameters: [
             header(
@@ -112,7 +114,8 @@ export function storeEventCallbacks(): CallbacksObject {
             header('webhook-timestamp', 'When this attempt was signed, in Unix seconds', '1763805600'),
             header(
               'webhook-signature',
-              'Space-separated `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">`, one per signing secret',
+              'Space-separated `v1,<base64 HMAC-SHA256 of ' +
+                '"{webhook-id}.{webhook-timestamp}.{body}">`, one per signing secret',
               'v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=',
             ),
             header(
@@ -147,8 +150,8 @@ export function storeEventCallbacks(): CallbacksObject {
             '410': { description: 'Gone: the webhook is disabled at once' },
             default: {
               description:
-                'Any other answer, a redirect (never followed) or no answer in time: the attempt failed and is tried again ' +
-                'later; when the last attempt (the 5th, by default) fails, the webhook is disabled',
+                'Any other answer, a redirect (never followed) or no answer in time: the attempt failed and is ' +
+                'tried again later; when the last attempt (the 5th, by default) fails, the webhook is disabled',
             },
           },
         },

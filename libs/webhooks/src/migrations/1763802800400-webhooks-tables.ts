@@ -81,22 +81,28 @@ export class WebhooksTables1763802800400 implements MigrationInterface {
       ALTER TABLE webhooks
           ADD CONSTRAINT webhooks_pkey PRIMARY KEY (id)`);
     await db.query(
-      `CREATE INDEX webhook_deliveries_due_idx ON webhook_deliveries USING btree (next_attempt_at) WHERE (status = 'pending'::text)`,
+      `CREATE INDEX webhook_deliveries_due_idx ON webhook_deliveries ` +
+        `USING btree (next_attempt_at) WHERE (status = 'pending'::text)`,
     );
     await db.query(
-      `CREATE INDEX webhook_deliveries_finished_idx ON webhook_deliveries USING btree (updated_at) WHERE (status <> 'pending'::text)`,
+      `CREATE INDEX webhook_deliveries_finished_idx ON webhook_deliveries ` +
+        `USING btree (updated_at) WHERE (status <> 'pending'::text)`,
     );
     await db.query(
-      `CREATE UNIQUE INDEX webhook_deliveries_once ON webhook_deliveries USING btree (event_id, webhook_id) WHERE (redelivery_of IS NULL)`,
+      `CREATE UNIQUE INDEX webhook_deliveries_once ON webhook_deliveries ` +
+        `USING btree (event_id, webhook_id) WHERE (redelivery_of IS NULL)`,
     );
     await db.query(
-      `CREATE INDEX webhook_deliveries_parked_idx ON webhook_deliveries USING btree (webhook_id) WHERE ((status = 'pending'::text) AND (parked_at IS NOT NULL))`,
+      `CREATE INDEX webhook_deliveries_parked_idx ON webhook_deliveries USING btree ` +
+        `(webhook_id) WHERE ((status = 'pending'::text) AND (parked_at IS NOT NULL))`,
     );
     await db.query(
-      `CREATE INDEX webhook_deliveries_redelivery_idx ON webhook_deliveries USING btree (redelivery_of) WHERE (redelivery_of IS NOT NULL)`,
+      `CREATE INDEX webhook_deliveries_redelivery_idx ON webhook_deliveries ` +
+        `USING btree (redelivery_of) WHERE (redelivery_of IS NOT NULL)`,
     );
     await db.query(
-      `CREATE INDEX webhook_deliveries_webhook_idx ON webhook_deliveries USING btree (webhook_id, created_at DESC, id DESC)`,
+      `CREATE INDEX webhook_deliveries_webhook_idx ON webhook_deliveries ` +
+        `USING btree (webhook_id, created_at DESC, id DESC)`,
     );
     await db.query(`CREATE INDEX webhooks_store_idx ON webhooks USING btree (store_id, created_at DESC, id DESC)`);
     await db.query(`

@@ -85,16 +85,20 @@ function IsWhsecWellFormed(): PropertyDecorator {
 const Given = () => ValidateIf((_: object, value: unknown) => value !== undefined);
 
 const URL_DESCRIPTION =
-  'Where deliveries are POSTed: an absolute `https` URL (plain `http` only on servers with `WEBHOOK_ALLOW_HTTP=true`), ' +
-  `at most ${MAX_WEBHOOK_URL_LENGTH} characters, no credentials in it. Its host must not resolve to a loopback, private, ` +
+  'Where deliveries are POSTed: an absolute `https` URL (plain ' +
+  '`http` only on servers with `WEBHOOK_ALLOW_HTTP=true`), ' +
+  `at most ${MAX_WEBHOOK_URL_LENGTH} characters, no credentials ` +
+  `in it. Its host must not resolve to a loopback, private, ` +
   'link-local, CGNAT, multicast, reserved or cloud-metadata address (unless `WEBHOOK_ALLOW_PRIVATE_URLS=true`); ' +
   'the address is checked again at every delivery. Stored in normalised form (e.g. the host in lower case).';
 const EVENTS_DESCRIPTION =
   `Store event kinds to receive: 1 to ${MAX_SUBSCRIBED_EVENTS} of ${KINDS.join(', ')}. Repeats count once. ` +
   'What each delivers is the schema named after it in the components (`order.paid` → `OrderPaidEvent`).';
 const SECRET_DESCRIPTION =
-  `Signing secret, ${MIN_SUPPLIED_SECRET_LENGTH} to ${MAX_SUPPLIED_SECRET_LENGTH} printable ASCII characters without spaces; ` +
-  `one starting with \`${SECRET_PREFIX}\` must continue in standard base64 (the Standard Webhooks format). Never answered back.`;
+  `Signing secret, ${MIN_SUPPLIED_SECRET_LENGTH} ` +
+  `to ${MAX_SUPPLIED_SECRET_LENGTH} printable ASCII characters without spaces; ` +
+  `one starting with \`${SECRET_PREFIX}\` must continue in standard ` +
+  `base64 (the Standard Webhooks format). Never answered back.`;
 
 const UrlRules = () => applyDecorators(IsString(), IsNotEmpty(), MaxLength(MAX_WEBHOOK_URL_LENGTH));
 
@@ -137,7 +141,8 @@ export class RegisterWebhookDto {
 
   @ApiPropertyOptional({
     description:
-      `${SECRET_DESCRIPTION} Leave it out and the server generates one (\`${SECRET_PREFIX}\` + ${GENERATED_SECRET_BYTES} random bytes ` +
+      `${SECRET_DESCRIPTION} Leave it out and the server generates one ` +
+      `(\`${SECRET_PREFIX}\` + ${GENERATED_SECRET_BYTES} random bytes ` +
       'in base64) and answers it once, in `secret` beside the webhook.',
     example: 'my-shared-secret-1234',
     minLength: MIN_SUPPLIED_SECRET_LENGTH,
@@ -171,7 +176,8 @@ export class UpdateWebhookDto {
 
   @ApiPropertyOptional({
     description:
-      `${SECRET_DESCRIPTION} Replaces the secret at once, with no overlap: from the next attempt on only this secret signs ` +
+      `${SECRET_DESCRIPTION} Replaces the secret at once, with no ` +
+      `overlap: from the next attempt on only this secret signs ` +
       '(a rotated-out secret still in its 24 h overlap stops signing too). Use `rotate-secret` for an overlap.',
     example: 'my-new-shared-secret-5678',
     minLength: MIN_SUPPLIED_SECRET_LENGTH,
@@ -212,7 +218,8 @@ export class ListDeliveriesParams extends PageQueryDto {
 export class RecoverDeliveriesDto {
   @ApiProperty({
     description:
-      `ISO 8601 timestamp with a time zone, not in the future and at most ${RECOVER_MAX_AGE_DAYS} days ago: every event whose ` +
+      `ISO 8601 timestamp with a time zone, not in the future and ` +
+      `at most ${RECOVER_MAX_AGE_DAYS} days ago: every event whose ` +
       'latest delivery to this webhook since then failed, was cancelled or was skipped is delivered again.',
     example: '2026-11-21T00:00:00Z',
   })

@@ -27,7 +27,8 @@ export class WebhookRepository {
   ): Promise<WebhookRow> {
     const rows = await queryRows<WebhookRow>(
       this.db.tx,
-      'INSERT INTO webhooks (store_id, url, events, secret_sealed, secret_hint) VALUES ($1, $2, $3, $4, $5) RETURNING *',
+      'INSERT INTO webhooks (store_id, url, events, secret_sealed, ' +
+        'secret_hint) VALUES ($1, $2, $3, $4, $5) RETURNING *',
       [storeId, url, events, secretSealed, secretHint],
     );
     return rows[0];
@@ -91,7 +92,8 @@ export class WebhookRepository {
   async dropPreviousSecret(id: string): Promise<void> {
     await queryRows(
       this.db.tx,
-      'UPDATE webhooks SET previous_secret_sealed = NULL, previous_secret_expires_at = NULL, updated_at = now() WHERE id = $1',
+      'UPDATE webhooks SET previous_secret_sealed = NULL, ' +
+        'previous_secret_expires_at = NULL, updated_at = now() WHERE id = $1',
       [id],
     );
   }
@@ -104,7 +106,8 @@ export class WebhookRepository {
   async disable(id: string, reason: string): Promise<WebhookRow | null> {
     const rows = await queryRows<WebhookRow>(
       this.system.tx,
-      `UPDATE webhooks SET status = 'disabled', disabled_reason = $2, updated_at = now() WHERE id = $1 AND status = 'active' RETURNING *`,
+      `UPDATE webhooks SET status = 'disabled', disabled_reason = $2, ` +
+        `updated_at = now() WHERE id = $1 AND status = 'active' RETURNING *`,
       [id, reason],
     );
     return rows[0] ?? null;

@@ -9,9 +9,9 @@ export const ApiGenerateProduct = () =>
     ApiCharged(
       GENERATE_PRODUCT,
       'Generate a product record from a photo',
-      'Fetches `image_url` (public http(s) only, no redirects, ≤ 10 MiB, JPEG/PNG/WebP/GIF/AVIF, ≤ 40 megapixels) and drafts ' +
-        'a product in `language` (`name_en` always English). An image that cannot be fetched or read, or a `language` the ' +
-        'provider does not write → 422 before any charge. `ai_credits_used` sits inside `product`.',
+      'Fetches `image_url` (public http(s) only, no redirects, ≤ 10 MiB, JPEG/PNG/WebP/GIF/AVIF, ≤ 40 megapixels) ' +
+        'and drafts a product in `language` (`name_en` always English). An image that cannot be fetched or read, or ' +
+        'a `language` the provider does not write → 422 before any charge. `ai_credits_used` sits inside `product`.',
     ),
     ApiErrorResponse(
       422,

@@ -82,7 +82,8 @@ export const SOCIAL_GENERATE_CONTENT_TASK: AiTask<SocialContentInput, SocialCont
           category: product.category,
           seo_keywords: product.seo_keywords,
         })}`,
-        `The text must not contain hashtags (give them in hashtags, each beginning with #) and, with the hashtags appended, ` +
+        `The text must not contain hashtags (give them in hashtags, ` +
+          `each beginning with #) and, with the hashtags appended, ` +
           `fit in ${textLimit} characters. best_hour is the hour of day (0-23, local time) this post would do best.`,
       ].join('\n'),
   },

@@ -73,7 +73,8 @@ export const de: LocaleTemplates = {
       conclusion: () => 'Fazit',
     },
     intro: ({ topic, tone }) =>
-      `Dieser Artikel betrachtet ${topic} im Ton „${tone}“: warum das Thema wichtig ist, wie Sie beginnen und worauf Sie achten sollten.`,
+      `Dieser Artikel betrachtet ${topic} im Ton „${tone}“: warum das ` +
+      `Thema wichtig ist, wie Sie beginnen und worauf Sie achten sollten.`,
     openers: [
       ({ topic }) => `Wenn es um ${topic} geht`,
       ({ topic }) => `Wenn Sie gerade erst mit ${topic} anfangen`,

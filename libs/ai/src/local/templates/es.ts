@@ -70,7 +70,8 @@ export const es: LocaleTemplates = {
       conclusion: () => 'Conclusión',
     },
     intro: ({ topic, tone }) =>
-      `Este artículo habla de ${topic} con un tono «${tone}»: por qué importa, cómo empezar y qué tener en cuenta por el camino.`,
+      `Este artículo habla de ${topic} con un tono «${tone}»: por ` +
+      `qué importa, cómo empezar y qué tener en cuenta por el camino.`,
     openers: [
       ({ topic }) => `Cuando se trata de ${topic}`,
       ({ topic }) => `Si estás empezando con ${topic}`,
@@ -109,7 +110,8 @@ export const es: LocaleTemplates = {
       () => 'Revisa tu enfoque cada pocos meses.',
     ],
     conclusion: ({ topic, tone }) =>
-      `Hablar de ${topic} no tiene por qué ser complicado: con un objetivo claro y un tono «${tone}», cada paso cuenta.`,
+      `Hablar de ${topic} no tiene por qué ser complicado: con ` +
+      `un objetivo claro y un tono «${tone}», cada paso cuenta.`,
     seoDescription: ({ topic }) =>
       `Guía sobre ${topic}: por qué importa, cómo empezar, consejos prácticos y errores comunes que conviene evitar.`,
   },

@@ -74,7 +74,8 @@ export const fr: LocaleTemplates = {
       conclusion: () => 'Pour conclure',
     },
     intro: ({ topic, tone }) =>
-      `Cet article aborde « ${topic} » sur un ton « ${tone} » : pourquoi le sujet compte, comment commencer et ce qu'il faut garder en tête.`,
+      `Cet article aborde « ${topic} » sur un ton « ${tone} » : pourquoi ` +
+      `le sujet compte, comment commencer et ce qu'il faut garder en tête.`,
     openers: [
       ({ topic }) => `Lorsqu'on aborde le sujet « ${topic} »`,
       ({ topic }) => `Si vous débutez avec « ${topic} »`,
@@ -113,9 +114,11 @@ export const fr: LocaleTemplates = {
       () => 'Revoyez votre approche tous les quelques mois.',
     ],
     conclusion: ({ topic, tone }) =>
-      `Le sujet « ${topic} » n'a rien de compliqué : avec un objectif clair et un ton « ${tone} », chaque étape compte.`,
+      `Le sujet « ${topic} » n'a rien de compliqué : avec un ` +
+      `objectif clair et un ton « ${tone} », chaque étape compte.`,
     seoDescription: ({ topic }) =>
-      `Un guide sur « ${topic} » : pourquoi le sujet compte, comment débuter, des conseils pratiques et les erreurs à éviter.`,
+      `Un guide sur « ${topic} » : pourquoi le sujet compte, comment ` +
+      `débuter, des conseils pratiques et les erreurs à éviter.`,
   },
   social: {
     hooks: {

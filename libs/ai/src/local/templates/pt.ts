@@ -73,7 +73,8 @@ export const pt: LocaleTemplates = {
       conclusion: () => 'Conclusão',
     },
     intro: ({ topic, tone }) =>
-      `Este artigo fala de ${topic} num tom “${tone}”: por que é importante, como começar e o que ter em mente pelo caminho.`,
+      `Este artigo fala de ${topic} num tom “${tone}”: por que é ` +
+      `importante, como começar e o que ter em mente pelo caminho.`,
     openers: [
       ({ topic }) => `Quando o assunto é ${topic}`,
       ({ topic }) => `Se você está começando com ${topic}`,

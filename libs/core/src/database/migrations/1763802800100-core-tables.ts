@@ -79,7 +79,8 @@ export class CoreTables1763802800100 implements MigrationInterface {
           ADD CONSTRAINT installation_pkey PRIMARY KEY (id)`);
     await db.query(`CREATE INDEX idempotency_keys_created_idx ON idempotency_keys USING btree (created_at)`);
     await db.query(
-      `CREATE INDEX outbox_events_dispatched_idx ON outbox_events USING btree (dispatched_at) WHERE (dispatched_at IS NOT NULL)`,
+      `CREATE INDEX outbox_events_dispatched_idx ON outbox_events ` +
+        `USING btree (dispatched_at) WHERE (dispatched_at IS NOT NULL)`,
     );
     await db.query(
       `CREATE INDEX outbox_events_pending_idx ON outbox_events USING btree (created_at) WHERE (dispatched_at IS NULL)`,

@@ -90,19 +90,22 @@ describe('FacebookPlatform (against the fake Graph API)', () => {
     expect(published.id).toBe(fake.posts[0].id);
   });
 
-  it('expired Page token (code 190) → auth_expired; refresh extends the user token and reads a new Page token', async () => {
-    const own = await connect();
-    fake.expireAccessTokens('facebook');
-    expect((await failure(facebook.publish(own, post('x')))).kind).toBe('auth_expired');
-    const tokens = await facebook.refresh(own);
-    expect(tokens.accessToken).not.toBe(own.accessToken);
-    expect(fake.requestsTo('facebook', 'token').at(-1)!.query.fb_exchange_token).toBe(own.refreshToken);
-    await facebook.publish({ ...own, ...tokens }, post('again'));
-    expect(fake.posts).toHaveLength(1);
-    fake.expireAccessTokens('facebook', { revokeRefreshTokens: true });
-    expect((await failure(facebook.refresh({ ...own, ...tokens }))).kind).toBe('reauthorize');
-    account = await connect();
-  });
+  it(
+    'expired Page token (code 190) → auth_expired; refresh ' + 'extends the user token and reads a new Page token',
+    async () => {
+      const own = await connect();
+      fake.expireAccessTokens('facebook');
+      expect((await failure(facebook.publish(own, post('x')))).kind).toBe('auth_expired');
+      const tokens = await facebook.refresh(own);
+      expect(tokens.accessToken).not.toBe(own.accessToken);
+      expect(fake.requestsTo('facebook', 'token').at(-1)!.query.fb_exchange_token).toBe(own.refreshToken);
+      await facebook.publish({ ...own, ...tokens }, post('again'));
+      expect(fake.posts).toHaveLength(1);
+      fake.expireAccessTokens('facebook', { revokeRefreshTokens: true });
+      expect((await failure(facebook.refresh({ ...own, ...tokens }))).kind).toBe('reauthorize');
+      account = await connect();
+    },
+  );
 
   it('400 → rejected with Meta’s message; 500 → transient; 429 → rate_limited with Retry-After', async () => {
     fake.enqueue('facebook', 'publish', {

@@ -151,27 +151,31 @@ describe('InstagramPlatform (against the fake Graph API)', () => {
     account = await connect();
   });
 
-  it('Graph errors: rate limit code 4 → rate_limited; 400 → rejected with Meta’s message; a slow media_publish → unknown_outcome', async () => {
-    fake.enqueue('instagram', 'container', {
-      kind: 'status',
-      status: 400,
-      body: { error: { message: '(#4) Application request limit reached', code: 4 } },
-    });
-    expect((await failure(instagram.publish(account, post('a')))).kind).toBe('rate_limited');
-    fake.enqueue('instagram', 'container', {
-      kind: 'status',
-      status: 400,
-      body: {
-        error: { message: 'Only photo or video can be accepted as media type.', code: 9004, error_subcode: 2207052 },
-      },
-    });
-    const refused = await failure(instagram.publish(account, post('a')));
-    expect(refused).toMatchObject({
-      kind: 'rejected',
-      code: 'instagram_9004_2207052',
-      message: 'Instagram: Only photo or video can be accepted as media type.',
-    });
-    fake.enqueue('instagram', 'publish', { kind: 'delay', ms: 1500, then: { kind: 'default' } });
-    expect((await failure(instagram.publish(account, post('a')))).kind).toBe('unknown_outcome');
-  });
+  it(
+    'Graph errors: rate limit code 4 → rate_limited; 400 → rejected ' +
+      'with Meta’s message; a slow media_publish → unknown_outcome',
+    async () => {
+      fake.enqueue('instagram', 'container', {
+        kind: 'status',
+        status: 400,
+        body: { error: { message: '(#4) Application request limit reached', code: 4 } },
+      });
+      expect((await failure(instagram.publish(account, post('a')))).kind).toBe('rate_limited');
+      fake.enqueue('instagram', 'container', {
+        kind: 'status',
+        status: 400,
+        body: {
+          error: { message: 'Only photo or video can be accepted as media type.', code: 9004, error_subcode: 2207052 },
+        },
+      });
+      const refused = await failure(instagram.publish(account, post('a')));
+      expect(refused).toMatchObject({
+        kind: 'rejected',
+        code: 'instagram_9004_2207052',
+        message: 'Instagram: Only photo or video can be accepted as media type.',
+      });
+      fake.enqueue('instagram', 'publish', { kind: 'delay', ms: 1500, then: { kind: 'default' } });
+      expect((await failure(instagram.publish(account, post('a')))).kind).toBe('unknown_outcome');
+    },
+  );
 });

@@ -30,7 +30,8 @@ export const INSTAGRAM: SocialPlatformDefinition<'instagram'> = definePlatform({
   usesPkce: false,
   media: 'an image or a video, required',
   notes:
-    'The first media item is published from its URL through a container (a video becomes a Reel); the link goes on its own line of the caption.',
+    'The first media item is published from its URL through a container (a ' +
+    'video becomes a Reel); the link goes on its own line of the caption.',
   audience: {
     peakHour: 11,
     topic: (query) => `${query} flat lays and carousels`,

@@ -120,20 +120,24 @@ describe('ThreadsPlatform (against the fake Threads API)', () => {
     });
   });
 
-  it('expired token (401, code 190) → auth_expired; th_refresh_token gives one that publishes; revoked → reauthorize', async () => {
-    const own = await connect();
-    fake.expireAccessTokens('threads');
-    expect((await failure(threads.publish(own, post('x')))).kind).toBe('auth_expired');
-    const tokens = await threads.refresh(own);
-    const refresh = fake.requestsTo('threads', 'token').at(-1)!;
-    expect(refresh.path).toBe('/threads/graph/refresh_access_token');
-    expect(refresh.query).toEqual({ grant_type: 'th_refresh_token', access_token: own.accessToken });
-    await threads.publish({ ...own, ...tokens }, post('again'));
-    expect(fake.posts).toHaveLength(1);
-    fake.expireAccessTokens('threads', { revokeRefreshTokens: true });
-    expect((await failure(threads.refresh({ ...own, ...tokens }))).kind).toBe('reauthorize');
-    account = await connect();
-  });
+  it(
+    'expired token (401, code 190) → auth_expired; th_refresh_token ' +
+      'gives one that publishes; revoked → reauthorize',
+    async () => {
+      const own = await connect();
+      fake.expireAccessTokens('threads');
+      expect((await failure(threads.publish(own, post('x')))).kind).toBe('auth_expired');
+      const tokens = await threads.refresh(own);
+      const refresh = fake.requestsTo('threads', 'token').at(-1)!;
+      expect(refresh.path).toBe('/threads/graph/refresh_access_token');
+      expect(refresh.query).toEqual({ grant_type: 'th_refresh_token', access_token: own.accessToken });
+      await threads.publish({ ...own, ...tokens }, post('again'));
+      expect(fake.posts).toHaveLength(1);
+      fake.expireAccessTokens('threads', { revokeRefreshTokens: true });
+      expect((await failure(threads.refresh({ ...own, ...tokens }))).kind).toBe('reauthorize');
+      account = await connect();
+    },
+  );
 
   it('500 on publish → transient; 400 → rejected; a delay past the timeout on publish → unknown_outcome', async () => {
     fake.enqueue('threads', 'publish', { kind: 'status', status: 500 });

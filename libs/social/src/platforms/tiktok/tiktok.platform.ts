@@ -62,7 +62,8 @@ export const TIKTOK: SocialPlatformDefinition<'tiktok'> = definePlatform({
   usesPkce: true,
   media: 'a video or images, required',
   notes:
-    'The first video, else a photo post of the images, which TikTok pulls from their URLs; the link goes on its own line of the caption. An unaudited app can only publish privately.',
+    'The first video, else a photo post of the images, which TikTok pulls from their URLs; ' +
+    'the link goes on its own line of the caption. An unaudited app can only publish privately.',
   audience: {
     peakHour: 19,
     topic: (query) => `${query} challenges`,

@@ -63,7 +63,8 @@ export const X: SocialPlatformDefinition<'x'> = definePlatform({
   usesPkce: true,
   media: 'up to 4 images or one video',
   notes:
-    'Images (≤ 5 MiB) and videos (≤ 256 MiB) are uploaded by this service, fetched through the SSRF-guarded client; the link goes on its own line and counts 23. PKCE is required.',
+    'Images (≤ 5 MiB) and videos (≤ 256 MiB) are uploaded by this service, fetched through ' +
+    'the SSRF-guarded client; the link goes on its own line and counts 23. PKCE is required.',
   audience: {
     peakHour: 9,
     topic: (query) => `${query} news and hot takes`,

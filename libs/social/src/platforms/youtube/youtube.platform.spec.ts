@@ -143,38 +143,42 @@ describe('YouTubePlatform (against the fake Google APIs)', () => {
     account = await connect();
   });
 
-  it('403 quotaExceeded → rate_limited; 400 → rejected with Google’s message; 503 → transient; a slow PUT → unknown_outcome', async () => {
-    fake.enqueue('youtube', 'upload-session', {
-      kind: 'status',
-      status: 403,
-      body: {
-        error: {
-          code: 403,
-          message: 'The request cannot be completed because you have exceeded your quota.',
-          errors: [{ reason: 'quotaExceeded' }],
+  it(
+    '403 quotaExceeded → rate_limited; 400 → rejected with Google’s ' +
+      'message; 503 → transient; a slow PUT → unknown_outcome',
+    async () => {
+      fake.enqueue('youtube', 'upload-session', {
+        kind: 'status',
+        status: 403,
+        body: {
+          error: {
+            code: 403,
+            message: 'The request cannot be completed because you have exceeded your quota.',
+            errors: [{ reason: 'quotaExceeded' }],
+          },
         },
-      },
-    });
-    expect((await failure(youtube.publish(account, post('a')))).kind).toBe('rate_limited');
-    fake.enqueue('youtube', 'upload-session', {
-      kind: 'status',
-      status: 400,
-      body: {
-        error: {
-          code: 400,
-          message: 'The request metadata specifies an invalid video title.',
-          errors: [{ reason: 'invalidTitle' }],
+      });
+      expect((await failure(youtube.publish(account, post('a')))).kind).toBe('rate_limited');
+      fake.enqueue('youtube', 'upload-session', {
+        kind: 'status',
+        status: 400,
+        body: {
+          error: {
+            code: 400,
+            message: 'The request metadata specifies an invalid video title.',
+            errors: [{ reason: 'invalidTitle' }],
+          },
         },
-      },
-    });
-    expect(await failure(youtube.publish(account, post('a')))).toMatchObject({
-      kind: 'rejected',
-      code: 'youtube_invalidtitle',
-      message: 'YouTube: The request metadata specifies an invalid video title.',
-    });
-    fake.enqueue('youtube', 'publish', { kind: 'status', status: 503 });
-    expect((await failure(youtube.publish(account, post('a')))).kind).toBe('transient');
-    fake.enqueue('youtube', 'publish', { kind: 'delay', ms: 3000, then: { kind: 'default' } });
-    expect((await failure(youtube.publish(account, post('a')))).kind).toBe('unknown_outcome');
-  });
+      });
+      expect(await failure(youtube.publish(account, post('a')))).toMatchObject({
+        kind: 'rejected',
+        code: 'youtube_invalidtitle',
+        message: 'YouTube: The request metadata specifies an invalid video title.',
+      });
+      fake.enqueue('youtube', 'publish', { kind: 'status', status: 503 });
+      expect((await failure(youtube.publish(account, post('a')))).kind).toBe('transient');
+      fake.enqueue('youtube', 'publish', { kind: 'delay', ms: 3000, then: { kind: 'default' } });
+      expect((await failure(youtube.publish(account, post('a')))).kind).toBe('unknown_outcome');
+    },
+  );
 });

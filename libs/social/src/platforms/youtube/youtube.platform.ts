@@ -60,7 +60,9 @@ export const YOUTUBE: SocialPlatformDefinition<'youtube'> = definePlatform({
   usesPkce: true,
   media: 'exactly one video',
   notes:
-    "The video is uploaded by this service (≤ 256 MiB); its title is the text's first line (≤ 100 characters), the text its description with the link on its own line. An unaudited app can only publish privately.",
+    'The video is uploaded by this service (≤ 256 MiB); its title is the ' +
+    "text's first line (≤ 100 characters), the text its description with " +
+    'the link on its own line. An unaudited app can only publish privately.',
   audience: {
     peakHour: 17,
     topic: (query) => `${query} tutorials and reviews`,

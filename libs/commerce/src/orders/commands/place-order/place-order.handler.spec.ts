@@ -151,11 +151,14 @@ describe('PlaceOrderHandler: who may place an order, and for whom', () => {
     expectNothingWritten();
   });
 
-  it('refuses an item short of stock (409 OUT_OF_STOCK) with what was asked and what is left, and appends no event', async () => {
-    const error = await refusal(run(staff(['orders']), 'staff-user', undefined, [{ product_id: TOTE, quantity: 3 }]));
-    expect(error.code).toBe('OUT_OF_STOCK');
-    expect(error.getStatus()).toBe(409);
-    expect(error.details).toEqual([{ product_id: TOTE, requested: 3, available: 2 }]);
-    expect(outbox.events).toEqual([]);
-  });
+  it(
+    'refuses an item short of stock (409 OUT_OF_STOCK) with ' + 'what was asked and what is left, and appends no event',
+    async () => {
+      const error = await refusal(run(staff(['orders']), 'staff-user', undefined, [{ product_id: TOTE, quantity: 3 }]));
+      expect(error.code).toBe('OUT_OF_STOCK');
+      expect(error.getStatus()).toBe(409);
+      expect(error.details).toEqual([{ product_id: TOTE, requested: 3, available: 2 }]);
+      expect(outbox.events).toEqual([]);
+    },
+  );
 });
