@@ -863,7 +863,8 @@ describe('AI functions (local provider) and credits', () => {
       db.query(
         `WITH charges AS (
            INSERT INTO credit_ledger (store_id, kind, amount, function, reference, created_at)
-           SELECT $1, 'charge', -5, $2, 'arranged', clock_timestamp() - make_interval(mins => m) FROM unnest($3::int[]) AS m
+           SELECT $1, 'charge', -5, $2, 'arranged', clock_timestamp() - make_interval(mins => m) FROM unnest($3::int[])
+             AS m
            RETURNING id, created_at)
          INSERT INTO credit_ledger (store_id, kind, amount, function, refund_of, created_at)
          SELECT $1, 'refund', 5, $2, id, created_at FROM charges WHERE $4`,

@@ -73,19 +73,24 @@ describe('the declared database state (libs/*/src/sql/)', () => {
   const snapshot = async (): Promise<string[]> =>
     (
       await admin.query<{ line: string }>(
-        `SELECT 'function ' || p.oid::regprocedure || ' ' || pg_get_userbyid(p.proowner) || ' ' || coalesce(p.proacl::text, '-') || ' '
+        `SELECT 'function ' || p.oid::regprocedure || ' ' || pg_get_userbyid(p.proowner) || ' ' ||
+          coalesce(p.proacl::text, '-') || ' '
                 || md5(pg_get_functiondef(p.oid)) AS line
            FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
-          WHERE n.nspname = ANY ($1) AND NOT EXISTS (SELECT 1 FROM pg_depend d WHERE d.objid = p.oid AND d.deptype = 'e')
+          WHERE n.nspname = ANY ($1) AND NOT EXISTS (SELECT 1 FROM pg_depend d WHERE d.objid = p.oid
+            AND d.deptype = 'e')
          UNION ALL
          SELECT 'trigger ' || pg_get_triggerdef(t.oid) FROM pg_trigger t WHERE NOT t.tgisinternal
          UNION ALL
-         SELECT 'policy ' || tablename || ' ' || policyname || ' ' || permissive || ' ' || cmd || ' ' || roles::text || ' '
+         SELECT 'policy ' || tablename || ' ' || policyname || ' ' || permissive || ' ' || cmd || ' ' || roles::text ||
+           ' '
                 || coalesce(qual, '-') || ' ' || coalesce(with_check, '-')
            FROM pg_policies WHERE schemaname = ANY ($1)
          UNION ALL
-         SELECT 'table ' || c.oid::regclass || ' ' || c.relrowsecurity || ' ' || c.relforcerowsecurity || ' ' || coalesce(c.relacl::text, '-')
-           FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = ANY ($1) AND c.relkind IN ('r', 'S')
+         SELECT 'table ' || c.oid::regclass || ' ' || c.relrowsecurity || ' ' || c.relforcerowsecurity || ' ' ||
+           coalesce(c.relacl::text, '-')
+           FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = ANY ($1)
+             AND c.relkind IN ('r', 'S')
          UNION ALL
          SELECT 'column ' || a.attrelid::regclass || '.' || a.attname || ' ' || a.attacl::text
            FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid JOIN pg_namespace n ON n.oid = c.relnamespace
@@ -131,8 +136,10 @@ describe('the declared database state (libs/*/src/sql/)', () => {
       const inDatabase = async (sql: string) =>
         (await admin.query<{ name: string }>(sql, [SCHEMAS])).rows.map((row) => row.name).sort();
       const functions = await inDatabase(
-        `SELECT DISTINCT n.nspname || '.' || p.proname AS name FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
-        WHERE n.nspname = ANY ($1) AND NOT EXISTS (SELECT 1 FROM pg_depend d WHERE d.objid = p.oid AND d.deptype = 'e')`,
+        `SELECT DISTINCT n.nspname || '.' || p.proname AS name FROM pg_proc p JOIN pg_namespace n
+          ON n.oid = p.pronamespace
+        WHERE n.nspname = ANY ($1) AND NOT EXISTS (SELECT 1 FROM pg_depend d WHERE d.objid = p.oid
+          AND d.deptype = 'e')`,
       );
       const triggers = await inDatabase(
         `SELECT c.relname || '.' || t.tgname AS name FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid

@@ -32,7 +32,8 @@ describe('retention', () => {
     (
       await db().query(
         `INSERT INTO outbox_events (store_id, event, data, created_at, dispatched_at)
-         SELECT $1, $2, '{}', now() - make_interval(days => $3), now() - make_interval(days => $4) FROM generate_series(1, $5)
+         SELECT $1, $2, '{}', now() - make_interval(days => $3), now() - make_interval(days => $4)
+           FROM generate_series(1, $5)
          RETURNING id`,
         [store.storeId, EVENT, createdDaysAgo, dispatchedDaysAgo, count],
       )
@@ -47,9 +48,11 @@ describe('retention', () => {
     options: { redeliveryOf?: string; attempts?: number } = {},
   ) => {
     const [delivery] = await db().query(
-      `INSERT INTO webhook_deliveries (webhook_id, store_id, event_id, event, body, status, attempt_count, next_attempt_at,
+      `INSERT INTO webhook_deliveries (webhook_id, store_id, event_id, event, body, status, attempt_count,
+        next_attempt_at,
                                        redelivery_of, created_at, updated_at)
-       VALUES ($1, $2, coalesce((SELECT event_id FROM webhook_deliveries WHERE id = $5), gen_random_uuid()), 'order.paid', '{}', $3,
+       VALUES ($1, $2, coalesce((SELECT event_id FROM webhook_deliveries WHERE id = $5), gen_random_uuid()),
+         'order.paid', '{}', $3,
                $6, CASE WHEN $3 = 'pending' THEN now() + interval '1 hour' END, $5,
                date_trunc('milliseconds', now() - make_interval(days => $4)), now() - make_interval(days => $4))
        RETURNING id`,

@@ -190,13 +190,15 @@ describe('row-level security', () => {
       expect(impersonated).toEqual([]);
       // A context copied from another transaction (the same MAC, the same settings) is worth nothing there.
       const settings = await customer((q) =>
-        q(`SELECT current_setting('app.user_id') AS u, current_setting('app.role') AS r, current_setting('app.session_id') AS s,
+        q(`SELECT current_setting('app.user_id') AS u, current_setting('app.role') AS r,
+          current_setting('app.session_id') AS s,
                   current_setting('app.context') AS c`),
       );
       const replayed = await api.app.get<DataSource>(getDataSourceToken()).transaction(async (manager) => {
         const [copy] = settings;
         await manager.query(
-          `SELECT set_config('app.user_id', $1, true), set_config('app.role', $2, true), set_config('app.session_id', $3, true),
+          `SELECT set_config('app.user_id', $1, true), set_config('app.role', $2, true),
+            set_config('app.session_id', $3, true),
                   set_config('app.context', $4, true)`,
           [copy.u, copy.r, copy.s, copy.c],
         );

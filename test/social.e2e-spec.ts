@@ -80,7 +80,8 @@ describe('social publishing (sandbox mode)', () => {
     it('a platform column accepts only a registered platform: the foreign keys replace the CHECK lists', async () => {
       const checks = (await db.query(
         `SELECT conrelid::regclass::text AS table_name, contype FROM pg_constraint
-          WHERE conrelid IN ('social_connect_states'::regclass, 'social_accounts'::regclass, 'social_post_results'::regclass)
+          WHERE conrelid IN ('social_connect_states'::regclass, 'social_accounts'::regclass,
+            'social_post_results'::regclass)
             AND pg_get_constraintdef(oid) ILIKE '%platform%' AND contype IN ('c', 'f') ORDER BY 1`,
       )) as { table_name: string; contype: string }[];
       expect(checks).toEqual([
@@ -397,7 +398,8 @@ describe('social publishing (sandbox mode)', () => {
         await expect(
           asRequest(api, one.token, (q) =>
             q(
-              `INSERT INTO social_connect_states (state_hash, store_id, user_id, platform, redirect_url, expires_at, browser_hash, taken_at)
+              `INSERT INTO social_connect_states (state_hash, store_id, user_id, platform, redirect_url, expires_at,
+                browser_hash, taken_at)
              VALUES ('h', $1, $2, 'x', $3, now() + interval '1 minute', 'b', now())`,
               [one.storeId, one.session.user.id, REDIRECT_URL],
             ),

@@ -88,7 +88,8 @@ describe('store keys: row-level security', () => {
     async () => {
       const counts = await asKey(keys.catalog.secret, (q) =>
         q(`SELECT (SELECT count(*) FROM orders)::int AS orders, (SELECT count(*) FROM order_items)::int AS items,
-                (SELECT count(*) FROM customers)::int AS customers, (SELECT count(*) FROM store_members)::int AS members,
+                (SELECT count(*) FROM customers)::int AS customers, (SELECT count(*) FROM store_members)::int
+                  AS members,
                 (SELECT count(*) FROM store_api_keys)::int AS keys, (SELECT count(*) FROM users)::int AS users,
                 (SELECT count(*) FROM webhooks)::int AS webhooks, (SELECT count(*) FROM credit_ledger)::int AS ledger`),
       );

@@ -79,8 +79,10 @@ describe('webhook deliveries', () => {
       const [row] = await db().query(
         `SELECT (SELECT count(*)::int FROM outbox_events e WHERE store_id = ANY ($1::uuid[])
                    AND (dispatched_at IS NULL
-                        OR EXISTS (SELECT 1 FROM outbox_owed_acks o WHERE o.subscriber = 'webhooks' AND e.id = ANY (o.event_ids)))) AS unacknowledged,
-                (SELECT count(*)::int FROM webhook_deliveries WHERE store_id = ANY ($1::uuid[]) AND status = 'pending') AS pending`,
+                        OR EXISTS (SELECT 1 FROM outbox_owed_acks o WHERE o.subscriber = 'webhooks'
+                          AND e.id = ANY (o.event_ids)))) AS unacknowledged,
+                (SELECT count(*)::int FROM webhook_deliveries WHERE store_id = ANY ($1::uuid[]) AND status = 'pending')
+                  AS pending`,
         [storeIds],
       );
       return row.unacknowledged === 0 && row.pending === 0;

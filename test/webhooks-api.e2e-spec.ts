@@ -71,7 +71,8 @@ describe('webhooks API', () => {
       data: {},
     });
     const [inserted] = await db().query(
-      `INSERT INTO webhook_deliveries (webhook_id, store_id, event_id, event, body, status, redelivery_of, created_at, updated_at)
+      `INSERT INTO webhook_deliveries (webhook_id, store_id, event_id, event, body, status, redelivery_of, created_at,
+        updated_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8) RETURNING id, event_id, body`,
       [
         webhookId,
@@ -726,8 +727,10 @@ describe('webhooks API', () => {
       }
       const next = new Date(t0 + 60_000);
       await db().query(
-        `INSERT INTO webhook_attempts (delivery_id, store_id, attempt, started_at, duration_ms, status_code, error, response_excerpt, next_attempt_at)
-         VALUES ($1, $2, 2, $3, 12, 500, 'Receiver answered 500', 'oops', NULL), ($1, $2, 1, $3, 30, NULL, 'connect ECONNREFUSED', NULL, $4)`,
+        `INSERT INTO webhook_attempts (delivery_id, store_id, attempt, started_at, duration_ms, status_code, error,
+          response_excerpt, next_attempt_at)
+         VALUES ($1, $2, 2, $3, 12, 500, 'Receiver answered 500', 'oops', NULL),
+           ($1, $2, 1, $3, 30, NULL, 'connect ECONNREFUSED', NULL, $4)`,
         [ids[3], storeId, new Date(t0 + 3000), next],
       );
       const all = await call('owner', 'GET', `/webhooks/${webhook.id}/deliveries`);
@@ -855,7 +858,8 @@ describe('webhooks API', () => {
       const { webhook } = await register();
       await db().query(
         `INSERT INTO webhook_deliveries (webhook_id, store_id, event_id, event, body, status, created_at)
-         SELECT $1, $2, gen_random_uuid(), 'order.paid', '{}', 'failed', now() - interval '50 minutes' + n * interval '1 millisecond'
+         SELECT $1, $2, gen_random_uuid(), 'order.paid', '{}', 'failed',
+           now() - interval '50 minutes' + n * interval '1 millisecond'
            FROM generate_series(1, 501) AS n`,
         [webhook.id, storeId],
       );

@@ -142,9 +142,12 @@ async function grow(
     await client.query(SEED_UUID_FUNCTION);
     await client.query('BEGIN');
     await client.query(
-      `INSERT INTO products (id, store_id, name, description, price, category, seo_keywords, status, inventory_quantity, created_at, updated_at)
-       SELECT pg_temp.seed_uuid($1 || ':p:' || g), $1::uuid, 'Product ' || g, 'A product of the growing catalog, number ' || g || '.',
-              (5 + g % 200) + 0.99, (ARRAY['home', 'apparel', 'garden', 'toys', 'books'])[1 + g % 5], ARRAY['growth', 'item-' || g],
+      `INSERT INTO products (id, store_id, name, description, price, category, seo_keywords, status, inventory_quantity,
+        created_at, updated_at)
+       SELECT pg_temp.seed_uuid($1 || ':p:' || g), $1::uuid, 'Product ' || g,
+         'A product of the growing catalog, number ' || g || '.',
+              (5 + g % 200) + 0.99, (ARRAY['home', 'apparel', 'garden', 'toys', 'books'])[1 + g % 5], ARRAY['growth',
+                'item-' || g],
               CASE WHEN g % 10 = 0 THEN 'draft' ELSE 'active' END, 1000000,
               $4::timestamptz + g * interval '5 minutes', $4::timestamptz + g * interval '5 minutes'
          FROM generate_series($2::int, $3::int) g`,
@@ -153,8 +156,10 @@ async function grow(
     await client.query(
       `INSERT INTO customers (id, store_id, name, email, created_at, updated_at)
        SELECT pg_temp.seed_uuid($1 || ':c:' || k), $1::uuid,
-              initcap(($5::text[])[1 + k % cardinality($5)]) || ' ' || initcap(($6::text[])[1 + (k / cardinality($5)) % cardinality($6)]),
-              ($5::text[])[1 + k % cardinality($5)] || '.' || ($6::text[])[1 + (k / cardinality($5)) % cardinality($6)] || '.' || k || '@example.com',
+              initcap(($5::text[])[1 + k % cardinality($5)]) || ' ' ||
+                initcap(($6::text[])[1 + (k / cardinality($5)) % cardinality($6)]),
+              ($5::text[])[1 + k % cardinality($5)] || '.' || ($6::text[])[1 + (k / cardinality($5)) % cardinality($6)]
+                || '.' || k || '@example.com',
               $4::timestamptz + k * interval '5 minutes', $4::timestamptz + k * interval '5 minutes'
          FROM generate_series($2::int, $3::int) k`,
       [s, from.customers + 1, to.customers, store.base, FIRST_NAMES, LAST_NAMES],
@@ -169,10 +174,13 @@ async function grow(
       [s, from.orders + 1, to.orders, to.products],
     );
     await client.query(
-      `INSERT INTO orders (id, store_id, order_number, customer_id, status, currency, total, placed_by, created_at, updated_at,
+      `INSERT INTO orders (id, store_id, order_number, customer_id, status, currency, total, placed_by, created_at,
+        updated_at,
                            stock_taken, stock_returned)
-       SELECT pg_temp.seed_uuid($1 || ':o:' || t.n), $1::uuid, (1000 + t.n)::text, pg_temp.seed_uuid($1 || ':c:' || (1 + (t.n::bigint * 7919) % $2::int)),
-              st.status, $3, t.total, $4::uuid, $5::timestamptz + t.n * interval '30 seconds', $5::timestamptz + t.n * interval '30 seconds',
+       SELECT pg_temp.seed_uuid($1 || ':o:' || t.n), $1::uuid, (1000 + t.n)::text,
+         pg_temp.seed_uuid($1 || ':c:' || (1 + (t.n::bigint * 7919) % $2::int)),
+              st.status, $3, t.total, $4::uuid, $5::timestamptz + t.n * interval '30 seconds',
+                $5::timestamptz + t.n * interval '30 seconds',
               true, st.status = 'cancelled'
          FROM (SELECT n, sum(quantity * price) AS total FROM growth_items GROUP BY n) t
         CROSS JOIN LATERAL (SELECT CASE WHEN t.n % 500 = 0 THEN 'refunded' WHEN t.n % 50 < 4 THEN 'cancelled'
@@ -183,7 +191,8 @@ async function grow(
     );
     await client.query(
       `INSERT INTO order_items (order_id, store_id, product_id, position, name, quantity, price)
-       SELECT pg_temp.seed_uuid($1 || ':o:' || n), $1::uuid, product_id, position, name, quantity, price FROM growth_items ORDER BY n, position`,
+       SELECT pg_temp.seed_uuid($1 || ':o:' || n), $1::uuid, product_id, position, name, quantity, price
+         FROM growth_items ORDER BY n, position`,
       [s],
     );
     // What orders_number leaves behind: the store's last number.
@@ -194,11 +203,15 @@ async function grow(
     );
     // Each delivery: a failed first attempt (500), a second a minute later that succeeded.
     await client.query(
-      `INSERT INTO webhook_deliveries (id, webhook_id, store_id, event_id, event, body, status, attempt_count, next_attempt_at,
+      `INSERT INTO webhook_deliveries (id, webhook_id, store_id, event_id, event, body, status, attempt_count,
+        next_attempt_at,
                                        last_status_code, created_at, updated_at)
-       SELECT pg_temp.seed_uuid($1 || ':d:' || d), $4::uuid, $1::uuid, pg_temp.seed_uuid($1 || ':e:' || d), 'order.updated',
-              json_build_object('id', pg_temp.seed_uuid($1 || ':e:' || d), 'event', 'order.updated', 'created_at', at, 'store_id', $1,
-                                'data', json_build_object('order_id', pg_temp.seed_uuid($1 || ':o:' || (2 * d)), 'status', 'shipped',
+       SELECT pg_temp.seed_uuid($1 || ':d:' || d), $4::uuid, $1::uuid, pg_temp.seed_uuid($1 || ':e:' || d),
+         'order.updated',
+              json_build_object('id', pg_temp.seed_uuid($1 || ':e:' || d), 'event', 'order.updated', 'created_at', at,
+                'store_id', $1,
+                                'data', json_build_object('order_id', pg_temp.seed_uuid($1 || ':o:' || (2 * d)),
+                                  'status', 'shipped',
                                                           'previous_status', 'paid'))::text,
               'succeeded', 2, NULL, 200, at, at + interval '60.2 seconds'
          FROM generate_series($2::int, $3::int) d
@@ -206,11 +219,13 @@ async function grow(
       [s, from.deliveries + 1, to.deliveries, store.webhookId, store.base],
     );
     await client.query(
-      `INSERT INTO webhook_attempts (delivery_id, store_id, attempt, started_at, duration_ms, status_code, error, response_excerpt,
+      `INSERT INTO webhook_attempts (delivery_id, store_id, attempt, started_at, duration_ms, status_code, error,
+        response_excerpt,
                                      next_attempt_at)
        SELECT pg_temp.seed_uuid($1 || ':d:' || d), $1::uuid, a, at + (a - 1) * interval '60 seconds', 40 + d % 60,
               CASE a WHEN 1 THEN 500 ELSE 200 END, CASE a WHEN 1 THEN 'Receiver answered 500' END,
-              CASE a WHEN 1 THEN 'Internal Server Error' ELSE 'ok' END, CASE a WHEN 1 THEN at + interval '60 seconds' END
+              CASE a WHEN 1 THEN 'Internal Server Error' ELSE 'ok' END, CASE a WHEN 1
+                THEN at + interval '60 seconds' END
          FROM generate_series($2::int, $3::int) d
         CROSS JOIN generate_series(1, 2) a
         CROSS JOIN LATERAL (SELECT $4::timestamptz + d * interval '60 seconds' AS at) t
@@ -236,13 +251,16 @@ async function consistent(db: pg.Pool, storeId: string): Promise<boolean> {
   const { rows } = await db.query(
     `SELECT
        (SELECT count(*) FROM orders o
-          LEFT JOIN (SELECT order_id, sum(price * quantity) AS total FROM order_items WHERE store_id = $1 GROUP BY order_id) i
+          LEFT JOIN (SELECT order_id, sum(price * quantity) AS total FROM order_items WHERE store_id = $1
+            GROUP BY order_id) i
             ON i.order_id = o.id
          WHERE o.store_id = $1 AND (i.total IS NULL OR i.total <> o.total OR NOT o.stock_taken))::int AS bad_totals,
        (SELECT count(*) FROM order_items i JOIN products p ON p.id = i.product_id
-         WHERE i.store_id = $1 AND (i.price <> p.price OR i.name <> p.name OR p.store_id <> i.store_id))::int AS bad_items,
+         WHERE i.store_id = $1 AND (i.price <> p.price OR i.name <> p.name OR p.store_id <> i.store_id))::int
+           AS bad_items,
        (SELECT count(*) - count(DISTINCT order_number) FROM orders WHERE store_id = $1)::int AS duplicate_numbers,
-       (SELECT last_number FROM store_order_counters WHERE store_id = $1) = (SELECT max(order_number::bigint) FROM orders WHERE store_id = $1)
+       (SELECT last_number FROM store_order_counters WHERE store_id = $1) =
+         (SELECT max(order_number::bigint) FROM orders WHERE store_id = $1)
          AS counter_ok`,
     [storeId],
   );

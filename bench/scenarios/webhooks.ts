@@ -78,7 +78,8 @@ const SQL_CHANGE = `
     SELECT m.store_id, jsonb_build_object(
              'order_id', m.id, 'order_number', m.order_number, 'total', m.total::float8, 'currency', m.currency,
              'status', m.status, 'customer', NULL,
-             'items', (SELECT jsonb_agg(jsonb_build_object('product_id', i.product_id, 'name', i.name, 'quantity', i.quantity,
+             'items', (SELECT jsonb_agg(jsonb_build_object('product_id', i.product_id, 'name', i.name, 'quantity',
+               i.quantity,
                                                            'price', i.price::float8) ORDER BY i.position)
                          FROM order_items i WHERE i.order_id = m.id)) AS body
       FROM moved m

@@ -84,9 +84,11 @@ describe('fault: worker killed between publishing events and acknowledging them'
         'events published and their acknowledgement waiting',
         async () => {
           const { rows } = await stack.services.db.query<{ dispatched: number; waiting: number; owed: number }>(
-            `SELECT (SELECT count(*)::int FROM outbox_events WHERE id = ANY ($1::uuid[]) AND dispatched_at IS NOT NULL) AS dispatched,
+            `SELECT (SELECT count(*)::int FROM outbox_events WHERE id = ANY ($1::uuid[]) AND dispatched_at IS NOT NULL)
+              AS dispatched,
                     (SELECT count(*)::int FROM pg_stat_activity
-                      WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%acked_publication%') AS waiting,
+                      WHERE datname = current_database() AND wait_event_type = 'Lock'
+                        AND query LIKE '%acked_publication%') AS waiting,
                     (${OWED}) AS owed`,
             [ids],
           );
@@ -114,7 +116,8 @@ describe('fault: worker killed between publishing events and acknowledging them'
       async () => {
         const { rows } = await stack.services.db.query<{ owed: number; succeeded: number }>(
           `SELECT (${OWED}) AS owed,
-                  (SELECT count(*)::int FROM webhook_deliveries WHERE event_id = ANY ($1::uuid[]) AND status = 'succeeded') AS succeeded`,
+                  (SELECT count(*)::int FROM webhook_deliveries WHERE event_id = ANY ($1::uuid[])
+                    AND status = 'succeeded') AS succeeded`,
           [ids],
         );
         return rows[0].owed === 0 && rows[0].succeeded === ids.length;

@@ -128,7 +128,8 @@ describe('migrations CLI (TypeORM with the app’s DataSource)', () => {
       expect(afterRun).toContain('r migrations storefront_owner');
       const rights = await services.db.query(
         `SELECT has_schema_privilege('storefront_system', 'public', 'CREATE') AS system_creates,
-              (SELECT count(*)::int FROM pg_locks WHERE locktype = 'advisory' AND database = (SELECT oid FROM pg_database WHERE datname = current_database())) AS advisory_locks`,
+              (SELECT count(*)::int FROM pg_locks WHERE locktype = 'advisory'
+                AND database = (SELECT oid FROM pg_database WHERE datname = current_database())) AS advisory_locks`,
       );
       expect(rights.rows[0]).toEqual({ system_creates: false, advisory_locks: 0 });
 

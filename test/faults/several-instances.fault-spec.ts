@@ -212,7 +212,8 @@ describe('fault: two API and two worker processes', () => {
         await client.query(`SET LOCAL session_replication_role = replica`);
         const inserted = await client.query<{ id: string }>(
           `INSERT INTO outbox_events (store_id, event, data)
-           SELECT $1, 'order.updated', jsonb_build_object('order', jsonb_build_object('n', n)) FROM generate_series(1, $2) AS n
+           SELECT $1, 'order.updated', jsonb_build_object('order', jsonb_build_object('n', n))
+             FROM generate_series(1, $2) AS n
            RETURNING id`,
           [merchant.storeId, backlog],
         );
@@ -239,7 +240,8 @@ describe('fault: two API and two worker processes', () => {
       const { rows } = await stack.services.db.query<{ event_id: string }>(
         `INSERT INTO webhook_deliveries (webhook_id, store_id, event_id, event, body, next_attempt_at)
          SELECT $1, $2, e.id, 'order.updated',
-                json_build_object('id', e.id, 'event', 'order.updated', 'created_at', now(), 'store_id', $2::uuid, 'data', '{}'::json)::text,
+                json_build_object('id', e.id, 'event', 'order.updated', 'created_at', now(), 'store_id', $2::uuid,
+                  'data', '{}'::json)::text,
                 now() - interval '1 hour'
            FROM (SELECT gen_random_uuid() AS id FROM generate_series(1, $3)) AS e
          RETURNING event_id`,
@@ -261,7 +263,8 @@ describe('fault: two API and two worker processes', () => {
    */
   async function closeTogether(posts: string[]): Promise<void> {
     await stack.services.db.query(
-      `UPDATE social_posts SET status = 'publishing', attempts = 1, publishing_started_at = now() - interval '897 seconds'
+      `UPDATE social_posts SET status = 'publishing', attempts = 1,
+        publishing_started_at = now() - interval '897 seconds'
         WHERE id = ANY ($1::uuid[])`,
       [posts],
     );
@@ -274,7 +277,8 @@ describe('fault: two API and two worker processes', () => {
         async () => {
           const { rows } = await stack.services.db.query<{ waiting: number }>(
             `SELECT count(*)::int AS waiting FROM pg_stat_activity
-              WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%UPDATE social_posts SET status = CASE%'`,
+              WHERE datname = current_database() AND wait_event_type = 'Lock'
+                AND query LIKE '%UPDATE social_posts SET status = CASE%'`,
           );
           return rows[0].waiting === 2;
         },

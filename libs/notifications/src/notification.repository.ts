@@ -86,7 +86,8 @@ export class NotificationRepository {
        SELECT s.store_id, 'inventory.out_of_stock',
               CASE WHEN p.name IS NULL THEN 'A product is out of stock' ELSE format('"%s" is out of stock', p.name) END
                 || CASE WHEN s.reason IS NULL THEN '' ELSE format(' (%s)', s.reason) END,
-              jsonb_build_object('product_id', s.product_id, 'product_name', p.name, 'reason', s.reason, 'event_id', s.event_id)
+              jsonb_build_object('product_id', s.product_id, 'product_name', p.name, 'reason', s.reason, 'event_id',
+                s.event_id)
          FROM json_to_recordset($3::json) AS s(event_id uuid, store_id uuid, product_id uuid, reason text)
          JOIN acked ON acked.event_id = s.event_id
          LEFT JOIN products p ON p.id = s.product_id AND p.store_id = s.store_id
@@ -99,7 +100,8 @@ export class NotificationRepository {
   async pageOfStore(storeId: string, limit: number, after: Cursor | null): Promise<NotificationRow[]> {
     return queryRows<NotificationRow>(
       this.db.tx,
-      `SELECT * FROM merchant_notifications WHERE store_id = $1 AND ($2::timestamptz IS NULL OR (created_at, id) < ($2::timestamptz, $3::uuid))
+      `SELECT * FROM merchant_notifications WHERE store_id = $1
+        AND ($2::timestamptz IS NULL OR (created_at, id) < ($2::timestamptz, $3::uuid))
         ORDER BY created_at DESC, id DESC LIMIT $4`,
       [storeId, after?.createdAt ?? null, after?.id ?? null, limit + 1],
     );

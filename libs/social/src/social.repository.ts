@@ -82,7 +82,8 @@ export class SocialRepository {
   async claimScheduled(id: string): Promise<SocialPostRow | null> {
     const rows = await queryRows<SocialPostRow>(
       this.system.tx,
-      `UPDATE social_posts SET status = 'publishing', attempts = attempts + 1, publishing_started_at = now(), updated_at = now()
+      `UPDATE social_posts SET status = 'publishing', attempts = attempts + 1, publishing_started_at = now(),
+        updated_at = now()
         WHERE id = $1 AND status = 'scheduled'
         RETURNING *`,
       [id],
@@ -142,7 +143,8 @@ export class SocialRepository {
   ): Promise<void> {
     await queryRows(
       this.scoped.tx,
-      `UPDATE social_post_results SET status = 'published', platform_post_id = $3, url = $4, error_code = NULL, error_message = NULL,
+      `UPDATE social_post_results SET status = 'published', platform_post_id = $3, url = $4, error_code = NULL,
+        error_message = NULL,
               published_at = now(), updated_at = now()
         WHERE post_id = $1 AND platform = $2`,
       [postId, platform, platformPostId, url],
@@ -188,7 +190,8 @@ export class SocialRepository {
   overdue(graceMs: number): Promise<{ id: string; attempts: number }[]> {
     return queryRows<{ id: string; attempts: number }>(
       this.system.tx,
-      `SELECT id, attempts FROM social_posts WHERE status = 'scheduled' AND scheduled_at < now() - make_interval(secs => $1::double precision / 1000)
+      `SELECT id, attempts FROM social_posts WHERE status = 'scheduled'
+        AND scheduled_at < now() - make_interval(secs => $1::double precision / 1000)
         ORDER BY scheduled_at LIMIT 100`,
       [graceMs],
     );
@@ -200,10 +203,12 @@ export class SocialRepository {
     return queryRows<{ id: string; store_id: string }>(
       this.system.tx,
       `WITH closed AS (
-         UPDATE social_posts SET status = CASE WHEN EXISTS (SELECT 1 FROM social_post_results r WHERE r.post_id = social_posts.id AND r.status = 'published')
+         UPDATE social_posts SET status = CASE WHEN EXISTS (SELECT 1 FROM social_post_results r
+           WHERE r.post_id = social_posts.id AND r.status = 'published')
                                           THEN 'partially_published' ELSE 'failed' END,
                 finished_at = now(), updated_at = now()
-          WHERE status = 'publishing' AND publishing_started_at < now() - make_interval(secs => $1::double precision / 1000)
+          WHERE status = 'publishing' AND publishing_started_at < now() -
+            make_interval(secs => $1::double precision / 1000)
           RETURNING id, store_id
        ), results AS (
          UPDATE social_post_results SET status = 'failed', error_code = 'interrupted',

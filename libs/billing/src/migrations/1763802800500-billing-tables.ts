@@ -36,7 +36,8 @@ export class BillingTables1763802800500 implements MigrationInterface {
       END),
           CONSTRAINT credit_ledger_check1 CHECK (((kind = 'refund'::text) = (refund_of IS NOT NULL))),
           CONSTRAINT credit_ledger_check2 CHECK (((kind = 'grant'::text) = (function IS NULL))),
-          CONSTRAINT credit_ledger_kind_check CHECK ((kind = ANY (ARRAY['grant'::text, 'charge'::text, 'refund'::text]))),
+          CONSTRAINT credit_ledger_kind_check CHECK ((kind = ANY
+            (ARRAY['grant'::text, 'charge'::text, 'refund'::text]))),
           CONSTRAINT credit_ledger_one_actor CHECK (((created_by IS NULL) OR (api_key_id IS NULL)))
       )`);
     await db.query(`
@@ -60,10 +61,12 @@ export class BillingTables1763802800500 implements MigrationInterface {
           ADD CONSTRAINT credit_accounts_store_id_fkey FOREIGN KEY (store_id) REFERENCES stores(id) ON DELETE CASCADE`);
     await db.query(`
       ALTER TABLE credit_ledger
-          ADD CONSTRAINT credit_ledger_refund_of_fkey FOREIGN KEY (refund_of) REFERENCES credit_ledger(id) ON DELETE CASCADE`);
+          ADD CONSTRAINT credit_ledger_refund_of_fkey FOREIGN KEY (refund_of) REFERENCES credit_ledger(id)
+            ON DELETE CASCADE`);
     await db.query(`
       ALTER TABLE credit_ledger
-          ADD CONSTRAINT credit_ledger_store_id_fkey FOREIGN KEY (store_id) REFERENCES credit_accounts(store_id) ON DELETE CASCADE`);
+          ADD CONSTRAINT credit_ledger_store_id_fkey FOREIGN KEY (store_id) REFERENCES credit_accounts(store_id)
+            ON DELETE CASCADE`);
   }
 
   async down(db: QueryRunner): Promise<void> {

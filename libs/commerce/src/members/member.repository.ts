@@ -24,7 +24,8 @@ export class MemberRepository {
   ): Promise<MemberRow | null> {
     const rows: MemberRow[] = await queryRows(
       this.db.tx,
-      `INSERT INTO store_members (store_id, email, permissions, invite_token_hash, invite_link_hash, invite_expires_at, invited_by)
+      `INSERT INTO store_members (store_id, email, permissions, invite_token_hash, invite_link_hash, invite_expires_at,
+        invited_by)
        VALUES ($1, $2, $3, $4, $5, now() + make_interval(hours => $6), $7)
        ON CONFLICT (store_id, lower(email)) DO NOTHING
        RETURNING ${COLUMNS}`,

@@ -34,7 +34,8 @@ export class ProductRepository {
   async insert(storeId: string, fields: ProductFields & { name: string; price: number }): Promise<ProductRow> {
     const rows = await queryRows<ProductRow>(
       this.db.tx,
-      `INSERT INTO products (store_id, name, description, price, compare_price, category, seo_keywords, status, inventory_quantity)
+      `INSERT INTO products (store_id, name, description, price, compare_price, category, seo_keywords, status,
+        inventory_quantity)
        VALUES ($1, $2, $3, $4, $5, $6, coalesce($7, '{}'::text[]), coalesce($8, 'draft'), coalesce($9, 0))
        RETURNING *`,
       [

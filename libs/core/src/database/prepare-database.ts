@@ -183,12 +183,14 @@ async function transferOwnership(client: pg.Client): Promise<void> {
          FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
         WHERE n.nspname = 'public' AND c.relkind IN ('r', 'p')
           AND pg_get_userbyid(c.relowner) NOT IN ('${OWNER_ROLE}', '${SYSTEM_ROLE}')
-          AND NOT EXISTS (SELECT 1 FROM pg_depend d WHERE d.classid = 'pg_class'::regclass AND d.objid = c.oid AND d.deptype = 'e')
+          AND NOT EXISTS (SELECT 1 FROM pg_depend d WHERE d.classid = 'pg_class'::regclass AND d.objid = c.oid
+            AND d.deptype = 'e')
        UNION ALL
        SELECT format('ALTER FUNCTION %s OWNER TO ${OWNER_ROLE}', p.oid::regprocedure)
          FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
         WHERE n.nspname = 'public' AND pg_get_userbyid(p.proowner) NOT IN ('${OWNER_ROLE}', '${SYSTEM_ROLE}')
-          AND NOT EXISTS (SELECT 1 FROM pg_depend d WHERE d.classid = 'pg_proc'::regclass AND d.objid = p.oid AND d.deptype = 'e')`,
+          AND NOT EXISTS (SELECT 1 FROM pg_depend d WHERE d.classid = 'pg_proc'::regclass AND d.objid = p.oid
+            AND d.deptype = 'e')`,
     )
   ).rows;
   for (const { sql } of statements) await client.query(sql);

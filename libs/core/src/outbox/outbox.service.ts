@@ -35,7 +35,8 @@ export class OutboxService {
       // when two rows read the same clock, so the relay (ordering by created_at) keeps the given order.
       `INSERT INTO outbox_events (store_id, event, data, created_at, actor)
        SELECT $1, e.event, e.data, clock_timestamp() + make_interval(secs => e.position / 1e6), (SELECT app_actor())
-         FROM ROWS FROM (json_to_recordset($2::json) AS (event text, data jsonb)) WITH ORDINALITY AS e(event, data, position)
+         FROM ROWS FROM (json_to_recordset($2::json) AS (event text, data jsonb)) WITH ORDINALITY
+           AS e(event, data, position)
         ORDER BY e.position`,
       [storeId, JSON.stringify(events)],
     );

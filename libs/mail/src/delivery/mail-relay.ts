@@ -89,7 +89,8 @@ export class MailRelay implements OnApplicationBootstrap, BeforeApplicationShutd
   private claim(): Promise<MailRow[]> {
     return queryRows<MailRow>(
       this.system.tx,
-      `UPDATE mail_outbox m SET attempts = m.attempts + 1, next_attempt_at = now() + make_interval(secs => $2::double precision / 1000)
+      `UPDATE mail_outbox m SET attempts = m.attempts + 1, next_attempt_at = now() +
+        make_interval(secs => $2::double precision / 1000)
           WHERE m.id IN (SELECT id FROM mail_outbox WHERE status = 'pending' AND next_attempt_at <= now()
                           ORDER BY next_attempt_at LIMIT $1 FOR UPDATE SKIP LOCKED)
           RETURNING m.id, m.template, m.recipient, m.language, m.data, m.secret_sealed, m.attempts`,

@@ -28,7 +28,8 @@ export class NotificationsTables1763802800450 implements MigrationInterface {
     );
     await db.query(`
       ALTER TABLE merchant_notifications
-          ADD CONSTRAINT merchant_notifications_store_id_fkey FOREIGN KEY (store_id) REFERENCES stores(id) ON DELETE CASCADE`);
+          ADD CONSTRAINT merchant_notifications_store_id_fkey FOREIGN KEY (store_id) REFERENCES stores(id)
+            ON DELETE CASCADE`);
   }
 
   async down(db: QueryRunner): Promise<void> {

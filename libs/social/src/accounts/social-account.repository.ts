@@ -79,7 +79,8 @@ export class SocialAccountRepository {
   async insertState(stateHash: string, row: ConnectStateRow): Promise<void> {
     await queryRows(
       this.db.tx,
-      `INSERT INTO social_connect_states (state_hash, store_id, user_id, platform, redirect_url, code_verifier_sealed, expires_at)
+      `INSERT INTO social_connect_states (state_hash, store_id, user_id, platform, redirect_url, code_verifier_sealed,
+        expires_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7)`,
       [stateHash, row.store_id, row.user_id, row.platform, row.redirect_url, row.code_verifier_sealed, row.expires_at],
     );
@@ -173,7 +174,8 @@ export class SocialAccountRepository {
   ): Promise<void> {
     await queryRows(
       this.scoped.tx,
-      `UPDATE social_accounts SET access_token_sealed = $2, refresh_token_sealed = $3, token_expires_at = $4, status = 'active',
+      `UPDATE social_accounts SET access_token_sealed = $2, refresh_token_sealed = $3, token_expires_at = $4,
+        status = 'active',
               updated_at = date_trunc('milliseconds', clock_timestamp())
         WHERE id = $1`,
       [id, accessTokenSealed, refreshTokenSealed, expiresAt],

@@ -47,7 +47,8 @@ export class WebhooksTables1763802800400 implements MigrationInterface {
           created_at timestamp with time zone DEFAULT date_trunc('milliseconds'::text, now()) NOT NULL,
           updated_at timestamp with time zone DEFAULT now() NOT NULL,
           parked_at timestamp with time zone,
-          CONSTRAINT webhook_deliveries_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'succeeded'::text, 'failed'::text, 'cancelled'::text, 'skipped'::text])))
+          CONSTRAINT webhook_deliveries_status_check CHECK ((status = ANY
+            (ARRAY['pending'::text, 'succeeded'::text, 'failed'::text, 'cancelled'::text, 'skipped'::text])))
       )`);
     await db.query(`
       CREATE TABLE webhooks (
@@ -107,19 +108,24 @@ export class WebhooksTables1763802800400 implements MigrationInterface {
     await db.query(`CREATE INDEX webhooks_store_idx ON webhooks USING btree (store_id, created_at DESC, id DESC)`);
     await db.query(`
       ALTER TABLE webhook_attempts
-          ADD CONSTRAINT webhook_attempts_delivery_id_fkey FOREIGN KEY (delivery_id) REFERENCES webhook_deliveries(id) ON DELETE CASCADE`);
+          ADD CONSTRAINT webhook_attempts_delivery_id_fkey FOREIGN KEY (delivery_id) REFERENCES webhook_deliveries(id)
+            ON DELETE CASCADE`);
     await db.query(`
       ALTER TABLE webhook_attempts
-          ADD CONSTRAINT webhook_attempts_store_id_fkey FOREIGN KEY (store_id) REFERENCES stores(id) ON DELETE CASCADE`);
+          ADD CONSTRAINT webhook_attempts_store_id_fkey FOREIGN KEY (store_id) REFERENCES stores(id)
+            ON DELETE CASCADE`);
     await db.query(`
       ALTER TABLE webhook_deliveries
-          ADD CONSTRAINT webhook_deliveries_redelivery_of_fkey FOREIGN KEY (redelivery_of) REFERENCES webhook_deliveries(id) ON DELETE SET NULL`);
+          ADD CONSTRAINT webhook_deliveries_redelivery_of_fkey FOREIGN KEY (redelivery_of)
+            REFERENCES webhook_deliveries(id) ON DELETE SET NULL`);
     await db.query(`
       ALTER TABLE webhook_deliveries
-          ADD CONSTRAINT webhook_deliveries_store_id_fkey FOREIGN KEY (store_id) REFERENCES stores(id) ON DELETE CASCADE`);
+          ADD CONSTRAINT webhook_deliveries_store_id_fkey FOREIGN KEY (store_id) REFERENCES stores(id)
+            ON DELETE CASCADE`);
     await db.query(`
       ALTER TABLE webhook_deliveries
-          ADD CONSTRAINT webhook_deliveries_webhook_id_fkey FOREIGN KEY (webhook_id) REFERENCES webhooks(id) ON DELETE CASCADE`);
+          ADD CONSTRAINT webhook_deliveries_webhook_id_fkey FOREIGN KEY (webhook_id) REFERENCES webhooks(id)
+            ON DELETE CASCADE`);
     await db.query(`
       ALTER TABLE webhooks
           ADD CONSTRAINT webhooks_store_id_fkey FOREIGN KEY (store_id) REFERENCES stores(id) ON DELETE CASCADE`);

@@ -47,7 +47,8 @@ export class WebhookRepository {
   async pageOfStore(storeId: string, limit: number, after: Cursor | null): Promise<WebhookRow[]> {
     return queryRows<WebhookRow>(
       this.db.tx,
-      `SELECT * FROM webhooks WHERE store_id = $1 AND ($2::timestamptz IS NULL OR (created_at, id) < ($2::timestamptz, $3::uuid))
+      `SELECT * FROM webhooks WHERE store_id = $1 AND ($2::timestamptz IS NULL
+        OR (created_at, id) < ($2::timestamptz, $3::uuid))
         ORDER BY created_at DESC, id DESC LIMIT $4`,
       [storeId, after?.createdAt ?? null, after?.id ?? null, limit + 1],
     );
@@ -61,7 +62,8 @@ export class WebhookRepository {
          url = coalesce($2, url), events = coalesce($3, events),
          secret_sealed = coalesce($4, secret_sealed), secret_hint = coalesce($5, secret_hint),
          status = coalesce($6, status),
-         disabled_reason = CASE WHEN $6 = 'active' THEN NULL WHEN $6 = 'disabled' THEN 'Disabled by the merchant' ELSE disabled_reason END,
+         disabled_reason = CASE WHEN $6 = 'active' THEN NULL WHEN $6 = 'disabled' THEN 'Disabled by the merchant'
+           ELSE disabled_reason END,
          updated_at = now()
        WHERE id = $1 RETURNING *`,
       [

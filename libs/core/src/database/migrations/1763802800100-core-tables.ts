@@ -30,7 +30,8 @@ export class CoreTables1763802800100 implements MigrationInterface {
           response_headers jsonb,
           response_body bytea,
           caller text NOT NULL,
-          CONSTRAINT idempotency_keys_answer CHECK (((state = 'pending'::text) OR ((response_status IS NOT NULL) AND (response_headers IS NOT NULL) AND (response_body IS NOT NULL)))),
+          CONSTRAINT idempotency_keys_answer CHECK (((state = 'pending'::text)
+            OR ((response_status IS NOT NULL) AND (response_headers IS NOT NULL) AND (response_body IS NOT NULL)))),
           CONSTRAINT idempotency_keys_state_check CHECK ((state = ANY (ARRAY['pending'::text, 'done'::text])))
       )`);
     await db.query(`
