@@ -288,7 +288,10 @@ describe('the guards alone (row-level security out of the way)', () => {
     await expect(
       startApp({ DATABASE_REQUEST_URL: api.settings.get(databaseConfig).requestDatabaseUrl }),
     ).rejects.toThrow(
-      /DATABASE_REQUEST_URL logs in as storefront_test_bypass, which may do more than requests need \(superuser, BYPASSRLS/,
+      new RegExp(
+        'DATABASE_REQUEST_URL logs in as storefront_test_bypass, which may do more than requests need ' +
+          '\\(superuser, BYPASSRLS',
+      ),
     );
   });
 

@@ -113,7 +113,8 @@ $$`;
 
 /** The e-mail's local part of customer `k`, as the seed writes it. */
 function customerHandle(k: number): string {
-  return `${FIRST_NAMES[k % FIRST_NAMES.length]}.${LAST_NAMES[Math.floor(k / FIRST_NAMES.length) % LAST_NAMES.length]}.${k}`;
+  const last = LAST_NAMES[Math.floor(k / FIRST_NAMES.length) % LAST_NAMES.length];
+  return `${FIRST_NAMES[k % FIRST_NAMES.length]}.${last}.${k}`;
 }
 
 const counts = (size: number) => ({

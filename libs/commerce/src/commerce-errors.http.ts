@@ -27,7 +27,8 @@ export function commerceErrorAnswer(error: CommerceRefusal): ApiError {
     case 'member_not_found':
     case 'store_not_found':
     case 'api_key_not_found':
-      return new ApiError(HttpStatus.NOT_FOUND, 'NOT_FOUND', error.message); // "<Record> not found", as ApiError.notFound says it
+      // "<Record> not found", as ApiError.notFound says it
+      return new ApiError(HttpStatus.NOT_FOUND, 'NOT_FOUND', error.message);
     case 'order_forbidden':
       return ApiError.forbidden(error.message);
     case 'invalid_order_transition':

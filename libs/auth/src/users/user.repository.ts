@@ -4,8 +4,9 @@ import type { UserRow } from './user.js';
 
 const FOREIGN_KEY_VIOLATION = '23503';
 /** Every column but the password hash, which requests may not read at all. */
-const VISIBLE_COLUMNS = `id, email, NULL::text AS password_hash, role, full_name, provider, store_id, created_at, updated_at, last_sign_in_at,
-  email_confirmed_at, confirmation_sent_at, recovery_sent_at, new_email, email_change_sent_at, user_metadata`;
+const VISIBLE_COLUMNS = `id, email, NULL::text AS password_hash, role, full_name, provider, store_id,
+  created_at, updated_at, last_sign_in_at, email_confirmed_at, confirmation_sent_at, recovery_sent_at, new_email,
+  email_change_sent_at, user_metadata`;
 
 export interface NewUser {
   email: string;

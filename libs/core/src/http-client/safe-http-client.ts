@@ -162,7 +162,8 @@ export class SafeHttpClient implements OnApplicationShutdown {
     } catch (error) {
       if (error instanceof HttpClientError) throw error;
       if (abort.signal.aborted) throw abort.signal.reason as HttpTimeoutError;
-      if (error instanceof undiciErrors.InvalidArgumentError) throw error; // the caller's mistake (e.g. a forbidden header), not the network's
+      // The caller's mistake (e.g. a forbidden header), not the network's.
+      if (error instanceof undiciErrors.InvalidArgumentError) throw error;
       throw connectionError(error);
     } finally {
       clearTimeout(timer);

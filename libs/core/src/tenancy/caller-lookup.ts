@@ -144,7 +144,8 @@ export class CallerLookup {
         sqlLiteral(reference?.onlyStore ?? false),
       ];
       const results = (await client.query(
-        `START TRANSACTION; SELECT * FROM app_authorize_request(${values[0]}::uuid, ${values[1]}, ${values[2]}::uuid, ${values[3]}, ${values[4]}::uuid, ${values[5]})`,
+        `START TRANSACTION; SELECT * FROM app_authorize_request(${values[0]}::uuid, ${values[1]}, ` +
+          `${values[2]}::uuid, ${values[3]}, ${values[4]}::uuid, ${values[5]})`,
       )) as unknown as pg.QueryResult<AuthorizeRow>[];
       const facts = toFacts(results[1]?.rows[0]);
       if (facts) return { facts, transaction };

@@ -100,6 +100,12 @@ function refusalExample(rule: StoreAccessRule): string {
   return `This needs the "${rule.need}" permission on the store`;
 }
 
+/** The guard's 404 message for a rule, as the route's OpenAPI example. */
+function notFoundExample(rule: StoreAccessRule): string {
+  if (rule.from === 'param' || rule.from === 'body' || rule.from === 'query') return 'Store not found';
+  return `${storeResource(rule.from).name} not found`;
+}
+
 /**
  * Guards a route by the caller's access to the store it names (see StoreAccessRule), and documents
  * the guard's 404 and, where the rule can refuse a caller who sees the store, its 403; and the store
@@ -113,7 +119,7 @@ export const StoreScoped = (rule: StoreAccessRule) =>
     ...(rule.need !== 'manage' && rule.storeKeys !== false ? [ApiBearerAuth('storeKey')] : []),
     ApiErrorResponse(404, "No such store, or another tenant's", {
       code: 'NOT_FOUND',
-      message: `${rule.from === 'param' || rule.from === 'body' || rule.from === 'query' ? 'Store' : storeResource(rule.from).name} not found`,
+      message: notFoundExample(rule),
     }),
     ...(rule.need === 'read' && rule.customers !== false
       ? []

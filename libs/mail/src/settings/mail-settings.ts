@@ -28,7 +28,9 @@ export class MailSettings {
       `INSERT INTO store_mail_settings (store_id, ${STORE_NOTICES.join(', ')})
        VALUES ($1, ${STORE_NOTICES.map((_, i) => `coalesce($${i + 2}::boolean, true)`).join(', ')})
        ON CONFLICT (store_id) DO UPDATE SET
-         ${STORE_NOTICES.map((notice, i) => `${notice} = coalesce($${i + 2}::boolean, store_mail_settings.${notice})`).join(', ')},
+         ${STORE_NOTICES.map(
+           (notice, i) => `${notice} = coalesce($${i + 2}::boolean, store_mail_settings.${notice})`,
+         ).join(', ')},
          updated_at = now()
        RETURNING ${STORE_NOTICES.join(', ')}`,
       [storeId, ...values],

@@ -22,7 +22,8 @@ import {
   ApiListSocialAccounts,
   ApiDisconnectSocialAccount,
 } from './social-connect.openapi.js';
-import '../store-resources.js'; // registers the store resource its routes name (social_account) before they are declared
+// Registers the store resource its routes name (social_account) before they are declared.
+import '../store-resources.js';
 
 /**
  * Connecting a store to social platforms, and its connected accounts. The two routes the browser

@@ -96,8 +96,10 @@ export class PlatformHttp {
       body = call.bytes;
     }
     if (call.bearer) headers.authorization = `Bearer ${call.bearer}`;
-    if (call.basic)
-      headers.authorization = `Basic ${Buffer.from(`${encodeURIComponent(call.basic.id)}:${encodeURIComponent(call.basic.secret)}`).toString('base64')}`;
+    if (call.basic) {
+      const credentials = `${encodeURIComponent(call.basic.id)}:${encodeURIComponent(call.basic.secret)}`;
+      headers.authorization = `Basic ${Buffer.from(credentials).toString('base64')}`;
+    }
 
     const timeoutMs = call.timeoutMs ?? this.timeoutMs;
     let response: Response;

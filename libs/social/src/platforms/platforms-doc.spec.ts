@@ -7,7 +7,8 @@ const DOC = fileURLToPath(new URL('../../../../docs/platforms.md', import.meta.u
 
 const cell = (text: string) => text.replace(/\|/g, '\\|');
 const limitOf = (limit: number, weighted: boolean) =>
-  `${limit.toLocaleString('en-US')} ${weighted ? 'weighted characters (a URL counts 23, emoji and CJK 2)' : 'characters'}`;
+  `${limit.toLocaleString('en-US')} ` +
+  (weighted ? 'weighted characters (a URL counts 23, emoji and CJK 2)' : 'characters');
 
 /** docs/platforms.md, as the registry says it. */
 function render(): string {

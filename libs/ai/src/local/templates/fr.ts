@@ -1,6 +1,9 @@
 import { cap, conjunction } from './helpers.js';
 import type { LocaleTemplates } from './types.js';
 
+/** A colour with its definite article: « l'orange », « le bleu ». */
+const withArticle = (colour: string) => (/^[aeiouy]/.test(colour) ? `l'${colour}` : `le ${colour}`);
+
 /**
  * French. The topic and tone are free text of unknown gender, so sentences quote them
  * (« … ») or hang them on a noun (« le sujet », « un ton ») instead of agreeing with them.
@@ -46,9 +49,9 @@ export const fr: LocaleTemplates = {
   productName: (noun, collection, colour) => `${noun} ${collection}${colour ? `, coloris ${colour}` : ''}`,
   productDescription: ({ name, colours, orientation, ratio, brightness, category }) =>
     [
-      `${name} associe ${colours.length ? conjunction('fr')(colours.map((colour) => (/^[aeiouy]/.test(colour) ? `l'${colour}` : `le ${colour}`))) : fr.neutralTones} dans un format ${
-        { landscape: 'paysage', portrait: 'portrait', square: 'carré' }[orientation]
-      } aux proportions ${ratio}.`,
+      `${name} associe ${colours.length ? conjunction('fr')(colours.map(withArticle)) : fr.neutralTones} ` +
+        `dans un format ${{ landscape: 'paysage', portrait: 'portrait', square: 'carré' }[orientation]} ` +
+        `aux proportions ${ratio}.`,
       {
         dark: 'Sa palette sombre et profonde lui donne une présence calme et posée.',
         light: 'Sa palette claire et lumineuse apporte de la légèreté à chaque pièce.',
