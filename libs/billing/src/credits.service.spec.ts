@@ -8,7 +8,7 @@ const STORE = '6f1c0b1e-2d4a-4c1b-9f57-1f0e8f6b8a11';
 /**
  * The ledger's decisions (the caller's `ai` permission, the hourly count, the balance) are taken by
  * the database functions app_charge_credits and app_grant_credits under the store's account lock;
- * the e2e tests run them on PostgreSQL. Here the transaction answers each verdict those functions
+ * the e2e tests run them on PostgreSQL. Here the transaction returns each verdict those functions
  * can give, and the service must turn it into the right answer for the client.
  */
 function serviceAnswering(row: Record<string, unknown>) {

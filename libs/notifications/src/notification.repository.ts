@@ -72,7 +72,7 @@ export class NotificationRepository {
   /**
    * Acknowledges `publications` for `subscriber` and, for the events of `soldOut` acknowledged now (not before),
    * writes an `inventory.out_of_stock` notification naming the product (as it is now; "A product" once
-   * deleted), in one statement. Answers how many it wrote.
+   * deleted), in one statement. Returns how many it wrote.
    */
   async addOutOfStock(
     subscriber: string,

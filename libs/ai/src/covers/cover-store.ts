@@ -13,7 +13,7 @@ export class CoverStore {
     @Inject(httpConfig.KEY) private readonly config: HttpConfig,
   ) {}
 
-  /** Stores a 1200×630 PNG and answers its public URL (as the calling user: needs `ai` on the store). */
+  /** Stores a 1200×630 PNG and returns its public URL (as the calling user: needs `ai` on the store). */
   async save(storeId: string, png: Buffer): Promise<string> {
     // The id is made here: requests may add covers but not read the table back (no RETURNING).
     const id = randomUUID();

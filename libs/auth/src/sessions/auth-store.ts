@@ -210,7 +210,7 @@ export class AuthStore {
     return row.outcome;
   }
 
-  /** As the bound user, without confirmation: its address becomes `newEmail` now; answers the old one. */
+  /** As the bound user, without confirmation: its address becomes `newEmail` now; returns the old one. */
   async changeEmail(
     userId: string,
     newEmail: string,
@@ -223,7 +223,7 @@ export class AuthStore {
     return row.outcome === 'changed' ? { outcome: 'changed', oldEmail: row.old_email } : { outcome: 'email_taken' };
   }
 
-  /** Opens a session with its first refresh token for a user the caller has just proven; answers its id. */
+  /** Opens a session with its first refresh token for a user the caller has just proven; returns its id. */
   async openSession(userId: string, refreshToken: string, meta: SessionMeta): Promise<string> {
     const [row] = await queryRows<{ session_id: string }>(
       this.db.tx,

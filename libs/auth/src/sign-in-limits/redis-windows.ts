@@ -65,7 +65,7 @@ export class RedisWindows {
     });
   }
 
-  /** Adds an entry to every window, or to none when one is full (the refusal); answers the entry's id. */
+  /** Adds an entry to every window, or to none when one is full (the refusal); returns the entry's id. */
   reserve(windows: SlidingWindow[], refuse: Refusal): Promise<string> {
     return this.failClosed(async () => {
       const id = randomUUID();

@@ -75,7 +75,7 @@ export class UserRepository {
     return rows === 'unknown_store' ? rows : (rows[0] ?? 'email_taken');
   }
 
-  /** Makes every admin but the account with `email` a merchant; answers the ids of those demoted. */
+  /** Makes every admin but the account with `email` a merchant; returns the ids of those demoted. */
   async demoteAdminsExcept(email: string): Promise<string[]> {
     const rows: { id: string }[] = await queryRows(
       this.system.tx,

@@ -73,7 +73,7 @@ export class CustomerRepository {
   }
 
   /**
-   * Applies the given fields and answers the row after the change; 'email_taken' when another
+   * Applies the given fields and returns the row after the change; 'email_taken' when another
    * customer of the store has that e-mail (also one written by a concurrent change).
    */
   async update(id: string, fields: CustomerFields): Promise<CustomerRow | 'email_taken'> {

@@ -10,7 +10,7 @@ export class MemberRepository {
   constructor(private readonly db: TenantDb) {}
 
   /**
-   * Creates an invitation (the answered token and the e-mailed link's, stored as hashes), or answers null when the
+   * Creates an invitation (the answered token and the e-mailed link's, stored as hashes), or returns null when the
    * store already has a member with that e-mail.
    */
   async invite(

@@ -107,7 +107,7 @@ export class OrderRepository {
 
   /**
    * The order, locked until the transaction ends (concurrent status changes wait). Row-level security lets a customer
-   * lock only an order it may still cancel (its own pending one): for its other orders this answers null, and `find`
+   * lock only an order it may still cancel (its own pending one): for its other orders this returns null, and `find`
    * tells them apart.
    */
   async findForUpdate(id: string): Promise<OrderRow | null> {

@@ -98,7 +98,7 @@ export class ProductRepository {
     );
   }
 
-  /** Applies the given fields (stock excluded) and answers the row after the change. */
+  /** Applies the given fields (stock excluded) and returns the row after the change. */
   async update(id: string, fields: ProductFields): Promise<ProductRow> {
     const set = (
       ['name', 'description', 'price', 'compare_price', 'category', 'seo_keywords', 'status'] as const

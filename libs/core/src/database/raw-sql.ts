@@ -3,7 +3,7 @@ import type { EntityManager } from 'typeorm';
 // Helpers for the raw SQL the repositories write.
 
 /**
- * Runs raw SQL and answers its rows. TypeORM answers UPDATE and DELETE as `[rows, rowCount]`
+ * Runs raw SQL and returns its rows. TypeORM returns UPDATE and DELETE as `[rows, rowCount]`
  * and everything else as `rows`; repositories want rows either way (UPDATE … RETURNING included).
  */
 export async function queryRows<T = any>(

@@ -153,8 +153,8 @@ function parse(text: string): ipaddr.IPv4 | ipaddr.IPv6 | null {
  * Reasons: `loopback`, `private`, `link-local`, `cgnat`, `multicast`, `broadcast`, `unspecified`,
  * `metadata`, `documentation`, `benchmarking`, `reserved`, `unique-local`, `site-local`, and for
  * IPv6 forms that carry an IPv4 address the form and the IPv4 reason (`ipv4-mapped loopback`,
- * `nat64 private`, `6to4 link-local`, `teredo private`, …). Text that is not an IP address
- * answers `invalid` (refused: the guard fails closed). Brackets (`[::1]`) and zone ids are accepted.
+ * `nat64 private`, `6to4 link-local`, `teredo private`, …). For text that is not an IP address
+ * it returns `invalid` (refused: the guard fails closed). Brackets (`[::1]`) and zone ids are accepted.
  */
 export function isForbiddenAddress(ip: string): string | null {
   const address = parse(ip.trim());

@@ -84,7 +84,7 @@ export class StoreEventSubscribers {
 }
 
 /**
- * Data-modifying CTEs: `acked` answers the ids of the events (`event_id`) whose publications — the
+ * Data-modifying CTEs: `acked` returns the ids of the events (`event_id`) whose publications — the
  * uuid[] parameter `publications` — the subscriber named by the text parameter `subscriber` owed, and
  * acknowledges them (deletes their `outbox_owed_acks` rows). A publication acknowledged before yields
  * nothing, so joining `acked` makes the rest of the statement do its work once per event; two

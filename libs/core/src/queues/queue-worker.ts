@@ -53,7 +53,7 @@ export class QueueWorker<T> {
 
   /**
    * Takes no new job, waits up to `withinMs` for the running ones, and hands back those still running.
-   * Answers how many were handed back. Called again, it answers the same stop: a worker can start
+   * Returns how many were handed back. Called again, it returns the same stop: a worker can start
    * stopping in one shutdown hook (`onModuleDestroy`, so that every queue drains at the same time)
    * and wait for it in the next (`beforeApplicationShutdown`, before the connections close).
    */

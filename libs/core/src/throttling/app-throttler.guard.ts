@@ -48,7 +48,7 @@ export function appThrottlers(config: HttpConfig): ThrottlerOptions[] {
 export class AppThrottlerGuard extends ThrottlerGuard {
   protected override headerPrefix = 'RateLimit';
 
-  /** Counts this request now, keyed by the token's (verified) user; `canActivate` answers from it. */
+  /** Counts this request now, keyed by the token's (verified) user; `canActivate` decides from it. */
   startEarly(context: ExecutionContext, tokenUserId: string): void {
     const request = context.switchToHttp().getRequest<FastifyRequest>();
     request.tokenUserId = tokenUserId;

@@ -73,7 +73,7 @@ export class MailRelay implements OnApplicationBootstrap, BeforeApplicationShutd
     await this.task.stop();
   }
 
-  /** Sends every message that is due, batch after batch, as the system; answers what became of them. */
+  /** Sends every message that is due, batch after batch, as the system; returns what became of them. */
   deliverDue(): Promise<Record<Outcome, number>> {
     return this.system.run(async () => {
       const counts: Record<Outcome, number> = { sent: 0, retried: 0, failed: 0 };
@@ -171,7 +171,7 @@ export class MailRelay implements OnApplicationBootstrap, BeforeApplicationShutd
     return 'retried';
   }
 
-  /** Applies `changes` if the message is still the claim's (pending, at this attempt); answers whether it was. */
+  /** Applies `changes` if the message is still the claim's (pending, at this attempt); returns whether it was. */
   private async mark(row: MailRow, changes: string, ...values: unknown[]): Promise<boolean> {
     const updated = await queryRows(
       this.system.tx,

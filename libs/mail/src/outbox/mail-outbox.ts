@@ -29,7 +29,7 @@ export class MailOutbox {
     private readonly box: SecretBox,
   ) {}
 
-  /** Answers the message's id, or null when its store turned this notice off. */
+  /** Returns the message's id, or null when its store turned this notice off. */
   async enqueue(mail: OutgoingMail): Promise<string | null> {
     const [row] = await queryRows<{ id: string | null }>(
       this.db.tx,

@@ -20,7 +20,7 @@ export class MailSettings {
     return row ?? (Object.fromEntries(STORE_NOTICES.map((notice) => [notice, true])) as StoreMailSettings);
   }
 
-  /** Sets the given switches, leaving the others as they are; answers all of them. */
+  /** Sets the given switches, leaving the others as they are; returns all of them. */
   async update(storeId: string, changes: Partial<StoreMailSettings>): Promise<StoreMailSettings> {
     const values = STORE_NOTICES.map((notice) => changes[notice] ?? null);
     const [row] = await queryRows<StoreMailSettings>(

@@ -19,7 +19,7 @@ export interface PlatformFailure {
 
 /**
  * Reads a platform's error body. Called for every answer that is not 2xx, and for 2xx answers too:
- * a platform that reports errors inside a 200 (TikTok) answers non-null there; others answer null.
+ * a platform that reports errors inside a 200 (TikTok) returns non-null there; others return null.
  */
 export type FailureReader = (body: any, status: number) => PlatformFailure | null;
 

@@ -109,7 +109,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy, 
    * One attempt of one delivery; a repeated or stale job (attempt already made, delivery no longer
    * pending) does nothing. `handed`: the gate gave this attempt a slot at `grantedAt` (at dispatch, or
    * a release handed it over); `dueAt` orders it among the parked should it be parked (again).
-   * Answers the parked attempt the freed slot went to, for the caller to run next (the others the
+   * Returns the parked attempt the freed slot went to, for the caller to run next (the others the
    * release handed a slot are enqueued).
    */
   private async attemptOne(
@@ -171,7 +171,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy, 
   }
 
   /**
-   * Gives the slot back and schedules the wake of a circuit it opened; answers the parked attempts it was handed to.
+   * Gives the slot back and schedules the wake of a circuit it opened; returns the parked attempts it was handed to.
    */
   private async release(webhookId: string, slot: GateAttempt, result: AttemptResult): Promise<HandedAttempt[]> {
     const { openedUntil, handed } = await this.gate.release(webhookId, slot, result);

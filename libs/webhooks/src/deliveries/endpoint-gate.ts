@@ -128,7 +128,7 @@ export class EndpointGate {
   }
 
   /**
-   * The first attempts of a webhook's new deliveries, at dispatch: answers those that got a slot (send
+   * The first attempts of a webhook's new deliveries, at dispatch: returns those that got a slot (send
    * them); the others are parked at once, behind any parked before, and never take a worker to find
    * their webhook busy. They keep the order given (the events').
    */

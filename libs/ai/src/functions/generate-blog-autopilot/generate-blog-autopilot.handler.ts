@@ -7,7 +7,7 @@ import {
 } from './generate-blog-autopilot.command.js';
 import { GENERATE_BLOG_AUTOPILOT_TASK, normalizeArticle } from './generate-blog-autopilot.task.js';
 
-/** Writes the article and answers it sanitised. */
+/** Writes the article and returns it sanitised. */
 @CommandHandler(GenerateBlogAutopilotCommand)
 export class GenerateBlogAutopilotHandler implements ICommandHandler<GenerateBlogAutopilotCommand> {
   constructor(private readonly runner: AiFunctionRunner) {}

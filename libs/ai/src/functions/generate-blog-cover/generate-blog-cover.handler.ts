@@ -8,7 +8,7 @@ import {
 } from './generate-blog-cover.command.js';
 import { GENERATE_BLOG_COVER_TASK, normalizeCoverImage } from './generate-blog-cover.task.js';
 
-/** Draws the cover, stores it as a 1200×630 PNG and answers its public URL. */
+/** Draws the cover, stores it as a 1200×630 PNG and returns its public URL. */
 @CommandHandler(GenerateBlogCoverCommand)
 export class GenerateBlogCoverHandler implements ICommandHandler<GenerateBlogCoverCommand> {
   constructor(
