@@ -1,5 +1,5 @@
 import type { SocialConfig } from '../social.config.js';
-import { authorizeUrl } from './oauth.js';
+import { authorizeUrl, expiresIn } from './oauth.js';
 import {
   matching,
   optionalText,
@@ -8,7 +8,7 @@ import {
   type SettingsOf,
   type SettingsSpec,
 } from './platform-settings.js';
-import { expiresIn, PlatformHttp, type PlatformFailure } from './platform-http.js';
+import { PlatformHttp, type PlatformFailure } from './platform-http.js';
 import { PlatformError, type AuthorizeParams } from './social-platform.js';
 
 /** Graph API codes for throttling (application, user, page, custom-level, and business-use-case limits). */

@@ -266,43 +266,5 @@ function parseJson(text: string): any {
   }
 }
 
-/** Reads the standard OAuth 2.0 error body `{error, error_description}` (RFC 6749 §5.2). */
-export function oauthFailure(body: any): PlatformFailure | null {
-  if (body && typeof body.error === 'string') {
-    return {
-      code: body.error,
-      message: typeof body.error_description === 'string' ? body.error_description : body.error,
-    };
-  }
-  return null;
-}
-
-/**
- * A refused refresh (invalid_grant, a revoked token: 400/401) means the merchant must connect again;
- * other failures (429, 5xx, timeouts) keep their class.
- */
-export function asReauthorize(error: unknown, name: string): unknown {
-  if (error instanceof PlatformError && (error.kind === 'rejected' || error.kind === 'auth_expired')) {
-    return new PlatformError(
-      `${name} refused to renew access: ${error.message}`,
-      'reauthorize',
-      'reauthorize_required',
-      { cause: error },
-    );
-  }
-  return error;
-}
-
-/** `expires_in` seconds from now, or null when absent. */
-export function expiresIn(seconds: unknown, now = Date.now()): Date | null {
-  const value = Number(seconds);
-  return Number.isFinite(value) && value > 0 ? new Date(now + value * 1000) : null;
-}
-
-/** Splits a scope string on spaces or commas. */
-export function scopeList(scope: unknown, fallback: string[]): string[] {
-  return typeof scope === 'string' && scope.trim() ? scope.split(/[\s,]+/).filter(Boolean) : fallback;
-}
-
 /** Waits `ms` (between polls of a platform's processing status). */
 export const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));

@@ -2,8 +2,8 @@ import type { SocialConfig } from '../../social.config.js';
 import { textLimitProblem, textWithLink } from '../content-rules.js';
 import { MetaContainerFlow } from '../meta-container.js';
 import { graphFailure } from '../meta-graph.js';
-import { authorizeUrl, renewAccess } from '../oauth.js';
-import { expiresIn, PlatformHttp } from '../platform-http.js';
+import { authorizeUrl, expiresIn, renewAccess } from '../oauth.js';
+import { PlatformHttp } from '../platform-http.js';
 import { optionalText, readSettings, urlSetting, type SettingsOf, type SettingsSpec } from '../platform-settings.js';
 import { DEFAULT_POLLING, type PollingOptions } from '../polling.js';
 import {
