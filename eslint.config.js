@@ -16,7 +16,8 @@ const DATABASE_HANDLES = [
   {
     name: '@nestjs/typeorm',
     importNames: ['InjectDataSource', 'InjectEntityManager', 'getDataSourceToken', 'getEntityManagerToken'],
-    message: 'The connections are the tenancy module’s (libs/core/src/tenancy): query through TenantDb, SystemDb or ScopedDb.',
+    message:
+      'The connections are the tenancy module’s (libs/core/src/tenancy): query through TenantDb, SystemDb or ScopedDb.',
   },
   {
     name: '@app/core',
@@ -24,7 +25,9 @@ const DATABASE_HANDLES = [
     message: 'The connections stay inside libs/core/src/tenancy: query through TenantDb, SystemDb or ScopedDb.',
   },
 ];
-/** The tenancy module's private files: the connections (the service login's among them) and the adapter that picks one. */
+/**
+ * The tenancy module's private files: the connections (the service login's among them) and the adapter that picks one.
+ */
 const CONNECTIONS_PATTERN = {
   group: ['**/tenancy/connections.js', '**/tenancy/connections.module.js', '**/tenancy/scoped-transaction-adapter.js'],
   message: 'The connections stay inside libs/core/src/tenancy: query through TenantDb, SystemDb or ScopedDb.',
@@ -33,10 +36,18 @@ const SYSTEM_DB = {
   name: '@app/core',
   importNames: ['SystemDb'],
   message:
-    'SystemDb runs as the service login, for workers, sweeps and the boot only: list the file in eslint.config.js (SYSTEM_DB_USERS) if it is one.',
+    'SystemDb runs as the service login, for workers, sweeps and the boot ' +
+    'only: list the file in eslint.config.js (SYSTEM_DB_USERS) if it is one.',
 };
-const SYSTEM_DB_PATTERN = { group: ['**/tenancy/db-handles.js'], importNames: ['SystemDb'], message: SYSTEM_DB.message };
-/** The files that may query as the system (beside libs/core/src/tenancy), each a worker, a sweep, the boot or a repository's worker-only methods. */
+const SYSTEM_DB_PATTERN = {
+  group: ['**/tenancy/db-handles.js'],
+  importNames: ['SystemDb'],
+  message: SYSTEM_DB.message,
+};
+/**
+ * The files that may query as the system (beside libs/core/src/tenancy), each a worker, a sweep, the boot or a
+ * repository's worker-only methods.
+ */
 const SYSTEM_DB_USERS = [
   'libs/auth/src/sessions/session.repository.ts',
   'libs/auth/src/users/admin-bootstrap.service.ts',
@@ -69,7 +80,9 @@ export default tseslint.config(
   ...tseslint.configs.recommended,
   prettier,
   {
-    languageOptions: { globals: { process: 'readonly', console: 'readonly', Buffer: 'readonly', URL: 'readonly', fetch: 'readonly' } },
+    languageOptions: {
+      globals: { process: 'readonly', console: 'readonly', Buffer: 'readonly', URL: 'readonly', fetch: 'readonly' },
+    },
     rules: {
       '@typescript-eslint/no-explicit-any': 'off',
       '@typescript-eslint/no-unsafe-function-type': 'off',
@@ -77,11 +90,20 @@ export default tseslint.config(
       '@typescript-eslint/no-non-null-assertion': 'off',
     },
   },
+  // Lines of at most 120 characters, comments, strings and SQL included: Prettier wraps code only. The generated
+  // client (sdk/) keeps the generator's lines.
+  {
+    ignores: ['sdk/**'],
+    rules: { 'max-len': ['error', { code: 120, tabWidth: 2 }] },
+  },
   {
     files: ['libs/**/*.ts', 'apps/**/*.ts'],
     ignores: ['**/*.spec.ts', '**/*.test-d.ts', 'libs/core/src/tenancy/**', 'libs/core/src/index.ts'],
     rules: {
-      'no-restricted-imports': ['error', { paths: [...DATABASE_HANDLES, SYSTEM_DB], patterns: [SYSTEM_DB_PATTERN, CONNECTIONS_PATTERN] }],
+      'no-restricted-imports': [
+        'error',
+        { paths: [...DATABASE_HANDLES, SYSTEM_DB], patterns: [SYSTEM_DB_PATTERN, CONNECTIONS_PATTERN] },
+      ],
     },
   },
   {

@@ -50,7 +50,12 @@ export default defineConfig({
       // delivery workers some of them start must not pick up another file's events or jobs.
       {
         extends: true,
-        test: { name: 'e2e', include: ['test/**/*.e2e-spec.ts'], globalSetup: ['test/support/global-setup.ts'], fileParallelism: false },
+        test: {
+          name: 'e2e',
+          include: ['test/**/*.e2e-spec.ts'],
+          globalSetup: ['test/support/global-setup.ts'],
+          fileParallelism: false,
+        },
       },
     ],
   },

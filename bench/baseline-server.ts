@@ -13,7 +13,10 @@ import Fastify from 'fastify';
 import pg from 'pg';
 import { PRODUCT_PAGE_SQL } from './lib/sql.js';
 
-const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: Number(process.env.DATABASE_POOL_SIZE ?? 10) });
+const pool = new pg.Pool({
+  connectionString: process.env.DATABASE_URL,
+  max: Number(process.env.DATABASE_POOL_SIZE ?? 10),
+});
 const sessionId = process.env.BASELINE_SESSION_ID!;
 const proof = process.env.BASELINE_PROOF!;
 let userId = '';
@@ -44,7 +47,9 @@ async function inTenantTransaction<T>(work: (client: pg.PoolClient) => Promise<T
 
 app.get<{ Params: { storeId: string } }>('/functions/v1/stores/:storeId/products', async (request) => {
   const rows = await inTenantTransaction(
-    async (client) => (await client.query(PRODUCT_PAGE_SQL, [request.params.storeId, null, null, null, null, null, PAGE + 1, false])).rows,
+    async (client) =>
+      (await client.query(PRODUCT_PAGE_SQL, [request.params.storeId, null, null, null, null, null, PAGE + 1, false]))
+        .rows,
   );
   return { success: true, data: rows.slice(0, PAGE), next_cursor: rows.length > PAGE ? rows[PAGE - 1].id : null };
 });
@@ -56,9 +61,11 @@ app.post<{ Params: { storeId: string }; Body: { items: { product_id: string; qua
     const lines = request.body.items;
     const order = await inTenantTransaction(async (client) => {
       const products = new Map(
-        (await client.query('SELECT * FROM products WHERE id = ANY ($1::uuid[])', [lines.map((line) => line.product_id)])).rows.map(
-          (row) => [row.id, row],
-        ),
+        (
+          await client.query('SELECT * FROM products WHERE id = ANY ($1::uuid[])', [
+            lines.map((line) => line.product_id),
+          ])
+        ).rows.map((row) => [row.id, row]),
       );
       let total = 0;
       for (const line of lines) total += Number(products.get(line.product_id).price) * line.quantity;

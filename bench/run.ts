@@ -13,15 +13,16 @@
  * BENCH_WEBHOOK_RATE (changes/s, 200), BENCH_WEBHOOK_SECONDS (30, changes committed in SQL),
  * BENCH_WEBHOOK_API_SECONDS (30, changes through the API), BENCH_WEBHOOK_KNEE_RATES (the knee search's
  * rates in SQL, 200,400,600,800,1000,1200; 0 skips it), BENCH_WEBHOOK_KNEE_SECONDS (5 per rate),
- * BENCH_WEBHOOK_ENDPOINT_CONCURRENCY (the pipeline worker's WEBHOOK_ENDPOINT_CONCURRENCY, 8), BENCH_PROFILE (1; 0 skips the
- * profile pass), BENCH_PROFILE_WORKER (1 profiles the worker during the webhook pipeline: slower, for
- * diagnosis), BENCH_LOG_LEVEL (the API's LOG_LEVEL, info; the worker stays at info or lower), BENCH_KEEP_DB (keep the database),
- * BENCH_FAIRNESS_BACKLOG (1000 events queued for the receiver that hangs), BENCH_FAIRNESS_RATE (50, the other
- * store's events/s), BENCH_FAIRNESS_SECONDS (30, as long as the receiver hangs),
- * BENCH_SCENARIOS (comma-separated, all by default: api, profile, webhooks, fairness, credits, growth — to run only some;
- * results of the others are left out of latest.json), BENCH_COMPARE_MAIN (the built main.js of another checkout, e.g.
- * main's: the API scenario then measures that build too in every round, for a before/after of a change), BENCH_GROWTH_SIZES (orders per step of the growth
- * scenario, 1000,100000,1000000), BENCH_GROWTH_REQUESTS (sequential requests per route and size, 200).
+ * BENCH_WEBHOOK_ENDPOINT_CONCURRENCY (the pipeline worker's WEBHOOK_ENDPOINT_CONCURRENCY, 8), BENCH_PROFILE (1; 0 skips
+ * the profile pass), BENCH_PROFILE_WORKER (1 profiles the worker during the webhook pipeline: slower, for
+ * diagnosis), BENCH_LOG_LEVEL (the API's LOG_LEVEL, info; the worker stays at info or lower), BENCH_KEEP_DB (keep the
+ * database), BENCH_FAIRNESS_BACKLOG (1000 events queued for the receiver that hangs), BENCH_FAIRNESS_RATE (50, the
+ * other store's events/s), BENCH_FAIRNESS_SECONDS (30, as long as the receiver hangs),
+ * BENCH_SCENARIOS (comma-separated, all by default: api, profile, webhooks, fairness, credits, growth — to run only
+ * some; results of the others are left out of latest.json), BENCH_COMPARE_MAIN (the built main.js of another checkout,
+ * e.g. main's: the API scenario then measures that build too in every round, for a before/after of a change),
+ * BENCH_GROWTH_SIZES (orders per step of the growth scenario, 1000,100000,1000000), BENCH_GROWTH_REQUESTS (sequential
+ * requests per route and size, 200).
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -233,16 +234,22 @@ function report(results: Results): string {
               String(run.lost),
               String(run.duplicates),
               fixed(run.deliveriesPerSec, 1),
-              ...[run.commitToArrival.p50, run.commitToArrival.p95, run.commitToArrival.p99, run.commitToArrival.max].map((v) =>
-                fixed(v, 1),
-              ),
+              ...[
+                run.commitToArrival.p50,
+                run.commitToArrival.p95,
+                run.commitToArrival.p99,
+                run.commitToArrival.max,
+              ].map((v) => fixed(v, 1)),
             ],
             [
               '  lower bound: answer→arrival',
               ...Array<string>(6).fill(''),
-              ...[run.answerToArrival.p50, run.answerToArrival.p95, run.answerToArrival.p99, run.answerToArrival.max].map((v) =>
-                fixed(v, 1),
-              ),
+              ...[
+                run.answerToArrival.p50,
+                run.answerToArrival.p95,
+                run.answerToArrival.p99,
+                run.answerToArrival.max,
+              ].map((v) => fixed(v, 1)),
             ],
           ];
         }),
@@ -277,7 +284,8 @@ function report(results: Results): string {
             step.passed ? 'yes' : 'no',
           ]),
         ]),
-        `knee (highest rate with p95 < ${knee.p95LimitMs} ms and 0 lost): ${knee.knee === null ? 'none' : `${knee.knee}/s`}`,
+        `knee (highest rate with p95 < ${knee.p95LimitMs} ms and ` +
+          `0 lost): ${knee.knee === null ? 'none' : `${knee.knee}/s`}`,
       );
     }
   }
@@ -287,7 +295,8 @@ function report(results: Results): string {
       '',
       table([
         [
-          `Fair delivery: A hangs with ${fairness.backlog} queued, B at ${fairness.rate}/s for ${fairness.durationSec} s`,
+          `Fair delivery: A hangs with ${fairness.backlog} queued, ` +
+            `B at ${fairness.rate}/s for ${fairness.durationSec} s`,
           'events',
           'delivered',
           'lost',
@@ -301,14 +310,28 @@ function report(results: Results): string {
           String(flowing.events),
           String(flowing.delivered),
           String(flowing.lost),
-          ...[flowing.commitToArrival.p50, flowing.commitToArrival.p95, flowing.commitToArrival.p99, flowing.commitToArrival.max].map((v) =>
-            fixed(v, 1),
-          ),
+          ...[
+            flowing.commitToArrival.p50,
+            flowing.commitToArrival.p95,
+            flowing.commitToArrival.p99,
+            flowing.commitToArrival.max,
+          ].map((v) => fixed(v, 1)),
         ],
-        ['A (hung, then recovered)', String(hanging.events), String(hanging.delivered), String(hanging.lost), '', '', '', ''],
+        [
+          'A (hung, then recovered)',
+          String(hanging.events),
+          String(hanging.delivered),
+          String(hanging.lost),
+          '',
+          '',
+          '',
+          '',
+        ],
       ]),
-      `A while it hung: ${hanging.sentWhileHanging} requests sent, at most ${hanging.maxInFlight} in flight; after it recovered: ` +
-        `all delivered in ${hanging.drainSec} s; ${hanging.attemptsRecorded} attempts recorded for ${hanging.requestsReceived} requests received; ` +
+      `A while it hung: ${hanging.sentWhileHanging} requests sent, ` +
+        `at most ${hanging.maxInFlight} in flight; after it recovered: ` +
+        `all delivered in ${hanging.drainSec} s; ${hanging.attemptsRecorded} ` +
+        `attempts recorded for ${hanging.requestsReceived} requests received; ` +
         `deliveries ${JSON.stringify(hanging.deliveryStatuses)}`,
     );
   }
@@ -334,7 +357,8 @@ function report(results: Results): string {
           '',
           '',
           credits.overdraft.consistent
-            ? `ok: ${credits.overdraft.succeeded} served, ${credits.overdraft.refused402} × 402, balance ${credits.overdraft.balanceAfter}`
+            ? `ok: ${credits.overdraft.succeeded} served, ${credits.overdraft.refused402} ` +
+              `× 402, balance ${credits.overdraft.balanceAfter}`
             : `MISMATCH ${JSON.stringify(credits.overdraft)}`,
         ],
       ]),
@@ -345,7 +369,10 @@ function report(results: Results): string {
     const summary = results.profile[phase];
     if (!summary) continue;
     const what = phase === 'worker' ? 'the worker during the webhook pipeline' : `the API during ${phase}s`;
-    lines.push('', `CPU profile of ${what} (busy ${summary.busyPercent}% of samples): self time by package | by function`);
+    lines.push(
+      '',
+      `CPU profile of ${what} (busy ${summary.busyPercent}% of samples): self time by package | by function`,
+    );
     for (let row = 0; row < Math.max(summary.byPackage.length, summary.byFunction.length); row++) {
       const cell = (share?: ProfileShare) => (share ? `${String(share.percent).padStart(5)}%  ${share.name}` : '');
       lines.push(`  ${cell(summary.byPackage[row]).padEnd(40)}${cell(summary.byFunction[row])}`);
@@ -368,7 +395,11 @@ function growthReport(growth: GrowthResults): string {
       ...steps.map((step) => fixed(step.database_ms[name], 2)),
       `${fixed(steps[steps.length - 1].database_ms[name] / steps[0].database_ms[name], 2)}×`,
     ]),
-    ['seed time s', ...steps.map((step) => fixed(step.seed_s, 1)), growth.consistent ? 'data consistent' : 'DATA INCONSISTENT'],
+    [
+      'seed time s',
+      ...steps.map((step) => fixed(step.seed_s, 1)),
+      growth.consistent ? 'data consistent' : 'DATA INCONSISTENT',
+    ],
     ['load average (1 min) after', ...steps.map((step) => fixed(step.load_avg, 1)), ''],
   ]);
 }
@@ -396,7 +427,11 @@ async function main(): Promise<void> {
     const rounds: ApiRound[] = [];
     /** Measured runs of the API scenario with failed requests: their figures compare nothing. */
     const failedLoads: string[] = [];
-    const apiSettings = { durationSec: settings.durationSec, warmupSec: settings.warmupSec, connections: settings.connections };
+    const apiSettings = {
+      durationSec: settings.durationSec,
+      warmupSec: settings.warmupSec,
+      connections: settings.connections,
+    };
     api = keep(await startApi(env, 'api'));
 
     if (selected('api')) {
@@ -432,14 +467,17 @@ async function main(): Promise<void> {
         rounds.push({ baseline: baselineRound, api: apiRound, peer: peerRound, compared: comparedRound });
         if (comparedRound) {
           log(
-            `round ${round}, the compared build: read ${fixed(comparedRound.read.rps)} req/s, write ${fixed(comparedRound.write.rps)} req/s; ` +
-              `CPU ms per request: read ${fixed(comparedRound.read.cpuMsPerRequest ?? NaN, 2)}, write ${fixed(comparedRound.write.cpuMsPerRequest ?? NaN, 2)}`,
+            `round ${round}, the compared build: read ${fixed(comparedRound.read.rps)} ` +
+              `req/s, write ${fixed(comparedRound.write.rps)} req/s; ` +
+              `CPU ms per request: read ${fixed(comparedRound.read.cpuMsPerRequest ?? NaN, 2)}, ` +
+              `write ${fixed(comparedRound.write.cpuMsPerRequest ?? NaN, 2)}`,
           );
         }
         log(
           `round ${round}: read ${fixed(apiRound.read.rps)} / ${fixed(baselineRound.read.rps)} req/s, ` +
             `write ${fixed(apiRound.write.rps)} / ${fixed(baselineRound.write.rps)} req/s; CPU ms per request: ` +
-            `read ${fixed(apiRound.read.cpuMsPerRequest ?? NaN, 2)} / ${fixed(baselineRound.read.cpuMsPerRequest ?? NaN, 2)}, ` +
+            `read ${fixed(apiRound.read.cpuMsPerRequest ?? NaN, 2)} ` +
+            `/ ${fixed(baselineRound.read.cpuMsPerRequest ?? NaN, 2)}, ` +
             `write ${fixed(apiRound.write.cpuMsPerRequest ?? NaN, 2)} / ` +
             `${fixed(baselineRound.write.cpuMsPerRequest ?? NaN, 2)}` +
             `; the peer's read ${fixed(peerRound.rps)} req/s, ` +
@@ -454,7 +492,8 @@ async function main(): Promise<void> {
       results.baseline = { read: median((r) => r.baseline.read), write: median((r) => r.baseline.write) };
       results.api = { read: median((r) => r.api.read), write: median((r) => r.api.write) };
       results.peer = { read: median((r) => r.peer) };
-      if (compared) results.compared = { read: median((r) => r.compared!.read), write: median((r) => r.compared!.write) };
+      if (compared)
+        results.compared = { read: median((r) => r.compared!.read), write: median((r) => r.compared!.write) };
       rounds.forEach((round, index) => {
         const runs: [string, LoadResult | undefined][] = [
           ['baseline read', round.baseline.read],
@@ -476,22 +515,30 @@ async function main(): Promise<void> {
     if (selected('profile')) {
       log('CPU profile pass');
       await api.stop();
-      Object.assign(results.profile, await profilePass(env, { token: owner.token, storeId: owner.storeId, productIds }));
+      Object.assign(
+        results.profile,
+        await profilePass(env, { token: owner.token, storeId: owner.storeId, productIds }),
+      );
       api = keep(await startApi(env, 'api'));
     }
 
     if (selected('webhooks')) {
       log(
-        `webhook pipeline: ${settings.webhookRate} changes/s, ${settings.webhookSec} s in SQL and ${settings.webhookApiSec} s through the API`,
+        `webhook pipeline: ${settings.webhookRate} changes/s, ${settings.webhookSec} ` +
+          `s in SQL and ${settings.webhookApiSec} s through the API`,
       );
       const workerProfiles = path.join(RESULTS_DIR, 'profiles', 'worker');
       if (settings.profileWorker) fs.mkdirSync(workerProfiles, { recursive: true });
       // The pipeline's own capacity: one webhook may use every worker slot, as before per-webhook slots
       // (with the default of 2, one webhook's rate is capped at 2 ÷ the time a slot is held).
       const workerEnv = { ...env, WEBHOOK_ENDPOINT_CONCURRENCY: String(settings.webhookEndpointConcurrency) };
-      const worker = keep(await startApi(workerEnv, 'worker', settings.profileWorker ? { profileDir: workerProfiles } : {}));
+      const worker = keep(
+        await startApi(workerEnv, 'worker', settings.profileWorker ? { profileDir: workerProfiles } : {}),
+      );
       for (let waited = 0; waited < 120_000; waited += 500) {
-        const pending = Number((await services.db.query('SELECT count(*) FROM outbox_events WHERE dispatched_at IS NULL')).rows[0].count);
+        const pending = Number(
+          (await services.db.query('SELECT count(*) FROM outbox_events WHERE dispatched_at IS NULL')).rows[0].count,
+        );
         if (pending === 0) break;
         await sleep(500);
       }
@@ -499,7 +546,10 @@ async function main(): Promise<void> {
       const source = { url: api.url, token: owner.token, storeId: owner.storeId, productIds };
       const pipeline = (from: 'sql' | 'api', durationSec: number) =>
         measureWebhooks(source, services.db, { source: from, rate: settings.webhookRate, durationSec, drainSec: 30 });
-      results.webhooks = { sql: await pipeline('sql', settings.webhookSec), api: await pipeline('api', settings.webhookApiSec) };
+      results.webhooks = {
+        sql: await pipeline('sql', settings.webhookSec),
+        api: await pipeline('api', settings.webhookApiSec),
+      };
       if (settings.kneeRates.length > 0) {
         log(`webhook knee: ${settings.kneeRates.join(', ')} changes/s in SQL, ${settings.kneeSec} s each`);
         results.webhooks.knee = await measureKnee(source, services.db, {
@@ -508,20 +558,26 @@ async function main(): Promise<void> {
           drainSec: 15,
         });
       }
-      if (settings.profileWorker) results.profile.worker = summariseProfile((await tell(worker, 'profile:stop')).written);
+      if (settings.profileWorker)
+        results.profile.worker = summariseProfile((await tell(worker, 'profile:stop')).written);
       await worker.stop();
     }
 
     if (selected('fairness')) {
       log(
-        `fair delivery: one receiver hangs with ${settings.fairnessBacklog} events queued, another store at ${settings.fairnessRate}/s for ${settings.fairnessSec} s`,
+        `fair delivery: one receiver hangs with ${settings.fairnessBacklog} events ` +
+          `queued, another store at ${settings.fairnessRate}/s for ${settings.fairnessSec} s`,
       );
       // The timeout and the per-webhook settings are the defaults; the retry schedule and the cool-down
       // are shortened so that the recovered receiver's backlog drains within the run.
       const worker = keep(
-        await startApi({ ...env, WEBHOOK_RETRY_DELAYS_MS: '0,5000,10000,30000,60000', WEBHOOK_CIRCUIT_COOLDOWN_MS: '5000' }, 'worker', {
-          name: 'app-worker-fairness',
-        }),
+        await startApi(
+          { ...env, WEBHOOK_RETRY_DELAYS_MS: '0,5000,10000,30000,60000', WEBHOOK_CIRCUIT_COOLDOWN_MS: '5000' },
+          'worker',
+          {
+            name: 'app-worker-fairness',
+          },
+        ),
       );
       const stores = { a: await merchant(api.url, 'fair-a'), b: await merchant(api.url, 'fair-b') };
       results.fairness = await measureFairness(api.url, services.db, stores, {
@@ -604,7 +660,8 @@ async function main(): Promise<void> {
     )
       process.exitCode = 1;
   } catch (error) {
-    for (const child of children) console.error(`--- last output of ${child.name} (${child.logFile}) ---\n${child.output()}`);
+    for (const child of children)
+      console.error(`--- last output of ${child.name} (${child.logFile}) ---\n${child.output()}`);
     throw error;
   } finally {
     await Promise.all(children.map((child) => child.stop().catch(() => undefined)));

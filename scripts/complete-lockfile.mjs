@@ -18,6 +18,10 @@ for (const meta of Object.values(lock.packages)) {
     added.push(name);
   }
 }
-lock.packages = Object.fromEntries(Object.entries(lock.packages).sort(([a], [b]) => (a === '' ? -1 : b === '' ? 1 : a.localeCompare(b))));
+lock.packages = Object.fromEntries(
+  Object.entries(lock.packages).sort(([a], [b]) => (a === '' ? -1 : b === '' ? 1 : a.localeCompare(b))),
+);
 fs.writeFileSync(path, `${JSON.stringify(lock, null, 2)}\n`);
-console.log(added.length ? `added ${added.length} optional entries: ${added.join(', ')}` : 'package-lock.json already complete');
+console.log(
+  added.length ? `added ${added.length} optional entries: ${added.join(', ')}` : 'package-lock.json already complete',
+);

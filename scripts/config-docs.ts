@@ -6,7 +6,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CONFIGURATION_DOC, ENV_EXAMPLE, formattedConfigurationDoc, renderEnvExample } from '../apps/api/src/config-reference.js';
+import {
+  CONFIGURATION_DOC,
+  ENV_EXAMPLE,
+  formattedConfigurationDoc,
+  renderEnvExample,
+} from '../apps/api/src/config-reference.js';
 
 // Built to dist/scripts/: the checkout is two folders up.
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));

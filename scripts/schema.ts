@@ -24,7 +24,10 @@ const OUTPUT = 'schema.sql';
 function normaliseDump(dump: string): string {
   const lines = dump
     .split('\n')
-    .filter((line) => !line.startsWith('--') && !/^\\(un)?restrict /.test(line) && !/^SET |^SELECT pg_catalog\.set_config/.test(line));
+    .filter(
+      (line) =>
+        !line.startsWith('--') && !/^\\(un)?restrict /.test(line) && !/^SET |^SELECT pg_catalog\.set_config/.test(line),
+    );
   return `${lines
     .join('\n')
     .replace(/\n{3,}/g, '\n\n')
@@ -43,7 +46,10 @@ try {
   // Nothing else of the environment: the schema must not depend on who generates it.
   const settings = loadAppSettings({ NODE_ENV: 'development', DATABASE_URL: url.toString() });
   await prepareDatabase(settings.get(databaseConfig), LIB_DATABASES);
-  const dump = execFileSync('pg_dump', ['--schema-only', '--dbname', url.toString()], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  const dump = execFileSync('pg_dump', ['--schema-only', '--dbname', url.toString()], {
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
   fs.writeFileSync(path.join(ROOT, OUTPUT), normaliseDump(dump));
   console.log(`Wrote ${OUTPUT}`);
 } finally {

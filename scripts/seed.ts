@@ -11,7 +11,12 @@ loadEnvFile();
 
 const API_URL = (process.env.SEED_API_URL ?? 'http://localhost:3000').replace(/\/+$/, '');
 const PUBLIC_API_KEY = process.env.PUBLIC_API_KEY || DEVELOPMENT_DEFAULTS.PUBLIC_API_KEY;
-const DEMO = { email: 'demo@storefront.local', password: 'demo-password-123', fullName: 'Demo Merchant', storeName: 'Demo Store' };
+const DEMO = {
+  email: 'demo@storefront.local',
+  password: 'demo-password-123',
+  fullName: 'Demo Merchant',
+  storeName: 'Demo Store',
+};
 
 interface Session {
   access_token: string;
@@ -30,15 +35,30 @@ function fail(message: string): never {
   process.exit(1);
 }
 
-async function call<T>(method: string, path: string, body?: unknown, token?: string): Promise<{ status: number; body: T }> {
-  const headers: Record<string, string> = { apikey: PUBLIC_API_KEY, authorization: `Bearer ${token ?? PUBLIC_API_KEY}` };
+async function call<T>(
+  method: string,
+  path: string,
+  body?: unknown,
+  token?: string,
+): Promise<{ status: number; body: T }> {
+  const headers: Record<string, string> = {
+    apikey: PUBLIC_API_KEY,
+    authorization: `Bearer ${token ?? PUBLIC_API_KEY}`,
+  };
   if (body !== undefined) headers['content-type'] = 'application/json';
   let response: Response;
   try {
-    response = await fetch(`${API_URL}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    response = await fetch(`${API_URL}${path}`, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
   } catch (error) {
     const cause = (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).message;
-    fail(`the API is not reachable at ${API_URL} (${cause}). Start it first with "npm start" in another terminal, or set SEED_API_URL.`);
+    fail(
+      `the API is not reachable at ${API_URL} (${cause}). Start it ` +
+        `first with "npm start" in another terminal, or set SEED_API_URL.`,
+    );
   }
   const text = await response.text();
   try {
@@ -61,7 +81,10 @@ if (signUp.status === 200) {
   session = signUp.body;
   console.log(`Signed up ${DEMO.email}`);
 } else if (signUp.body?.error_code === 'user_already_exists') {
-  const signIn = await call<Session>('POST', '/auth/v1/token?grant_type=password', { email: DEMO.email, password: DEMO.password });
+  const signIn = await call<Session>('POST', '/auth/v1/token?grant_type=password', {
+    email: DEMO.email,
+    password: DEMO.password,
+  });
   if (signIn.status !== 200) fail(`${DEMO.email} exists but signing in failed: ${describe(signIn)}`);
   session = signIn.body;
   console.log(`Signed in ${DEMO.email} (it already existed)`);

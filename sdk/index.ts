@@ -44,7 +44,8 @@ export function createStorefrontClient(options: StorefrontClientOptions): Storef
       const key = await resolveCredential(apiKey);
       const token = await resolveCredential(accessToken);
       if (key !== undefined && !request.headers.has('apikey')) request.headers.set('apikey', key);
-      if (token !== undefined && !request.headers.has('authorization')) request.headers.set('authorization', `Bearer ${token}`);
+      if (token !== undefined && !request.headers.has('authorization'))
+        request.headers.set('authorization', `Bearer ${token}`);
       return request;
     },
   });

@@ -4566,7 +4566,9 @@ export interface operations {
     requestBody: {
       content: {
         'application/json':
-          components['schemas']['PasswordGrantBody'] | components['schemas']['RefreshGrantBody'] | components['schemas']['PkceGrantBody'];
+          | components['schemas']['PasswordGrantBody']
+          | components['schemas']['RefreshGrantBody']
+          | components['schemas']['PkceGrantBody'];
       };
     };
     responses: {

@@ -6,7 +6,8 @@ const PASSWORD = 'correct horse battery';
 
 /** A fresh address for each call: an attacker with many addresses. */
 let nextAddress = 0;
-const freshAddress = () => `10.${100 + Math.floor(nextAddress / 250)}.${nextAddress % 250}.${1 + (nextAddress++ % 200)}`;
+const freshAddress = () =>
+  `10.${100 + Math.floor(nextAddress / 250)}.${nextAddress % 250}.${1 + (nextAddress++ % 200)}`;
 
 /** Sign-in and sign-up limits with one proxy in front (TRUST_PROXY=1): the client is the last X-Forwarded-For entry. */
 describe('abuse limits', () => {
@@ -47,51 +48,68 @@ describe('abuse limits', () => {
 
   function expectRateLimited(result: HttpResult): void {
     expect(result.status).toBe(429);
-    expect(result.body).toEqual({ code: 429, error_code: 'over_request_rate_limit', msg: expect.stringContaining('retry in') });
+    expect(result.body).toEqual({
+      code: 429,
+      error_code: 'over_request_rate_limit',
+      msg: expect.stringContaining('retry in'),
+    });
     expect(Number(result.headers.get('retry-after'))).toBeGreaterThan(0);
   }
 
-  it('counts a sign-in on a Redis client still making its first connection (no 503 for the first sign-in after a start)', async () => {
-    const redis = createRedis(api.settings.get(redisConfig));
-    try {
-      expect(redis.status).toBe('connecting');
-      const storage = new RedisThrottlerStorage(redis);
-      const key = `first-connection:${randomUUID()}`;
-      // The request throttle fails fast (and open) on a client not ready; the sign-in count waits for it.
-      await expect(storage.count(key, 60_000, 5, 60_000, 'signin')).rejects.toThrow('Redis is connecting');
-      expect((await storage.count(key, 60_000, 5, 60_000, 'signin', true)).totalHits).toBe(1);
-    } finally {
-      redis.disconnect();
-    }
-  });
+  it(
+    'counts a sign-in on a Redis client still making its first ' +
+      'connection (no 503 for the first sign-in after a start)',
+    async () => {
+      const redis = createRedis(api.settings.get(redisConfig));
+      try {
+        expect(redis.status).toBe('connecting');
+        const storage = new RedisThrottlerStorage(redis);
+        const key = `first-connection:${randomUUID()}`;
+        // The request throttle fails fast (and open) on a client not ready; the sign-in count waits for it.
+        await expect(storage.count(key, 60_000, 5, 60_000, 'signin')).rejects.toThrow('Redis is connecting');
+        expect((await storage.count(key, 60_000, 5, 60_000, 'signin', true)).totalHits).toBe(1);
+      } finally {
+        redis.disconnect();
+      }
+    },
+  );
 
-  it('counts attempts by the address the proxy saw: rotating the left of X-Forwarded-For does not escape the per-address limit', async () => {
-    const statuses: number[] = [];
-    for (let attempt = 0; attempt < 9; attempt++) {
-      const spoofed = `203.0.113.${attempt + 1}, 10.0.0.7`;
-      statuses.push((await signIn(uniqueEmail('nobody'), spoofed, 'wrong password!')).status);
-    }
-    expect(statuses).toEqual([400, 400, 400, 400, 400, 400, 400, 400, 429]);
-    expectRateLimited(await signIn(uniqueEmail('nobody'), `198.51.100.1, 10.0.0.7`));
-    // Another client behind the same proxy is not affected.
-    expect((await signIn(uniqueEmail('nobody'), '10.0.0.8', 'wrong password!')).status).toBe(400);
-  });
+  it(
+    'counts attempts by the address the proxy saw: rotating the ' +
+      'left of X-Forwarded-For does not escape the per-address limit',
+    async () => {
+      const statuses: number[] = [];
+      for (let attempt = 0; attempt < 9; attempt++) {
+        const spoofed = `203.0.113.${attempt + 1}, 10.0.0.7`;
+        statuses.push((await signIn(uniqueEmail('nobody'), spoofed, 'wrong password!')).status);
+      }
+      expect(statuses).toEqual([400, 400, 400, 400, 400, 400, 400, 400, 429]);
+      expectRateLimited(await signIn(uniqueEmail('nobody'), `198.51.100.1, 10.0.0.7`));
+      // Another client behind the same proxy is not affected.
+      expect((await signIn(uniqueEmail('nobody'), '10.0.0.8', 'wrong password!')).status).toBe(400);
+    },
+  );
 
-  it('an attacker with many addresses exhausts the unknown-address budget, and the owner still signs in from an address used before', async () => {
-    const email = await account();
-    const home = freshAddress();
-    expect((await signIn(email, home)).status).toBe(200);
+  it(
+    'an attacker with many addresses exhausts the unknown-address ' +
+      'budget, and the owner still signs in from an address used before',
+    async () => {
+      const email = await account();
+      const home = freshAddress();
+      expect((await signIn(email, home)).status).toBe(200);
 
-    const attacks: number[] = [];
-    for (let attempt = 0; attempt < 6; attempt++) attacks.push((await signIn(email, freshAddress(), `guess ${attempt}`)).status);
-    expect(attacks).toEqual([400, 400, 400, 400, 429, 429]);
-    // From a new address even the right password waits: the budget is spent before the password is checked.
-    expectRateLimited(await signIn(email, freshAddress()));
+      const attacks: number[] = [];
+      for (let attempt = 0; attempt < 6; attempt++)
+        attacks.push((await signIn(email, freshAddress(), `guess ${attempt}`)).status);
+      expect(attacks).toEqual([400, 400, 400, 400, 429, 429]);
+      // From a new address even the right password waits: the budget is spent before the password is checked.
+      expectRateLimited(await signIn(email, freshAddress()));
 
-    const owner = await signIn(email, home);
-    expect(owner.status).toBe(200);
-    expect(owner.body.user.email).toBe(email);
-  });
+      const owner = await signIn(email, home);
+      expect(owner.status).toBe(200);
+      expect(owner.body.user.email).toBe(email);
+    },
+  );
 
   it('bounds the failures per account per hour, known addresses included, however many addresses try', async () => {
     const email = await account();
@@ -99,8 +117,10 @@ describe('abuse limits', () => {
     for (const address of known) expect((await signIn(email, address)).status).toBe(200);
 
     const statuses: number[] = [];
-    for (let attempt = 0; attempt < 6; attempt++) statuses.push((await signIn(email, freshAddress(), 'wrong password!')).status);
-    // Each known address may try 3 times (SIGNIN_LIMIT_PER_EMAIL), but together only 6 (SIGNIN_KNOWN_FAILURES_PER_HOUR).
+    for (let attempt = 0; attempt < 6; attempt++)
+      statuses.push((await signIn(email, freshAddress(), 'wrong password!')).status);
+    // Each known address may try 3 times (SIGNIN_LIMIT_PER_EMAIL), but together only 6
+    // (SIGNIN_KNOWN_FAILURES_PER_HOUR).
     for (let round = 0; round < 3; round++) {
       for (const address of known) statuses.push((await signIn(email, address, 'wrong password!')).status);
     }
@@ -114,13 +134,15 @@ describe('abuse limits', () => {
     const address = freshAddress();
     for (let attempt = 0; attempt < 4; attempt++) expect((await signIn(email, address)).status).toBe(200);
     const failures: number[] = [];
-    for (let attempt = 0; attempt < 4; attempt++) failures.push((await signIn(email, address, 'wrong password!')).status);
+    for (let attempt = 0; attempt < 4; attempt++)
+      failures.push((await signIn(email, address, 'wrong password!')).status);
     expect(failures).toEqual([400, 400, 400, 429]);
   });
 
   it('limits sign-ups per client address with 429 over_request_rate_limit and Retry-After', async () => {
     const address = freshAddress();
-    for (let attempt = 0; attempt < 3; attempt++) expect((await signUp(`198.51.100.${attempt + 1}, ${address}`)).status).toBe(200);
+    for (let attempt = 0; attempt < 3; attempt++)
+      expect((await signUp(`198.51.100.${attempt + 1}, ${address}`)).status).toBe(200);
     expectRateLimited(await signUp(`198.51.100.99, ${address}`));
     expect((await signUp(freshAddress())).status).toBe(200);
   });

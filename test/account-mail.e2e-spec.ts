@@ -26,7 +26,8 @@ describe('account e-mails over SMTP', () => {
   const db = () => api.app.get<DataSource>(SYSTEM_DATA_SOURCE);
   const auth = (method: string, path: string, body?: unknown, token?: string) =>
     api.request(method, `/auth/v1${path}`, { headers: { apikey: PUBLIC_KEY }, body, token });
-  const signIn = (email: string, password = PASSWORD) => auth('POST', '/token?grant_type=password', { email, password });
+  const signIn = (email: string, password = PASSWORD) =>
+    auth('POST', '/token?grant_type=password', { email, password });
   /**
    * A link followed by a browser that does not follow redirects: where it is sent, and the fragment's
    * values. Links point at PUBLIC_BASE_URL (here the default, localhost:3000): the test app's port stands in.
@@ -44,12 +45,16 @@ describe('account e-mails over SMTP', () => {
     address: string,
   ): Promise<{ id: string; template: string; status: string; attempts: number; last_error: string | null }[]> =>
     db().query(
-      'SELECT id, template, status, attempts, last_error FROM mail_outbox WHERE lower(recipient) = lower($1) ORDER BY created_at',
+      'SELECT id, template, status, attempts, last_error FROM ' +
+        'mail_outbox WHERE lower(recipient) = lower($1) ORDER BY created_at',
       [address],
     );
   /** Nothing more will go to `address`: its outbox rows are all sent (so a missing e-mail is really missing). */
   const settled = (address: string) =>
-    until(async () => (await outboxOf(address)).every((row) => row.status === 'sent'), `every e-mail to ${address} sent`);
+    until(
+      async () => (await outboxOf(address)).every((row) => row.status === 'sent'),
+      `every e-mail to ${address} sent`,
+    );
 
   /** A confirmed account, through its confirmation e-mail's code. */
   const confirmedAccount = async (label: string) => {
@@ -155,7 +160,11 @@ describe('account e-mails over SMTP', () => {
     const [first] = await smtp.waitFor(email);
     const firstCode = codeIn(first);
 
-    const wrong = await auth('POST', '/verify', { type: 'signup', email, token: firstCode === '000000' ? '111111' : '000000' });
+    const wrong = await auth('POST', '/verify', {
+      type: 'signup',
+      email,
+      token: firstCode === '000000' ? '111111' : '000000',
+    });
     expect(wrong.status).toBe(403);
     expect(wrong.body).toEqual({ code: 403, error_code: 'otp_expired', msg: 'Token has expired or is invalid' });
 
@@ -167,7 +176,10 @@ describe('account e-mails over SMTP', () => {
       expect((await auth('POST', '/verify', { type: 'signup', email, token: firstCode })).status).toBe(403);
     }
     // An expired code does not work either.
-    await db().query(`UPDATE auth_one_time_tokens SET expires_at = now() - interval '1 second' WHERE lower(email) = lower($1)`, [email]);
+    await db().query(
+      `UPDATE auth_one_time_tokens SET expires_at = now() - interval '1 second' WHERE lower(email) = lower($1)`,
+      [email],
+    );
     expect((await auth('POST', '/verify', { type: 'signup', email, token: codeIn(second) })).status).toBe(403);
 
     expect((await auth('POST', '/resend', { type: 'signup', email })).status).toBe(200);
@@ -186,70 +198,89 @@ describe('account e-mails over SMTP', () => {
     expect(await outboxOf(nobody)).toEqual([]);
   });
 
-  it('an unconfirmed address signed up again takes the new password; whoever signed up first gets nothing', async () => {
-    const email = uniqueEmail('squatted');
-    expect((await auth('POST', '/signup', { email, password: 'the squatter password' })).status).toBe(200);
-    expect((await auth('POST', '/signup', { email, password: PASSWORD })).status).toBe(200);
-    // The relay may send the two confirmations in either order: only the second sign-up's code works.
-    const statuses: number[] = [];
-    for (const mail of await smtp.waitFor(email, 2)) {
-      statuses.push((await auth('POST', '/verify', { type: 'signup', email, token: codeIn(mail) })).status);
-    }
-    expect(statuses.sort()).toEqual([200, 403]);
-    expect((await signIn(email, 'the squatter password')).body.error_code).toBe('invalid_credentials');
-    expect((await signIn(email)).status).toBe(200);
-  });
+  it(
+    'an unconfirmed address signed up again takes the ' + 'new password; whoever signed up first gets nothing',
+    async () => {
+      const email = uniqueEmail('squatted');
+      expect((await auth('POST', '/signup', { email, password: 'the squatter password' })).status).toBe(200);
+      expect((await auth('POST', '/signup', { email, password: PASSWORD })).status).toBe(200);
+      // The relay may send the two confirmations in either order: only the second sign-up's code works.
+      const statuses: number[] = [];
+      for (const mail of await smtp.waitFor(email, 2)) {
+        statuses.push((await auth('POST', '/verify', { type: 'signup', email, token: codeIn(mail) })).status);
+      }
+      expect(statuses.sort()).toEqual([200, 403]);
+      expect((await signIn(email, 'the squatter password')).body.error_code).toBe('invalid_credentials');
+      expect((await signIn(email)).status).toBe(200);
+    },
+  );
 
-  it('forgot password → recovery e-mail → new password: the old one is refused and the other sessions end', async () => {
-    const { email } = await confirmedAccount('forgot');
-    const other = await signIn(email);
-    const another = await signIn(email);
-    expect(other.status).toBe(200);
+  it(
+    'forgot password → recovery e-mail → new password: ' + 'the old one is refused and the other sessions end',
+    async () => {
+      const { email } = await confirmedAccount('forgot');
+      const other = await signIn(email);
+      const another = await signIn(email);
+      expect(other.status).toBe(200);
 
-    // Unknown or known, the answer is the same; only the known address gets an e-mail.
-    const stranger = uniqueEmail('stranger');
-    expect(await auth('POST', '/recover', { email: stranger })).toMatchObject({ status: 200, body: {} });
-    expect(await auth('POST', `/recover?redirect_to=${encodeURIComponent(WELCOME)}`, { email: email.toUpperCase() })).toMatchObject({
-      status: 200,
-      body: {},
-    });
-    const mails = await smtp.waitFor(email, 2);
-    const mail = mails[1];
-    expect(mail.subject).toBe('Reset your password');
-    expect(mail.template).toBe('reset_password');
-    const { fragment } = await follow(verifyLinkIn(mail));
-    expect(fragment.type).toBe('recovery');
+      // Unknown or known, the answer is the same; only the known address gets an e-mail.
+      const stranger = uniqueEmail('stranger');
+      expect(await auth('POST', '/recover', { email: stranger })).toMatchObject({ status: 200, body: {} });
+      expect(
+        await auth('POST', `/recover?redirect_to=${encodeURIComponent(WELCOME)}`, { email: email.toUpperCase() }),
+      ).toMatchObject({
+        status: 200,
+        body: {},
+      });
+      const mails = await smtp.waitFor(email, 2);
+      const mail = mails[1];
+      expect(mail.subject).toBe('Reset your password');
+      expect(mail.template).toBe('reset_password');
+      const { fragment } = await follow(verifyLinkIn(mail));
+      expect(fragment.type).toBe('recovery');
 
-    // The recovery session signed in just now: it may set a password without the old one.
-    const changed = await auth('PUT', '/user', { password: NEW_PASSWORD }, fragment.access_token);
-    expect(changed.status, JSON.stringify(changed.body)).toBe(200);
-    expect(changed.body.email).toBe(email);
+      // The recovery session signed in just now: it may set a password without the old one.
+      const changed = await auth('PUT', '/user', { password: NEW_PASSWORD }, fragment.access_token);
+      expect(changed.status, JSON.stringify(changed.body)).toBe(200);
+      expect(changed.body.email).toBe(email);
 
-    expect((await signIn(email)).body.error_code).toBe('invalid_credentials');
-    expect((await signIn(email, NEW_PASSWORD)).status).toBe(200);
-    // The sessions from before the reset are over, their refresh tokens too; the recovery session goes on.
-    for (const session of [other.body, another.body]) {
-      expect((await auth('GET', '/user', undefined, session.access_token)).status).toBe(401);
-      expect((await auth('POST', '/token?grant_type=refresh_token', { refresh_token: session.refresh_token })).status).toBe(400);
-    }
-    expect((await auth('GET', '/user', undefined, fragment.access_token)).status).toBe(200);
-    // The link worked once.
-    expect((await follow(verifyLinkIn(mail))).fragment.error_code).toBe('otp_expired');
+      expect((await signIn(email)).body.error_code).toBe('invalid_credentials');
+      expect((await signIn(email, NEW_PASSWORD)).status).toBe(200);
+      // The sessions from before the reset are over, their refresh tokens too; the recovery session goes on.
+      for (const session of [other.body, another.body]) {
+        expect((await auth('GET', '/user', undefined, session.access_token)).status).toBe(401);
+        expect(
+          (await auth('POST', '/token?grant_type=refresh_token', { refresh_token: session.refresh_token })).status,
+        ).toBe(400);
+      }
+      expect((await auth('GET', '/user', undefined, fragment.access_token)).status).toBe(200);
+      // The link worked once.
+      expect((await follow(verifyLinkIn(mail))).fragment.error_code).toBe('otp_expired');
 
-    await settled(stranger);
-    expect(smtp.to(stranger)).toEqual([]);
-    expect(await outboxOf(stranger)).toEqual([]);
-  });
+      await settled(stranger);
+      expect(smtp.to(stranger)).toEqual([]);
+      expect(await outboxOf(stranger)).toEqual([]);
+    },
+  );
 
   it('a session that did not sign in recently needs the current password to set a new one', async () => {
     const { email, session } = await confirmedAccount('secure');
-    await db().query(`UPDATE auth_sessions SET created_at = now() - interval '2 days' WHERE user_id = $1`, [session.user.id]);
+    await db().query(`UPDATE auth_sessions SET created_at = now() - interval '2 days' WHERE user_id = $1`, [
+      session.user.id,
+    ]);
     const stale = await auth('PUT', '/user', { password: NEW_PASSWORD }, session.access_token);
     expect(stale.status).toBe(400);
     expect(stale.body.error_code).toBe('reauthentication_needed');
     // Not even whether a guess is the current password: the stale session learns nothing.
-    expect((await auth('PUT', '/user', { password: PASSWORD }, session.access_token)).body.error_code).toBe('reauthentication_needed');
-    const wrong = await auth('PUT', '/user', { password: NEW_PASSWORD, current_password: 'not it at all' }, session.access_token);
+    expect((await auth('PUT', '/user', { password: PASSWORD }, session.access_token)).body.error_code).toBe(
+      'reauthentication_needed',
+    );
+    const wrong = await auth(
+      'PUT',
+      '/user',
+      { password: NEW_PASSWORD, current_password: 'not it at all' },
+      session.access_token,
+    );
     expect(wrong.status).toBe(400);
     expect(wrong.body.error_code).toBe('invalid_credentials');
     const same = await auth('PUT', '/user', { password: PASSWORD, current_password: PASSWORD }, session.access_token);
@@ -260,7 +291,12 @@ describe('account e-mails over SMTP', () => {
     // Nothing changed by the refusals.
     expect((await signIn(email)).status).toBe(200);
 
-    const right = await auth('PUT', '/user', { password: NEW_PASSWORD, current_password: PASSWORD }, session.access_token);
+    const right = await auth(
+      'PUT',
+      '/user',
+      { password: NEW_PASSWORD, current_password: PASSWORD },
+      session.access_token,
+    );
     expect(right.status).toBe(200);
     expect((await signIn(email, NEW_PASSWORD)).status).toBe(200);
   });
@@ -301,67 +337,87 @@ describe('account e-mails over SMTP', () => {
     expect((await signIn(email)).body.error_code).toBe('invalid_credentials');
   });
 
-  it('invite → invitation e-mail in the store language → link → a team member of the store; the answered invite_token is no link', async () => {
-    const owner = await confirmedAccount('inviter');
-    const token = owner.session.access_token;
-    const store = await api.request('POST', '/functions/v1/stores', { token, body: { name: 'Boutique Fougère', default_language: 'fr' } });
-    const storeId = store.body.store.id as string;
-    const invitee = uniqueEmail('invitee');
-    const invited = await api.request('POST', `/functions/v1/stores/${storeId}/members`, {
-      token,
-      body: { email: invitee, permissions: ['catalog'], redirect_to: WELCOME },
-    });
-    expect(invited.status).toBe(201);
-    expect(invited.body.invite_token).toEqual(expect.any(String));
+  it(
+    'invite → invitation e-mail in the store language → link → a ' +
+      'team member of the store; the answered invite_token is no link',
+    async () => {
+      const owner = await confirmedAccount('inviter');
+      const token = owner.session.access_token;
+      const store = await api.request('POST', '/functions/v1/stores', {
+        token,
+        body: { name: 'Boutique Fougère', default_language: 'fr' },
+      });
+      const storeId = store.body.store.id as string;
+      const invitee = uniqueEmail('invitee');
+      const invited = await api.request('POST', `/functions/v1/stores/${storeId}/members`, {
+        token,
+        body: { email: invitee, permissions: ['catalog'], redirect_to: WELCOME },
+      });
+      expect(invited.status).toBe(201);
+      expect(invited.body.invite_token).toEqual(expect.any(String));
 
-    const [mail] = await smtp.waitFor(invitee);
-    expect(mail.template).toBe('team_invitation');
-    expect(mail.subject).toBe('Vous êtes invité à rejoindre Boutique Fougère');
-    expect(mail.text).toContain(owner.email);
-    expect(mail.text).toContain('catalog');
-    const link = verifyLinkIn(mail);
-    expect(new URL(link).searchParams.get('type')).toBe('invite');
-    expect(link).not.toContain(invited.body.invite_token);
-    // The token the merchant holds does not sign anyone in.
-    expect((await auth('POST', '/verify', { type: 'invite', token_hash: invited.body.invite_token })).status).toBe(403);
+      const [mail] = await smtp.waitFor(invitee);
+      expect(mail.template).toBe('team_invitation');
+      expect(mail.subject).toBe('Vous êtes invité à rejoindre Boutique Fougère');
+      expect(mail.text).toContain(owner.email);
+      expect(mail.text).toContain('catalog');
+      const link = verifyLinkIn(mail);
+      expect(new URL(link).searchParams.get('type')).toBe('invite');
+      expect(link).not.toContain(invited.body.invite_token);
+      // The token the merchant holds does not sign anyone in.
+      expect((await auth('POST', '/verify', { type: 'invite', token_hash: invited.body.invite_token })).status).toBe(
+        403,
+      );
 
-    const { fragment, location } = await follow(link);
-    expect(`${location.origin}${location.pathname}`).toBe(WELCOME);
-    expect(fragment.type).toBe('invite');
-    const stores = await api.request('GET', '/functions/v1/stores', { token: fragment.access_token });
-    expect(stores.body.data.map((s: { id: string }) => s.id)).toEqual([storeId]);
-    const members = await api.request('GET', `/functions/v1/stores/${storeId}/members`, { token });
-    expect(members.body.data).toEqual([expect.objectContaining({ email: invitee, status: 'active', permissions: ['catalog'] })]);
-    // The new team member sets a password (signed in just now) and uses it.
-    expect((await auth('PUT', '/user', { password: NEW_PASSWORD }, fragment.access_token)).status).toBe(200);
-    const member = await signIn(invitee, NEW_PASSWORD);
-    expect(member.status).toBe(200);
-    expect(member.body.user.role).toBe('team_member');
-    expect((await follow(link)).fragment.error_code).toBe('otp_expired');
+      const { fragment, location } = await follow(link);
+      expect(`${location.origin}${location.pathname}`).toBe(WELCOME);
+      expect(fragment.type).toBe('invite');
+      const stores = await api.request('GET', '/functions/v1/stores', { token: fragment.access_token });
+      expect(stores.body.data.map((s: { id: string }) => s.id)).toEqual([storeId]);
+      const members = await api.request('GET', `/functions/v1/stores/${storeId}/members`, { token });
+      expect(members.body.data).toEqual([
+        expect.objectContaining({ email: invitee, status: 'active', permissions: ['catalog'] }),
+      ]);
+      // The new team member sets a password (signed in just now) and uses it.
+      expect((await auth('PUT', '/user', { password: NEW_PASSWORD }, fragment.access_token)).status).toBe(200);
+      const member = await signIn(invitee, NEW_PASSWORD);
+      expect(member.status).toBe(200);
+      expect(member.body.user.role).toBe('team_member');
+      expect((await follow(link)).fragment.error_code).toBe('otp_expired');
 
-    // With the store's invitation e-mails off, the invitation is answered and not mailed.
-    const off = await api.request('PATCH', `/functions/v1/stores/${storeId}/mail-settings`, { token, body: { team_invitation: false } });
-    expect(off.body).toEqual({
-      success: true,
-      mail_settings: { team_invitation: false, webhook_disabled: true, social_post_failed: true },
-    });
-    const quiet = uniqueEmail('quiet-invitee');
-    const silent = await api.request('POST', `/functions/v1/stores/${storeId}/members`, { token, body: { email: quiet, permissions: [] } });
-    expect(silent.status).toBe(201);
-    expect(silent.body.invite_token).toEqual(expect.any(String));
-    expect(await outboxOf(quiet)).toEqual([]);
-  });
+      // With the store's invitation e-mails off, the invitation is answered and not mailed.
+      const off = await api.request('PATCH', `/functions/v1/stores/${storeId}/mail-settings`, {
+        token,
+        body: { team_invitation: false },
+      });
+      expect(off.body).toEqual({
+        success: true,
+        mail_settings: { team_invitation: false, webhook_disabled: true, social_post_failed: true },
+      });
+      const quiet = uniqueEmail('quiet-invitee');
+      const silent = await api.request('POST', `/functions/v1/stores/${storeId}/members`, {
+        token,
+        body: { email: quiet, permissions: [] },
+      });
+      expect(silent.status).toBe(201);
+      expect(silent.body.invite_token).toEqual(expect.any(String));
+      expect(await outboxOf(quiet)).toEqual([]);
+    },
+  );
 
   it("a disabled webhook mails the store's owner once; a failed scheduled post too, unless turned off", async () => {
     const owner = await confirmedAccount('hooked');
     const token = owner.session.access_token;
-    const storeId = (await api.request('POST', '/functions/v1/stores', { token, body: { name: 'Hooked Goods' } })).body.store.id as string;
+    const storeId = (await api.request('POST', '/functions/v1/stores', { token, body: { name: 'Hooked Goods' } })).body
+      .store.id as string;
     const hook = await api.request('POST', '/functions/v1/webhooks/register', {
       token,
       body: { store_id: storeId, url: `${receiverUrl}/gone/mailed`, events: ['order.created'] },
     });
     expect(hook.status).toBe(201);
-    expect((await api.request('POST', `/functions/v1/webhooks/${hook.body.webhook.id}/test`, { token })).status).toBeLessThan(300);
+    expect(
+      (await api.request('POST', `/functions/v1/webhooks/${hook.body.webhook.id}/test`, { token })).status,
+    ).toBeLessThan(300);
 
     const mails = await smtp.waitFor(owner.email, 2);
     const notice = mails.find((mail) => mail.template === 'webhook_disabled')!;
@@ -379,7 +435,8 @@ describe('account e-mails over SMTP', () => {
       failed: [{ platform: 'x', code: 'rate_limited', message: 'Too many requests' }],
     };
     await db().query(
-      `INSERT INTO merchant_notifications (store_id, kind, message, data) VALUES ($1, 'social_post_failed', 'A scheduled post could not be published to x', $2)`,
+      `INSERT INTO merchant_notifications (store_id, kind, message, data) VALUES ` +
+        `($1, 'social_post_failed', 'A scheduled post could not be published to x', $2)`,
       [storeId, JSON.stringify(failure)],
     );
     const [postMail] = (await smtp.waitFor(owner.email, 3)).filter((mail) => mail.template === 'social_post_failed');
@@ -388,60 +445,73 @@ describe('account e-mails over SMTP', () => {
 
     // Turned off for the store: the notification is written, no e-mail.
     expect(
-      (await api.request('PATCH', `/functions/v1/stores/${storeId}/mail-settings`, { token, body: { social_post_failed: false } })).status,
+      (
+        await api.request('PATCH', `/functions/v1/stores/${storeId}/mail-settings`, {
+          token,
+          body: { social_post_failed: false },
+        })
+      ).status,
     ).toBe(200);
-    await db().query(`INSERT INTO merchant_notifications (store_id, kind, message, data) VALUES ($1, 'social_post_failed', 'again', $2)`, [
-      storeId,
-      JSON.stringify(failure),
-    ]);
+    await db().query(
+      `INSERT INTO merchant_notifications (store_id, kind, message, ` +
+        `data) VALUES ($1, 'social_post_failed', 'again', $2)`,
+      [storeId, JSON.stringify(failure)],
+    );
     await settled(owner.email);
     expect((await outboxOf(owner.email)).filter((row) => row.template === 'social_post_failed')).toHaveLength(1);
   });
 
-  it('SMTP down for a while, then refusing with 451: every e-mail arrives once it is back, none lost, none twice', async () => {
-    const accounts = await Promise.all(['down-a', 'down-b', 'down-c'].map((label) => confirmedAccount(label)));
-    await smtp.stop();
-    for (const { email } of accounts) expect((await auth('POST', '/recover', { email })).status).toBe(200);
-    // Each e-mail is tried and fails (connection refused) more than once while the server is away.
-    await until(async () => {
-      const rows = (await Promise.all(accounts.map(({ email }) => outboxOf(email))))
-        .flat()
-        .filter((row) => row.template === 'reset_password');
-      return rows.length === 3 && rows.every((row) => row.status === 'pending' && row.attempts >= 2 && row.last_error !== null);
-    }, 'three recovery e-mails tried at least twice while SMTP is down');
-    expect(accounts.every(({ email }) => smtp.to(email).length === 1)).toBe(true);
+  it(
+    'SMTP down for a while, then refusing with 451: every ' + 'e-mail arrives once it is back, none lost, none twice',
+    async () => {
+      const accounts = await Promise.all(['down-a', 'down-b', 'down-c'].map((label) => confirmedAccount(label)));
+      await smtp.stop();
+      for (const { email } of accounts) expect((await auth('POST', '/recover', { email })).status).toBe(200);
+      // Each e-mail is tried and fails (connection refused) more than once while the server is away.
+      await until(async () => {
+        const rows = (await Promise.all(accounts.map(({ email }) => outboxOf(email))))
+          .flat()
+          .filter((row) => row.template === 'reset_password');
+        return (
+          rows.length === 3 &&
+          rows.every((row) => row.status === 'pending' && row.attempts >= 2 && row.last_error !== null)
+        );
+      }, 'three recovery e-mails tried at least twice while SMTP is down');
+      expect(accounts.every(({ email }) => smtp.to(email).length === 1)).toBe(true);
 
-    // Back, but answering 451 to every recipient for a while.
-    smtp.tempfail = true;
-    await smtp.start();
-    await until(() => smtp.refusals >= 3, 'the SMTP server refusing recipients with 451');
-    smtp.tempfail = false;
+      // Back, but answering 451 to every recipient for a while.
+      smtp.tempfail = true;
+      await smtp.start();
+      await until(() => smtp.refusals >= 3, 'the SMTP server refusing recipients with 451');
+      smtp.tempfail = false;
 
-    for (const { email } of accounts) {
-      const [, recovery] = await smtp.waitFor(email, 2);
-      expect(recovery.template).toBe('reset_password');
-    }
-    for (const { email } of accounts) await settled(email);
-    for (const { email } of accounts) {
-      const received = smtp.to(email);
-      expect(received.map((mail) => mail.template)).toEqual(['confirm_signup', 'reset_password']);
-      const rows = await outboxOf(email);
-      // The same message, once: its Message-ID is its outbox row's.
-      expect(received.map((mail) => mail.messageId)).toEqual(rows.map((row) => `<${row.id}@mail.storefront.test>`));
-      expect(rows[1].attempts).toBeGreaterThanOrEqual(3);
-    }
-    // Sent e-mails keep nothing secret at rest.
-    const [{ count }] = await db().query(
-      `SELECT count(*)::int AS count FROM mail_outbox WHERE status = 'sent' AND secret_sealed IS NOT NULL`,
-    );
-    expect(count).toBe(0);
-  });
+      for (const { email } of accounts) {
+        const [, recovery] = await smtp.waitFor(email, 2);
+        expect(recovery.template).toBe('reset_password');
+      }
+      for (const { email } of accounts) await settled(email);
+      for (const { email } of accounts) {
+        const received = smtp.to(email);
+        expect(received.map((mail) => mail.template)).toEqual(['confirm_signup', 'reset_password']);
+        const rows = await outboxOf(email);
+        // The same message, once: its Message-ID is its outbox row's.
+        expect(received.map((mail) => mail.messageId)).toEqual(rows.map((row) => `<${row.id}@mail.storefront.test>`));
+        expect(rows[1].attempts).toBeGreaterThanOrEqual(3);
+      }
+      // Sent e-mails keep nothing secret at rest.
+      const [{ count }] = await db().query(
+        `SELECT count(*)::int AS count FROM mail_outbox WHERE status = 'sent' AND secret_sealed IS NOT NULL`,
+      );
+      expect(count).toBe(0);
+    },
+  );
 });
 
 /** The limits that keep the account routes from flooding an inbox or guessing a code. */
 describe('account e-mail limits', () => {
   let api: TestApp;
-  const auth = (path: string, body: unknown) => api.request('POST', `/auth/v1${path}`, { headers: { apikey: PUBLIC_KEY }, body });
+  const auth = (path: string, body: unknown) =>
+    api.request('POST', `/auth/v1${path}`, { headers: { apikey: PUBLIC_KEY }, body });
 
   beforeAll(async () => {
     api = await startApp({
@@ -479,7 +549,8 @@ describe('account e-mail limits', () => {
       .query('SELECT id FROM users WHERE lower(email) = lower($1)', [email]);
     // The right code is unknown to the test: these guesses are wrong, a one-in-a-million chance aside.
     const statuses: number[] = [];
-    for (let i = 0; i < 4; i++) statuses.push((await auth('/verify', { type: 'signup', email, token: String(100000 + i) })).status);
+    for (let i = 0; i < 4; i++)
+      statuses.push((await auth('/verify', { type: 'signup', email, token: String(100000 + i) })).status);
     expect(statuses).toEqual([403, 403, 403, 429]);
     const [{ confirmed }] = await api.app
       .get<DataSource>(SYSTEM_DATA_SOURCE)

@@ -4,7 +4,16 @@ import twitterText from 'twitter-text';
 import { DataSource } from 'typeorm';
 import { httpConfig, IdempotencyStore } from '@app/core';
 import { ImageServer, twoColourPhoto } from './fakes/image-server.js';
-import { merchantWithStore, PUBLIC_KEY, signUp, startApp, uniqueEmail, type HttpResult, type TestApp, TEST_ADMIN } from './support/app.js';
+import {
+  merchantWithStore,
+  PUBLIC_KEY,
+  signUp,
+  startApp,
+  uniqueEmail,
+  type HttpResult,
+  type TestApp,
+  TEST_ADMIN,
+} from './support/app.js';
 import { SYSTEM_DATA_SOURCE } from './support/database.js';
 import { until } from './support/wait.js';
 
@@ -27,14 +36,21 @@ describe('AI functions (local provider) and credits', () => {
   const credits = (token: string, storeId: string, query = '') =>
     api.request('GET', `/functions/v1/credits?store_id=${storeId}${query}`, { token });
   const balanceOf = async (storeId: string) =>
-    ((await db.query('SELECT balance FROM credit_accounts WHERE store_id = $1', [storeId])) as { balance: number }[])[0].balance;
+    ((await db.query('SELECT balance FROM credit_accounts WHERE store_id = $1', [storeId])) as { balance: number }[])[0]
+      .balance;
   const ledgerSum = async (storeId: string) =>
     Number(
-      ((await db.query('SELECT coalesce(sum(amount), 0) AS sum FROM credit_ledger WHERE store_id = $1', [storeId])) as { sum: string }[])[0]
-        .sum,
+      (
+        (await db.query('SELECT coalesce(sum(amount), 0) AS sum FROM credit_ledger WHERE store_id = $1', [
+          storeId,
+        ])) as { sum: string }[]
+      )[0].sum,
     );
   const grant = (storeId: string, amount: number) =>
-    api.request('POST', '/functions/v1/credits/grant', { token: admin, body: { store_id: storeId, amount, reason: 'test top-up' } });
+    api.request('POST', '/functions/v1/credits/grant', {
+      token: admin,
+      body: { store_id: storeId, amount, reason: 'test top-up' },
+    });
   const product = (storeId: string) => ({ image_url: `${images.url}/photo.png`, store_id: storeId, language: 'en' });
   const article = (storeId: string, extra: Record<string, unknown> = {}) => ({
     topic: 'Caring for linen shirts',
@@ -92,41 +108,60 @@ describe('AI functions (local provider) and credits', () => {
   });
 
   describe('credits', () => {
-    it('a new store starts with 50 welcome credits as one grant entry, and usage at zero against the limits', async () => {
-      const { token, storeId } = await merchantWithStore(api, 'Fresh');
-      const result = await credits(token, storeId);
-      expect(result.status).toBe(200);
-      expect(result.body.balance).toBe(50);
-      expect(result.body.ledger).toEqual([
-        { id: expect.any(String), kind: 'grant', amount: 50, function: null, reference: 'welcome', created_at: expect.any(String) },
-      ]);
-      expect(result.body.usage).toEqual({
-        'generate-product': { used_last_hour: 0, limit: 100 },
-        'generate-blog-cover': { used_last_hour: 0, limit: 50 },
-        'generate-blog-autopilot': { used_last_hour: 0, limit: 20 },
-        'research-social-context': { used_last_hour: 0, limit: 30 },
-        'social-generate-content': { used_last_hour: 0, limit: 60 },
-      });
-    });
+    it(
+      'a new store starts with 50 welcome credits as one ' + 'grant entry, and usage at zero against the limits',
+      async () => {
+        const { token, storeId } = await merchantWithStore(api, 'Fresh');
+        const result = await credits(token, storeId);
+        expect(result.status).toBe(200);
+        expect(result.body.balance).toBe(50);
+        expect(result.body.ledger).toEqual([
+          {
+            id: expect.any(String),
+            kind: 'grant',
+            amount: 50,
+            function: null,
+            reference: 'welcome',
+            created_at: expect.any(String),
+          },
+        ]);
+        expect(result.body.usage).toEqual({
+          'generate-product': { used_last_hour: 0, limit: 100 },
+          'generate-blog-cover': { used_last_hour: 0, limit: 50 },
+          'generate-blog-autopilot': { used_last_hour: 0, limit: 20 },
+          'research-social-context': { used_last_hour: 0, limit: 30 },
+          'social-generate-content': { used_last_hour: 0, limit: 60 },
+        });
+      },
+    );
 
-    it('reads: owner, admin and a member with billing; a member without it 403, a customer 403, another store 404', async () => {
-      expect((await credits(owner.token, owner.storeId)).status).toBe(200);
-      expect((await credits(admin, owner.storeId)).status).toBe(200);
-      expect((await credits(tokens.billingMember, owner.storeId)).status).toBe(200);
-      expect((await credits(tokens.aiMember, owner.storeId)).body.error.code).toBe('FORBIDDEN');
-      expect((await credits(tokens.customer, owner.storeId)).status).toBe(403);
-      const foreign = await credits(other.token, owner.storeId);
-      expect(foreign.status).toBe(404);
-      expect(foreign.body.error).toMatchObject({ code: 'NOT_FOUND', message: 'Store not found' });
-      expect((await api.request('GET', `/functions/v1/credits?store_id=${owner.storeId}`, { token: PUBLIC_KEY })).status).toBe(401);
-    });
+    it(
+      'reads: owner, admin and a member with billing; a member ' + 'without it 403, a customer 403, another store 404',
+      async () => {
+        expect((await credits(owner.token, owner.storeId)).status).toBe(200);
+        expect((await credits(admin, owner.storeId)).status).toBe(200);
+        expect((await credits(tokens.billingMember, owner.storeId)).status).toBe(200);
+        expect((await credits(tokens.aiMember, owner.storeId)).body.error.code).toBe('FORBIDDEN');
+        expect((await credits(tokens.customer, owner.storeId)).status).toBe(403);
+        const foreign = await credits(other.token, owner.storeId);
+        expect(foreign.status).toBe(404);
+        expect(foreign.body.error).toMatchObject({ code: 'NOT_FOUND', message: 'Store not found' });
+        expect(
+          (await api.request('GET', `/functions/v1/credits?store_id=${owner.storeId}`, { token: PUBLIC_KEY })).status,
+        ).toBe(401);
+      },
+    );
 
     it('grants: the admin only, to an existing store, a whole number from 1', async () => {
       const { token, storeId } = await merchantWithStore(api, 'Granted');
       const granted = await grant(storeId, 25);
       expect(granted.status).toBe(200);
       expect(granted.body).toEqual({ success: true, balance: 75 });
-      expect((await credits(token, storeId)).body.ledger[0]).toMatchObject({ kind: 'grant', amount: 25, reference: 'test top-up' });
+      expect((await credits(token, storeId)).body.ledger[0]).toMatchObject({
+        kind: 'grant',
+        amount: 25,
+        reference: 'test top-up',
+      });
       const byOwner = await api.request('POST', '/functions/v1/credits/grant', {
         token,
         body: { store_id: storeId, amount: 5, reason: 'me' },
@@ -203,7 +238,16 @@ describe('AI functions (local provider) and credits', () => {
       const p = result.body.product;
       expect(Object.keys(result.body).sort()).toEqual(['product', 'success']);
       expect(Object.keys(p).sort()).toEqual(
-        ['ai_credits_used', 'category', 'compare_price', 'description', 'name', 'name_en', 'price', 'seo_keywords'].sort(),
+        [
+          'ai_credits_used',
+          'category',
+          'compare_price',
+          'description',
+          'name',
+          'name_en',
+          'price',
+          'seo_keywords',
+        ].sort(),
       );
       expect(p.ai_credits_used).toBe(2);
       expect(p.price).toBeGreaterThan(0);
@@ -213,7 +257,12 @@ describe('AI functions (local provider) and credits', () => {
       expect(p.seo_keywords.length).toBeLessThanOrEqual(10);
       const ledger = (await credits(token, storeId)).body;
       expect(ledger.balance).toBe(48);
-      expect(ledger.ledger[0]).toMatchObject({ kind: 'charge', amount: -2, function: 'generate-product', reference: 'req-product-1' });
+      expect(ledger.ledger[0]).toMatchObject({
+        kind: 'charge',
+        amount: -2,
+        function: 'generate-product',
+        reference: 'req-product-1',
+      });
       expect(ledger.usage['generate-product'].used_last_hour).toBe(1);
     });
 
@@ -229,7 +278,10 @@ describe('AI functions (local provider) and credits', () => {
 
     it('reads JPEG, and WebP served as octet-stream', async () => {
       for (const path of ['/photo.jpg', '/photo.bin']) {
-        const result = await call(owner.token, 'generate-product', { ...product(owner.storeId), image_url: `${images.url}${path}` });
+        const result = await call(owner.token, 'generate-product', {
+          ...product(owner.storeId),
+          image_url: `${images.url}${path}`,
+        });
         expect(result.status, path).toBe(200);
       }
     });
@@ -243,7 +295,10 @@ describe('AI functions (local provider) and credits', () => {
       ['/moved.png', 'redirect'],
     ])('an unusable image (%s) → 422 naming why, nothing charged', async (path, reason) => {
       const before = await balanceOf(owner.storeId);
-      const result = await call(owner.token, 'generate-product', { ...product(owner.storeId), image_url: `${images.url}${path}` });
+      const result = await call(owner.token, 'generate-product', {
+        ...product(owner.storeId),
+        image_url: `${images.url}${path}`,
+      });
       expect(result.status).toBe(422);
       expect(result.body.error.code).toBe('UNPROCESSABLE');
       expect(result.body.error.message).toContain(reason);
@@ -258,7 +313,9 @@ describe('AI functions (local provider) and credits', () => {
       });
       expect(bad.status).toBe(400);
       expect(bad.body.error.details.map((d: { field: string }) => d.field).sort()).toEqual(['image_url', 'language']);
-      expect((await call(owner.token, 'generate-product', { ...product(owner.storeId), store_id: 'nope' })).status).toBe(400);
+      expect(
+        (await call(owner.token, 'generate-product', { ...product(owner.storeId), store_id: 'nope' })).status,
+      ).toBe(400);
       expect((await call(owner.token, 'generate-product', { ...product(owner.storeId), extra: 1 })).status).toBe(400);
     });
   });
@@ -273,7 +330,9 @@ describe('AI functions (local provider) and credits', () => {
       });
       expect(result.status).toBe(200);
       expect(result.body.ai_credits_used).toBe(3);
-      expect(result.body.image_url).toMatch(new RegExp(`^${api.settings.get(httpConfig).baseUrl}/media/covers/[0-9a-f-]{36}\\.png$`));
+      expect(result.body.image_url).toMatch(
+        new RegExp(`^${api.settings.get(httpConfig).baseUrl}/media/covers/[0-9a-f-]{36}\\.png$`),
+      );
       const path = new URL(result.body.image_url).pathname;
       const served = await fetch(`${api.url}${path}`);
       expect(served.status).toBe(200);
@@ -383,7 +442,12 @@ describe('AI functions (local provider) and credits', () => {
       expect(result.status).toBe(200);
       expect(result.body.ai_credits_used).toBe(2);
       const insights = result.body.insights;
-      expect(Object.keys(insights).sort()).toEqual(['audience_sentiment', 'popular_hashtags', 'recommendations', 'trending_topics']);
+      expect(Object.keys(insights).sort()).toEqual([
+        'audience_sentiment',
+        'popular_hashtags',
+        'recommendations',
+        'trending_topics',
+      ]);
       expect(insights.popular_hashtags.length).toBeGreaterThan(0);
       for (const tag of insights.popular_hashtags) expect(tag).toMatch(/^#\S+$/);
       expect(typeof insights.audience_sentiment).toBe('string');
@@ -394,7 +458,11 @@ describe('AI functions (local provider) and credits', () => {
 
     it('refuses unknown or repeated platforms', async () => {
       for (const platforms of [[], ['myspace'], ['x', 'x']]) {
-        const result = await call(owner.token, 'research-social-context', { query: 'q', platforms, store_id: owner.storeId });
+        const result = await call(owner.token, 'research-social-context', {
+          query: 'q',
+          platforms,
+          store_id: owner.storeId,
+        });
         expect(result.status, JSON.stringify(platforms)).toBe(400);
       }
     });
@@ -403,7 +471,10 @@ describe('AI functions (local provider) and credits', () => {
   describe('social-generate-content', () => {
     let productId: string;
     beforeAll(async () => {
-      await api.request('PATCH', `/functions/v1/stores/${owner.storeId}`, { token: owner.token, body: { timezone: 'Asia/Tokyo' } });
+      await api.request('PATCH', `/functions/v1/stores/${owner.storeId}`, {
+        token: owner.token,
+        body: { timezone: 'Asia/Tokyo' },
+      });
       const made = await api.request('POST', `/functions/v1/stores/${owner.storeId}/products`, {
         token: owner.token,
         body: {
@@ -419,7 +490,8 @@ describe('AI functions (local provider) and credits', () => {
     });
 
     it.each(['x', 'instagram', 'threads', 'facebook', 'tiktok', 'youtube'])(
-      '%s: text and hashtags fit the platform, hashtags begin with #, suggested_time is a future slot on the hour in the store zone',
+      '%s: text and hashtags fit the platform, hashtags begin with #, ' +
+        'suggested_time is a future slot on the hour in the store zone',
       async (platform) => {
         const started = Date.now();
         const result = await call(owner.token, 'social-generate-content', {
@@ -434,8 +506,16 @@ describe('AI functions (local provider) and credits', () => {
         expect(text.length).toBeGreaterThan(0);
         for (const tag of hashtags) expect(tag).toMatch(/^#\S+$/);
         const full = hashtags.length ? `${text}\n\n${hashtags.join(' ')}` : text;
-        const limits: Record<string, number> = { x: 280, threads: 500, instagram: 2200, facebook: 63206, tiktok: 2200, youtube: 5000 };
-        const length = platform === 'x' ? twitterText.parseTweet(full).weightedLength : [...full.normalize('NFC')].length;
+        const limits: Record<string, number> = {
+          x: 280,
+          threads: 500,
+          instagram: 2200,
+          facebook: 63206,
+          tiktok: 2200,
+          youtube: 5000,
+        };
+        const length =
+          platform === 'x' ? twitterText.parseTweet(full).weightedLength : [...full.normalize('NFC')].length;
         expect(length).toBeLessThanOrEqual(limits[platform]);
         const at = new Date(suggested_time);
         expect(suggested_time).toBe(at.toISOString());
@@ -476,51 +556,81 @@ describe('AI functions (local provider) and credits', () => {
 
     it('refuses an unknown platform and a product id that is not a UUID', async () => {
       expect(
-        (await call(owner.token, 'social-generate-content', { product_id: productId, platform: 'myspace', tone: 't', language: 'en' }))
-          .status,
+        (
+          await call(owner.token, 'social-generate-content', {
+            product_id: productId,
+            platform: 'myspace',
+            tone: 't',
+            language: 'en',
+          })
+        ).status,
       ).toBe(400);
       expect(
-        (await call(owner.token, 'social-generate-content', { product_id: 'x', platform: 'x', tone: 't', language: 'en' })).status,
+        (
+          await call(owner.token, 'social-generate-content', {
+            product_id: 'x',
+            platform: 'x',
+            tone: 't',
+            language: 'en',
+          })
+        ).status,
       ).toBe(400);
     });
   });
 
   describe('a language the provider does not write', () => {
-    const LOCAL_WRITES = 'it writes English (en), French (fr), Spanish (es), German (de) and Portuguese (pt), in any regional variant';
+    const LOCAL_WRITES =
+      'it writes English (en), French (fr), Spanish (es), German (de) and Portuguese (pt), in any regional variant';
     const ledgerRows = async (storeId: string) =>
-      ((await db.query('SELECT count(*)::int AS n FROM credit_ledger WHERE store_id = $1', [storeId])) as { n: number }[])[0].n;
+      (
+        (await db.query('SELECT count(*)::int AS n FROM credit_ledger WHERE store_id = $1', [storeId])) as {
+          n: number;
+        }[]
+      )[0].n;
 
     it.each([
       ['generate-product', 'it', 'Italian (it)'],
       ['generate-blog-autopilot', 'ar', 'Arabic (ar)'],
       ['social-generate-content', 'ja-JP', 'Japanese (Japan) (ja-JP)'],
       ['generate-blog-autopilot', 'xx', '"xx"'],
-    ])('%s in %s → 422 naming the languages it has; nothing charged, nothing in the ledger', async (fn, language, named) => {
-      const { token, storeId } = await merchantWithStore(api, `Languages ${fn} ${language}`);
-      const made = await api.request('POST', `/functions/v1/stores/${storeId}/products`, {
-        token,
-        body: { name: 'Linen shirt', price: 30, status: 'active' },
-      });
-      const bodies: Record<string, Record<string, unknown>> = {
-        'generate-product': { ...product(storeId), language },
-        'generate-blog-autopilot': article(storeId, { language }),
-        'social-generate-content': { product_id: made.body.product.id, platform: 'instagram', tone: 'calm', language },
-      };
-      const before = { balance: await balanceOf(storeId), rows: await ledgerRows(storeId), fetched: images.hits.get('/photo.png') ?? 0 };
-      const refused = await call(token, fn, bodies[fn]);
-      expect(refused.status).toBe(422);
-      const message = `The local AI provider cannot write ${named}; ${LOCAL_WRITES}`;
-      expect(refused.body).toEqual({
-        success: false,
-        error: { code: 'UNPROCESSABLE', message, details: [{ field: 'language', message }] },
-      });
-      expect(await balanceOf(storeId)).toBe(before.balance);
-      expect(await ledgerRows(storeId)).toBe(before.rows);
-      // Refused before anything else: the photo was not even fetched.
-      expect(images.hits.get('/photo.png') ?? 0).toBe(before.fetched);
-      const usage = (await credits(token, storeId)).body.usage[fn];
-      expect(usage.used_last_hour).toBe(0);
-    });
+    ])(
+      '%s in %s → 422 naming the languages it has; nothing charged, nothing in the ledger',
+      async (fn, language, named) => {
+        const { token, storeId } = await merchantWithStore(api, `Languages ${fn} ${language}`);
+        const made = await api.request('POST', `/functions/v1/stores/${storeId}/products`, {
+          token,
+          body: { name: 'Linen shirt', price: 30, status: 'active' },
+        });
+        const bodies: Record<string, Record<string, unknown>> = {
+          'generate-product': { ...product(storeId), language },
+          'generate-blog-autopilot': article(storeId, { language }),
+          'social-generate-content': {
+            product_id: made.body.product.id,
+            platform: 'instagram',
+            tone: 'calm',
+            language,
+          },
+        };
+        const before = {
+          balance: await balanceOf(storeId),
+          rows: await ledgerRows(storeId),
+          fetched: images.hits.get('/photo.png') ?? 0,
+        };
+        const refused = await call(token, fn, bodies[fn]);
+        expect(refused.status).toBe(422);
+        const message = `The local AI provider cannot write ${named}; ${LOCAL_WRITES}`;
+        expect(refused.body).toEqual({
+          success: false,
+          error: { code: 'UNPROCESSABLE', message, details: [{ field: 'language', message }] },
+        });
+        expect(await balanceOf(storeId)).toBe(before.balance);
+        expect(await ledgerRows(storeId)).toBe(before.rows);
+        // Refused before anything else: the photo was not even fetched.
+        expect(images.hits.get('/photo.png') ?? 0).toBe(before.fetched);
+        const usage = (await credits(token, storeId)).body.usage[fn];
+        expect(usage.used_last_hour).toBe(0);
+      },
+    );
 
     it('a regional variant of a language it writes is served (pt-BR, fr-CA), and charged', async () => {
       const { token, storeId } = await merchantWithStore(api, 'Regional languages');
@@ -532,7 +642,11 @@ describe('AI functions (local provider) and credits', () => {
     });
 
     it('a language tag that is not BCP 47 is still a 400 of the body, not a 422', async () => {
-      const result = await call(owner.token, 'generate-blog-autopilot', article(owner.storeId, { language: 'italiano!' }));
+      const result = await call(
+        owner.token,
+        'generate-blog-autopilot',
+        article(owner.storeId, { language: 'italiano!' }),
+      );
       expect(result.status).toBe(400);
       expect(result.body.error.details).toEqual([
         { field: 'language', message: 'language must be a BCP 47 language tag such as en, fr or pt-BR' },
@@ -562,7 +676,9 @@ describe('AI functions (local provider) and credits', () => {
       expect(second.headers.get('idempotent-replayed')).toBe('true');
       expect(first.headers.get('idempotent-replayed')).toBeNull();
       expect(await balanceOf(storeId)).toBe(47);
-      const covers = (await db.query('SELECT count(*)::int AS n FROM ai_images WHERE store_id = $1', [storeId])) as { n: number }[];
+      const covers = (await db.query('SELECT count(*)::int AS n FROM ai_images WHERE store_id = $1', [storeId])) as {
+        n: number;
+      }[];
       expect(covers[0].n).toBe(1);
 
       const other = await call(
@@ -574,7 +690,9 @@ describe('AI functions (local provider) and credits', () => {
       expect(other.status).toBe(422);
       expect(other.body.error.message).toContain('Idempotency-Key');
       // Keys are per user: another user's same key is a new request.
-      const member = await call(tokens.aiMember, 'generate-blog-autopilot', article(owner.storeId), { 'idempotency-key': key });
+      const member = await call(tokens.aiMember, 'generate-blog-autopilot', article(owner.storeId), {
+        'idempotency-key': key,
+      });
       expect(member.status).toBe(200);
       expect(member.headers.get('idempotent-replayed')).toBeNull();
       expect(await balanceOf(storeId)).toBe(47);
@@ -635,7 +753,10 @@ describe('AI functions (local provider) and credits', () => {
         await until(() => images.hits.get('/held.png') === fetched + 1, 'the first request to fetch its photo');
         const second = await call(token, 'generate-product', body, { 'idempotency-key': key });
         expect(second.status).toBe(409);
-        expect(second.body.error).toMatchObject({ code: 'CONFLICT', message: expect.stringContaining('still being processed') });
+        expect(second.body.error).toMatchObject({
+          code: 'CONFLICT',
+          message: expect.stringContaining('still being processed'),
+        });
       } finally {
         // Whatever happened above, the first request ends here: it must not outlive the test.
         images.release();
@@ -659,39 +780,49 @@ describe('AI functions (local provider) and credits', () => {
       expect(cover.status).toBe(200);
       const other = await call(token, 'generate-blog-autopilot', body, { 'idempotency-key': key });
       expect(other.status).toBe(422);
-      expect(other.body.error).toMatchObject({ code: 'UNPROCESSABLE', message: expect.stringContaining('Idempotency-Key') });
+      expect(other.body.error).toMatchObject({
+        code: 'UNPROCESSABLE',
+        message: expect.stringContaining('Idempotency-Key'),
+      });
       expect(await balanceOf(storeId)).toBe(47);
     });
 
-    it('a key is kept 24 hours: a minute before, it still refuses another body; after, it is a new request', async () => {
-      const { session, token, storeId } = await merchantWithStore(api, 'Day old key');
-      const key = `day-${randomUUID()}`;
-      const cover = (title: string) =>
-        call(token, 'generate-blog-cover', { title, style: 'bold', colors: ['#123456'], store_id: storeId }, { 'idempotency-key': key });
-      expect((await cover('First')).status).toBe(200);
-      // The key's age is its row's creation time: set back as if the first request was that long ago.
-      const age = (interval: string) =>
-        db.query(`UPDATE idempotency_keys SET created_at = clock_timestamp() - $3::interval WHERE user_id = $1 AND key = $2`, [
-          session.user.id,
-          key,
-          interval,
-        ]);
-      await age('23 hours 59 minutes');
-      expect((await cover('Second')).status).toBe(422);
-      const replayed = await cover('First');
-      expect(replayed.headers.get('idempotent-replayed')).toBe('true');
-      expect(await balanceOf(storeId)).toBe(47);
+    it(
+      'a key is kept 24 hours: a minute before, it still ' + 'refuses another body; after, it is a new request',
+      async () => {
+        const { session, token, storeId } = await merchantWithStore(api, 'Day old key');
+        const key = `day-${randomUUID()}`;
+        const cover = (title: string) =>
+          call(
+            token,
+            'generate-blog-cover',
+            { title, style: 'bold', colors: ['#123456'], store_id: storeId },
+            { 'idempotency-key': key },
+          );
+        expect((await cover('First')).status).toBe(200);
+        // The key's age is its row's creation time: set back as if the first request was that long ago.
+        const age = (interval: string) =>
+          db.query(
+            `UPDATE idempotency_keys SET created_at = clock_timestamp() - $3::interval WHERE user_id = $1 AND key = $2`,
+            [session.user.id, key, interval],
+          );
+        await age('23 hours 59 minutes');
+        expect((await cover('Second')).status).toBe(422);
+        const replayed = await cover('First');
+        expect(replayed.headers.get('idempotent-replayed')).toBe('true');
+        expect(await balanceOf(storeId)).toBe(47);
 
-      await age('24 hours 1 minute');
-      const fresh = await cover('Second');
-      expect(fresh.status).toBe(200);
-      expect(fresh.headers.get('idempotent-replayed')).toBeNull();
-      expect(await balanceOf(storeId)).toBe(44);
-      // And the new answer is the one kept now.
-      const again = await cover('Second');
-      expect(again.headers.get('idempotent-replayed')).toBe('true');
-      expect(again.body).toEqual(fresh.body);
-    });
+        await age('24 hours 1 minute');
+        const fresh = await cover('Second');
+        expect(fresh.status).toBe(200);
+        expect(fresh.headers.get('idempotent-replayed')).toBeNull();
+        expect(await balanceOf(storeId)).toBe(44);
+        // And the new answer is the one kept now.
+        const again = await cover('Second');
+        expect(again.headers.get('idempotent-replayed')).toBe('true');
+        expect(again.body).toEqual(fresh.body);
+      },
+    );
 
     it('keys older than 24 hours are purged with their answers; younger ones stay', async () => {
       const userId = randomUUID();
@@ -707,12 +838,16 @@ describe('AI functions (local provider) and credits', () => {
       await row('just-expired', '24 hours 1 minute');
       await row('young', '23 hours');
       expect(await api.app.get(IdempotencyStore).purgeExpired()).toBeGreaterThanOrEqual(2);
-      const left = (await db.query('SELECT key FROM idempotency_keys WHERE user_id = $1 ORDER BY key', [userId])) as { key: string }[];
+      const left = (await db.query('SELECT key FROM idempotency_keys WHERE user_id = $1 ORDER BY key', [userId])) as {
+        key: string;
+      }[];
       expect(left.map((r) => r.key)).toEqual(['young']);
     });
 
     it('refuses a key longer than 255 characters', async () => {
-      const result = await call(owner.token, 'generate-blog-autopilot', article(owner.storeId), { 'idempotency-key': 'k'.repeat(256) });
+      const result = await call(owner.token, 'generate-blog-autopilot', article(owner.storeId), {
+        'idempotency-key': 'k'.repeat(256),
+      });
       expect(result.status).toBe(400);
       expect(result.body.error.details[0].field).toBe('Idempotency-Key');
     });
@@ -720,12 +855,16 @@ describe('AI functions (local provider) and credits', () => {
 
   describe('the hourly maximum on the charging path', () => {
     const AUTOPILOT = 'generate-blog-autopilot';
-    /** Autopilot charges written into the store's ledger `minutesAgo` each (with their refunds when `refunded`): a past hour arranged in SQL. */
+    /**
+     * Autopilot charges written into the store's ledger `minutesAgo` each (with their refunds when `refunded`): a past
+     * hour arranged in SQL.
+     */
     const pastCharges = (storeId: string, minutesAgo: number[], refunded = false) =>
       db.query(
         `WITH charges AS (
            INSERT INTO credit_ledger (store_id, kind, amount, function, reference, created_at)
-           SELECT $1, 'charge', -5, $2, 'arranged', clock_timestamp() - make_interval(mins => m) FROM unnest($3::int[]) AS m
+           SELECT $1, 'charge', -5, $2, 'arranged', clock_timestamp() - make_interval(mins => m) FROM unnest($3::int[])
+             AS m
            RETURNING id, created_at)
          INSERT INTO credit_ledger (store_id, kind, amount, function, refund_of, created_at)
          SELECT $1, 'refund', 5, $2, id, created_at FROM charges WHERE $4`,
@@ -762,26 +901,34 @@ describe('AI functions (local provider) and credits', () => {
   });
 
   describe('charging under concurrency', () => {
-    it('40 parallel autopilot calls with 52 credits: exactly 10 succeed, 30 get 402, balance 2, ledger consistent', async () => {
-      const { token, storeId } = await merchantWithStore(api, 'Crowded');
-      await grant(storeId, 2);
-      const results = await Promise.all(Array.from({ length: 40 }, () => call(token, 'generate-blog-autopilot', article(storeId))));
-      const statuses = results.map((r) => r.status);
-      expect(statuses.filter((s) => s === 200)).toHaveLength(10);
-      expect(statuses.filter((s) => s === 402)).toHaveLength(30);
-      expect(await balanceOf(storeId)).toBe(2);
-      expect(await ledgerSum(storeId)).toBe(2);
-      const charges = (await db.query(`SELECT count(*)::int AS n FROM credit_ledger WHERE store_id = $1 AND kind = 'charge'`, [
-        storeId,
-      ])) as { n: number }[];
-      expect(charges[0].n).toBe(10);
-      expect((await credits(token, storeId)).body.usage['generate-blog-autopilot'].used_last_hour).toBe(10);
-    });
+    it(
+      '40 parallel autopilot calls with 52 credits: exactly ' + '10 succeed, 30 get 402, balance 2, ledger consistent',
+      async () => {
+        const { token, storeId } = await merchantWithStore(api, 'Crowded');
+        await grant(storeId, 2);
+        const results = await Promise.all(
+          Array.from({ length: 40 }, () => call(token, 'generate-blog-autopilot', article(storeId))),
+        );
+        const statuses = results.map((r) => r.status);
+        expect(statuses.filter((s) => s === 200)).toHaveLength(10);
+        expect(statuses.filter((s) => s === 402)).toHaveLength(30);
+        expect(await balanceOf(storeId)).toBe(2);
+        expect(await ledgerSum(storeId)).toBe(2);
+        const charges = (await db.query(
+          `SELECT count(*)::int AS n FROM credit_ledger WHERE store_id = $1 AND kind = 'charge'`,
+          [storeId],
+        )) as { n: number }[];
+        expect(charges[0].n).toBe(10);
+        expect((await credits(token, storeId)).body.usage['generate-blog-autopilot'].used_last_hour).toBe(10);
+      },
+    );
 
     it('25 parallel autopilot calls with ample credits: exactly 20 succeed, 5 get 429 with Retry-After', async () => {
       const { token, storeId } = await merchantWithStore(api, 'Busy');
       await grant(storeId, 1000);
-      const results = await Promise.all(Array.from({ length: 25 }, () => call(token, 'generate-blog-autopilot', article(storeId))));
+      const results = await Promise.all(
+        Array.from({ length: 25 }, () => call(token, 'generate-blog-autopilot', article(storeId))),
+      );
       expect(results.filter((r) => r.status === 200)).toHaveLength(20);
       const limited = results.filter((r) => r.status === 429);
       expect(limited).toHaveLength(5);

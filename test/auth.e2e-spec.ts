@@ -29,31 +29,46 @@ describe('/auth/v1', () => {
   const password = (email: string, pw = PASSWORD) =>
     api.request('POST', '/auth/v1/token?grant_type=password', { headers: withKey, body: { email, password: pw } });
   const refresh = (token: string) =>
-    api.request('POST', '/auth/v1/token?grant_type=refresh_token', { headers: withKey, body: { refresh_token: token } });
-
-  describe('sign-up', () => {
-    it('creates a merchant and answers a GoTrue session with a 3600 s token carrying the documented claims', async () => {
-      const email = uniqueEmail();
-      const result = await api.request('POST', '/auth/v1/signup', {
-        headers: withKey,
-        body: { email, password: PASSWORD, data: { full_name: 'Ada' }, gotrue_meta_security: {}, code_challenge: null },
-      });
-      expect(result.status).toBe(200);
-      expect(result.body).toMatchObject({
-        token_type: 'bearer',
-        expires_in: 3600,
-        user: { email, role: 'merchant', user_metadata: { full_name: 'Ada' } },
-      });
-      expect(result.body.user.app_metadata).toMatchObject({ role: 'merchant', provider: 'email' });
-      const claims = decodeJwt(result.body.access_token);
-      expect(claims).toMatchObject({ sub: result.body.user.id, email, role: 'merchant', aud: 'authenticated' });
-      expect(typeof claims.session_id).toBe('string');
-      expect(Number(claims.exp) - Number(claims.iat)).toBe(3600);
-      expect(result.body.expires_at).toBe(claims.exp);
+    api.request('POST', '/auth/v1/token?grant_type=refresh_token', {
+      headers: withKey,
+      body: { refresh_token: token },
     });
 
+  describe('sign-up', () => {
+    it(
+      'creates a merchant and answers a GoTrue session ' + 'with a 3600 s token carrying the documented claims',
+      async () => {
+        const email = uniqueEmail();
+        const result = await api.request('POST', '/auth/v1/signup', {
+          headers: withKey,
+          body: {
+            email,
+            password: PASSWORD,
+            data: { full_name: 'Ada' },
+            gotrue_meta_security: {},
+            code_challenge: null,
+          },
+        });
+        expect(result.status).toBe(200);
+        expect(result.body).toMatchObject({
+          token_type: 'bearer',
+          expires_in: 3600,
+          user: { email, role: 'merchant', user_metadata: { full_name: 'Ada' } },
+        });
+        expect(result.body.user.app_metadata).toMatchObject({ role: 'merchant', provider: 'email' });
+        const claims = decodeJwt(result.body.access_token);
+        expect(claims).toMatchObject({ sub: result.body.user.id, email, role: 'merchant', aud: 'authenticated' });
+        expect(typeof claims.session_id).toBe('string');
+        expect(Number(claims.exp) - Number(claims.iat)).toBe(3600);
+        expect(result.body.expires_at).toBe(claims.exp);
+      },
+    );
+
     it('refuses a short password (422 weak_password), a taken e-mail (422) and a malformed e-mail (400)', async () => {
-      const short = await api.request('POST', '/auth/v1/signup', { headers: withKey, body: { email: uniqueEmail(), password: 'short' } });
+      const short = await api.request('POST', '/auth/v1/signup', {
+        headers: withKey,
+        body: { email: uniqueEmail(), password: 'short' },
+      });
       expect(short.status).toBe(422);
       expect(short.body).toMatchObject({ code: 422, error_code: 'weak_password' });
       const email = uniqueEmail();
@@ -64,7 +79,10 @@ describe('/auth/v1', () => {
       });
       expect(again.status).toBe(422);
       expect(again.body.error_code).toBe('user_already_exists');
-      const bad = await api.request('POST', '/auth/v1/signup', { headers: withKey, body: { email: 'not-an-email', password: PASSWORD } });
+      const bad = await api.request('POST', '/auth/v1/signup', {
+        headers: withKey,
+        body: { email: 'not-an-email', password: PASSWORD },
+      });
       expect(bad.status).toBe(400);
       expect(bad.body).toMatchObject({ code: 400, error_code: 'validation_failed' });
     });
@@ -80,13 +98,20 @@ describe('/auth/v1', () => {
 
     it('makes a customer of an existing store, and refuses an unknown store', async () => {
       const merchant = await signUp(api);
-      const store = await api.request('POST', '/functions/v1/stores', { token: merchant.access_token, body: { name: 'Shop' } });
+      const store = await api.request('POST', '/functions/v1/stores', {
+        token: merchant.access_token,
+        body: { name: 'Shop' },
+      });
       const customer = await signUp(api, { role: 'customer', store_id: store.body.store.id });
       expect(customer.user.role).toBe('customer');
       expect(decodeJwt(customer.access_token).role).toBe('customer');
       const unknown = await api.request('POST', '/auth/v1/signup', {
         headers: withKey,
-        body: { email: uniqueEmail(), password: PASSWORD, data: { role: 'customer', store_id: '5b0c3a4e-1f2d-4c5b-8a9e-0d1c2b3a4f5e' } },
+        body: {
+          email: uniqueEmail(),
+          password: PASSWORD,
+          data: { role: 'customer', store_id: '5b0c3a4e-1f2d-4c5b-8a9e-0d1c2b3a4f5e' },
+        },
       });
       expect(unknown.status).toBe(400);
       const missing = await api.request('POST', '/auth/v1/signup', {
@@ -228,7 +253,10 @@ describe('/auth/v1', () => {
 
     it('refuses a wrong apikey even with a valid token', async () => {
       const session = await signUp(api);
-      const result = await api.request('GET', '/functions/v1/stores', { token: session.access_token, headers: { apikey: 'wrong' } });
+      const result = await api.request('GET', '/functions/v1/stores', {
+        token: session.access_token,
+        headers: { apikey: 'wrong' },
+      });
       expect(result.status).toBe(401);
       expect(result.body.error.code).toBe('UNAUTHENTICATED');
     });
@@ -275,7 +303,9 @@ describe('/auth/v1', () => {
 
     it('refuses an unknown scope', async () => {
       const { a } = await twoSessions();
-      expect((await api.request('POST', '/auth/v1/logout?scope=everything', { token: a.access_token })).status).toBe(400);
+      expect((await api.request('POST', '/auth/v1/logout?scope=everything', { token: a.access_token })).status).toBe(
+        400,
+      );
     });
   });
 });
@@ -297,11 +327,17 @@ describe('the development secrets', () => {
       const forged = await api.request('GET', '/functions/v1/stores', { token: await sign(OLD_DEVELOPMENT_SECRET) });
       expect(forged.status).toBe(401);
       expect(forged.body).toMatchObject({ success: false, error: { code: 'UNAUTHENTICATED' } });
-      expect((await api.request('GET', '/auth/v1/user', { token: await sign(OLD_DEVELOPMENT_SECRET) })).status).toBe(401);
-      // The same claims under the installation's own secret pass: the refusal is the secret's doing.
-      expect((await api.request('GET', '/functions/v1/stores', { token: await sign(api.settings.get(authConfig).jwtSecret) })).status).toBe(
-        200,
+      expect((await api.request('GET', '/auth/v1/user', { token: await sign(OLD_DEVELOPMENT_SECRET) })).status).toBe(
+        401,
       );
+      // The same claims under the installation's own secret pass: the refusal is the secret's doing.
+      expect(
+        (
+          await api.request('GET', '/functions/v1/stores', {
+            token: await sign(api.settings.get(authConfig).jwtSecret),
+          })
+        ).status,
+      ).toBe(200);
     } finally {
       await api.close();
     }

@@ -1,8 +1,25 @@
 import { DataSource } from 'typeorm';
-import { PUBLIC_KEY, merchantWithStore, signUp, startApp, uniqueEmail, type Session, type TestApp, TEST_ADMIN } from './support/app.js';
+import {
+  PUBLIC_KEY,
+  merchantWithStore,
+  signUp,
+  startApp,
+  uniqueEmail,
+  type Session,
+  type TestApp,
+  TEST_ADMIN,
+} from './support/app.js';
 import { asRequest, SYSTEM_DATA_SOURCE } from './support/database.js';
 
-type Who = 'owner' | 'admin' | 'customersMember' | 'otherMember' | 'customer' | 'otherCustomer' | 'otherOwner' | 'otherStoreCustomer';
+type Who =
+  | 'owner'
+  | 'admin'
+  | 'customersMember'
+  | 'otherMember'
+  | 'customer'
+  | 'otherCustomer'
+  | 'otherOwner'
+  | 'otherStoreCustomer';
 
 const UNKNOWN_ID = '3f0e1d2c-4b5a-4697-8a8b-9c0d1e2f3a4b';
 const TIMESTAMP = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
@@ -18,7 +35,10 @@ describe('customers', () => {
   let storeA: string;
   let storeB: string;
   const sessions: Record<Who, Session> = {} as never;
-  /** The customer record of `customer` (signed up in store A), of `otherCustomer`, and of `otherStoreCustomer` (store B). */
+  /**
+   * The customer record of `customer` (signed up in store A), of `otherCustomer`, and of `otherStoreCustomer` (store
+   * B).
+   */
   let ownRecord: string;
   let otherRecord: string;
   let storeBRecord: string;
@@ -37,18 +57,22 @@ describe('customers', () => {
     )) as { event: string; data: Record<string, unknown> }[];
 
   /** The stored rows (RLS does not apply to the test's own connection). */
-  const record = async (id: string) => ((await db.query('SELECT * FROM customers WHERE id = $1', [id])) as Record<string, unknown>[])[0];
+  const record = async (id: string) =>
+    ((await db.query('SELECT * FROM customers WHERE id = $1', [id])) as Record<string, unknown>[])[0];
   const recordsWithEmail = async (storeId: string, email: string) =>
-    (await db.query('SELECT * FROM customers WHERE store_id = $1 AND lower(email) = lower($2)', [storeId, email])) as Record<
-      string,
-      unknown
-    >[];
+    (await db.query('SELECT * FROM customers WHERE store_id = $1 AND lower(email) = lower($2)', [
+      storeId,
+      email,
+    ])) as Record<string, unknown>[];
   const recordOfUser = async (userId: string) =>
     ((await db.query('SELECT * FROM customers WHERE user_id = $1', [userId])) as { id: string }[])[0];
 
   /** The distinct fields a 400 names. */
-  const fields = (body: { error: { details: { field: string }[] } }) => [...new Set(body.error.details.map((d) => d.field))];
-  const create = (who: Who, body: Record<string, unknown>, storeId = storeA) => call(who, 'POST', `/stores/${storeId}/customers`, body);
+  const fields = (body: { error: { details: { field: string }[] } }) => [
+    ...new Set(body.error.details.map((d) => d.field)),
+  ];
+  const create = (who: Who, body: Record<string, unknown>, storeId = storeA) =>
+    call(who, 'POST', `/stores/${storeId}/customers`, body);
 
   const memberOfA = async (permissions: string[]) => {
     const email = uniqueEmail('member');
@@ -115,7 +139,10 @@ describe('customers', () => {
       } else {
         expect(result.body).toEqual({
           success: false,
-          error: status === 403 ? { code: 'FORBIDDEN', message: expect.any(String) } : { code: 'NOT_FOUND', message: 'Store not found' },
+          error:
+            status === 403
+              ? { code: 'FORBIDDEN', message: expect.any(String) }
+              : { code: 'NOT_FOUND', message: 'Store not found' },
         });
         expect(await recordsWithEmail(storeA, email)).toEqual([]);
       }
@@ -123,10 +150,18 @@ describe('customers', () => {
 
     it('trims name, e-mail and phone, keeps the phone, and fires one customer.created', async () => {
       const email = uniqueEmail('trim');
-      const result = await create('owner', { name: '  Grace Hopper ', email: ` ${email} `, phone: ' +1 (555) 010-0199 ' });
+      const result = await create('owner', {
+        name: '  Grace Hopper ',
+        email: ` ${email} `,
+        phone: ' +1 (555) 010-0199 ',
+      });
       expect(result.status).toBe(201);
       expect(result.body.customer).toMatchObject({ name: 'Grace Hopper', email, phone: '+1 (555) 010-0199' });
-      expect(await record(result.body.customer.id)).toMatchObject({ name: 'Grace Hopper', email, phone: '+1 (555) 010-0199' });
+      expect(await record(result.body.customer.id)).toMatchObject({
+        name: 'Grace Hopper',
+        email,
+        phone: '+1 (555) 010-0199',
+      });
       expect(await events(storeA, result.body.customer.id)).toEqual([
         { event: 'customer.created', data: { customer_id: result.body.customer.id, name: 'Grace Hopper', email } },
       ]);
@@ -145,7 +180,10 @@ describe('customers', () => {
         [{ name: 42, email }, 'name'],
         [{ name: 'No mail' }, 'email'],
         [{ name: 'Bad mail', email: 'not-an-email' }, 'email'],
-        [{ name: 'Long mail', email: `${'a'.repeat(64)}@${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(63)}.com` }, 'email'],
+        [
+          { name: 'Long mail', email: `${'a'.repeat(64)}@${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(63)}.com` },
+          'email',
+        ],
         [{ name: 'Letters', email, phone: 'call me maybe' }, 'phone'],
         [{ name: 'Two digits', email, phone: '+12' }, 'phone'],
         [{ name: 'Sixteen digits', email, phone: '+1234567890123456' }, 'phone'],
@@ -166,7 +204,11 @@ describe('customers', () => {
       // The limits themselves are accepted: 200 characters of name, 15 digits of phone, 40 characters of phone.
       const edge = await create('owner', { name: 'n'.repeat(200), email, phone: '+1 234 567 890 123 45' });
       expect(edge.body.customer).toMatchObject({ name: 'n'.repeat(200), phone: '+1 234 567 890 123 45' });
-      const longest = await create('owner', { name: 'Longest phone', email: uniqueEmail('long'), phone: '(1)-'.repeat(10) });
+      const longest = await create('owner', {
+        name: 'Longest phone',
+        email: uniqueEmail('long'),
+        phone: '(1)-'.repeat(10),
+      });
       expect(longest.body.customer.phone).toBe('(1)-'.repeat(10));
       const bare = await create('owner', { name: 'No phone', email: uniqueEmail('bare'), phone: null });
       expect(bare.body.customer.phone).toBeNull();
@@ -192,8 +234,12 @@ describe('customers', () => {
     });
 
     it('a malformed store id answers 400, an unknown one 404', async () => {
-      expect((await call('owner', 'POST', '/stores/nope/customers', { name: 'x', email: uniqueEmail() })).status).toBe(400);
-      expect((await create('owner', { name: 'x', email: uniqueEmail() }, UNKNOWN_ID)).body.error.code).toBe('NOT_FOUND');
+      expect((await call('owner', 'POST', '/stores/nope/customers', { name: 'x', email: uniqueEmail() })).status).toBe(
+        400,
+      );
+      expect((await create('owner', { name: 'x', email: uniqueEmail() }, UNKNOWN_ID)).body.error.code).toBe(
+        'NOT_FOUND',
+      );
     });
   });
 
@@ -237,7 +283,9 @@ describe('customers', () => {
         made.push(result.body.customer.id);
       }
       const names = async (query: string) => {
-        const result = await api.request('GET', `/functions/v1/stores/${store.storeId}/customers${query}`, { token: store.token });
+        const result = await api.request('GET', `/functions/v1/stores/${store.storeId}/customers${query}`, {
+          token: store.token,
+        });
         expect(result.status, query).toBe(200);
         return result.body.data.map((c: { name: string }) => c.name);
       };
@@ -247,15 +295,27 @@ describe('customers', () => {
       expect(await names('?q=%25')).toEqual(['Cara 100% Wool']);
       expect(await names('?q=_')).toEqual([]);
       expect(await names('?q=nobody')).toEqual([]);
-      const first = await api.request('GET', `/functions/v1/stores/${store.storeId}/customers?limit=3`, { token: store.token });
-      expect(first.body.data.map((c: { id: string }) => c.id)).toEqual(made.slice(1).reverse());
-      expect(first.body.next_cursor).toEqual(expect.any(String));
-      const rest = await api.request('GET', `/functions/v1/stores/${store.storeId}/customers?limit=3&cursor=${first.body.next_cursor}`, {
+      const first = await api.request('GET', `/functions/v1/stores/${store.storeId}/customers?limit=3`, {
         token: store.token,
       });
-      expect(rest.body).toEqual({ success: true, data: [expect.objectContaining({ id: made[0], name: 'Ann Lee' })], next_cursor: null });
+      expect(first.body.data.map((c: { id: string }) => c.id)).toEqual(made.slice(1).reverse());
+      expect(first.body.next_cursor).toEqual(expect.any(String));
+      const rest = await api.request(
+        'GET',
+        `/functions/v1/stores/${store.storeId}/customers?limit=3&cursor=${first.body.next_cursor}`,
+        {
+          token: store.token,
+        },
+      );
+      expect(rest.body).toEqual({
+        success: true,
+        data: [expect.objectContaining({ id: made[0], name: 'Ann Lee' })],
+        next_cursor: null,
+      });
       for (const query of ['?limit=0', '?limit=101', '?cursor=garbage', `?q=${'x'.repeat(201)}`, '?status=active']) {
-        const bad = await api.request('GET', `/functions/v1/stores/${store.storeId}/customers${query}`, { token: store.token });
+        const bad = await api.request('GET', `/functions/v1/stores/${store.storeId}/customers${query}`, {
+          token: store.token,
+        });
         expect(bad.status, query).toBe(400);
       }
     });
@@ -323,7 +383,10 @@ describe('customers', () => {
         expect(result.body.customer).toMatchObject({ id: ownRecord, name: `Renamed by ${who}`, email: before.email });
         expect(after.name).toBe(`Renamed by ${who}`);
         expect(fired).toEqual([
-          { event: 'customer.updated', data: { customer_id: ownRecord, name: `Renamed by ${who}`, email: before.email } },
+          {
+            event: 'customer.updated',
+            data: { customer_id: ownRecord, name: `Renamed by ${who}`, email: before.email },
+          },
         ]);
       } else {
         expect(result.body.error.code).toBe(status === 403 ? 'FORBIDDEN' : 'NOT_FOUND');
@@ -332,32 +395,45 @@ describe('customers', () => {
       }
     });
 
-    it('changes e-mail and phone, clears the phone with null, one customer.updated per change with the data after it', async () => {
-      const email = uniqueEmail('patch');
-      const id = (await create('owner', { name: 'Patchy', email, phone: '+44 20 7946 0958' })).body.customer.id;
-      const newEmail = uniqueEmail('patched');
-      const changed = await call('customersMember', 'PATCH', `/customers/${id}`, { email: ` ${newEmail} `, phone: '020 7946 0000' });
-      expect(changed.status).toBe(200);
-      expect(changed.body.customer).toMatchObject({ id, name: 'Patchy', email: newEmail, phone: '020 7946 0000' });
-      expect(new Date(changed.body.customer.updated_at).getTime()).toBeGreaterThan(new Date(changed.body.customer.created_at).getTime());
-      const cleared = await call('owner', 'PATCH', `/customers/${id}`, { phone: null });
-      expect(cleared.body.customer.phone).toBeNull();
-      expect((await record(id)).phone).toBeNull();
-      const recased = await call('owner', 'PATCH', `/customers/${id}`, { email: newEmail.toUpperCase() });
-      expect(recased.status).toBe(200);
-      expect(recased.body.customer.email).toBe(newEmail.toUpperCase());
-      expect(await events(storeA, id)).toEqual([
-        { event: 'customer.created', data: { customer_id: id, name: 'Patchy', email } },
-        { event: 'customer.updated', data: { customer_id: id, name: 'Patchy', email: newEmail } },
-        { event: 'customer.updated', data: { customer_id: id, name: 'Patchy', email: newEmail } },
-        { event: 'customer.updated', data: { customer_id: id, name: 'Patchy', email: newEmail.toUpperCase() } },
-      ]);
-    });
+    it(
+      'changes e-mail and phone, clears the phone with null, ' +
+        'one customer.updated per change with the data after it',
+      async () => {
+        const email = uniqueEmail('patch');
+        const id = (await create('owner', { name: 'Patchy', email, phone: '+44 20 7946 0958' })).body.customer.id;
+        const newEmail = uniqueEmail('patched');
+        const changed = await call('customersMember', 'PATCH', `/customers/${id}`, {
+          email: ` ${newEmail} `,
+          phone: '020 7946 0000',
+        });
+        expect(changed.status).toBe(200);
+        expect(changed.body.customer).toMatchObject({ id, name: 'Patchy', email: newEmail, phone: '020 7946 0000' });
+        expect(new Date(changed.body.customer.updated_at).getTime()).toBeGreaterThan(
+          new Date(changed.body.customer.created_at).getTime(),
+        );
+        const cleared = await call('owner', 'PATCH', `/customers/${id}`, { phone: null });
+        expect(cleared.body.customer.phone).toBeNull();
+        expect((await record(id)).phone).toBeNull();
+        const recased = await call('owner', 'PATCH', `/customers/${id}`, { email: newEmail.toUpperCase() });
+        expect(recased.status).toBe(200);
+        expect(recased.body.customer.email).toBe(newEmail.toUpperCase());
+        expect(await events(storeA, id)).toEqual([
+          { event: 'customer.created', data: { customer_id: id, name: 'Patchy', email } },
+          { event: 'customer.updated', data: { customer_id: id, name: 'Patchy', email: newEmail } },
+          { event: 'customer.updated', data: { customer_id: id, name: 'Patchy', email: newEmail } },
+          { event: 'customer.updated', data: { customer_id: id, name: 'Patchy', email: newEmail.toUpperCase() } },
+        ]);
+      },
+    );
 
     it('a request that changes nothing answers the record and writes and fires nothing', async () => {
       const email = uniqueEmail('same');
       const made = (await create('owner', { name: 'Same Name', email, phone: '+15550100' })).body.customer;
-      for (const body of [{}, { name: 'Same Name' }, { name: '  Same Name  ', email: ` ${email}`, phone: '+15550100' }]) {
+      for (const body of [
+        {},
+        { name: 'Same Name' },
+        { name: '  Same Name  ', email: ` ${email}`, phone: '+15550100' },
+      ]) {
         const result = await call('owner', 'PATCH', `/customers/${made.id}`, body);
         expect(result.status, JSON.stringify(body)).toBe(200);
         expect(result.body.customer).toEqual(made);
@@ -378,7 +454,10 @@ describe('customers', () => {
       ] as const) {
         const result = await call(who, 'PATCH', `/customers/${target}`, { name: 'Should not stick', email });
         expect(result.status, `${who} → ${email}`).toBe(409);
-        expect(result.body.error).toEqual({ code: 'CONFLICT', message: 'This store already has a customer with that e-mail' });
+        expect(result.body.error).toEqual({
+          code: 'CONFLICT',
+          message: 'This store already has a customer with that e-mail',
+        });
       }
       expect(await record(id)).toEqual(before);
       expect((await record(ownRecord)).name).not.toBe('Should not stick');
@@ -408,7 +487,10 @@ describe('customers', () => {
         expect(fields(result.body), JSON.stringify(body)).toEqual([field]);
       }
       // A customer cannot move its record to another account or store either.
-      expect((await call('customer', 'PATCH', `/customers/${ownRecord}`, { user_id: sessions.otherCustomer.user.id })).status).toBe(400);
+      expect(
+        (await call('customer', 'PATCH', `/customers/${ownRecord}`, { user_id: sessions.otherCustomer.user.id }))
+          .status,
+      ).toBe(400);
       expect(await record(id)).toEqual(before);
       expect((await events(storeA, id)).map((e) => e.event)).toEqual(['customer.created']);
       expect((await call('owner', 'PATCH', `/customers/${UNKNOWN_ID}`, { name: 'Ghost' })).status).toBe(404);
@@ -424,8 +506,16 @@ describe('customers', () => {
         body: { email: newEmail, phone: '+33 1 23 45 67 89' },
       });
       expect(result.status).toBe(200);
-      expect(result.body.customer).toMatchObject({ id, user_id: self.user.id, email: newEmail, phone: '+33 1 23 45 67 89' });
-      const user = await api.request('GET', '/auth/v1/user', { token: self.access_token, headers: { apikey: PUBLIC_KEY } });
+      expect(result.body.customer).toMatchObject({
+        id,
+        user_id: self.user.id,
+        email: newEmail,
+        phone: '+33 1 23 45 67 89',
+      });
+      const user = await api.request('GET', '/auth/v1/user', {
+        token: self.access_token,
+        headers: { apikey: PUBLIC_KEY },
+      });
       expect(user.body.email).toBe(email);
       const signIn = await api.request('POST', '/auth/v1/token?grant_type=password', {
         headers: { apikey: PUBLIC_KEY },
@@ -445,32 +535,49 @@ describe('customers', () => {
       const session = await signUp(api, { role: 'customer', store_id: storeA, full_name: 'Linus Signup' }, email);
       const list = await call('customersMember', 'GET', `/stores/${storeA}/customers?q=${encodeURIComponent(email)}`);
       expect(list.body.data).toEqual([
-        expect.objectContaining({ store_id: storeA, user_id: session.user.id, name: 'Linus Signup', email, phone: null }),
+        expect.objectContaining({
+          store_id: storeA,
+          user_id: session.user.id,
+          name: 'Linus Signup',
+          email,
+          phone: null,
+        }),
       ]);
       const id = list.body.data[0].id;
-      expect(await events(storeA, id)).toEqual([{ event: 'customer.created', data: { customer_id: id, name: 'Linus Signup', email } }]);
-      expect((await api.request('GET', `/functions/v1/customers/${id}`, { token: session.access_token })).status).toBe(200);
+      expect(await events(storeA, id)).toEqual([
+        { event: 'customer.created', data: { customer_id: id, name: 'Linus Signup', email } },
+      ]);
+      expect((await api.request('GET', `/functions/v1/customers/${id}`, { token: session.access_token })).status).toBe(
+        200,
+      );
     });
 
-    it('refuses a sign-up with the e-mail of a record staff made (any case): the record is never handed over', async () => {
-      const email = uniqueEmail('walkin');
-      const made = (await create('owner', { name: 'Walk-in Buyer', email, phone: '+1 555 0199' })).body.customer;
-      const attempt = await api.request('POST', '/auth/v1/signup', {
-        headers: { apikey: PUBLIC_KEY },
-        body: { email: email.toUpperCase(), password: 'correct horse battery', data: { role: 'customer', store_id: storeA } },
-      });
-      expect(attempt.status).toBe(422);
-      expect(attempt.body.error_code).toBe('user_already_exists');
-      const rows = await recordsWithEmail(storeA, email);
-      expect(rows).toHaveLength(1);
-      expect(rows[0]).toMatchObject({ id: made.id, user_id: null });
-      expect((await events(storeA, made.id)).map((e) => e.event)).toEqual(['customer.created']);
-      const login = await api.request('POST', '/auth/v1/token?grant_type=password', {
-        headers: { apikey: PUBLIC_KEY },
-        body: { email, password: 'correct horse battery' },
-      });
-      expect(login.body.error_code).toBe('invalid_credentials');
-    });
+    it(
+      'refuses a sign-up with the e-mail of a record staff ' + 'made (any case): the record is never handed over',
+      async () => {
+        const email = uniqueEmail('walkin');
+        const made = (await create('owner', { name: 'Walk-in Buyer', email, phone: '+1 555 0199' })).body.customer;
+        const attempt = await api.request('POST', '/auth/v1/signup', {
+          headers: { apikey: PUBLIC_KEY },
+          body: {
+            email: email.toUpperCase(),
+            password: 'correct horse battery',
+            data: { role: 'customer', store_id: storeA },
+          },
+        });
+        expect(attempt.status).toBe(422);
+        expect(attempt.body.error_code).toBe('user_already_exists');
+        const rows = await recordsWithEmail(storeA, email);
+        expect(rows).toHaveLength(1);
+        expect(rows[0]).toMatchObject({ id: made.id, user_id: null });
+        expect((await events(storeA, made.id)).map((e) => e.event)).toEqual(['customer.created']);
+        const login = await api.request('POST', '/auth/v1/token?grant_type=password', {
+          headers: { apikey: PUBLIC_KEY },
+          body: { email, password: 'correct horse battery' },
+        });
+        expect(login.body.error_code).toBe('invalid_credentials');
+      },
+    );
   });
 
   it('/docs-json documents the routes, their answers and every body field with an example', async () => {
@@ -487,12 +594,17 @@ describe('customers', () => {
       expect(operation?.summary, `${method} ${path}`).toBeTruthy();
       expect(Object.keys(operation.responses).sort(), `${method} ${path}`).toEqual([...statuses].sort());
     }
-    expect(doc.paths['/functions/v1/customers/{customer_id}'].patch.description).toMatch(/sign(s)? in with .* stays as it was/);
-    expect(doc.paths['/functions/v1/stores/{store_id}/customers'].get.parameters.map((p: { name: string }) => p.name)).toEqual(
-      expect.arrayContaining(['store_id', 'limit', 'cursor', 'q']),
+    expect(doc.paths['/functions/v1/customers/{customer_id}'].patch.description).toMatch(
+      /sign(s)? in with .* stays as it was/,
     );
+    expect(
+      doc.paths['/functions/v1/stores/{store_id}/customers'].get.parameters.map((p: { name: string }) => p.name),
+    ).toEqual(expect.arrayContaining(['store_id', 'limit', 'cursor', 'q']));
     for (const schema of ['CreateCustomerDto', 'UpdateCustomerDto']) {
-      const properties = doc.components.schemas[schema].properties as Record<string, { description?: string; example?: unknown }>;
+      const properties = doc.components.schemas[schema].properties as Record<
+        string,
+        { description?: string; example?: unknown }
+      >;
       expect(Object.keys(properties).sort(), schema).toEqual(['email', 'name', 'phone']);
       for (const [field, property] of Object.entries(properties)) {
         expect(property.description, `${schema}.${field}`).toBeTruthy();
@@ -505,7 +617,8 @@ describe('customers', () => {
 
   describe('row-level security beneath the guards', () => {
     /** Runs `sql` in a transaction bound to the user, as TenantTransactionInterceptor does for requests. */
-    const asUser = (session: Session, sql: string, params: unknown[] = []) => asRequest(api, session.access_token, (q) => q(sql, params));
+    const asUser = (session: Session, sql: string, params: unknown[] = []) =>
+      asRequest(api, session.access_token, (q) => q(sql, params));
 
     it("a customer's unfiltered SELECT sees its own record only", async () => {
       const inStore = (await db.query('SELECT id FROM customers WHERE store_id = $1', [storeA])) as { id: string }[];
@@ -527,7 +640,10 @@ describe('customers', () => {
     it.each(['owner', 'customersMember'] as const)('%s of store A sees the rows of A and none of B', async (who) => {
       const inB = (await db.query('SELECT id FROM customers WHERE store_id = $1', [storeB])) as unknown[];
       expect(inB.length).toBeGreaterThan(0);
-      const seen = (await asUser(sessions[who], 'SELECT id, store_id FROM customers')) as { id: string; store_id: string }[];
+      const seen = (await asUser(sessions[who], 'SELECT id, store_id FROM customers')) as {
+        id: string;
+        store_id: string;
+      }[];
       expect(seen.map((row) => row.id)).toEqual(expect.arrayContaining([ownRecord, otherRecord]));
       expect(seen.filter((row) => row.store_id !== storeA)).toEqual([]);
       expect(await asUser(sessions[who], 'SELECT id FROM customers WHERE id = $1', [storeBRecord])).toEqual([]);

@@ -51,14 +51,21 @@ describe('database scopes', () => {
     const seen = await system().run(async () => {
       const tx = system().tx;
       const [{ login }] = await tx.query('SELECT current_user AS login');
-      return { login, stores: await storeIds(tx.query('SELECT id FROM stores WHERE id = ANY ($1::uuid[])', [[storeId, otherStoreId]])) };
+      return {
+        login,
+        stores: await storeIds(
+          tx.query('SELECT id FROM stores WHERE id = ANY ($1::uuid[])', [[storeId, otherStoreId]]),
+        ),
+      };
     });
     expect(seen.login).toBe('storefront_service');
     expect(seen.stores).toEqual([storeId, otherStoreId].sort());
   });
 
   it("a request's scope cannot enter the system scope, however deep the call", async () => {
-    const attempt = scopes().asUser(principal, () => Promise.resolve().then(() => system().run(async () => system().tx.query('SELECT 1'))));
+    const attempt = scopes().asUser(principal, () =>
+      Promise.resolve().then(() => system().run(async () => system().tx.query('SELECT 1'))),
+    );
     await expect(attempt).rejects.toThrow('The system scope was asked for from a request scope');
     const fromSignIn = scopes().asAnonymous(() => system().run(async () => 1));
     await expect(fromSignIn).rejects.toThrow('from a anonymous scope');

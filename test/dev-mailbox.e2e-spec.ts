@@ -1,6 +1,14 @@
 import { DataSource } from 'typeorm';
 import { mailConfig } from '@app/mail';
-import { merchantWithStore, PUBLIC_KEY, signUp, startApp, TEST_ADMIN, uniqueEmail, type TestApp } from './support/app.js';
+import {
+  merchantWithStore,
+  PUBLIC_KEY,
+  signUp,
+  startApp,
+  TEST_ADMIN,
+  uniqueEmail,
+  type TestApp,
+} from './support/app.js';
 import { asRequest, createPrivateDatabase, SYSTEM_DATA_SOURCE } from './support/database.js';
 import { until } from './support/wait.js';
 
@@ -43,7 +51,9 @@ describe('the development mailbox and the mail tables under row-level security',
   it('delivers a recovery e-mail into the mailbox, where the admin reads it and its link works', async () => {
     const email = uniqueEmail('mailbox');
     await signUp(api, {}, email);
-    expect((await api.request('POST', '/auth/v1/recover', { headers: { apikey: PUBLIC_KEY }, body: { email } })).status).toBe(200);
+    expect(
+      (await api.request('POST', '/auth/v1/recover', { headers: { apikey: PUBLIC_KEY }, body: { email } })).status,
+    ).toBe(200);
     const listed = await until(async () => {
       const answer = await mailbox(adminToken, `?to=${encodeURIComponent(email.toUpperCase())}`);
       return answer.body.data?.length === 1 && answer;
@@ -58,10 +68,17 @@ describe('the development mailbox and the mail tables under row-level security',
     const fragment = new URLSearchParams(new URL(followed.headers.get('location')!).hash.slice(1));
     expect(fragment.get('type')).toBe('recovery');
     expect(
-      (await api.request('GET', '/auth/v1/user', { token: fragment.get('access_token')!, headers: { apikey: PUBLIC_KEY } })).body.email,
+      (
+        await api.request('GET', '/auth/v1/user', {
+          token: fragment.get('access_token')!,
+          headers: { apikey: PUBLIC_KEY },
+        })
+      ).body.email,
     ).toBe(email);
     // Delivered once, and its outbox row is sent with nothing secret left.
-    const rows = await db().query(`SELECT status, secret_sealed FROM mail_outbox WHERE lower(recipient) = lower($1)`, [email]);
+    const rows = await db().query(`SELECT status, secret_sealed FROM mail_outbox WHERE lower(recipient) = lower($1)`, [
+      email,
+    ]);
     expect(rows).toEqual([{ status: 'sent', secret_sealed: null }]);
   });
 
@@ -85,18 +102,25 @@ describe('the development mailbox and the mail tables under row-level security',
       await expect(q('SELECT * FROM mail_outbox')).rejects.toThrow(/permission denied/);
     });
     await asRequest(api, merchant.token, (q) =>
-      expect(q(`INSERT INTO mail_outbox (template, recipient) VALUES ('reset_password', 'victim@example.com')`)).rejects.toThrow(
-        /permission denied/,
-      ),
+      expect(
+        q(`INSERT INTO mail_outbox (template, recipient) VALUES ('reset_password', 'victim@example.com')`),
+      ).rejects.toThrow(/permission denied/),
     );
     // The enqueue function needs the API's ticket.
     await asRequest(api, merchant.token, (q) =>
       expect(
-        q(`SELECT app_enqueue_mail('reset_password', 'victim@example.com', NULL, NULL, '{}', NULL, '1700000000000.' || repeat('0', 64))`),
+        q(
+          `SELECT app_enqueue_mail('reset_password', 'victim@example.com', ` +
+            `NULL, NULL, '{}', NULL, '1700000000000.' || repeat('0', 64))`,
+        ),
       ).rejects.toThrow(/invalid ticket/),
     );
-    await asRequest(api, merchant.token, (q) => expect(q('SELECT * FROM auth_one_time_tokens')).rejects.toThrow(/permission denied/));
-    await asRequest(api, adminToken, async (q) => expect((await q('SELECT id FROM dev_mailbox')).length).toBeGreaterThan(0));
+    await asRequest(api, merchant.token, (q) =>
+      expect(q('SELECT * FROM auth_one_time_tokens')).rejects.toThrow(/permission denied/),
+    );
+    await asRequest(api, adminToken, async (q) =>
+      expect((await q('SELECT id FROM dev_mailbox')).length).toBeGreaterThan(0),
+    );
 
     // A store's mail settings are its owner's: the other store's are invisible and unchangeable.
     expect(
@@ -111,42 +135,66 @@ describe('the development mailbox and the mail tables under row-level security',
       expect(await q('SELECT * FROM store_mail_settings WHERE store_id = $1', [other.storeId])).toEqual([]);
       // TypeORM answers an UPDATE as [rows, count].
       expect(
-        await q('UPDATE store_mail_settings SET webhook_disabled = true WHERE store_id = $1 RETURNING store_id', [other.storeId]),
+        await q('UPDATE store_mail_settings SET webhook_disabled = true WHERE store_id = $1 RETURNING store_id', [
+          other.storeId,
+        ]),
       ).toEqual([[], 0]);
     });
     await asRequest(api, merchant.token, (q) =>
-      expect(q('INSERT INTO store_mail_settings (store_id, webhook_disabled) VALUES ($1, true)', [other.storeId])).rejects.toThrow(
-        /row-level security/,
-      ),
+      expect(
+        q('INSERT INTO store_mail_settings (store_id, webhook_disabled) VALUES ($1, true)', [other.storeId]),
+      ).rejects.toThrow(/row-level security/),
     );
-    const [settings] = await db().query('SELECT webhook_disabled FROM store_mail_settings WHERE store_id = $1', [other.storeId]);
+    const [settings] = await db().query('SELECT webhook_disabled FROM store_mail_settings WHERE store_id = $1', [
+      other.storeId,
+    ]);
     expect(settings.webhook_disabled).toBe(false);
-    const own = await api.request('GET', `/functions/v1/stores/${merchant.storeId}/mail-settings`, { token: merchant.token });
-    expect(own.body).toEqual({ success: true, mail_settings: { team_invitation: true, webhook_disabled: true, social_post_failed: true } });
+    const own = await api.request('GET', `/functions/v1/stores/${merchant.storeId}/mail-settings`, {
+      token: merchant.token,
+    });
+    expect(own.body).toEqual({
+      success: true,
+      mail_settings: { team_invitation: true, webhook_disabled: true, social_post_failed: true },
+    });
   });
 
-  it('lets a user change its own name and metadata only, and nothing that makes an account (role, address, password)', async () => {
-    const me = await signUp(api);
-    const someone = await signUp(api);
-    await asRequest(api, me.access_token, async (q) => {
-      // TypeORM answers an UPDATE as [rows, count].
-      expect(await q(`UPDATE users SET full_name = 'Renamed' WHERE id = $1 RETURNING id`, [someone.user.id])).toEqual([[], 0]);
-      expect(await q(`UPDATE users SET full_name = 'Me' WHERE id = $1 RETURNING id`, [me.user.id])).toEqual([[{ id: me.user.id }], 1]);
-    });
-    for (const change of [`role = 'admin'`, `email = 'taken@example.com'`, `password_hash = 'x'`, `email_confirmed_at = now()`]) {
-      await asRequest(api, me.access_token, (q) =>
-        expect(q(`UPDATE users SET ${change} WHERE id = $1`, [me.user.id])).rejects.toThrow(/permission denied/),
-      );
-    }
-    // The functions that change credentials want the API's ticket.
-    for (const call of [
-      `SELECT auth_set_password('x', NULL, '1700000000000.' || repeat('0', 64))`,
-      `SELECT auth_change_email('new@example.com', '1700000000000.' || repeat('0', 64))`,
-      `SELECT auth_issue_token('${someone.user.email}', 'recovery', '\\x00', '\\x00', 3600, '1700000000000.' || repeat('0', 64))`,
-    ]) {
-      await asRequest(api, me.access_token, (q) => expect(q(call)).rejects.toThrow(/invalid ticket/));
-    }
-    const [row] = await db().query('SELECT full_name, role FROM users WHERE id = $1', [someone.user.id]);
-    expect(row).toEqual({ full_name: null, role: 'merchant' });
-  });
+  it(
+    'lets a user change its own name and metadata only, and ' +
+      'nothing that makes an account (role, address, password)',
+    async () => {
+      const me = await signUp(api);
+      const someone = await signUp(api);
+      await asRequest(api, me.access_token, async (q) => {
+        // TypeORM answers an UPDATE as [rows, count].
+        expect(await q(`UPDATE users SET full_name = 'Renamed' WHERE id = $1 RETURNING id`, [someone.user.id])).toEqual(
+          [[], 0],
+        );
+        expect(await q(`UPDATE users SET full_name = 'Me' WHERE id = $1 RETURNING id`, [me.user.id])).toEqual([
+          [{ id: me.user.id }],
+          1,
+        ]);
+      });
+      for (const change of [
+        `role = 'admin'`,
+        `email = 'taken@example.com'`,
+        `password_hash = 'x'`,
+        `email_confirmed_at = now()`,
+      ]) {
+        await asRequest(api, me.access_token, (q) =>
+          expect(q(`UPDATE users SET ${change} WHERE id = $1`, [me.user.id])).rejects.toThrow(/permission denied/),
+        );
+      }
+      // The functions that change credentials want the API's ticket.
+      for (const call of [
+        `SELECT auth_set_password('x', NULL, '1700000000000.' || repeat('0', 64))`,
+        `SELECT auth_change_email('new@example.com', '1700000000000.' || repeat('0', 64))`,
+        `SELECT auth_issue_token('${someone.user.email}', 'recovery', ` +
+          `'\\x00', '\\x00', 3600, '1700000000000.' || repeat('0', 64))`,
+      ]) {
+        await asRequest(api, me.access_token, (q) => expect(q(call)).rejects.toThrow(/invalid ticket/));
+      }
+      const [row] = await db().query('SELECT full_name, role FROM users WHERE id = $1', [someone.user.id]);
+      expect(row).toEqual({ full_name: null, role: 'merchant' });
+    },
+  );
 });

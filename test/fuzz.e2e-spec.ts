@@ -1,5 +1,14 @@
 import fc from 'fast-check';
-import { PUBLIC_KEY, merchantWithStore, signUp, startApp, uniqueEmail, type HttpResult, type TestApp, TEST_ADMIN } from './support/app.js';
+import {
+  PUBLIC_KEY,
+  merchantWithStore,
+  signUp,
+  startApp,
+  uniqueEmail,
+  type HttpResult,
+  type TestApp,
+  TEST_ADMIN,
+} from './support/app.js';
 import { connectSandbox } from './support/social.js';
 
 /**
@@ -54,7 +63,14 @@ const junkString = fc.oneof(
     "'; DROP TABLE stores; --",
   ),
   fc.constantFrom('x'.repeat(100_000), 'é'.repeat(70_000), '9'.repeat(400)),
-  fc.constantFrom('javascript:alert(1)', 'http://169.254.169.254/latest', 'ftp://x', 'https://', 'not a url', '<script>x</script>'),
+  fc.constantFrom(
+    'javascript:alert(1)',
+    'http://169.254.169.254/latest',
+    'ftp://x',
+    'https://',
+    'not a url',
+    '<script>x</script>',
+  ),
   fc.constantFrom('2026-13-45T99:99:99Z', '1970-01-01T00:00:00Z', '9999-12-31T23:59:59Z', 'tomorrow'),
 );
 const junkNumber = fc.oneof(
@@ -79,7 +95,13 @@ const deep = fc.integer({ min: 50, max: 3000 }).map((depth) => {
   for (let i = 0; i < depth; i++) value = i % 2 ? [value] : { a: value };
   return value;
 });
-const junk: fc.Arbitrary<unknown> = fc.oneof(nested, deep, junkString, junkNumber, fc.constantFrom(null, true, false, [], {}));
+const junk: fc.Arbitrary<unknown> = fc.oneof(
+  nested,
+  deep,
+  junkString,
+  junkNumber,
+  fc.constantFrom(null, true, false, [], {}),
+);
 
 describe('input fuzzing (every POST, PATCH and PUT of /docs-json, and its reads and deletes with parameters)', () => {
   let api: TestApp;
@@ -128,7 +150,9 @@ describe('input fuzzing (every POST, PATCH and PUT of /docs-json, and its reads 
 
   /** An object of the schema's fields, each present or missing, plausible or junk, maybe with unknown fields. */
   const objectFor = (s: Schema, depth = 0): fc.Arbitrary<Record<string, unknown>> => {
-    const fields = Object.fromEntries(Object.entries(s.properties ?? {}).map(([key, field]) => [key, plausible(field, depth + 1)]));
+    const fields = Object.fromEntries(
+      Object.entries(s.properties ?? {}).map(([key, field]) => [key, plausible(field, depth + 1)]),
+    );
     return fc
       .tuple(
         fc.record(fields, { requiredKeys: [] }),
@@ -147,7 +171,9 @@ describe('input fuzzing (every POST, PATCH and PUT of /docs-json, and its reads 
     if (s.type === 'array') return [exampleOf(s.items, depth + 1)];
     if (s.enum) return s.enum[0];
     if (s.type !== 'object' && !s.properties) return undefined;
-    return Object.fromEntries(Object.entries(s.properties ?? {}).map(([key, field]) => [key, exampleOf(field, depth + 1)]));
+    return Object.fromEntries(
+      Object.entries(s.properties ?? {}).map(([key, field]) => [key, exampleOf(field, depth + 1)]),
+    );
   };
 
   /** A valid-looking body with one field changed: removed, or set to junk. Gets past the other fields' checks. */
@@ -229,17 +255,31 @@ describe('input fuzzing (every POST, PATCH and PUT of /docs-json, and its reads 
       scope: fc.constantFrom('local', 'global', 'others', 'nope', ''),
       limit: fc.oneof(fc.constantFrom('1', '20', '100', '0', '101', '-1', '1.5', '1e3', 'abc', ''), junkString),
       since: fc.oneof(
-        fc.constantFrom('2026-01-01T00:00:00Z', '1969-12-31T23:59:59Z', '2026-01-01', '2026-01-01T00:00:00', '+275760-09-13T00:00:00Z'),
+        fc.constantFrom(
+          '2026-01-01T00:00:00Z',
+          '1969-12-31T23:59:59Z',
+          '2026-01-01',
+          '2026-01-01T00:00:00',
+          '+275760-09-13T00:00:00Z',
+        ),
         junkString,
       ),
       type: fc.oneof(fc.constantFrom('order.paid', 'webhook.test', 'order.*', ''), junkString),
-      // Any text a URL of a few kilobytes can carry (past about 16 KiB Node's HTTP parser answers 431 before the app is asked).
+      // Any text a URL of a few kilobytes can carry (past about 16 KiB Node's HTTP parser answers 431 before the app is
+      // asked).
       redirect_to: fc.oneof(
-        fc.constantFrom('http://localhost:5173/welcome', 'https://evil.example/x', 'javascript:alert(1)', '//evil.example', ''),
+        fc.constantFrom(
+          'http://localhost:5173/welcome',
+          'https://evil.example/x',
+          'javascript:alert(1)',
+          '//evil.example',
+          '',
+        ),
         fc.string({ unit: 'binary', maxLength: 2000 }),
       ),
     };
-    // Past about 16 KiB of URL Node's HTTP parser answers 431 before the app is asked: values are cut to 400 characters (an é takes 6 in the URL, and a route has up to 5 parameters).
+    // Past about 16 KiB of URL Node's HTTP parser answers 431 before the app is asked: values are cut to 400 characters
+    // (an é takes 6 in the URL, and a route has up to 5 parameters).
     const bounded = (value: fc.Arbitrary<string>) => value.map((text) => text.slice(0, 400));
     const fields = Object.fromEntries(op.query.map((name) => [name, bounded(values[name] ?? junkString)]));
     return fc.record(fields, { requiredKeys: [] }).map((query) => {
@@ -254,7 +294,13 @@ describe('input fuzzing (every POST, PATCH and PUT of /docs-json, and its reads 
       Object.fromEntries(
         op.headers.map((name) => [
           name,
-          fc.oneof(fc.uuid(), fc.string({ unit: fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)), maxLength: 300 })),
+          fc.oneof(
+            fc.uuid(),
+            fc.string({
+              unit: fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)),
+              maxLength: 300,
+            }),
+          ),
         ]),
       ),
       { requiredKeys: [] },
@@ -346,7 +392,10 @@ describe('input fuzzing (every POST, PATCH and PUT of /docs-json, and its reads 
       ['owner', owner],
       ['other', other],
     ] as const) {
-      await call(token, 'POST', `/stores/${storeId}/members`, { email: uniqueEmail(`${who}-member`), permissions: ['catalog'] });
+      await call(token, 'POST', `/stores/${storeId}/members`, {
+        email: uniqueEmail(`${who}-member`),
+        permissions: ['catalog'],
+      });
       const members = await call(token, 'GET', `/stores/${storeId}/members`);
       const product = await call(token, 'POST', `/stores/${storeId}/products`, {
         name: 'Fuzzed product',
@@ -358,12 +407,21 @@ describe('input fuzzing (every POST, PATCH and PUT of /docs-json, and its reads 
         name: 'Fuzzed customer',
         email: uniqueEmail('customer'),
       });
-      const order = await call(token, 'POST', `/stores/${storeId}/orders`, { items: [{ product_id: product.product.id, quantity: 1 }] });
-      const webhook = await call(token, 'POST', '/webhooks/register', { store_id: storeId, url: DEAD_URL, events: ['order.created'] });
+      const order = await call(token, 'POST', `/stores/${storeId}/orders`, {
+        items: [{ product_id: product.product.id, quantity: 1 }],
+      });
+      const webhook = await call(token, 'POST', '/webhooks/register', {
+        store_id: storeId,
+        url: DEAD_URL,
+        events: ['order.created'],
+      });
       await call(token, 'POST', `/webhooks/${webhook.webhook.id}/test`);
       const deliveries = await call(token, 'GET', `/webhooks/${webhook.webhook.id}/deliveries`);
       await connectSandbox(api, token, storeId, 'x');
-      const apiKey = await call(token, 'POST', `/stores/${storeId}/api-keys`, { name: 'Fuzzed', permissions: ['catalog'] });
+      const apiKey = await call(token, 'POST', `/stores/${storeId}/api-keys`, {
+        name: 'Fuzzed',
+        permissions: ['catalog'],
+      });
       const add = (name: string, ...values: string[]) => (ids[name] ??= []).push(...values);
       add('store_id', storeId);
       add('member_id', ...members.data.map((m: { id: string }) => m.id));
@@ -379,12 +437,15 @@ describe('input fuzzing (every POST, PATCH and PUT of /docs-json, and its reads 
   afterAll(async () => {
     // What the run covered, for the reader of the CI log.
     console.info(
-      `fuzz: ${seen.requests} requests, statuses ${JSON.stringify(Object.fromEntries([...seen.byStatus].sort(([a], [b]) => a - b)))}`,
+      `fuzz: ${seen.requests} requests, ` +
+        `statuses ${JSON.stringify(Object.fromEntries([...seen.byStatus].sort(([a], [b]) => a - b)))}`,
     );
     await api?.close();
   });
 
-  /** The document's operations of these methods; reads and deletes only under /functions/v1 and only with parameters. */
+  /**
+   * The document's operations of these methods; reads and deletes only under /functions/v1 and only with parameters.
+   */
   const operations = (methodsWanted = ['post', 'patch', 'put']): Operation[] => {
     const found: Operation[] = [];
     for (const [path, methods] of Object.entries(doc.paths)) {
@@ -467,7 +528,8 @@ describe('input fuzzing (every POST, PATCH and PUT of /docs-json, and its reads 
             const problems = problemsOf(path, result);
             if (problems.length > 0 && failures.length < 20)
               failures.push(
-                `${op.method} ${short(path + query)} [${body.contentType}] ${short(body.raw)} → ${result.status} ${short(JSON.stringify(result.body) ?? '')}: ${problems.join('; ')}`,
+                `${op.method} ${short(path + query)} [${body.contentType}] ${short(body.raw)} ` +
+                  `→ ${result.status} ${short(JSON.stringify(result.body) ?? '')}: ${problems.join('; ')}`,
               );
           }),
           { numRuns: RUNS },
@@ -513,7 +575,8 @@ describe('input fuzzing (every POST, PATCH and PUT of /docs-json, and its reads 
             const problems = problemsOf(path, result);
             if (problems.length > 0 && failures.length < 20)
               failures.push(
-                `${op.method} ${short(path + query)} → ${result.status} ${short(JSON.stringify(result.body) ?? '')}: ${problems.join('; ')}`,
+                `${op.method} ${short(path + query)} ` +
+                  `→ ${result.status} ${short(JSON.stringify(result.body) ?? '')}: ${problems.join('; ')}`,
               );
           }),
           { numRuns: RUNS },

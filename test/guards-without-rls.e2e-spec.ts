@@ -15,7 +15,15 @@ type Permission = 'catalog' | 'orders' | 'customers' | 'ai' | 'social' | 'webhoo
 
 /** The ids of one store's rows, by the name routes give them. */
 type Ids = Record<
-  'store_id' | 'product_id' | 'customer_id' | 'order_id' | 'webhook_id' | 'delivery_id' | 'account_id' | 'post_id' | 'member_id',
+  | 'store_id'
+  | 'product_id'
+  | 'customer_id'
+  | 'order_id'
+  | 'webhook_id'
+  | 'delivery_id'
+  | 'account_id'
+  | 'post_id'
+  | 'member_id',
   string
 >;
 
@@ -72,12 +80,19 @@ const ROUTES: Record<string, Route> = {
   'POST /functions/v1/webhooks/{webhook_id}/rotate-secret': { need: 'webhooks', record: 'webhook' },
   'GET /functions/v1/webhooks/{webhook_id}/deliveries': { need: 'webhooks', record: 'webhook' },
   'POST /functions/v1/webhooks/{webhook_id}/test': { need: 'webhooks', record: 'webhook' },
-  'POST /functions/v1/webhooks/{webhook_id}/deliveries/{delivery_id}/redeliver': { need: 'webhooks', record: 'webhook' },
+  'POST /functions/v1/webhooks/{webhook_id}/deliveries/{delivery_id}/redeliver': {
+    need: 'webhooks',
+    record: 'webhook',
+  },
   'POST /functions/v1/webhooks/{webhook_id}/recover': { need: 'webhooks', record: 'webhook' },
   'GET /functions/v1/notifications': { need: 'webhooks', query: true },
   'GET /functions/v1/stores/{store_id}/events': { need: 'webhooks' },
   'GET /functions/v1/credits': { need: 'billing', customers: false, query: true },
-  'POST /functions/v1/social-connect': { need: 'social', storeKeys: false, body: (ids) => ({ store_id: ids.store_id, platform: 'x' }) },
+  'POST /functions/v1/social-connect': {
+    need: 'social',
+    storeKeys: false,
+    body: (ids) => ({ store_id: ids.store_id, platform: 'x' }),
+  },
   'GET /functions/v1/social-accounts': { need: 'social', query: true },
   'DELETE /functions/v1/social-accounts/{account_id}': { need: 'social', record: 'social_account' },
   'POST /functions/v1/social-publish': { need: 'social', body: (ids) => ({ store_id: ids.store_id }) },
@@ -117,7 +132,10 @@ describe('the guards alone (row-level security out of the way)', () => {
   let system: DataSource;
   let doc: { paths: Record<string, Record<string, { responses?: Record<string, { description?: string }> }>> };
   const ids: Record<'a' | 'b', Ids> = { a: {} as Ids, b: {} as Ids };
-  const tokens: Record<'ownerA' | 'ownerB' | 'shop' | 'back' | 'customer' | 'otherCustomer' | 'keyAll' | 'keyShop', string> = {} as never;
+  const tokens: Record<
+    'ownerA' | 'ownerB' | 'shop' | 'back' | 'customer' | 'otherCustomer' | 'keyAll' | 'keyShop',
+    string
+  > = {} as never;
   /** Records of store A that belong to the customer of A (its customer record, its order). */
   const own: { customer_id: string; order_id: string } = {} as never;
 
@@ -145,7 +163,10 @@ describe('the guards alone (row-level security out of the way)', () => {
         inventory_quantity: 100,
         status: 'active',
       });
-      const customer = await call(token, 'POST', `/stores/${storeId}/customers`, { name: 'Walk-in', email: uniqueEmail('walk-in') });
+      const customer = await call(token, 'POST', `/stores/${storeId}/customers`, {
+        name: 'Walk-in',
+        email: uniqueEmail('walk-in'),
+      });
       const order = await call(token, 'POST', `/stores/${storeId}/orders`, {
         customer_id: customer.customer.id,
         items: [{ product_id: product.product.id, quantity: 1 }],
@@ -168,7 +189,10 @@ describe('the guards alone (row-level security out of the way)', () => {
         content: { text: 'Tomorrow' },
         schedule_at: new Date(Date.now() + 86_400_000).toISOString(),
       });
-      const invite = await call(token, 'POST', `/stores/${storeId}/members`, { email: uniqueEmail('invitee'), permissions: ['catalog'] });
+      const invite = await call(token, 'POST', `/stores/${storeId}/members`, {
+        email: uniqueEmail('invitee'),
+        permissions: ['catalog'],
+      });
       ids[key] = {
         store_id: storeId,
         product_id: product.product.id,
@@ -192,7 +216,9 @@ describe('the guards alone (row-level security out of the way)', () => {
       ['keyAll', all],
       ['keyShop', MEMBER_PERMISSIONS.shop],
     ] as const) {
-      tokens[who] = (await call(tokens.ownerA, 'POST', `/stores/${ids.a.store_id}/api-keys`, { name: who, permissions })).secret;
+      tokens[who] = (
+        await call(tokens.ownerA, 'POST', `/stores/${ids.a.store_id}/api-keys`, { name: who, permissions })
+      ).secret;
     }
     // Two customers of store A, each with an order of its own.
     for (const who of ['customer', 'otherCustomer'] as const) {
@@ -207,7 +233,9 @@ describe('the guards alone (row-level security out of the way)', () => {
       } else {
         // Store A's ids for a customer's calls are the other customer's records.
         ids.a.order_id = placed.order.id;
-        ids.a.customer_id = (await system.query('SELECT id FROM customers WHERE user_id = $1', [session.user.id]))[0].id;
+        ids.a.customer_id = (
+          await system.query('SELECT id FROM customers WHERE user_id = $1', [session.user.id])
+        )[0].id;
       }
     }
   });
@@ -219,7 +247,10 @@ describe('the guards alone (row-level security out of the way)', () => {
     const rule = ROUTES[route];
     let path = template.replace(/\{(\w+)\}/g, (_, name: keyof Ids) => where[name]);
     if (rule.query) path += `?store_id=${where.store_id}`;
-    return api.request(method, path, { token, body: rule.body?.(where) ?? (method === 'GET' || method === 'DELETE' ? undefined : {}) });
+    return api.request(method, path, {
+      token,
+      body: rule.body?.(where) ?? (method === 'GET' || method === 'DELETE' ? undefined : {}),
+    });
   };
 
   /** Runs every route for one caller and collects the answers that differ from `expected`. */
@@ -235,22 +266,32 @@ describe('the guards alone (row-level security out of the way)', () => {
     return wrong;
   };
 
-  it('runs with row-level security really out of the way: the request login bypasses it and sees the other store', async () => {
-    const [login] = await asRequest(api, tokens.ownerA, (q) =>
-      q(`SELECT current_user AS name, rolbypassrls, rolsuper FROM pg_roles WHERE rolname = current_user`),
-    );
-    expect(login).toEqual({ name: BYPASS_LOGIN, rolbypassrls: true, rolsuper: false });
-    const seen = await asRequest(api, tokens.ownerA, (q) =>
-      q('SELECT id FROM stores WHERE id = ANY ($1)', [[ids.a.store_id, ids.b.store_id]]),
-    );
-    expect(seen.map((row: { id: string }) => row.id).sort()).toEqual([ids.a.store_id, ids.b.store_id].sort());
-    const orders = await asRequest(api, tokens.customer, (q) => q('SELECT id FROM orders WHERE id = $1', [ids.b.order_id]));
-    expect(orders).toHaveLength(1);
-  });
+  it(
+    'runs with row-level security really out of the way: ' + 'the request login bypasses it and sees the other store',
+    async () => {
+      const [login] = await asRequest(api, tokens.ownerA, (q) =>
+        q(`SELECT current_user AS name, rolbypassrls, rolsuper FROM pg_roles WHERE rolname = current_user`),
+      );
+      expect(login).toEqual({ name: BYPASS_LOGIN, rolbypassrls: true, rolsuper: false });
+      const seen = await asRequest(api, tokens.ownerA, (q) =>
+        q('SELECT id FROM stores WHERE id = ANY ($1)', [[ids.a.store_id, ids.b.store_id]]),
+      );
+      expect(seen.map((row: { id: string }) => row.id).sort()).toEqual([ids.a.store_id, ids.b.store_id].sort());
+      const orders = await asRequest(api, tokens.customer, (q) =>
+        q('SELECT id FROM orders WHERE id = $1', [ids.b.order_id]),
+      );
+      expect(orders).toHaveLength(1);
+    },
+  );
 
   it('the same login is refused at start-up without UNSAFE_REQUEST_ROLE_MAY_BYPASS_RLS', async () => {
-    await expect(startApp({ DATABASE_REQUEST_URL: api.settings.get(databaseConfig).requestDatabaseUrl })).rejects.toThrow(
-      /DATABASE_REQUEST_URL logs in as storefront_test_bypass, which may do more than requests need \(superuser, BYPASSRLS/,
+    await expect(
+      startApp({ DATABASE_REQUEST_URL: api.settings.get(databaseConfig).requestDatabaseUrl }),
+    ).rejects.toThrow(
+      new RegExp(
+        'DATABASE_REQUEST_URL logs in as storefront_test_bypass, which may do more than requests need ' +
+          '\\(superuser, BYPASSRLS',
+      ),
     );
   });
 
@@ -258,7 +299,8 @@ describe('the guards alone (row-level security out of the way)', () => {
     const scoped: string[] = [];
     for (const [path, methods] of Object.entries(doc.paths)) {
       for (const [method, op] of Object.entries(methods)) {
-        if (op.responses?.['404']?.description === "No such store, or another tenant's") scoped.push(`${method.toUpperCase()} ${path}`);
+        if (op.responses?.['404']?.description === "No such store, or another tenant's")
+          scoped.push(`${method.toUpperCase()} ${path}`);
       }
     }
     expect(scoped.sort()).toEqual(Object.keys(ROUTES).sort());
@@ -273,28 +315,43 @@ describe('the guards alone (row-level security out of the way)', () => {
     expect(await mismatches(tokens[who], ids.b, () => 404)).toEqual([]);
   });
 
-  /** What a store key gets on any route, before the store guard: 403 where keys are refused (the owner's routes, the refused ones). */
+  /**
+   * What a store key gets on any route, before the store guard: 403 where keys are refused (the owner's routes, the
+   * refused ones).
+   */
   const refusesKeys = (rule: Route) => rule.need === 'manage' || rule.storeKeys === false;
 
-  it("a store key of store A (every permission): 403 where keys are refused, else 404 on every route on store B's rows", async () => {
-    expect(await mismatches(tokens.keyAll, ids.b, (_, rule) => (refusesKeys(rule) ? 403 : 404))).toEqual([]);
-  });
+  it(
+    'a store key of store A (every permission): 403 where keys ' +
+      "are refused, else 404 on every route on store B's rows",
+    async () => {
+      expect(await mismatches(tokens.keyAll, ids.b, (_, rule) => (refusesKeys(rule) ? 403 : 404))).toEqual([]);
+    },
+  );
 
-  it('a store key of store A (catalog, customers): 403 where keys are refused or it lacks the permission, 200 on the reads it holds', async () => {
-    const held = MEMBER_PERMISSIONS.shop;
-    const wrong = await mismatches(tokens.keyShop, ids.a, (route, rule) => {
-      if (refusesKeys(rule) || (rule.need !== 'read' && !held.includes(rule.need as Permission))) return 403;
-      return route.startsWith('GET ') ? 200 : null;
-    });
-    expect(wrong).toEqual([]);
-  });
+  it(
+    'a store key of store A (catalog, customers): 403 where keys are ' +
+      'refused or it lacks the permission, 200 on the reads it holds',
+    async () => {
+      const held = MEMBER_PERMISSIONS.shop;
+      const wrong = await mismatches(tokens.keyShop, ids.a, (route, rule) => {
+        if (refusesKeys(rule) || (rule.need !== 'read' && !held.includes(rule.need as Permission))) return 403;
+        return route.startsWith('GET ') ? 200 : null;
+      });
+      expect(wrong).toEqual([]);
+    },
+  );
 
-  it("store B's owner: its own rows are reachable on every read route (the 404s above are not a broken route)", async () => {
-    expect(await mismatches(tokens.ownerB, ids.b, (route) => (route.startsWith('GET ') ? 200 : null))).toEqual([]);
-  });
+  it(
+    "store B's owner: its own rows are reachable on every " + 'read route (the 404s above are not a broken route)',
+    async () => {
+      expect(await mismatches(tokens.ownerB, ids.b, (route) => (route.startsWith('GET ') ? 200 : null))).toEqual([]);
+    },
+  );
 
   it.each(['shop', 'back'] as const)(
-    'a member of store A (%s): 403 on every route needing a permission it lacks or the owner, 200 on the reads it holds',
+    'a member of store A (%s): 403 on every route needing a ' +
+      'permission it lacks or the owner, 200 on the reads it holds',
     async (who) => {
       const held = MEMBER_PERMISSIONS[who];
       const wrong = await mismatches(tokens[who], ids.a, (route, rule) => {
@@ -305,10 +362,15 @@ describe('the guards alone (row-level security out of the way)', () => {
     },
   );
 
-  it("a customer of store A: another customer's order or customer record, and any staff record, answer 404", async () => {
-    const wrong = await mismatches(tokens.customer, ids.a, (_, rule) => (rule.record && rule.record !== 'product' ? 404 : null));
-    expect(wrong).toEqual([]);
-  });
+  it(
+    "a customer of store A: another customer's order or " + 'customer record, and any staff record, answer 404',
+    async () => {
+      const wrong = await mismatches(tokens.customer, ids.a, (_, rule) =>
+        rule.record && rule.record !== 'product' ? 404 : null,
+      );
+      expect(wrong).toEqual([]);
+    },
+  );
 
   it('a customer of store A: every staff-only route of its store answers 403', async () => {
     const wrong = await mismatches(tokens.customer, ids.a, (_, rule) => {
@@ -321,11 +383,16 @@ describe('the guards alone (row-level security out of the way)', () => {
   it('a customer of store A reaches its own order and customer record, its store and its products', async () => {
     const mine = { ...ids.a, ...own };
     const wrong = await mismatches(tokens.customer, mine, (route, rule) =>
-      route.startsWith('GET ') && (rule.need === 'read' || rule.record === 'order' || rule.record === 'customer') ? 200 : null,
+      route.startsWith('GET ') && (rule.need === 'read' || rule.record === 'order' || rule.record === 'customer')
+        ? 200
+        : null,
     );
     expect(wrong).toEqual([]);
     // Its own order, as itself: the customer may cancel it, but not pay it.
-    const paid = await api.request('PATCH', `/functions/v1/orders/${own.order_id}`, { token: tokens.customer, body: { status: 'paid' } });
+    const paid = await api.request('PATCH', `/functions/v1/orders/${own.order_id}`, {
+      token: tokens.customer,
+      body: { status: 'paid' },
+    });
     expect(paid.status).toBe(403);
   });
 

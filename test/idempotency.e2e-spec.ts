@@ -104,35 +104,39 @@ describe('Idempotency-Key on every write', () => {
     expect(await stock(mug)).toBe(48);
   });
 
-  it('the key is part of the request transaction: nothing is kept while the first call runs, a retry meanwhile is 409', async () => {
-    const id = await product(storeA, 10);
-    const key = randomUUID();
-    const body = { items: [{ product_id: id, quantity: 1 }] };
-    // Hold the product's row: the order waits in its transaction, after its claim, before its commit.
-    const holder = db.createQueryRunner();
-    await holder.connect();
-    await holder.startTransaction();
-    let first: Promise<Raw>;
-    try {
-      await holder.query('SELECT 1 FROM products WHERE id = $1 FOR UPDATE', [id]);
-      first = send(owner, 'POST', `/stores/${storeA}/orders`, key, body);
-      const [{ pid }] = await holder.query('SELECT pg_backend_pid() AS pid');
-      const blocked = `SELECT count(*) AS n FROM pg_stat_activity WHERE $1 = ANY (pg_blocking_pids(pid))`;
-      await until(async () => (await count(blocked, [pid])) > 0, 'the order to wait for the product row');
-      // A claim committed on its own would show here; the claim of the request transaction does not.
-      expect(await count(`SELECT count(*) AS n FROM idempotency_keys WHERE key = $1`, [key])).toBe(0);
-      const meanwhile = await send(owner, 'POST', `/stores/${storeA}/orders`, key, body);
-      expect(meanwhile.status).toBe(409);
-      expect(meanwhile.json.error).toMatchObject({ code: 'CONFLICT', message: mentionsKey });
-    } finally {
-      await holder.rollbackTransaction();
-      await holder.release();
-    }
-    const placed = await first!;
-    expect(placed.status, placed.text).toBe(201);
-    expectReplayOf(placed, await send(owner, 'POST', `/stores/${storeA}/orders`, key, body));
-    expect(await stock(id)).toBe(9);
-  });
+  it(
+    'the key is part of the request transaction: nothing is ' +
+      'kept while the first call runs, a retry meanwhile is 409',
+    async () => {
+      const id = await product(storeA, 10);
+      const key = randomUUID();
+      const body = { items: [{ product_id: id, quantity: 1 }] };
+      // Hold the product's row: the order waits in its transaction, after its claim, before its commit.
+      const holder = db.createQueryRunner();
+      await holder.connect();
+      await holder.startTransaction();
+      let first: Promise<Raw>;
+      try {
+        await holder.query('SELECT 1 FROM products WHERE id = $1 FOR UPDATE', [id]);
+        first = send(owner, 'POST', `/stores/${storeA}/orders`, key, body);
+        const [{ pid }] = await holder.query('SELECT pg_backend_pid() AS pid');
+        const blocked = `SELECT count(*) AS n FROM pg_stat_activity WHERE $1 = ANY (pg_blocking_pids(pid))`;
+        await until(async () => (await count(blocked, [pid])) > 0, 'the order to wait for the product row');
+        // A claim committed on its own would show here; the claim of the request transaction does not.
+        expect(await count(`SELECT count(*) AS n FROM idempotency_keys WHERE key = $1`, [key])).toBe(0);
+        const meanwhile = await send(owner, 'POST', `/stores/${storeA}/orders`, key, body);
+        expect(meanwhile.status).toBe(409);
+        expect(meanwhile.json.error).toMatchObject({ code: 'CONFLICT', message: mentionsKey });
+      } finally {
+        await holder.rollbackTransaction();
+        await holder.release();
+      }
+      const placed = await first!;
+      expect(placed.status, placed.text).toBe(201);
+      expectReplayOf(placed, await send(owner, 'POST', `/stores/${storeA}/orders`, key, body));
+      expect(await stock(id)).toBe(9);
+    },
+  );
 
   it('a retried stock adjustment moves the stock once', async () => {
     const id = await product(storeA, 5);
@@ -198,7 +202,10 @@ describe('Idempotency-Key on every write', () => {
   });
 
   it('a store key has keys of its own: its retry replays, the owner with the same key acts anew', async () => {
-    const created = await send(owner, 'POST', `/stores/${storeA}/api-keys`, null, { name: 'erp', permissions: ['catalog'] });
+    const created = await send(owner, 'POST', `/stores/${storeA}/api-keys`, null, {
+      name: 'erp',
+      permissions: ['catalog'],
+    });
     expect(created.status, created.text).toBe(201);
     const secret = created.json.secret as string;
     const key = randomUUID();

@@ -57,7 +57,8 @@ describe('identity read from the database on every request', () => {
 
   it('a removed member loses access on its next request, with the same token', async () => {
     const { owner, member, memberId } = await storeWithMember();
-    const list = () => api.request('GET', `/functions/v1/stores/${owner.storeId}/products`, { token: member.access_token });
+    const list = () =>
+      api.request('GET', `/functions/v1/stores/${owner.storeId}/products`, { token: member.access_token });
     expect((await list()).status).toBe(200);
     const removed = await api.request('DELETE', `/functions/v1/stores/${owner.storeId}/members/${memberId}`, {
       token: owner.token,
@@ -103,7 +104,9 @@ describe('identity read from the database on every request', () => {
     expect(refreshed.status).toBe(200);
     expect((await api.request('GET', '/auth/v1/user', { token: refreshed.body.access_token })).status).toBe(200);
     const sessionId = decodeJwt(refreshed.body.access_token).session_id;
-    await db.query(`UPDATE auth_sessions SET created_at = now() - interval '1 day 1 minute' WHERE id = $1`, [sessionId]);
+    await db.query(`UPDATE auth_sessions SET created_at = now() - interval '1 day 1 minute' WHERE id = $1`, [
+      sessionId,
+    ]);
     expect((await api.request('GET', '/auth/v1/user', { token: refreshed.body.access_token })).status).toBe(401);
     const again = await api.request('POST', '/auth/v1/token?grant_type=refresh_token', {
       headers: { apikey: PUBLIC_KEY },
@@ -116,6 +119,8 @@ describe('identity read from the database on every request', () => {
   it('refuses an unreadable SESSION_MAX_AGE at start with one line', async () => {
     const { ConfigError, databaseConfig } = await import('@app/core');
     expect(() => loadAppSettings({ ...process.env, SESSION_MAX_AGE: 'forever' })).toThrow(ConfigError);
-    expect(loadAppSettings({ ...process.env, SESSION_MAX_AGE: '12h' }).get(databaseConfig).SESSION_MAX_AGE).toBe(43_200);
+    expect(loadAppSettings({ ...process.env, SESSION_MAX_AGE: '12h' }).get(databaseConfig).SESSION_MAX_AGE).toBe(
+      43_200,
+    );
   });
 });

@@ -1,6 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { PUBLIC_KEY, merchantWithStore, signUp, startApp, uniqueEmail, type HttpResult, type TestApp, TEST_ADMIN } from './support/app.js';
+import {
+  PUBLIC_KEY,
+  merchantWithStore,
+  signUp,
+  startApp,
+  uniqueEmail,
+  type HttpResult,
+  type TestApp,
+  TEST_ADMIN,
+} from './support/app.js';
 import { SYSTEM_DATA_SOURCE } from './support/database.js';
 
 /**
@@ -26,7 +35,9 @@ describe('orders', () => {
   const call = (who: Who, method: string, path: string, body?: unknown): Promise<HttpResult> =>
     api.request(method, `/functions/v1${path}`, { token: tokens[who], body });
   const events = async (storeId: string) =>
-    (await db().query('SELECT event, data FROM outbox_events WHERE store_id = $1 ORDER BY created_at, id', [storeId])) as {
+    (await db().query('SELECT event, data FROM outbox_events WHERE store_id = $1 ORDER BY created_at, id', [
+      storeId,
+    ])) as {
       event: string;
       data: Record<string, any>;
     }[];
@@ -57,7 +68,8 @@ describe('orders', () => {
     if (created.status !== 201) throw new Error(`product creation failed: ${JSON.stringify(created.body)}`);
     return created.body.product.id;
   };
-  const place = (who: Who, storeId: string, body: Record<string, unknown>) => call(who, 'POST', `/stores/${storeId}/orders`, body);
+  const place = (who: Who, storeId: string, body: Record<string, unknown>) =>
+    call(who, 'POST', `/stores/${storeId}/orders`, body);
   const move = (who: Who, orderId: string, status: string) => call(who, 'PATCH', `/orders/${orderId}`, { status });
   const fields = (result: HttpResult) => result.body.error.details.map((d: { field: string }) => d.field);
 
@@ -93,69 +105,87 @@ describe('orders', () => {
   afterAll(() => api.close());
 
   describe('placing', () => {
-    it('prices from the catalog in exact cents, reserves stock and fires order.created + inventory.updated per item', async () => {
-      const mug = await product(storeA, { name: 'Mug', price: 12.5, inventory_quantity: 10 });
-      const pin = await product(storeA, { name: 'Pin', price: 0.1, inventory_quantity: 5 });
-      const before = (await events(storeA)).length;
-      const placed = await place('owner', storeA, {
-        customer_id: customer.id,
-        items: [
-          { product_id: mug, quantity: 2 },
-          { product_id: pin, quantity: 1 },
-        ],
-      });
-      expect(placed.status).toBe(201);
-      const order = placed.body.order;
-      expect(placed.body).toEqual({
-        success: true,
-        order: {
-          id: expect.any(String),
-          store_id: storeA,
-          order_number: expect.stringMatching(/^1\d{3}$/),
-          status: 'pending',
-          currency: 'EUR',
-          total: 25.1,
-          customer: { id: customer.id, name: 'Ada Lovelace', email: customer.email },
+    it(
+      'prices from the catalog in exact cents, reserves stock ' +
+        'and fires order.created + inventory.updated per item',
+      async () => {
+        const mug = await product(storeA, { name: 'Mug', price: 12.5, inventory_quantity: 10 });
+        const pin = await product(storeA, { name: 'Pin', price: 0.1, inventory_quantity: 5 });
+        const before = (await events(storeA)).length;
+        const placed = await place('owner', storeA, {
+          customer_id: customer.id,
           items: [
-            { product_id: mug, name: 'Mug', quantity: 2, price: 12.5 },
-            { product_id: pin, name: 'Pin', quantity: 1, price: 0.1 },
+            { product_id: mug, quantity: 2 },
+            { product_id: pin, quantity: 1 },
           ],
-          created_at: expect.any(String),
-          updated_at: expect.any(String),
-        },
-      });
-      expect(new Date(order.created_at).toISOString()).toBe(order.created_at);
-      expect((await db().query('SELECT total::text AS total FROM orders WHERE id = $1', [order.id]))[0].total).toBe('25.10');
-      expect(await stock(mug)).toBe(8);
-      expect(await stock(pin)).toBe(4);
-
-      const fired = (await events(storeA)).slice(before);
-      expect(fired).toEqual([
-        {
-          event: 'order.created',
-          data: {
-            order_id: order.id,
-            order_number: order.order_number,
-            total: 25.1,
-            currency: 'EUR',
+        });
+        expect(placed.status).toBe(201);
+        const order = placed.body.order;
+        expect(placed.body).toEqual({
+          success: true,
+          order: {
+            id: expect.any(String),
+            store_id: storeA,
+            order_number: expect.stringMatching(/^1\d{3}$/),
             status: 'pending',
-            customer: { name: 'Ada Lovelace', email: customer.email },
+            currency: 'EUR',
+            total: 25.1,
+            customer: { id: customer.id, name: 'Ada Lovelace', email: customer.email },
             items: [
               { product_id: mug, name: 'Mug', quantity: 2, price: 12.5 },
               { product_id: pin, name: 'Pin', quantity: 1, price: 0.1 },
             ],
+            created_at: expect.any(String),
+            updated_at: expect.any(String),
           },
-        },
-        {
-          event: 'inventory.updated',
-          data: { product_id: mug, previous_quantity: 10, quantity: 8, delta: -2, reason: `order ${order.order_number}` },
-        },
-        {
-          event: 'inventory.updated',
-          data: { product_id: pin, previous_quantity: 5, quantity: 4, delta: -1, reason: `order ${order.order_number}` },
-        },
-      ]);
-    });
+        });
+        expect(new Date(order.created_at).toISOString()).toBe(order.created_at);
+        expect((await db().query('SELECT total::text AS total FROM orders WHERE id = $1', [order.id]))[0].total).toBe(
+          '25.10',
+        );
+        expect(await stock(mug)).toBe(8);
+        expect(await stock(pin)).toBe(4);
+
+        const fired = (await events(storeA)).slice(before);
+        expect(fired).toEqual([
+          {
+            event: 'order.created',
+            data: {
+              order_id: order.id,
+              order_number: order.order_number,
+              total: 25.1,
+              currency: 'EUR',
+              status: 'pending',
+              customer: { name: 'Ada Lovelace', email: customer.email },
+              items: [
+                { product_id: mug, name: 'Mug', quantity: 2, price: 12.5 },
+                { product_id: pin, name: 'Pin', quantity: 1, price: 0.1 },
+              ],
+            },
+          },
+          {
+            event: 'inventory.updated',
+            data: {
+              product_id: mug,
+              previous_quantity: 10,
+              quantity: 8,
+              delta: -2,
+              reason: `order ${order.order_number}`,
+            },
+          },
+          {
+            event: 'inventory.updated',
+            data: {
+              product_id: pin,
+              previous_quantity: 5,
+              quantity: 4,
+              delta: -1,
+              reason: `order ${order.order_number}`,
+            },
+          },
+        ]);
+      },
+    );
 
     it('sums money exactly where floating point would not (1 × 0.10 + 1 × 0.20 = 0.30, 3 × 0.10 = 0.30)', async () => {
       const dime = await product(storeA, { name: 'Dime', price: 0.1 });
@@ -243,7 +273,9 @@ describe('orders', () => {
 
     it('accepts 100 items in one order', async () => {
       const ids = await Promise.all(
-        Array.from({ length: 100 }, (_, i) => product(storeA, { name: `Bulk ${i}`, price: 0.01, inventory_quantity: 1 })),
+        Array.from({ length: 100 }, (_, i) =>
+          product(storeA, { name: `Bulk ${i}`, price: 0.01, inventory_quantity: 1 }),
+        ),
       );
       const placed = await place('owner', storeA, { items: ids.map((product_id) => ({ product_id, quantity: 1 })) });
       expect(placed.status).toBe(201);
@@ -258,36 +290,42 @@ describe('orders', () => {
       expect(largest.body.order.total).toBe(999_999_999_999);
       const tooMuch = await place('owner', storeA, { items: [{ product_id: dear, quantity: 101 }] });
       expect(tooMuch.status).toBe(422);
-      expect(tooMuch.body.error).toMatchObject({ code: 'UNPROCESSABLE', message: 'The order total exceeds 999999999999.99' });
+      expect(tooMuch.body.error).toMatchObject({
+        code: 'UNPROCESSABLE',
+        message: 'The order total exceeds 999999999999.99',
+      });
       expect(await stock(dear)).toBe(900);
     });
 
-    it('only active products of the store can be ordered: 422 naming each item, nothing reserved, no event', async () => {
-      const good = await product(storeA, { name: 'Good', inventory_quantity: 4 });
-      const draft = await product(storeA, { name: 'Draft', status: 'draft' });
-      const archived = await product(storeA, { name: 'Archived', status: 'archived' });
-      const foreign = await product(storeB, { name: 'Foreign' }, 'otherOwner');
-      const unknown = '3f0e1d2c-4b5a-4697-8a8b-9c0d1e2f3a4b';
-      const before = { events: (await events(storeA)).length, orders: await orderCount(storeA) };
-      for (const who of ['owner', 'customer'] as const) {
-        const refused = await place(who, storeA, {
-          items: [good, draft, archived, foreign, unknown].map((product_id) => ({ product_id, quantity: 1 })),
-        });
-        expect(refused.status, who).toBe(422);
-        expect(refused.body.error.code).toBe('UNPROCESSABLE');
-        expect(refused.body.error.details).toEqual(
-          [draft, archived, foreign, unknown].map((product_id, i) => ({
-            field: `items.${i + 1}.product_id`,
-            product_id,
-            message: 'is not an active product of this store',
-          })),
-        );
-      }
-      expect(await stock(good)).toBe(4);
-      expect(await stock(foreign)).toBe(100);
-      expect((await events(storeA)).length).toBe(before.events);
-      expect(await orderCount(storeA)).toBe(before.orders);
-    });
+    it(
+      'only active products of the store can be ordered: ' + '422 naming each item, nothing reserved, no event',
+      async () => {
+        const good = await product(storeA, { name: 'Good', inventory_quantity: 4 });
+        const draft = await product(storeA, { name: 'Draft', status: 'draft' });
+        const archived = await product(storeA, { name: 'Archived', status: 'archived' });
+        const foreign = await product(storeB, { name: 'Foreign' }, 'otherOwner');
+        const unknown = '3f0e1d2c-4b5a-4697-8a8b-9c0d1e2f3a4b';
+        const before = { events: (await events(storeA)).length, orders: await orderCount(storeA) };
+        for (const who of ['owner', 'customer'] as const) {
+          const refused = await place(who, storeA, {
+            items: [good, draft, archived, foreign, unknown].map((product_id) => ({ product_id, quantity: 1 })),
+          });
+          expect(refused.status, who).toBe(422);
+          expect(refused.body.error.code).toBe('UNPROCESSABLE');
+          expect(refused.body.error.details).toEqual(
+            [draft, archived, foreign, unknown].map((product_id, i) => ({
+              field: `items.${i + 1}.product_id`,
+              product_id,
+              message: 'is not an active product of this store',
+            })),
+          );
+        }
+        expect(await stock(good)).toBe(4);
+        expect(await stock(foreign)).toBe(100);
+        expect((await events(storeA)).length).toBe(before.events);
+        expect(await orderCount(storeA)).toBe(before.orders);
+      },
+    );
 
     it('reserves all or nothing: one short item reserves nothing and lists every short item', async () => {
       const alpha = await product(storeA, { name: 'Alpha' });
@@ -349,19 +387,34 @@ describe('orders', () => {
 
     it('customer_id: staff name a customer of the store; a customer orders only for itself', async () => {
       const id = await product(storeA, { name: 'Gift' });
-      const forCustomer2 = await place('ordersMember', storeA, { customer_id: customer2.id, items: [{ product_id: id, quantity: 1 }] });
+      const forCustomer2 = await place('ordersMember', storeA, {
+        customer_id: customer2.id,
+        items: [{ product_id: id, quantity: 1 }],
+      });
       expect(forCustomer2.status).toBe(201);
       expect(forCustomer2.body.order.customer).toEqual(customer2);
-      const foreign = await place('owner', storeA, { customer_id: otherStoreCustomerId, items: [{ product_id: id, quantity: 1 }] });
+      const foreign = await place('owner', storeA, {
+        customer_id: otherStoreCustomerId,
+        items: [{ product_id: id, quantity: 1 }],
+      });
       expect(foreign.status).toBe(404);
       expect(foreign.body.error).toMatchObject({ code: 'NOT_FOUND', message: 'Customer not found' });
-      const unknown = await place('owner', storeA, { customer_id: randomUUID(), items: [{ product_id: id, quantity: 1 }] });
+      const unknown = await place('owner', storeA, {
+        customer_id: randomUUID(),
+        items: [{ product_id: id, quantity: 1 }],
+      });
       expect(unknown.status).toBe(404);
-      const own = await place('customer', storeA, { customer_id: customer.id.toUpperCase(), items: [{ product_id: id, quantity: 1 }] });
+      const own = await place('customer', storeA, {
+        customer_id: customer.id.toUpperCase(),
+        items: [{ product_id: id, quantity: 1 }],
+      });
       expect(own.status).toBe(201);
       expect(own.body.order.customer).toEqual(customer);
       for (const customerId of [customer2.id, otherStoreCustomerId, randomUUID()]) {
-        const forSomeoneElse = await place('customer', storeA, { customer_id: customerId, items: [{ product_id: id, quantity: 1 }] });
+        const forSomeoneElse = await place('customer', storeA, {
+          customer_id: customerId,
+          items: [{ product_id: id, quantity: 1 }],
+        });
         expect(forSomeoneElse.status).toBe(403);
         expect(forSomeoneElse.body.error.code).toBe('FORBIDDEN');
       }
@@ -394,7 +447,9 @@ describe('orders', () => {
       expect(result.status).toBe(status);
       if (status === 200) {
         expect(result.body.success).toBe(true);
-        expect(result.body.data.map((o: { id: string }) => o.id)).toEqual(expect.arrayContaining([mine, theirs, staffOrder]));
+        expect(result.body.data.map((o: { id: string }) => o.id)).toEqual(
+          expect.arrayContaining([mine, theirs, staffOrder]),
+        );
         expect(result.body.data.every((o: { store_id: string }) => o.store_id === storeA)).toBe(true);
       }
     });
@@ -415,11 +470,14 @@ describe('orders', () => {
       if (status === 404) expect(result.body.error).toEqual({ code: 'NOT_FOUND', message: 'Order not found' });
     });
 
-    it('GET /orders/{id}: unknown id 404, malformed 400; a customer cannot read an order without customer', async () => {
-      expect((await call('owner', 'GET', `/orders/${randomUUID()}`)).status).toBe(404);
-      expect((await call('owner', 'GET', '/orders/1001')).status).toBe(400);
-      expect((await call('customer', 'GET', `/orders/${staffOrder}`)).status).toBe(404);
-    });
+    it(
+      'GET /orders/{id}: unknown id 404, malformed 400; ' + 'a customer cannot read an order without customer',
+      async () => {
+        expect((await call('owner', 'GET', `/orders/${randomUUID()}`)).status).toBe(404);
+        expect((await call('owner', 'GET', '/orders/1001')).status).toBe(400);
+        expect((await call('customer', 'GET', `/orders/${staffOrder}`)).status).toBe(404);
+      },
+    );
 
     it('GET /orders lists the calling customer’s own orders only, newest first, paged', async () => {
       const result = await call('customer', 'GET', '/orders?limit=100');
@@ -439,15 +497,22 @@ describe('orders', () => {
       const theirsList = (await call('customer2', 'GET', '/orders')).body.data.map((o: { id: string }) => o.id);
       expect(theirsList).toContain(theirs);
       expect(theirsList).not.toContain(mine);
-      expect((await call('otherCustomer', 'GET', '/orders')).body).toEqual({ success: true, data: [], next_cursor: null });
+      expect((await call('otherCustomer', 'GET', '/orders')).body).toEqual({
+        success: true,
+        data: [],
+        next_cursor: null,
+      });
     });
 
-    it.each(['owner', 'ordersMember', 'admin'] as const)('GET /orders as %s → 403 pointing to the store route', async (who) => {
-      const result = await call(who, 'GET', '/orders');
-      expect(result.status).toBe(403);
-      expect(result.body.error.code).toBe('FORBIDDEN');
-      expect(result.body.error.message).toContain('/functions/v1/stores/{store_id}/orders');
-    });
+    it.each(['owner', 'ordersMember', 'admin'] as const)(
+      'GET /orders as %s → 403 pointing to the store route',
+      async (who) => {
+        const result = await call(who, 'GET', '/orders');
+        expect(result.status).toBe(403);
+        expect(result.body.error.code).toBe('FORBIDDEN');
+        expect(result.body.error.message).toContain('/functions/v1/stores/{store_id}/orders');
+      },
+    );
 
     it('GET /stores/{id}/orders pages newest first and filters by status', async () => {
       const store = await merchantWithStore(api, 'Paging store');
@@ -465,7 +530,8 @@ describe('orders', () => {
         ids.push(placed.body.order.id);
       }
       await api.request('PATCH', `/functions/v1/orders/${ids[1]}`, { token: store.token, body: { status: 'paid' } });
-      const list = (query: string) => api.request('GET', `/functions/v1/stores/${store.storeId}/orders${query}`, { token: store.token });
+      const list = (query: string) =>
+        api.request('GET', `/functions/v1/stores/${store.storeId}/orders${query}`, { token: store.token });
       const page1 = await list('?limit=2');
       expect(page1.body.data.map((o: { id: string }) => o.id)).toEqual([ids[4], ids[3]]);
       const page2 = await list(`?limit=2&cursor=${page1.body.next_cursor}`);
@@ -509,7 +575,9 @@ describe('orders', () => {
 
     /** A new order for `customer`, moved along the shortest path to `status`. */
     const orderIn = async (status: string): Promise<string> => {
-      const id = (await place('owner', storeA, { customer_id: customer.id, items: [{ product_id: item, quantity: 2 }] })).body.order.id;
+      const id = (
+        await place('owner', storeA, { customer_id: customer.id, items: [{ product_id: item, quantity: 2 }] })
+      ).body.order.id;
       for (const step of PATH_TO[status]) expect((await move('owner', id, step)).status).toBe(200);
       return id;
     };
@@ -526,7 +594,9 @@ describe('orders', () => {
         const moved = await move('ordersMember', id, to);
         expect(moved.status).toBe(200);
         expect(moved.body.order).toMatchObject({ id, status: to, total: 14.5 });
-        expect(new Date(moved.body.order.updated_at).getTime()).toBeGreaterThanOrEqual(new Date(moved.body.order.created_at).getTime());
+        expect(new Date(moved.body.order.updated_at).getTime()).toBeGreaterThanOrEqual(
+          new Date(moved.body.order.created_at).getTime(),
+        );
         const number = moved.body.order.order_number;
         const data = {
           order_id: id,
@@ -586,7 +656,10 @@ describe('orders', () => {
       expect(fields(await move('owner', id, 'lost'))).toEqual(['status']);
       expect(fields(await call('owner', 'PATCH', `/orders/${id}`, {}))).toEqual(['status']);
       expect(fields(await call('owner', 'PATCH', `/orders/${id}`, { status: 'paid', total: 0 }))).toEqual(['total']);
-      expect((await call('owner', 'GET', `/orders/${id}`)).body.order).toMatchObject({ status: 'pending', total: 14.5 });
+      expect((await call('owner', 'GET', `/orders/${id}`)).body.order).toMatchObject({
+        status: 'pending',
+        total: 14.5,
+      });
     });
 
     it.each([
@@ -620,47 +693,53 @@ describe('orders', () => {
       expect((await events(storeA)).length).toBe(before);
     });
 
-    it('cancelling restocks every item, skips deleted products, restocks inactive ones; a refund does not restock', async () => {
-      const kept = await product(storeA, { name: 'Kept', inventory_quantity: 10 });
-      const archived = await product(storeA, { name: 'Later archived', inventory_quantity: 10 });
-      const deleted = await product(storeA, { name: 'Later deleted', inventory_quantity: 10 });
-      const placed = await place('owner', storeA, {
-        items: [
-          { product_id: kept, quantity: 3 },
-          { product_id: archived, quantity: 2 },
-          { product_id: deleted, quantity: 1 },
-        ],
-      });
-      const id = placed.body.order.id;
-      await call('owner', 'PATCH', `/products/${archived}`, { status: 'archived' });
-      await call('owner', 'DELETE', `/products/${deleted}`);
-      expect((await move('owner', id, 'paid')).status).toBe(200);
-      const before = (await events(storeA)).length;
-      const cancelled = await move('owner', id, 'cancelled');
-      expect(cancelled.status).toBe(200);
-      expect(cancelled.body.order.items).toEqual([
-        { product_id: kept, name: 'Kept', quantity: 3, price: 10 },
-        { product_id: archived, name: 'Later archived', quantity: 2, price: 10 },
-        { product_id: null, name: 'Later deleted', quantity: 1, price: 10 },
-      ]);
-      expect(await stock(kept)).toBe(10);
-      expect(await stock(archived)).toBe(10);
-      const reason = `order ${placed.body.order.order_number} cancelled`;
-      const restocks = (await events(storeA)).slice(before).filter((e) => e.event === 'inventory.updated');
-      expect(restocks.map((e) => e.data).sort((a, b) => (a.product_id < b.product_id ? -1 : 1))).toEqual(
-        [
-          { product_id: kept, previous_quantity: 7, quantity: 10, delta: 3, reason },
-          { product_id: archived, previous_quantity: 8, quantity: 10, delta: 2, reason },
-        ].sort((a, b) => (a.product_id < b.product_id ? -1 : 1)),
-      );
+    it(
+      'cancelling restocks every item, skips deleted products, ' + 'restocks inactive ones; a refund does not restock',
+      async () => {
+        const kept = await product(storeA, { name: 'Kept', inventory_quantity: 10 });
+        const archived = await product(storeA, { name: 'Later archived', inventory_quantity: 10 });
+        const deleted = await product(storeA, { name: 'Later deleted', inventory_quantity: 10 });
+        const placed = await place('owner', storeA, {
+          items: [
+            { product_id: kept, quantity: 3 },
+            { product_id: archived, quantity: 2 },
+            { product_id: deleted, quantity: 1 },
+          ],
+        });
+        const id = placed.body.order.id;
+        await call('owner', 'PATCH', `/products/${archived}`, { status: 'archived' });
+        await call('owner', 'DELETE', `/products/${deleted}`);
+        expect((await move('owner', id, 'paid')).status).toBe(200);
+        const before = (await events(storeA)).length;
+        const cancelled = await move('owner', id, 'cancelled');
+        expect(cancelled.status).toBe(200);
+        expect(cancelled.body.order.items).toEqual([
+          { product_id: kept, name: 'Kept', quantity: 3, price: 10 },
+          { product_id: archived, name: 'Later archived', quantity: 2, price: 10 },
+          { product_id: null, name: 'Later deleted', quantity: 1, price: 10 },
+        ]);
+        expect(await stock(kept)).toBe(10);
+        expect(await stock(archived)).toBe(10);
+        const reason = `order ${placed.body.order.order_number} cancelled`;
+        const restocks = (await events(storeA)).slice(before).filter((e) => e.event === 'inventory.updated');
+        expect(restocks.map((e) => e.data).sort((a, b) => (a.product_id < b.product_id ? -1 : 1))).toEqual(
+          [
+            { product_id: kept, previous_quantity: 7, quantity: 10, delta: 3, reason },
+            { product_id: archived, previous_quantity: 8, quantity: 10, delta: 2, reason },
+          ].sort((a, b) => (a.product_id < b.product_id ? -1 : 1)),
+        );
 
-      const refundedOrder = await place('owner', storeA, { items: [{ product_id: kept, quantity: 4 }] });
-      await move('owner', refundedOrder.body.order.id, 'paid');
-      const refundEvents = (await events(storeA)).length;
-      expect((await move('owner', refundedOrder.body.order.id, 'refunded')).status).toBe(200);
-      expect(await stock(kept)).toBe(6);
-      expect((await events(storeA)).slice(refundEvents).map((e) => e.event)).toEqual(['order.updated', 'order.refunded']);
-    });
+        const refundedOrder = await place('owner', storeA, { items: [{ product_id: kept, quantity: 4 }] });
+        await move('owner', refundedOrder.body.order.id, 'paid');
+        const refundEvents = (await events(storeA)).length;
+        expect((await move('owner', refundedOrder.body.order.id, 'refunded')).status).toBe(200);
+        expect(await stock(kept)).toBe(6);
+        expect((await events(storeA)).slice(refundEvents).map((e) => e.event)).toEqual([
+          'order.updated',
+          'order.refunded',
+        ]);
+      },
+    );
 
     it('concurrent moves of one order serialise: of 10 simultaneous pending → paid, exactly one wins', async () => {
       const id = await orderIn('pending');
@@ -684,45 +763,60 @@ describe('orders', () => {
   });
 
   describe('concurrency and order numbers', () => {
-    it('20 concurrent orders for the last unit: exactly one wins, stock 0, no event or number for the others', async () => {
-      const store = await merchantWithStore(api, 'Last unit store');
-      const shoppers = await Promise.all(
-        Array.from({ length: 5 }, async () => (await signUp(api, { role: 'customer', store_id: store.storeId })).access_token),
-      );
-      const last = await api.request('POST', `/functions/v1/stores/${store.storeId}/products`, {
-        token: store.token,
-        body: { name: 'Last one', price: 99.99, inventory_quantity: 1, status: 'active' },
-      });
-      const id = last.body.product.id;
-      const results = await Promise.all(
-        Array.from({ length: 20 }, (_, i) =>
-          api.request('POST', `/functions/v1/stores/${store.storeId}/orders`, {
-            token: i % 4 === 0 ? store.token : shoppers[i % 5],
-            body: { items: [{ product_id: id, quantity: 1 }] },
-          }),
-        ),
-      );
-      const won = results.filter((r) => r.status === 201);
-      expect(won).toHaveLength(1);
-      expect(won[0].body.order.order_number).toBe('1001');
-      const lost = results.filter((r) => r.status === 409);
-      expect(lost).toHaveLength(19);
-      for (const r of lost) {
-        expect(r.body.error).toMatchObject({ code: 'OUT_OF_STOCK', details: [{ product_id: id, requested: 1, available: 0 }] });
-      }
-      expect(await stock(id)).toBe(0);
-      const fired = (await events(store.storeId)).filter((e) => /^(order|inventory)\./.test(e.event));
-      expect(fired.map((e) => e.event)).toEqual(['order.created', 'inventory.updated']);
-      expect(fired[1].data).toEqual({ product_id: id, previous_quantity: 1, quantity: 0, delta: -1, reason: 'order 1001' });
-      expect(await orderCount(store.storeId)).toBe(1);
+    it(
+      '20 concurrent orders for the last unit: exactly ' + 'one wins, stock 0, no event or number for the others',
+      async () => {
+        const store = await merchantWithStore(api, 'Last unit store');
+        const shoppers = await Promise.all(
+          Array.from(
+            { length: 5 },
+            async () => (await signUp(api, { role: 'customer', store_id: store.storeId })).access_token,
+          ),
+        );
+        const last = await api.request('POST', `/functions/v1/stores/${store.storeId}/products`, {
+          token: store.token,
+          body: { name: 'Last one', price: 99.99, inventory_quantity: 1, status: 'active' },
+        });
+        const id = last.body.product.id;
+        const results = await Promise.all(
+          Array.from({ length: 20 }, (_, i) =>
+            api.request('POST', `/functions/v1/stores/${store.storeId}/orders`, {
+              token: i % 4 === 0 ? store.token : shoppers[i % 5],
+              body: { items: [{ product_id: id, quantity: 1 }] },
+            }),
+          ),
+        );
+        const won = results.filter((r) => r.status === 201);
+        expect(won).toHaveLength(1);
+        expect(won[0].body.order.order_number).toBe('1001');
+        const lost = results.filter((r) => r.status === 409);
+        expect(lost).toHaveLength(19);
+        for (const r of lost) {
+          expect(r.body.error).toMatchObject({
+            code: 'OUT_OF_STOCK',
+            details: [{ product_id: id, requested: 1, available: 0 }],
+          });
+        }
+        expect(await stock(id)).toBe(0);
+        const fired = (await events(store.storeId)).filter((e) => /^(order|inventory)\./.test(e.event));
+        expect(fired.map((e) => e.event)).toEqual(['order.created', 'inventory.updated']);
+        expect(fired[1].data).toEqual({
+          product_id: id,
+          previous_quantity: 1,
+          quantity: 0,
+          delta: -1,
+          reason: 'order 1001',
+        });
+        expect(await orderCount(store.storeId)).toBe(1);
 
-      await api.request('POST', `/functions/v1/products/${id}/inventory`, { token: store.token, body: { delta: 1 } });
-      const next = await api.request('POST', `/functions/v1/stores/${store.storeId}/orders`, {
-        token: shoppers[0],
-        body: { items: [{ product_id: id, quantity: 1 }] },
-      });
-      expect(next.body.order.order_number).toBe('1002');
-    });
+        await api.request('POST', `/functions/v1/products/${id}/inventory`, { token: store.token, body: { delta: 1 } });
+        const next = await api.request('POST', `/functions/v1/stores/${store.storeId}/orders`, {
+          token: shoppers[0],
+          body: { items: [{ product_id: id, quantity: 1 }] },
+        });
+        expect(next.body.order.order_number).toBe('1002');
+      },
+    );
 
     it('30 concurrent orders take exactly 1001..1030; failed orders in between take no number', async () => {
       const store = await merchantWithStore(api, 'Numbering store');

@@ -56,27 +56,35 @@ describe('outbox relay', () => {
     await database?.drop();
   });
 
-  it('publishes a committed change right after commit, as the documented envelope, exactly once across relays', async () => {
-    const created = await api.request('POST', `/functions/v1/stores/${store.storeId}/products`, {
-      token: store.token,
-      body: { name: 'Relayed', price: 3 },
-    });
-    const all = () => [...seen, ...seenBySecond];
-    // A relay publishes a row before it marks it dispatched, and no relay claims a dispatched row:
-    // once the store has nothing undispatched, every publish of it has happened.
-    await until(async () => (await undispatched(store.storeId)) === 0, 'the store’s events to be dispatched');
-    // And each relay has handled every notification it got (stopping awaits that): a second publish would be seen by now.
-    for (const app of [api, second]) {
-      await app.app.get(OutboxRelay).stop();
-      await app.app.get(OutboxRelay).start();
-    }
-    const published = all().filter((e) => e.data.product_id === created.body.product.id);
-    expect(published).toHaveLength(1);
-    expect(published[0]).toMatchObject({ event: 'product.created', store_id: store.storeId, data: { name: 'Relayed', price: 3 } });
-    expect(published[0].id).toMatch(/^[0-9a-f-]{36}$/);
-    expect(new Date(published[0].created_at).toISOString()).toBe(published[0].created_at);
-    expect(await undispatched(store.storeId)).toBe(0);
-  });
+  it(
+    'publishes a committed change right after commit, as ' + 'the documented envelope, exactly once across relays',
+    async () => {
+      const created = await api.request('POST', `/functions/v1/stores/${store.storeId}/products`, {
+        token: store.token,
+        body: { name: 'Relayed', price: 3 },
+      });
+      const all = () => [...seen, ...seenBySecond];
+      // A relay publishes a row before it marks it dispatched, and no relay claims a dispatched row:
+      // once the store has nothing undispatched, every publish of it has happened.
+      await until(async () => (await undispatched(store.storeId)) === 0, 'the store’s events to be dispatched');
+      // And each relay has handled every notification it got (stopping awaits that): a second publish would be seen by
+      // now.
+      for (const app of [api, second]) {
+        await app.app.get(OutboxRelay).stop();
+        await app.app.get(OutboxRelay).start();
+      }
+      const published = all().filter((e) => e.data.product_id === created.body.product.id);
+      expect(published).toHaveLength(1);
+      expect(published[0]).toMatchObject({
+        event: 'product.created',
+        store_id: store.storeId,
+        data: { name: 'Relayed', price: 3 },
+      });
+      expect(published[0].id).toMatch(/^[0-9a-f-]{36}$/);
+      expect(new Date(published[0].created_at).toISOString()).toBe(published[0].created_at);
+      expect(await undispatched(store.storeId)).toBe(0);
+    },
+  );
 
   it('publishes nothing for a change that rolled back', async () => {
     const product = (
@@ -86,10 +94,15 @@ describe('outbox relay', () => {
       })
     ).body.product.id;
     await until(() => seen.concat(seenBySecond).some((e) => e.data.product_id === product), 'product.created');
-    const refused = await api.request('POST', `/functions/v1/products/${product}/inventory`, { token: store.token, body: { delta: -1 } });
+    const refused = await api.request('POST', `/functions/v1/products/${product}/inventory`, {
+      token: store.token,
+      body: { delta: -1 },
+    });
     expect(refused.status).toBe(409);
     await until(async () => (await undispatched(store.storeId)) === 0, 'the store’s events to be dispatched');
-    expect(seen.concat(seenBySecond).filter((e) => e.event === 'inventory.updated' && e.data.product_id === product)).toEqual([]);
+    expect(
+      seen.concat(seenBySecond).filter((e) => e.event === 'inventory.updated' && e.data.product_id === product),
+    ).toEqual([]);
     const rows = await api.app
       .get<DataSource>(SYSTEM_DATA_SOURCE)
       .query(`SELECT 1 FROM outbox_events WHERE event = 'inventory.updated' AND data->>'product_id' = $1`, [product]);
@@ -135,28 +148,40 @@ describe('outbox relay', () => {
     expect(await events(REFUSED)).toEqual([]);
   });
 
-  it('a commit of more events than one claim takes is published at once, by both relays, in claims of at most 200', async () => {
-    const publications = new Map<string, number>();
-    const batch = `batch-${Date.now()}`;
-    for (const app of [api, second]) {
-      app.app
-        .get(EventBus)
-        .pipe(ofType(StoreEvent))
-        .subscribe((event) => {
-          if (event.envelope.data.batch === batch) publications.set(event.publication, (publications.get(event.publication) ?? 0) + 1);
-        });
-    }
-    // 450 rows in one transaction: 450 notifications at its commit, to each relay. Nothing sweeps meanwhile (the interval is 10 min).
-    await api.app.get<DataSource>(SYSTEM_DATA_SOURCE).query(
-      `INSERT INTO outbox_events (store_id, event, data)
+  it(
+    'a commit of more events than one claim takes is published ' + 'at once, by both relays, in claims of at most 200',
+    async () => {
+      const publications = new Map<string, number>();
+      const batch = `batch-${Date.now()}`;
+      for (const app of [api, second]) {
+        app.app
+          .get(EventBus)
+          .pipe(ofType(StoreEvent))
+          .subscribe((event) => {
+            if (event.envelope.data.batch === batch)
+              publications.set(event.publication, (publications.get(event.publication) ?? 0) + 1);
+          });
+      }
+      // 450 rows in one transaction: 450 notifications at its commit, to each relay. Nothing sweeps meanwhile (the
+      // interval is 10 min).
+      await api.app.get<DataSource>(SYSTEM_DATA_SOURCE).query(
+        `INSERT INTO outbox_events (store_id, event, data)
        SELECT $1, 'customer.created', jsonb_build_object('batch', $2::text, 'n', n) FROM generate_series(1, 450) AS n`,
-      [store.storeId, batch],
-    );
-    await until(async () => (await undispatched(store.storeId)) === 0, 'every row dispatched without a sweep', 10_000);
-    await until(() => [...publications.values()].reduce((sum, count) => sum + count, 0) === 450, 'every row published');
-    expect(Math.max(...publications.values())).toBeLessThanOrEqual(200);
-    expect(publications.size).toBeGreaterThanOrEqual(3);
-  });
+        [store.storeId, batch],
+      );
+      await until(
+        async () => (await undispatched(store.storeId)) === 0,
+        'every row dispatched without a sweep',
+        10_000,
+      );
+      await until(
+        () => [...publications.values()].reduce((sum, count) => sum + count, 0) === 450,
+        'every row published',
+      );
+      expect(Math.max(...publications.values())).toBeLessThanOrEqual(200);
+      expect(publications.size).toBeGreaterThanOrEqual(3);
+    },
+  );
 
   it('the sweep publishes an event whose immediate publish was lost', async () => {
     await api.app.get(OutboxRelay).stop();

@@ -17,7 +17,8 @@ describe('cursor pagination', () => {
     const { token, storeId } = await merchantWithStore(api, 'Bulk');
     const db = api.app.get<DataSource>(SYSTEM_DATA_SOURCE);
     const inserted = (await db.query(
-      `INSERT INTO products (store_id, name, price) SELECT $1, 'Bulk ' || n, 1 FROM generate_series(1, 5) n RETURNING id`,
+      `INSERT INTO products (store_id, name, price) SELECT $1, ` +
+        `'Bulk ' || n, 1 FROM generate_series(1, 5) n RETURNING id`,
       [storeId],
     )) as { id: string }[];
     const seen: string[] = [];

@@ -116,23 +116,31 @@ describe('products and inventory', () => {
   });
 
   it('PATCH, DELETE and inventory are for staff with catalog; other tenants get 404', async () => {
-    const id = (await create(owner.token, owner.storeId, { name: 'Guarded', price: 5, status: 'active' })).body.product.id;
-    expect((await api.request('PATCH', `/functions/v1/products/${id}`, { token: ordersMember, body: { name: 'x' } })).status).toBe(403);
-    expect((await api.request('PATCH', `/functions/v1/products/${id}`, { token: customer, body: { name: 'x' } })).status).toBe(403);
+    const id = (await create(owner.token, owner.storeId, { name: 'Guarded', price: 5, status: 'active' })).body.product
+      .id;
     expect(
-      (await api.request('PATCH', `/functions/v1/products/${id}`, { token: other.token, body: { name: 'x' } })).body.error,
+      (await api.request('PATCH', `/functions/v1/products/${id}`, { token: ordersMember, body: { name: 'x' } })).status,
+    ).toBe(403);
+    expect(
+      (await api.request('PATCH', `/functions/v1/products/${id}`, { token: customer, body: { name: 'x' } })).status,
+    ).toBe(403);
+    expect(
+      (await api.request('PATCH', `/functions/v1/products/${id}`, { token: other.token, body: { name: 'x' } })).body
+        .error,
     ).toMatchObject({
       code: 'NOT_FOUND',
       message: 'Product not found',
     });
-    expect((await api.request('POST', `/functions/v1/products/${id}/inventory`, { token: other.token, body: { delta: 1 } })).status).toBe(
-      404,
-    );
+    expect(
+      (await api.request('POST', `/functions/v1/products/${id}/inventory`, { token: other.token, body: { delta: 1 } }))
+        .status,
+    ).toBe(404);
     expect((await api.request('DELETE', `/functions/v1/products/${id}`, { token: other.token })).status).toBe(404);
     expect((await api.request('GET', `/functions/v1/products/${id}`, { token: other.token })).status).toBe(404);
-    expect((await api.request('GET', `/functions/v1/products/3f0e1d2c-4b5a-4697-8a8b-9c0d1e2f3a4b`, { token: owner.token })).status).toBe(
-      404,
-    );
+    expect(
+      (await api.request('GET', `/functions/v1/products/3f0e1d2c-4b5a-4697-8a8b-9c0d1e2f3a4b`, { token: owner.token }))
+        .status,
+    ).toBe(404);
     const renamed = await api.request('PATCH', `/functions/v1/products/${id}`, {
       token: catalogMember,
       body: { name: 'Renamed', price: 6 },
@@ -141,17 +149,27 @@ describe('products and inventory', () => {
   });
 
   it('PATCH keeps compare_price at or above the price, fires product.updated with the new data', async () => {
-    const id = (await create(owner.token, owner.storeId, { name: 'Lamp', price: 20, compare_price: 25 })).body.product.id;
-    expect((await api.request('PATCH', `/functions/v1/products/${id}`, { token: owner.token, body: { price: 30 } })).status).toBe(400);
+    const id = (await create(owner.token, owner.storeId, { name: 'Lamp', price: 20, compare_price: 25 })).body.product
+      .id;
     expect(
-      (await api.request('PATCH', `/functions/v1/products/${id}`, { token: owner.token, body: { inventory_quantity: 5 } })).status,
+      (await api.request('PATCH', `/functions/v1/products/${id}`, { token: owner.token, body: { price: 30 } })).status,
+    ).toBe(400);
+    expect(
+      (
+        await api.request('PATCH', `/functions/v1/products/${id}`, {
+          token: owner.token,
+          body: { inventory_quantity: 5 },
+        })
+      ).status,
     ).toBe(400);
     const ok = await api.request('PATCH', `/functions/v1/products/${id}`, {
       token: owner.token,
       body: { price: 22, compare_price: null, status: 'active' },
     });
     expect(ok.status).toBe(200);
-    const updated = (await events(owner.storeId)).filter((e) => e.event === 'product.updated' && e.data.product_id === id);
+    const updated = (await events(owner.storeId)).filter(
+      (e) => e.event === 'product.updated' && e.data.product_id === id,
+    );
     expect(updated).toHaveLength(1);
     expect(updated[0].data).toMatchObject({ price: 22, compare_price: null, status: 'active' });
   });
@@ -164,7 +182,9 @@ describe('products and inventory', () => {
     });
     expect((await api.request('GET', `/functions/v1/products/${id}`, { token: owner.token })).status).toBe(404);
     expect((await api.request('DELETE', `/functions/v1/products/${id}`, { token: owner.token })).status).toBe(404);
-    expect((await events(owner.storeId)).filter((e) => e.event === 'product.deleted' && e.data.product_id === id)).toHaveLength(1);
+    expect(
+      (await events(owner.storeId)).filter((e) => e.event === 'product.deleted' && e.data.product_id === id),
+    ).toHaveLength(1);
   });
 
   it('lists with filters and pages; customers see active products only', async () => {
@@ -185,21 +205,29 @@ describe('products and inventory', () => {
     expect(await names('?category=Bags')).toEqual(['100% cotton', 'Blue tote', 'Red tote']);
     expect(await names('?q=TOTE')).toEqual(['Blue tote', 'Red tote']);
     expect(await names('?q=%25')).toEqual(['100% cotton']);
-    const page = await api.request('GET', `/functions/v1/stores/${store.storeId}/products?limit=3`, { token: store.token });
-    expect(page.body.data).toHaveLength(3);
-    const rest = await api.request('GET', `/functions/v1/stores/${store.storeId}/products?limit=3&cursor=${page.body.next_cursor}`, {
+    const page = await api.request('GET', `/functions/v1/stores/${store.storeId}/products?limit=3`, {
       token: store.token,
     });
+    expect(page.body.data).toHaveLength(3);
+    const rest = await api.request(
+      'GET',
+      `/functions/v1/stores/${store.storeId}/products?limit=3&cursor=${page.body.next_cursor}`,
+      {
+        token: store.token,
+      },
+    );
     expect(rest.body.data.map((p: { name: string }) => p.name)).toEqual(['Red tote']);
     expect(rest.body.next_cursor).toBeNull();
     const shopper = (await signUp(api, { role: 'customer', store_id: store.storeId })).access_token;
     expect(await names('', shopper)).toEqual(['Green mug', 'Red tote']);
-    const draft = (await api.request('GET', `/functions/v1/stores/${store.storeId}/products?status=draft`, { token: store.token })).body
-      .data[0].id;
+    const draft = (
+      await api.request('GET', `/functions/v1/stores/${store.storeId}/products?status=draft`, { token: store.token })
+    ).body.data[0].id;
     expect((await api.request('GET', `/functions/v1/products/${draft}`, { token: shopper })).status).toBe(404);
-    expect((await api.request('GET', `/functions/v1/stores/${store.storeId}/products?status=gone`, { token: store.token })).status).toBe(
-      400,
-    );
+    expect(
+      (await api.request('GET', `/functions/v1/stores/${store.storeId}/products?status=gone`, { token: store.token }))
+        .status,
+    ).toBe(400);
   });
 
   it('members without catalog see active products only: drafts and archived ones are not found', async () => {
@@ -219,7 +247,8 @@ describe('products and inventory', () => {
       expect(result.status).toBe(200);
       return result.body.data.map((p: { name: string }) => p.name);
     };
-    const get = (token: string, status: string) => api.request('GET', `/functions/v1/products/${made[status]}`, { token });
+    const get = (token: string, status: string) =>
+      api.request('GET', `/functions/v1/products/${made[status]}`, { token });
 
     expect(await list(orders)).toEqual(['Live lamp']);
     expect(await list(orders, '?status=draft')).toEqual([]);
@@ -233,9 +262,14 @@ describe('products and inventory', () => {
       expect(hidden.body).toEqual({ success: false, error: { code: 'NOT_FOUND', message: 'Product not found' } });
     }
     // Writes were the catalog permission's already; a draft stays unchanged.
-    expect((await api.request('PATCH', `/functions/v1/products/${made.draft}`, { token: orders, body: { status: 'active' } })).status).toBe(
-      403,
-    );
+    expect(
+      (
+        await api.request('PATCH', `/functions/v1/products/${made.draft}`, {
+          token: orders,
+          body: { status: 'active' },
+        })
+      ).status,
+    ).toBe(403);
 
     const everything = ['Old lamp', 'Secret lamp', 'Live lamp'];
     expect(await list(catalog)).toEqual(everything);
@@ -249,27 +283,50 @@ describe('products and inventory', () => {
 
   describe('inventory', () => {
     it('adjusts by delta or to a quantity, never below zero, with inventory.updated data', async () => {
-      const id = (await create(owner.token, owner.storeId, { name: 'Stocked', price: 2, inventory_quantity: 5 })).body.product.id;
+      const id = (await create(owner.token, owner.storeId, { name: 'Stocked', price: 2, inventory_quantity: 5 })).body
+        .product.id;
       const plus = await api.request('POST', `/functions/v1/products/${id}/inventory`, {
         token: catalogMember,
         body: { delta: 3, reason: 'delivery' },
       });
       expect(plus.body.product.inventory_quantity).toBe(8);
-      const set = await api.request('POST', `/functions/v1/products/${id}/inventory`, { token: owner.token, body: { quantity: 2 } });
+      const set = await api.request('POST', `/functions/v1/products/${id}/inventory`, {
+        token: owner.token,
+        body: { quantity: 2 },
+      });
       expect(set.body.product.inventory_quantity).toBe(2);
-      const short = await api.request('POST', `/functions/v1/products/${id}/inventory`, { token: owner.token, body: { delta: -3 } });
+      const short = await api.request('POST', `/functions/v1/products/${id}/inventory`, {
+        token: owner.token,
+        body: { delta: -3 },
+      });
       expect(short.status).toBe(409);
       expect(short.body.error).toMatchObject({ code: 'OUT_OF_STOCK', details: { available: 2, requested_delta: -3 } });
       expect(
-        (await api.request('POST', `/functions/v1/products/${id}/inventory`, { token: owner.token, body: { quantity: -1 } })).status,
+        (
+          await api.request('POST', `/functions/v1/products/${id}/inventory`, {
+            token: owner.token,
+            body: { quantity: -1 },
+          })
+        ).status,
       ).toBe(400);
       expect(
-        (await api.request('POST', `/functions/v1/products/${id}/inventory`, { token: owner.token, body: { delta: 1, quantity: 1 } }))
-          .status,
+        (
+          await api.request('POST', `/functions/v1/products/${id}/inventory`, {
+            token: owner.token,
+            body: { delta: 1, quantity: 1 },
+          })
+        ).status,
       ).toBe(400);
-      expect((await api.request('POST', `/functions/v1/products/${id}/inventory`, { token: owner.token, body: {} })).status).toBe(400);
       expect(
-        (await api.request('POST', `/functions/v1/products/${id}/inventory`, { token: owner.token, body: { delta: 1.5 } })).status,
+        (await api.request('POST', `/functions/v1/products/${id}/inventory`, { token: owner.token, body: {} })).status,
+      ).toBe(400);
+      expect(
+        (
+          await api.request('POST', `/functions/v1/products/${id}/inventory`, {
+            token: owner.token,
+            body: { delta: 1.5 },
+          })
+        ).status,
       ).toBe(400);
       // Stock is capped at 1,000,000,000: a move past it is a 409, never an overflow (500).
       const huge = await api.request('POST', `/functions/v1/products/${id}/inventory`, {
@@ -288,7 +345,8 @@ describe('products and inventory', () => {
     });
 
     it('stays exact under concurrent adjustments: 25 removals of 1 from 10 → 10 succeed, stock 0', async () => {
-      const id = (await create(owner.token, owner.storeId, { name: 'Hot item', price: 2, inventory_quantity: 10 })).body.product.id;
+      const id = (await create(owner.token, owner.storeId, { name: 'Hot item', price: 2, inventory_quantity: 10 })).body
+        .product.id;
       const results = await Promise.all(
         Array.from({ length: 25 }, () =>
           api.request('POST', `/functions/v1/products/${id}/inventory`, { token: owner.token, body: { delta: -1 } }),
@@ -296,10 +354,17 @@ describe('products and inventory', () => {
       );
       expect(results.filter((r) => r.status === 200)).toHaveLength(10);
       expect(results.filter((r) => r.status === 409)).toHaveLength(15);
-      expect((await api.request('GET', `/functions/v1/products/${id}`, { token: owner.token })).body.product.inventory_quantity).toBe(0);
-      const moves = (await events(owner.storeId)).filter((e) => e.event === 'inventory.updated' && e.data.product_id === id);
+      expect(
+        (await api.request('GET', `/functions/v1/products/${id}`, { token: owner.token })).body.product
+          .inventory_quantity,
+      ).toBe(0);
+      const moves = (await events(owner.storeId)).filter(
+        (e) => e.event === 'inventory.updated' && e.data.product_id === id,
+      );
       expect(moves).toHaveLength(10);
-      expect(moves.map((e) => e.data.quantity).sort((a, b) => Number(a) - Number(b))).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+      expect(moves.map((e) => e.data.quantity).sort((a, b) => Number(a) - Number(b))).toEqual([
+        0, 1, 2, 3, 4, 5, 6, 7, 8, 9,
+      ]);
     });
   });
 });

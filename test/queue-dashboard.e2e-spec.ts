@@ -38,7 +38,10 @@ describe('queue dashboard (/admin/queues)', () => {
   it.each(paths)('%s with a merchant’s token: 403 in the error envelope', async (path) => {
     const answer = await api.request('GET', path, { token: merchant });
     expect(answer.status).toBe(403);
-    expect(answer.body).toEqual({ success: false, error: { code: 'FORBIDDEN', message: 'Only admins may open the queue dashboard' } });
+    expect(answer.body).toEqual({
+      success: false,
+      error: { code: 'FORBIDDEN', message: 'Only admins may open the queue dashboard' },
+    });
   });
 
   it('the public API key alone is refused too', async () => {
@@ -73,9 +76,13 @@ describe('queue dashboard (/admin/queues)', () => {
       { jobId: `dashboard-probe-${Date.now()}`, delay: 3_600_000 },
     );
     try {
-      const listed = await api.request('GET', `/admin/queues/api/queues?activeQueue=${DELIVERY_QUEUE}&status=delayed&page=1`, {
-        token: admin,
-      });
+      const listed = await api.request(
+        'GET',
+        `/admin/queues/api/queues?activeQueue=${DELIVERY_QUEUE}&status=delayed&page=1`,
+        {
+          token: admin,
+        },
+      );
       expect(listed.status).toBe(200);
       const delivery = listed.body.queues.find((entry: { name: string }) => entry.name === DELIVERY_QUEUE);
       expect(delivery.readOnlyMode).toBe(true);
@@ -83,7 +90,9 @@ describe('queue dashboard (/admin/queues)', () => {
       expect(listed.body.queues.map((entry: { name: string }) => entry.name)).toContain('social-posts');
 
       // Read-only: promoting the delayed job is refused and the job stays delayed.
-      const promote = await api.request('PUT', `/admin/queues/api/queues/${DELIVERY_QUEUE}/${job.id}/promote`, { token: admin });
+      const promote = await api.request('PUT', `/admin/queues/api/queues/${DELIVERY_QUEUE}/${job.id}/promote`, {
+        token: admin,
+      });
       expect(promote.status).toBeGreaterThanOrEqual(400);
       expect(promote.status).toBeLessThan(500);
       expect(await (await queue.getJob(job.id))!.getState()).toBe('delayed');

@@ -27,7 +27,8 @@ describe('the request path', () => {
     const original = pg.Client.prototype.query;
     // Records what the request login's connections send (not a stand-in: every call goes through).
     query = vi.spyOn(pg.Client.prototype, 'query').mockImplementation(function (this: pg.Client, ...args: unknown[]) {
-      const name = (this as unknown as { connectionParameters: { application_name?: string } }).connectionParameters.application_name;
+      const name = (this as unknown as { connectionParameters: { application_name?: string } }).connectionParameters
+        .application_name;
       if (name?.endsWith('-request')) {
         const first = args[0] as string | { text: string };
         sent.push({ text: typeof first === 'string' ? first : first.text });
@@ -56,26 +57,35 @@ describe('the request path', () => {
     return row.n;
   }
 
-  it('an authenticated read is three statements: the transaction opened with the lookup, the page, the commit', async () => {
-    const { token, storeId } = await merchantWithStore(api);
-    await api.request('POST', `/functions/v1/stores/${storeId}/products`, { token, body: { name: 'Mug', price: 12 } });
-    let page: HttpResult | undefined;
-    const statements = await statementsOf(async () => {
-      page = await api.request('GET', `/functions/v1/stores/${storeId}/products`, { token });
-    });
-    expect(page?.status).toBe(200);
-    expect(page?.body.data.map((product: { name: string }) => product.name)).toEqual(['Mug']);
-    expect(statements).toHaveLength(3);
-    expect(statements[0]).toMatch(/^START TRANSACTION; SELECT \* FROM app_authorize_request\(/);
-    expect(statements[1]).toMatch(/FROM products/);
-    expect(statements[2]).toBe('COMMIT');
-  });
+  it(
+    'an authenticated read is three statements: the ' + 'transaction opened with the lookup, the page, the commit',
+    async () => {
+      const { token, storeId } = await merchantWithStore(api);
+      await api.request('POST', `/functions/v1/stores/${storeId}/products`, {
+        token,
+        body: { name: 'Mug', price: 12 },
+      });
+      let page: HttpResult | undefined;
+      const statements = await statementsOf(async () => {
+        page = await api.request('GET', `/functions/v1/stores/${storeId}/products`, { token });
+      });
+      expect(page?.status).toBe(200);
+      expect(page?.body.data.map((product: { name: string }) => product.name)).toEqual(['Mug']);
+      expect(statements).toHaveLength(3);
+      expect(statements[0]).toMatch(/^START TRANSACTION; SELECT \* FROM app_authorize_request\(/);
+      expect(statements[1]).toMatch(/FROM products/);
+      expect(statements[2]).toBe('COMMIT');
+    },
+  );
 
   it('a write opens its transaction with the lookup too, and binds it once', async () => {
     const { token, storeId } = await merchantWithStore(api);
     let created: HttpResult | undefined;
     const statements = await statementsOf(async () => {
-      created = await api.request('POST', `/functions/v1/stores/${storeId}/products`, { token, body: { name: 'Cup', price: 9 } });
+      created = await api.request('POST', `/functions/v1/stores/${storeId}/products`, {
+        token,
+        body: { name: 'Cup', price: 9 },
+      });
     });
     expect(created?.status).toBe(201);
     expect(statements[0]).toMatch(/^START TRANSACTION; SELECT \* FROM app_authorize_request\(/);
@@ -86,32 +96,40 @@ describe('the request path', () => {
     expect(row.store_id).toBe(storeId);
   });
 
-  it("requests refused by a later guard give their transaction back: 404 for another tenant's store, 403 without the permission", async () => {
-    const owner = await merchantWithStore(api);
-    const stranger = await merchantWithStore(api);
-    const email = uniqueEmail('member');
-    const invite = await api.request('POST', `/functions/v1/stores/${owner.storeId}/members`, {
-      token: owner.token,
-      body: { email, permissions: ['orders'] },
-    });
-    const member = await signUp(api, { invite_token: invite.body.invite_token }, email);
-    // Ten times the pool: a single transaction kept open would leave the next requests waiting for good.
-    for (let round = 0; round < 10; round++) {
-      const [foreign, forbidden] = await Promise.all([
-        api.request('GET', `/functions/v1/stores/${owner.storeId}/products`, { token: stranger.token }),
-        api.request('POST', `/functions/v1/stores/${owner.storeId}/products`, {
-          token: member.access_token,
-          body: { name: 'Not mine to add', price: 1 },
-        }),
+  it(
+    'requests refused by a later guard give their transaction back: ' +
+      "404 for another tenant's store, 403 without the permission",
+    async () => {
+      const owner = await merchantWithStore(api);
+      const stranger = await merchantWithStore(api);
+      const email = uniqueEmail('member');
+      const invite = await api.request('POST', `/functions/v1/stores/${owner.storeId}/members`, {
+        token: owner.token,
+        body: { email, permissions: ['orders'] },
+      });
+      const member = await signUp(api, { invite_token: invite.body.invite_token }, email);
+      // Ten times the pool: a single transaction kept open would leave the next requests waiting for good.
+      for (let round = 0; round < 10; round++) {
+        const [foreign, forbidden] = await Promise.all([
+          api.request('GET', `/functions/v1/stores/${owner.storeId}/products`, { token: stranger.token }),
+          api.request('POST', `/functions/v1/stores/${owner.storeId}/products`, {
+            token: member.access_token,
+            body: { name: 'Not mine to add', price: 1 },
+          }),
+        ]);
+        expect(foreign.status).toBe(404);
+        expect(forbidden.status).toBe(403);
+      }
+      expect(
+        (await api.request('GET', `/functions/v1/stores/${owner.storeId}/products`, { token: owner.token })).status,
+      ).toBe(200);
+      await eventually(async () => (await idleInTransaction()) === 0, 5_000);
+      const [{ count }] = await db.query('SELECT count(*)::int AS count FROM products WHERE store_id = $1', [
+        owner.storeId,
       ]);
-      expect(foreign.status).toBe(404);
-      expect(forbidden.status).toBe(403);
-    }
-    expect((await api.request('GET', `/functions/v1/stores/${owner.storeId}/products`, { token: owner.token })).status).toBe(200);
-    await eventually(async () => (await idleInTransaction()) === 0, 5_000);
-    const [{ count }] = await db.query('SELECT count(*)::int AS count FROM products WHERE store_id = $1', [owner.storeId]);
-    expect(count).toBe(0);
-  });
+      expect(count).toBe(0);
+    },
+  );
 
   it('a session that ended answers 401 and holds no transaction', async () => {
     const { token, storeId } = await merchantWithStore(api);
@@ -123,12 +141,18 @@ describe('the request path', () => {
     }
     await eventually(async () => (await idleInTransaction()) === 0, 5_000);
     const other = await merchantWithStore(api);
-    expect((await api.request('GET', `/functions/v1/stores/${other.storeId}/products`, { token: other.token })).status).toBe(200);
+    expect(
+      (await api.request('GET', `/functions/v1/stores/${other.storeId}/products`, { token: other.token })).status,
+    ).toBe(200);
   });
 
   describe('work after commit (RequestTransaction.afterCommit)', () => {
     /** Runs `work` in a request transaction opened as the JWT strategy opens one, for the store's owner. */
-    async function inRequestTransaction(token: string, storeId: string, work: (manager: EntityManager) => Promise<void>) {
+    async function inRequestTransaction(
+      token: string,
+      storeId: string,
+      work: (manager: EntityManager) => Promise<void>,
+    ) {
       await api.app.get(ClsService).run(async () => {
         const reference = { store: storeId, resource: null, record: null, onlyStore: false };
         const opened = await api.app.get(CallerLookup).open(sessionIdOf(token), reference);

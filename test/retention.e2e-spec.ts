@@ -24,11 +24,16 @@ describe('retention', () => {
   const db = () => api.app.get<DataSource>(SYSTEM_DATA_SOURCE);
 
   /** `count` events of the store, dispatched `dispatchedDaysAgo` days ago (null: not yet); answers their ids. */
-  const insertEvents = async (count: number, dispatchedDaysAgo: number | null, createdDaysAgo = dispatchedDaysAgo ?? 0) =>
+  const insertEvents = async (
+    count: number,
+    dispatchedDaysAgo: number | null,
+    createdDaysAgo = dispatchedDaysAgo ?? 0,
+  ) =>
     (
       await db().query(
         `INSERT INTO outbox_events (store_id, event, data, created_at, dispatched_at)
-         SELECT $1, $2, '{}', now() - make_interval(days => $3), now() - make_interval(days => $4) FROM generate_series(1, $5)
+         SELECT $1, $2, '{}', now() - make_interval(days => $3), now() - make_interval(days => $4)
+           FROM generate_series(1, $5)
          RETURNING id`,
         [store.storeId, EVENT, createdDaysAgo, dispatchedDaysAgo, count],
       )
@@ -37,11 +42,17 @@ describe('retention', () => {
     Number((await db().query('SELECT count(*) FROM outbox_events WHERE id = ANY ($1::uuid[])', [ids]))[0].count);
 
   /** A delivery of the test webhook, last changed `daysAgo` days ago, with `attempts` attempts. */
-  const insertDelivery = async (status: string, daysAgo: number, options: { redeliveryOf?: string; attempts?: number } = {}) => {
+  const insertDelivery = async (
+    status: string,
+    daysAgo: number,
+    options: { redeliveryOf?: string; attempts?: number } = {},
+  ) => {
     const [delivery] = await db().query(
-      `INSERT INTO webhook_deliveries (webhook_id, store_id, event_id, event, body, status, attempt_count, next_attempt_at,
+      `INSERT INTO webhook_deliveries (webhook_id, store_id, event_id, event, body, status, attempt_count,
+        next_attempt_at,
                                        redelivery_of, created_at, updated_at)
-       VALUES ($1, $2, coalesce((SELECT event_id FROM webhook_deliveries WHERE id = $5), gen_random_uuid()), 'order.paid', '{}', $3,
+       VALUES ($1, $2, coalesce((SELECT event_id FROM webhook_deliveries WHERE id = $5), gen_random_uuid()),
+         'order.paid', '{}', $3,
                $6, CASE WHEN $3 = 'pending' THEN now() + interval '1 hour' END, $5,
                date_trunc('milliseconds', now() - make_interval(days => $4)), now() - make_interval(days => $4))
        RETURNING id`,
@@ -55,7 +66,9 @@ describe('retention', () => {
     return delivery.id as string;
   };
   const existing = async (ids: string[]) =>
-    (await db().query('SELECT id FROM webhook_deliveries WHERE id = ANY ($1::uuid[])', [ids])).map((row: { id: string }) => row.id);
+    (await db().query('SELECT id FROM webhook_deliveries WHERE id = ANY ($1::uuid[])', [ids])).map(
+      (row: { id: string }) => row.id,
+    );
 
   beforeAll(async () => {
     database = await createPrivateDatabase('retention');
@@ -106,22 +119,28 @@ describe('retention', () => {
     expect(listed.body.data.some((event: { id: string }) => old.includes(event.id))).toBe(false);
   });
 
-  it('keeps an old event a subscriber has not acknowledged, and what it is owed; deletes an old finished one', async () => {
-    const [owed, done] = [await insertEvents(1, 31), await insertEvents(1, 31)];
-    await db().query(
-      `INSERT INTO outbox_owed_acks (publication_id, subscriber, event_ids, due_at, publications)
+  it(
+    'keeps an old event a subscriber has not acknowledged, ' + 'and what it is owed; deletes an old finished one',
+    async () => {
+      const [owed, done] = [await insertEvents(1, 31), await insertEvents(1, 31)];
+      await db().query(
+        `INSERT INTO outbox_owed_acks (publication_id, subscriber, event_ids, due_at, publications)
        VALUES (gen_random_uuid(), 'webhooks', ARRAY[$1::uuid], now() + interval '1 minute', 5)`,
-      [owed[0]],
-    );
+        [owed[0]],
+      );
 
-    await api.app.get(OutboxRetention).prune(1000);
+      await api.app.get(OutboxRetention).prune(1000);
 
-    expect(await remaining(owed)).toBe(1);
-    expect(await remaining(done)).toBe(0);
-    const debts = await db().query('SELECT subscriber, publications FROM outbox_owed_acks WHERE $1::uuid = ANY (event_ids)', [owed[0]]);
-    expect(debts).toEqual([{ subscriber: 'webhooks', publications: 5 }]);
-    await db().query('DELETE FROM outbox_owed_acks WHERE $1::uuid = ANY (event_ids)', [owed[0]]);
-  });
+      expect(await remaining(owed)).toBe(1);
+      expect(await remaining(done)).toBe(0);
+      const debts = await db().query(
+        'SELECT subscriber, publications FROM outbox_owed_acks WHERE $1::uuid = ANY (event_ids)',
+        [owed[0]],
+      );
+      expect(debts).toEqual([{ subscriber: 'webhooks', publications: 5 }]);
+      await db().query('DELETE FROM outbox_owed_acks WHERE $1::uuid = ANY (event_ids)', [owed[0]]);
+    },
+  );
 
   it('lets sweeps of several workers run at once: each row goes once, none waits on another', async () => {
     const old = await insertEvents(3000, 32);
@@ -133,47 +152,53 @@ describe('retention', () => {
     expect(await remaining(old)).toBe(0);
   });
 
-  it('deletes finished deliveries older than DELIVERY_RETENTION_DAYS with their attempts; keeps pending, newer and redelivered ones', async () => {
-    expect(api.settings.get(webhooksConfig).DELIVERY_RETENTION_DAYS).toBe(30);
-    const oldSucceeded = await insertDelivery('succeeded', 31, { attempts: 3 });
-    const oldCancelled = await insertDelivery('cancelled', 45);
-    const recent = await insertDelivery('succeeded', 29);
-    const oldPending = await insertDelivery('pending', 40);
-    // An old failure redelivered recently: the original stays while its redelivery does.
-    const redelivered = await insertDelivery('failed', 40);
-    const recentRedelivery = await insertDelivery('succeeded', 1, { redeliveryOf: redelivered });
-    // An old failure redelivered twice, long ago: all three go (redeliveries first, then the original).
-    const twiceRedelivered = await insertDelivery('failed', 60);
-    const firstRedelivery = await insertDelivery('failed', 50, { redeliveryOf: twiceRedelivered });
-    const secondRedelivery = await insertDelivery('succeeded', 45, { redeliveryOf: twiceRedelivered });
-    const all = [
-      oldSucceeded,
-      oldCancelled,
-      recent,
-      oldPending,
-      redelivered,
-      recentRedelivery,
-      twiceRedelivered,
-      firstRedelivery,
-      secondRedelivery,
-    ];
+  it(
+    'deletes finished deliveries older than DELIVERY_RETENTION_DAYS ' +
+      'with their attempts; keeps pending, newer and redelivered ones',
+    async () => {
+      expect(api.settings.get(webhooksConfig).DELIVERY_RETENTION_DAYS).toBe(30);
+      const oldSucceeded = await insertDelivery('succeeded', 31, { attempts: 3 });
+      const oldCancelled = await insertDelivery('cancelled', 45);
+      const recent = await insertDelivery('succeeded', 29);
+      const oldPending = await insertDelivery('pending', 40);
+      // An old failure redelivered recently: the original stays while its redelivery does.
+      const redelivered = await insertDelivery('failed', 40);
+      const recentRedelivery = await insertDelivery('succeeded', 1, { redeliveryOf: redelivered });
+      // An old failure redelivered twice, long ago: all three go (redeliveries first, then the original).
+      const twiceRedelivered = await insertDelivery('failed', 60);
+      const firstRedelivery = await insertDelivery('failed', 50, { redeliveryOf: twiceRedelivered });
+      const secondRedelivery = await insertDelivery('succeeded', 45, { redeliveryOf: twiceRedelivered });
+      const all = [
+        oldSucceeded,
+        oldCancelled,
+        recent,
+        oldPending,
+        redelivered,
+        recentRedelivery,
+        twiceRedelivered,
+        firstRedelivery,
+        secondRedelivery,
+      ];
 
-    const batches = await api.app.get(DeliveryRetention).prune(2);
+      const batches = await api.app.get(DeliveryRetention).prune(2);
 
-    expect(Math.max(...batches)).toBeLessThanOrEqual(2);
-    expect((await existing(all)).sort()).toEqual([recent, oldPending, redelivered, recentRedelivery].sort());
-    const attempts = await db().query('SELECT count(*) FROM webhook_attempts WHERE delivery_id = ANY ($1::uuid[])', [
-      [oldSucceeded, twiceRedelivered, firstRedelivery, secondRedelivery],
-    ]);
-    expect(Number(attempts[0].count)).toBe(0);
-    // What the merchant still sees: the kept deliveries, with their attempts.
-    const log = await api.request('GET', `/functions/v1/webhooks/${webhookId}/deliveries?limit=100`, { token: store.token });
-    expect(log.status).toBe(200);
-    expect(log.body.data.map((delivery: { id: string }) => delivery.id).sort()).toEqual(
-      [recent, oldPending, redelivered, recentRedelivery].sort(),
-    );
-    expect(log.body.data.every((delivery: { attempts: unknown[] }) => delivery.attempts.length === 1)).toBe(true);
-  });
+      expect(Math.max(...batches)).toBeLessThanOrEqual(2);
+      expect((await existing(all)).sort()).toEqual([recent, oldPending, redelivered, recentRedelivery].sort());
+      const attempts = await db().query('SELECT count(*) FROM webhook_attempts WHERE delivery_id = ANY ($1::uuid[])', [
+        [oldSucceeded, twiceRedelivered, firstRedelivery, secondRedelivery],
+      ]);
+      expect(Number(attempts[0].count)).toBe(0);
+      // What the merchant still sees: the kept deliveries, with their attempts.
+      const log = await api.request('GET', `/functions/v1/webhooks/${webhookId}/deliveries?limit=100`, {
+        token: store.token,
+      });
+      expect(log.status).toBe(200);
+      expect(log.body.data.map((delivery: { id: string }) => delivery.id).sort()).toEqual(
+        [recent, oldPending, redelivered, recentRedelivery].sort(),
+      );
+      expect(log.body.data.every((delivery: { attempts: unknown[] }) => delivery.attempts.length === 1)).toBe(true);
+    },
+  );
 
   it('keeps everything while a retention is 0', async () => {
     const old = await insertEvents(5, 400);
@@ -197,7 +222,10 @@ describe('retention', () => {
     const oldDelivery = await insertDelivery('failed', 31);
     const worker = await startApp({ DATABASE_URL: database.url, APP_ROLE: 'all' });
     try {
-      await until(async () => (await remaining(old)) === 0 && (await existing([oldDelivery])).length === 0, "the worker's first sweep");
+      await until(
+        async () => (await remaining(old)) === 0 && (await existing([oldDelivery])).length === 0,
+        "the worker's first sweep",
+      );
     } finally {
       await worker.close();
     }

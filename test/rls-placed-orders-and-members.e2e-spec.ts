@@ -22,7 +22,8 @@ describe('row-level security: placed orders and memberships', () => {
   const orderState = async (orderId: string) =>
     (
       await system.query(
-        `SELECT o.total::text, (SELECT count(*)::int FROM order_items i WHERE i.order_id = o.id) AS items FROM orders o WHERE o.id = $1`,
+        `SELECT o.total::text, (SELECT count(*)::int FROM order_items i ` +
+          `WHERE i.order_id = o.id) AS items FROM orders o WHERE o.id = $1`,
         [orderId],
       )
     )[0];
@@ -37,7 +38,8 @@ describe('row-level security: placed orders and memberships', () => {
   const addItems = (token: string, orderId: string) =>
     asRequest(api, token, (q) =>
       q(
-        `INSERT INTO order_items (order_id, store_id, product_id, position, name, quantity, price) VALUES ($1, $2, $3, 2, 'more', 100, 0)`,
+        `INSERT INTO order_items (order_id, store_id, product_id, position, ` +
+          `name, quantity, price) VALUES ($1, $2, $3, 2, 'more', 100, 0)`,
         [orderId, owner.storeId, productId],
       ),
     );
@@ -55,22 +57,28 @@ describe('row-level security: placed orders and memberships', () => {
   });
   afterAll(() => api.close());
 
-  it("refuses a customer's items added to its own pending order after it was placed; cancelling returns only what was taken", async () => {
-    const before = await stock();
-    const orderId = await place(customerToken);
-    expect(await stock()).toBe(before - 1);
+  it(
+    "refuses a customer's items added to its own pending order " +
+      'after it was placed; cancelling returns only what was taken',
+    async () => {
+      const before = await stock();
+      const orderId = await place(customerToken);
+      expect(await stock()).toBe(before - 1);
 
-    await expect(addItems(customerToken, orderId)).rejects.toThrow(/row-level security policy for table "order_items"/);
-    expect(await orderState(orderId)).toEqual({ total: '10.00', items: 1 });
-    expect(await stock()).toBe(before - 1);
+      await expect(addItems(customerToken, orderId)).rejects.toThrow(
+        /row-level security policy for table "order_items"/,
+      );
+      expect(await orderState(orderId)).toEqual({ total: '10.00', items: 1 });
+      expect(await stock()).toBe(before - 1);
 
-    const cancelled = await api.request('PATCH', `/functions/v1/orders/${orderId}`, {
-      token: customerToken,
-      body: { status: 'cancelled' },
-    });
-    expect(cancelled.status).toBe(200);
-    expect(await stock()).toBe(before);
-  });
+      const cancelled = await api.request('PATCH', `/functions/v1/orders/${orderId}`, {
+        token: customerToken,
+        body: { status: 'cancelled' },
+      });
+      expect(cancelled.status).toBe(200);
+      expect(await stock()).toBe(before);
+    },
+  );
 
   it("refuses the store's staff items added to a placed order too", async () => {
     const orderId = await place(owner.token);
@@ -90,14 +98,17 @@ describe('row-level security: placed orders and memberships', () => {
     await expect(forged).rejects.toThrow(/permission denied for table store_members/);
     // Naming only an invitation's columns makes an invitation, never a member.
     const [invited] = await asRequest(api, owner.token, (q) =>
-      q(`INSERT INTO store_members (store_id, email, permissions) VALUES ($1, $2, '{orders}') RETURNING status, user_id`, [
-        owner.storeId,
-        uniqueEmail('invited'),
-      ]),
+      q(
+        `INSERT INTO store_members (store_id, email, permissions) ` +
+          `VALUES ($1, $2, '{orders}') RETURNING status, user_id`,
+        [owner.storeId, uniqueEmail('invited')],
+      ),
     );
     expect(invited).toEqual({ status: 'invited', user_id: null });
     expect(await system.query('SELECT 1 FROM store_members WHERE user_id = $1', [victim.user.id])).toEqual([]);
-    const stores = await asRequest(api, victim.access_token, (q) => q('SELECT id FROM stores WHERE id = $1', [owner.storeId]));
+    const stores = await asRequest(api, victim.access_token, (q) =>
+      q('SELECT id FROM stores WHERE id = $1', [owner.storeId]),
+    );
     expect(stores).toEqual([]);
   });
 });

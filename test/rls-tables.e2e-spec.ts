@@ -47,7 +47,12 @@ const RLS_REFUSAL = /new row violates row-level security policy/;
 const NOT_GRANTED = /permission denied/;
 
 /** Holding a permission: the owner and the member with every permission see all of store A's rows, the others none. */
-const holding = (a = 'store_id = :a'): Record<Caller, string> => ({ ownerA: a, all: a, none: 'false', customer: 'false' });
+const holding = (a = 'store_id = :a'): Record<Caller, string> => ({
+  ownerA: a,
+  all: a,
+  none: 'false',
+  customer: 'false',
+});
 const OWN_ORDERS = 'customer_id IN (SELECT id FROM customers WHERE user_id = :u)';
 
 const TABLES: TableCase[] = [
@@ -68,14 +73,20 @@ const TABLES: TableCase[] = [
     sees: { ownerA: 'store_id = :a', all: 'user_id = :u', none: 'user_id = :u', customer: 'false' },
     update: `permissions = '{catalog,orders,customers,ai,social,webhooks,billing}'`,
     deletable: true,
-    insert: (s) => `INSERT INTO store_members (store_id, email, permissions) VALUES ('${s.storeB}', 'forged@example.com', '{catalog}')`,
+    insert: (s) =>
+      `INSERT INTO store_members (store_id, email, permissions) ` +
+      `VALUES ('${s.storeB}', 'forged@example.com', '{catalog}')`,
     insertRefusal: RLS_REFUSAL,
   },
   {
     table: 'products',
     key: 'id',
     ofB: 'store_id = :b',
-    sees: { ...holding(), none: `store_id = :a AND status = 'active'`, customer: `store_id = :a AND status = 'active'` },
+    sees: {
+      ...holding(),
+      none: `store_id = :a AND status = 'active'`,
+      customer: `store_id = :a AND status = 'active'`,
+    },
     update: `name = 'hijacked'`,
     deletable: true,
     insert: (s) => `INSERT INTO products (store_id, name, price, status) VALUES ('${s.storeB}', 'forged', 1, 'active')`,
@@ -88,7 +99,8 @@ const TABLES: TableCase[] = [
     sees: { ...holding(), customer: 'user_id = :u' },
     update: `name = 'hijacked'`,
     deletable: false,
-    insert: (s) => `INSERT INTO customers (store_id, name, email) VALUES ('${s.storeB}', 'forged', 'forged@example.com')`,
+    insert: (s) =>
+      `INSERT INTO customers (store_id, name, email) VALUES ('${s.storeB}', 'forged', 'forged@example.com')`,
     insertRefusal: RLS_REFUSAL,
   },
   {
@@ -99,7 +111,8 @@ const TABLES: TableCase[] = [
     update: `status = 'cancelled'`,
     deletable: false,
     insert: (s) =>
-      `INSERT INTO orders (store_id, order_number, currency, total, status) VALUES ('${s.storeB}', 'F-1', 'USD', 0, 'pending')`,
+      `INSERT INTO orders (store_id, order_number, currency, total, ` +
+      `status) VALUES ('${s.storeB}', 'F-1', 'USD', 0, 'pending')`,
     insertRefusal: RLS_REFUSAL,
   },
   {
@@ -110,7 +123,8 @@ const TABLES: TableCase[] = [
     update: null,
     deletable: false,
     insert: (s) =>
-      `INSERT INTO order_items (order_id, store_id, position, name, quantity, price) VALUES ('${s.orderB}', '${s.storeB}', 9, 'forged', 1, 0)`,
+      `INSERT INTO order_items (order_id, store_id, position, name, quantity, ` +
+      `price) VALUES ('${s.orderB}', '${s.storeB}', 9, 'forged', 1, 0)`,
     insertRefusal: RLS_REFUSAL,
   },
   {
@@ -121,7 +135,8 @@ const TABLES: TableCase[] = [
     update: `url = 'https://attacker.example/hook'`,
     deletable: true,
     insert: (s) =>
-      `INSERT INTO webhooks (store_id, url, events, secret_sealed, secret_hint) VALUES ('${s.storeB}', 'https://attacker.example/hook', '{order.created}', 's', 'h')`,
+      `INSERT INTO webhooks (store_id, url, events, secret_sealed, secret_hint) VALUES ` +
+      `('${s.storeB}', 'https://attacker.example/hook', '{order.created}', 's', 'h')`,
     insertRefusal: RLS_REFUSAL,
   },
   {
@@ -132,7 +147,8 @@ const TABLES: TableCase[] = [
     update: `status = 'cancelled'`,
     deletable: false,
     insert: (s) =>
-      `INSERT INTO webhook_deliveries (webhook_id, store_id, event_id, event, body) VALUES ('${s.webhookB}', '${s.storeB}', gen_random_uuid(), 'order.created', '{}')`,
+      `INSERT INTO webhook_deliveries (webhook_id, store_id, event_id, event, body) ` +
+      `VALUES ('${s.webhookB}', '${s.storeB}', gen_random_uuid(), 'order.created', '{}')`,
     insertRefusal: RLS_REFUSAL,
   },
   {
@@ -143,7 +159,8 @@ const TABLES: TableCase[] = [
     update: null,
     deletable: false,
     insert: (s) =>
-      `INSERT INTO webhook_attempts (delivery_id, store_id, attempt, started_at, duration_ms) VALUES ('${s.deliveryB}', '${s.storeB}', 99, now(), 1)`,
+      `INSERT INTO webhook_attempts (delivery_id, store_id, attempt, started_at, ` +
+      `duration_ms) VALUES ('${s.deliveryB}', '${s.storeB}', 99, now(), 1)`,
     insertRefusal: NOT_GRANTED,
   },
   {
@@ -153,7 +170,8 @@ const TABLES: TableCase[] = [
     sees: holding(),
     update: null,
     deletable: false,
-    insert: (s) => `INSERT INTO merchant_notifications (store_id, kind, message) VALUES ('${s.storeB}', 'forged', 'forged')`,
+    insert: (s) =>
+      `INSERT INTO merchant_notifications (store_id, kind, message) VALUES ('${s.storeB}', 'forged', 'forged')`,
     insertRefusal: NOT_GRANTED,
   },
   {
@@ -185,7 +203,8 @@ const TABLES: TableCase[] = [
     update: null,
     deletable: false,
     insert: (s) =>
-      `INSERT INTO ai_images (store_id, content_type, width, height, bytes) VALUES ('${s.storeB}', 'image/png', 1, 1, '\\x00')`,
+      `INSERT INTO ai_images (store_id, content_type, width, height, ` +
+      `bytes) VALUES ('${s.storeB}', 'image/png', 1, 1, '\\x00')`,
     insertRefusal: RLS_REFUSAL,
   },
   {
@@ -196,7 +215,8 @@ const TABLES: TableCase[] = [
     update: `username = 'hijacked'`,
     deletable: true,
     insert: (s) =>
-      `INSERT INTO social_accounts (store_id, platform, platform_account_id, username, access_token_sealed) VALUES ('${s.storeB}', 'threads', 'f', 'forged', 's')`,
+      `INSERT INTO social_accounts (store_id, platform, platform_account_id, username, ` +
+      `access_token_sealed) VALUES ('${s.storeB}', 'threads', 'f', 'forged', 's')`,
     insertRefusal: RLS_REFUSAL,
   },
   {
@@ -206,7 +226,9 @@ const TABLES: TableCase[] = [
     sees: holding(),
     update: `status = 'cancelled'`,
     deletable: false,
-    insert: (s) => `INSERT INTO social_posts (store_id, platforms, content, status) VALUES ('${s.storeB}', '{x}', '{}', 'scheduled')`,
+    insert: (s) =>
+      `INSERT INTO social_posts (store_id, platforms, content, ` +
+      `status) VALUES ('${s.storeB}', '{x}', '{}', 'scheduled')`,
     insertRefusal: RLS_REFUSAL,
   },
   {
@@ -217,7 +239,8 @@ const TABLES: TableCase[] = [
     update: `status = 'cancelled'`,
     deletable: false,
     insert: (s) =>
-      `INSERT INTO social_post_results (post_id, store_id, platform, status) VALUES ('${s.postB}', '${s.storeB}', 'threads', 'pending')`,
+      `INSERT INTO social_post_results (post_id, store_id, platform, ` +
+      `status) VALUES ('${s.postB}', '${s.storeB}', 'threads', 'pending')`,
     insertRefusal: RLS_REFUSAL,
   },
   {
@@ -261,12 +284,15 @@ describe('row-level security, table by table (no guard in the way)', () => {
       .replace(/:b\b/g, `'${s.storeB}'`)
       .replace(/:u\b/g, `'${user}'`);
   const keysWhere = async (t: TableCase, condition: string, user = ''): Promise<string[]> =>
-    (await system.query(`SELECT ${t.key} AS k FROM ${t.table} WHERE ${fill(condition, user)} ORDER BY 1`)).map((r: { k: string }) => r.k);
+    (await system.query(`SELECT ${t.key} AS k FROM ${t.table} WHERE ${fill(condition, user)} ORDER BY 1`)).map(
+      (r: { k: string }) => r.k,
+    );
   /** Rows as the system sees them: how many, and a digest of their content. */
   const snapshot = async (t: TableCase, of: string) =>
     (
       await system.query(
-        `SELECT count(*)::int AS n, md5(coalesce(string_agg(r::text, '|' ORDER BY r::text), '')) AS digest FROM ${t.table} r WHERE ${fill(of)}`,
+        `SELECT count(*)::int AS n, md5(coalesce(string_agg(r::text, '|' ` +
+          `ORDER BY r::text), '')) AS digest FROM ${t.table} r WHERE ${fill(of)}`,
       )
     )[0] as { n: number; digest: string };
   const as = <T>(who: Caller, work: (q: Query) => Promise<T>) => asRequest(api, tokens[who], work);
@@ -279,7 +305,11 @@ describe('row-level security, table by table (no guard in the way)', () => {
     });
     system = api.app.get<DataSource>(SYSTEM_DATA_SOURCE);
     const call = async (token: string, method: string, path: string, body?: unknown) => {
-      const result = await api.request(method, `/functions/v1${path}`, { token, body, headers: { 'idempotency-key': uniqueEmail('key') } });
+      const result = await api.request(method, `/functions/v1${path}`, {
+        token,
+        body,
+        headers: { 'idempotency-key': uniqueEmail('key') },
+      });
       if (result.status >= 300) throw new Error(`${method} ${path}: ${result.status} ${JSON.stringify(result.body)}`);
       return result.body;
     };
@@ -295,7 +325,10 @@ describe('row-level security, table by table (no guard in the way)', () => {
         status: 'active',
       });
       await call(token, 'POST', `/stores/${storeId}/products`, { name: 'Draft', price: 5, status: 'draft' });
-      const customer = await call(token, 'POST', `/stores/${storeId}/customers`, { name: 'Walk-in', email: uniqueEmail('walk-in') });
+      const customer = await call(token, 'POST', `/stores/${storeId}/customers`, {
+        name: 'Walk-in',
+        email: uniqueEmail('walk-in'),
+      });
       const order = await call(token, 'POST', `/stores/${storeId}/orders`, {
         customer_id: customer.customer.id,
         items: [{ product_id: active.product.id, quantity: 2 }],
@@ -311,15 +344,18 @@ describe('row-level security, table by table (no guard in the way)', () => {
         [webhook.webhook.id, storeId],
       );
       await system.query(
-        `INSERT INTO webhook_attempts (delivery_id, store_id, attempt, started_at, duration_ms, error) VALUES ($1, $2, 1, now(), 5, 'refused')`,
+        `INSERT INTO webhook_attempts (delivery_id, store_id, attempt, ` +
+          `started_at, duration_ms, error) VALUES ($1, $2, 1, now(), 5, 'refused')`,
         [delivery.id, storeId],
       );
-      await system.query(`INSERT INTO merchant_notifications (store_id, kind, message) VALUES ($1, 'webhook_disabled', 'Seeded')`, [
-        storeId,
-      ]);
-      await system.query(`INSERT INTO ai_images (store_id, content_type, width, height, bytes) VALUES ($1, 'image/png', 1, 1, '\\x00')`, [
-        storeId,
-      ]);
+      await system.query(
+        `INSERT INTO merchant_notifications (store_id, kind, message) VALUES ($1, 'webhook_disabled', 'Seeded')`,
+        [storeId],
+      );
+      await system.query(
+        `INSERT INTO ai_images (store_id, content_type, width, height, bytes) VALUES ($1, 'image/png', 1, 1, '\\x00')`,
+        [storeId],
+      );
       await system.query(
         `INSERT INTO idempotency_keys (caller, user_id, key, route, fingerprint)
          VALUES ($2, $1, 'seeded', 'POST /x', 'f')`,
@@ -332,10 +368,18 @@ describe('row-level security, table by table (no guard in the way)', () => {
         content: { text: 'Tomorrow' },
         schedule_at: new Date(Date.now() + 86_400_000).toISOString(),
       });
-      await call(token, 'POST', `/stores/${storeId}/members`, { email: uniqueEmail('invited'), permissions: ['catalog'] });
+      await call(token, 'POST', `/stores/${storeId}/members`, {
+        email: uniqueEmail('invited'),
+        permissions: ['catalog'],
+      });
       await call(token, 'POST', `/stores/${storeId}/api-keys`, { name: 'Seeded', permissions: ['catalog'] });
       if (key === 'A')
-        Object.assign(s, { storeA: storeId, webhookA: webhook.webhook.id, postA: post.results[0].post_id, orderA: order.order.id });
+        Object.assign(s, {
+          storeA: storeId,
+          webhookA: webhook.webhook.id,
+          postA: post.results[0].post_id,
+          orderA: order.order.id,
+        });
       else
         Object.assign(s, {
           storeB: storeId,
@@ -359,8 +403,12 @@ describe('row-level security, table by table (no guard in the way)', () => {
     const customer = await signUp(api, { role: 'customer', store_id: s.storeA });
     tokens.customer = customer.access_token;
     s.users.customer = customer.user.id;
-    const productA = (await system.query(`SELECT id FROM products WHERE store_id = $1 AND status = 'active'`, [s.storeA]))[0].id;
-    await call(customer.access_token, 'POST', `/stores/${s.storeA}/orders`, { items: [{ product_id: productA, quantity: 1 }] });
+    const productA = (
+      await system.query(`SELECT id FROM products WHERE store_id = $1 AND status = 'active'`, [s.storeA])
+    )[0].id;
+    await call(customer.access_token, 'POST', `/stores/${s.storeA}/orders`, {
+      items: [{ product_id: productA, quantity: 1 }],
+    });
   });
   afterAll(() => api?.close());
 
@@ -371,7 +419,11 @@ describe('row-level security, table by table (no guard in the way)', () => {
         (
           await keysWhere(
             t,
-            t.table === 'idempotency_keys' ? `user_id = '${s.users.ownerA}'` : t.table === 'stores' ? 'id = :a' : 'store_id = :a',
+            t.table === 'idempotency_keys'
+              ? `user_id = '${s.users.ownerA}'`
+              : t.table === 'stores'
+                ? 'id = :a'
+                : 'store_id = :a',
           )
         ).length,
         `${t.table} of A`,
@@ -379,89 +431,113 @@ describe('row-level security, table by table (no guard in the way)', () => {
     }
   });
 
-  describe('a row of one store cannot point at a row of another (foreign keys are checked without row-level security)', () => {
-    const refused = async (who: Caller, sql: string, params: unknown[]) => {
-      await expect(as(who, (q) => q(sql, params))).rejects.toThrow(RLS_REFUSAL);
-    };
+  describe(
+    'a row of one store cannot point at a row of another ' + '(foreign keys are checked without row-level security)',
+    () => {
+      const refused = async (who: Caller, sql: string, params: unknown[]) => {
+        await expect(as(who, (q) => q(sql, params))).rejects.toThrow(RLS_REFUSAL);
+      };
 
-    it("a customer of store A cannot place an order in store B, nor add an item of B's to its order", async () => {
-      const [mine] = await system.query(
-        `SELECT o.id, o.store_id, o.customer_id FROM orders o JOIN customers c ON c.id = o.customer_id WHERE c.user_id = $1`,
-        [s.users.customer],
-      );
-      await refused(
-        'customer',
-        `INSERT INTO orders (store_id, order_number, customer_id, currency, total, status) VALUES ($1, 'F-2', $2, 'USD', 0, 'pending')`,
-        [s.storeB, mine.customer_id],
-      );
-      await refused(
-        'customer',
-        `INSERT INTO order_items (order_id, store_id, position, name, quantity, price) VALUES ($1, $2, 9, 'forged', 1, 0)`,
-        [mine.id, s.storeB],
-      );
-      expect(await system.query(`SELECT 1 FROM orders WHERE store_id = $1 AND order_number = 'F-2'`, [s.storeB])).toEqual([]);
-    });
+      it("a customer of store A cannot place an order in store B, nor add an item of B's to its order", async () => {
+        const [mine] = await system.query(
+          `SELECT o.id, o.store_id, o.customer_id FROM orders o JOIN ` +
+            `customers c ON c.id = o.customer_id WHERE c.user_id = $1`,
+          [s.users.customer],
+        );
+        await refused(
+          'customer',
+          `INSERT INTO orders (store_id, order_number, customer_id, currency, ` +
+            `total, status) VALUES ($1, 'F-2', $2, 'USD', 0, 'pending')`,
+          [s.storeB, mine.customer_id],
+        );
+        await refused(
+          'customer',
+          `INSERT INTO order_items (order_id, store_id, position, ` +
+            `name, quantity, price) VALUES ($1, $2, 9, 'forged', 1, 0)`,
+          [mine.id, s.storeB],
+        );
+        expect(
+          await system.query(`SELECT 1 FROM orders WHERE store_id = $1 AND order_number = 'F-2'`, [s.storeB]),
+        ).toEqual([]);
+      });
 
-    it("store A's staff cannot file rows of A under B's order, webhook, post or customer", async () => {
-      const [customerB] = await system.query(`SELECT id FROM customers WHERE store_id = $1 LIMIT 1`, [s.storeB]);
-      // An order of A for B's customer would show in that customer's orders.
-      await refused(
-        'ownerA',
-        `INSERT INTO orders (store_id, order_number, customer_id, currency, total, status) VALUES ($1, 'F-3', $2, 'USD', 0, 'pending')`,
-        [s.storeA, customerB.id],
-      );
-      await refused(
-        'ownerA',
-        `INSERT INTO order_items (order_id, store_id, position, name, quantity, price) VALUES ($1, $2, 9, 'forged', 1, 0)`,
-        [s.orderB, s.storeA],
-      );
-      // The delivery worker sends a delivery to its webhook's URL, signed with that webhook's secret.
-      await refused(
-        'ownerA',
-        `INSERT INTO webhook_deliveries (webhook_id, store_id, event_id, event, body) VALUES ($1, $2, gen_random_uuid(), 'order.created', '{"forged":true}')`,
-        [s.webhookB, s.storeA],
-      );
-      await refused(
-        'ownerA',
-        `INSERT INTO social_post_results (post_id, store_id, platform, status) VALUES ($1, $2, 'threads', 'pending')`,
-        [s.postB, s.storeA],
-      );
-      const forged = await system.query(
-        `SELECT 'delivery' FROM webhook_deliveries WHERE webhook_id = $1 AND store_id = $2
+      it("store A's staff cannot file rows of A under B's order, webhook, post or customer", async () => {
+        const [customerB] = await system.query(`SELECT id FROM customers WHERE store_id = $1 LIMIT 1`, [s.storeB]);
+        // An order of A for B's customer would show in that customer's orders.
+        await refused(
+          'ownerA',
+          `INSERT INTO orders (store_id, order_number, customer_id, currency, ` +
+            `total, status) VALUES ($1, 'F-3', $2, 'USD', 0, 'pending')`,
+          [s.storeA, customerB.id],
+        );
+        await refused(
+          'ownerA',
+          `INSERT INTO order_items (order_id, store_id, position, ` +
+            `name, quantity, price) VALUES ($1, $2, 9, 'forged', 1, 0)`,
+          [s.orderB, s.storeA],
+        );
+        // The delivery worker sends a delivery to its webhook's URL, signed with that webhook's secret.
+        await refused(
+          'ownerA',
+          `INSERT INTO webhook_deliveries (webhook_id, store_id, event_id, event, ` +
+            `body) VALUES ($1, $2, gen_random_uuid(), 'order.created', '{"forged":true}')`,
+          [s.webhookB, s.storeA],
+        );
+        await refused(
+          'ownerA',
+          `INSERT INTO social_post_results (post_id, store_id, platform, status) VALUES ($1, $2, 'threads', 'pending')`,
+          [s.postB, s.storeA],
+        );
+        const forged = await system.query(
+          `SELECT 'delivery' FROM webhook_deliveries WHERE webhook_id = $1 AND store_id = $2
          UNION ALL SELECT 'result' FROM social_post_results WHERE post_id = $3 AND store_id = $2
          UNION ALL SELECT 'item' FROM order_items WHERE order_id = $4 AND store_id = $2`,
-        [s.webhookB, s.storeA, s.postB, s.orderB],
-      );
-      expect(forged).toEqual([]);
-    });
-
-    it('the same statements within one store are allowed (the refusals above are about the other store)', async () => {
-      const [customerA] = await system.query(`SELECT id FROM customers WHERE store_id = $1 AND user_id IS NULL LIMIT 1`, [s.storeA]);
-      const orderId = await as('ownerA', async (q) => {
-        const [order] = await q(
-          `INSERT INTO orders (store_id, order_number, customer_id, currency, total, status) VALUES ($1, 'F-4', $2, 'USD', 0, 'pending') RETURNING id`,
-          [s.storeA, customerA.id],
+          [s.webhookB, s.storeA, s.postB, s.orderB],
         );
-        await q(`INSERT INTO order_items (order_id, store_id, position, name, quantity, price) VALUES ($1, $2, 1, 'ok', 1, 0)`, [
-          order.id,
-          s.storeA,
-        ]);
-        await q(
-          `INSERT INTO webhook_deliveries (webhook_id, store_id, event_id, event, body, status, next_attempt_at) VALUES ($1, $2, gen_random_uuid(), 'order.created', '{}', 'cancelled', NULL)`,
-          [s.webhookA, s.storeA],
-        );
-        await q(`INSERT INTO social_post_results (post_id, store_id, platform, status) VALUES ($1, $2, 'threads', 'cancelled')`, [
-          s.postA,
-          s.storeA,
-        ]);
-        await q('SELECT * FROM app_take_order_stock($1)', [order.id]);
-        return order.id as string;
+        expect(forged).toEqual([]);
       });
-      // The order is there, numbered by the database (the number a request names is not used).
-      const [stored] = await system.query(`SELECT order_number FROM orders WHERE id = $1 AND store_id = $2`, [orderId, s.storeA]);
-      expect(stored.order_number).toMatch(/^\d{4,}$/);
-    });
-  });
+
+      it(
+        'the same statements within one store are allowed ' + '(the refusals above are about the other store)',
+        async () => {
+          const [customerA] = await system.query(
+            `SELECT id FROM customers WHERE store_id = $1 AND user_id IS NULL LIMIT 1`,
+            [s.storeA],
+          );
+          const orderId = await as('ownerA', async (q) => {
+            const [order] = await q(
+              `INSERT INTO orders (store_id, order_number, customer_id, currency, ` +
+                `total, status) VALUES ($1, 'F-4', $2, 'USD', 0, 'pending') RETURNING id`,
+              [s.storeA, customerA.id],
+            );
+            await q(
+              `INSERT INTO order_items (order_id, store_id, position, ` +
+                `name, quantity, price) VALUES ($1, $2, 1, 'ok', 1, 0)`,
+              [order.id, s.storeA],
+            );
+            await q(
+              `INSERT INTO webhook_deliveries (webhook_id, store_id, event_id, event, body, status, ` +
+                `next_attempt_at) VALUES ($1, $2, gen_random_uuid(), 'order.created', '{}', 'cancelled', NULL)`,
+              [s.webhookA, s.storeA],
+            );
+            await q(
+              `INSERT INTO social_post_results (post_id, store_id, ` +
+                `platform, status) VALUES ($1, $2, 'threads', 'cancelled')`,
+              [s.postA, s.storeA],
+            );
+            await q('SELECT * FROM app_take_order_stock($1)', [order.id]);
+            return order.id as string;
+          });
+          // The order is there, numbered by the database (the number a request names is not used).
+          const [stored] = await system.query(`SELECT order_number FROM orders WHERE id = $1 AND store_id = $2`, [
+            orderId,
+            s.storeA,
+          ]);
+          expect(stored.order_number).toMatch(/^\d{4,}$/);
+        },
+      );
+    },
+  );
 
   describe.each(TABLES.map((t) => [t.table, t] as const))('%s', (_, t) => {
     it.each(['ownerA', 'none', 'all', 'customer'] as const)(
@@ -486,12 +562,16 @@ describe('row-level security, table by table (no guard in the way)', () => {
       const where = fill(t.ofB);
       if (t.update) {
         const [changed] = await as('ownerA', (q) =>
-          q(`WITH c AS (UPDATE ${t.table} SET ${t.update} WHERE ${where} RETURNING 1) SELECT count(*)::int AS n FROM c`),
+          q(
+            `WITH c AS (UPDATE ${t.table} SET ${t.update} WHERE ${where} RETURNING 1) SELECT count(*)::int AS n FROM c`,
+          ),
         );
         expect(changed.n).toBe(0);
       } else {
         await expect(
-          as('ownerA', (q) => q(`UPDATE ${t.table} SET ${t.key === 'id' ? 'id = id' : 'store_id = store_id'} WHERE ${where}`)),
+          as('ownerA', (q) =>
+            q(`UPDATE ${t.table} SET ${t.key === 'id' ? 'id = id' : 'store_id = store_id'} WHERE ${where}`),
+          ),
         ).rejects.toThrow(NOT_GRANTED);
       }
       if (t.deletable) {
@@ -515,7 +595,10 @@ describe('row-level security, table by table (no guard in the way)', () => {
         const where = fill(ofA);
         if (t.update) {
           const [changed] = await as('none', (q) =>
-            q(`WITH c AS (UPDATE ${t.table} SET ${t.update} WHERE ${where} RETURNING 1) SELECT count(*)::int AS n FROM c`),
+            q(
+              `WITH c AS (UPDATE ${t.table} SET ${t.update} WHERE ${where} ` +
+                `RETURNING 1) SELECT count(*)::int AS n FROM c`,
+            ),
           );
           expect(changed.n).toBe(0);
         }

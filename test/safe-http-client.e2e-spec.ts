@@ -1,5 +1,11 @@
 import { once } from 'node:events';
-import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Logger } from '@nestjs/common';
 import {
@@ -45,7 +51,13 @@ async function startServer(
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       const raw = Buffer.concat(chunks);
-      state.requests.push({ method: req.method!, url: req.url!, headers: req.headers, raw, body: raw.toString('utf8') });
+      state.requests.push({
+        method: req.method!,
+        url: req.url!,
+        headers: req.headers,
+        raw,
+        body: raw.toString('utf8'),
+      });
       handler(req, res);
     });
   });
@@ -80,7 +92,8 @@ function resolver(answers: Record<string, string[]>) {
 
 /** The refusal a caller sees for a host name that leads to a non-public address. */
 const HIDDEN = (host: string) =>
-  `url host ${host} points to an address that is not allowed (loopback, private, link-local, metadata or another non-public address)`;
+  `url host ${host} points to an address that is not allowed (loopback, ` +
+  `private, link-local, metadata or another non-public address)`;
 
 /** Public on the first lookup, loopback afterwards: a DNS-rebinding attacker's name server. */
 function rebinding() {
@@ -139,7 +152,9 @@ describe('SafeHttpClient against real servers', () => {
       expect(refused).toBeInstanceOf(UnsafeUrlError);
       expect((refused as UnsafeUrlError).reason).toBe('loopback');
 
-      const posted = await failure(http.post(url, { body: '{"secret":true}', headers: { 'content-type': 'application/json' } }));
+      const posted = await failure(
+        http.post(url, { body: '{"secret":true}', headers: { 'content-type': 'application/json' } }),
+      );
       expect(posted).toBeInstanceOf(UnsafeUrlError);
       expect(posted.message).toBe('url host 127.0.0.1 is not allowed (loopback)');
       expect(await failure(http.get(url))).toBeInstanceOf(UnsafeUrlError);
@@ -183,7 +198,10 @@ describe('SafeHttpClient against real servers', () => {
       try {
         const dns = resolver({ 'intranet.test': ['93.184.215.14', '10.0.0.5'] });
         const http = client({ lookup: dns.lookup });
-        for (const attempt of [() => http.assertUrl('http://intranet.test/'), () => http.get('http://intranet.test/')]) {
+        for (const attempt of [
+          () => http.assertUrl('http://intranet.test/'),
+          () => http.get('http://intranet.test/'),
+        ]) {
           const refused = (await failure(attempt())) as UnsafeUrlError;
           expect(refused).toBeInstanceOf(UnsafeUrlError);
           expect(refused.message).toBe(HIDDEN('intranet.test'));
@@ -222,8 +240,12 @@ describe('SafeHttpClient against real servers', () => {
       const target = await server();
       const dns = resolver({ 'evil.test': ['127.0.0.1'] });
       const http = client({ allowHttp: false, lookup: dns.lookup });
-      expect(await failure(http.post(`https://evil.test:${target.port}/`, { body: 'x' }))).toBeInstanceOf(UnsafeUrlError);
-      expect(await failure(http.post(`https://127.0.0.1:${target.port}/`, { body: 'x' }))).toBeInstanceOf(UnsafeUrlError);
+      expect(await failure(http.post(`https://evil.test:${target.port}/`, { body: 'x' }))).toBeInstanceOf(
+        UnsafeUrlError,
+      );
+      expect(await failure(http.post(`https://127.0.0.1:${target.port}/`, { body: 'x' }))).toBeInstanceOf(
+        UnsafeUrlError,
+      );
       expect(dns.calls).toEqual(['evil.test']);
       expect(target.connections).toBe(0);
     });
@@ -423,16 +445,26 @@ describe('SafeHttpClient against real servers', () => {
         res.end(png);
       });
       const http = client({ allowPrivate: true });
-      const fetched = await http.get(`http://127.0.0.1:${images.port}/image`, { readBody: 'buffer', maxResponseBytes: 10_000 });
+      const fetched = await http.get(`http://127.0.0.1:${images.port}/image`, {
+        readBody: 'buffer',
+        maxResponseBytes: 10_000,
+      });
       expect(Buffer.isBuffer(fetched.body)).toBe(true);
       expect(fetched.body.equals(png)).toBe(true);
       expect(fetched.contentType).toBe('image/png');
 
-      const declared = await failure(http.get(`http://127.0.0.1:${images.port}/image`, { readBody: 'buffer', maxResponseBytes: 1000 }));
+      const declared = await failure(
+        http.get(`http://127.0.0.1:${images.port}/image`, { readBody: 'buffer', maxResponseBytes: 1000 }),
+      );
       expect(declared).toBeInstanceOf(HttpResponseTooLargeError);
-      const streamed = await failure(http.get(`http://127.0.0.1:${images.port}/chunked`, { readBody: 'buffer', maxResponseBytes: 3000 }));
+      const streamed = await failure(
+        http.get(`http://127.0.0.1:${images.port}/chunked`, { readBody: 'buffer', maxResponseBytes: 3000 }),
+      );
       expect(streamed).toBeInstanceOf(HttpResponseTooLargeError);
-      const fits = await http.get(`http://127.0.0.1:${images.port}/chunked`, { readBody: 'buffer', maxResponseBytes: 4008 });
+      const fits = await http.get(`http://127.0.0.1:${images.port}/chunked`, {
+        readBody: 'buffer',
+        maxResponseBytes: 4008,
+      });
       expect(fits.body.length).toBe(png.length * 2);
     });
   });

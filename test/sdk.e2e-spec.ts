@@ -53,15 +53,20 @@ describe('the generated client (sdk/)', () => {
     await database?.drop();
   });
 
-  it('sdk/openapi.json is what the app serves at /docs-json (the server URL aside), and what `npm run sdk` writes', async () => {
-    const committed = JSON.parse(await readFile(fileURLToPath(new URL('../sdk/openapi.json', import.meta.url)), 'utf8'));
-    const served = (await api.request('GET', '/docs-json')).body;
-    expect(served.servers).toEqual([{ url: api.settings.get(httpConfig).baseUrl }]);
-    expect(committed.servers).toEqual([{ url: SDK_SERVER_URL }]);
-    expect(sortKeys({ ...served, servers: committed.servers })).toEqual(committed);
-    // The generator's own document: the app's modules in preview mode, no database.
-    expect(await previewOpenApiDocument()).toEqual(committed);
-  });
+  it(
+    'sdk/openapi.json is what the app serves at /docs-json ' + '(the server URL aside), and what `npm run sdk` writes',
+    async () => {
+      const committed = JSON.parse(
+        await readFile(fileURLToPath(new URL('../sdk/openapi.json', import.meta.url)), 'utf8'),
+      );
+      const served = (await api.request('GET', '/docs-json')).body;
+      expect(served.servers).toEqual([{ url: api.settings.get(httpConfig).baseUrl }]);
+      expect(committed.servers).toEqual([{ url: SDK_SERVER_URL }]);
+      expect(sortKeys({ ...served, servers: committed.servers })).toEqual(committed);
+      // The generator's own document: the app's modules in preview mode, no database.
+      expect(await previewOpenApiDocument()).toEqual(committed);
+    },
+  );
 
   const world = (): FlowWorld => ({
     baseUrl: api.url,

@@ -29,7 +29,10 @@ const sources = (policy: Policy, directive: string) => policy.get(directive) ?? 
 
 const sha256 = (text: string) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
 
-/** Every inline style (blocks and attributes) and inline script of a page must be allowed by hash; there must be no inline script. */
+/**
+ * Every inline style (blocks and attributes) and inline script of a page must be allowed by hash; there must be no
+ * inline script.
+ */
 function expectInlineContentAllowed(html: string, policy: Policy): void {
   expect(html).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/i);
   const styleSrc = sources(policy, 'style-src');
@@ -76,12 +79,18 @@ describe('security headers, CORS and /metrics', () => {
       expectInlineContentAllowed(html, policy);
 
       const assets = [
-        ...[...html.matchAll(/<script[^>]*\ssrc=["']([^"']+)["']/g)].map(([, src]) => ({ src, directive: 'script-src' })),
+        ...[...html.matchAll(/<script[^>]*\ssrc=["']([^"']+)["']/g)].map(([, src]) => ({
+          src,
+          directive: 'script-src',
+        })),
         ...[...html.matchAll(/<link[^>]*rel=["']stylesheet["'][^>]*href=["']([^"']+)["']/g)].map(([, src]) => ({
           src,
           directive: 'style-src',
         })),
-        ...[...html.matchAll(/<link[^>]*rel=["']icon["'][^>]*href=["']([^"']+)["']/g)].map(([, src]) => ({ src, directive: 'img-src' })),
+        ...[...html.matchAll(/<link[^>]*rel=["']icon["'][^>]*href=["']([^"']+)["']/g)].map(([, src]) => ({
+          src,
+          directive: 'img-src',
+        })),
       ];
       expect(assets.filter(({ directive }) => directive === 'script-src')).toHaveLength(3);
       for (const { src, directive } of assets) {
@@ -165,7 +174,10 @@ describe('security headers, CORS and /metrics', () => {
     it('closes /metrics: 404 in the envelope, as an unknown route', async () => {
       const metrics = await api.request('GET', '/metrics');
       expect(metrics.status).toBe(404);
-      expect(metrics.body).toEqual({ success: false, error: { code: 'NOT_FOUND', message: 'Route not found: GET /metrics' } });
+      expect(metrics.body).toEqual({
+        success: false,
+        error: { code: 'NOT_FOUND', message: 'Route not found: GET /metrics' },
+      });
       const withToken = await api.request('GET', '/metrics', { token: METRICS_TOKEN });
       expect(withToken.status).toBe(404);
     });
@@ -181,8 +193,13 @@ describe('security headers, CORS and /metrics', () => {
 
     it('allows the listed origins only', async () => {
       const preflight = (origin: string) =>
-        fetch(`${api.url}/functions/v1/stores`, { method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'POST' } });
-      expect((await preflight('https://shop.example')).headers.get('access-control-allow-origin')).toBe('https://shop.example');
+        fetch(`${api.url}/functions/v1/stores`, {
+          method: 'OPTIONS',
+          headers: { origin, 'access-control-request-method': 'POST' },
+        });
+      expect((await preflight('https://shop.example')).headers.get('access-control-allow-origin')).toBe(
+        'https://shop.example',
+      );
       expect((await preflight('https://evil.example')).headers.get('access-control-allow-origin')).toBeNull();
     });
 
@@ -192,7 +209,9 @@ describe('security headers, CORS and /metrics', () => {
       expect(none.body).toMatchObject({ success: false, error: { code: 'UNAUTHENTICATED' } });
       expect(none.headers.get('www-authenticate')).toBe('Bearer');
       expect((await api.request('GET', '/metrics', { token: `${METRICS_TOKEN}x` })).status).toBe(401);
-      expect((await api.request('GET', '/metrics', { headers: { authorization: `Basic ${METRICS_TOKEN}` } })).status).toBe(401);
+      expect(
+        (await api.request('GET', '/metrics', { headers: { authorization: `Basic ${METRICS_TOKEN}` } })).status,
+      ).toBe(401);
       const allowed = await api.request('GET', '/metrics', { token: METRICS_TOKEN });
       expect(allowed.status).toBe(200);
       expect(allowed.body).toContain('http_request');

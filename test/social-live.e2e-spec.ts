@@ -1,6 +1,11 @@
 import { createHash } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { SOCIAL_PLATFORMS, SOCIAL_PLATFORMS_REGISTRY, type PostContent, type SocialPlatformRegistry } from '@app/social';
+import {
+  SOCIAL_PLATFORMS,
+  SOCIAL_PLATFORMS_REGISTRY,
+  type PostContent,
+  type SocialPlatformRegistry,
+} from '@app/social';
 import { ImageServer, twoColourPhoto } from './fakes/image-server.js';
 import { FakePlatformServer } from './fakes/platform-server.js';
 import { httpConfig } from '@app/core';
@@ -22,7 +27,10 @@ describe('social publishing (live mode, fake platforms)', () => {
   const accounts: Record<string, string> = {};
 
   const publish = (body: Record<string, unknown>) =>
-    api.request('POST', '/functions/v1/social-publish', { token: store.token, body: { store_id: store.storeId, ...body } });
+    api.request('POST', '/functions/v1/social-publish', {
+      token: store.token,
+      body: { store_id: store.storeId, ...body },
+    });
   const image = () => ({ type: 'image' as const, url: `${media.url}/photo.jpg` });
   const video = () => ({ type: 'video' as const, url: `${media.url}/clip.mp4` });
   const requestsTo = (platform: string) => fake.requests.filter((request) => request.platform === platform);
@@ -83,7 +91,9 @@ describe('social publishing (live mode, fake platforms)', () => {
   describe('every registered platform, against its fake API', () => {
     /** The barest content the platform's rules accept: text alone, else with an image, else with a video. */
     const acceptedContent = (platform: string, marker: string): PostContent => {
-      const rules = api.app.get<SocialPlatformRegistry>(SOCIAL_PLATFORMS_REGISTRY).get(platform as (typeof SOCIAL_PLATFORMS)[number])!;
+      const rules = api.app
+        .get<SocialPlatformRegistry>(SOCIAL_PLATFORMS_REGISTRY)
+        .get(platform as (typeof SOCIAL_PLATFORMS)[number])!;
       const text = `${marker}\nFrom the registry check`;
       const candidates: PostContent[] = [
         { text, media: [], link: null },
@@ -95,45 +105,57 @@ describe('social publishing (live mode, fake platforms)', () => {
       return accepted;
     };
 
-    it.each(SOCIAL_PLATFORMS)('%s: connected through the fake consent page; a post is published to the fake, once', async (platform) => {
-      expect(accounts[platform]).toMatch(/^[0-9a-f-]{36}$/);
-      const marker = `registry-check-${platform}`;
-      const content = acceptedContent(platform, marker);
-      const result = await publish({ platforms: [platform], content: { text: content.text, media: content.media } });
-      expect(result.status).toBe(200);
-      expect(result.body.results).toEqual([
-        { platform, status: 'published', post_id: expect.stringMatching(new RegExp(`^${platform}_.+`)), url: expect.any(String) },
-      ]);
-      const posted = fake.posts.filter((post) => post.platform === platform);
-      expect(posted).toHaveLength(1);
-      expect(JSON.stringify(posted[0])).toContain(marker);
-      expect(fake.requests.every((request) => request.platform === null || request.platform === platform)).toBe(true);
-    });
+    it.each(SOCIAL_PLATFORMS)(
+      '%s: connected through the fake consent page; a post is published to the fake, once',
+      async (platform) => {
+        expect(accounts[platform]).toMatch(/^[0-9a-f-]{36}$/);
+        const marker = `registry-check-${platform}`;
+        const content = acceptedContent(platform, marker);
+        const result = await publish({ platforms: [platform], content: { text: content.text, media: content.media } });
+        expect(result.status).toBe(200);
+        expect(result.body.results).toEqual([
+          {
+            platform,
+            status: 'published',
+            post_id: expect.stringMatching(new RegExp(`^${platform}_.+`)),
+            url: expect.any(String),
+          },
+        ]);
+        const posted = fake.posts.filter((post) => post.platform === platform);
+        expect(posted).toHaveLength(1);
+        expect(JSON.stringify(posted[0])).toContain(marker);
+        expect(fake.requests.every((request) => request.platform === null || request.platform === platform)).toBe(true);
+      },
+    );
   });
 
   describe('connect', () => {
-    it('X: auth_url is this service; it sends the browser to the authorize URL with an S256 challenge; the token request sends the matching verifier', async () => {
-      const { auth_url } = await startConnect(api, store.token, store.storeId, 'x');
-      expect(new URL(auth_url).pathname).toBe('/functions/v1/social-connect/start');
-      expect(auth_url.startsWith(api.settings.get(httpConfig).baseUrl)).toBe(true);
-      const { authorize, back, cookie } = await consent('x');
-      expect(`${authorize.origin}${authorize.pathname}`).toBe(`${fake.url}/x/i/oauth2/authorize`);
-      expect(authorize.searchParams.get('response_type')).toBe('code');
-      expect(authorize.searchParams.get('code_challenge_method')).toBe('S256');
-      const challenge = authorize.searchParams.get('code_challenge')!;
-      expect(authorize.searchParams.get('redirect_uri')).toBe(
-        `${api.settings.get(httpConfig).baseUrl}/functions/v1/social-connect/callback`,
-      );
-      const { params } = redirectOf(await callBack(api, back.toString(), cookie));
-      expect(params.status).toBe('connected');
-      const token = requestsTo('x').find((request) => request.path.endsWith('/2/oauth2/token'))!;
-      expect(token.body.grant_type).toBe('authorization_code');
-      const verifier = token.body.code_verifier as string;
-      expect(verifier).toMatch(/^[A-Za-z0-9_-]{43,128}$/);
-      expect(createHash('sha256').update(verifier).digest('base64url')).toBe(challenge);
-      // A confidential client authenticates with HTTP Basic.
-      expect(token.headers.authorization).toMatch(/^Basic /);
-    });
+    it(
+      'X: auth_url is this service; it sends the browser to the authorize URL ' +
+        'with an S256 challenge; the token request sends the matching verifier',
+      async () => {
+        const { auth_url } = await startConnect(api, store.token, store.storeId, 'x');
+        expect(new URL(auth_url).pathname).toBe('/functions/v1/social-connect/start');
+        expect(auth_url.startsWith(api.settings.get(httpConfig).baseUrl)).toBe(true);
+        const { authorize, back, cookie } = await consent('x');
+        expect(`${authorize.origin}${authorize.pathname}`).toBe(`${fake.url}/x/i/oauth2/authorize`);
+        expect(authorize.searchParams.get('response_type')).toBe('code');
+        expect(authorize.searchParams.get('code_challenge_method')).toBe('S256');
+        const challenge = authorize.searchParams.get('code_challenge')!;
+        expect(authorize.searchParams.get('redirect_uri')).toBe(
+          `${api.settings.get(httpConfig).baseUrl}/functions/v1/social-connect/callback`,
+        );
+        const { params } = redirectOf(await callBack(api, back.toString(), cookie));
+        expect(params.status).toBe('connected');
+        const token = requestsTo('x').find((request) => request.path.endsWith('/2/oauth2/token'))!;
+        expect(token.body.grant_type).toBe('authorization_code');
+        const verifier = token.body.code_verifier as string;
+        expect(verifier).toMatch(/^[A-Za-z0-9_-]{43,128}$/);
+        expect(createHash('sha256').update(verifier).digest('base64url')).toBe(challenge);
+        // A confidential client authenticates with HTTP Basic.
+        expect(token.headers.authorization).toMatch(/^Basic /);
+      },
+    );
 
     it('a platform that refuses the code sends the browser back with status=error', async () => {
       const { back, cookie } = await consent('threads');
@@ -144,25 +166,29 @@ describe('social publishing (live mode, fake platforms)', () => {
       expect(params.error).toBeTruthy();
     });
 
-    it('a consent given in another browser is refused before the code is exchanged: error=browser_mismatch, nothing attached', async () => {
-      const { token, storeId } = await merchantWithStore(api, 'Forwarded live');
-      const own = { token, storeId };
-      const previous = store;
-      store = own;
-      try {
-        const { back, cookie } = await consent('x');
-        fake.reset();
-        // The consent URL was forwarded: someone else's browser comes back with a valid code but without the cookie.
-        const { params } = redirectOf(await callBack(api, back.toString(), null));
-        expect(params).toEqual({ platform: 'x', status: 'error', error: 'browser_mismatch' });
-        expect(requestsTo('x').filter((request) => request.path.endsWith('/2/oauth2/token'))).toHaveLength(0);
-        expect(await db.query('SELECT 1 FROM social_accounts WHERE store_id = $1', [storeId])).toHaveLength(0);
-        // The state is spent: the merchant's own browser coming back later cannot use it either.
-        expect((await callBack(api, back.toString(), cookie)).status).toBe(400);
-      } finally {
-        store = previous;
-      }
-    });
+    it(
+      'a consent given in another browser is refused before the ' +
+        'code is exchanged: error=browser_mismatch, nothing attached',
+      async () => {
+        const { token, storeId } = await merchantWithStore(api, 'Forwarded live');
+        const own = { token, storeId };
+        const previous = store;
+        store = own;
+        try {
+          const { back, cookie } = await consent('x');
+          fake.reset();
+          // The consent URL was forwarded: someone else's browser comes back with a valid code but without the cookie.
+          const { params } = redirectOf(await callBack(api, back.toString(), null));
+          expect(params).toEqual({ platform: 'x', status: 'error', error: 'browser_mismatch' });
+          expect(requestsTo('x').filter((request) => request.path.endsWith('/2/oauth2/token'))).toHaveLength(0);
+          expect(await db.query('SELECT 1 FROM social_accounts WHERE store_id = $1', [storeId])).toHaveLength(0);
+          // The state is spent: the merchant's own browser coming back later cannot use it either.
+          expect((await callBack(api, back.toString(), cookie)).status).toBe(400);
+        } finally {
+          store = previous;
+        }
+      },
+    );
   });
 
   describe('publish now', () => {
@@ -178,7 +204,9 @@ describe('social publishing (live mode, fake platforms)', () => {
       });
       expect(result.status).toBe(200);
       expect(result.body.success).toBe(false);
-      const byPlatform = Object.fromEntries(result.body.results.map((item: { platform: string }) => [item.platform, item]));
+      const byPlatform = Object.fromEntries(
+        result.body.results.map((item: { platform: string }) => [item.platform, item]),
+      );
       for (const platform of ['x', 'instagram', 'threads']) {
         expect(byPlatform[platform].status, platform).toBe('published');
         expect(byPlatform[platform].post_id).toMatch(new RegExp(`^${platform}_.+`));
@@ -206,12 +234,16 @@ describe('social publishing (live mode, fake platforms)', () => {
         expect(created, platform).toBeGreaterThanOrEqual(0);
         expect(published, platform).toBeGreaterThan(created);
       }
-      const history = await api.request('GET', `/functions/v1/social-posts?store_id=${store.storeId}&limit=1`, { token: store.token });
+      const history = await api.request('GET', `/functions/v1/social-posts?store_id=${store.storeId}&limit=1`, {
+        token: store.token,
+      });
       expect(history.body.data[0].status).toBe('partially_published');
     });
 
     it('an expired token is refreshed and the post sent once more; the new token is kept', async () => {
-      const [before] = (await db.query('SELECT access_token_sealed FROM social_accounts WHERE id = $1', [accounts.x])) as {
+      const [before] = (await db.query('SELECT access_token_sealed FROM social_accounts WHERE id = $1', [
+        accounts.x,
+      ])) as {
         access_token_sealed: string;
       }[];
       fake.expireAccessTokens('x');
@@ -220,10 +252,12 @@ describe('social publishing (live mode, fake platforms)', () => {
       const x = requestsTo('x');
       const tweets = x.filter((request) => request.path.endsWith('/2/tweets'));
       expect(tweets.map((request) => request.status)).toEqual([401, expect.any(Number)]);
-      expect(x.filter((request) => request.path.endsWith('/2/oauth2/token') && request.body.grant_type === 'refresh_token')).toHaveLength(
-        1,
-      );
-      const [after] = (await db.query('SELECT access_token_sealed FROM social_accounts WHERE id = $1', [accounts.x])) as {
+      expect(
+        x.filter((request) => request.path.endsWith('/2/oauth2/token') && request.body.grant_type === 'refresh_token'),
+      ).toHaveLength(1);
+      const [after] = (await db.query('SELECT access_token_sealed FROM social_accounts WHERE id = $1', [
+        accounts.x,
+      ])) as {
         access_token_sealed: string;
       }[];
       expect(after.access_token_sealed).not.toBe(before.access_token_sealed);
@@ -244,7 +278,10 @@ describe('social publishing (live mode, fake platforms)', () => {
     it('TikTok and YouTube need media: refused before anything is sent; with a video they publish', async () => {
       const refused = await publish({ platforms: ['tiktok', 'youtube'], content: { text: 'No video' } });
       expect(refused.status).toBe(400);
-      expect(refused.body.error.details.map((d: { platform: string }) => d.platform).sort()).toEqual(['tiktok', 'youtube']);
+      expect(refused.body.error.details.map((d: { platform: string }) => d.platform).sort()).toEqual([
+        'tiktok',
+        'youtube',
+      ]);
       expect(fake.requests).toHaveLength(0);
       const result = await publish({
         platforms: ['tiktok', 'youtube'],
@@ -302,14 +339,20 @@ describe('social publishing (live mode, fake platforms)', () => {
       });
       const postId = result.body.results[0].post_id;
       await eventually(async () => {
-        const [row] = (await db.query('SELECT status FROM social_posts WHERE id = $1', [postId])) as { status: string }[];
+        const [row] = (await db.query('SELECT status FROM social_posts WHERE id = $1', [postId])) as {
+          status: string;
+        }[];
         return row.status === 'failed';
       });
-      const [row] = (await db.query('SELECT attempts FROM social_posts WHERE id = $1', [postId])) as { attempts: number }[];
+      const [row] = (await db.query('SELECT attempts FROM social_posts WHERE id = $1', [postId])) as {
+        attempts: number;
+      }[];
       expect(row.attempts).toBe(3);
       // The worker writes the notification just after the post's final status: wait for it.
       const notice = await eventually(async () => {
-        const notifications = await api.request('GET', `/functions/v1/notifications?store_id=${store.storeId}`, { token: store.token });
+        const notifications = await api.request('GET', `/functions/v1/notifications?store_id=${store.storeId}`, {
+          token: store.token,
+        });
         return notifications.body.data.find((item: { data: { post_id?: string } }) => item.data.post_id === postId);
       });
       expect(notice).toMatchObject({ kind: 'social_post_failed' });

@@ -71,38 +71,51 @@ describe('start-up of the built server (node dist/apps/api/src/main.js)', () => 
     const result = await runMain({});
     expect(result.code).toBe(1);
     expect(result.stderr).toBe(
-      'Invalid configuration: ENCRYPTION_KEY, JWT_SECRET, PUBLIC_API_KEY, PUBLIC_BASE_URL must be set (NODE_ENV is not development or test)\n',
+      'Invalid configuration: ENCRYPTION_KEY, JWT_SECRET, PUBLIC_API_KEY, ' +
+        'PUBLIC_BASE_URL must be set (NODE_ENV is not development or test)\n',
     );
     expect(result.stdout).toBe('');
   });
 
-  it("a social platform's bad setting (declared in the platform's folder): exit code 1 and one line per problem", async () => {
-    const result = await runMain({ ...services(), NODE_ENV: 'test', X_API_URL: 'not a url', META_GRAPH_VERSION: '21' });
-    expect(result.code).toBe(1);
-    expect(result.stderr).toBe(
-      'Invalid configuration:\n  META_GRAPH_VERSION ("21"): must look like v21.0\n  X_API_URL ("not a url"): X_API_URL must be a URL address\n',
-    );
-    expect(result.stdout).toBe('');
-  });
+  it(
+    "a social platform's bad setting (declared in the " + "platform's folder): exit code 1 and one line per problem",
+    async () => {
+      const result = await runMain({
+        ...services(),
+        NODE_ENV: 'test',
+        X_API_URL: 'not a url',
+        META_GRAPH_VERSION: '21',
+      });
+      expect(result.code).toBe(1);
+      expect(result.stderr).toBe(
+        'Invalid configuration:\n  META_GRAPH_VERSION ("21"): must look like ' +
+          'v21.0\n  X_API_URL ("not a url"): X_API_URL must be a URL address\n',
+      );
+      expect(result.stdout).toBe('');
+    },
+  );
 
-  it("bad settings of several libs (each lib's own class): exit code 1 and one line each, every lib's at once", async () => {
-    const result = await runMain({
-      ...services(),
-      NODE_ENV: 'test',
-      PORT: 'eighty',
-      MAIL_FROM: 'nobody',
-      AI_HOURLY_LIMITS: 'generate-poem:3',
-    });
-    expect(result.code).toBe(1);
-    expect(result.stderr.split('\n')).toEqual([
-      'Invalid configuration:',
-      expect.stringMatching(/^ {2}PORT \("eighty"\): /),
-      '  MAIL_FROM ("nobody"): must be an address or "Name <address>"',
-      expect.stringMatching(/^ {2}AI_HOURLY_LIMITS \("generate-poem:3"\): unknown function "generate-poem"/),
-      '',
-    ]);
-    expect(result.stdout).toBe('');
-  });
+  it(
+    "bad settings of several libs (each lib's own class): " + "exit code 1 and one line each, every lib's at once",
+    async () => {
+      const result = await runMain({
+        ...services(),
+        NODE_ENV: 'test',
+        PORT: 'eighty',
+        MAIL_FROM: 'nobody',
+        AI_HOURLY_LIMITS: 'generate-poem:3',
+      });
+      expect(result.code).toBe(1);
+      expect(result.stderr.split('\n')).toEqual([
+        'Invalid configuration:',
+        expect.stringMatching(/^ {2}PORT \("eighty"\): /),
+        '  MAIL_FROM ("nobody"): must be an address or "Name <address>"',
+        expect.stringMatching(/^ {2}AI_HOURLY_LIMITS \("generate-poem:3"\): unknown function "generate-poem"/),
+        '',
+      ]);
+      expect(result.stdout).toBe('');
+    },
+  );
 
   it('reads .env from its working directory, the real environment winning over it', async () => {
     const cwd = newWorkDir();
@@ -111,7 +124,8 @@ describe('start-up of the built server (node dist/apps/api/src/main.js)', () => 
     const result = await runMain({ ...services(), NODE_ENV: 'test', META_GRAPH_VERSION: '21' }, undefined, cwd);
     expect(result.code).toBe(1);
     expect(result.stderr).toBe(
-      'Invalid configuration:\n  META_GRAPH_VERSION ("21"): must look like v21.0\n  X_API_URL ("not a url from .env"): X_API_URL must be a URL address\n',
+      'Invalid configuration:\n  META_GRAPH_VERSION ("21"): must look like v21.0\n ' +
+        ' X_API_URL ("not a url from .env"): X_API_URL must be a URL address\n',
     );
     expect(result.stdout).toBe('');
   });
@@ -137,12 +151,17 @@ describe('start-up of the built server (node dist/apps/api/src/main.js)', () => 
   });
 
   it('in development: one warning naming the generated secrets file, in pino-pretty’s readable lines', async () => {
-    const result = await runMain({ ...services(), NODE_ENV: 'development', LOG_LEVEL: 'warn' }, /Storefront|generated secrets/);
+    const result = await runMain(
+      { ...services(), NODE_ENV: 'development', LOG_LEVEL: 'warn' },
+      /Storefront|generated secrets/,
+    );
     const lines = result.stdout.split('\n').filter(Boolean);
     expect(lines).toEqual([
       expect.stringMatching(
         new RegExp(
-          `^\\[\\d{2}:\\d{2}:\\d{2}\\.\\d{3}\\] WARN: development process: generated secrets in ${DEVELOPMENT_SECRETS_FILE.replaceAll('.', '\\.')}; set NODE_ENV=production and real secrets for deployment$`,
+          `^\\[\\d{2}:\\d{2}:\\d{2}\\.\\d{3}\\] WARN: development process: ` +
+            `generated secrets in ${DEVELOPMENT_SECRETS_FILE.replaceAll('.', '\\.')}; ` +
+            `set NODE_ENV=production and real secrets for deployment$`,
         ),
       ),
     ]);
@@ -161,7 +180,9 @@ describe('start-up of the built server (node dist/apps/api/src/main.js)', () => 
     expect(warnings).toEqual([
       expect.objectContaining({
         level: 40,
-        msg: `development process: generated secrets in ${DEVELOPMENT_SECRETS_FILE}; set NODE_ENV=production and real secrets for deployment`,
+        msg:
+          `development process: generated secrets in ${DEVELOPMENT_SECRETS_FILE}; ` +
+          `set NODE_ENV=production and real secrets for deployment`,
       }),
     ]);
     expect(result.stderr).toBe('');

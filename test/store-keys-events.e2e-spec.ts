@@ -50,31 +50,36 @@ describe('store keys: events and rate limits', () => {
     await database?.drop();
   });
 
-  it('the stored event names the key; the delivered envelope has the same fields as a user’s, and no actor', async () => {
-    const key = await makeKey(['catalog']);
-    const byKey = await api.request('POST', `/functions/v1/stores/${owner.storeId}/products`, {
-      token: key.secret,
-      body: { name: 'From the warehouse', price: 2 },
-    });
-    expect(byKey.status, JSON.stringify(byKey.body)).toBe(201);
-    const byOwner = await api.request('POST', `/functions/v1/stores/${owner.storeId}/products`, {
-      token: owner.token,
-      body: { name: 'From the owner', price: 2 },
-    });
-    expect(byOwner.status).toBe(201);
+  it(
+    'the stored event names the key; the delivered ' + 'envelope has the same fields as a user’s, and no actor',
+    async () => {
+      const key = await makeKey(['catalog']);
+      const byKey = await api.request('POST', `/functions/v1/stores/${owner.storeId}/products`, {
+        token: key.secret,
+        body: { name: 'From the warehouse', price: 2 },
+      });
+      expect(byKey.status, JSON.stringify(byKey.body)).toBe(201);
+      const byOwner = await api.request('POST', `/functions/v1/stores/${owner.storeId}/products`, {
+        token: owner.token,
+        body: { name: 'From the owner', price: 2 },
+      });
+      expect(byOwner.status).toBe(201);
 
-    const delivered = await until(() => {
-      const bodies = receiver.to('/ok/products').map((request) => JSON.parse(request.body));
-      return bodies.length >= 2 ? bodies : null;
-    }, 'both product.created deliveries');
-    const ofKey = delivered.find((body) => body.data.product_id === byKey.body.product.id);
-    const ofOwner = delivered.find((body) => body.data.product_id === byOwner.body.product.id);
-    expect(Object.keys(ofKey).sort()).toEqual(Object.keys(ofOwner).sort());
-    for (const request of receiver.to('/ok/products')) expect(request.body).not.toContain('actor');
+      const delivered = await until(() => {
+        const bodies = receiver.to('/ok/products').map((request) => JSON.parse(request.body));
+        return bodies.length >= 2 ? bodies : null;
+      }, 'both product.created deliveries');
+      const ofKey = delivered.find((body) => body.data.product_id === byKey.body.product.id);
+      const ofOwner = delivered.find((body) => body.data.product_id === byOwner.body.product.id);
+      expect(Object.keys(ofKey).sort()).toEqual(Object.keys(ofOwner).sort());
+      for (const request of receiver.to('/ok/products')) expect(request.body).not.toContain('actor');
 
-    const [stored] = await db().query(`SELECT actor FROM outbox_events WHERE data->>'product_id' = $1`, [byKey.body.product.id]);
-    expect(stored.actor).toEqual({ type: 'api_key', id: key.api_key.id });
-  });
+      const [stored] = await db().query(`SELECT actor FROM outbox_events WHERE data->>'product_id' = $1`, [
+        byKey.body.product.id,
+      ]);
+      expect(stored.actor).toEqual({ type: 'api_key', id: key.api_key.id });
+    },
+  );
 
   it('counts each key apart from the other keys and from the owner', async () => {
     const [first, second] = [await makeKey(['catalog']), await makeKey(['catalog'])];

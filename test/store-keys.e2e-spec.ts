@@ -48,42 +48,66 @@ describe('store keys', () => {
   afterAll(() => api?.close());
 
   describe('managing keys', () => {
-    it('the owner creates a key: the secret is shown once, the list never shows it, the table keeps only its SHA-256', async () => {
-      const { api_key, secret } = await makeKey(['catalog', 'orders'], { expires_at: new Date(Date.now() + 86_400_000).toISOString() });
-      expect(secret).toMatch(/^sk_[A-Za-z0-9_-]{43}$/);
-      expect(api_key).toMatchObject({
-        store_id: ownerA.storeId,
-        name: 'Server',
-        permissions: ['catalog', 'orders'],
-        prefix: secret.slice(0, 11),
-      });
-      expect(api_key).toMatchObject({ last_used_at: null, revoked_at: null });
-      expect(Object.keys(api_key).sort()).toEqual(
-        ['created_at', 'expires_at', 'id', 'last_used_at', 'name', 'permissions', 'prefix', 'revoked_at', 'store_id'].sort(),
-      );
+    it(
+      'the owner creates a key: the secret is shown once, the ' +
+        'list never shows it, the table keeps only its SHA-256',
+      async () => {
+        const { api_key, secret } = await makeKey(['catalog', 'orders'], {
+          expires_at: new Date(Date.now() + 86_400_000).toISOString(),
+        });
+        expect(secret).toMatch(/^sk_[A-Za-z0-9_-]{43}$/);
+        expect(api_key).toMatchObject({
+          store_id: ownerA.storeId,
+          name: 'Server',
+          permissions: ['catalog', 'orders'],
+          prefix: secret.slice(0, 11),
+        });
+        expect(api_key).toMatchObject({ last_used_at: null, revoked_at: null });
+        expect(Object.keys(api_key).sort()).toEqual(
+          [
+            'created_at',
+            'expires_at',
+            'id',
+            'last_used_at',
+            'name',
+            'permissions',
+            'prefix',
+            'revoked_at',
+            'store_id',
+          ].sort(),
+        );
 
-      const list = await api.request('GET', `/functions/v1/stores/${ownerA.storeId}/api-keys?limit=100`, { token: ownerA.token });
-      expect(list.status).toBe(200);
-      expect(list.body.data.map((k: { id: string }) => k.id)).toContain(api_key.id);
-      expect(JSON.stringify(list.body)).not.toContain(secret.slice(11));
+        const list = await api.request('GET', `/functions/v1/stores/${ownerA.storeId}/api-keys?limit=100`, {
+          token: ownerA.token,
+        });
+        expect(list.status).toBe(200);
+        expect(list.body.data.map((k: { id: string }) => k.id)).toContain(api_key.id);
+        expect(JSON.stringify(list.body)).not.toContain(secret.slice(11));
 
-      const [row] = await db().query('SELECT * FROM store_api_keys WHERE id = $1', [api_key.id]);
-      expect(Buffer.from(row.secret_hash).equals(createHash('sha256').update(secret).digest())).toBe(true);
-      expect(JSON.stringify(row)).not.toContain(secret.slice(11));
-      const hits = await db().query(
-        `SELECT count(*)::int AS n FROM store_api_keys WHERE position($1 IN row_to_json(store_api_keys)::text) > 0`,
-        [secret.slice(11)],
-      );
-      expect(hits[0].n).toBe(0);
-    });
+        const [row] = await db().query('SELECT * FROM store_api_keys WHERE id = $1', [api_key.id]);
+        expect(Buffer.from(row.secret_hash).equals(createHash('sha256').update(secret).digest())).toBe(true);
+        expect(JSON.stringify(row)).not.toContain(secret.slice(11));
+        const hits = await db().query(
+          `SELECT count(*)::int AS n FROM store_api_keys WHERE position($1 IN row_to_json(store_api_keys)::text) > 0`,
+          [secret.slice(11)],
+        );
+        expect(hits[0].n).toBe(0);
+      },
+    );
 
     it('paginates the list', async () => {
       for (let i = 0; i < 3; i++) await makeKey(['catalog'], {}, ownerB);
-      const first = await api.request('GET', `/functions/v1/stores/${ownerB.storeId}/api-keys?limit=2`, { token: ownerB.token });
-      expect(first.body.data).toHaveLength(2);
-      const second = await api.request('GET', `/functions/v1/stores/${ownerB.storeId}/api-keys?limit=2&cursor=${first.body.next_cursor}`, {
+      const first = await api.request('GET', `/functions/v1/stores/${ownerB.storeId}/api-keys?limit=2`, {
         token: ownerB.token,
       });
+      expect(first.body.data).toHaveLength(2);
+      const second = await api.request(
+        'GET',
+        `/functions/v1/stores/${ownerB.storeId}/api-keys?limit=2&cursor=${first.body.next_cursor}`,
+        {
+          token: ownerB.token,
+        },
+      );
       expect(second.body.data.length).toBeGreaterThanOrEqual(1);
       expect(second.body.data[0].id).not.toBe(first.body.data[1].id);
     });
@@ -96,7 +120,10 @@ describe('store keys', () => {
       [{ name: 'x', permissions: ['catalog'], expires_at: '2020-01-01T00:00:00Z' }, 'expires_at'],
       [{ name: 'x', permissions: ['catalog'], expires_at: 'tomorrow' }, 'expires_at'],
     ])('refuses %j with 400 naming %s', async (body, field) => {
-      const result = await api.request('POST', `/functions/v1/stores/${ownerA.storeId}/api-keys`, { token: ownerA.token, body });
+      const result = await api.request('POST', `/functions/v1/stores/${ownerA.storeId}/api-keys`, {
+        token: ownerA.token,
+        body,
+      });
       expect(result.status).toBe(400);
       expect(result.body.error.code).toBe('VALIDATION_FAILED');
       expect(result.body.error.details.map((d: { field: string }) => d.field)).toContain(field);
@@ -108,7 +135,9 @@ describe('store keys', () => {
       const body = { name: 'x', permissions: ['catalog'] };
       expect((await api.request('POST', path, { token: memberToken, body })).status).toBe(403);
       expect((await api.request('GET', path, { token: memberToken })).status).toBe(403);
-      expect((await api.request('DELETE', `/functions/v1/api-keys/${api_key.id}`, { token: memberToken })).status).toBe(403);
+      expect((await api.request('DELETE', `/functions/v1/api-keys/${api_key.id}`, { token: memberToken })).status).toBe(
+        403,
+      );
       expect((await api.request('POST', path, { token: ownerB.token, body })).status).toBe(404);
       expect((await api.request('GET', path, { token: ownerB.token })).status).toBe(404);
       const foreign = await api.request('DELETE', `/functions/v1/api-keys/${api_key.id}`, { token: ownerB.token });
@@ -126,7 +155,10 @@ describe('store keys', () => {
     });
 
     it('creates and reads products of its store, with no apikey header', async () => {
-      const made = await asKey(key.secret, 'POST', `/stores/${ownerA.storeId}/products`, { name: 'Key mug', price: 9.5 });
+      const made = await asKey(key.secret, 'POST', `/stores/${ownerA.storeId}/products`, {
+        name: 'Key mug',
+        price: 9.5,
+      });
       expect(made.status, JSON.stringify(made.body)).toBe(201);
       const read = await asKey(key.secret, 'GET', `/products/${made.body.product.id}`);
       expect(read.status).toBe(200);
@@ -136,9 +168,13 @@ describe('store keys', () => {
     });
 
     it('records the key as the actor of the stored event (a user’s request, the user)', async () => {
-      const made = await asKey(key.secret, 'POST', `/stores/${ownerA.storeId}/products`, { name: 'Attributed', price: 1 });
+      const made = await asKey(key.secret, 'POST', `/stores/${ownerA.storeId}/products`, {
+        name: 'Attributed',
+        price: 1,
+      });
       const [event] = await db().query(
-        `SELECT actor FROM outbox_events WHERE store_id = $1 AND event = 'product.created' AND data->>'product_id' = $2`,
+        `SELECT actor FROM outbox_events WHERE store_id = $1 AND ` +
+          `event = 'product.created' AND data->>'product_id' = $2`,
         [ownerA.storeId, made.body.product.id],
       );
       expect(event.actor).toEqual({ type: 'api_key', id: key.api_key.id });
@@ -159,7 +195,10 @@ describe('store keys', () => {
       expect((await asKey(key.secret, 'GET', `/webhooks?store_id=${ownerA.storeId}`)).status).toBe(403);
       expect((await asKey(key.secret, 'GET', `/products/${productB}`)).status).toBe(404);
       expect((await asKey(key.secret, 'GET', `/stores/${ownerB.storeId}/products`)).status).toBe(404);
-      const forged = await asKey(key.secret, 'POST', `/stores/${ownerB.storeId}/products`, { name: 'Forged', price: 1 });
+      const forged = await asKey(key.secret, 'POST', `/stores/${ownerB.storeId}/products`, {
+        name: 'Forged',
+        price: 1,
+      });
       expect(forged.status).toBe(404);
       expect((await db().query(`SELECT 1 FROM products WHERE name = 'Forged'`)).length).toBe(0);
     });
@@ -189,7 +228,10 @@ describe('store keys', () => {
       expect(user.status).toBe(401);
       const withKey = await api.request('GET', '/auth/v1/user', { token: key.secret, headers: { apikey: PUBLIC_KEY } });
       expect(withKey.status).toBe(401);
-      const logout = await api.request('POST', '/auth/v1/logout', { token: key.secret, headers: { apikey: PUBLIC_KEY } });
+      const logout = await api.request('POST', '/auth/v1/logout', {
+        token: key.secret,
+        headers: { apikey: PUBLIC_KEY },
+      });
       expect(logout.status).toBe(401);
     });
   });
@@ -208,13 +250,18 @@ describe('store keys', () => {
     const [row] = await db().query('SELECT placed_by FROM orders WHERE id = $1', [order.body.order.id]);
     expect(row.placed_by).toBeNull();
     expect((await asKey(secret, 'GET', `/orders/${order.body.order.id}`)).status).toBe(200);
-    expect((await asKey(secret, 'POST', `/stores/${ownerA.storeId}/products`, { name: 'No', price: 1 })).status).toBe(403);
+    expect((await asKey(secret, 'POST', `/stores/${ownerA.storeId}/products`, { name: 'No', price: 1 })).status).toBe(
+      403,
+    );
   });
 
   it('a key with every permission works on each route family of its store a member works on', async () => {
     const all = ['catalog', 'orders', 'customers', 'ai', 'social', 'webhooks', 'billing'];
     const { secret } = await makeKey(all);
-    const customer = await asKey(secret, 'POST', `/stores/${ownerA.storeId}/customers`, { name: 'Kay', email: uniqueEmail('kay') });
+    const customer = await asKey(secret, 'POST', `/stores/${ownerA.storeId}/customers`, {
+      name: 'Kay',
+      email: uniqueEmail('kay'),
+    });
     expect(customer.status, JSON.stringify(customer.body)).toBe(201);
     expect((await asKey(secret, 'GET', `/customers/${customer.body.customer.id}`)).status).toBe(200);
     const hook = await asKey(secret, 'POST', '/webhooks/register', {
@@ -266,8 +313,12 @@ describe('store keys', () => {
     expect(after.status).toBe(401);
     expect(after.body.error.code).toBe('UNAUTHENTICATED');
     expect((await asKey(secret, 'GET', `/products/${productB}`)).status).toBe(401);
-    expect((await api.request('DELETE', `/functions/v1/api-keys/${api_key.id}`, { token: ownerA.token })).status).toBe(200);
-    const listed = await api.request('GET', `/functions/v1/stores/${ownerA.storeId}/api-keys?limit=100`, { token: ownerA.token });
+    expect((await api.request('DELETE', `/functions/v1/api-keys/${api_key.id}`, { token: ownerA.token })).status).toBe(
+      200,
+    );
+    const listed = await api.request('GET', `/functions/v1/stores/${ownerA.storeId}/api-keys?limit=100`, {
+      token: ownerA.token,
+    });
     expect(listed.body.data.find((k: { id: string }) => k.id === api_key.id).revoked_at).not.toBeNull();
   });
 
@@ -292,15 +343,22 @@ describe('store keys', () => {
     }, 'last_used_at to be recorded');
     // Another process's request (no memo of its own) is held back by the database's condition too.
     const hash = createHash('sha256').update(secret).digest('hex');
-    const [again] = await api.app.get<DataSource>(SYSTEM_DATA_SOURCE).query('SELECT app_touch_api_key($1) AS written', [hash]);
+    const [again] = await api.app
+      .get<DataSource>(SYSTEM_DATA_SOURCE)
+      .query('SELECT app_touch_api_key($1) AS written', [hash]);
     expect(again.written).toBe(false);
-    for (let i = 0; i < 3; i++) expect((await asKey(secret, 'GET', `/stores/${ownerA.storeId}/products`)).status).toBe(200);
+    for (let i = 0; i < 3; i++)
+      expect((await asKey(secret, 'GET', `/stores/${ownerA.storeId}/products`)).status).toBe(200);
     await new Promise((resolve) => setTimeout(resolve, 100));
     const [row] = await db().query('SELECT last_used_at FROM store_api_keys WHERE id = $1', [api_key.id]);
     expect(row.last_used_at.getTime()).toBe(first.getTime());
     // A minute later (moved back here), the next use writes it again.
-    await db().query(`UPDATE store_api_keys SET last_used_at = now() - interval '2 minutes' WHERE id = $1`, [api_key.id]);
-    const [later] = await api.app.get<DataSource>(SYSTEM_DATA_SOURCE).query('SELECT app_touch_api_key($1) AS written', [hash]);
+    await db().query(`UPDATE store_api_keys SET last_used_at = now() - interval '2 minutes' WHERE id = $1`, [
+      api_key.id,
+    ]);
+    const [later] = await api.app
+      .get<DataSource>(SYSTEM_DATA_SOURCE)
+      .query('SELECT app_touch_api_key($1) AS written', [hash]);
     expect(later.written).toBe(true);
   });
 });

@@ -21,9 +21,13 @@ describe('stores and members: roles and tenancy', () => {
     tokens.ownerA = (await signUp(api)).access_token;
     tokens.ownerB = (await signUp(api)).access_token;
     storeA = (await call('ownerA', 'POST', '/stores', { name: 'Store A' })).body.store.id;
-    storeB = (await call('ownerB', 'POST', '/stores', { name: 'Store B', currency: 'eur', timezone: 'Europe/Paris' })).body.store.id;
+    storeB = (await call('ownerB', 'POST', '/stores', { name: 'Store B', currency: 'eur', timezone: 'Europe/Paris' }))
+      .body.store.id;
     const memberEmail = uniqueEmail('member');
-    const invite = await call('ownerA', 'POST', `/stores/${storeA}/members`, { email: memberEmail, permissions: ['catalog'] });
+    const invite = await call('ownerA', 'POST', `/stores/${storeA}/members`, {
+      email: memberEmail,
+      permissions: ['catalog'],
+    });
     memberId = invite.body.member.id;
     tokens.member = (await signUp(api, { invite_token: invite.body.invite_token }, memberEmail)).access_token;
     tokens.customer = (await signUp(api, { role: 'customer', store_id: storeA })).access_token;
@@ -59,7 +63,12 @@ describe('stores and members: roles and tenancy', () => {
         default_language: 'pt-BR',
         timezone: 'America/Sao_Paulo',
       });
-      expect(made.body.store).toMatchObject({ name: 'Trimmed', currency: 'GBP', default_language: 'pt-BR', timezone: 'America/Sao_Paulo' });
+      expect(made.body.store).toMatchObject({
+        name: 'Trimmed',
+        currency: 'GBP',
+        default_language: 'pt-BR',
+        timezone: 'America/Sao_Paulo',
+      });
       const bad = await call('ownerB', 'POST', '/stores', {
         name: 'x',
         currency: 'ABCD',
@@ -67,7 +76,11 @@ describe('stores and members: roles and tenancy', () => {
         timezone: 'Mars/Olympus',
       });
       expect(bad.status).toBe(400);
-      expect(bad.body.error.details.map((d: { field: string }) => d.field).sort()).toEqual(['currency', 'default_language', 'timezone']);
+      expect(bad.body.error.details.map((d: { field: string }) => d.field).sort()).toEqual([
+        'currency',
+        'default_language',
+        'timezone',
+      ]);
     });
   });
 
@@ -84,10 +97,13 @@ describe('stores and members: roles and tenancy', () => {
 
   it('GET /stores pages with limit and next_cursor', async () => {
     const owner = (await signUp(api)).access_token;
-    for (const name of ['one', 'two', 'three']) await api.request('POST', '/functions/v1/stores', { token: owner, body: { name } });
+    for (const name of ['one', 'two', 'three'])
+      await api.request('POST', '/functions/v1/stores', { token: owner, body: { name } });
     const first = await api.request('GET', '/functions/v1/stores?limit=2', { token: owner });
     expect(first.body.data.map((s: { name: string }) => s.name)).toEqual(['three', 'two']);
-    const second = await api.request('GET', `/functions/v1/stores?limit=2&cursor=${first.body.next_cursor}`, { token: owner });
+    const second = await api.request('GET', `/functions/v1/stores?limit=2&cursor=${first.body.next_cursor}`, {
+      token: owner,
+    });
     expect(second.body.data.map((s: { name: string }) => s.name)).toEqual(['one']);
     expect(second.body.next_cursor).toBeNull();
     expect((await api.request('GET', '/functions/v1/stores?limit=0', { token: owner })).status).toBe(400);
@@ -113,7 +129,9 @@ describe('stores and members: roles and tenancy', () => {
   });
 
   it('a store id that does not exist answers 404 like another tenant’s, a malformed one 400', async () => {
-    expect((await call('ownerA', 'GET', '/stores/3f0e1d2c-4b5a-4697-8a8b-9c0d1e2f3a4b')).body.error.code).toBe('NOT_FOUND');
+    expect((await call('ownerA', 'GET', '/stores/3f0e1d2c-4b5a-4697-8a8b-9c0d1e2f3a4b')).body.error.code).toBe(
+      'NOT_FOUND',
+    );
     expect((await call('ownerA', 'GET', '/stores/not-a-uuid')).status).toBe(400);
   });
 
@@ -130,7 +148,9 @@ describe('stores and members: roles and tenancy', () => {
   });
 
   it('PATCH refuses unknown fields and another owner', async () => {
-    const unknown = await call('ownerA', 'PATCH', `/stores/${storeA}`, { owner_id: '3f0e1d2c-4b5a-4697-8a8b-9c0d1e2f3a4b' });
+    const unknown = await call('ownerA', 'PATCH', `/stores/${storeA}`, {
+      owner_id: '3f0e1d2c-4b5a-4697-8a8b-9c0d1e2f3a4b',
+    });
     expect(unknown.status).toBe(400);
     expect(unknown.body.error.details).toEqual([{ field: 'owner_id', message: 'is not a known field' }]);
   });
@@ -143,21 +163,35 @@ describe('stores and members: roles and tenancy', () => {
       ['customer', 403],
       ['ownerB', 404],
     ] as const)('POST /stores/A/members as %s → %i', async (who, status) => {
-      const result = await call(who, 'POST', `/stores/${storeA}/members`, { email: uniqueEmail(), permissions: ['orders'] });
+      const result = await call(who, 'POST', `/stores/${storeA}/members`, {
+        email: uniqueEmail(),
+        permissions: ['orders'],
+      });
       expect(result.status).toBe(status);
       if (status === 201) {
-        expect(result.body.member).toMatchObject({ store_id: storeA, status: 'invited', permissions: ['orders'], user_id: null });
+        expect(result.body.member).toMatchObject({
+          store_id: storeA,
+          status: 'invited',
+          permissions: ['orders'],
+          user_id: null,
+        });
         expect(result.body.invite_token.length).toBeGreaterThanOrEqual(43);
       }
     });
 
     it('refuses unknown permissions and a second invitation of the same e-mail', async () => {
-      const bad = await call('ownerA', 'POST', `/stores/${storeA}/members`, { email: uniqueEmail(), permissions: ['catalog', 'root'] });
+      const bad = await call('ownerA', 'POST', `/stores/${storeA}/members`, {
+        email: uniqueEmail(),
+        permissions: ['catalog', 'root'],
+      });
       expect(bad.status).toBe(400);
       expect(bad.body.error.details[0].field).toBe('permissions');
       const email = uniqueEmail();
       expect((await call('ownerA', 'POST', `/stores/${storeA}/members`, { email, permissions: [] })).status).toBe(201);
-      const twice = await call('ownerA', 'POST', `/stores/${storeA}/members`, { email: email.toUpperCase(), permissions: [] });
+      const twice = await call('ownerA', 'POST', `/stores/${storeA}/members`, {
+        email: email.toUpperCase(),
+        permissions: [],
+      });
       expect(twice.status).toBe(409);
       expect(twice.body.error.code).toBe('CONFLICT');
     });
@@ -165,18 +199,29 @@ describe('stores and members: roles and tenancy', () => {
     it('lists members to the owner only', async () => {
       const list = await call('ownerA', 'GET', `/stores/${storeA}/members`);
       expect(list.status).toBe(200);
-      expect(list.body.data.find((m: { id: string }) => m.id === memberId)).toMatchObject({ status: 'active', permissions: ['catalog'] });
+      expect(list.body.data.find((m: { id: string }) => m.id === memberId)).toMatchObject({
+        status: 'active',
+        permissions: ['catalog'],
+      });
       expect((await call('member', 'GET', `/stores/${storeA}/members`)).status).toBe(403);
       expect((await call('ownerB', 'GET', `/stores/${storeA}/members`)).status).toBe(404);
     });
 
     it('updates permissions; another store’s member id answers 404', async () => {
-      const updated = await call('ownerA', 'PATCH', `/stores/${storeA}/members/${memberId}`, { permissions: ['catalog', 'orders'] });
+      const updated = await call('ownerA', 'PATCH', `/stores/${storeA}/members/${memberId}`, {
+        permissions: ['catalog', 'orders'],
+      });
       expect(updated.status).toBe(200);
       expect(updated.body.member.permissions).toEqual(['catalog', 'orders']);
-      expect((await call('ownerB', 'PATCH', `/stores/${storeB}/members/${memberId}`, { permissions: [] })).status).toBe(404);
-      expect((await call('ownerB', 'PATCH', `/stores/${storeA}/members/${memberId}`, { permissions: [] })).status).toBe(404);
-      expect((await call('member', 'PATCH', `/stores/${storeA}/members/${memberId}`, { permissions: ['webhooks'] })).status).toBe(403);
+      expect((await call('ownerB', 'PATCH', `/stores/${storeB}/members/${memberId}`, { permissions: [] })).status).toBe(
+        404,
+      );
+      expect((await call('ownerB', 'PATCH', `/stores/${storeA}/members/${memberId}`, { permissions: [] })).status).toBe(
+        404,
+      );
+      expect(
+        (await call('member', 'PATCH', `/stores/${storeA}/members/${memberId}`, { permissions: ['webhooks'] })).status,
+      ).toBe(403);
     });
 
     it('invitations: wrong e-mail, reuse and expiry are refused', async () => {
@@ -199,7 +244,9 @@ describe('stores and members: roles and tenancy', () => {
       const late = await call('ownerA', 'POST', `/stores/${storeA}/members`, { email: lateEmail, permissions: [] });
       await api.app
         .get(SYSTEM_DATA_SOURCE)
-        .query(`UPDATE store_members SET invite_expires_at = now() - interval '1 minute' WHERE id = $1`, [late.body.member.id]);
+        .query(`UPDATE store_members SET invite_expires_at = now() - interval '1 minute' WHERE id = $1`, [
+          late.body.member.id,
+        ]);
       expect((await signup(lateEmail, late.body.invite_token)).status).toBe(400);
       // A refused sign-up leaves no account behind: the e-mail is still free.
       const login = await api.request('POST', '/auth/v1/token?grant_type=password', {

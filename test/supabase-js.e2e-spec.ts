@@ -24,7 +24,8 @@ describe('@supabase/supabase-js against the app', () => {
   const client = (): SupabaseClient =>
     createClient(api.url, PUBLIC_KEY, {
       auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
-      // ws's overloaded constructor type does not match realtime-js's; the class itself works (Node 20 has no WebSocket).
+      // ws's overloaded constructor type does not match realtime-js's; the class itself works (Node 20 has no
+      // WebSocket).
       realtime: { transport: ws as unknown as WebSocketLikeConstructor },
     });
 
@@ -43,7 +44,11 @@ describe('@supabase/supabase-js against the app', () => {
   it('signs up a merchant and returns a GoTrue session', async () => {
     const supabase = client();
     const email = uniqueEmail('sbjs-signup');
-    const { data, error } = await supabase.auth.signUp({ email, password, options: { data: { full_name: 'Ada Merchant' } } });
+    const { data, error } = await supabase.auth.signUp({
+      email,
+      password,
+      options: { data: { full_name: 'Ada Merchant' } },
+    });
     expect(error).toBeNull();
     expect(data.session).not.toBeNull();
     expect(typeof data.session!.access_token).toBe('string');
@@ -90,7 +95,10 @@ describe('@supabase/supabase-js against the app', () => {
 
   it('rotates refresh tokens; an old one answers the current session at once, revokes the family later', async () => {
     const supabase = client();
-    const { data: signedUp, error: signUpError } = await supabase.auth.signUp({ email: uniqueEmail('sbjs-refresh'), password });
+    const { data: signedUp, error: signUpError } = await supabase.auth.signUp({
+      email: uniqueEmail('sbjs-refresh'),
+      password,
+    });
     expect(signUpError).toBeNull();
     const first = signedUp.session!;
 
@@ -103,7 +111,10 @@ describe('@supabase/supabase-js against the app', () => {
     expect(refreshed.user?.id).toBe(signedUp.user?.id);
 
     // The new session works.
-    const me = await api.request('GET', '/auth/v1/user', { token: second.access_token, headers: { apikey: PUBLIC_KEY } });
+    const me = await api.request('GET', '/auth/v1/user', {
+      token: second.access_token,
+      headers: { apikey: PUBLIC_KEY },
+    });
     expect(me.status).toBe(200);
     expect(me.body.id).toBe(signedUp.user?.id);
 
@@ -138,7 +149,10 @@ describe('@supabase/supabase-js against the app', () => {
     const viaClient = await supabase.auth.refreshSession();
     expect(viaClient.data.session).toBeNull();
     expect(viaClient.error?.status).toBe(400);
-    const afterRevoke = await api.request('GET', '/auth/v1/user', { token: second.access_token, headers: { apikey: PUBLIC_KEY } });
+    const afterRevoke = await api.request('GET', '/auth/v1/user', {
+      token: second.access_token,
+      headers: { apikey: PUBLIC_KEY },
+    });
     expect(afterRevoke.status).toBe(401);
   });
 
@@ -254,19 +268,25 @@ describe('@supabase/supabase-js against the app', () => {
     const { error: signUpError } = await supabase.auth.signUp({ email: uniqueEmail('sbjs-functions'), password });
     expect(signUpError).toBeNull();
 
-    const created = await supabase.functions.invoke<{ success: boolean; store: { id: string; name: string } }>('stores', {
-      method: 'POST',
-      body: { name: 'Invoked store' },
-    });
+    const created = await supabase.functions.invoke<{ success: boolean; store: { id: string; name: string } }>(
+      'stores',
+      {
+        method: 'POST',
+        body: { name: 'Invoked store' },
+      },
+    );
     expect(created.error).toBeNull();
     expect(created.data?.success).toBe(true);
     expect(created.data?.store.name).toBe('Invoked store');
     expect(created.data?.store.id).toMatch(/^[0-9a-f-]{36}$/);
     expect(created.response?.status).toBe(201);
 
-    const listed = await supabase.functions.invoke<{ success: boolean; data: { id: string; name: string }[] }>('stores', {
-      method: 'GET',
-    });
+    const listed = await supabase.functions.invoke<{ success: boolean; data: { id: string; name: string }[] }>(
+      'stores',
+      {
+        method: 'GET',
+      },
+    );
     expect(listed.error).toBeNull();
     expect(listed.data?.success).toBe(true);
     expect(listed.data?.data.map((store) => store.id)).toEqual([created.data!.store.id]);
@@ -329,7 +349,11 @@ describe('@supabase/supabase-js account calls', () => {
   it('signUp answers the user without a session; resend and verifyOtp with the code confirm and sign in', async () => {
     const supabase = client();
     const email = uniqueEmail('sbjs-confirm');
-    const signedUp = await supabase.auth.signUp({ email, password, options: { emailRedirectTo: 'http://localhost:5173/done' } });
+    const signedUp = await supabase.auth.signUp({
+      email,
+      password,
+      options: { emailRedirectTo: 'http://localhost:5173/done' },
+    });
     expect(signedUp.error).toBeNull();
     expect(signedUp.data.session).toBeNull();
     expect(signedUp.data.user?.email).toBe(email);
@@ -339,7 +363,11 @@ describe('@supabase/supabase-js account calls', () => {
     expect(isAuthApiError(early.error)).toBe(true);
     expect(early.error?.code).toBe('email_not_confirmed');
 
-    const resent = await supabase.auth.resend({ type: 'signup', email, options: { emailRedirectTo: 'http://localhost:5173/again' } });
+    const resent = await supabase.auth.resend({
+      type: 'signup',
+      email,
+      options: { emailRedirectTo: 'http://localhost:5173/again' },
+    });
     expect(resent.error).toBeNull();
     // The relay may send the two e-mails in either order: each is told by where its link leads
     // (emailRedirectTo travels as redirect_to), and each call's link leads where it asked.
@@ -348,7 +376,11 @@ describe('@supabase/supabase-js account calls', () => {
     expect(mails.map(redirectOf).sort()).toEqual(['http://localhost:5173/again', 'http://localhost:5173/done']);
     const latest = mails.find((mail) => redirectOf(mail) === 'http://localhost:5173/again')!;
 
-    const wrong = await supabase.auth.verifyOtp({ email, token: codeIn(latest) === '999999' ? '000000' : '999999', type: 'signup' });
+    const wrong = await supabase.auth.verifyOtp({
+      email,
+      token: codeIn(latest) === '999999' ? '000000' : '999999',
+      type: 'signup',
+    });
     expect(wrong.error?.status).toBe(403);
     expect(wrong.error?.code).toBe('otp_expired');
 
@@ -365,7 +397,9 @@ describe('@supabase/supabase-js account calls', () => {
     const email = uniqueEmail('sbjs-reset');
     expect((await client().auth.signUp({ email, password })).error).toBeNull();
     const [confirmation] = await smtp.waitFor(email);
-    expect((await client().auth.verifyOtp({ token_hash: tokenOf(verifyLinkIn(confirmation)), type: 'signup' })).error).toBeNull();
+    expect(
+      (await client().auth.verifyOtp({ token_hash: tokenOf(verifyLinkIn(confirmation)), type: 'signup' })).error,
+    ).toBeNull();
 
     const reset = await client().auth.resetPasswordForEmail(email, { redirectTo: 'http://localhost:5173/reset' });
     expect(reset).toEqual({ data: {}, error: null });

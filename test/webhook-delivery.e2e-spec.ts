@@ -66,7 +66,8 @@ describe('webhook deliveries', () => {
     ).body.order;
   const move = (orderId: string, status: string) =>
     api.request('PATCH', `/functions/v1/orders/${orderId}`, { token: owner.token, body: { status } });
-  const webhookRow = async (id: string) => (await db().query('SELECT status, disabled_reason FROM webhooks WHERE id = $1', [id]))[0];
+  const webhookRow = async (id: string) =>
+    (await db().query('SELECT status, disabled_reason FROM webhooks WHERE id = $1', [id]))[0];
   /**
    * Waits until nothing more can reach the receiver for these stores: every event of theirs
    * acknowledged by the webhook dispatch (its deliveries written in the same statement) and every
@@ -78,8 +79,10 @@ describe('webhook deliveries', () => {
       const [row] = await db().query(
         `SELECT (SELECT count(*)::int FROM outbox_events e WHERE store_id = ANY ($1::uuid[])
                    AND (dispatched_at IS NULL
-                        OR EXISTS (SELECT 1 FROM outbox_owed_acks o WHERE o.subscriber = 'webhooks' AND e.id = ANY (o.event_ids)))) AS unacknowledged,
-                (SELECT count(*)::int FROM webhook_deliveries WHERE store_id = ANY ($1::uuid[]) AND status = 'pending') AS pending`,
+                        OR EXISTS (SELECT 1 FROM outbox_owed_acks o WHERE o.subscriber = 'webhooks'
+                          AND e.id = ANY (o.event_ids)))) AS unacknowledged,
+                (SELECT count(*)::int FROM webhook_deliveries WHERE store_id = ANY ($1::uuid[]) AND status = 'pending')
+                  AS pending`,
         [storeIds],
       );
       return row.unacknowledged === 0 && row.pending === 0;
@@ -147,23 +150,31 @@ describe('webhook deliveries', () => {
     }
     const log = await api.request('GET', `/functions/v1/webhooks/${hook.id}/deliveries`, { token: owner.token });
     expect(log.body.data.map((d: { status: string }) => d.status)).toEqual(['succeeded', 'succeeded', 'succeeded']);
-    expect(log.body.data[0].attempts[0]).toMatchObject({ attempt: 1, status_code: 200, error: null, response_excerpt: 'thanks' });
+    expect(log.body.data[0].attempts[0]).toMatchObject({
+      attempt: 1,
+      status_code: 200,
+      error: null,
+      response_excerpt: 'thanks',
+    });
   });
 
   it('a republished outbox row delivers nothing twice', async () => {
     await register('/ok/once', ['product.created']);
     const productId = await product();
     await until(() => receiver.to('/ok/once').length === 1, 'the first delivery');
-    await db().query(`UPDATE outbox_events SET dispatched_at = NULL WHERE event = 'product.created' AND data->>'product_id' = $1`, [
-      productId,
-    ]);
+    await db().query(
+      `UPDATE outbox_events SET dispatched_at = NULL WHERE event = 'product.created' AND data->>'product_id' = $1`,
+      [productId],
+    );
     expect(await api.app.get(OutboxRelay).sweep()).toBeGreaterThanOrEqual(1);
-    // Once the subscribers' work for what the sweep published has ended, whatever the republished row was to cause is written.
+    // Once the subscribers' work for what the sweep published has ended, whatever the republished row was to cause is
+    // written.
     await api.app.get(StoreEventSubscribers).settled();
     await settled(owner.storeId);
     expect(receiver.to('/ok/once')).toHaveLength(1);
     const [{ count }] = await db().query(
-      `SELECT count(*)::int AS count FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id WHERE w.url LIKE '%/ok/once'`,
+      `SELECT count(*)::int AS count FROM webhook_deliveries d JOIN ` +
+        `webhooks w ON w.id = d.webhook_id WHERE w.url LIKE '%/ok/once'`,
     );
     expect(count).toBe(1);
   });
@@ -216,7 +227,11 @@ describe('webhook deliveries', () => {
   ])('%s is retried on the schedule, then the webhook is disabled with a notification', async (_, path, error) => {
     const hook = await register(path, ['product.created']);
     await product();
-    await until(async () => (await webhookRow(hook.id)).status === 'disabled', 'the webhook to be disabled', 5 * TIMEOUT_MS + 15_000);
+    await until(
+      async () => (await webhookRow(hook.id)).status === 'disabled',
+      'the webhook to be disabled',
+      5 * TIMEOUT_MS + 15_000,
+    );
     const attempts = receiver.to(path);
     expect(attempts).toHaveLength(5);
     expect(attempts.map((request) => request.headers['x-service-attempt'])).toEqual(['1', '2', '3', '4', '5']);
@@ -234,45 +249,62 @@ describe('webhook deliveries', () => {
     expect(delivery.attempts[4].next_attempt_at).toBeNull();
     if (path.startsWith('/fail')) expect(delivery.attempts[0].response_excerpt.length).toBeLessThanOrEqual(2048);
 
-    const notices = await api.request('GET', `/functions/v1/notifications?store_id=${owner.storeId}`, { token: owner.token });
+    const notices = await api.request('GET', `/functions/v1/notifications?store_id=${owner.storeId}`, {
+      token: owner.token,
+    });
     expect(
       notices.body.data.filter(
-        (n: { kind: string; data: { webhook_id: string } }) => n.kind === 'webhook.disabled' && n.data.webhook_id === hook.id,
+        (n: { kind: string; data: { webhook_id: string } }) =>
+          n.kind === 'webhook.disabled' && n.data.webhook_id === hook.id,
       ),
     ).toHaveLength(1);
   });
 
-  it('410 Gone disables the webhook at once and stops its pending deliveries; re-enabling resumes new ones', async () => {
-    const hook = await register('/gone/hook', ['product.created', 'product.updated']);
-    const productId = await product();
-    await until(async () => (await webhookRow(hook.id)).status === 'disabled', 'the webhook to be disabled');
-    expect(receiver.to('/gone/hook')).toHaveLength(1);
-    expect((await webhookRow(hook.id)).disabled_reason).toBe('The receiver answered 410 Gone');
+  it(
+    '410 Gone disables the webhook at once and stops ' + 'its pending deliveries; re-enabling resumes new ones',
+    async () => {
+      const hook = await register('/gone/hook', ['product.created', 'product.updated']);
+      const productId = await product();
+      await until(async () => (await webhookRow(hook.id)).status === 'disabled', 'the webhook to be disabled');
+      expect(receiver.to('/gone/hook')).toHaveLength(1);
+      expect((await webhookRow(hook.id)).disabled_reason).toBe('The receiver answered 410 Gone');
 
-    // While disabled, new events are recorded as skipped deliveries, and nothing is sent.
-    await api.request('PATCH', `/functions/v1/products/${productId}`, { token: owner.token, body: { name: 'Renamed while disabled' } });
-    await settled(owner.storeId);
-    const logged = 'SELECT event, status FROM webhook_deliveries WHERE webhook_id = $1 ORDER BY created_at';
-    const rows = await db().query(logged, [hook.id]);
-    expect(rows).toEqual([
-      { event: 'product.created', status: 'failed' },
-      { event: 'product.updated', status: 'skipped' },
-    ]);
-    expect(receiver.to('/gone/hook')).toHaveLength(1);
+      // While disabled, new events are recorded as skipped deliveries, and nothing is sent.
+      await api.request('PATCH', `/functions/v1/products/${productId}`, {
+        token: owner.token,
+        body: { name: 'Renamed while disabled' },
+      });
+      await settled(owner.storeId);
+      const logged = 'SELECT event, status FROM webhook_deliveries WHERE webhook_id = $1 ORDER BY created_at';
+      const rows = await db().query(logged, [hook.id]);
+      expect(rows).toEqual([
+        { event: 'product.created', status: 'failed' },
+        { event: 'product.updated', status: 'skipped' },
+      ]);
+      expect(receiver.to('/gone/hook')).toHaveLength(1);
 
-    const enabled = await api.request('PATCH', `/functions/v1/webhooks/${hook.id}`, {
-      token: owner.token,
-      body: { status: 'active', url: `${base}/ok/again` },
-    });
-    expect(enabled.body.webhook).toMatchObject({ status: 'active', disabled_reason: null });
-    await api.request('PATCH', `/functions/v1/products/${productId}`, { token: owner.token, body: { name: 'Renamed after' } });
-    const [again] = await until(() => (receiver.to('/ok/again').length ? receiver.to('/ok/again') : null), 'a delivery after re-enabling');
-    expect(JSON.parse(again.body)).toMatchObject({ event: 'product.updated', data: { name: 'Renamed after' } });
-  });
+      const enabled = await api.request('PATCH', `/functions/v1/webhooks/${hook.id}`, {
+        token: owner.token,
+        body: { status: 'active', url: `${base}/ok/again` },
+      });
+      expect(enabled.body.webhook).toMatchObject({ status: 'active', disabled_reason: null });
+      await api.request('PATCH', `/functions/v1/products/${productId}`, {
+        token: owner.token,
+        body: { name: 'Renamed after' },
+      });
+      const [again] = await until(
+        () => (receiver.to('/ok/again').length ? receiver.to('/ok/again') : null),
+        'a delivery after re-enabling',
+      );
+      expect(JSON.parse(again.body)).toMatchObject({ event: 'product.updated', data: { name: 'Renamed after' } });
+    },
+  );
 
   it('after a rotation both the new and the old secret verify, for 24 hours', async () => {
     const hook = await register('/ok/rotated', ['product.created'], 'plain-secret-of-merchant');
-    const rotated = await api.request('POST', `/functions/v1/webhooks/${hook.id}/rotate-secret`, { token: owner.token });
+    const rotated = await api.request('POST', `/functions/v1/webhooks/${hook.id}/rotate-secret`, {
+      token: owner.token,
+    });
     expect(rotated.status).toBe(200);
     const fresh = rotated.body.secret as string;
     expect(fresh).toMatch(/^whsec_/);
@@ -289,10 +321,11 @@ describe('webhook deliveries', () => {
 
     // As if the rotation was longer ago: the time it was made set back in SQL (its end moves with it).
     const rotatedAgo = (interval: string) =>
-      db().query(`UPDATE webhooks SET previous_secret_expires_at = clock_timestamp() + interval '24 hours' - $2::interval WHERE id = $1`, [
-        hook.id,
-        interval,
-      ]);
+      db().query(
+        `UPDATE webhooks SET previous_secret_expires_at = clock_timestamp() ` +
+          `+ interval '24 hours' - $2::interval WHERE id = $1`,
+        [hook.id, interval],
+      );
     const next = async (what: string) => {
       const count = receiver.to('/ok/rotated').length;
       await product();
@@ -314,11 +347,18 @@ describe('webhook deliveries', () => {
   it('a redelivery and a test event arrive, with the original event id for the redelivery', async () => {
     const hook = await register('/ok/redeliver', ['product.created']);
     await product();
-    const [first] = await until(() => (receiver.to('/ok/redeliver').length ? receiver.to('/ok/redeliver') : null), 'the first delivery');
+    const [first] = await until(
+      () => (receiver.to('/ok/redeliver').length ? receiver.to('/ok/redeliver') : null),
+      'the first delivery',
+    );
     const log = await api.request('GET', `/functions/v1/webhooks/${hook.id}/deliveries`, { token: owner.token });
-    const redelivered = await api.request('POST', `/functions/v1/webhooks/${hook.id}/deliveries/${log.body.data[0].id}/redeliver`, {
-      token: owner.token,
-    });
+    const redelivered = await api.request(
+      'POST',
+      `/functions/v1/webhooks/${hook.id}/deliveries/${log.body.data[0].id}/redeliver`,
+      {
+        token: owner.token,
+      },
+    );
     expect(redelivered.status).toBe(201);
     await until(() => receiver.to('/ok/redeliver').length === 2, 'the redelivery');
     const second = receiver.to('/ok/redeliver')[1];
@@ -326,7 +366,9 @@ describe('webhook deliveries', () => {
     expect(second.headers['webhook-id']).toBe(first.headers['webhook-id']);
     expect(second.headers['x-service-delivery']).not.toBe(first.headers['x-service-delivery']);
 
-    expect((await api.request('POST', `/functions/v1/webhooks/${hook.id}/test`, { token: owner.token })).status).toBe(201);
+    expect((await api.request('POST', `/functions/v1/webhooks/${hook.id}/test`, { token: owner.token })).status).toBe(
+      201,
+    );
     await until(() => receiver.to('/ok/redeliver').length === 3, 'the test event');
     expect(JSON.parse(receiver.to('/ok/redeliver')[2].body).event).toBe('webhook.test');
   });
@@ -360,7 +402,9 @@ describe('webhook retries on the default schedule', () => {
   });
 
   it('a failing delivery is tried again after 1, 5, 30 and 60 minutes, then the webhook is disabled', async () => {
-    expect(api.settings.get(webhooksConfig).WEBHOOK_RETRY_DELAYS_MS).toEqual([0, 60_000, 300_000, 1_800_000, 3_600_000]);
+    expect(api.settings.get(webhooksConfig).WEBHOOK_RETRY_DELAYS_MS).toEqual([
+      0, 60_000, 300_000, 1_800_000, 3_600_000,
+    ]);
     const owner = await merchantWithStore(api, 'Default schedule store');
     const registered = await api.request('POST', '/functions/v1/webhooks/register', {
       token: owner.token,
@@ -398,7 +442,10 @@ describe('webhook retries on the default schedule', () => {
       expect(row.next_attempt_at.getTime() - ended).toBeGreaterThanOrEqual(delay - 1000);
       expect(row.next_attempt_at.getTime() - ended).toBeLessThanOrEqual(delay + 1000);
       expect(row.delivery_next.getTime()).toBe(row.next_attempt_at.getTime());
-      const job = await until(() => queue.getJob(`${deliveryId}:${attempt + 1}`), `attempt ${attempt + 1} in the queue`);
+      const job = await until(
+        () => queue.getJob(`${deliveryId}:${attempt + 1}`),
+        `attempt ${attempt + 1} in the queue`,
+      );
       expect(job.data).toEqual({ deliveryId, attempt: attempt + 1 });
       expect(job.opts.delay).toBeGreaterThan(delay - 1000);
       expect(job.opts.delay).toBeLessThanOrEqual(delay);
@@ -409,7 +456,13 @@ describe('webhook retries on the default schedule', () => {
     expect(last.next_attempt_at).toBeNull();
     expect(last.status).toBe('failed');
     expect(await queue.getJob(`${deliveryId}:6`)).toBeNull();
-    expect(receiver.to('/fail/default-schedule').map((request) => request.headers['x-service-attempt'])).toEqual(['1', '2', '3', '4', '5']);
+    expect(receiver.to('/fail/default-schedule').map((request) => request.headers['x-service-attempt'])).toEqual([
+      '1',
+      '2',
+      '3',
+      '4',
+      '5',
+    ]);
     const [webhook] = await db().query('SELECT status FROM webhooks WHERE id = $1', [hookId]);
     expect(webhook.status).toBe('disabled');
   });

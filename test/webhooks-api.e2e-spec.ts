@@ -8,7 +8,17 @@ import { SYSTEM_DATA_SOURCE } from './support/database.js';
 /** Nothing listens on the discard port: deliveries to it fail fast, and no test here needs one to succeed. */
 const DEAD_URL = 'http://127.0.0.1:9/hook';
 const HOUR = 60 * 60 * 1000;
-const WEBHOOK_FIELDS = ['created_at', 'disabled_reason', 'events', 'id', 'secret_hint', 'status', 'store_id', 'updated_at', 'url'];
+const WEBHOOK_FIELDS = [
+  'created_at',
+  'disabled_reason',
+  'events',
+  'id',
+  'secret_hint',
+  'status',
+  'store_id',
+  'updated_at',
+  'url',
+];
 
 type Who = 'owner' | 'webhooksMember' | 'catalogMember' | 'customer' | 'otherOwner';
 
@@ -30,7 +40,12 @@ describe('webhooks API', () => {
   const call = (who: Who, method: string, path: string, body?: unknown, app: TestApp = api) =>
     app.request(method, `/functions/v1${path}`, { token: tokens[who], body });
   const register = async (body: Record<string, unknown> = {}, who: Who = 'owner') => {
-    const result = await call(who, 'POST', '/webhooks/register', { store_id: storeId, url: DEAD_URL, events: ['order.paid'], ...body });
+    const result = await call(who, 'POST', '/webhooks/register', {
+      store_id: storeId,
+      url: DEAD_URL,
+      events: ['order.paid'],
+      ...body,
+    });
     expect(result.status, JSON.stringify(result.body)).toBe(201);
     return result.body as { webhook: { id: string; secret_hint: string } & Record<string, unknown>; secret?: string };
   };
@@ -38,7 +53,14 @@ describe('webhooks API', () => {
   /** A delivery written directly, in the state a test needs. */
   const insertDelivery = async (
     webhookId: string,
-    fields: { status?: string; createdAt?: Date; eventId?: string; event?: string; redeliveryOf?: string; store?: string } = {},
+    fields: {
+      status?: string;
+      createdAt?: Date;
+      eventId?: string;
+      event?: string;
+      redeliveryOf?: string;
+      store?: string;
+    } = {},
   ): Promise<{ id: string; event_id: string; body: string }> => {
     const eventId = fields.eventId ?? randomUUID();
     const body = JSON.stringify({
@@ -49,7 +71,8 @@ describe('webhooks API', () => {
       data: {},
     });
     const [inserted] = await db().query(
-      `INSERT INTO webhook_deliveries (webhook_id, store_id, event_id, event, body, status, redelivery_of, created_at, updated_at)
+      `INSERT INTO webhook_deliveries (webhook_id, store_id, event_id, event, body, status, redelivery_of, created_at,
+        updated_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8) RETURNING id, event_id, body`,
       [
         webhookId,
@@ -66,12 +89,14 @@ describe('webhooks API', () => {
   };
   /**
    * The deliveries of `webhookId` whose first attempt waits in the delivery queue (Bull, in Redis),
-   * sorted; each job as a request enqueues it once its transaction has committed, due at once. The apps here are `api` processes with
-   * a queue of their own: nothing takes the jobs away.
+   * sorted; each job as a request enqueues it once its transaction has committed, due at once. The apps here are `api`
+   * processes with a queue of their own: nothing takes the jobs away.
    */
   const queuedFirstAttempts = async (webhookId: string): Promise<string[]> => {
     const queue = api.app.get(DeliveryQueue).queue;
-    const deliveries: { id: string }[] = await db().query('SELECT id FROM webhook_deliveries WHERE webhook_id = $1', [webhookId]);
+    const deliveries: { id: string }[] = await db().query('SELECT id FROM webhook_deliveries WHERE webhook_id = $1', [
+      webhookId,
+    ]);
     const jobs = (await Promise.all(deliveries.map(({ id }) => queue.getJob(`${id}:1`)))).filter((job) => job !== null);
     for (const job of jobs) {
       expect(job.data).toEqual({ deliveryId: expect.any(String), attempt: 1 });
@@ -112,9 +137,10 @@ describe('webhooks API', () => {
   afterAll(async () => {
     // Nothing here attempts the deliveries left pending; neither should another file's worker.
     if (storeId) {
-      await db().query(`UPDATE webhook_deliveries SET status = 'cancelled' WHERE store_id = ANY ($1::uuid[]) AND status = 'pending'`, [
-        [storeId, otherStoreId],
-      ]);
+      await db().query(
+        `UPDATE webhook_deliveries SET status = 'cancelled' WHERE store_id = ANY ($1::uuid[]) AND status = 'pending'`,
+        [[storeId, otherStoreId]],
+      );
     }
     await strict?.close();
     await api?.close();
@@ -190,7 +216,10 @@ describe('webhooks API', () => {
         secret: 'whsec_not*base64*at_all',
       });
       expect(badWhsec.status).toBe(400);
-      expect(badWhsec.body.error.details[0]).toMatchObject({ field: 'secret', message: expect.stringContaining('base64') });
+      expect(badWhsec.body.error.details[0]).toMatchObject({
+        field: 'secret',
+        message: expect.stringContaining('base64'),
+      });
       const spaced = await call('owner', 'POST', '/webhooks/register', {
         store_id: storeId,
         url: DEAD_URL,
@@ -202,10 +231,15 @@ describe('webhooks API', () => {
 
     it('refuses unknown event kinds by name, empty and missing events, and unknown fields', async () => {
       const base = { store_id: storeId, url: DEAD_URL };
-      const unknown = await call('owner', 'POST', '/webhooks/register', { ...base, events: ['order.paid', 'order.teleported'] });
+      const unknown = await call('owner', 'POST', '/webhooks/register', {
+        ...base,
+        events: ['order.paid', 'order.teleported'],
+      });
       expect(unknown.status).toBe(400);
       expect(unknown.body.error.code).toBe('VALIDATION_FAILED');
-      expect(unknown.body.error.details).toEqual([{ field: 'events', message: expect.stringContaining('"order.teleported"') }]);
+      expect(unknown.body.error.details).toEqual([
+        { field: 'events', message: expect.stringContaining('"order.teleported"') },
+      ]);
       expect(unknown.body.error.details[0].message).not.toContain('"order.paid",');
 
       const cases: [Record<string, unknown>, string][] = [
@@ -229,9 +263,10 @@ describe('webhooks API', () => {
       const noStore = await call('owner', 'POST', '/webhooks/register', { url: DEAD_URL, events: ['order.paid'] });
       expect(noStore.status).toBe(400);
       expect(noStore.body.error.details[0].field).toBe('store_id');
-      const count = await db().query(`SELECT count(*)::int AS n FROM webhooks WHERE store_id = $1 AND 'order.teleported' = ANY (events)`, [
-        storeId,
-      ]);
+      const count = await db().query(
+        `SELECT count(*)::int AS n FROM webhooks WHERE store_id = $1 AND 'order.teleported' = ANY (events)`,
+        [storeId],
+      );
       expect(count[0].n).toBe(0);
     });
 
@@ -274,7 +309,8 @@ describe('webhooks API', () => {
         {
           field: 'url',
           message:
-            'url host localhost points to an address that is not allowed (loopback, private, link-local, metadata or another non-public address)',
+            'url host localhost points to an address that is not allowed (loopback, ' +
+            'private, link-local, metadata or another non-public address)',
         },
       ]);
       expect(JSON.stringify(result.body)).not.toMatch(/127\.0\.0\.1|::1|resolves to/);
@@ -308,10 +344,19 @@ describe('webhooks API', () => {
         name: 'register',
         storeLevel: true,
         ok: 201,
-        request: async () => ['POST', '/webhooks/register', { store_id: storeId, url: DEAD_URL, events: ['order.paid'] }],
+        request: async () => [
+          'POST',
+          '/webhooks/register',
+          { store_id: storeId, url: DEAD_URL, events: ['order.paid'] },
+        ],
       },
       { name: 'list', storeLevel: true, ok: 200, request: async () => ['GET', `/webhooks?store_id=${storeId}`] },
-      { name: 'notifications', storeLevel: true, ok: 200, request: async () => ['GET', `/notifications?store_id=${storeId}`] },
+      {
+        name: 'notifications',
+        storeLevel: true,
+        ok: 200,
+        request: async () => ['GET', `/notifications?store_id=${storeId}`],
+      },
       { name: 'get', storeLevel: false, ok: 200, request: async () => ['GET', `/webhooks/${await fresh()}`] },
       {
         name: 'patch',
@@ -320,9 +365,19 @@ describe('webhooks API', () => {
         request: async () => ['PATCH', `/webhooks/${await fresh()}`, { events: ['order.created'] }],
       },
       { name: 'delete', storeLevel: false, ok: 200, request: async () => ['DELETE', `/webhooks/${await fresh()}`] },
-      { name: 'rotate-secret', storeLevel: false, ok: 200, request: async () => ['POST', `/webhooks/${await fresh()}/rotate-secret`] },
+      {
+        name: 'rotate-secret',
+        storeLevel: false,
+        ok: 200,
+        request: async () => ['POST', `/webhooks/${await fresh()}/rotate-secret`],
+      },
       { name: 'test', storeLevel: false, ok: 201, request: async () => ['POST', `/webhooks/${await fresh()}/test`] },
-      { name: 'deliveries', storeLevel: false, ok: 200, request: async () => ['GET', `/webhooks/${await fresh()}/deliveries`] },
+      {
+        name: 'deliveries',
+        storeLevel: false,
+        ok: 200,
+        request: async () => ['GET', `/webhooks/${await fresh()}/deliveries`],
+      },
       {
         name: 'redeliver',
         storeLevel: false,
@@ -336,7 +391,11 @@ describe('webhooks API', () => {
         name: 'recover',
         storeLevel: false,
         ok: 200,
-        request: async () => ['POST', `/webhooks/${await fresh()}/recover`, { since: new Date(Date.now() - HOUR).toISOString() }],
+        request: async () => [
+          'POST',
+          `/webhooks/${await fresh()}/recover`,
+          { since: new Date(Date.now() - HOUR).toISOString() },
+        ],
       },
     ];
 
@@ -352,16 +411,22 @@ describe('webhooks API', () => {
       })[who];
 
     for (const route of routes) {
-      it.each(['owner', 'webhooksMember', 'catalogMember', 'customer', 'otherOwner'] as Who[])(`${route.name} as %s`, async (who) => {
-        const [method, path, body] = await route.request();
-        const result = await call(who, method, path, body);
-        expect(result.status, JSON.stringify(result.body)).toBe(expected(route, who));
-        if (result.status === 404) {
-          expect(result.body.error).toEqual({ code: 'NOT_FOUND', message: route.storeLevel ? 'Store not found' : 'Webhook not found' });
-        }
-        if (result.status === 403) expect(result.body.error.code).toBe('FORBIDDEN');
-        expect(result.body.success).toBe(result.status < 300);
-      });
+      it.each(['owner', 'webhooksMember', 'catalogMember', 'customer', 'otherOwner'] as Who[])(
+        `${route.name} as %s`,
+        async (who) => {
+          const [method, path, body] = await route.request();
+          const result = await call(who, method, path, body);
+          expect(result.status, JSON.stringify(result.body)).toBe(expected(route, who));
+          if (result.status === 404) {
+            expect(result.body.error).toEqual({
+              code: 'NOT_FOUND',
+              message: route.storeLevel ? 'Store not found' : 'Webhook not found',
+            });
+          }
+          if (result.status === 403) expect(result.body.error.code).toBe('FORBIDDEN');
+          expect(result.body.success).toBe(result.status < 300);
+        },
+      );
     }
 
     it('another tenant learns nothing and changes nothing; unknown and malformed ids', async () => {
@@ -391,7 +456,11 @@ describe('webhooks API', () => {
     });
 
     it('a webhook registered for another store than the caller can see is refused with 404', async () => {
-      const result = await call('owner', 'POST', '/webhooks/register', { store_id: otherStoreId, url: DEAD_URL, events: ['order.paid'] });
+      const result = await call('owner', 'POST', '/webhooks/register', {
+        store_id: otherStoreId,
+        url: DEAD_URL,
+        events: ['order.paid'],
+      });
       expect(result.status).toBe(404);
       const count = await db().query('SELECT count(*)::int AS n FROM webhooks WHERE store_id = $1', [otherStoreId]);
       expect(count[0].n).toBe(0);
@@ -399,30 +468,33 @@ describe('webhooks API', () => {
   });
 
   describe('changing a webhook', () => {
-    it('rotate answers a new secret with a new hint, and keeps the old one sealed as previous for 24 hours', async () => {
-      const { webhook, secret: first } = await register();
-      const started = Date.now();
-      const rotated = await call('webhooksMember', 'POST', `/webhooks/${webhook.id}/rotate-secret`);
-      expect(rotated.status).toBe(200);
-      const second = rotated.body.secret as string;
-      expect(second).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
-      expect(second).not.toBe(first);
-      expect(rotated.body.webhook.secret_hint).toBe(`whsec_…${second.slice(-4)}`);
-      expect(rotated.body.webhook.secret_hint).not.toBe(webhook.secret_hint);
-      expect(Object.keys(rotated.body.webhook).sort()).toEqual(WEBHOOK_FIELDS);
+    it(
+      'rotate answers a new secret with a new hint, and ' + 'keeps the old one sealed as previous for 24 hours',
+      async () => {
+        const { webhook, secret: first } = await register();
+        const started = Date.now();
+        const rotated = await call('webhooksMember', 'POST', `/webhooks/${webhook.id}/rotate-secret`);
+        expect(rotated.status).toBe(200);
+        const second = rotated.body.secret as string;
+        expect(second).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+        expect(second).not.toBe(first);
+        expect(rotated.body.webhook.secret_hint).toBe(`whsec_…${second.slice(-4)}`);
+        expect(rotated.body.webhook.secret_hint).not.toBe(webhook.secret_hint);
+        expect(Object.keys(rotated.body.webhook).sort()).toEqual(WEBHOOK_FIELDS);
 
-      const stored = await row(webhook.id);
-      expect(open(stored.secret_sealed)).toBe(second);
-      expect(open(stored.previous_secret_sealed)).toBe(first);
-      expect(stored.previous_secret_sealed).not.toContain(first);
-      const expires = new Date(stored.previous_secret_expires_at).getTime();
-      expect(expires).toBeGreaterThanOrEqual(started + 24 * HOUR - 1000);
-      expect(expires).toBeLessThanOrEqual(Date.now() + 24 * HOUR + 1000);
+        const stored = await row(webhook.id);
+        expect(open(stored.secret_sealed)).toBe(second);
+        expect(open(stored.previous_secret_sealed)).toBe(first);
+        expect(stored.previous_secret_sealed).not.toContain(first);
+        const expires = new Date(stored.previous_secret_expires_at).getTime();
+        expect(expires).toBeGreaterThanOrEqual(started + 24 * HOUR - 1000);
+        expect(expires).toBeLessThanOrEqual(Date.now() + 24 * HOUR + 1000);
 
-      const read = await call('owner', 'GET', `/webhooks/${webhook.id}`);
-      expectNoSecret(read.body, second);
-      expect(read.body.webhook.secret_hint).toBe(rotated.body.webhook.secret_hint);
-    });
+        const read = await call('owner', 'GET', `/webhooks/${webhook.id}`);
+        expectNoSecret(read.body, second);
+        expect(read.body.webhook.secret_hint).toBe(rotated.body.webhook.secret_hint);
+      },
+    );
 
     it('PATCH secret replaces it at once, with no overlap, and is not echoed', async () => {
       const { webhook } = await register();
@@ -446,7 +518,9 @@ describe('webhooks API', () => {
       const disabled = await call('owner', 'PATCH', `/webhooks/${webhook.id}`, { status: 'disabled' });
       expect(disabled.status).toBe(200);
       expect(disabled.body.webhook).toMatchObject({ status: 'disabled', disabled_reason: 'Disabled by the merchant' });
-      const statuses = await db().query('SELECT id, status FROM webhook_deliveries WHERE webhook_id = $1', [webhook.id]);
+      const statuses = await db().query('SELECT id, status FROM webhook_deliveries WHERE webhook_id = $1', [
+        webhook.id,
+      ]);
       expect(Object.fromEntries(statuses.map((d: { id: string; status: string }) => [d.id, d.status]))).toEqual({
         [pending.id]: 'cancelled',
         [done.id]: 'succeeded',
@@ -460,42 +534,53 @@ describe('webhooks API', () => {
 
     it('re-enables a webhook the worker disabled; asking for the status it already has keeps its reason', async () => {
       const { webhook } = await register();
-      await db().query(`UPDATE webhooks SET status = 'disabled', disabled_reason = '5 delivery attempts failed' WHERE id = $1`, [
-        webhook.id,
-      ]);
+      await db().query(
+        `UPDATE webhooks SET status = 'disabled', disabled_reason = '5 delivery attempts failed' WHERE id = $1`,
+        [webhook.id],
+      );
       const again = await call('owner', 'PATCH', `/webhooks/${webhook.id}`, { status: 'disabled' });
       expect(again.body.webhook).toMatchObject({ status: 'disabled', disabled_reason: '5 delivery attempts failed' });
       const enabled = await call('owner', 'PATCH', `/webhooks/${webhook.id}`, { status: 'active' });
       expect(enabled.body.webhook).toMatchObject({ status: 'active', disabled_reason: null });
     });
 
-    it('PATCH changes url and events (deduplicated), refuses nulls and bad values, and an empty body changes nothing', async () => {
-      const { webhook } = await register();
-      const changed = await call('owner', 'PATCH', `/webhooks/${webhook.id}`, {
-        url: 'http://127.0.0.1:9/moved',
-        events: ['customer.created', 'customer.created', 'inventory.updated'],
-      });
-      expect(changed.status).toBe(200);
-      expect(changed.body.webhook).toMatchObject({ url: 'http://127.0.0.1:9/moved', events: ['customer.created', 'inventory.updated'] });
-      for (const body of [
-        { url: null },
-        { events: null },
-        { events: [] },
-        { events: ['nope'] },
-        { status: 'paused' },
-        { status: null },
-        { store_id: storeId },
-      ]) {
-        const result = await call('owner', 'PATCH', `/webhooks/${webhook.id}`, body);
-        expect(result.status, JSON.stringify(body)).toBe(400);
-        expect(result.body.error.details[0].field).toBe(Object.keys(body)[0]);
-      }
-      const before = await row(webhook.id);
-      const empty = await call('owner', 'PATCH', `/webhooks/${webhook.id}`, {});
-      expect(empty.status).toBe(200);
-      expect(empty.body.webhook).toMatchObject({ url: 'http://127.0.0.1:9/moved', updated_at: before.updated_at.toISOString() });
-      expect(await row(webhook.id)).toEqual(before);
-    });
+    it(
+      'PATCH changes url and events (deduplicated), refuses ' +
+        'nulls and bad values, and an empty body changes nothing',
+      async () => {
+        const { webhook } = await register();
+        const changed = await call('owner', 'PATCH', `/webhooks/${webhook.id}`, {
+          url: 'http://127.0.0.1:9/moved',
+          events: ['customer.created', 'customer.created', 'inventory.updated'],
+        });
+        expect(changed.status).toBe(200);
+        expect(changed.body.webhook).toMatchObject({
+          url: 'http://127.0.0.1:9/moved',
+          events: ['customer.created', 'inventory.updated'],
+        });
+        for (const body of [
+          { url: null },
+          { events: null },
+          { events: [] },
+          { events: ['nope'] },
+          { status: 'paused' },
+          { status: null },
+          { store_id: storeId },
+        ]) {
+          const result = await call('owner', 'PATCH', `/webhooks/${webhook.id}`, body);
+          expect(result.status, JSON.stringify(body)).toBe(400);
+          expect(result.body.error.details[0].field).toBe(Object.keys(body)[0]);
+        }
+        const before = await row(webhook.id);
+        const empty = await call('owner', 'PATCH', `/webhooks/${webhook.id}`, {});
+        expect(empty.status).toBe(200);
+        expect(empty.body.webhook).toMatchObject({
+          url: 'http://127.0.0.1:9/moved',
+          updated_at: before.updated_at.toISOString(),
+        });
+        expect(await row(webhook.id)).toEqual(before);
+      },
+    );
 
     it('DELETE removes the webhook and its delivery log', async () => {
       const { webhook } = await register();
@@ -505,7 +590,10 @@ describe('webhooks API', () => {
       expect(removed.body).toEqual({ success: true, message: 'Webhook deleted' });
       expect((await call('owner', 'GET', `/webhooks/${webhook.id}`)).status).toBe(404);
       expect((await call('owner', 'DELETE', `/webhooks/${webhook.id}`)).status).toBe(404);
-      expect((await db().query('SELECT count(*)::int AS n FROM webhook_deliveries WHERE webhook_id = $1', [webhook.id]))[0].n).toBe(0);
+      expect(
+        (await db().query('SELECT count(*)::int AS n FROM webhook_deliveries WHERE webhook_id = $1', [webhook.id]))[0]
+          .n,
+      ).toBe(0);
     });
   });
 
@@ -516,12 +604,22 @@ describe('webhooks API', () => {
       const result = await call('owner', 'POST', `/webhooks/${webhook.id}/test`);
       expect(result.status).toBe(201);
       const delivery = result.body.delivery;
-      expect(delivery).toMatchObject({ webhook_id: webhook.id, event: 'webhook.test', redelivery_of: null, attempts: [] });
+      expect(delivery).toMatchObject({
+        webhook_id: webhook.id,
+        event: 'webhook.test',
+        redelivery_of: null,
+        attempts: [],
+      });
       expect(delivery).not.toHaveProperty('body');
       expect(await queuedFirstAttempts(webhook.id)).toEqual([delivery.id]);
 
       const [stored] = await db().query('SELECT * FROM webhook_deliveries WHERE id = $1', [delivery.id]);
-      expect(stored).toMatchObject({ event: 'webhook.test', event_id: delivery.event_id, store_id: storeId, redelivery_of: null });
+      expect(stored).toMatchObject({
+        event: 'webhook.test',
+        event_id: delivery.event_id,
+        store_id: storeId,
+        redelivery_of: null,
+      });
       const envelope = JSON.parse(stored.body);
       expect(envelope).toEqual({
         id: delivery.event_id,
@@ -555,13 +653,20 @@ describe('webhooks API', () => {
           details: { status: 'disabled', disabled_reason: 'Disabled by the merchant' },
         });
       }
-      expect((await db().query('SELECT count(*)::int AS n FROM webhook_deliveries WHERE webhook_id = $1', [webhook.id]))[0].n).toBe(1);
+      expect(
+        (await db().query('SELECT count(*)::int AS n FROM webhook_deliveries WHERE webhook_id = $1', [webhook.id]))[0]
+          .n,
+      ).toBe(1);
     });
 
     it('redeliver creates a new delivery of the same event, redelivery_of the original, and enqueues it', async () => {
       const { webhook } = await register();
       const original = await insertDelivery(webhook.id, { status: 'succeeded' });
-      const result = await call('webhooksMember', 'POST', `/webhooks/${webhook.id}/deliveries/${original.id}/redeliver`);
+      const result = await call(
+        'webhooksMember',
+        'POST',
+        `/webhooks/${webhook.id}/deliveries/${original.id}/redeliver`,
+      );
       expect(result.status).toBe(201);
       expect(result.body.delivery).toMatchObject({
         webhook_id: webhook.id,
@@ -574,27 +679,43 @@ describe('webhooks API', () => {
       });
       expect(result.body.delivery.id).not.toBe(original.id);
       expect(await queuedFirstAttempts(webhook.id)).toEqual([result.body.delivery.id]);
-      const [stored] = await db().query('SELECT body, redelivery_of FROM webhook_deliveries WHERE id = $1', [result.body.delivery.id]);
+      const [stored] = await db().query('SELECT body, redelivery_of FROM webhook_deliveries WHERE id = $1', [
+        result.body.delivery.id,
+      ]);
       expect(stored).toEqual({ body: original.body, redelivery_of: original.id });
 
       // A redelivery can itself be redelivered.
-      const again = await call('owner', 'POST', `/webhooks/${webhook.id}/deliveries/${result.body.delivery.id}/redeliver`);
-      expect(again.body.delivery).toMatchObject({ event_id: original.event_id, redelivery_of: result.body.delivery.id });
+      const again = await call(
+        'owner',
+        'POST',
+        `/webhooks/${webhook.id}/deliveries/${result.body.delivery.id}/redeliver`,
+      );
+      expect(again.body.delivery).toMatchObject({
+        event_id: original.event_id,
+        redelivery_of: result.body.delivery.id,
+      });
     });
 
     it('redeliver answers 404 for an unknown delivery or one of another webhook, 400 for a malformed id', async () => {
       const { webhook } = await register();
       const { webhook: sibling } = await register();
       const theirs = await insertDelivery(sibling.id);
-      expect((await call('owner', 'POST', `/webhooks/${webhook.id}/deliveries/${randomUUID()}/redeliver`)).body.error).toEqual({
+      expect(
+        (await call('owner', 'POST', `/webhooks/${webhook.id}/deliveries/${randomUUID()}/redeliver`)).body.error,
+      ).toEqual({
         code: 'NOT_FOUND',
         message: 'Delivery not found',
       });
-      expect((await call('owner', 'POST', `/webhooks/${webhook.id}/deliveries/${theirs.id}/redeliver`)).status).toBe(404);
+      expect((await call('owner', 'POST', `/webhooks/${webhook.id}/deliveries/${theirs.id}/redeliver`)).status).toBe(
+        404,
+      );
       const malformed = await call('owner', 'POST', `/webhooks/${webhook.id}/deliveries/123/redeliver`);
       expect(malformed.status).toBe(400);
       expect(malformed.body.error.details[0].field).toBe('delivery_id');
-      expect((await db().query('SELECT count(*)::int AS n FROM webhook_deliveries WHERE redelivery_of = $1', [theirs.id]))[0].n).toBe(0);
+      expect(
+        (await db().query('SELECT count(*)::int AS n FROM webhook_deliveries WHERE redelivery_of = $1', [theirs.id]))[0]
+          .n,
+      ).toBe(0);
     });
 
     it('the delivery log lists deliveries newest first with their attempts, filters by status, and pages', async () => {
@@ -606,8 +727,10 @@ describe('webhooks API', () => {
       }
       const next = new Date(t0 + 60_000);
       await db().query(
-        `INSERT INTO webhook_attempts (delivery_id, store_id, attempt, started_at, duration_ms, status_code, error, response_excerpt, next_attempt_at)
-         VALUES ($1, $2, 2, $3, 12, 500, 'Receiver answered 500', 'oops', NULL), ($1, $2, 1, $3, 30, NULL, 'connect ECONNREFUSED', NULL, $4)`,
+        `INSERT INTO webhook_attempts (delivery_id, store_id, attempt, started_at, duration_ms, status_code, error,
+          response_excerpt, next_attempt_at)
+         VALUES ($1, $2, 2, $3, 12, 500, 'Receiver answered 500', 'oops', NULL),
+           ($1, $2, 1, $3, 30, NULL, 'connect ECONNREFUSED', NULL, $4)`,
         [ids[3], storeId, new Date(t0 + 3000), next],
       );
       const all = await call('owner', 'GET', `/webhooks/${webhook.id}/deliveries`);
@@ -645,9 +768,17 @@ describe('webhooks API', () => {
       const first = await call('owner', 'GET', `/webhooks/${webhook.id}/deliveries?limit=2`);
       expect(first.body.data.map((d: { id: string }) => d.id)).toEqual([ids[4], ids[3]]);
       expect(first.body.next_cursor).toEqual(expect.any(String));
-      const second = await call('owner', 'GET', `/webhooks/${webhook.id}/deliveries?limit=2&cursor=${first.body.next_cursor}`);
+      const second = await call(
+        'owner',
+        'GET',
+        `/webhooks/${webhook.id}/deliveries?limit=2&cursor=${first.body.next_cursor}`,
+      );
       expect(second.body.data.map((d: { id: string }) => d.id)).toEqual([ids[2], ids[1]]);
-      const third = await call('owner', 'GET', `/webhooks/${webhook.id}/deliveries?limit=2&cursor=${second.body.next_cursor}`);
+      const third = await call(
+        'owner',
+        'GET',
+        `/webhooks/${webhook.id}/deliveries?limit=2&cursor=${second.body.next_cursor}`,
+      );
       expect(third.body.data.map((d: { id: string }) => d.id)).toEqual([ids[0]]);
       expect(third.body.next_cursor).toBeNull();
 
@@ -695,30 +826,40 @@ describe('webhooks API', () => {
       expect(result.status).toBe(200);
       expect(result.body).toMatchObject({ success: true, redelivered: 4, has_more: false });
       const byOriginal = Object.fromEntries(
-        result.body.deliveries.map((d: { redelivery_of: string; event_id: string; status: string; attempts: unknown[] }) => [
-          d.redelivery_of,
-          d,
-        ]),
+        result.body.deliveries.map(
+          (d: { redelivery_of: string; event_id: string; status: string; attempts: unknown[] }) => [d.redelivery_of, d],
+        ),
       );
       expect(Object.keys(byOriginal).sort()).toEqual([failed.id, cancelled.id, skipped.id, relapse.id].sort());
       expect(byOriginal[skipped.id]).toMatchObject({ event_id: skipped.event_id, status: 'pending' });
-      expect(byOriginal[failed.id]).toMatchObject({ event_id: failed.event_id, status: 'pending', attempts: [], webhook_id: webhook.id });
+      expect(byOriginal[failed.id]).toMatchObject({
+        event_id: failed.event_id,
+        status: 'pending',
+        attempts: [],
+        webhook_id: webhook.id,
+      });
       expect(byOriginal[relapse.id].event_id).toBe(relapsed.event_id);
-      expect(await queuedFirstAttempts(webhook.id)).toEqual(result.body.deliveries.map((d: { id: string }) => d.id).sort());
+      expect(await queuedFirstAttempts(webhook.id)).toEqual(
+        result.body.deliveries.map((d: { id: string }) => d.id).sort(),
+      );
       const [stored] = await db().query('SELECT body FROM webhook_deliveries WHERE redelivery_of = $1', [failed.id]);
       expect(stored.body).toBe(failed.body);
 
       // The redeliveries are now those events' latest deliveries: a second call sends nothing.
       const again = await call('owner', 'POST', `/webhooks/${webhook.id}/recover`, { since });
       expect(again.body).toEqual({ success: true, redelivered: 0, deliveries: [], has_more: false });
-      expect((await db().query('SELECT count(*)::int AS n FROM webhook_deliveries WHERE webhook_id = $1', [sibling.id]))[0].n).toBe(1);
+      expect(
+        (await db().query('SELECT count(*)::int AS n FROM webhook_deliveries WHERE webhook_id = $1', [sibling.id]))[0]
+          .n,
+      ).toBe(1);
     });
 
     it('works in batches of 500, oldest first, saying when more remain', async () => {
       const { webhook } = await register();
       await db().query(
         `INSERT INTO webhook_deliveries (webhook_id, store_id, event_id, event, body, status, created_at)
-         SELECT $1, $2, gen_random_uuid(), 'order.paid', '{}', 'failed', now() - interval '50 minutes' + n * interval '1 millisecond'
+         SELECT $1, $2, gen_random_uuid(), 'order.paid', '{}', 'failed',
+           now() - interval '50 minutes' + n * interval '1 millisecond'
            FROM generate_series(1, 501) AS n`,
         [webhook.id, storeId],
       );
@@ -726,9 +867,12 @@ describe('webhooks API', () => {
       const first = await call('owner', 'POST', `/webhooks/${webhook.id}/recover`, { since });
       expect(first.body).toMatchObject({ redelivered: 500, has_more: true });
       expect(first.body.deliveries).toHaveLength(500);
-      expect(await queuedFirstAttempts(webhook.id)).toEqual(first.body.deliveries.map((d: { id: string }) => d.id).sort());
+      expect(await queuedFirstAttempts(webhook.id)).toEqual(
+        first.body.deliveries.map((d: { id: string }) => d.id).sort(),
+      );
       const [newest] = await db().query(
-        `SELECT d.id FROM webhook_deliveries d WHERE d.webhook_id = $1 AND d.redelivery_of IS NULL ORDER BY created_at DESC LIMIT 1`,
+        `SELECT d.id FROM webhook_deliveries d WHERE d.webhook_id = $1 ` +
+          `AND d.redelivery_of IS NULL ORDER BY created_at DESC LIMIT 1`,
         [webhook.id],
       );
       expect(first.body.deliveries.map((d: { redelivery_of: string }) => d.redelivery_of)).not.toContain(newest.id);
@@ -749,11 +893,21 @@ describe('webhooks API', () => {
         [undefined, ''],
       ];
       for (const [since, message] of cases) {
-        const result = await call('owner', 'POST', `/webhooks/${webhook.id}/recover`, since === undefined ? {} : { since });
+        const result = await call(
+          'owner',
+          'POST',
+          `/webhooks/${webhook.id}/recover`,
+          since === undefined ? {} : { since },
+        );
         expect(result.status, String(since)).toBe(400);
-        expect(result.body.error.details, String(since)).toContainEqual({ field: 'since', message: expect.stringContaining(message) });
+        expect(result.body.error.details, String(since)).toContainEqual({
+          field: 'since',
+          message: expect.stringContaining(message),
+        });
       }
-      const edge = await call('owner', 'POST', `/webhooks/${webhook.id}/recover`, { since: new Date(Date.now() - 29 * day).toISOString() });
+      const edge = await call('owner', 'POST', `/webhooks/${webhook.id}/recover`, {
+        since: new Date(Date.now() - 29 * day).toISOString(),
+      });
       expect(edge.status).toBe(200);
     });
   });
@@ -769,13 +923,15 @@ describe('webhooks API', () => {
         });
         ids.push(created.body.webhook.id);
       }
-      const page = (query: string) => api.request('GET', `/functions/v1/webhooks?store_id=${shop.storeId}${query}`, { token: shop.token });
+      const page = (query: string) =>
+        api.request('GET', `/functions/v1/webhooks?store_id=${shop.storeId}${query}`, { token: shop.token });
       const first = await page('&limit=2');
       expect(first.body.data.map((w: { id: string }) => w.id)).toEqual([ids[2], ids[1]]);
       const second = await page(`&limit=2&cursor=${first.body.next_cursor}`);
       expect(second.body.data.map((w: { id: string }) => w.id)).toEqual([ids[0]]);
       expect(second.body.next_cursor).toBeNull();
-      for (const webhook of [...first.body.data, ...second.body.data]) expect(Object.keys(webhook).sort()).toEqual(WEBHOOK_FIELDS);
+      for (const webhook of [...first.body.data, ...second.body.data])
+        expect(Object.keys(webhook).sort()).toEqual(WEBHOOK_FIELDS);
       expectNoSecret(first.body);
       expect((await page('&limit=500')).status).toBe(400);
     });
@@ -783,7 +939,8 @@ describe('webhooks API', () => {
     it("lists the store's notifications only, newest first, page by page", async () => {
       const insert = (store: string, message: string, at: Date) =>
         db().query(
-          `INSERT INTO merchant_notifications (store_id, kind, message, data, created_at) VALUES ($1, 'webhook.disabled', $2, $3, $4) RETURNING id`,
+          `INSERT INTO merchant_notifications (store_id, kind, message, data, ` +
+            `created_at) VALUES ($1, 'webhook.disabled', $2, $3, $4) RETURNING id`,
           [store, message, JSON.stringify({ webhook_id: randomUUID(), reason: message }), at],
         );
       const t0 = Date.now() - 60_000;
@@ -808,7 +965,11 @@ describe('webhooks API', () => {
 
       const first = await call('owner', 'GET', `/notifications?store_id=${storeId}&limit=1`);
       expect(first.body.data.map((n: { id: string }) => n.id)).toEqual([newer.id]);
-      const second = await call('owner', 'GET', `/notifications?store_id=${storeId}&limit=1&cursor=${first.body.next_cursor}`);
+      const second = await call(
+        'owner',
+        'GET',
+        `/notifications?store_id=${storeId}&limit=1&cursor=${first.body.next_cursor}`,
+      );
       expect(second.body.data.map((n: { id: string }) => n.id)).toEqual([older.id]);
       expect(second.body.next_cursor).toBeNull();
 
@@ -850,8 +1011,12 @@ describe('webhooks API', () => {
     expect(registered.required).toEqual(['success', 'webhook']);
     expect(registered.properties.webhook).toEqual({ $ref: '#/components/schemas/WebhookView' });
     expect(Object.keys(registered.properties)).toEqual(['success', 'webhook', 'secret']);
-    const deliveries = doc.paths['/functions/v1/webhooks/{webhook_id}/deliveries'].get.responses['200'].content['application/json'].schema;
+    const deliveries =
+      doc.paths['/functions/v1/webhooks/{webhook_id}/deliveries'].get.responses['200'].content['application/json']
+        .schema;
     expect(deliveries.properties.data).toEqual({ type: 'array', items: { $ref: '#/components/schemas/DeliveryView' } });
-    expect(doc.components.schemas.DeliveryView.properties.attempts).toMatchObject({ items: { $ref: '#/components/schemas/AttemptView' } });
+    expect(doc.components.schemas.DeliveryView.properties.attempts).toMatchObject({
+      items: { $ref: '#/components/schemas/AttemptView' },
+    });
   });
 });

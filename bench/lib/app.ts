@@ -82,9 +82,11 @@ export async function requestBinding(
 ): Promise<{ databaseUrl: string; sessionId: string; proof: string }> {
   const admin = new pg.Client({ connectionString: env.DATABASE_URL });
   await admin.connect();
-  const key: Buffer = (await admin.query('SELECT binding_key FROM storefront_private.installation')).rows[0].binding_key;
+  const key: Buffer = (await admin.query('SELECT binding_key FROM storefront_private.installation')).rows[0]
+    .binding_key;
   await admin.end();
-  const sessionId = JSON.parse(Buffer.from(merchantToken.split('.')[1], 'base64url').toString('utf8')).session_id as string;
+  const sessionId = JSON.parse(Buffer.from(merchantToken.split('.')[1], 'base64url').toString('utf8'))
+    .session_id as string;
   const requestUrl = new URL(env.DATABASE_URL);
   requestUrl.username = 'storefront_app';
   if (requestUrl.password) {
@@ -92,7 +94,11 @@ export async function requestBinding(
       .update('storefront database login storefront_app')
       .digest('hex');
   }
-  return { databaseUrl: requestUrl.toString(), sessionId, proof: createHmac('sha256', key).update(`session:${sessionId}`).digest('hex') };
+  return {
+    databaseUrl: requestUrl.toString(),
+    sessionId,
+    proof: createHmac('sha256', key).update(`session:${sessionId}`).digest('hex'),
+  };
 }
 
 /** The baseline server, bound as the API binds (`requestBinding`). */
@@ -132,7 +138,10 @@ export async function merchant(url: string, label: string): Promise<Merchant> {
 }
 
 export async function adminToken(url: string): Promise<string> {
-  const session = await call('POST', `${url}/auth/v1/token?grant_type=password`, { headers: { apikey: PUBLIC_KEY }, body: ADMIN });
+  const session = await call('POST', `${url}/auth/v1/token?grant_type=password`, {
+    headers: { apikey: PUBLIC_KEY },
+    body: ADMIN,
+  });
   return session.body.access_token as string;
 }
 

@@ -7,7 +7,8 @@ import type pg from 'pg';
 export async function commitStoreEvents(db: pg.Pool, storeId: string, count: number): Promise<string[]> {
   const { rows } = await db.query<{ id: string }>(
     `INSERT INTO outbox_events (store_id, event, data)
-     SELECT $1, 'product.updated', jsonb_build_object('product_id', gen_random_uuid(), 'n', n) FROM generate_series(1, $2) AS n
+     SELECT $1, 'product.updated', jsonb_build_object('product_id', gen_random_uuid(), 'n', n)
+       FROM generate_series(1, $2) AS n
      ORDER BY n
      RETURNING id`,
     [storeId, count],

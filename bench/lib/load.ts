@@ -88,7 +88,11 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
  * for `durationSec`, and the requests still out at the end are awaited and counted too (autocannon
  * drops them, which would leave its counts short of what the server did).
  */
-export async function countedLoad(send: () => Promise<number>, concurrency: number, durationSec: number): Promise<LoadResult> {
+export async function countedLoad(
+  send: () => Promise<number>,
+  concurrency: number,
+  durationSec: number,
+): Promise<LoadResult> {
   const latencies: number[] = [];
   const statuses: number[] = [];
   const started = performance.now();

@@ -21,7 +21,9 @@ function withDatabase(url: string, name: string): string {
   return parsed.toString();
 }
 
-export async function createServices(options: { label?: string; redisUrl?: string; databaseUrl?: string } = {}): Promise<BenchServices> {
+export async function createServices(
+  options: { label?: string; redisUrl?: string; databaseUrl?: string } = {},
+): Promise<BenchServices> {
   const label = options.label ?? 'bench';
   const run = `${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
   const name = `storefront_${label}_${run}`;

@@ -22,7 +22,8 @@ export interface ApiResults {
   write: LoadResult;
 }
 
-const auth = (target: ApiTargets): Record<string, string> => (target.token ? { authorization: `Bearer ${target.token}` } : {});
+const auth = (target: ApiTargets): Record<string, string> =>
+  target.token ? { authorization: `Bearer ${target.token}` } : {};
 
 /** The authenticated read: the store's first page of products. */
 export function measureRead(target: ApiTargets, settings: ApiSettings): Promise<LoadResult> {

@@ -28,19 +28,27 @@ export interface CreditResults {
 
 const FUNCTION = 'research-social-context';
 const COST = 2;
-const body = (storeId: string) => JSON.stringify({ query: 'autumn linen dresses', platforms: ['instagram', 'tiktok'], store_id: storeId });
+const body = (storeId: string) =>
+  JSON.stringify({ query: 'autumn linen dresses', platforms: ['instagram', 'tiktok'], store_id: storeId });
 
 async function balance(url: string, token: string, storeId: string): Promise<number> {
   return (await call('GET', `${url}/functions/v1/credits?store_id=${storeId}`, { token })).body.balance as number;
 }
 
-async function ledgerTotals(db: pg.Pool, storeId: string): Promise<{ charged: number; refunded: number; charges: number }> {
+async function ledgerTotals(
+  db: pg.Pool,
+  storeId: string,
+): Promise<{ charged: number; refunded: number; charges: number }> {
   const rows = await db.query<{ kind: string; count: string; sum: string }>(
     `SELECT kind, count(*), sum(amount) FROM credit_ledger WHERE store_id = $1 AND function = $2 GROUP BY kind`,
     [storeId, FUNCTION],
   );
   const of = (kind: string) => rows.rows.find((row) => row.kind === kind);
-  return { charged: -Number(of('charge')?.sum ?? 0), refunded: Number(of('refund')?.sum ?? 0), charges: Number(of('charge')?.count ?? 0) };
+  return {
+    charged: -Number(of('charge')?.sum ?? 0),
+    refunded: Number(of('refund')?.sum ?? 0),
+    charges: Number(of('charge')?.count ?? 0),
+  };
 }
 
 /**
@@ -95,7 +103,14 @@ export async function measureCredits(
 
   return {
     load: measured,
-    ledger: { spent, charged, refunded, succeeded, cost: COST, consistent: spent === succeeded * COST && charged - refunded === spent },
+    ledger: {
+      spent,
+      charged,
+      refunded,
+      succeeded,
+      cost: COST,
+      consistent: spent === succeeded * COST && charged - refunded === spent,
+    },
     overdraft: {
       calls: settings.contention,
       succeeded: ok,
@@ -104,7 +119,9 @@ export async function measureCredits(
       balanceBefore: smallBefore,
       balanceAfter: smallAfter,
       consistent:
-        ok === Math.floor(smallBefore / COST) && smallAfter === smallBefore - ok * COST && ok + refused402 === settings.contention,
+        ok === Math.floor(smallBefore / COST) &&
+        smallAfter === smallBefore - ok * COST &&
+        ok + refused402 === settings.contention,
     },
   };
 }

@@ -94,7 +94,9 @@ export async function measureFairness(
     hanging.set({ kind: 'ok' });
     await waitFor(backlog, hanging, settings.drainSec);
     const arrivedA = hanging.delivered();
-    const lastA = Math.max(...hanging.arrivals.filter((arrival) => arrival.answered === 200).map((arrival) => arrival.at));
+    const lastA = Math.max(
+      ...hanging.arrivals.filter((arrival) => arrival.answered === 200).map((arrival) => arrival.at),
+    );
     // The last attempts are recorded a moment after their answer.
     await sleep(1000);
     const statuses = await db.query<{ status: string; count: string }>(
@@ -102,7 +104,8 @@ export async function measureFairness(
       [hangingWebhook],
     );
     const attempts = await db.query<{ count: number }>(
-      'SELECT count(*)::int AS count FROM webhook_attempts t JOIN webhook_deliveries d ON d.id = t.delivery_id WHERE d.webhook_id = $1',
+      'SELECT count(*)::int AS count FROM webhook_attempts t JOIN ' +
+        'webhook_deliveries d ON d.id = t.delivery_id WHERE d.webhook_id = $1',
       [hangingWebhook],
     );
     const arrivedB = flowing.delivered();

@@ -59,7 +59,10 @@ export interface GrowthStep {
   disk_mib: Record<string, number>;
   seed_s: number;
   latency: Record<GrowthQuery, Latency>;
-  /** Per route, the median time its statements took in the database (EXPLAIN ANALYZE), in ms: the cost the data size adds, with less of the HTTP path's noise. */
+  /**
+   * Per route, the median time its statements took in the database (EXPLAIN ANALYZE), in ms: the cost the data size
+   * adds, with less of the HTTP path's noise.
+   */
   database_ms: Record<GrowthQuery, number>;
   /** The machine's 1-minute load average after the measurements: other work on the cores shows here. */
   load_avg: number;
@@ -69,7 +72,10 @@ export interface GrowthResults {
   steps: GrowthStep[];
   /** p50 at the largest size over p50 at the smallest, per route; the target is at most 2. */
   p50_ratio: Record<GrowthQuery, number>;
-  /** Orders total their items, items carry their product's name and price, numbers are unique: what the triggers would have made. */
+  /**
+   * Orders total their items, items carry their product's name and price, numbers are unique: what the triggers would
+   * have made.
+   */
   consistent: boolean;
   /** EXPLAIN (ANALYZE, BUFFERS) at the largest size, statement by statement, per route (the last of 5 runs). */
   plans: Record<GrowthQuery, string[]>;
@@ -79,7 +85,19 @@ const PRODUCTS_MAX = 100_000;
 const CUSTOMERS_MAX = 100_000;
 const ORDER_STATUS_FILTER = 'refunded';
 const FIRST_NAMES = ['ada', 'alan', 'barbara', 'claude', 'dennis', 'edsger', 'frances', 'grace', 'hedy', 'ivan'];
-const LAST_NAMES = ['lovelace', 'turing', 'liskov', 'shannon', 'ritchie', 'dijkstra', 'allen', 'hopper', 'lamarr', 'sutherland', 'knuth'];
+const LAST_NAMES = [
+  'lovelace',
+  'turing',
+  'liskov',
+  'shannon',
+  'ritchie',
+  'dijkstra',
+  'allen',
+  'hopper',
+  'lamarr',
+  'sutherland',
+  'knuth',
+];
 
 /**
  * The seed's ids: the MD5 of a name, as a version-4 UUID (the API refuses other versions). The seed
@@ -95,7 +113,8 @@ $$`;
 
 /** The e-mail's local part of customer `k`, as the seed writes it. */
 function customerHandle(k: number): string {
-  return `${FIRST_NAMES[k % FIRST_NAMES.length]}.${LAST_NAMES[Math.floor(k / FIRST_NAMES.length) % LAST_NAMES.length]}.${k}`;
+  const last = LAST_NAMES[Math.floor(k / FIRST_NAMES.length) % LAST_NAMES.length];
+  return `${FIRST_NAMES[k % FIRST_NAMES.length]}.${last}.${k}`;
 }
 
 const counts = (size: number) => ({
@@ -124,9 +143,12 @@ async function grow(
     await client.query(SEED_UUID_FUNCTION);
     await client.query('BEGIN');
     await client.query(
-      `INSERT INTO products (id, store_id, name, description, price, category, seo_keywords, status, inventory_quantity, created_at, updated_at)
-       SELECT pg_temp.seed_uuid($1 || ':p:' || g), $1::uuid, 'Product ' || g, 'A product of the growing catalog, number ' || g || '.',
-              (5 + g % 200) + 0.99, (ARRAY['home', 'apparel', 'garden', 'toys', 'books'])[1 + g % 5], ARRAY['growth', 'item-' || g],
+      `INSERT INTO products (id, store_id, name, description, price, category, seo_keywords, status, inventory_quantity,
+        created_at, updated_at)
+       SELECT pg_temp.seed_uuid($1 || ':p:' || g), $1::uuid, 'Product ' || g,
+         'A product of the growing catalog, number ' || g || '.',
+              (5 + g % 200) + 0.99, (ARRAY['home', 'apparel', 'garden', 'toys', 'books'])[1 + g % 5], ARRAY['growth',
+                'item-' || g],
               CASE WHEN g % 10 = 0 THEN 'draft' ELSE 'active' END, 1000000,
               $4::timestamptz + g * interval '5 minutes', $4::timestamptz + g * interval '5 minutes'
          FROM generate_series($2::int, $3::int) g`,
@@ -135,8 +157,10 @@ async function grow(
     await client.query(
       `INSERT INTO customers (id, store_id, name, email, created_at, updated_at)
        SELECT pg_temp.seed_uuid($1 || ':c:' || k), $1::uuid,
-              initcap(($5::text[])[1 + k % cardinality($5)]) || ' ' || initcap(($6::text[])[1 + (k / cardinality($5)) % cardinality($6)]),
-              ($5::text[])[1 + k % cardinality($5)] || '.' || ($6::text[])[1 + (k / cardinality($5)) % cardinality($6)] || '.' || k || '@example.com',
+              initcap(($5::text[])[1 + k % cardinality($5)]) || ' ' ||
+                initcap(($6::text[])[1 + (k / cardinality($5)) % cardinality($6)]),
+              ($5::text[])[1 + k % cardinality($5)] || '.' || ($6::text[])[1 + (k / cardinality($5)) % cardinality($6)]
+                || '.' || k || '@example.com',
               $4::timestamptz + k * interval '5 minutes', $4::timestamptz + k * interval '5 minutes'
          FROM generate_series($2::int, $3::int) k`,
       [s, from.customers + 1, to.customers, store.base, FIRST_NAMES, LAST_NAMES],
@@ -151,10 +175,13 @@ async function grow(
       [s, from.orders + 1, to.orders, to.products],
     );
     await client.query(
-      `INSERT INTO orders (id, store_id, order_number, customer_id, status, currency, total, placed_by, created_at, updated_at,
+      `INSERT INTO orders (id, store_id, order_number, customer_id, status, currency, total, placed_by, created_at,
+        updated_at,
                            stock_taken, stock_returned)
-       SELECT pg_temp.seed_uuid($1 || ':o:' || t.n), $1::uuid, (1000 + t.n)::text, pg_temp.seed_uuid($1 || ':c:' || (1 + (t.n::bigint * 7919) % $2::int)),
-              st.status, $3, t.total, $4::uuid, $5::timestamptz + t.n * interval '30 seconds', $5::timestamptz + t.n * interval '30 seconds',
+       SELECT pg_temp.seed_uuid($1 || ':o:' || t.n), $1::uuid, (1000 + t.n)::text,
+         pg_temp.seed_uuid($1 || ':c:' || (1 + (t.n::bigint * 7919) % $2::int)),
+              st.status, $3, t.total, $4::uuid, $5::timestamptz + t.n * interval '30 seconds',
+                $5::timestamptz + t.n * interval '30 seconds',
               true, st.status = 'cancelled'
          FROM (SELECT n, sum(quantity * price) AS total FROM growth_items GROUP BY n) t
         CROSS JOIN LATERAL (SELECT CASE WHEN t.n % 500 = 0 THEN 'refunded' WHEN t.n % 50 < 4 THEN 'cancelled'
@@ -165,7 +192,8 @@ async function grow(
     );
     await client.query(
       `INSERT INTO order_items (order_id, store_id, product_id, position, name, quantity, price)
-       SELECT pg_temp.seed_uuid($1 || ':o:' || n), $1::uuid, product_id, position, name, quantity, price FROM growth_items ORDER BY n, position`,
+       SELECT pg_temp.seed_uuid($1 || ':o:' || n), $1::uuid, product_id, position, name, quantity, price
+         FROM growth_items ORDER BY n, position`,
       [s],
     );
     // What orders_number leaves behind: the store's last number.
@@ -176,11 +204,15 @@ async function grow(
     );
     // Each delivery: a failed first attempt (500), a second a minute later that succeeded.
     await client.query(
-      `INSERT INTO webhook_deliveries (id, webhook_id, store_id, event_id, event, body, status, attempt_count, next_attempt_at,
+      `INSERT INTO webhook_deliveries (id, webhook_id, store_id, event_id, event, body, status, attempt_count,
+        next_attempt_at,
                                        last_status_code, created_at, updated_at)
-       SELECT pg_temp.seed_uuid($1 || ':d:' || d), $4::uuid, $1::uuid, pg_temp.seed_uuid($1 || ':e:' || d), 'order.updated',
-              json_build_object('id', pg_temp.seed_uuid($1 || ':e:' || d), 'event', 'order.updated', 'created_at', at, 'store_id', $1,
-                                'data', json_build_object('order_id', pg_temp.seed_uuid($1 || ':o:' || (2 * d)), 'status', 'shipped',
+       SELECT pg_temp.seed_uuid($1 || ':d:' || d), $4::uuid, $1::uuid, pg_temp.seed_uuid($1 || ':e:' || d),
+         'order.updated',
+              json_build_object('id', pg_temp.seed_uuid($1 || ':e:' || d), 'event', 'order.updated', 'created_at', at,
+                'store_id', $1,
+                                'data', json_build_object('order_id', pg_temp.seed_uuid($1 || ':o:' || (2 * d)),
+                                  'status', 'shipped',
                                                           'previous_status', 'paid'))::text,
               'succeeded', 2, NULL, 200, at, at + interval '60.2 seconds'
          FROM generate_series($2::int, $3::int) d
@@ -188,11 +220,13 @@ async function grow(
       [s, from.deliveries + 1, to.deliveries, store.webhookId, store.base],
     );
     await client.query(
-      `INSERT INTO webhook_attempts (delivery_id, store_id, attempt, started_at, duration_ms, status_code, error, response_excerpt,
+      `INSERT INTO webhook_attempts (delivery_id, store_id, attempt, started_at, duration_ms, status_code, error,
+        response_excerpt,
                                      next_attempt_at)
        SELECT pg_temp.seed_uuid($1 || ':d:' || d), $1::uuid, a, at + (a - 1) * interval '60 seconds', 40 + d % 60,
               CASE a WHEN 1 THEN 500 ELSE 200 END, CASE a WHEN 1 THEN 'Receiver answered 500' END,
-              CASE a WHEN 1 THEN 'Internal Server Error' ELSE 'ok' END, CASE a WHEN 1 THEN at + interval '60 seconds' END
+              CASE a WHEN 1 THEN 'Internal Server Error' ELSE 'ok' END, CASE a WHEN 1
+                THEN at + interval '60 seconds' END
          FROM generate_series($2::int, $3::int) d
         CROSS JOIN generate_series(1, 2) a
         CROSS JOIN LATERAL (SELECT $4::timestamptz + d * interval '60 seconds' AS at) t
@@ -203,7 +237,8 @@ async function grow(
     await client.query(`RESET session_replication_role`);
     // As a table that has been there a while: hint bits set, visibility map and statistics current.
     await client.query(
-      `VACUUM (ANALYZE) products, customers, orders, order_items, store_order_counters, webhook_deliveries, webhook_attempts`,
+      `VACUUM (ANALYZE) products, customers, orders, order_items, ` +
+        `store_order_counters, webhook_deliveries, webhook_attempts`,
     );
   } catch (error) {
     await client.query('ROLLBACK').catch(() => undefined);
@@ -217,13 +252,16 @@ async function consistent(db: pg.Pool, storeId: string): Promise<boolean> {
   const { rows } = await db.query(
     `SELECT
        (SELECT count(*) FROM orders o
-          LEFT JOIN (SELECT order_id, sum(price * quantity) AS total FROM order_items WHERE store_id = $1 GROUP BY order_id) i
+          LEFT JOIN (SELECT order_id, sum(price * quantity) AS total FROM order_items WHERE store_id = $1
+            GROUP BY order_id) i
             ON i.order_id = o.id
          WHERE o.store_id = $1 AND (i.total IS NULL OR i.total <> o.total OR NOT o.stock_taken))::int AS bad_totals,
        (SELECT count(*) FROM order_items i JOIN products p ON p.id = i.product_id
-         WHERE i.store_id = $1 AND (i.price <> p.price OR i.name <> p.name OR p.store_id <> i.store_id))::int AS bad_items,
+         WHERE i.store_id = $1 AND (i.price <> p.price OR i.name <> p.name OR p.store_id <> i.store_id))::int
+           AS bad_items,
        (SELECT count(*) - count(DISTINCT order_number) FROM orders WHERE store_id = $1)::int AS duplicate_numbers,
-       (SELECT last_number FROM store_order_counters WHERE store_id = $1) = (SELECT max(order_number::bigint) FROM orders WHERE store_id = $1)
+       (SELECT last_number FROM store_order_counters WHERE store_id = $1) =
+         (SELECT max(order_number::bigint) FROM orders WHERE store_id = $1)
          AS counter_ok`,
     [storeId],
   );
@@ -272,7 +310,10 @@ async function measureRoutes(
     if (response.status !== 200) throw new Error(`GET ${path} answered ${response.status}: ${text.slice(0, 300)}`);
     return elapsed;
   };
-  const times = Object.fromEntries(GROWTH_QUERIES.map((name) => [name, [] as number[]])) as Record<GrowthQuery, number[]>;
+  const times = Object.fromEntries(GROWTH_QUERIES.map((name) => [name, [] as number[]])) as Record<
+    GrowthQuery,
+    number[]
+  >;
   for (let round = 0; round < settings.warmup + settings.requests; round++) {
     for (const name of GROWTH_QUERIES) {
       const elapsed = await once(paths[name]());
@@ -296,7 +337,11 @@ async function productCursors(db: pg.Pool, storeId: string, total: number): Prom
       `SELECT created_at, id FROM products WHERE store_id = $1 ORDER BY created_at DESC, id DESC OFFSET $2 LIMIT 1`,
       [storeId, Math.floor(depth * (total - 1))],
     );
-    cursors.push(Buffer.from(JSON.stringify({ t: new Date(rows[0].created_at).toISOString(), i: rows[0].id })).toString('base64url'));
+    cursors.push(
+      Buffer.from(JSON.stringify({ t: new Date(rows[0].created_at).toISOString(), i: rows[0].id })).toString(
+        'base64url',
+      ),
+    );
   }
   return cursors;
 }
@@ -314,18 +359,22 @@ function routes(db: pg.Pool, storeId: string, webhookId: string, size: Counts, c
   const pick = <T>(items: T[]) => items[Math.floor(Math.random() * items.length)];
   const orderId = () => md5Uuid(`${storeId}:o:${random(size.orders)}`);
   const handle = () => customerHandle(random(size.customers));
-  const decoded = (cursor: string) => JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { t: string; i: string };
+  const decoded = (cursor: string) =>
+    JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { t: string; i: string };
   const productsPage = (cursor: { t: string; i: string } | null): Statement => [
     PRODUCT_PAGE_SQL,
     [storeId, null, null, null, cursor?.t ?? null, cursor?.i ?? null, 21, false],
   ];
-  const orderWithCustomer = `SELECT o.*, c.name AS customer_name, c.email AS customer_email FROM orders o LEFT JOIN customers c ON c.id = o.customer_id`;
+  const orderWithCustomer =
+    `SELECT o.*, c.name AS customer_name, c.email AS customer_email ` +
+    `FROM orders o LEFT JOIN customers c ON c.id = o.customer_id`;
   const itemsOf = (ids: string[]): Statement => [
     `SELECT order_id, product_id, position, name, quantity, price FROM order_items
       WHERE order_id = ANY ($1::uuid[]) ORDER BY order_id, position`,
     [ids],
   ];
-  const ids = async (sql: string, params: unknown[]) => (await db.query<{ id: string }>(sql, params)).rows.map((row) => row.id);
+  const ids = async (sql: string, params: unknown[]) =>
+    (await db.query<{ id: string }>(sql, params)).rows.map((row) => row.id);
   return {
     paths: {
       'products: first page': () => `/functions/v1/stores/${storeId}/products`,
@@ -356,10 +405,10 @@ function routes(db: pg.Pool, storeId: string, webhookId: string, size: Counts, c
           [storeId, ORDER_STATUS_FILTER, null, null, 21],
         ],
         itemsOf(
-          await ids(`SELECT id FROM orders WHERE store_id = $1 AND status = $2 ORDER BY created_at DESC, id DESC LIMIT 20`, [
-            storeId,
-            ORDER_STATUS_FILTER,
-          ]),
+          await ids(
+            `SELECT id FROM orders WHERE store_id = $1 AND status = $2 ORDER BY created_at DESC, id DESC LIMIT 20`,
+            [storeId, ORDER_STATUS_FILTER],
+          ),
         ),
       ],
       'customer search': async () => {
@@ -392,7 +441,12 @@ function routes(db: pg.Pool, storeId: string, webhookId: string, size: Counts, c
         ],
         [
           'SELECT * FROM webhook_attempts WHERE delivery_id = ANY ($1::uuid[]) ORDER BY delivery_id, attempt',
-          [await ids(`SELECT id FROM webhook_deliveries WHERE webhook_id = $1 ORDER BY created_at DESC, id DESC LIMIT 20`, [webhookId])],
+          [
+            await ids(
+              `SELECT id FROM webhook_deliveries WHERE webhook_id = $1 ORDER BY created_at DESC, id DESC LIMIT 20`,
+              [webhookId],
+            ),
+          ],
         ],
       ],
     },
@@ -474,9 +528,20 @@ export async function measureGrowth(
   });
   const webhookId = webhook.body.webhook.id as string;
   // Its log is read, never written to: nothing is sent to it.
-  await call('PATCH', `${apiUrl}/functions/v1/webhooks/${webhookId}`, { token: owner.token, body: { status: 'disabled' } });
-  const { rows } = await db.query(`SELECT currency, now() - interval '400 days' AS base FROM stores WHERE id = $1`, [owner.storeId]);
-  const store = { id: owner.storeId, userId: owner.userId, currency: rows[0].currency, webhookId, base: new Date(rows[0].base) };
+  await call('PATCH', `${apiUrl}/functions/v1/webhooks/${webhookId}`, {
+    token: owner.token,
+    body: { status: 'disabled' },
+  });
+  const { rows } = await db.query(`SELECT currency, now() - interval '400 days' AS base FROM stores WHERE id = $1`, [
+    owner.storeId,
+  ]);
+  const store = {
+    id: owner.storeId,
+    userId: owner.userId,
+    currency: rows[0].currency,
+    webhookId,
+    base: new Date(rows[0].base),
+  };
   store.base.setUTCMilliseconds(0);
 
   const steps: GrowthStep[] = [];
@@ -484,7 +549,10 @@ export async function measureGrowth(
   let plans = {} as GrowthResults['plans'];
   for (const size of settings.sizes) {
     const target = counts(size);
-    log(`growth: seeding ${size} orders (${target.products} products, ${target.customers} customers, ${2 * target.deliveries} attempts)`);
+    log(
+      `growth: seeding ${size} orders (${target.products} ` +
+        `products, ${target.customers} customers, ${2 * target.deliveries} attempts)`,
+    );
     const started = Date.now();
     await grow(env.DATABASE_URL, store, previous, target);
     const seedSeconds = (Date.now() - started) / 1000;
@@ -505,14 +573,15 @@ export async function measureGrowth(
       database_ms: explained.databaseMs,
       load_avg: loadAvg,
     });
-    log(`growth: ${size}: ${GROWTH_QUERIES.map((name) => `${name} p50 ${latency[name].p50.toFixed(1)} ms`).join(', ')}`);
+    log(
+      `growth: ${size}: ${GROWTH_QUERIES.map((name) => `${name} p50 ${latency[name].p50.toFixed(1)} ms`).join(', ')}`,
+    );
   }
 
   const first = steps[0];
   const final = steps[steps.length - 1];
-  const p50Ratio = Object.fromEntries(GROWTH_QUERIES.map((name) => [name, final.latency[name].p50 / first.latency[name].p50])) as Record<
-    GrowthQuery,
-    number
-  >;
+  const p50Ratio = Object.fromEntries(
+    GROWTH_QUERIES.map((name) => [name, final.latency[name].p50 / first.latency[name].p50]),
+  ) as Record<GrowthQuery, number>;
   return { steps, p50_ratio: p50Ratio, consistent: await consistent(db, owner.storeId), plans };
 }

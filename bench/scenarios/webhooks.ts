@@ -31,7 +31,10 @@ export interface WebhookResults {
   source: ChangeSource;
   rate: number;
   durationSec: number;
-  /** Changes committed, and per second from the first commit to the last (below `rate` when the source could not keep up). */
+  /**
+   * Changes committed, and per second from the first commit to the last (below `rate` when the source could not keep
+   * up).
+   */
   changes: number;
   committedRate: number;
   /** Changes refused or failed (they fire no event). */
@@ -59,12 +62,15 @@ const now = () => performance.timeOrigin + performance.now();
 
 export function percentiles(values: number[]): Percentiles {
   const sorted = [...values].sort((a, b) => a - b);
-  const at = (q: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] : NaN);
+  const at = (q: number) =>
+    sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] : NaN;
   const round = (value: number) => Math.round(value * 10) / 10;
   return { p50: round(at(0.5)), p95: round(at(0.95)), p99: round(at(0.99)), max: round(sorted.at(-1) ?? NaN) };
 }
 
-/** The app's status change as one statement: the order moves, and `order.updated` + `order.paid` are written with it. */
+/**
+ * The app's status change as one statement: the order moves, and `order.updated` + `order.paid` are written with it.
+ */
 const SQL_CHANGE = `
   WITH moved AS (
     UPDATE orders SET status = 'paid', updated_at = now() WHERE id = $1 RETURNING *
@@ -72,7 +78,8 @@ const SQL_CHANGE = `
     SELECT m.store_id, jsonb_build_object(
              'order_id', m.id, 'order_number', m.order_number, 'total', m.total::float8, 'currency', m.currency,
              'status', m.status, 'customer', NULL,
-             'items', (SELECT jsonb_agg(jsonb_build_object('product_id', i.product_id, 'name', i.name, 'quantity', i.quantity,
+             'items', (SELECT jsonb_agg(jsonb_build_object('product_id', i.product_id, 'name', i.name, 'quantity',
+               i.quantity,
                                                            'price', i.price::float8) ORDER BY i.position)
                          FROM order_items i WHERE i.order_id = m.id)) AS body
       FROM moved m
@@ -115,7 +122,8 @@ export async function measureWebhooks(api: Api, db: pg.Pool, settings: WebhookSe
   });
   try {
     const wanted = settings.rate * settings.durationSec;
-    const orderIds = settings.source === 'api' ? await pendingOrders(api, db, wanted) : await anyOrders(api, db, wanted);
+    const orderIds =
+      settings.source === 'api' ? await pendingOrders(api, db, wanted) : await anyOrders(api, db, wanted);
 
     /** One change; answers the key its delivery will be found by. */
     const change = async (orderId: string): Promise<string> => {
@@ -197,10 +205,10 @@ export async function measureWebhooks(api: Api, db: pg.Pool, settings: WebhookSe
 async function pendingOrders(api: Api, db: pg.Pool, count: number): Promise<string[]> {
   const pending = async () =>
     (
-      await db.query<{ id: string }>(`SELECT id FROM orders WHERE store_id = $1 AND status = 'pending' ORDER BY random() LIMIT $2`, [
-        api.storeId,
-        count,
-      ])
+      await db.query<{ id: string }>(
+        `SELECT id FROM orders WHERE store_id = $1 AND status = 'pending' ORDER BY random() LIMIT $2`,
+        [api.storeId, count],
+      )
     ).rows.map((row) => row.id);
   const missing = count - (await pending()).length;
   await inParallel(Array.from({ length: Math.max(0, missing) }), 8, (_, index) =>
@@ -218,7 +226,9 @@ async function pendingOrders(api: Api, db: pg.Pool, count: number): Promise<stri
  */
 async function anyOrders(api: Api, db: pg.Pool, count: number): Promise<string[]> {
   const found = async () =>
-    (await db.query<{ id: string }>('SELECT id FROM orders WHERE store_id = $1 LIMIT $2', [api.storeId, count])).rows.map((row) => row.id);
+    (
+      await db.query<{ id: string }>('SELECT id FROM orders WHERE store_id = $1 LIMIT $2', [api.storeId, count])
+    ).rows.map((row) => row.id);
   const orders = await found();
   return orders.length >= Math.min(count, 100) ? orders : pendingOrders(api, db, Math.min(count, 100));
 }
@@ -266,7 +276,12 @@ export const KNEE_P95_MS = 100;
 export async function measureKnee(api: Api, db: pg.Pool, settings: KneeSettings): Promise<KneeResults> {
   const steps: KneeStep[] = [];
   for (const rate of settings.rates) {
-    const run = await measureWebhooks(api, db, { source: 'sql', rate, durationSec: settings.stepSec, drainSec: settings.drainSec });
+    const run = await measureWebhooks(api, db, {
+      source: 'sql',
+      rate,
+      durationSec: settings.stepSec,
+      drainSec: settings.drainSec,
+    });
     const { p50, p95, p99, max } = run.commitToArrival;
     const passed = run.lost === 0 && run.refused === 0 && p95 < KNEE_P95_MS;
     steps.push({
@@ -285,5 +300,10 @@ export async function measureKnee(api: Api, db: pg.Pool, settings: KneeSettings)
     });
   }
   const passing = steps.filter((step) => step.passed).map((step) => step.rate);
-  return { stepSec: settings.stepSec, p95LimitMs: KNEE_P95_MS, steps, knee: passing.length ? Math.max(...passing) : null };
+  return {
+    stepSec: settings.stepSec,
+    p95LimitMs: KNEE_P95_MS,
+    steps,
+    knee: passing.length ? Math.max(...passing) : null,
+  };
 }

@@ -1,5 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { exportJWK, generateKeyPair, SignJWT, type JWK } from 'jose';
 import { readBody } from './http-body.js';
@@ -226,10 +232,12 @@ export class FakeOidcServer {
     if (!issued) throw new OAuthError(400, 'invalid_grant', 'unknown authorization code');
     if (issued.used) throw new OAuthError(400, 'invalid_grant', 'authorization code already used');
     issued.used = true;
-    if (issued.clientId !== form.client_id) throw new OAuthError(400, 'invalid_grant', 'code was issued to another client');
+    if (issued.clientId !== form.client_id)
+      throw new OAuthError(400, 'invalid_grant', 'code was issued to another client');
     if (form.redirect_uri !== issued.redirectUri)
       throw new OAuthError(400, 'invalid_grant', 'redirect_uri does not match the authorization request');
-    if (issued.codeChallengeMethod !== 'S256') throw new OAuthError(400, 'invalid_request', 'only S256 code challenges are supported');
+    if (issued.codeChallengeMethod !== 'S256')
+      throw new OAuthError(400, 'invalid_request', 'only S256 code challenges are supported');
     if (!form.code_verifier || !/^[A-Za-z0-9._~-]{43,128}$/.test(form.code_verifier)) {
       throw new OAuthError(400, 'invalid_grant', 'code_verifier is missing or malformed');
     }

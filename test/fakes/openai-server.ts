@@ -1,4 +1,10 @@
-import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 import sharp from 'sharp';
 import { readBody } from './http-body.js';
@@ -193,18 +199,38 @@ export class FakeOpenAiServer {
     this.requests.push(record);
 
     if (!route || record.method !== 'POST') {
-      return this.send(response, record, 404, openAiError(`Unknown request URL: ${record.method} ${path}`, 'invalid_request_error', null));
+      return this.send(
+        response,
+        record,
+        404,
+        openAiError(`Unknown request URL: ${record.method} ${path}`, 'invalid_request_error', null),
+      );
     }
     if (this.options.apiKey !== undefined && request.headers.authorization !== `Bearer ${this.options.apiKey}`) {
-      return this.send(response, record, 401, openAiError('Incorrect API key provided.', 'invalid_request_error', 'invalid_api_key'));
+      return this.send(
+        response,
+        record,
+        401,
+        openAiError('Incorrect API key provided.', 'invalid_request_error', 'invalid_api_key'),
+      );
     }
     if (record.body === undefined || typeof record.body !== 'object') {
-      return this.send(response, record, 400, openAiError('The body must be a JSON object.', 'invalid_request_error', null));
+      return this.send(
+        response,
+        record,
+        400,
+        openAiError('The body must be a JSON object.', 'invalid_request_error', null),
+      );
     }
     this.behave(response, record, route, this.queues[route].shift() ?? this.defaultBehaviour(route, record));
   }
 
-  private behave(response: ServerResponse, record: FakeOpenAiRequest, route: FakeRoute, behaviour: FakeBehaviour): void {
+  private behave(
+    response: ServerResponse,
+    record: FakeOpenAiRequest,
+    route: FakeRoute,
+    behaviour: FakeBehaviour,
+  ): void {
     switch (behaviour.kind) {
       case 'delay': {
         const timer = setTimeout(() => {
@@ -217,7 +243,10 @@ export class FakeOpenAiServer {
       }
       case 'status': {
         const retryable = behaviour.status === 429 || behaviour.status >= 500;
-        const headers = { ...(retryable ? { 'retry-after-ms': String(this.options.retryAfterMs ?? 10) } : {}), ...behaviour.headers };
+        const headers = {
+          ...(retryable ? { 'retry-after-ms': String(this.options.retryAfterMs ?? 10) } : {}),
+          ...behaviour.headers,
+        };
         const body = behaviour.body ?? openAiError(`Scripted failure (HTTP ${behaviour.status})`, 'server_error', null);
         return this.send(response, record, behaviour.status, body, headers);
       }
@@ -226,11 +255,26 @@ export class FakeOpenAiServer {
         return this.send(response, record, 200, { created: now(), data: [{ b64_json: png.toString('base64') }] });
       }
       case 'json':
-        return this.send(response, record, 200, this.completion(record, JSON.stringify(behaviour.content), null, behaviour.finishReason));
+        return this.send(
+          response,
+          record,
+          200,
+          this.completion(record, JSON.stringify(behaviour.content), null, behaviour.finishReason),
+        );
       case 'raw-content':
-        return this.send(response, record, 200, this.completion(record, behaviour.content, null, behaviour.finishReason));
+        return this.send(
+          response,
+          record,
+          200,
+          this.completion(record, behaviour.content, null, behaviour.finishReason),
+        );
       case 'refusal':
-        return this.send(response, record, 200, this.completion(record, null, behaviour.message ?? "I'm sorry, I can't help with that."));
+        return this.send(
+          response,
+          record,
+          200,
+          this.completion(record, null, behaviour.message ?? "I'm sorry, I can't help with that."),
+        );
     }
   }
 
@@ -242,7 +286,11 @@ export class FakeOpenAiServer {
     return {
       kind: 'status',
       status: 400,
-      body: openAiError(`The fake has no default answer for response_format schema ${JSON.stringify(name)}`, 'invalid_request_error', null),
+      body: openAiError(
+        `The fake has no default answer for response_format schema ${JSON.stringify(name)}`,
+        'invalid_request_error',
+        null,
+      ),
     };
   }
 
@@ -256,8 +304,14 @@ export class FakeOpenAiServer {
       object: 'chat.completion',
       created: now(),
       model: typeof record.body?.model === 'string' ? record.body.model : 'fake-model',
-      choices: [{ index: 0, message: { role: 'assistant', content, refusal }, logprobs: null, finish_reason: finishReason }],
-      usage: { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens },
+      choices: [
+        { index: 0, message: { role: 'assistant', content, refusal }, logprobs: null, finish_reason: finishReason },
+      ],
+      usage: {
+        prompt_tokens: promptTokens,
+        completion_tokens: completionTokens,
+        total_tokens: promptTokens + completionTokens,
+      },
     };
   }
 

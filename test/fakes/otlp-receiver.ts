@@ -52,7 +52,11 @@ export class OtlpReceiver {
     const refused: string[] = [];
     const server = createServer((request, response) => {
       void readBody(request).then((body) => {
-        if (request.method !== 'POST' || request.url !== '/v1/traces' || !request.headers['content-type']?.startsWith('application/json')) {
+        if (
+          request.method !== 'POST' ||
+          request.url !== '/v1/traces' ||
+          !request.headers['content-type']?.startsWith('application/json')
+        ) {
           refused.push(`${request.method} ${request.url} ${request.headers['content-type']}`);
           response.writeHead(404).end();
           return;

@@ -1,5 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { readBody } from './http-body.js';
 
@@ -43,7 +49,10 @@ export type FakeOperation =
   | 'status'
   /** YouTube resumable session (POST that answers Location). */
   | 'upload-session'
-  /** The call that creates the post: X tweets, Facebook feed/photos, Instagram media_publish, Threads threads_publish, TikTok init, YouTube PUT. */
+  /**
+   * The call that creates the post: X tweets, Facebook feed/photos, Instagram media_publish, Threads threads_publish,
+   * TikTok init, YouTube PUT.
+   */
   | 'publish'
   /** Instagram / Threads permalink of a published post. */
   | 'permalink';
@@ -155,7 +164,8 @@ export const FAKE_CLIENTS = {
 const GRAPH_VERSION = 'v21.0';
 const s256 = (verifier: string) => createHash('sha256').update(verifier).digest('base64url');
 const random = (bytes = 12) => randomBytes(bytes).toString('base64url');
-const digits = (length: number) => Array.from(randomBytes(length), (byte, index) => (index === 0 ? 1 + (byte % 9) : byte % 10)).join('');
+const digits = (length: number) =>
+  Array.from(randomBytes(length), (byte, index) => (index === 0 ? 1 + (byte % 9) : byte % 10)).join('');
 
 export class FakePlatformServer {
   readonly requests: FakePlatformRequest[] = [];
@@ -246,14 +256,17 @@ export class FakePlatformServer {
 
   /** The recorded requests of one platform (and operation), oldest first. */
   requestsTo(platform: FakePlatform, operation?: FakeOperation): FakePlatformRequest[] {
-    return this.requests.filter((request) => request.platform === platform && (!operation || request.operation === operation));
+    return this.requests.filter(
+      (request) => request.platform === platform && (!operation || request.operation === operation),
+    );
   }
 
   /** Follows an authorize URL as a consenting user's browser would: the code and state it sends back. */
   async consent(authorizeUrl: string): Promise<{ code: string; state: string; redirect: URL }> {
     const answer = await fetch(authorizeUrl, { redirect: 'manual' });
     const location = answer.headers.get('location');
-    if (answer.status !== 302 || !location) throw new Error(`the fake's consent answered ${answer.status}: ${await answer.text()}`);
+    if (answer.status !== 302 || !location)
+      throw new Error(`the fake's consent answered ${answer.status}: ${await answer.text()}`);
     const redirect = new URL(location);
     return { code: redirect.searchParams.get('code') ?? '', state: redirect.searchParams.get('state') ?? '', redirect };
   }
@@ -294,7 +307,13 @@ export class FakePlatformServer {
     };
     this.requests.push(record);
     const [, prefix = '', ...rest] = url.pathname.split('/');
-    const ctx: Ctx = { request, response, record, sub: `/${rest.join('/')}`, params: { ...query, ...(isObject(body) ? body : {}) } };
+    const ctx: Ctx = {
+      request,
+      response,
+      record,
+      sub: `/${rest.join('/')}`,
+      params: { ...query, ...(isObject(body) ? body : {}) },
+    };
     switch (prefix) {
       case 'x':
         return this.x(ctx);
@@ -345,7 +364,8 @@ export class FakePlatformServer {
       case 'delay': {
         const timer = setTimeout(() => {
           this.timers.delete(timer);
-          if (!ctx.response.destroyed && !ctx.response.writableEnded) this.behave(ctx, platform, behaviour.then, normal);
+          if (!ctx.response.destroyed && !ctx.response.writableEnded)
+            this.behave(ctx, platform, behaviour.then, normal);
         }, behaviour.ms);
         this.timers.add(timer);
         return;
@@ -360,7 +380,9 @@ export class FakePlatformServer {
       headers['content-type'] = 'application/json';
     }
     ctx.response.writeHead(reply.status, headers);
-    ctx.response.end(reply.body === undefined ? undefined : typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body));
+    ctx.response.end(
+      reply.body === undefined ? undefined : typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body),
+    );
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -368,9 +390,15 @@ export class FakePlatformServer {
 
   /** The consent: remembers the grant and sends the browser back with a code. */
   private grantConsent(ctx: Ctx, platform: FakePlatform, clientId: string | undefined, expectedClient: string): void {
-    const { redirect_uri: redirectUri, state, code_challenge: challenge, code_challenge_method: method } = ctx.record.query;
+    const {
+      redirect_uri: redirectUri,
+      state,
+      code_challenge: challenge,
+      code_challenge_method: method,
+    } = ctx.record.query;
     this.answer(ctx, platform, 'authorize', (): Reply => {
-      if (clientId !== expectedClient) return { status: 400, body: 'unknown client', headers: { 'content-type': 'text/plain' } };
+      if (clientId !== expectedClient)
+        return { status: 400, body: 'unknown client', headers: { 'content-type': 'text/plain' } };
       if (!redirectUri || !state)
         return { status: 400, body: 'redirect_uri and state are required', headers: { 'content-type': 'text/plain' } };
       if (challenge && method !== 'S256')
@@ -385,7 +413,12 @@ export class FakePlatformServer {
   }
 
   /** Spends a code: null when valid for this client, redirect_uri and verifier; else why not. */
-  private spendCode(code: unknown, clientId: string, redirectUri: unknown, verifier: unknown): { grant?: Grant; problem?: string } {
+  private spendCode(
+    code: unknown,
+    clientId: string,
+    redirectUri: unknown,
+    verifier: unknown,
+  ): { grant?: Grant; problem?: string } {
     const grant = typeof code === 'string' ? this.grants.get(code) : undefined;
     if (!grant) return { problem: 'The authorization code is invalid.' };
     if (grant.used) return { problem: 'The authorization code was already used.' };
@@ -407,7 +440,8 @@ export class FakePlatformServer {
   /** `ok`, or why the token cannot be used for an API call. */
   private check(token: string | undefined, platform?: FakePlatform): 'ok' | 'expired' | 'invalid' {
     const found = token ? this.tokens.get(token) : undefined;
-    if (!found || found.kind !== 'access' || found.revoked || (platform && found.platform !== platform)) return 'invalid';
+    if (!found || found.kind !== 'access' || found.revoked || (platform && found.platform !== platform))
+      return 'invalid';
     return found.expired ? 'expired' : 'ok';
   }
 
@@ -441,18 +475,25 @@ export class FakePlatformServer {
   private x(ctx: Ctx): void {
     const { sub, record } = ctx;
     const platform = 'x';
-    if (sub === '/i/oauth2/authorize') return this.grantConsent(ctx, platform, record.query.client_id, FAKE_CLIENTS.x.id);
+    if (sub === '/i/oauth2/authorize')
+      return this.grantConsent(ctx, platform, record.query.client_id, FAKE_CLIENTS.x.id);
     if (sub === '/2/oauth2/token' && record.method === 'POST') {
       return this.answer(ctx, platform, 'token', () => {
         const form = record.body ?? {};
         const basic = this.basic(ctx);
         if (basic && (basic.id !== FAKE_CLIENTS.x.id || basic.secret !== FAKE_CLIENTS.x.secret)) {
-          return { status: 401, body: { error: 'unauthorized_client', error_description: 'Missing valid authorization header' } };
+          return {
+            status: 401,
+            body: { error: 'unauthorized_client', error_description: 'Missing valid authorization header' },
+          };
         }
         const clientId = basic?.id ?? form.client_id;
         if (clientId !== FAKE_CLIENTS.x.id)
           return { status: 401, body: { error: 'unauthorized_client', error_description: 'Unknown client' } };
-        const invalid = (description: string) => ({ status: 400, body: { error: 'invalid_request', error_description: description } });
+        const invalid = (description: string) => ({
+          status: 400,
+          body: { error: 'invalid_request', error_description: description },
+        });
         if (form.grant_type === 'authorization_code') {
           const spent = this.spendCode(form.code, clientId, form.redirect_uri, form.code_verifier);
           if (spent.problem) return invalid(`Value passed for the authorization code was invalid. ${spent.problem}`);
@@ -487,7 +528,10 @@ export class FakePlatformServer {
     if (token !== 'ok') {
       ctx.record.platform = platform;
       ctx.record.operation = operation;
-      return this.send(ctx, { status: 401, body: { title: 'Unauthorized', type: 'about:blank', status: 401, detail: 'Unauthorized' } });
+      return this.send(ctx, {
+        status: 401,
+        body: { title: 'Unauthorized', type: 'about:blank', status: 401, detail: 'Unauthorized' },
+      });
     }
     const account = FAKE_ACCOUNTS.x.id;
     if (sub === '/2/users/me') {
@@ -509,7 +553,14 @@ export class FakePlatformServer {
         });
         return {
           status: 200,
-          body: { data: { id, media_key: `3_${id}`, size: Buffer.from(record.body.media, 'base64').length, expires_after_secs: 86400 } },
+          body: {
+            data: {
+              id,
+              media_key: `3_${id}`,
+              size: Buffer.from(record.body.media, 'base64').length,
+              expires_after_secs: 86400,
+            },
+          },
         };
       });
     }
@@ -521,7 +572,10 @@ export class FakePlatformServer {
         return {
           status: 200,
           body: {
-            data: { id: record.query.media_id, processing_info: { state: done ? 'succeeded' : 'in_progress', check_after_secs: 1 } },
+            data: {
+              id: record.query.media_id,
+              processing_info: { state: done ? 'succeeded' : 'in_progress', check_after_secs: 1 },
+            },
           },
         };
       });
@@ -547,8 +601,12 @@ export class FakePlatformServer {
           item.data.received += Buffer.from(String(record.body?.media ?? ''), 'base64').length;
           return { status: 200, body: { data: { expires_at: 0 } } };
         }
-        if (item.data.received !== item.data.total) return { status: 400, body: xProblem('File size does not match total_bytes') };
-        return { status: 200, body: { data: { id: chunk[1], processing_info: { state: 'pending', check_after_secs: 1 } } } };
+        if (item.data.received !== item.data.total)
+          return { status: 400, body: xProblem('File size does not match total_bytes') };
+        return {
+          status: 200,
+          body: { data: { id: chunk[1], processing_info: { state: 'pending', check_after_secs: 1 } } },
+        };
       });
     }
     if (sub === '/2/tweets' && record.method === 'POST') {
@@ -590,11 +648,13 @@ export class FakePlatformServer {
       const platform = scopes.includes('instagram_content_publish') ? 'instagram' : 'facebook';
       return this.grantConsent(ctx, platform, record.query.client_id, FAKE_CLIENTS.meta.id);
     }
-    if (!sub.startsWith(`/graph${version}/`)) return this.send(ctx, { status: 404, body: graphError(`Unknown path ${sub}`, 100) });
+    if (!sub.startsWith(`/graph${version}/`))
+      return this.send(ctx, { status: 404, body: graphError(`Unknown path ${sub}`, 100) });
     const path = sub.slice(`/graph${version}`.length);
 
     if (path === '/oauth/access_token') {
-      const exchanged = params.grant_type === 'fb_exchange_token' ? this.tokens.get(params.fb_exchange_token) : undefined;
+      const exchanged =
+        params.grant_type === 'fb_exchange_token' ? this.tokens.get(params.fb_exchange_token) : undefined;
       const grant = typeof params.code === 'string' ? this.grants.get(params.code) : undefined;
       const platform = exchanged?.platform ?? grant?.platform ?? 'facebook';
       return this.answer(ctx, platform, 'token', () => {
@@ -605,14 +665,28 @@ export class FakePlatformServer {
           if (!exchanged || exchanged.revoked)
             return {
               status: 400,
-              body: graphError('Error validating access token: The session has been invalidated.', 190, 'OAuthException', 460),
+              body: graphError(
+                'Error validating access token: The session has been invalidated.',
+                190,
+                'OAuthException',
+                460,
+              ),
             };
-          return { status: 200, body: { access_token: this.issue(platform, 'access'), token_type: 'bearer', expires_in: 5183944 } };
+          return {
+            status: 200,
+            body: { access_token: this.issue(platform, 'access'), token_type: 'bearer', expires_in: 5183944 },
+          };
         }
         const spent = this.spendCode(params.code, params.client_id, params.redirect_uri, undefined);
         if (spent.problem)
-          return { status: 400, body: graphError(`Invalid verification code format. ${spent.problem}`, 100, 'OAuthException', 36007) };
-        return { status: 200, body: { access_token: this.issue(platform, 'access'), token_type: 'bearer', expires_in: 3600 } };
+          return {
+            status: 400,
+            body: graphError(`Invalid verification code format. ${spent.problem}`, 100, 'OAuthException', 36007),
+          };
+        return {
+          status: 200,
+          body: { access_token: this.issue(platform, 'access'), token_type: 'bearer', expires_in: 3600 },
+        };
       });
     }
 
@@ -654,7 +728,8 @@ export class FakePlatformServer {
     }
     if (path === `/${page.id}/feed` || path === `/${page.id}/photos`) {
       return this.answer(ctx, 'facebook', 'publish', () => {
-        if (platform !== 'facebook') return { status: 403, body: graphError('(#200) The page access token is required', 200) };
+        if (platform !== 'facebook')
+          return { status: 403, body: graphError('(#200) The page access token is required', 200) };
         const photo = path.endsWith('/photos');
         if (photo && !params.url) return { status: 400, body: graphError('(#324) Requires upload file', 324) };
         if (!photo && !params.message && !params.link)
@@ -694,7 +769,9 @@ export class FakePlatformServer {
       });
     }
     if (path === `/${instagram.id}/media_publish` && record.method === 'POST') {
-      return this.answer(ctx, 'instagram', 'publish', () => this.publishContainer('instagram', params.creation_id, 'status_code'));
+      return this.answer(ctx, 'instagram', 'publish', () =>
+        this.publishContainer('instagram', params.creation_id, 'status_code'),
+      );
     }
     const node = /^\/(\d+)$/.exec(path);
     if (node && record.method === 'GET') {
@@ -702,7 +779,10 @@ export class FakePlatformServer {
       if (container) {
         return this.answer(ctx, container.platform, 'status', () => ({
           status: 200,
-          body: { id: node[1], status_code: container.published ? 'PUBLISHED' : this.poll(container) ? 'FINISHED' : 'IN_PROGRESS' },
+          body: {
+            id: node[1],
+            status_code: container.published ? 'PUBLISHED' : this.poll(container) ? 'FINISHED' : 'IN_PROGRESS',
+          },
         }));
       }
       const post = this.posts.find((candidate) => candidate.id === node[1]);
@@ -720,14 +800,25 @@ export class FakePlatformServer {
   }
 
   /** media_publish / threads_publish: a FINISHED container becomes a post. */
-  private publishContainer(platform: 'instagram' | 'threads', creationId: unknown, field: 'status_code' | 'status'): Reply {
+  private publishContainer(
+    platform: 'instagram' | 'threads',
+    creationId: unknown,
+    field: 'status_code' | 'status',
+  ): Reply {
     const container = typeof creationId === 'string' ? this.processing.get(creationId) : undefined;
-    if (!container || container.platform !== platform) return { status: 400, body: graphError('(#100) Invalid creation_id', 100) };
-    if (container.published) return { status: 400, body: graphError('(#9004) The media has already been published', 9004) };
+    if (!container || container.platform !== platform)
+      return { status: 400, body: graphError('(#100) Invalid creation_id', 100) };
+    if (container.published)
+      return { status: 400, body: graphError('(#9004) The media has already been published', 9004) };
     if (container.data.needsPolls && container.polls <= this.processingPolls) {
       return {
         status: 400,
-        body: graphError(`(#9007) Media is not ready for publishing (${field} IN_PROGRESS)`, 9007, 'OAuthException', 2207027),
+        body: graphError(
+          `(#9007) Media is not ready for publishing (${field} IN_PROGRESS)`,
+          9007,
+          'OAuthException',
+          2207027,
+        ),
       };
     }
     const post = this.publishPost({
@@ -748,8 +839,10 @@ export class FakePlatformServer {
   private threads(ctx: Ctx): void {
     const { sub, record, params } = ctx;
     const platform = 'threads';
-    if (sub === '/oauth/authorize') return this.grantConsent(ctx, platform, record.query.client_id, FAKE_CLIENTS.threads.id);
-    if (!sub.startsWith('/graph/')) return this.send(ctx, { status: 404, body: graphError(`Unknown path ${sub}`, 100) });
+    if (sub === '/oauth/authorize')
+      return this.grantConsent(ctx, platform, record.query.client_id, FAKE_CLIENTS.threads.id);
+    if (!sub.startsWith('/graph/'))
+      return this.send(ctx, { status: 404, body: graphError(`Unknown path ${sub}`, 100) });
     const path = sub.slice('/graph'.length);
     const { id: userId, username } = FAKE_ACCOUNTS.threads;
     const longLived = () => ({
@@ -762,10 +855,14 @@ export class FakePlatformServer {
         if (params.client_id !== FAKE_CLIENTS.threads.id || params.client_secret !== FAKE_CLIENTS.threads.secret) {
           return { status: 400, body: graphError('Error validating client secret.', 1, 'OAuthException') };
         }
-        if (params.grant_type !== 'authorization_code') return { status: 400, body: graphError('Unsupported grant_type', 100) };
+        if (params.grant_type !== 'authorization_code')
+          return { status: 400, body: graphError('Unsupported grant_type', 100) };
         const spent = this.spendCode(params.code, params.client_id, params.redirect_uri, undefined);
         if (spent.problem)
-          return { status: 400, body: graphError(`Invalid verification code format. ${spent.problem}`, 100, 'OAuthException', 36007) };
+          return {
+            status: 400,
+            body: graphError(`Invalid verification code format. ${spent.problem}`, 100, 'OAuthException', 36007),
+          };
         return { status: 200, body: { access_token: this.issue(platform, 'access'), user_id: userId } };
       });
     }
@@ -780,7 +877,12 @@ export class FakePlatformServer {
         if (!token || token.platform !== platform || token.revoked) {
           return {
             status: 400,
-            body: graphError('Error validating access token: The session has been invalidated.', 190, 'OAuthException', 460),
+            body: graphError(
+              'Error validating access token: The session has been invalidated.',
+              190,
+              'OAuthException',
+              460,
+            ),
           };
         }
         return longLived();
@@ -802,7 +904,8 @@ export class FakePlatformServer {
         ),
       });
     }
-    if (path === '/v1.0/me') return this.answer(ctx, platform, 'profile', () => ({ status: 200, body: { id: userId, username } }));
+    if (path === '/v1.0/me')
+      return this.answer(ctx, platform, 'profile', () => ({ status: 200, body: { id: userId, username } }));
     if (path === `/v1.0/${userId}/threads` && record.method === 'POST') {
       return this.answer(ctx, platform, 'container', () => {
         const type = params.media_type;
@@ -810,8 +913,12 @@ export class FakePlatformServer {
         if (!['TEXT', 'IMAGE', 'VIDEO'].includes(type))
           return { status: 400, body: graphError('(#100) media_type must be TEXT, IMAGE or VIDEO', 100) };
         if (type !== 'TEXT' && !url)
-          return { status: 400, body: graphError(`(#100) ${type === 'IMAGE' ? 'image_url' : 'video_url'} is required`, 100) };
-        if (type === 'TEXT' && !params.text) return { status: 400, body: graphError('(#100) text is required for a TEXT post', 100) };
+          return {
+            status: 400,
+            body: graphError(`(#100) ${type === 'IMAGE' ? 'image_url' : 'video_url'} is required`, 100),
+          };
+        if (type === 'TEXT' && !params.text)
+          return { status: 400, body: graphError('(#100) text is required for a TEXT post', 100) };
         const id = digits(17);
         this.processing.set(id, {
           platform,
@@ -836,7 +943,10 @@ export class FakePlatformServer {
       if (container) {
         return this.answer(ctx, platform, 'status', () => ({
           status: 200,
-          body: { id: node[1], status: container.published ? 'PUBLISHED' : this.poll(container) ? 'FINISHED' : 'IN_PROGRESS' },
+          body: {
+            id: node[1],
+            status: container.published ? 'PUBLISHED' : this.poll(container) ? 'FINISHED' : 'IN_PROGRESS',
+          },
         }));
       }
       const post = this.posts.find((candidate) => candidate.id === node[1] && candidate.platform === platform);
@@ -866,7 +976,10 @@ export class FakePlatformServer {
       status,
       body: { data: {}, error: { code, message, log_id: `fake${digits(10)}` } },
     });
-    const ok = (data: unknown) => ({ status: 200, body: { data, error: { code: 'ok', message: '', log_id: `fake${digits(10)}` } } });
+    const ok = (data: unknown) => ({
+      status: 200,
+      body: { data, error: { code: 'ok', message: '', log_id: `fake${digits(10)}` } },
+    });
 
     if (path === '/v2/oauth/token/' && record.method === 'POST') {
       return this.answer(ctx, platform, 'token', () => {
@@ -880,7 +993,8 @@ export class FakePlatformServer {
         let refreshToken: string;
         if (form.grant_type === 'authorization_code') {
           const spent = this.spendCode(form.code, form.client_key, form.redirect_uri, form.code_verifier);
-          if (spent.problem) return invalid('invalid_grant', `Authorization code is expired or invalid. ${spent.problem}`);
+          if (spent.problem)
+            return invalid('invalid_grant', `Authorization code is expired or invalid. ${spent.problem}`);
           refreshToken = this.issue(platform, 'refresh');
         } else if (form.grant_type === 'refresh_token') {
           const refresh = this.tokens.get(form.refresh_token);
@@ -918,14 +1032,21 @@ export class FakePlatformServer {
     if (state !== 'ok') {
       ctx.record.platform = platform;
       ctx.record.operation = operation;
-      return this.send(ctx, tiktokError(401, 'access_token_invalid', 'The access token is invalid or not found in the request.'));
+      return this.send(
+        ctx,
+        tiktokError(401, 'access_token_invalid', 'The access token is invalid or not found in the request.'),
+      );
     }
     const account = FAKE_ACCOUNTS.tiktok;
     if (path === '/v2/user/info/') {
       return this.answer(ctx, platform, 'profile', () => {
         const fields = String(record.query.fields ?? '').split(',');
         if (fields.includes('username'))
-          return tiktokError(401, 'scope_not_authorized', 'The user did not authorize the scope required for completing this request.');
+          return tiktokError(
+            401,
+            'scope_not_authorized',
+            'The user did not authorize the scope required for completing this request.',
+          );
         return ok({ user: { open_id: account.openId, display_name: account.displayName } });
       });
     }
@@ -943,13 +1064,17 @@ export class FakePlatformServer {
         }),
       );
     }
-    if ((path === '/v2/post/publish/video/init/' || path === '/v2/post/publish/content/init/') && record.method === 'POST') {
+    if (
+      (path === '/v2/post/publish/video/init/' || path === '/v2/post/publish/content/init/') &&
+      record.method === 'POST'
+    ) {
       return this.answer(ctx, platform, 'publish', () => {
         const body = record.body ?? {};
         const source = body.source_info ?? {};
         const video = path.includes('/video/');
         const urls: string[] = video ? (source.video_url ? [source.video_url] : []) : (source.photo_images ?? []);
-        if (source.source !== 'PULL_FROM_URL' || urls.length === 0) return tiktokError(400, 'invalid_params', 'source_info is invalid.');
+        if (source.source !== 'PULL_FROM_URL' || urls.length === 0)
+          return tiktokError(400, 'invalid_params', 'source_info is invalid.');
         if (!body.post_info?.privacy_level) return tiktokError(400, 'invalid_params', 'privacy_level is required.');
         const publishId = `v_pub_url~v2-1.${digits(18)}`;
         this.processing.set(publishId, {
@@ -1000,7 +1125,10 @@ export class FakePlatformServer {
     if (prefix === 'youtube-auth' && sub === '/token' && record.method === 'POST') {
       return this.answer(ctx, platform, 'token', () => {
         const form = record.body ?? {};
-        const invalid = (error: string, description: string, status = 400) => ({ status, body: { error, error_description: description } });
+        const invalid = (error: string, description: string, status = 400) => ({
+          status,
+          body: { error, error_description: description },
+        });
         if (form.client_id !== FAKE_CLIENTS.youtube.id || form.client_secret !== FAKE_CLIENTS.youtube.secret)
           return invalid('invalid_client', 'Unauthorized', 401);
         const scope = 'https://www.googleapis.com/auth/youtube.upload https://www.googleapis.com/auth/youtube.readonly';
@@ -1023,7 +1151,10 @@ export class FakePlatformServer {
           if (!refresh || refresh.kind !== 'refresh' || refresh.platform !== platform || refresh.revoked)
             return invalid('invalid_grant', 'Token has been expired or revoked.');
           // Google keeps the refresh token: the answer has none.
-          return { status: 200, body: { access_token: this.issue(platform, 'access'), expires_in: 3599, scope, token_type: 'Bearer' } };
+          return {
+            status: 200,
+            body: { access_token: this.issue(platform, 'access'), expires_in: 3599, scope, token_type: 'Bearer' },
+          };
         }
         return invalid('unsupported_grant_type', 'Invalid grant_type');
       });
@@ -1055,7 +1186,13 @@ export class FakePlatformServer {
           status: 200,
           body: {
             kind: 'youtube#channelListResponse',
-            items: [{ kind: 'youtube#channel', id: channel.id, snippet: { title: channel.title, customUrl: channel.customUrl } }],
+            items: [
+              {
+                kind: 'youtube#channel',
+                id: channel.id,
+                snippet: { title: channel.title, customUrl: channel.customUrl },
+              },
+            ],
           },
         };
       });
@@ -1066,12 +1203,17 @@ export class FakePlatformServer {
           return { status: 400, body: googleError(400, 'uploadType must be resumable', 'invalid') };
         const snippet = record.body?.snippet;
         if (!snippet?.title)
-          return { status: 400, body: googleError(400, 'The request metadata specifies an invalid or empty video title.', 'invalidTitle') };
+          return {
+            status: 400,
+            body: googleError(400, 'The request metadata specifies an invalid or empty video title.', 'invalidTitle'),
+          };
         const uploadId = random(16);
         this.uploads.set(uploadId, { accountId: channel.id, meta: record.body });
         return {
           status: 200,
-          headers: { location: `${this.url}/youtube/upload/youtube/v3/videos?uploadType=resumable&upload_id=${uploadId}` },
+          headers: {
+            location: `${this.url}/youtube/upload/youtube/v3/videos?uploadType=resumable&upload_id=${uploadId}`,
+          },
         };
       });
     }
@@ -1090,17 +1232,29 @@ export class FakePlatformServer {
             text: String(upload.meta?.snippet?.description ?? ''),
             media: [{ type: 'video', url: `youtube-upload:${expected}-bytes` }],
             link: null,
-            extra: { title: upload.meta?.snippet?.title, privacyStatus: upload.meta?.status?.privacyStatus, bytes: expected },
+            extra: {
+              title: upload.meta?.snippet?.title,
+              privacyStatus: upload.meta?.status?.privacyStatus,
+              bytes: expected,
+            },
           },
           id,
         );
         return {
           status: 200,
-          body: { kind: 'youtube#video', id, snippet: upload.meta?.snippet, status: { uploadStatus: 'uploaded', ...upload.meta?.status } },
+          body: {
+            kind: 'youtube#video',
+            id,
+            snippet: upload.meta?.snippet,
+            status: { uploadStatus: 'uploaded', ...upload.meta?.status },
+          },
         };
       });
     }
-    return this.send(ctx, { status: 404, body: googleError(404, `no fake YouTube route ${record.method} ${sub}`, 'notFound') });
+    return this.send(ctx, {
+      status: 404,
+      body: googleError(404, `no fake YouTube route ${record.method} ${sub}`, 'notFound'),
+    });
   }
 }
 
@@ -1137,12 +1291,18 @@ function errorBody(platform: FakePlatform, status: number, message: string): unk
         },
       };
     case 'youtube':
-      return googleError(status, message, status === 429 ? 'rateLimitExceeded' : status >= 500 ? 'backendError' : 'invalid');
+      return googleError(
+        status,
+        message,
+        status === 429 ? 'rateLimitExceeded' : status >= 500 ? 'backendError' : 'invalid',
+      );
   }
 }
 
 function graphError(message: string, code: number, type = 'OAuthException', subcode?: number) {
-  return { error: { message, type, code, ...(subcode ? { error_subcode: subcode } : {}), fbtrace_id: `fake${random(6)}` } };
+  return {
+    error: { message, type, code, ...(subcode ? { error_subcode: subcode } : {}), fbtrace_id: `fake${random(6)}` },
+  };
 }
 
 function googleError(code: number, message: string, reason: string, status?: string) {

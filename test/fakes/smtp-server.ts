@@ -22,7 +22,9 @@ export interface ReceivedMail {
  */
 export class FakeSmtpServer {
   readonly received: ReceivedMail[] = [];
-  /** Recipients refused with 451 while `tempfail`, and connections turned away while stopped do not reach here at all. */
+  /**
+   * Recipients refused with 451 while `tempfail`, and connections turned away while stopped do not reach here at all.
+   */
   refusals = 0;
   tempfail = false;
   port = 0;
@@ -81,7 +83,11 @@ export class FakeSmtpServer {
 
   /** Waits for the `count`th message to `address` (and answers the messages so far). */
   async waitFor(address: string, count = 1, timeoutMs = 20_000): Promise<ReceivedMail[]> {
-    return until(() => this.to(address).length >= count && this.to(address), `${count} e-mail(s) to ${address}`, timeoutMs);
+    return until(
+      () => this.to(address).length >= count && this.to(address),
+      `${count} e-mail(s) to ${address}`,
+      timeoutMs,
+    );
   }
 }
 

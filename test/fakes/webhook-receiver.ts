@@ -30,7 +30,12 @@ export class WebhookReceiver {
       req.on('data', (chunk: Buffer) => chunks.push(chunk));
       req.on('end', () => {
         const path = req.url ?? '/';
-        this.requests.push({ path, headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), at: Date.now() });
+        this.requests.push({
+          path,
+          headers: req.headers,
+          body: Buffer.concat(chunks).toString('utf8'),
+          at: Date.now(),
+        });
         const open = this.open.get(path) ?? { now: 0, peak: 0 };
         this.open.set(path, open);
         open.now += 1;
@@ -54,7 +59,9 @@ export class WebhookReceiver {
           return;
         }
         const status = behaviour === 'ok' ? 200 : behaviour === 'gone' ? 410 : 500;
-        res.writeHead(status, { 'content-type': 'text/plain' }).end(behaviour === 'ok' ? 'thanks' : `${'x'.repeat(5000)}`);
+        res
+          .writeHead(status, { 'content-type': 'text/plain' })
+          .end(behaviour === 'ok' ? 'thanks' : `${'x'.repeat(5000)}`);
       });
     });
     await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));

@@ -14,7 +14,10 @@ const ACK_TIMEOUT_MS = 2000;
  * A new worker publishes the unacknowledged events again once their deadline passes: each arrives at
  * the receiver exactly once, and each is acknowledged once.
  */
-/** How many of the events $1 the webhook dispatch still owes an acknowledgement (they are in an owed publication of its). */
+/**
+ * How many of the events $1 the webhook dispatch still owes an acknowledgement (they are in an owed publication of
+ * its).
+ */
 const OWED = `SELECT count(*)::int FROM outbox_owed_acks o, unnest(o.event_ids) AS owed(id)
                WHERE o.subscriber = 'webhooks' AND owed.id = ANY ($1::uuid[])`;
 
@@ -81,9 +84,11 @@ describe('fault: worker killed between publishing events and acknowledging them'
         'events published and their acknowledgement waiting',
         async () => {
           const { rows } = await stack.services.db.query<{ dispatched: number; waiting: number; owed: number }>(
-            `SELECT (SELECT count(*)::int FROM outbox_events WHERE id = ANY ($1::uuid[]) AND dispatched_at IS NOT NULL) AS dispatched,
+            `SELECT (SELECT count(*)::int FROM outbox_events WHERE id = ANY ($1::uuid[]) AND dispatched_at IS NOT NULL)
+              AS dispatched,
                     (SELECT count(*)::int FROM pg_stat_activity
-                      WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%acked_publication%') AS waiting,
+                      WHERE datname = current_database() AND wait_event_type = 'Lock'
+                        AND query LIKE '%acked_publication%') AS waiting,
                     (${OWED}) AS owed`,
             [ids],
           );
@@ -102,14 +107,17 @@ describe('fault: worker killed between publishing events and acknowledging them'
     return rows.map((row) => row.id);
   }
 
-  /** Waits until every event was acknowledged by the dispatch and its delivery succeeded; answers arrivals per event id. */
+  /**
+   * Waits until every event was acknowledged by the dispatch and its delivery succeeded; answers arrivals per event id.
+   */
   async function settled(ids: string[]): Promise<Map<string, number>> {
     await stack.eventually(
       'every event delivered and acknowledged',
       async () => {
         const { rows } = await stack.services.db.query<{ owed: number; succeeded: number }>(
           `SELECT (${OWED}) AS owed,
-                  (SELECT count(*)::int FROM webhook_deliveries WHERE event_id = ANY ($1::uuid[]) AND status = 'succeeded') AS succeeded`,
+                  (SELECT count(*)::int FROM webhook_deliveries WHERE event_id = ANY ($1::uuid[])
+                    AND status = 'succeeded') AS succeeded`,
           [ids],
         );
         return rows[0].owed === 0 && rows[0].succeeded === ids.length;
@@ -124,66 +132,78 @@ describe('fault: worker killed between publishing events and acknowledging them'
     return arrivals;
   }
 
-  it('published, not acknowledged, worker and sessions killed: a new worker publishes again, each event arrives once', async () => {
-    await stack.startWorker();
-    await stack.call('POST', '/functions/v1/webhooks/register', {
-      token: merchant.token,
-      body: { store_id: merchant.storeId, url: `${receiverUrl}/ok/acks`, events: ['customer.created'] },
-    });
-    const lock = await blockAcknowledgements();
-    let ids: string[];
-    let published: string[];
-    try {
-      ids = await customerEvents(20, 'killed');
-      published = await publishedNotAcknowledged(ids);
-      await stack.killWorker();
-      // The dead worker's sessions go with it (a statement waiting on the lock would otherwise run once it is released).
-      await stack.services.db.query(
-        `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+  it(
+    'published, not acknowledged, worker and sessions killed: ' +
+      'a new worker publishes again, each event arrives once',
+    async () => {
+      await stack.startWorker();
+      await stack.call('POST', '/functions/v1/webhooks/register', {
+        token: merchant.token,
+        body: { store_id: merchant.storeId, url: `${receiverUrl}/ok/acks`, events: ['customer.created'] },
+      });
+      const lock = await blockAcknowledgements();
+      let ids: string[];
+      let published: string[];
+      try {
+        ids = await customerEvents(20, 'killed');
+        published = await publishedNotAcknowledged(ids);
+        await stack.killWorker();
+        // The dead worker's sessions go with it (a statement waiting on the lock would otherwise run once it is
+        // released).
+        await stack.services.db.query(
+          `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
           WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%acked_publication%'`,
-      );
-    } finally {
-      await lock.release();
-    }
-    expect(receiver.requests).toHaveLength(0);
+        );
+      } finally {
+        await lock.release();
+      }
+      expect(receiver.requests).toHaveLength(0);
 
-    await stack.startWorker();
-    const arrived = await settled(ids);
-    expect(ids.filter((id) => arrived.get(id) !== 1)).toEqual([]);
-    const { rows } = await stack.services.db.query<{ deliveries: number }>(
-      `SELECT (SELECT count(*)::int FROM webhook_deliveries d WHERE d.event_id = e.id) AS deliveries
+      await stack.startWorker();
+      const arrived = await settled(ids);
+      expect(ids.filter((id) => arrived.get(id) !== 1)).toEqual([]);
+      const { rows } = await stack.services.db.query<{ deliveries: number }>(
+        `SELECT (SELECT count(*)::int FROM webhook_deliveries d WHERE d.event_id = e.id) AS deliveries
          FROM outbox_events e WHERE e.id = ANY ($1::uuid[])`,
-      [ids],
-    );
-    // One delivery each. The events the dead worker had claimed (dispatched, so no relay claims them
-    // again) arrived: only a republication of their publication could have sent them.
-    expect(rows.map((row) => row.deliveries)).toEqual(ids.map(() => 1));
-    expect(published.length).toBeGreaterThan(0);
-    expect(published.filter((id) => arrived.get(id) !== 1)).toEqual([]);
-    expect(receiver.requests).toHaveLength(ids.length);
-  }, 240_000);
+        [ids],
+      );
+      // One delivery each. The events the dead worker had claimed (dispatched, so no relay claims them
+      // again) arrived: only a republication of their publication could have sent them.
+      expect(rows.map((row) => row.deliveries)).toEqual(ids.map(() => 1));
+      expect(published.length).toBeGreaterThan(0);
+      expect(published.filter((id) => arrived.get(id) !== 1)).toEqual([]);
+      expect(receiver.requests).toHaveLength(ids.length);
+    },
+    240_000,
+  );
 
-  it('published, worker killed while its session lives on and commits the acknowledgement: each event arrives once', async () => {
-    const lock = await blockAcknowledgements();
-    const before = receiver.requests.length;
-    let ids: string[];
-    let published: string[];
-    try {
-      ids = await customerEvents(20, 'orphaned');
-      published = await publishedNotAcknowledged(ids);
-      await stack.killWorker();
-    } finally {
-      await lock.release();
-    }
-    // The orphaned session's statement commits the deliveries and the acknowledgement, with no worker left to enqueue them.
-    await stack.eventually(
-      'the orphaned statements committed',
-      async () => (await stack.services.db.query<{ owed: number }>(`SELECT (${OWED}) AS owed`, [published])).rows[0].owed === 0,
-      30_000,
-    );
-    await stack.startWorker();
-    const arrived = await settled(ids);
-    expect(ids.filter((id) => arrived.get(id) !== 1)).toEqual([]);
-    expect(receiver.requests.length - before).toBe(ids.length);
-  }, 240_000);
+  it(
+    'published, worker killed while its session lives on ' + 'and commits the acknowledgement: each event arrives once',
+    async () => {
+      const lock = await blockAcknowledgements();
+      const before = receiver.requests.length;
+      let ids: string[];
+      let published: string[];
+      try {
+        ids = await customerEvents(20, 'orphaned');
+        published = await publishedNotAcknowledged(ids);
+        await stack.killWorker();
+      } finally {
+        await lock.release();
+      }
+      // The orphaned session's statement commits the deliveries and the acknowledgement, with no worker left to enqueue
+      // them.
+      await stack.eventually(
+        'the orphaned statements committed',
+        async () =>
+          (await stack.services.db.query<{ owed: number }>(`SELECT (${OWED}) AS owed`, [published])).rows[0].owed === 0,
+        30_000,
+      );
+      await stack.startWorker();
+      const arrived = await settled(ids);
+      expect(ids.filter((id) => arrived.get(id) !== 1)).toEqual([]);
+      expect(receiver.requests.length - before).toBe(ids.length);
+    },
+    240_000,
+  );
 });

@@ -71,7 +71,11 @@ describe('fault: a hanging receiver with a backlog beside another store', () => 
       const [id] = await commitStoreEvents(db, b.storeId, 1);
       flow.push(id);
     }
-    await stack.eventually('every event of B delivered', async () => flow.every((id) => flowing.delivered().has(id)), 30_000);
+    await stack.eventually(
+      'every event of B delivered',
+      async () => flow.every((id) => flowing.delivered().has(id)),
+      30_000,
+    );
     const sentToAWhileHanging = hanging.arrivals.length;
 
     const latencies = flowing.arrivals.map((arrival) => arrival.at - arrival.createdAt);
@@ -84,7 +88,11 @@ describe('fault: a hanging receiver with a backlog beside another store', () => 
     // A recovers: its circuit's next probe succeeds and the whole backlog follows.
     const recoveredAt = Date.now();
     hanging.set({ kind: 'ok' });
-    await stack.eventually('all 1,000 events of A delivered', async () => backlog.every((id) => hanging.delivered().has(id)), 90_000);
+    await stack.eventually(
+      'all 1,000 events of A delivered',
+      async () => backlog.every((id) => hanging.delivered().has(id)),
+      90_000,
+    );
     const drainedMs = Date.now() - recoveredAt;
 
     let counts: Record<string, number> = {};
@@ -112,13 +120,16 @@ describe('fault: a hanging receiver with a backlog beside another store', () => 
     // An attempt is a request sent: parking recorded none, and every request sent was recorded.
     expect(attempts[0].attempts).toBe(hanging.arrivals.length);
     expect(attempts[0].most).toBeLessThan(5);
-    const { rows: webhook } = await db.query<{ status: string }>('SELECT status FROM webhooks WHERE id = $1', [a.webhookId]);
+    const { rows: webhook } = await db.query<{ status: string }>('SELECT status FROM webhooks WHERE id = $1', [
+      a.webhookId,
+    ]);
     expect(webhook[0].status).toBe('active');
     expect(hanging.maxInFlight).toBeLessThanOrEqual(ENDPOINT_CONCURRENCY);
 
     console.info(
       `fair delivery: B ${flow.length} events at ${FLOW_RATE}/s, p95 ${bP95} ms, max ${Math.max(...latencies)} ms; ` +
-        `A sent ${sentToAWhileHanging} requests while hanging (${BACKLOG} events), all ${BACKLOG} delivered ${drainedMs} ms after it recovered, ` +
+        `A sent ${sentToAWhileHanging} requests while hanging (${BACKLOG} ` +
+        `events), all ${BACKLOG} delivered ${drainedMs} ms after it recovered, ` +
         `${attempts[0].attempts} attempts recorded, at most ${hanging.maxInFlight} in flight`,
     );
   }, 180_000);

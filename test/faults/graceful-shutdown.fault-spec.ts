@@ -61,7 +61,8 @@ class RawConnection {
     const payload = body === undefined ? '' : JSON.stringify(body);
     const lines = [`${method} ${path} HTTP/1.1`, 'Host: 127.0.0.1', 'Connection: keep-alive'];
     for (const [name, value] of Object.entries(headers)) lines.push(`${name}: ${value}`);
-    if (body !== undefined) lines.push('Content-Type: application/json', `Content-Length: ${Buffer.byteLength(payload)}`);
+    if (body !== undefined)
+      lines.push('Content-Type: application/json', `Content-Length: ${Buffer.byteLength(payload)}`);
     this.send(`${lines.join('\r\n')}\r\n\r\n${payload}`);
   }
 
@@ -70,7 +71,8 @@ class RawConnection {
     for (;;) {
       const parsed = this.parse();
       if (parsed) return parsed;
-      if (this.closedAt !== undefined) throw new Error(`connection closed before a whole answer: ${this.buffer.toString()}`);
+      if (this.closedAt !== undefined)
+        throw new Error(`connection closed before a whole answer: ${this.buffer.toString()}`);
       if (Date.now() > until) throw new Error(`no whole answer within ${timeoutMs} ms: ${this.buffer.toString()}`);
       await new Promise<void>((resolve) => {
         this.waiting = resolve;
@@ -155,7 +157,8 @@ describe('fault: graceful shutdown (SIGTERM)', () => {
     return rows[0].id;
   }
 
-  const arrivals = (eventId: string) => receiver.requests.filter((request) => JSON.parse(request.body).id === eventId).length;
+  const arrivals = (eventId: string) =>
+    receiver.requests.filter((request) => JSON.parse(request.body).id === eventId).length;
   const delivery = async (eventId: string) =>
     (
       await stack.services.db.query<{ status: string; attempt_count: number }>(
@@ -200,115 +203,133 @@ describe('fault: graceful shutdown (SIGTERM)', () => {
     console.info(`worker SIGTERM mid-delivery: exited 0 after ${ended.ms} ms, the delivery finished and recorded`);
   });
 
-  it('a worker whose shutdown time is shorter than its delivery hands the job back, and the next worker runs it at once', async () => {
-    const shortTimeoutMs = 2000;
-    const worker = await stack.startWorker({ SHUTDOWN_TIMEOUT_MS: String(shortTimeoutMs) });
-    const eventId = await orderEvent();
-    await stack.eventually('the delivery in flight', async () => arrivals(eventId) === 1, 30_000);
-    const ended = await stack.terminate(worker);
-    expect(ended, worker.output(30)).toMatchObject({ code: 0, signal: null });
-    expect(ended.ms).toBeLessThan(shortTimeoutMs + 500);
-    expect(fs.readFileSync(worker.logFile, 'utf8')).toMatch(/handed back to the queue/);
-    expect(await delivery(eventId)).toMatchObject({ status: 'pending', attempt_count: 0 });
+  it(
+    'a worker whose shutdown time is shorter than its delivery ' +
+      'hands the job back, and the next worker runs it at once',
+    async () => {
+      const shortTimeoutMs = 2000;
+      const worker = await stack.startWorker({ SHUTDOWN_TIMEOUT_MS: String(shortTimeoutMs) });
+      const eventId = await orderEvent();
+      await stack.eventually('the delivery in flight', async () => arrivals(eventId) === 1, 30_000);
+      const ended = await stack.terminate(worker);
+      expect(ended, worker.output(30)).toMatchObject({ code: 0, signal: null });
+      expect(ended.ms).toBeLessThan(shortTimeoutMs + 500);
+      expect(fs.readFileSync(worker.logFile, 'utf8')).toMatch(/handed back to the queue/);
+      expect(await delivery(eventId)).toMatchObject({ status: 'pending', attempt_count: 0 });
 
-    // A job left locked would wait for Bull's stalled-job check (its lock expires 30 s after the
-    // last renewal); a handed-back one is waiting, and the next worker takes it as it starts.
-    const next = await stack.startWorker();
-    const readyAt = Date.now();
-    await stack.eventually('the handed-back job sent again by the next worker', async () => arrivals(eventId) === 2, 10_000);
-    const resentAfterMs = Date.now() - readyAt;
-    receiver.release();
-    await stack.eventually(
-      'the delivery recorded by the next worker',
-      async () => (await delivery(eventId))?.status === 'succeeded',
-      10_000,
-    );
-    expect(await delivery(eventId)).toEqual({ status: 'succeeded', attempt_count: 1 });
-    expect(arrivals(eventId)).toBe(2);
-    await stack.terminate(next);
-    console.info(
-      `worker SIGTERM with a ${shortTimeoutMs} ms timeout: exited 0 after ${ended.ms} ms, job handed back; ` +
-        `the next worker sent it again ${resentAfterMs} ms after its start`,
-    );
-  });
+      // A job left locked would wait for Bull's stalled-job check (its lock expires 30 s after the
+      // last renewal); a handed-back one is waiting, and the next worker takes it as it starts.
+      const next = await stack.startWorker();
+      const readyAt = Date.now();
+      await stack.eventually(
+        'the handed-back job sent again by the next worker',
+        async () => arrivals(eventId) === 2,
+        10_000,
+      );
+      const resentAfterMs = Date.now() - readyAt;
+      receiver.release();
+      await stack.eventually(
+        'the delivery recorded by the next worker',
+        async () => (await delivery(eventId))?.status === 'succeeded',
+        10_000,
+      );
+      expect(await delivery(eventId)).toEqual({ status: 'succeeded', attempt_count: 1 });
+      expect(arrivals(eventId)).toBe(2);
+      await stack.terminate(next);
+      console.info(
+        `worker SIGTERM with a ${shortTimeoutMs} ms timeout: exited 0 after ${ended.ms} ms, job handed back; ` +
+          `the next worker sent it again ${resentAfterMs} ms after its start`,
+      );
+    },
+  );
 
-  it('the API finishes its in-flight request with Connection: close, closes idle connections, answers 503 meanwhile, and exits 0', async () => {
-    const port = Number(new URL(stack.url).port);
-    const auth = { Authorization: `Bearer ${merchant.token}` };
-    provider.enqueue('chat', {
-      kind: 'delay',
-      ms: PROVIDER_DELAY_MS,
-      then: { kind: 'json', content: SAMPLE_ANSWERS[SCHEMA_NAMES.insights] },
-    });
+  it(
+    'the API finishes its in-flight request with Connection: close, ' +
+      'closes idle connections, answers 503 meanwhile, and exits 0',
+    async () => {
+      const port = Number(new URL(stack.url).port);
+      const auth = { Authorization: `Bearer ${merchant.token}` };
+      provider.enqueue('chat', {
+        kind: 'delay',
+        ms: PROVIDER_DELAY_MS,
+        then: { kind: 'json', content: SAMPLE_ANSWERS[SCHEMA_NAMES.insights] },
+      });
 
-    // An idle keep-alive connection (it has had its answer), a slow request in flight, and a client
-    // half-way through sending its request headers.
-    const idle = await RawConnection.open(port);
-    idle.request('GET', '/health');
-    expect((await idle.response(5000)).status).toBe(200);
-    const slow = await RawConnection.open(port);
-    slow.request('POST', '/functions/v1/research-social-context', auth, {
-      store_id: merchant.storeId,
-      query: 'desk lamps',
-      platforms: ['instagram'],
-    });
-    await stack.eventually('the slow request at the provider', async () => provider.chatRequests.length === 1, 10_000);
-    const held = await RawConnection.open(port);
-    held.send(`GET /functions/v1/stores HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${merchant.token}\r\n`);
-    // A round trip on another connection after those bytes were sent: the server has read them by its
-    // answer (it reads every socket the poll finds ready), so the drain cannot take the held connection
-    // for one that never sent a byte, which it would close at once.
-    const barrier = await RawConnection.open(port);
-    barrier.request('GET', '/health');
-    expect((await barrier.response(5000)).status).toBe(200);
-    barrier.destroy();
+      // An idle keep-alive connection (it has had its answer), a slow request in flight, and a client
+      // half-way through sending its request headers.
+      const idle = await RawConnection.open(port);
+      idle.request('GET', '/health');
+      expect((await idle.response(5000)).status).toBe(200);
+      const slow = await RawConnection.open(port);
+      slow.request('POST', '/functions/v1/research-social-context', auth, {
+        store_id: merchant.storeId,
+        query: 'desk lamps',
+        platforms: ['instagram'],
+      });
+      await stack.eventually(
+        'the slow request at the provider',
+        async () => provider.chatRequests.length === 1,
+        10_000,
+      );
+      const held = await RawConnection.open(port);
+      held.send(`GET /functions/v1/stores HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${merchant.token}\r\n`);
+      // A round trip on another connection after those bytes were sent: the server has read them by its
+      // answer (it reads every socket the poll finds ready), so the drain cannot take the held connection
+      // for one that never sent a byte, which it would close at once.
+      const barrier = await RawConnection.open(port);
+      barrier.request('GET', '/health');
+      expect((await barrier.response(5000)).status).toBe(200);
+      barrier.destroy();
 
-    const api = stack.api;
-    const signalledAt = Date.now();
-    const ending = stack.terminate(api);
+      const api = stack.api;
+      const signalledAt = Date.now();
+      const ending = stack.terminate(api);
 
-    // The idle connection is closed at once; new connections are refused.
-    const idleClosedAfterMs = (await idle.closed) - signalledAt;
-    expect(idleClosedAfterMs).toBeLessThan(1000);
-    await stack.eventually(
-      'new connections refused',
-      async () =>
-        RawConnection.open(port).then(
-          (connection) => void connection.destroy(),
-          (error: { code?: string }) => error.code === 'ECONNREFUSED',
-        ),
-      1000,
-    );
+      // The idle connection is closed at once; new connections are refused.
+      const idleClosedAfterMs = (await idle.closed) - signalledAt;
+      expect(idleClosedAfterMs).toBeLessThan(1000);
+      await stack.eventually(
+        'new connections refused',
+        async () =>
+          RawConnection.open(port).then(
+            (connection) => void connection.destroy(),
+            (error: { code?: string }) => error.code === 'ECONNREFUSED',
+          ),
+        1000,
+      );
 
-    // The request that arrives on the held connection meanwhile: 503 in the envelope, and the connection closes.
-    held.send('\r\n');
-    const refused = await held.response(5000);
-    expect(refused.status).toBe(503);
-    expect(refused.headers.connection).toBe('close');
-    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
-    expect(JSON.parse(refused.body)).toEqual({
-      success: false,
-      error: { code: 'SERVICE_UNAVAILABLE', message: 'This server is shutting down; retry the request' },
-    });
-    await held.closed;
+      // The request that arrives on the held connection meanwhile: 503 in the envelope, and the connection closes.
+      held.send('\r\n');
+      const refused = await held.response(5000);
+      expect(refused.status).toBe(503);
+      expect(refused.headers.connection).toBe('close');
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+      expect(JSON.parse(refused.body)).toEqual({
+        success: false,
+        error: { code: 'SERVICE_UNAVAILABLE', message: 'This server is shutting down; retry the request' },
+      });
+      await held.closed;
 
-    // The slow request completes, told to close its connection, and it does.
-    const answered = await slow.response(SHUTDOWN_TIMEOUT_MS);
-    expect(answered.status, answered.body).toBe(200);
-    expect(answered.headers.connection).toBe('close');
-    expect(JSON.parse(answered.body).insights).toEqual(SAMPLE_ANSWERS[SCHEMA_NAMES.insights]);
-    const slowClosedAfterMs = (await slow.closed) - signalledAt;
+      // The slow request completes, told to close its connection, and it does.
+      const answered = await slow.response(SHUTDOWN_TIMEOUT_MS);
+      expect(answered.status, answered.body).toBe(200);
+      expect(answered.headers.connection).toBe('close');
+      expect(JSON.parse(answered.body).insights).toEqual(SAMPLE_ANSWERS[SCHEMA_NAMES.insights]);
+      const slowClosedAfterMs = (await slow.closed) - signalledAt;
 
-    const ended = await ending;
-    expect(ended, api.output(30)).toMatchObject({ code: 0, signal: null });
-    expect(ended.ms).toBeLessThan(SHUTDOWN_TIMEOUT_MS);
-    const lines = logLines(api.logFile);
-    expect(lines.some((line) => /SIGTERM: shutting down/.test(line))).toBe(true);
-    expect(lines.some((line) => /shutdown complete in \d+ ms/.test(line))).toBe(true);
-    expect(lines.join('\n')).not.toMatch(/Unhandled|"level":60/);
-    console.info(
-      `API SIGTERM: idle connection closed after ${idleClosedAfterMs} ms, the slow request answered 200 with Connection: close ` +
-        `and its connection closed after ${slowClosedAfterMs} ms, a request arriving meanwhile 503; exited 0 after ${ended.ms} ms`,
-    );
-  });
+      const ended = await ending;
+      expect(ended, api.output(30)).toMatchObject({ code: 0, signal: null });
+      expect(ended.ms).toBeLessThan(SHUTDOWN_TIMEOUT_MS);
+      const lines = logLines(api.logFile);
+      expect(lines.some((line) => /SIGTERM: shutting down/.test(line))).toBe(true);
+      expect(lines.some((line) => /shutdown complete in \d+ ms/.test(line))).toBe(true);
+      expect(lines.join('\n')).not.toMatch(/Unhandled|"level":60/);
+      console.info(
+        `API SIGTERM: idle connection closed after ${idleClosedAfterMs} ` +
+          `ms, the slow request answered 200 with Connection: close ` +
+          `and its connection closed after ${slowClosedAfterMs} ms, a ` +
+          `request arriving meanwhile 503; exited 0 after ${ended.ms} ms`,
+      );
+    },
+  );
 });

@@ -78,15 +78,17 @@ describe('fault: Redis stopped during order traffic', () => {
     expect(answers.filter((answer) => answer.status !== 201)).toEqual([]);
 
     const events = (
-      await stack.services.db.query<{ id: string }>(`SELECT id FROM outbox_events WHERE store_id = $1 AND event = 'order.created'`, [
-        storeId,
-      ])
+      await stack.services.db.query<{ id: string }>(
+        `SELECT id FROM outbox_events WHERE store_id = $1 AND event = 'order.created'`,
+        [storeId],
+      )
     ).rows.map((row) => row.id);
     expect(events).toHaveLength(answers.length);
     const arrived = () => new Set(receiver.requests.map((request) => JSON.parse(request.body).id as string));
     await stack.eventually('every event at the receiver', async () => events.every((id) => arrived().has(id)), 90_000);
     console.info(
-      `Redis outage: ${placedBefore} orders before, ${during.length} during the 5 s outage, ${answers.length} in all; ` +
+      `Redis outage: ${placedBefore} orders before, ${during.length} ` +
+        `during the 5 s outage, ${answers.length} in all; ` +
         `all ${events.length} events delivered after recovery, ${receiver.requests.length - arrived().size} twice`,
     );
   });

@@ -48,12 +48,16 @@ describe('fault: worker killed during scheduled-post publishing', () => {
   async function post(
     id: string,
   ): Promise<{ status: string; results: { status: string; error: { code: string; message: string } | null }[] }> {
-    const listed = await stack.call('GET', `/functions/v1/social-posts?store_id=${merchant.storeId}&limit=100`, { token: merchant.token });
+    const listed = await stack.call('GET', `/functions/v1/social-posts?store_id=${merchant.storeId}&limit=100`, {
+      token: merchant.token,
+    });
     return listed.body.data.find((item: { id: string }) => item.id === id);
   }
 
   const publishRequests = (platform: FakePlatform, text: string) =>
-    fake.requestsTo(platform, 'publish').filter((request) => JSON.stringify(request.body ?? request.query).includes(text));
+    fake
+      .requestsTo(platform, 'publish')
+      .filter((request) => JSON.stringify(request.body ?? request.query).includes(text));
   const postsOnPlatform = (text: string) => fake.posts.filter((item) => item.text === text);
 
   it('publishes each post at most once and tells the truth about the interrupted ones', async () => {
@@ -70,7 +74,9 @@ describe('fault: worker killed during scheduled-post publishing', () => {
 
     await stack.eventually(
       'A and B at their platforms',
-      async () => publishRequests('x', 'Post A').length === 1 && postsOnPlatform('Post B: cut after the platform acted').length === 1,
+      async () =>
+        publishRequests('x', 'Post A').length === 1 &&
+        postsOnPlatform('Post B: cut after the platform acted').length === 1,
       30_000,
     );
     expect((await post(a)).status).toBe('publishing');
@@ -86,7 +92,9 @@ describe('fault: worker killed during scheduled-post publishing', () => {
       'A and B closed as interrupted, C published',
       async () => {
         const [postA, postB, postC] = await Promise.all([post(a), post(b), post(c)]);
-        return postA.status === 'failed' && postB.status === 'failed' && postC.status === 'published' ? { postA, postB, postC } : null;
+        return postA.status === 'failed' && postB.status === 'failed' && postC.status === 'published'
+          ? { postA, postB, postC }
+          : null;
       },
       60_000,
     );
@@ -120,7 +128,9 @@ describe('fault: worker killed during scheduled-post publishing', () => {
     expect(publishRequests('x', 'Post C')).toHaveLength(1);
     expect(postsOnPlatform('Post C: due while no worker runs')).toHaveLength(1);
 
-    const notifications = await stack.call('GET', `/functions/v1/notifications?store_id=${merchant.storeId}`, { token: merchant.token });
+    const notifications = await stack.call('GET', `/functions/v1/notifications?store_id=${merchant.storeId}`, {
+      token: merchant.token,
+    });
     const failedPosts = notifications.body.data
       .filter((item: { kind: string }) => item.kind === 'social_post_failed')
       .map((item: { data: { post_id: string } }) => item.data.post_id);

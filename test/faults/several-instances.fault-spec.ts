@@ -29,7 +29,8 @@ describe('fault: two API and two worker processes', () => {
         ...fake.env(),
         RATE_LIMIT_PER_MINUTE: String(RATE_LIMIT),
         AI_HOURLY_LIMITS: `research-social-context:${RESEARCH_PER_HOUR}`,
-        // A lost delivery is claimed again after this long still pending: longer than a loaded machine needs to deliver it.
+        // A lost delivery is claimed again after this long still pending: longer than a loaded machine needs to deliver
+        // it.
         LOST_JOB_AFTER_MS: '5000',
       },
       { apis: 2, workers: 2 },
@@ -67,7 +68,8 @@ describe('fault: two API and two worker processes', () => {
   const logSizes = () => new Map(stack.startedWorkers.map((worker) => [worker, fs.statSync(worker.logFile).size]));
 
   it('limits requests per minute to one budget across both APIs', async () => {
-    // The budget is per route and user: a fresh user's on one route, spent by pairs of requests, one to each API at once.
+    // The budget is per route and user: a fresh user's on one route, spent by pairs of requests, one to each API at
+    // once.
     const { token } = await stack.merchant();
     const statuses: number[][] = [[], []];
     for (let pair = 0; pair < RATE_LIMIT; pair += 1) {
@@ -106,7 +108,10 @@ describe('fault: two API and two worker processes', () => {
     );
     const credits = await stack.call('GET', `/functions/v1/credits?store_id=${storeId}`, { token });
     expect(rows[0].charges).toBe(RESEARCH_PER_HOUR);
-    expect(credits.body.usage['research-social-context']).toEqual({ used_last_hour: RESEARCH_PER_HOUR, limit: RESEARCH_PER_HOUR });
+    expect(credits.body.usage['research-social-context']).toEqual({
+      used_last_hour: RESEARCH_PER_HOUR,
+      limit: RESEARCH_PER_HOUR,
+    });
     expect(credits.body.balance).toBe(rows[0].balance);
   });
 
@@ -127,7 +132,8 @@ describe('fault: two API and two worker processes', () => {
         'every delivery succeeded',
         async () => {
           const { rows } = await stack.services.db.query<{ done: number }>(
-            `SELECT count(*)::int AS done FROM webhook_deliveries WHERE webhook_id = $1 AND event_id = ANY ($2::uuid[]) AND status = 'succeeded'`,
+            `SELECT count(*)::int AS done FROM webhook_deliveries WHERE webhook_id ` +
+              `= $1 AND event_id = ANY ($2::uuid[]) AND status = 'succeeded'`,
             [webhookId, eventIds],
           );
           return rows[0].done === eventIds.length;
@@ -146,7 +152,11 @@ describe('fault: two API and two worker processes', () => {
       });
       const webhook = await stack.call('POST', '/functions/v1/webhooks/register', {
         token,
-        body: { store_id: storeId, url: `${receiverUrl}/ok/instances`, events: ['order.created', 'order.updated', 'order.paid'] },
+        body: {
+          store_id: storeId,
+          url: `${receiverUrl}/ok/instances`,
+          events: ['order.created', 'order.updated', 'order.paid'],
+        },
       });
       webhookId = webhook.body.webhook.id;
       // 20 orders, two at a time (one per API), each then paid through the other API: 60 events.
@@ -162,13 +172,17 @@ describe('fault: two API and two worker processes', () => {
         );
         await Promise.all(
           placed.map((answer, index) =>
-            stack.callAt(1 - index, 'PATCH', `/functions/v1/orders/${answer.body.order.id}`, { token, body: { status: 'paid' } }),
+            stack.callAt(1 - index, 'PATCH', `/functions/v1/orders/${answer.body.order.id}`, {
+              token,
+              body: { status: 'paid' },
+            }),
           ),
         );
         orders.push(...placed.map((answer) => answer.body.order.id as string));
       }
       const { rows } = await stack.services.db.query<{ id: string }>(
-        `SELECT id FROM outbox_events WHERE store_id = $1 AND event IN ('order.created', 'order.updated', 'order.paid')`,
+        `SELECT id FROM outbox_events WHERE store_id = $1 AND ` +
+          `event IN ('order.created', 'order.updated', 'order.paid')`,
         [storeId],
       );
       const events = rows.map((row) => row.id);
@@ -183,7 +197,9 @@ describe('fault: two API and two worker processes', () => {
       // Nothing left for a sweep from the orders above.
       await stack.eventually(
         'the outbox drained',
-        async () => (await stack.services.db.query(`SELECT 1 FROM outbox_events WHERE dispatched_at IS NULL LIMIT 1`)).rowCount === 0,
+        async () =>
+          (await stack.services.db.query(`SELECT 1 FROM outbox_events WHERE dispatched_at IS NULL LIMIT 1`))
+            .rowCount === 0,
         30_000,
       );
       const from = logSizes();
@@ -196,7 +212,8 @@ describe('fault: two API and two worker processes', () => {
         await client.query(`SET LOCAL session_replication_role = replica`);
         const inserted = await client.query<{ id: string }>(
           `INSERT INTO outbox_events (store_id, event, data)
-           SELECT $1, 'order.updated', jsonb_build_object('order', jsonb_build_object('n', n)) FROM generate_series(1, $2) AS n
+           SELECT $1, 'order.updated', jsonb_build_object('order', jsonb_build_object('n', n))
+             FROM generate_series(1, $2) AS n
            RETURNING id`,
           [merchant.storeId, backlog],
         );
@@ -209,7 +226,10 @@ describe('fault: two API and two worker processes', () => {
       expect(ids.filter((id) => arrived.get(id) !== 1)).toEqual([]);
       // Every run that claimed rows logged how many: the two workers' claims add up to the backlog, not more.
       const relayed = await claimedBySweeps('outbox sweep', 'relayed', from, backlog);
-      console.info(`several instances: a backlog of ${backlog} events relayed by the timed sweeps, ${relayed.join(' + ')} by worker`);
+      console.info(
+        `several instances: a backlog of ${backlog} events relayed ` +
+          `by the timed sweeps, ${relayed.join(' + ')} by worker`,
+      );
       expect(relayed[0] + relayed[1]).toBe(backlog);
     });
 
@@ -220,7 +240,8 @@ describe('fault: two API and two worker processes', () => {
       const { rows } = await stack.services.db.query<{ event_id: string }>(
         `INSERT INTO webhook_deliveries (webhook_id, store_id, event_id, event, body, next_attempt_at)
          SELECT $1, $2, e.id, 'order.updated',
-                json_build_object('id', e.id, 'event', 'order.updated', 'created_at', now(), 'store_id', $2::uuid, 'data', '{}'::json)::text,
+                json_build_object('id', e.id, 'event', 'order.updated', 'created_at', now(), 'store_id', $2::uuid,
+                  'data', '{}'::json)::text,
                 now() - interval '1 hour'
            FROM (SELECT gen_random_uuid() AS id FROM generate_series(1, $3)) AS e
          RETURNING event_id`,
@@ -242,7 +263,8 @@ describe('fault: two API and two worker processes', () => {
    */
   async function closeTogether(posts: string[]): Promise<void> {
     await stack.services.db.query(
-      `UPDATE social_posts SET status = 'publishing', attempts = 1, publishing_started_at = now() - interval '897 seconds'
+      `UPDATE social_posts SET status = 'publishing', attempts = 1,
+        publishing_started_at = now() - interval '897 seconds'
         WHERE id = ANY ($1::uuid[])`,
       [posts],
     );
@@ -255,7 +277,8 @@ describe('fault: two API and two worker processes', () => {
         async () => {
           const { rows } = await stack.services.db.query<{ waiting: number }>(
             `SELECT count(*)::int AS waiting FROM pg_stat_activity
-              WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%UPDATE social_posts SET status = CASE%'`,
+              WHERE datname = current_database() AND wait_event_type = 'Lock'
+                AND query LIKE '%UPDATE social_posts SET status = CASE%'`,
           );
           return rows[0].waiting === 2;
         },
@@ -279,16 +302,25 @@ describe('fault: two API and two worker processes', () => {
       return result.body.results[0].post_id as string;
     };
     const due = new Date(Date.now() + 8000);
-    const queue = new Bull('social-posts', { redis: stack.services.redisUrl, prefix: `${stack.services.redisPrefix}bull` });
+    const queue = new Bull('social-posts', {
+      redis: stack.services.redisUrl,
+      prefix: `${stack.services.redisPrefix}bull`,
+    });
     try {
       // Lost: their jobs are removed (as by a flushed Redis); both workers' sweeps find them overdue.
-      const lost = await Promise.all(Array.from({ length: 4 }, (_, index) => schedule(index, `Job lost #${index}`, due)));
+      const lost = await Promise.all(
+        Array.from({ length: 4 }, (_, index) => schedule(index, `Job lost #${index}`, due)),
+      );
       for (const id of lost) await (await queue.getJob(`${id}:1`))!.remove();
       // On time: every job falls due at the same moment as the lost ones', spread over both workers.
-      const onTime = await Promise.all(Array.from({ length: 10 }, (_, index) => schedule(index, `Due together #${index}`, due)));
+      const onTime = await Promise.all(
+        Array.from({ length: 10 }, (_, index) => schedule(index, `Due together #${index}`, due)),
+      );
       // Interrupted: left `publishing` by a worker that died (below); both workers' sweeps close them.
       const later = new Date(Date.now() + 3_600_000);
-      const interrupted = await Promise.all(Array.from({ length: 4 }, (_, index) => schedule(index, `Interrupted #${index}`, later)));
+      const interrupted = await Promise.all(
+        Array.from({ length: 4 }, (_, index) => schedule(index, `Interrupted #${index}`, later)),
+      );
       const from = logSizes();
       await closeTogether(interrupted);
       const published = [...onTime, ...lost];

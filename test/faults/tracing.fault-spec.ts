@@ -46,12 +46,17 @@ describe('tracing with OpenTelemetry (OTLP/HTTP)', () => {
     await receiver?.close();
   });
 
-  /** The server span of the request with this X-Request-Id (its request span names the id; the server span is its parent). */
+  /**
+   * The server span of the request with this X-Request-Id (its request span names the id; the server span is its
+   * parent).
+   */
   const serverSpanOf = (requestId: string) =>
     stack.eventually(
       `the server span of request ${requestId}`,
       async () => {
-        const request = receiver.spans.find((span) => span.scope === '@fastify/otel' && span.attributes['http.request.id'] === requestId);
+        const request = receiver.spans.find(
+          (span) => span.scope === '@fastify/otel' && span.attributes['http.request.id'] === requestId,
+        );
         const server = receiver.span(request?.parentSpanId);
         return server?.kind === SERVER ? server : undefined;
       },
@@ -68,45 +73,49 @@ describe('tracing with OpenTelemetry (OTLP/HTTP)', () => {
       .find((line) => line.req?.id === requestId && line.msg === 'request completed');
   }
 
-  it('an authenticated request: a server span named by its route, child pg spans in its trace, and its log line carries the trace', async () => {
-    const requestId = randomUUID();
-    await stack.call('GET', `/functions/v1/stores/${merchant.storeId}/products`, {
-      token: merchant.token,
-      headers: { 'x-request-id': requestId },
-    });
+  it(
+    'an authenticated request: a server span named by its route, ' +
+      'child pg spans in its trace, and its log line carries the trace',
+    async () => {
+      const requestId = randomUUID();
+      await stack.call('GET', `/functions/v1/stores/${merchant.storeId}/products`, {
+        token: merchant.token,
+        headers: { 'x-request-id': requestId },
+      });
 
-    const server = await serverSpanOf(requestId);
-    expect(server.service).toBe('storefront-tracing-test');
-    expect(server.attributes['http.route']).toBe('/functions/v1/stores/:store_id/products');
-    expect(server.name).toBe('GET /functions/v1/stores/:store_id/products');
-    expect(server.parentSpanId).toBeUndefined();
+      const server = await serverSpanOf(requestId);
+      expect(server.service).toBe('storefront-tracing-test');
+      expect(server.attributes['http.route']).toBe('/functions/v1/stores/:store_id/products');
+      expect(server.name).toBe('GET /functions/v1/stores/:store_id/products');
+      expect(server.parentSpanId).toBeUndefined();
 
-    const queries = await stack.eventually(
-      'the request’s pg spans',
-      async () => {
-        const found = receiver.spans.filter(
-          (span) => span.scope === '@opentelemetry/instrumentation-pg' && span.traceId === server.traceId,
-        );
-        return found.some((span) => span.name.startsWith('pg.query:SELECT')) &&
-          found.some((span) => span.name.startsWith('pg.query:COMMIT'))
-          ? found
-          : undefined;
-      },
-      15_000,
-    );
-    for (const query of queries) expect(receiver.descendsFrom(query, server)).toBe(true);
-    // The rate limit's count in Redis is part of the same request.
-    const redis = receiver.spans.filter(
-      (span) => span.scope === '@opentelemetry/instrumentation-ioredis' && span.traceId === server.traceId,
-    );
-    expect(redis.length).toBeGreaterThan(0);
+      const queries = await stack.eventually(
+        'the request’s pg spans',
+        async () => {
+          const found = receiver.spans.filter(
+            (span) => span.scope === '@opentelemetry/instrumentation-pg' && span.traceId === server.traceId,
+          );
+          return found.some((span) => span.name.startsWith('pg.query:SELECT')) &&
+            found.some((span) => span.name.startsWith('pg.query:COMMIT'))
+            ? found
+            : undefined;
+        },
+        15_000,
+      );
+      for (const query of queries) expect(receiver.descendsFrom(query, server)).toBe(true);
+      // The rate limit's count in Redis is part of the same request.
+      const redis = receiver.spans.filter(
+        (span) => span.scope === '@opentelemetry/instrumentation-ioredis' && span.traceId === server.traceId,
+      );
+      expect(redis.length).toBeGreaterThan(0);
 
-    const line = requestLog(requestId)!;
-    expect(line.trace_id).toBe(server.traceId);
-    expect(line.span_id).toMatch(/^[0-9a-f]{16}$/);
-    expect(receiver.span(line.span_id)?.traceId).toBe(server.traceId);
-    expect(receiver.refused).toEqual([]);
-  });
+      const line = requestLog(requestId)!;
+      expect(line.trace_id).toBe(server.traceId);
+      expect(line.span_id).toMatch(/^[0-9a-f]{16}$/);
+      expect(receiver.span(line.span_id)?.traceId).toBe(server.traceId);
+      expect(receiver.refused).toEqual([]);
+    },
+  );
 
   it('a scheduled post: the job the request queued runs in the worker as a child of that request’s trace', async () => {
     await stack.connect(merchant, 'x');
@@ -115,7 +124,12 @@ describe('tracing with OpenTelemetry (OTLP/HTTP)', () => {
     await stack.call('POST', '/functions/v1/social-publish', {
       token: merchant.token,
       headers: { 'x-request-id': requestId },
-      body: { store_id: merchant.storeId, platforms: ['x'], content: { text }, schedule_at: new Date(Date.now() + 3000).toISOString() },
+      body: {
+        store_id: merchant.storeId,
+        platforms: ['x'],
+        content: { text },
+        schedule_at: new Date(Date.now() + 3000).toISOString(),
+      },
     });
     const server = await serverSpanOf(requestId);
     expect(server.name).toBe('POST /functions/v1/social-publish');
@@ -123,7 +137,9 @@ describe('tracing with OpenTelemetry (OTLP/HTTP)', () => {
     const job = await stack.eventually(
       'the scheduled post’s job span',
       async () =>
-        receiver.spans.find((span) => span.kind === CONSUMER && span.name === 'social-posts process' && span.traceId === server.traceId),
+        receiver.spans.find(
+          (span) => span.kind === CONSUMER && span.name === 'social-posts process' && span.traceId === server.traceId,
+        ),
       30_000,
     );
     const queued = receiver.span(job.parentSpanId)!;
@@ -145,53 +161,67 @@ describe('tracing with OpenTelemetry (OTLP/HTTP)', () => {
       15_000,
     );
     expect(jobQueries.length).toBeGreaterThan(0);
-    await stack.eventually('the post on the platform', async () => fake.posts.some((item) => item.text === text), 15_000);
+    await stack.eventually(
+      'the post on the platform',
+      async () => fake.posts.some((item) => item.text === text),
+      15_000,
+    );
   });
 
-  it('a webhook delivery: the relay queues it, the worker’s job span holds the delivery’s database work; no trace header reaches the receiver', async () => {
-    const webhooks = new WebhookReceiver();
-    const url = await webhooks.start();
-    try {
-      await stack.call('POST', '/functions/v1/webhooks/register', {
-        token: merchant.token,
-        body: { store_id: merchant.storeId, url: `${url}/ok/traced`, events: ['product.created'] },
-      });
-      await stack.call('POST', `/functions/v1/stores/${merchant.storeId}/products`, {
-        token: merchant.token,
-        body: { name: 'Traced mug', price: 12, status: 'active', inventory_quantity: 1 },
-      });
-      await stack.eventually('the delivery', async () => webhooks.to('/ok/traced').length > 0, 30_000);
-      const job = await stack.eventually(
-        'the delivery job’s span',
-        async () => {
-          const found = receiver.spans.find((span) => span.kind === CONSUMER && span.name === 'webhook-deliveries process');
-          const queued = receiver.span(found?.parentSpanId);
-          return found && queued ? { found, queued } : undefined;
-        },
-        15_000,
-      );
-      expect(job.queued).toMatchObject({ kind: PRODUCER, name: 'webhook-deliveries send', traceId: job.found.traceId });
-      const jobQueries = await stack.eventually(
-        'the delivery job’s pg spans',
-        async () => {
-          const inJob = receiver.spans.filter(
-            (span) =>
-              span.scope === '@opentelemetry/instrumentation-pg' &&
-              span.traceId === job.found.traceId &&
-              receiver.descendsFrom(span, job.found),
-          );
-          return inJob.length > 0 ? inJob : undefined;
-        },
-        15_000,
-      );
-      expect(jobQueries.length).toBeGreaterThan(0);
-      const [delivered] = webhooks.to('/ok/traced');
-      expect(delivered.headers.traceparent).toBeUndefined();
-      expect(delivered.headers.tracestate).toBeUndefined();
-    } finally {
-      await webhooks.stop();
-    }
-  });
+  it(
+    'a webhook delivery: the relay queues it, the worker’s job span holds ' +
+      'the delivery’s database work; no trace header reaches the receiver',
+    async () => {
+      const webhooks = new WebhookReceiver();
+      const url = await webhooks.start();
+      try {
+        await stack.call('POST', '/functions/v1/webhooks/register', {
+          token: merchant.token,
+          body: { store_id: merchant.storeId, url: `${url}/ok/traced`, events: ['product.created'] },
+        });
+        await stack.call('POST', `/functions/v1/stores/${merchant.storeId}/products`, {
+          token: merchant.token,
+          body: { name: 'Traced mug', price: 12, status: 'active', inventory_quantity: 1 },
+        });
+        await stack.eventually('the delivery', async () => webhooks.to('/ok/traced').length > 0, 30_000);
+        const job = await stack.eventually(
+          'the delivery job’s span',
+          async () => {
+            const found = receiver.spans.find(
+              (span) => span.kind === CONSUMER && span.name === 'webhook-deliveries process',
+            );
+            const queued = receiver.span(found?.parentSpanId);
+            return found && queued ? { found, queued } : undefined;
+          },
+          15_000,
+        );
+        expect(job.queued).toMatchObject({
+          kind: PRODUCER,
+          name: 'webhook-deliveries send',
+          traceId: job.found.traceId,
+        });
+        const jobQueries = await stack.eventually(
+          'the delivery job’s pg spans',
+          async () => {
+            const inJob = receiver.spans.filter(
+              (span) =>
+                span.scope === '@opentelemetry/instrumentation-pg' &&
+                span.traceId === job.found.traceId &&
+                receiver.descendsFrom(span, job.found),
+            );
+            return inJob.length > 0 ? inJob : undefined;
+          },
+          15_000,
+        );
+        expect(jobQueries.length).toBeGreaterThan(0);
+        const [delivered] = webhooks.to('/ok/traced');
+        expect(delivered.headers.traceparent).toBeUndefined();
+        expect(delivered.headers.tracestate).toBeUndefined();
+      } finally {
+        await webhooks.stop();
+      }
+    },
+  );
 
   it('without OTEL_EXPORTER_OTLP_ENDPOINT the preload loads no SDK: no tracer provider is registered', async () => {
     const probe = [

@@ -47,7 +47,11 @@ describe('fault: worker killed during webhook deliveries', () => {
 
     // Deliveries flowing: kill the worker while the receiver holds requests it has not answered.
     const placing = placeOrders(60);
-    await stack.eventually('deliveries in flight', async () => receiver.requests.length >= 20 && receiver.unanswered > 0, 60_000);
+    await stack.eventually(
+      'deliveries in flight',
+      async () => receiver.requests.length >= 20 && receiver.unanswered > 0,
+      60_000,
+    );
     const inFlightAtKill = receiver.unanswered;
     await stack.killWorker();
     const arrivedAtKill = new Set(receiver.requests.map((request) => JSON.parse(request.body).id)).size;
@@ -92,7 +96,8 @@ describe('fault: worker killed during webhook deliveries', () => {
     expect(statuses).toEqual({ succeeded: events.length });
     const duplicates = receiver.requests.length - arrived().size;
     console.info(
-      `worker crash: ${events.length} events, ${arrivedAtKill} had arrived and ${inFlightAtKill} were in flight at the kill; ` +
+      `worker crash: ${events.length} events, ${arrivedAtKill} had ` +
+        `arrived and ${inFlightAtKill} were in flight at the kill; ` +
         `all delivered after the restart, ${duplicates} twice`,
     );
   }, 360_000);

@@ -13,7 +13,9 @@ import { beforeAll, expect, it } from 'vitest';
 import { createStorefrontClient, type Schemas, type StorefrontClient } from '../../sdk/index.js';
 import { until } from '../support/wait.js';
 
-/** What the e2e spec provides: the app's address, and the fakes standing in for the browser and the outside services. */
+/**
+ * What the e2e spec provides: the app's address, and the fakes standing in for the browser and the outside services.
+ */
 export interface FlowWorld {
   baseUrl: string;
   /** PUBLIC_API_KEY of the app. */
@@ -22,7 +24,10 @@ export interface FlowWorld {
   photoUrl: string;
   /** What the fake AI provider answers: the product's name and the article's title. */
   ai: { productName: string; articleTitle: string };
-  /** Opens a connect's `auth_url` as the merchant's browser and consents: the URL the service finally sends the browser to. */
+  /**
+   * Opens a connect's `auth_url` as the merchant's browser and consents: the URL the service finally sends the browser
+   * to.
+   */
   browse(authUrl: string): Promise<URL>;
   /** The texts the fake X API received as posts. */
   postsOnX(): string[];
@@ -44,7 +49,13 @@ function ok<T extends object>(result: { data?: T; error?: unknown; response: Res
 /** A webhook body is an order.created event of the store (a guard, so its fields are read typed, without a cast). */
 function isOrderCreated(value: unknown, storeId: string): value is Schemas['OrderCreatedEvent'] {
   if (typeof value !== 'object' || value === null) return false;
-  return 'event' in value && value.event === 'order.created' && 'store_id' in value && value.store_id === storeId && 'data' in value;
+  return (
+    'event' in value &&
+    value.event === 'order.created' &&
+    'store_id' in value &&
+    value.store_id === storeId &&
+    'data' in value
+  );
 }
 
 export function describeMainFlows(world: () => FlowWorld): void {
@@ -63,12 +74,18 @@ export function describeMainFlows(world: () => FlowWorld): void {
   });
 
   it('signs up and signs in with the public key (GoTrue routes)', async () => {
-    const signedUp = ok(await anonymous.POST('/auth/v1/signup', { body: { email, password, data: { full_name: 'Ada Merchant' } } }), 200);
+    const signedUp = ok(
+      await anonymous.POST('/auth/v1/signup', { body: { email, password, data: { full_name: 'Ada Merchant' } } }),
+      200,
+    );
     // With e-mail confirmation off, sign-up answers a session; with it on, the user alone.
     expect('access_token' in signedUp).toBe(true);
 
     const session = ok(
-      await anonymous.POST('/auth/v1/token', { params: { query: { grant_type: 'password' } }, body: { email, password } }),
+      await anonymous.POST('/auth/v1/token', {
+        params: { query: { grant_type: 'password' } },
+        body: { email, password },
+      }),
       200,
     );
     expect(session.token_type).toBe('bearer');
@@ -85,7 +102,10 @@ export function describeMainFlows(world: () => FlowWorld): void {
   });
 
   it('creates a store and a product in it', async () => {
-    const { store } = ok(await merchant.POST('/functions/v1/stores', { body: { name: 'SDK Supplies', currency: 'EUR' } }), 201);
+    const { store } = ok(
+      await merchant.POST('/functions/v1/stores', { body: { name: 'SDK Supplies', currency: 'EUR' } }),
+      201,
+    );
     expect(store.name).toBe('SDK Supplies');
     expect(store.currency).toBe('EUR');
     storeId = store.id;
@@ -97,44 +117,68 @@ export function describeMainFlows(world: () => FlowWorld): void {
       }),
       201,
     );
-    expect(product).toMatchObject({ name: 'Linen apron', price: 29.5, compare_price: null, inventory_quantity: 12, store_id: storeId });
+    expect(product).toMatchObject({
+      name: 'Linen apron',
+      price: 29.5,
+      compare_price: null,
+      inventory_quantity: 12,
+      store_id: storeId,
+    });
     productId = product.id;
 
     const listed = ok(
-      await merchant.GET('/functions/v1/stores/{store_id}/products', { params: { path: { store_id: storeId }, query: { limit: 10 } } }),
+      await merchant.GET('/functions/v1/stores/{store_id}/products', {
+        params: { path: { store_id: storeId }, query: { limit: 10 } },
+      }),
       200,
     );
     expect(listed.data.map((item) => item.id)).toEqual([productId]);
     expect(listed.next_cursor).toBeNull();
   });
 
-  it("a store key, made by the merchant, lets a server client (no apikey) change the store's catalog and nothing else", async () => {
-    const made = ok(
-      await merchant.POST('/functions/v1/stores/{store_id}/api-keys', {
+  it(
+    'a store key, made by the merchant, lets a server client ' +
+      "(no apikey) change the store's catalog and nothing else",
+    async () => {
+      const made = ok(
+        await merchant.POST('/functions/v1/stores/{store_id}/api-keys', {
+          params: { path: { store_id: storeId } },
+          body: { name: 'Warehouse', permissions: ['catalog'] },
+        }),
+        201,
+      );
+      expect(made.api_key).toMatchObject({ name: 'Warehouse', permissions: ['catalog'], revoked_at: null });
+      const server = createStorefrontClient({ baseUrl: world().baseUrl, accessToken: made.secret });
+      const { product } = ok(
+        await server.POST('/functions/v1/stores/{store_id}/products', {
+          params: { path: { store_id: storeId } },
+          body: { name: 'Restocked apron', price: 30 },
+        }),
+        201,
+      );
+      expect(product.store_id).toBe(storeId);
+      const listed = await server.GET('/functions/v1/stores/{store_id}/api-keys', {
         params: { path: { store_id: storeId } },
-        body: { name: 'Warehouse', permissions: ['catalog'] },
-      }),
-      201,
-    );
-    expect(made.api_key).toMatchObject({ name: 'Warehouse', permissions: ['catalog'], revoked_at: null });
-    const server = createStorefrontClient({ baseUrl: world().baseUrl, accessToken: made.secret });
-    const { product } = ok(
-      await server.POST('/functions/v1/stores/{store_id}/products', {
-        params: { path: { store_id: storeId } },
-        body: { name: 'Restocked apron', price: 30 },
-      }),
-      201,
-    );
-    expect(product.store_id).toBe(storeId);
-    const listed = await server.GET('/functions/v1/stores/{store_id}/api-keys', { params: { path: { store_id: storeId } } });
-    expect(listed.response.status).toBe(403);
-    ok(await merchant.DELETE('/functions/v1/api-keys/{api_key_id}', { params: { path: { api_key_id: made.api_key.id } } }), 200);
-    const after = await server.GET('/functions/v1/products/{product_id}', { params: { path: { product_id: product.id } } });
-    expect(after.response.status).toBe(401);
-  });
+      });
+      expect(listed.response.status).toBe(403);
+      ok(
+        await merchant.DELETE('/functions/v1/api-keys/{api_key_id}', {
+          params: { path: { api_key_id: made.api_key.id } },
+        }),
+        200,
+      );
+      const after = await server.GET('/functions/v1/products/{product_id}', {
+        params: { path: { product_id: product.id } },
+      });
+      expect(after.response.status).toBe(401);
+    },
+  );
 
   it('generate-product and generate-blog-autopilot answer the provider’s drafts and charge their credits', async () => {
-    const before = ok(await merchant.GET('/functions/v1/credits', { params: { query: { store_id: storeId } } }), 200).balance;
+    const before = ok(
+      await merchant.GET('/functions/v1/credits', { params: { query: { store_id: storeId } } }),
+      200,
+    ).balance;
 
     const generated = ok(
       await merchant.POST('/functions/v1/generate-product', {
@@ -160,33 +204,47 @@ export function describeMainFlows(world: () => FlowWorld): void {
     expect(after.usage['generate-product'].used_last_hour).toBe(1);
   });
 
-  it('social-connect: the merchant’s browser consents and the account is listed; social-publish posts to the platform', async () => {
-    const redirectUrl = 'http://localhost:5173/settings/social';
-    const started = ok(
-      await merchant.POST('/functions/v1/social-connect', { body: { platform: 'x', store_id: storeId, redirect_url: redirectUrl } }),
-      200,
-    );
-    const back = await world().browse(started.auth_url);
-    expect(`${back.origin}${back.pathname}`).toBe(redirectUrl);
-    expect(back.searchParams.get('status')).toBe('connected');
-    const accountId = back.searchParams.get('account');
+  it(
+    'social-connect: the merchant’s browser consents and the ' +
+      'account is listed; social-publish posts to the platform',
+    async () => {
+      const redirectUrl = 'http://localhost:5173/settings/social';
+      const started = ok(
+        await merchant.POST('/functions/v1/social-connect', {
+          body: { platform: 'x', store_id: storeId, redirect_url: redirectUrl },
+        }),
+        200,
+      );
+      const back = await world().browse(started.auth_url);
+      expect(`${back.origin}${back.pathname}`).toBe(redirectUrl);
+      expect(back.searchParams.get('status')).toBe('connected');
+      const accountId = back.searchParams.get('account');
 
-    const accounts = ok(await merchant.GET('/functions/v1/social-accounts', { params: { query: { store_id: storeId } } }), 200);
-    expect(accounts.data.map((account) => [account.id, account.platform, account.status])).toEqual([[accountId, 'x', 'active']]);
+      const accounts = ok(
+        await merchant.GET('/functions/v1/social-accounts', { params: { query: { store_id: storeId } } }),
+        200,
+      );
+      expect(accounts.data.map((account) => [account.id, account.platform, account.status])).toEqual([
+        [accountId, 'x', 'active'],
+      ]);
 
-    const text = `Our linen apron is back in stock ${storeId.slice(0, 8)}`;
-    const published = ok(
-      await merchant.POST('/functions/v1/social-publish', {
-        body: { store_id: storeId, platforms: ['x'], content: { text, link: null } },
-      }),
-      200,
-    );
-    expect(published.results.map((result) => [result.platform, result.status])).toEqual([['x', 'published']]);
-    expect(world().postsOnX()).toContain(text);
+      const text = `Our linen apron is back in stock ${storeId.slice(0, 8)}`;
+      const published = ok(
+        await merchant.POST('/functions/v1/social-publish', {
+          body: { store_id: storeId, platforms: ['x'], content: { text, link: null } },
+        }),
+        200,
+      );
+      expect(published.results.map((result) => [result.platform, result.status])).toEqual([['x', 'published']]);
+      expect(world().postsOnX()).toContain(text);
 
-    const posts = ok(await merchant.GET('/functions/v1/social-posts', { params: { query: { store_id: storeId } } }), 200);
-    expect(posts.data.map((post) => [post.status, post.content.text])).toEqual([['published', text]]);
-  });
+      const posts = ok(
+        await merchant.GET('/functions/v1/social-posts', { params: { query: { store_id: storeId } } }),
+        200,
+      );
+      expect(posts.data.map((post) => [post.status, post.content.text])).toEqual([['published', text]]);
+    },
+  );
 
   it('webhook register: an order placed afterwards is delivered to the receiver, signed with the secret', async () => {
     const path = `/ok/sdk-${storeId}`;
@@ -223,13 +281,15 @@ export function describeMainFlows(world: () => FlowWorld): void {
     // The delivery log says the same, typed.
     const deliveries = await until(async () => {
       const page = ok(
-        await merchant.GET('/functions/v1/webhooks/{webhook_id}/deliveries', { params: { path: { webhook_id: registered.webhook.id } } }),
+        await merchant.GET('/functions/v1/webhooks/{webhook_id}/deliveries', {
+          params: { path: { webhook_id: registered.webhook.id } },
+        }),
         200,
       );
       return page.data.find((delivery) => delivery.status === 'succeeded') ? page.data : undefined;
     }, 'the delivery recorded as succeeded');
-    expect(deliveries.map((delivery) => [delivery.event, delivery.event_id, delivery.status, delivery.last_status_code])).toEqual([
-      ['order.created', payload.id, 'succeeded', 200],
-    ]);
+    expect(
+      deliveries.map((delivery) => [delivery.event, delivery.event_id, delivery.status, delivery.last_status_code]),
+    ).toEqual([['order.created', payload.id, 'succeeded', 200]]);
   });
 }

@@ -91,7 +91,11 @@ export interface Session {
 }
 
 /** Signs a new user up through /auth/v1/signup and returns the session. */
-export async function signUp(api: TestApp, data: Record<string, unknown> = {}, email = uniqueEmail()): Promise<Session> {
+export async function signUp(
+  api: TestApp,
+  data: Record<string, unknown> = {},
+  email = uniqueEmail(),
+): Promise<Session> {
   const result = await api.request<Session>('POST', '/auth/v1/signup', {
     headers: { apikey: PUBLIC_KEY },
     body: { email, password: 'correct horse battery', data },
@@ -101,9 +105,13 @@ export async function signUp(api: TestApp, data: Record<string, unknown> = {}, e
 }
 
 /** A merchant with one store. */
-export async function merchantWithStore(api: TestApp, name = 'Test store'): Promise<{ session: Session; token: string; storeId: string }> {
+export async function merchantWithStore(
+  api: TestApp,
+  name = 'Test store',
+): Promise<{ session: Session; token: string; storeId: string }> {
   const session = await signUp(api);
   const created = await api.request('POST', '/functions/v1/stores', { token: session.access_token, body: { name } });
-  if (created.status !== 201) throw new Error(`store creation failed: ${created.status} ${JSON.stringify(created.body)}`);
+  if (created.status !== 201)
+    throw new Error(`store creation failed: ${created.status} ${JSON.stringify(created.body)}`);
   return { session, token: session.access_token, storeId: created.body.store.id };
 }

@@ -35,7 +35,10 @@ export function asRequest<T>(api: TestApp, accessToken: string, work: (query: Qu
   });
 }
 
-/** The login of an app without row-level security (startAppWithoutRls); roles are cluster-wide, so it is shared by every run. */
+/**
+ * The login of an app without row-level security (startAppWithoutRls); roles are cluster-wide, so it is shared by every
+ * run.
+ */
 export const BYPASS_LOGIN = 'storefront_test_bypass';
 
 /**
@@ -86,6 +89,9 @@ export async function createPrivateDatabase(label: string): Promise<{ url: strin
   base.pathname = `/${name}`;
   return {
     url: base.toString(),
-    drop: () => admin((client) => client.query(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(name)} WITH (FORCE)`)).then(() => undefined),
+    drop: () =>
+      admin((client) => client.query(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(name)} WITH (FORCE)`)).then(
+        () => undefined,
+      ),
   };
 }

@@ -18,7 +18,9 @@ async function adminClient(databaseUrl: string): Promise<pg.Client> {
 export default async function setup(): Promise<() => Promise<void>> {
   const run = `${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
   const name = `storefront_test_${run}`;
-  const url = new URL(process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres');
+  const url = new URL(
+    process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
+  );
   url.pathname = `/${name}`;
   const admin = await adminClient(url.toString());
   await admin.query(`CREATE DATABASE ${pg.escapeIdentifier(name)}`);

@@ -1,6 +1,10 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { SafeHttpClient } from '@app/core';
-import { PlatformError, type AccountCredentials, type SocialPlatform } from '../../libs/social/src/platforms/social-platform.js';
+import {
+  PlatformError,
+  type AccountCredentials,
+  type SocialPlatform,
+} from '../../libs/social/src/platforms/social-platform.js';
 import { socialConfig, type SocialConfig } from '../../libs/social/src/social.config.js';
 import { FakePlatformServer } from '../fakes/platform-server.js';
 
@@ -55,7 +59,9 @@ export function localMediaClient(): SafeHttpClient {
  */
 export async function connectAccount(fake: FakePlatformServer, platform: SocialPlatform): Promise<AccountCredentials> {
   const { verifier, challenge } = platform.usesPkce ? pkce() : { verifier: null, challenge: null };
-  const { code } = await fake.consent(platform.authorizeUrl({ state: 's', redirectUri: REDIRECT, codeChallenge: challenge }));
+  const { code } = await fake.consent(
+    platform.authorizeUrl({ state: 's', redirectUri: REDIRECT, codeChallenge: challenge }),
+  );
   const profile = await platform.exchangeCode({ code, redirectUri: REDIRECT, codeVerifier: verifier });
   return { accountId: profile.accountId, username: profile.username, ...profile.tokens };
 }

@@ -28,12 +28,19 @@ export function redirectOf(result: { status: number; headers: Headers }): { url:
 }
 
 /** Starts a connect; answers the start URL (`auth_url`) and state. */
-export async function startConnect(api: TestApp, token: string, storeId: string, platform: string, redirectUrl = REDIRECT_URL) {
+export async function startConnect(
+  api: TestApp,
+  token: string,
+  storeId: string,
+  platform: string,
+  redirectUrl = REDIRECT_URL,
+) {
   const started = await api.request('POST', '/functions/v1/social-connect', {
     token,
     body: { platform, store_id: storeId, redirect_url: redirectUrl },
   });
-  if (started.status !== 200) throw new Error(`social-connect failed: ${started.status} ${JSON.stringify(started.body)}`);
+  if (started.status !== 200)
+    throw new Error(`social-connect failed: ${started.status} ${JSON.stringify(started.body)}`);
   return started.body as { success: true; auth_url: string; state: string };
 }
 
@@ -59,7 +66,9 @@ export function callBack(api: TestApp, url: string, cookie: string | null) {
   return api.request('GET', localPath(url), { headers: cookie ? { cookie } : {} });
 }
 
-/** Connects a sandbox account through the start URL and the consent page, as a browser would; answers the account id. */
+/**
+ * Connects a sandbox account through the start URL and the consent page, as a browser would; answers the account id.
+ */
 export async function connectSandbox(api: TestApp, token: string, storeId: string, platform: string): Promise<string> {
   const { auth_url } = await startConnect(api, token, storeId, platform);
   const { location, cookie } = await openStart(api, auth_url);
@@ -72,7 +81,11 @@ export async function connectSandbox(api: TestApp, token: string, storeId: strin
 }
 
 /** Polls until `check` answers a value (or fails after `timeoutMs`): for work a background worker does. */
-export async function eventually<T>(check: () => Promise<T | undefined | null | false>, timeoutMs = 30_000, everyMs = 100): Promise<T> {
+export async function eventually<T>(
+  check: () => Promise<T | undefined | null | false>,
+  timeoutMs = 30_000,
+  everyMs = 100,
+): Promise<T> {
   const until = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();

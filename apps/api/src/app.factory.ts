@@ -85,14 +85,26 @@ export async function createApp(settings: Settings): Promise<NestFastifyApplicat
     ],
     // What a browser client may read of an answer: its request id, when to retry, whether it is an
     // idempotent replay, and how much of its rate limit is left.
-    exposedHeaders: ['x-request-id', 'retry-after', 'idempotent-replayed', 'ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset'],
+    exposedHeaders: [
+      'x-request-id',
+      'retry-after',
+      'idempotent-replayed',
+      'ratelimit-limit',
+      'ratelimit-remaining',
+      'ratelimit-reset',
+    ],
     maxAge: 600,
   });
   const metrics = app.get(MetricsService);
   fastify.addHook('onResponse', async (request, reply) => {
     // A safety net: a request transaction nobody adopted or closed is rolled back and its connection freed.
     request.requestTransaction?.abandon();
-    metrics.observeHttp(request.method, request.routeOptions.url ?? 'unmatched', reply.statusCode, reply.elapsedTime / 1000);
+    metrics.observeHttp(
+      request.method,
+      request.routeOptions.url ?? 'unmatched',
+      reply.statusCode,
+      reply.elapsedTime / 1000,
+    );
   });
   setupOpenApi(app, config);
   try {

@@ -1,4 +1,7 @@
-/** The file of settings the entry points read, in the working directory. Git ignores it; .env.example lists every setting. */
+/**
+ * The file of settings the entry points read, in the working directory. Git ignores it; .env.example lists every
+ * setting.
+ */
 export const ENV_FILE = '.env';
 
 /**
@@ -13,7 +16,9 @@ export function loadEnvFile(file: string = ENV_FILE): void {
     process.loadEnvFile(file);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
-      throw new Error(`${file} could not be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+      throw new Error(
+        `${file} could not be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+      );
     }
   }
 }

@@ -6,7 +6,9 @@ import { errorBody, flushTraces } from '@app/core';
 /** How long an exiting process waits for its last spans to reach the collector (tracing on). */
 const TRACE_FLUSH_MS = 2000;
 
-/** Retry-After (seconds) of the 503 a request gets while this instance shuts down: another instance can take it at once. */
+/**
+ * Retry-After (seconds) of the 503 a request gets while this instance shuts down: another instance can take it at once.
+ */
 const SHUTDOWN_RETRY_AFTER_SECONDS = 1;
 
 /**

@@ -22,7 +22,8 @@ import { loadAppSettings } from './settings.js';
 function warnDevelopmentSecrets(settings: Settings, logger: Logger): void {
   if (!settings.developmentSecretsFile) return;
   logger.warn(
-    `${settings.get(runtimeConfig).NODE_ENV} process: generated secrets in ${settings.developmentSecretsFile}; set NODE_ENV=production and real secrets for deployment`,
+    `${settings.get(runtimeConfig).NODE_ENV} process: generated secrets ` +
+      `in ${settings.developmentSecretsFile}; set NODE_ENV=production and real secrets for deployment`,
   );
 }
 
@@ -33,7 +34,10 @@ async function start(settings: Settings): Promise<void> {
   await prepareDatabase(settings.get(databaseConfig), LIB_DATABASES);
   await ensureRedis(settings.get(redisConfig).REDIS_URL);
   if (runtime.APP_ROLE === 'worker') {
-    const worker = await NestFactory.createApplicationContext(AppModule.forRoot(settings), { bufferLogs: true, abortOnError: false });
+    const worker = await NestFactory.createApplicationContext(AppModule.forRoot(settings), {
+      bufferLogs: true,
+      abortOnError: false,
+    });
     worker.useLogger(worker.get(Logger));
     shutDownOnSignals(worker, runtime.SHUTDOWN_TIMEOUT_MS);
     warnDevelopmentSecrets(settings, worker.get(Logger));
@@ -44,7 +48,9 @@ async function start(settings: Settings): Promise<void> {
   shutDownOnSignals(app, runtime.SHUTDOWN_TIMEOUT_MS);
   await app.listen(http.PORT, http.HOST);
   warnDevelopmentSecrets(settings, app.get(Logger));
-  app.get(Logger).log(`Storefront Platform API on ${http.baseUrl} (role ${runtime.APP_ROLE}); docs at ${http.baseUrl}/docs`);
+  app
+    .get(Logger)
+    .log(`Storefront Platform API on ${http.baseUrl} (role ${runtime.APP_ROLE}); docs at ${http.baseUrl}/docs`);
 }
 
 try {

@@ -22,7 +22,8 @@ export const API_TAGS: Readonly<Record<string, string>> = {
   credits: "AI credits: a store's balance and usage, grants by the admin",
   ai: 'The AI functions, paid in credits, and the blog covers they render',
   social: 'Connecting social accounts to a store; publishing, scheduling and cancelling posts, and their history',
-  webhooks: 'Signed webhooks of store events: registration, the delivery log, test events, redelivery; merchant notifications',
+  webhooks:
+    'Signed webhooks of store events: registration, the delivery log, test events, redelivery; merchant notifications',
   mail: 'The development mailbox, where e-mails go without an SMTP server (admin)',
   operations: 'Liveness and readiness checks',
 };
@@ -30,7 +31,10 @@ export const API_TAGS: Readonly<Record<string, string>> = {
 /** Swagger UI at /docs and the OpenAPI 3 document at /docs-json. */
 export function setupOpenApi(app: NestFastifyApplication, config: HttpConfig): void {
   const document = buildOpenApiDocument(app, config.baseUrl);
-  SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs-json', customSiteTitle: 'Storefront Platform API' });
+  SwaggerModule.setup('docs', app, document, {
+    jsonDocumentUrl: 'docs-json',
+    customSiteTitle: 'Storefront Platform API',
+  });
 }
 
 /** The OpenAPI document of an app's routes, with `serverUrl` as its one server. */
@@ -45,8 +49,16 @@ export function buildOpenApiDocument(app: INestApplication, serverUrl: string): 
     )
     .setVersion('1.0')
     .addServer(serverUrl)
-    .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'A user access token from /auth/v1/token' })
-    .addApiKey({ type: 'apiKey', in: 'header', name: 'apikey', description: 'The public API key (PUBLIC_API_KEY)' }, 'apikey')
+    .addBearerAuth({
+      type: 'http',
+      scheme: 'bearer',
+      bearerFormat: 'JWT',
+      description: 'A user access token from /auth/v1/token',
+    })
+    .addApiKey(
+      { type: 'apiKey', in: 'header', name: 'apikey', description: 'The public API key (PUBLIC_API_KEY)' },
+      'apikey',
+    )
     .addBearerAuth(
       {
         type: 'http',
@@ -63,7 +75,10 @@ export function buildOpenApiDocument(app: INestApplication, serverUrl: string): 
   const document = SwaggerModule.createDocument(app, builder.build());
   // The store events, one component schema each (`OrderCreatedEvent`, …), from the event catalog: what a
   // webhook receives. OpenAPI 3.0 has no `webhooks` section, and Nest writes a 3.0 document.
-  document.components = { ...document.components, schemas: { ...document.components?.schemas, ...storeEventOpenApiSchemas() } };
+  document.components = {
+    ...document.components,
+    schemas: { ...document.components?.schemas, ...storeEventOpenApiSchemas() },
+  };
   declareOpenOperations(document);
   declareIdempotency(document);
   declareRateLimitHeaders(document);

@@ -15,7 +15,15 @@ import { DELIVERY_QUEUE } from '@app/webhooks';
 export const QUEUE_DASHBOARD_PATH = '/admin/queues';
 
 /** Request headers the dashboard may see: not the caller's credentials, nor what the outer server already settled. */
-const DROPPED_REQUEST_HEADERS = new Set(['authorization', 'apikey', 'cookie', 'host', 'content-length', 'connection', 'transfer-encoding']);
+const DROPPED_REQUEST_HEADERS = new Set([
+  'authorization',
+  'apikey',
+  'cookie',
+  'host',
+  'content-length',
+  'connection',
+  'transfer-encoding',
+]);
 /** Answer headers of the dashboard's own server that the outer one sets itself. */
 const DROPPED_ANSWER_HEADERS = new Set(['content-length', 'connection', 'transfer-encoding', 'keep-alive', 'date']);
 
@@ -33,20 +41,29 @@ export class QueueDashboard implements OnModuleDestroy {
   constructor(private readonly modules: ModuleRef) {}
 
   /** The dashboard's answer to a request that passed the guards. */
-  async answer(request: FastifyRequest): Promise<{ status: number; headers: Record<string, string | string[]>; body: Buffer }> {
+  async answer(
+    request: FastifyRequest,
+  ): Promise<{ status: number; headers: Record<string, string | string[]>; body: Buffer }> {
     const server = await (this.server ??= this.build());
-    const headers = Object.fromEntries(Object.entries(request.headers).filter(([name]) => !DROPPED_REQUEST_HEADERS.has(name)));
+    const headers = Object.fromEntries(
+      Object.entries(request.headers).filter(([name]) => !DROPPED_REQUEST_HEADERS.has(name)),
+    );
     const body = request.body;
     const answer = await server.inject({
       method: request.method as 'GET',
       url: request.url,
       headers: headers as Record<string, string>,
       payload:
-        body === undefined || body === null ? undefined : typeof body === 'string' || Buffer.isBuffer(body) ? body : JSON.stringify(body),
+        body === undefined || body === null
+          ? undefined
+          : typeof body === 'string' || Buffer.isBuffer(body)
+            ? body
+            : JSON.stringify(body),
     });
     const answerHeaders: Record<string, string | string[]> = {};
     for (const [name, value] of Object.entries(answer.headers)) {
-      if (value !== undefined && !DROPPED_ANSWER_HEADERS.has(name)) answerHeaders[name] = Array.isArray(value) ? value : String(value);
+      if (value !== undefined && !DROPPED_ANSWER_HEADERS.has(name))
+        answerHeaders[name] = Array.isArray(value) ? value : String(value);
     }
     return { status: answer.statusCode, headers: answerHeaders, body: answer.rawPayload };
   }

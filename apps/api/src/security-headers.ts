@@ -24,7 +24,9 @@ export const SWAGGER_UI_INLINE_STYLES = [
   "'sha256-RL3ie0nH+Lzz2YNqQN83mnU0J1ot4QL7b99vMdIX99w='",
 ];
 
-/** The social sandbox's pages: their <style> block and the style attribute of a post's text (checked like Swagger UI's). */
+/**
+ * The social sandbox's pages: their <style> block and the style attribute of a post's text (checked like Swagger UI's).
+ */
 export const SANDBOX_PAGE_INLINE_STYLES = [
   "'sha256-Xy7PQK8hdvQEHC6sKs/HglQQRThE1sFMraqNr1BqUHY='",
   "'sha256-CSr5A7IS9dRw3Uo7TFEY+Os1KKjUjndCqZWzkW4uTaY='",
@@ -46,13 +48,17 @@ function swaggerUiPolicy(config: HttpConfig): ContentSecurityPolicy {
     styleSrc: ["'self'", "'unsafe-hashes'", ...SWAGGER_UI_INLINE_STYLES],
     // swagger-ui.css draws its icons as data: images.
     imgSrc: ["'self'", 'data:'],
-    // "Try it out" calls the server the document names (PUBLIC_BASE_URL), which may differ from the address the page was opened at.
+    // "Try it out" calls the server the document names (PUBLIC_BASE_URL), which may differ from the address the page
+    // was opened at.
     connectSrc: ["'self'", new URL(config.baseUrl).origin],
     formAction: ["'self'"],
   };
 }
 
-const SANDBOX_POLICY: ContentSecurityPolicy = { ...LOCKED, styleSrc: ["'unsafe-hashes'", ...SANDBOX_PAGE_INLINE_STYLES] };
+const SANDBOX_POLICY: ContentSecurityPolicy = {
+  ...LOCKED,
+  styleSrc: ["'unsafe-hashes'", ...SANDBOX_PAGE_INLINE_STYLES],
+};
 
 /**
  * The admins' queue dashboard (Bull Board): its scripts, styles and calls to its own JSON API from
@@ -67,7 +73,10 @@ const QUEUE_DASHBOARD_POLICY: ContentSecurityPolicy = {
   connectSrc: ["'self'"],
 };
 
-/** Helmet's settings for one route, where they differ from the defaults: the service's HTML pages and the covers other sites embed. */
+/**
+ * Helmet's settings for one route, where they differ from the defaults: the service's HTML pages and the covers other
+ * sites embed.
+ */
 function routeHeaders(url: string, config: HttpConfig): FastifyHelmetOptions | undefined {
   if (url === '/docs' || url.startsWith('/docs/')) {
     return { contentSecurityPolicy: { useDefaults: false, directives: swaggerUiPolicy(config) } };
@@ -75,7 +84,8 @@ function routeHeaders(url: string, config: HttpConfig): FastifyHelmetOptions | u
   if (url === QUEUE_DASHBOARD || url.startsWith(`${QUEUE_DASHBOARD}/`)) {
     return { contentSecurityPolicy: { useDefaults: false, directives: QUEUE_DASHBOARD_POLICY } };
   }
-  if (url.startsWith(SANDBOX_PAGES)) return { contentSecurityPolicy: { useDefaults: false, directives: SANDBOX_POLICY } };
+  if (url.startsWith(SANDBOX_PAGES))
+    return { contentSecurityPolicy: { useDefaults: false, directives: SANDBOX_POLICY } };
   // Merchants' sites show generated covers in <img>: a same-origin resource policy would block them.
   if (url.startsWith(COVERS)) return { crossOriginResourcePolicy: { policy: 'cross-origin' } };
   return undefined;

@@ -40,12 +40,22 @@ describe("the app's settings", () => {
     expect(names.filter((name, index) => names.indexOf(name) !== index)).toEqual([]);
     expect(names.length).toBeGreaterThan(100);
     expect(new Set(SETTINGS_NAMESPACES.map((namespace) => namespace.lib))).toEqual(
-      new Set(['@app/core', '@app/auth', '@app/mail', '@app/commerce', '@app/billing', '@app/ai', '@app/social', '@app/webhooks']),
+      new Set([
+        '@app/core',
+        '@app/auth',
+        '@app/mail',
+        '@app/commerce',
+        '@app/billing',
+        '@app/ai',
+        '@app/social',
+        '@app/webhooks',
+      ]),
     );
   });
 
   it('require the four secrets in production, in one line naming every missing one', () => {
-    const message = 'ENCRYPTION_KEY, JWT_SECRET, PUBLIC_API_KEY, PUBLIC_BASE_URL must be set (NODE_ENV is not development or test)';
+    const message =
+      'ENCRYPTION_KEY, JWT_SECRET, PUBLIC_API_KEY, PUBLIC_BASE_URL must be set (NODE_ENV is not development or test)';
     expect(problems({ NODE_ENV: 'production' })).toEqual([message]);
     expect(problems({})).toEqual([message]);
     expect(problems({ NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(32), PUBLIC_API_KEY: 'p'.repeat(16) })).toEqual([
@@ -86,55 +96,70 @@ describe("the app's settings", () => {
     ]);
   });
 
-  it('retry webhook deliveries at once, then after 1, 5, 30 and 60 minutes, with 10 s to answer and fair-delivery defaults', () => {
-    const webhooks = load({ NODE_ENV: 'development' }).get(webhooksConfig);
-    expect(webhooks.WEBHOOK_RETRY_DELAYS_MS).toEqual([0, 60_000, 5 * 60_000, 30 * 60_000, 60 * 60_000]);
-    expect(webhooks.WEBHOOK_TIMEOUT_MS).toBe(10_000);
-    expect([webhooks.WEBHOOK_ENDPOINT_CONCURRENCY, webhooks.WEBHOOK_CIRCUIT_FAILURES, webhooks.WEBHOOK_CIRCUIT_COOLDOWN_MS]).toEqual([
-      2, 5, 60_000,
-    ]);
-    expect(webhooks.WEBHOOK_WORKER_CONCURRENCY).toBe(8);
-    expect(webhooks.DELIVERY_RETENTION_DAYS).toBe(30);
-    expect(load({ NODE_ENV: 'test', WEBHOOK_RETRY_DELAYS_MS: '0, 150,150' }).get(webhooksConfig).WEBHOOK_RETRY_DELAYS_MS).toEqual([
-      0, 150, 150,
-    ]);
-    const lines = problems({
-      NODE_ENV: 'test',
-      WEBHOOK_ENDPOINT_CONCURRENCY: '0',
-      WEBHOOK_CIRCUIT_FAILURES: 'many',
-      WEBHOOK_CIRCUIT_COOLDOWN_MS: '50',
-      WEBHOOK_WORKER_CONCURRENCY: '1000',
-      DELIVERY_RETENTION_DAYS: '-1',
-    });
-    expect(lines.map((line) => line.split(' ')[0]).sort()).toEqual([
-      'DELIVERY_RETENTION_DAYS',
-      'WEBHOOK_CIRCUIT_COOLDOWN_MS',
-      'WEBHOOK_CIRCUIT_FAILURES',
-      'WEBHOOK_ENDPOINT_CONCURRENCY',
-      'WEBHOOK_WORKER_CONCURRENCY',
-    ]);
-  });
+  it(
+    'retry webhook deliveries at once, then after 1, 5, 30 and ' +
+      '60 minutes, with 10 s to answer and fair-delivery defaults',
+    () => {
+      const webhooks = load({ NODE_ENV: 'development' }).get(webhooksConfig);
+      expect(webhooks.WEBHOOK_RETRY_DELAYS_MS).toEqual([0, 60_000, 5 * 60_000, 30 * 60_000, 60 * 60_000]);
+      expect(webhooks.WEBHOOK_TIMEOUT_MS).toBe(10_000);
+      expect([
+        webhooks.WEBHOOK_ENDPOINT_CONCURRENCY,
+        webhooks.WEBHOOK_CIRCUIT_FAILURES,
+        webhooks.WEBHOOK_CIRCUIT_COOLDOWN_MS,
+      ]).toEqual([2, 5, 60_000]);
+      expect(webhooks.WEBHOOK_WORKER_CONCURRENCY).toBe(8);
+      expect(webhooks.DELIVERY_RETENTION_DAYS).toBe(30);
+      expect(
+        load({ NODE_ENV: 'test', WEBHOOK_RETRY_DELAYS_MS: '0, 150,150' }).get(webhooksConfig).WEBHOOK_RETRY_DELAYS_MS,
+      ).toEqual([0, 150, 150]);
+      const lines = problems({
+        NODE_ENV: 'test',
+        WEBHOOK_ENDPOINT_CONCURRENCY: '0',
+        WEBHOOK_CIRCUIT_FAILURES: 'many',
+        WEBHOOK_CIRCUIT_COOLDOWN_MS: '50',
+        WEBHOOK_WORKER_CONCURRENCY: '1000',
+        DELIVERY_RETENTION_DAYS: '-1',
+      });
+      expect(lines.map((line) => line.split(' ')[0]).sort()).toEqual([
+        'DELIVERY_RETENTION_DAYS',
+        'WEBHOOK_CIRCUIT_COOLDOWN_MS',
+        'WEBHOOK_CIRCUIT_FAILURES',
+        'WEBHOOK_ENDPOINT_CONCURRENCY',
+        'WEBHOOK_WORKER_CONCURRENCY',
+      ]);
+    },
+  );
 
-  it('confirm e-mail addresses in production and not in development unless told, and send links back to AUTH_SITE_URL', () => {
-    expect(load({ NODE_ENV: 'production', ...PRODUCTION_SECRETS }).get(authConfig).requireEmailConfirmation).toBe(true);
-    expect(load({ NODE_ENV: 'development' }).get(authConfig).requireEmailConfirmation).toBe(false);
-    expect(load({ NODE_ENV: 'development', AUTH_CONFIRM_EMAIL: 'true' }).get(authConfig).requireEmailConfirmation).toBe(true);
-    expect(
-      load({ NODE_ENV: 'production', ...PRODUCTION_SECRETS, AUTH_CONFIRM_EMAIL: 'false' }).get(authConfig).requireEmailConfirmation,
-    ).toBe(false);
-    const settings = load({
-      NODE_ENV: 'test',
-      ALLOWED_REDIRECT_ORIGINS: 'https://shop.example',
-      AUTH_SITE_URL: 'https://shop.example/account',
-    });
-    const [auth, http] = [settings.get(authConfig), settings.get(httpConfig)];
-    expect(auth.redirectTarget('https://shop.example/reset', http)).toBe('https://shop.example/reset');
-    expect(auth.redirectTarget('https://evil.example/', http)).toBe('https://shop.example/account');
-    expect(auth.redirectTarget(['https://shop.example/'], http)).toBe('https://shop.example/account');
-    const defaults = load({ NODE_ENV: 'test' });
-    expect(defaults.get(authConfig).siteUrl(defaults.get(httpConfig))).toBe('http://localhost:3000');
-    expect(defaults.get(authConfig).publicApiKey).toBe('sf_public_development_key');
-  });
+  it(
+    'confirm e-mail addresses in production and not in ' +
+      'development unless told, and send links back to AUTH_SITE_URL',
+    () => {
+      expect(load({ NODE_ENV: 'production', ...PRODUCTION_SECRETS }).get(authConfig).requireEmailConfirmation).toBe(
+        true,
+      );
+      expect(load({ NODE_ENV: 'development' }).get(authConfig).requireEmailConfirmation).toBe(false);
+      expect(
+        load({ NODE_ENV: 'development', AUTH_CONFIRM_EMAIL: 'true' }).get(authConfig).requireEmailConfirmation,
+      ).toBe(true);
+      expect(
+        load({ NODE_ENV: 'production', ...PRODUCTION_SECRETS, AUTH_CONFIRM_EMAIL: 'false' }).get(authConfig)
+          .requireEmailConfirmation,
+      ).toBe(false);
+      const settings = load({
+        NODE_ENV: 'test',
+        ALLOWED_REDIRECT_ORIGINS: 'https://shop.example',
+        AUTH_SITE_URL: 'https://shop.example/account',
+      });
+      const [auth, http] = [settings.get(authConfig), settings.get(httpConfig)];
+      expect(auth.redirectTarget('https://shop.example/reset', http)).toBe('https://shop.example/reset');
+      expect(auth.redirectTarget('https://evil.example/', http)).toBe('https://shop.example/account');
+      expect(auth.redirectTarget(['https://shop.example/'], http)).toBe('https://shop.example/account');
+      const defaults = load({ NODE_ENV: 'test' });
+      expect(defaults.get(authConfig).siteUrl(defaults.get(httpConfig))).toBe('http://localhost:3000');
+      expect(defaults.get(authConfig).publicApiKey).toBe('sf_public_development_key');
+    },
+  );
 
   it('read the account and mail settings: durations, SMTP URLs, the sender', () => {
     const settings = load({
@@ -147,7 +172,9 @@ describe("the app's settings", () => {
     expect([settings.get(authConfig).AUTH_OTP_TTL, settings.get(authConfig).AUTH_RECENT_SIGN_IN]).toEqual([1800, 900]);
     expect(settings.get(mailConfig).MAIL_RETRY_DELAYS_MS).toEqual([100, 200]);
     expect(load({ NODE_ENV: 'test' }).get(authConfig).AUTH_OTP_TTL).toBe(3600);
-    expect(problems({ NODE_ENV: 'test', SMTP_URL: 'http://mail.example' })).toEqual([expect.stringContaining('SMTP_URL')]);
+    expect(problems({ NODE_ENV: 'test', SMTP_URL: 'http://mail.example' })).toEqual([
+      expect.stringContaining('SMTP_URL'),
+    ]);
     expect(problems({ NODE_ENV: 'test', AUTH_OTP_TTL: '10s' })).toEqual([expect.stringContaining('AUTH_OTP_TTL')]);
     expect(problems({ NODE_ENV: 'test', MAIL_FROM: 'not an address' })).toEqual([expect.stringContaining('MAIL_FROM')]);
     expect(problems({ NODE_ENV: 'test', MAIL_FROM: 'Shop <shop@example.com>' })).toEqual([]);

@@ -23,6 +23,9 @@ export const SETTINGS_NAMESPACES = [
 ] as const;
 
 /** Every namespace read from `env` (the entry points pass process.env, `.env` added; the tests their own). */
-export function loadAppSettings(env: Readonly<Record<string, string | undefined>>, options?: LoadSettingsOptions): Settings {
+export function loadAppSettings(
+  env: Readonly<Record<string, string | undefined>>,
+  options?: LoadSettingsOptions,
+): Settings {
   return loadSettings(SETTINGS_NAMESPACES, env, options);
 }

@@ -3,7 +3,9 @@ import { IsIn, IsInt, IsOptional, IsString, IsUrl, Max, Min, MinLength } from 'c
 import { defineSettings, Setting, SettingsGroup } from '@app/core';
 
 export class AiConfig extends SettingsGroup {
-  @Setting('`local`: offline, deterministic templates and rendering, no key needed. `openai`: any OpenAI-compatible API.')
+  @Setting(
+    '`local`: offline, deterministic templates and rendering, no key needed. `openai`: any OpenAI-compatible API.',
+  )
   @IsIn(['local', 'openai'])
   AI_PROVIDER: 'local' | 'openai' = 'local';
 
@@ -11,12 +13,16 @@ export class AiConfig extends SettingsGroup {
   @IsUrl({ require_tld: false, require_protocol: true })
   AI_BASE_URL = 'https://api.openai.com/v1';
 
-  @Setting('Its API key. `AI_PROVIDER=openai` without a key: the AI functions answer 503 `NOT_CONFIGURED` and charge nothing.')
+  @Setting(
+    'Its API key. `AI_PROVIDER=openai` without a key: the AI functions answer 503 `NOT_CONFIGURED` and charge nothing.',
+  )
   @IsOptional()
   @IsString()
   AI_API_KEY?: string;
 
-  @Setting('Chat model for the text functions; it must accept images (generate-product) and JSON-schema structured output.')
+  @Setting(
+    'Chat model for the text functions; it must accept images (generate-product) and JSON-schema structured output.',
+  )
   @IsString()
   @MinLength(1)
   AI_MODEL = 'gpt-4o-mini';

@@ -16,6 +16,13 @@ import { AI_PROVIDER_PROVIDER } from './providers/ai-provider.factory.js';
 @Module({
   imports: [StoreAccessModule],
   controllers: [...AI_FUNCTION_CONTROLLERS, CoversController],
-  providers: [AiFunctionRunner, AiRepository, ProductImageFetcher, CoverStore, AI_PROVIDER_PROVIDER, ...AI_FUNCTION_HANDLERS],
+  providers: [
+    AiFunctionRunner,
+    AiRepository,
+    ProductImageFetcher,
+    CoverStore,
+    AI_PROVIDER_PROVIDER,
+    ...AI_FUNCTION_HANDLERS,
+  ],
 })
 export class AiModule {}

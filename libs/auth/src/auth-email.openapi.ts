@@ -2,7 +2,13 @@ import { applyDecorators } from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiQuery, ApiSecurity } from '@nestjs/swagger';
 import { RecoverBody, ResendBody, VerifyBody } from './dto/account.dto.js';
 import { OtpBody } from './dto/otp.dto.js';
-import { ApiGoTrueError, ApiGoTrueKeyRequired, ApiGoTrueRateLimited, ApiRedirect, EMPTY_OBJECT } from './dto/gotrue-responses.js';
+import {
+  ApiGoTrueError,
+  ApiGoTrueKeyRequired,
+  ApiGoTrueRateLimited,
+  ApiRedirect,
+  EMPTY_OBJECT,
+} from './dto/gotrue-responses.js';
 import { SessionView } from './sessions/session.js';
 import { ApiMailLimits, REDIRECT_TO, VALIDATION_FAILED } from './auth.openapi.js';
 
@@ -14,7 +20,10 @@ export const ApiRecover = () =>
     ApiOperation({
       summary: 'Mail a password recovery link and code',
       description:
-        'Always `{}`: the answer never says whether an account has the address. When one does, it gets a link (GET /auth/v1/verify, type recovery, signing the browser in at `redirect_to`) and a 6-digit code (POST /auth/v1/verify), valid AUTH_OTP_TTL (1 h) and once; then set the new password with PUT /auth/v1/user.',
+        'Always `{}`: the answer never says whether an account has the address. When ' +
+        'one does, it gets a link (GET /auth/v1/verify, type recovery, signing the ' +
+        'browser in at `redirect_to`) and a 6-digit code (POST /auth/v1/verify), valid ' +
+        'AUTH_OTP_TTL (1 h) and once; then set the new password with PUT /auth/v1/user.',
     }),
     ApiBody({ type: RecoverBody }),
     ApiQuery(REDIRECT_TO),
@@ -30,7 +39,8 @@ export const ApiResend = () =>
     ApiOperation({
       summary: 'Mail a sign-up or e-mail change confirmation again',
       description:
-        'Always `{}`; a new link and code (the earlier ones stop working) when the address has an unconfirmed sign-up or a pending e-mail change.',
+        'Always `{}`; a new link and code (the earlier ones stop working) when ' +
+        'the address has an unconfirmed sign-up or a pending e-mail change.',
     }),
     ApiBody({ type: ResendBody }),
     ApiQuery(REDIRECT_TO),
@@ -46,13 +56,13 @@ export const ApiOtp = () =>
     ApiOperation({
       summary: 'Passwordless sign-in: mail a magic link and a 6-digit code',
       description:
-        'supabase-js `signInWithOtp`. Always `{}`: the answer never says whether an account has the address. The link ' +
-        '(GET /auth/v1/verify, type magiclink) signs the browser in at `redirect_to`; the code is used with POST ' +
-        '/auth/v1/verify `{type: "email", email, token}`; both valid AUTH_OTP_TTL (1 h) and once. With `create_user` ' +
-        '(default true) a new address gets an account as sign-up makes it from `data` (a merchant, or with ' +
-        '`data.role: "customer"` and `data.store_id` a customer of that store), without a password and confirmed once ' +
-        'the link or code is used. `create_user: false` mails nothing to an address without a confirmed account. With ' +
-        '`code_challenge` the link returns `redirect_to?code=` for grant_type=pkce.',
+        'supabase-js `signInWithOtp`. Always `{}`: the answer never says whether an account has the address. The ' +
+        'link (GET /auth/v1/verify, type magiclink) signs the browser in at `redirect_to`; the code is used with ' +
+        'POST /auth/v1/verify `{type: "email", email, token}`; both valid AUTH_OTP_TTL (1 h) and once. With ' +
+        '`create_user` (default true) a new address gets an account as sign-up makes it from `data` (a merchant, ' +
+        'or with `data.role: "customer"` and `data.store_id` a customer of that store), without a password and ' +
+        'confirmed once the link or code is used. `create_user: false` mails nothing to an address without a ' +
+        'confirmed account. With `code_challenge` the link returns `redirect_to?code=` for grant_type=pkce.',
     }),
     ApiBody({ type: OtpBody }),
     ApiQuery(REDIRECT_TO),
@@ -88,7 +98,10 @@ export const ApiVerify = () =>
       msg: 'Verify requires either a token_hash, or an email and its token',
     }),
     ApiGoTrueKeyRequired(),
-    ApiGoTrueError(403, '`otp_expired`: unknown, used or expired', { error_code: 'otp_expired', msg: 'Token has expired or is invalid' }),
+    ApiGoTrueError(403, '`otp_expired`: unknown, used or expired', {
+      error_code: 'otp_expired',
+      msg: 'Token has expired or is invalid',
+    }),
     ApiGoTrueError(422, '`validation_failed`: an invitation to an address whose account cannot be a team member', {
       error_code: 'validation_failed',
       msg: 'The invited address belongs to an account that cannot be a team member',

@@ -61,9 +61,9 @@ export const ApiGoogleCallback = () =>
       summary: 'Google returns here; redirects to redirect_to signed in (the session in the fragment, or an auth code)',
       description:
         "Google's redirect, not called by apps. With a known `state` the browser always goes on to the sign-in's " +
-        '`redirect_to`: signed in, or with `error=…&error_description=…` when the user declined or the sign-in failed ' +
-        '(in the query when the sign-in was started with a PKCE `code_challenge`, else in the fragment). A missing, ' +
-        'expired or used `state` answers 400.',
+        '`redirect_to`: signed in, or with `error=…&error_description=…` when the user declined or the sign-in ' +
+        'failed (in the query when the sign-in was started with a PKCE `code_challenge`, else in the fragment). A ' +
+        'missing, expired or used `state` answers 400.',
     }),
     ApiRedirect(
       "To the sign-in's `redirect_to`, signed in or with the failure",

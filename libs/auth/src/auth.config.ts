@@ -17,11 +17,15 @@ const Positive = (): PropertyDecorator => (target, property) => {
 };
 
 export class AuthConfig extends SettingsGroup {
-  @Setting('HS256 key of the access tokens, at least 32 characters. Generated in development and test (docs/configuration.md § Secrets).', {
-    default: 'generated in development and test',
-    requiredInProduction: true,
-    developmentSecret: 'JWT_SECRET',
-  })
+  @Setting(
+    'HS256 key of the access tokens, at least 32 characters. Generated ' +
+      'in development and test (docs/configuration.md § Secrets).',
+    {
+      default: 'generated in development and test',
+      requiredInProduction: true,
+      developmentSecret: 'JWT_SECRET',
+    },
+  )
   @IsOptional()
   @IsString()
   @MinLength(32, { message: 'must be at least 32 characters' })
@@ -32,7 +36,8 @@ export class AuthConfig extends SettingsGroup {
   JWT_AUDIENCE = 'authenticated';
 
   @Setting(
-    'Identifies the client app (role `anon`), at least 16 characters: sent as the `apikey` header (or Bearer) to sign up and in. Public by design; the development value is documented.',
+    'Identifies the client app (role `anon`), at least 16 characters: sent as the `apikey` ' +
+      'header (or Bearer) to sign up and in. Public by design; the development value is documented.',
     { default: '`sf_public_development_key` (development, test)', requiredInProduction: true },
   )
   @IsOptional()
@@ -41,14 +46,17 @@ export class AuthConfig extends SettingsGroup {
   PUBLIC_API_KEY?: string;
 
   @Setting(
-    'With `ADMIN_PASSWORD`: the one admin, created at boot. Set both or neither; admins cannot sign up. A new e-mail makes the former admin a merchant and ends its sessions; one held by another account stops the start. Unset: admins stay.',
+    'With `ADMIN_PASSWORD`: the one admin, created at boot. Set both or neither; ' +
+      'admins cannot sign up. A new e-mail makes the former admin a merchant and ends ' +
+      'its sessions; one held by another account stops the start. Unset: admins stay.',
   )
   @IsOptional()
   @IsEmail()
   ADMIN_EMAIL?: string;
 
   @Setting(
-    "The admin's password, at least 8 characters. A changed one replaces the stored password at the next boot and ends every session of the admin.",
+    "The admin's password, at least 8 characters. A changed one replaces the " +
+      'stored password at the next boot and ends every session of the admin.',
   )
   @IsOptional()
   @IsString()
@@ -56,7 +64,8 @@ export class AuthConfig extends SettingsGroup {
   ADMIN_PASSWORD?: string;
 
   @Setting(
-    'Password sign-in attempts per client address per `SIGNIN_WINDOW_SECONDS`, successes included. While Redis is unreachable password sign-in answers 503 `service_unavailable` rather than go uncounted.',
+    'Password sign-in attempts per client address per `SIGNIN_WINDOW_SECONDS`, successes included. While ' +
+      'Redis is unreachable password sign-in answers 503 `service_unavailable` rather than go uncounted.',
   )
   @Positive()
   SIGNIN_LIMIT_PER_IP = 30;
@@ -70,7 +79,8 @@ export class AuthConfig extends SettingsGroup {
   SIGNIN_WINDOW_SECONDS = 300;
 
   @Setting(
-    'Failed password attempts per account in any 60 minutes from addresses it has not signed in from (docs/authentication.md § Sign-in limits); past it only its known addresses may try.',
+    'Failed password attempts per account in any 60 minutes from addresses it has not signed in ' +
+      'from (docs/authentication.md § Sign-in limits); past it only its known addresses may try.',
   )
   @Positive()
   SIGNIN_ACCOUNT_FAILURES_PER_HOUR = 100;
@@ -85,7 +95,8 @@ export class AuthConfig extends SettingsGroup {
   SIGNIN_KNOWN_ADDRESS_DAYS = 30;
 
   @Setting(
-    'Whether a new account must use the link or code mailed to it before signing in with its password (else 400 `email_not_confirmed`), and a new address be confirmed on it.',
+    'Whether a new account must use the link or code mailed to it before signing in with ' +
+      'its password (else 400 `email_not_confirmed`), and a new address be confirmed on it.',
     { default: '`true` in production, else `false`' },
   )
   @IsOptional()
@@ -94,7 +105,8 @@ export class AuthConfig extends SettingsGroup {
   AUTH_CONFIRM_EMAIL?: boolean;
 
   @Setting(
-    'How long an e-mailed link or 6-digit code (sign-up, recovery, e-mail change) works, once: `30m`, `1h` or seconds (60 s to 7 days).',
+    'How long an e-mailed link or 6-digit code (sign-up, recovery, ' +
+      'e-mail change) works, once: `30m`, `1h` or seconds (60 s to 7 days).',
     { default: '`1h`' },
   )
   @AsDuration()
@@ -104,7 +116,8 @@ export class AuthConfig extends SettingsGroup {
   AUTH_OTP_TTL = 3600;
 
   @Setting(
-    'A session signed in this recently (a recovery link counts) may set a new password without `current_password`; an older one must send it. A duration: `24h`, `15m` or seconds.',
+    'A session signed in this recently (a recovery link counts) may set a new password without ' +
+      '`current_password`; an older one must send it. A duration: `24h`, `15m` or seconds.',
     { default: '`24h`' },
   )
   @AsDuration()
@@ -132,7 +145,8 @@ export class AuthConfig extends SettingsGroup {
   AUTH_SITE_URL?: string;
 
   @Setting(
-    'Account e-mails to one address per `AUTH_MAIL_WINDOW_SECONDS`, counted whether or not an account has it; over it: 429 `over_email_send_rate_limit`.',
+    'Account e-mails to one address per `AUTH_MAIL_WINDOW_SECONDS`, counted ' +
+      'whether or not an account has it; over it: 429 `over_email_send_rate_limit`.',
   )
   @Positive()
   AUTH_MAIL_LIMIT_PER_EMAIL = 5;
@@ -149,7 +163,9 @@ export class AuthConfig extends SettingsGroup {
   AUTH_MAIL_WINDOW_SECONDS = 3600;
 
   @Setting(
-    'Failed store-key lookups (an `sk_…` no live key has) per client address per minute, counted in Redis across instances; over it the address gets 429 `RATE_LIMITED` with `Retry-After` for the rest of the minute, before any lookup. Not enforced while Redis is unreachable.',
+    'Failed store-key lookups (an `sk_…` no live key has) per client address per minute, counted ' +
+      'in Redis across instances; over it the address gets 429 `RATE_LIMITED` with `Retry-After` ' +
+      'for the rest of the minute, before any lookup. Not enforced while Redis is unreachable.',
   )
   @Positive()
   STORE_KEY_FAILURES_PER_MINUTE = 20;
@@ -163,13 +179,15 @@ export class AuthConfig extends SettingsGroup {
   AUTH_VERIFY_WINDOW_SECONDS = 300;
 
   @Setting(
-    'Wrong 6-digit codes per address in any 60 minutes, from all client addresses together; past it even the right code waits. Redis unreachable: the account routes answer 503.',
+    'Wrong 6-digit codes per address in any 60 minutes, from all client addresses together; ' +
+      'past it even the right code waits. Redis unreachable: the account routes answer 503.',
   )
   @Positive()
   AUTH_VERIFY_FAILURES_PER_EMAIL = 10;
 
   @Setting(
-    'Google OAuth client. With `GOOGLE_CLIENT_SECRET` it enables Google sign-in; without, `/auth/v1/authorize` answers 400 `provider_disabled`.',
+    'Google OAuth client. With `GOOGLE_CLIENT_SECRET` it enables Google ' +
+      'sign-in; without, `/auth/v1/authorize` answers 400 `provider_disabled`.',
   )
   @IsOptional()
   @IsString()
@@ -227,7 +245,9 @@ export class AuthConfig extends SettingsGroup {
     return this.AUTH_SITE_URL ?? http.ALLOWED_REDIRECT_ORIGINS[0] ?? http.baseUrl;
   }
 
-  /** `redirect_to` when it is on ALLOWED_REDIRECT_ORIGINS, else AUTH_SITE_URL (as GoTrue falls back to its site URL). */
+  /**
+   * `redirect_to` when it is on ALLOWED_REDIRECT_ORIGINS, else AUTH_SITE_URL (as GoTrue falls back to its site URL).
+   */
   redirectTarget(redirectTo: unknown, http: HttpConfig): string {
     return typeof redirectTo === 'string' && http.allowsRedirectTo(redirectTo) ? redirectTo : this.siteUrl(http);
   }

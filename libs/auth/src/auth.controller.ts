@@ -1,7 +1,28 @@
-import { Body, Controller, Get, HttpCode, Inject, Logger, Post, Put, Query, Req, Res, UseInterceptors } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Get,
+  HttpCode,
+  Inject,
+  Logger,
+  Post,
+  Put,
+  Query,
+  Req,
+  Res,
+  UseInterceptors,
+} from '@nestjs/common';
 import { ApiExtraModels, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { CurrentUser, GoTrueError, httpConfig, Public, PublicKeyAllowed, type HttpConfig, type UserPrincipal } from '@app/core';
+import {
+  CurrentUser,
+  GoTrueError,
+  httpConfig,
+  Public,
+  PublicKeyAllowed,
+  type HttpConfig,
+  type UserPrincipal,
+} from '@app/core';
 import { authConfig, type AuthConfig } from './auth.config.js';
 import { AccountService, type AccountRequest, type Verified } from './accounts/account.service.js';
 import { AuthService, type LogoutScope } from './auth.service.js';
@@ -87,8 +108,13 @@ export class AuthController {
   @PublicKeyAllowed()
   @UseInterceptors(SignInLimitInterceptor)
   @ApiToken()
-  token(@Query('grant_type') grantType: string | undefined, @Body() body: unknown, @Req() request: FastifyRequest): Promise<SessionView> {
-    if (grantType === 'password') return this.auth.signInWithPassword(parseGoTrueBody(PasswordGrantBody, body), sessionMeta(request));
+  token(
+    @Query('grant_type') grantType: string | undefined,
+    @Body() body: unknown,
+    @Req() request: FastifyRequest,
+  ): Promise<SessionView> {
+    if (grantType === 'password')
+      return this.auth.signInWithPassword(parseGoTrueBody(PasswordGrantBody, body), sessionMeta(request));
     if (grantType === 'refresh_token') return this.auth.refresh(parseGoTrueBody(RefreshGrantBody, body).refresh_token);
     if (grantType === 'pkce') return this.pkce.exchange(parseGoTrueBody(PkceGrantBody, body), sessionMeta(request));
     throw new GoTrueError(400, 'validation_failed', 'grant_type must be password, refresh_token or pkce');
@@ -129,7 +155,11 @@ export class AuthController {
   @HttpCode(200)
   @PublicKeyAllowed()
   @ApiResend()
-  resend(@Body() body: unknown, @Query('redirect_to') redirectTo: unknown, @Req() request: FastifyRequest): Promise<Record<string, never>> {
+  resend(
+    @Body() body: unknown,
+    @Query('redirect_to') redirectTo: unknown,
+    @Req() request: FastifyRequest,
+  ): Promise<Record<string, never>> {
     const parsed = parseGoTrueBody(ResendBody, body);
     return this.accounts.resend(parsed, this.accountRequest(request, redirectTo, pkceChallenge(parsed)));
   }
@@ -154,7 +184,11 @@ export class AuthController {
   @Get('verify')
   @Public()
   @ApiVerifyLink()
-  async verifyLink(@Query() query: Record<string, unknown>, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+  async verifyLink(
+    @Query() query: Record<string, unknown>,
+    @Req() request: FastifyRequest,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
     const target = new URL(this.config.redirectTarget(query.redirect_to, this.http));
     try {
       const body: VerifyBody = parseVerifyBody({ type: query.type, token_hash: query.token });
@@ -163,7 +197,9 @@ export class AuthController {
     } catch (error) {
       if (!(error instanceof GoTrueError)) this.logger.error({ err: error }, 'e-mail link verification failed');
       const failure =
-        error instanceof GoTrueError ? error : new GoTrueError(500, 'unexpected_failure', 'The link could not be used; try again');
+        error instanceof GoTrueError
+          ? error
+          : new GoTrueError(500, 'unexpected_failure', 'The link could not be used; try again');
       const status = failure.getStatus();
       target.hash = new URLSearchParams({
         error: status >= 500 ? 'server_error' : 'access_denied',
@@ -194,10 +230,15 @@ export class AuthController {
     @Query() query: Record<string, unknown>,
     @Res() reply: FastifyReply,
   ): Promise<void> {
-    if (provider !== 'google') throw new GoTrueError(400, 'validation_failed', 'Unsupported provider: only google is available');
+    if (provider !== 'google')
+      throw new GoTrueError(400, 'validation_failed', 'Unsupported provider: only google is available');
     const target = redirectTo ?? this.http.baseUrl;
     if (!this.http.allowsRedirectTo(target)) {
-      throw new GoTrueError(400, 'validation_failed', 'redirect_to is not an allowed origin (ALLOWED_REDIRECT_ORIGINS)');
+      throw new GoTrueError(
+        400,
+        'validation_failed',
+        'redirect_to is not an allowed origin (ALLOWED_REDIRECT_ORIGINS)',
+      );
     }
     void reply.redirect(await this.google.authorizationUrl(target, pkceChallenge(query)), 302);
   }
@@ -205,7 +246,11 @@ export class AuthController {
   @Get('callback')
   @Public()
   @ApiGoogleCallback()
-  async callback(@Query() query: Record<string, string>, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+  async callback(
+    @Query() query: Record<string, string>,
+    @Req() request: FastifyRequest,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
     const pending = typeof query.state === 'string' ? await this.google.takePending(query.state) : null;
     if (!pending) throw new GoTrueError(400, 'bad_oauth_state', 'OAuth state is missing, expired or already used');
     const target = new URL(pending.redirectTo);

@@ -11,7 +11,13 @@ import {
 } from '@nestjs/swagger';
 import { UpdateUserBody } from './dto/account.dto.js';
 import { PasswordGrantBody, RefreshGrantBody, SignUpBody } from './dto/auth.dto.js';
-import { ApiGoTrueError, ApiGoTrueKeyRequired, ApiGoTrueRateLimited, ApiGoTrueTokenRequired, RETRY_AFTER } from './dto/gotrue-responses.js';
+import {
+  ApiGoTrueError,
+  ApiGoTrueKeyRequired,
+  ApiGoTrueRateLimited,
+  ApiGoTrueTokenRequired,
+  RETRY_AFTER,
+} from './dto/gotrue-responses.js';
 import { PkceGrantBody } from './pkce/pkce.dto.js';
 import { SessionView } from './sessions/session.js';
 import { UserView } from './users/user.js';
@@ -48,7 +54,10 @@ const UNCONFIRMED_USER_EXAMPLE: UserView = {
   confirmation_sent_at: '2026-11-22T10:00:00.000Z',
 };
 const INVALID_CREDENTIALS = { error_code: 'invalid_credentials', msg: 'Invalid login credentials' };
-export const VALIDATION_FAILED = { error_code: 'validation_failed', msg: 'Unable to validate email address: invalid format' };
+export const VALIDATION_FAILED = {
+  error_code: 'validation_failed',
+  msg: 'Unable to validate email address: invalid format',
+};
 export const REDIRECT_TO = {
   name: 'redirect_to',
   type: String,
@@ -59,7 +68,8 @@ export const REDIRECT_TO = {
 /** The 429 of the routes that send e-mail: the general rate limit, or the e-mail limits. */
 export const ApiMailLimits = () =>
   ApiGoTrueRateLimited(
-    '`over_email_send_rate_limit`: too many e-mails to this address or from this client address; `over_request_rate_limit`: too many requests (RATE_LIMIT_PER_MINUTE)',
+    '`over_email_send_rate_limit`: too many e-mails to this address or from this client ' +
+      'address; `over_request_rate_limit`: too many requests (RATE_LIMIT_PER_MINUTE)',
   );
 /** POST /auth/v1/signup */
 export const ApiSignUp = () =>
@@ -67,9 +77,11 @@ export const ApiSignUp = () =>
     ApiOperation({
       summary: 'Create an account and sign in',
       description:
-        'Plain sign-up makes a merchant; `data.role: "customer"` with `data.store_id` a customer of that store; `data.invite_token` a team member of the inviting store. Needs the public API key (`apikey` header). ' +
-        'With e-mail confirmation on (AUTH_CONFIRM_EMAIL: production by default) the answer is the user without a session and a confirmation link and code are mailed; ' +
-        "an address already confirmed gets the same answer (nothing is mailed), one still unconfirmed takes this sign-up's password and a new confirmation.",
+        'Plain sign-up makes a merchant; `data.role: "customer"` with `data.store_id` a customer of that store; ' +
+        '`data.invite_token` a team member of the inviting store. Needs the public API key (`apikey` header). ' +
+        'With e-mail confirmation on (AUTH_CONFIRM_EMAIL: production by default) the answer is the user without a ' +
+        'session and a confirmation link and code are mailed; an address already confirmed gets the same answer ' +
+        "(nothing is mailed), one still unconfirmed takes this sign-up's password and a new confirmation.",
     }),
     ApiBody({ type: SignUpBody }),
     ApiQuery(REDIRECT_TO),
@@ -81,12 +93,19 @@ export const ApiSignUp = () =>
           schema: { oneOf: [{ $ref: getSchemaPath(SessionView) }, { $ref: getSchemaPath(UserView) }] },
           examples: {
             session: { summary: 'Signed in (e-mail confirmation off)', value: SESSION_EXAMPLE },
-            unconfirmed: { summary: 'Waiting for the confirmation (AUTH_CONFIRM_EMAIL)', value: UNCONFIRMED_USER_EXAMPLE },
+            unconfirmed: {
+              summary: 'Waiting for the confirmation (AUTH_CONFIRM_EMAIL)',
+              value: UNCONFIRMED_USER_EXAMPLE,
+            },
           },
         },
       },
     }),
-    ApiGoTrueError(400, '`validation_failed`: a bad field, or `data.store_id` missing or unknown for a customer', VALIDATION_FAILED),
+    ApiGoTrueError(
+      400,
+      '`validation_failed`: a bad field, or `data.store_id` missing or unknown for a customer',
+      VALIDATION_FAILED,
+    ),
     ApiGoTrueKeyRequired(),
     ApiGoTrueError(422, '`weak_password`, or `user_already_exists` (with e-mail confirmation off)', {
       error_code: 'weak_password',
@@ -103,11 +122,12 @@ export const ApiToken = () =>
         'Sign in (grant_type=password), rotate a refresh token (grant_type=refresh_token) or exchange a PKCE auth ' +
         'code (grant_type=pkce)',
       description:
-        'Refresh tokens are single use. A token presented again within AUTH_REFRESH_REUSE_INTERVAL (10 s) of its own ' +
-        "rotation returns the session's current tokens: its latest refresh token (the same for every caller) and a new " +
-        'access token, revoking nothing, so concurrent refreshes of one token all succeed with one rotation. ' +
-        'Presented later, it revokes its whole session and answers 400 `refresh_token_already_used`. Password ' +
-        'attempts are limited per client address, and failures per account (429; see docs/api.md § Rate limits).',
+        'Refresh tokens are single use. A token presented again within AUTH_REFRESH_REUSE_INTERVAL (10 s) of its ' +
+        "own rotation returns the session's current tokens: its latest refresh token (the same for every caller) " +
+        'and a new access token, revoking nothing, so concurrent refreshes of one token all succeed with one ' +
+        'rotation. Presented later, it revokes its whole session and answers 400 `refresh_token_already_used`. ' +
+        'Password attempts are limited per client address, and failures per account (429; see docs/api.md § Rate ' +
+        'limits).',
     }),
     ApiQuery({ name: 'grant_type', enum: ['password', 'refresh_token', 'pkce'] }),
     ApiBody({
@@ -143,7 +163,8 @@ export const ApiToken = () =>
       msg: 'invalid flow state, no valid flow state found',
     }),
     ApiGoTrueRateLimited(
-      '`over_request_rate_limit`: too many password attempts from this client address or failures for this account, or too many requests',
+      '`over_request_rate_limit`: too many password attempts from this ' +
+        'client address or failures for this account, or too many requests',
     ),
     ApiGoTrueError(
       503,
@@ -160,7 +181,8 @@ export const ApiGetUser = () =>
     ApiOperation({
       summary: 'The signed-in user',
       description:
-        "The user of the access token, as stored now (supabase-js `auth.getUser()`): a change made since the token was issued shows here, not in the token's claims.",
+        'The user of the access token, as stored now (supabase-js `auth.getUser()`): a ' +
+        "change made since the token was issued shows here, not in the token's claims.",
     }),
     ApiOkResponse({ description: 'The user', type: UserView }),
     ApiGoTrueTokenRequired(),
@@ -174,9 +196,10 @@ export const ApiUpdateUser = () =>
     ApiOperation({
       summary: "Change the signed-in user's password, e-mail address or metadata",
       description:
-        'A new `password` needs `current_password` (a wrong one counts as a failed sign-in) or a session signed in within AUTH_RECENT_SIGN_IN, ' +
-        "as after a recovery link; it ends the user's other sessions. A new `email` is mailed a confirmation link and code and shows as " +
-        '`new_email` until used (AUTH_CONFIRM_EMAIL), or applies at once; the old address is told when it changes. `data` is merged into `user_metadata`.',
+        'A new `password` needs `current_password` (a wrong one counts as a failed sign-in) or a session signed ' +
+        "in within AUTH_RECENT_SIGN_IN, as after a recovery link; it ends the user's other sessions. A new " +
+        '`email` is mailed a confirmation link and code and shows as `new_email` until used (AUTH_CONFIRM_EMAIL), ' +
+        'or applies at once; the old address is told when it changes. `data` is merged into `user_metadata`.',
     }),
     ApiBody({ type: UpdateUserBody }),
     ApiQuery(REDIRECT_TO),
@@ -185,7 +208,11 @@ export const ApiUpdateUser = () =>
       content: {
         'application/json': {
           schema: { $ref: getSchemaPath(UserView) },
-          example: { ...USER_EXAMPLE, new_email: 'ada.new@example.com', email_change_sent_at: '2026-11-22T10:05:00.000Z' },
+          example: {
+            ...USER_EXAMPLE,
+            new_email: 'ada.new@example.com',
+            email_change_sent_at: '2026-11-22T10:05:00.000Z',
+          },
         },
       },
     }),
@@ -194,10 +221,14 @@ export const ApiUpdateUser = () =>
       msg: 'Password update requires reauthentication: send current_password',
     }),
     ApiGoTrueTokenRequired(),
-    ApiGoTrueError(422, "`weak_password`, `same_password`, `email_exists`; `validation_failed` for the admin's e-mail or password", {
-      error_code: 'email_exists',
-      msg: 'A user with this email address has already been registered',
-    }),
+    ApiGoTrueError(
+      422,
+      "`weak_password`, `same_password`, `email_exists`; `validation_failed` for the admin's e-mail or password",
+      {
+        error_code: 'email_exists',
+        msg: 'A user with this email address has already been registered',
+      },
+    ),
     ApiMailLimits(),
   );
 
@@ -208,7 +239,8 @@ export const ApiLogout = () =>
     ApiOperation({
       summary: 'End sessions: this one (local), all (global, the default) or all but this one (others)',
       description:
-        "An ended session's refresh token stops working at once, and its access tokens are refused (401 `session_not_found`) from the next request on.",
+        "An ended session's refresh token stops working at once, and its access " +
+        'tokens are refused (401 `session_not_found`) from the next request on.',
     }),
     ApiQuery({ name: 'scope', enum: ['global', 'local', 'others'], required: false }),
     ApiNoContentResponse({ description: 'Signed out; no body' }),

@@ -204,7 +204,12 @@ export class AuthService {
       aud: this.config.JWT_AUDIENCE,
       email,
       role,
-      app_metadata: { role, provider: 'email', providers: ['email'], ...(role === 'customer' ? { store_id: data.store_id } : {}) },
+      app_metadata: {
+        role,
+        provider: 'email',
+        providers: ['email'],
+        ...(role === 'customer' ? { store_id: data.store_id } : {}),
+      },
       user_metadata: data.full_name ? { full_name: data.full_name } : {},
       created_at: now,
       updated_at: now,

@@ -12,7 +12,9 @@ export class BillingConfig extends SettingsGroup {
   STORE_WELCOME_CREDITS = 50;
 
   @Setting(
-    'Overrides of the hourly maxima per AI function, `function:count` comma-separated (`social-generate-content:120,generate-product:50`); functions not named keep their defaults (docs/api.md § AI functions).',
+    'Overrides of the hourly maxima per AI function, `function:count` ' +
+      'comma-separated (`social-generate-content:120,generate-product:50`); ' +
+      'functions not named keep their defaults (docs/api.md § AI functions).',
   )
   @IsOptional()
   @Matches(/^\s*[a-z-]+\s*:\s*\d{1,6}\s*(,\s*[a-z-]+\s*:\s*\d{1,6}\s*)*$/, {

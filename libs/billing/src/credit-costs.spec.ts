@@ -21,6 +21,8 @@ describe('hourlyLimits', () => {
 
   it('refuses an unknown function name', () => {
     expect(() => hourlyLimits('generate-poem:3')).toThrow(ConfigError);
-    expect(() => hourlyLimits('generate-poem:3')).toThrow(/AI_HOURLY_LIMITS \("generate-poem:3"\): unknown function "generate-poem"/);
+    expect(() => hourlyLimits('generate-poem:3')).toThrow(
+      /AI_HOURLY_LIMITS \("generate-poem:3"\): unknown function "generate-poem"/,
+    );
   });
 });

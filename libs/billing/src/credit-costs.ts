@@ -39,7 +39,8 @@ export function hourlyLimits(override: string | undefined): Record<AiFunction, n
     const [name, count] = part.split(':').map((item) => item.trim());
     if (!isAiFunction(name)) {
       throw new ConfigError([
-        `AI_HOURLY_LIMITS (${JSON.stringify(override)}): unknown function "${name}" (known: ${AI_FUNCTION_NAMES.join(', ')})`,
+        `AI_HOURLY_LIMITS (${JSON.stringify(override)}): unknown ` +
+          `function "${name}" (known: ${AI_FUNCTION_NAMES.join(', ')})`,
       ]);
     }
     limits[name] = Number(count);

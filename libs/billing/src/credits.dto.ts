@@ -18,13 +18,22 @@ export class GrantCreditsDto {
   @IsUUID()
   store_id!: string;
 
-  @ApiProperty({ description: `Credits to add, a whole number from 1 to ${MAX_GRANT}`, example: 100, minimum: 1, maximum: MAX_GRANT })
+  @ApiProperty({
+    description: `Credits to add, a whole number from 1 to ${MAX_GRANT}`,
+    example: 100,
+    minimum: 1,
+    maximum: MAX_GRANT,
+  })
   @IsInt()
   @Min(1)
   @Max(MAX_GRANT)
   amount!: number;
 
-  @ApiProperty({ description: 'Why, for the ledger (its `reference`); 1–200 characters', example: 'Launch promotion', maxLength: 200 })
+  @ApiProperty({
+    description: 'Why, for the ledger (its `reference`); 1–200 characters',
+    example: 'Launch promotion',
+    maxLength: 200,
+  })
   @Transform(({ value }) => (typeof value === 'string' ? value.trim() : value))
   @IsString()
   @IsNotEmpty()

@@ -14,8 +14,10 @@ export const ApiGetCredits = () =>
     ApiOperation({
       summary: "A store's AI credits",
       description:
-        `The balance, each AI function's calls in the last ${USAGE_WINDOW_SECONDS / 60} minutes against its hourly maximum ` +
-        '(refunded calls do not count), and the ledger newest first, paginated with `limit` and `cursor` (`next_cursor`). ' +
+        `The balance, each AI function's calls in the ` +
+        `last ${USAGE_WINDOW_SECONDS / 60} minutes against its hourly maximum ` +
+        '(refunded calls do not count), and the ledger newest first, ' +
+        'paginated with `limit` and `cursor` (`next_cursor`). ' +
         'Ledger amounts are signed: grants and refunds add, charges take; a store’s entries sum to its balance. ' +
         `Costs per call: ${COSTS_TEXT}. Owners, admins and team members with the \`billing\` permission.`,
     }),
@@ -38,7 +40,8 @@ export const ApiGrantCredits = () =>
   applyDecorators(
     ApiOperation({
       summary: 'Grant credits to a store (admin)',
-      description: 'Adds a `grant` entry to the ledger and answers the new balance. Only the admin; another role gets 403.',
+      description:
+        'Adds a `grant` entry to the ledger and answers the new balance. Only the admin; another role gets 403.',
     }),
     ApiEnvelope(200, { balance: { ...BALANCE, description: "The store's AI credits after the grant", example: 150 } }),
     ApiErrorResponse(403, 'Not the admin', { code: 'FORBIDDEN', message: 'Only admin accounts may do this' }),

@@ -8,7 +8,7 @@ const STORE = '6f1c0b1e-2d4a-4c1b-9f57-1f0e8f6b8a11';
 /**
  * The ledger's decisions (the caller's `ai` permission, the hourly count, the balance) are taken by
  * the database functions app_charge_credits and app_grant_credits under the store's account lock;
- * the e2e tests run them on PostgreSQL. Here the transaction answers each verdict those functions
+ * the e2e tests run them on PostgreSQL. Here the transaction returns each verdict those functions
  * can give, and the service must turn it into the right answer for the client.
  */
 function serviceAnswering(row: Record<string, unknown>) {
@@ -60,21 +60,28 @@ describe('CreditsService.charge', () => {
     expect(error.message).toContain('"ai" permission');
   });
 
-  it('refuses a call over the hourly maximum (429) with Retry-After until the oldest counted call leaves the hour', async () => {
-    const { service } = serviceAnswering(verdict('rate_limited', { hourly_limit: 20, used: 20, retry_after: 1711.2 }));
-    const error = await refusal(service.charge(STORE, 'generate-blog-autopilot', null));
-    expect(error.getStatus()).toBe(429);
-    expect(error.code).toBe('RATE_LIMITED');
-    expect(error.headers).toEqual({ 'Retry-After': '1712' });
-    expect(error.details).toEqual({ limit: 20, window_seconds: 3600, retry_after_seconds: 1712 });
-  });
+  it(
+    'refuses a call over the hourly maximum (429) with ' + 'Retry-After until the oldest counted call leaves the hour',
+    async () => {
+      const { service } = serviceAnswering(
+        verdict('rate_limited', { hourly_limit: 20, used: 20, retry_after: 1711.2 }),
+      );
+      const error = await refusal(service.charge(STORE, 'generate-blog-autopilot', null));
+      expect(error.getStatus()).toBe(429);
+      expect(error.code).toBe('RATE_LIMITED');
+      expect(error.headers).toEqual({ 'Retry-After': '1712' });
+      expect(error.details).toEqual({ limit: 20, window_seconds: 3600, retry_after_seconds: 1712 });
+    },
+  );
 
   it('waits at least a second, and a whole hour when the database names no oldest call', async () => {
     const soon = await refusal(
       serviceAnswering(verdict('rate_limited', { retry_after: 0.2 })).service.charge(STORE, 'generate-product', null),
     );
     expect(soon.headers).toEqual({ 'Retry-After': '1' });
-    const unknown = await refusal(serviceAnswering(verdict('rate_limited')).service.charge(STORE, 'generate-product', null));
+    const unknown = await refusal(
+      serviceAnswering(verdict('rate_limited')).service.charge(STORE, 'generate-product', null),
+    );
     expect(unknown.headers).toEqual({ 'Retry-After': '3600' });
   });
 

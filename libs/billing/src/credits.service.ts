@@ -3,7 +3,13 @@ import { ApiProperty } from '@nestjs/swagger';
 import type { CreditCharge } from '@app/ai';
 import { ApiError, decodeCursor, PRIVATE_SCHEMA, queryRows, SystemDb, TenantDb, toPage } from '@app/core';
 import { MAX_BALANCE } from './credit-limits.js';
-import { AI_FUNCTION_NAMES, CREDIT_COSTS, hourlyLimits, USAGE_WINDOW_SECONDS, type AiFunction } from './credit-costs.js';
+import {
+  AI_FUNCTION_NAMES,
+  CREDIT_COSTS,
+  hourlyLimits,
+  USAGE_WINDOW_SECONDS,
+  type AiFunction,
+} from './credit-costs.js';
 import { toLedgerEntryView, type Charge, type LedgerEntryView, type LedgerRow } from './credit-ledger.js';
 import { billingConfig, type BillingConfig } from './billing.config.js';
 
@@ -82,21 +88,24 @@ export class CreditsService implements OnModuleInit {
 
   /** Gives the caller's own charge back (a user's or a store key's; the provider failed), once; returns the balance. */
   async refund(charge: CreditCharge): Promise<number> {
-    const [row] = await queryRows<{ balance: number | null }>(this.db.tx, `SELECT app_refund_credits($1) AS balance`, [charge.id]);
-    if (row.balance === null) throw new Error(`charge ${charge.id} could not be refunded (not the caller's, or too old)`);
+    const [row] = await queryRows<{ balance: number | null }>(this.db.tx, `SELECT app_refund_credits($1) AS balance`, [
+      charge.id,
+    ]);
+    if (row.balance === null)
+      throw new Error(`charge ${charge.id} could not be refunded (not the caller's, or too old)`);
     return row.balance;
   }
 
   /** An admin's grant (app_grant_credits checks the role from the database); 404 when there is no such store. */
   async grant(storeId: string, amount: number, reason: string): Promise<number> {
-    const [row] = await queryRows<{ outcome: 'granted' | 'forbidden' | 'not_found' | 'too_large'; balance: number | null }>(
-      this.db.tx,
-      `SELECT * FROM app_grant_credits($1, $2, $3)`,
-      [storeId, amount, reason],
-    );
+    const [row] = await queryRows<{
+      outcome: 'granted' | 'forbidden' | 'not_found' | 'too_large';
+      balance: number | null;
+    }>(this.db.tx, `SELECT * FROM app_grant_credits($1, $2, $3)`, [storeId, amount, reason]);
     if (row.outcome === 'forbidden') throw ApiError.forbidden('Only admin accounts may do this');
     if (row.outcome === 'not_found') throw ApiError.notFound('Store');
-    if (row.outcome === 'too_large') throw ApiError.conflict(`The balance would exceed ${MAX_BALANCE.toLocaleString('en-US')} credits`);
+    if (row.outcome === 'too_large')
+      throw ApiError.conflict(`The balance would exceed ${MAX_BALANCE.toLocaleString('en-US')} credits`);
     return row.balance!;
   }
 
@@ -108,10 +117,17 @@ export class CreditsService implements OnModuleInit {
     await this.db.tx.query(`SELECT app_open_credit_account($1)`, [storeId]);
   }
 
-  /** Balance, per-function usage of the last hour and a page of the ledger, newest first (in the request transaction, under RLS). */
+  /**
+   * Balance, per-function usage of the last hour and a page of the ledger, newest first (in the request transaction,
+   * under RLS).
+   */
   async overview(storeId: string, limit: number, cursor: string | undefined): Promise<CreditsOverview> {
     const manager = this.db.tx;
-    const [account] = await queryRows<{ balance: number }>(manager, `SELECT balance FROM credit_accounts WHERE store_id = $1`, [storeId]);
+    const [account] = await queryRows<{ balance: number }>(
+      manager,
+      `SELECT balance FROM credit_accounts WHERE store_id = $1`,
+      [storeId],
+    );
     const used = await queryRows<{ function: AiFunction; used: number }>(
       manager,
       `SELECT c.function, count(*)::int AS used
@@ -122,7 +138,10 @@ export class CreditsService implements OnModuleInit {
       [storeId, USAGE_WINDOW_SECONDS],
     );
     const usage = Object.fromEntries(
-      AI_FUNCTION_NAMES.map((fn) => [fn, { used_last_hour: used.find((row) => row.function === fn)?.used ?? 0, limit: this.limits[fn] }]),
+      AI_FUNCTION_NAMES.map((fn) => [
+        fn,
+        { used_last_hour: used.find((row) => row.function === fn)?.used ?? 0, limit: this.limits[fn] },
+      ]),
     ) as Record<AiFunction, FunctionUsage>;
     const after = cursor ? decodeCursor(cursor) : null;
     const rows = await queryRows<LedgerRow>(

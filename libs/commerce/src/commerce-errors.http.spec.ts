@@ -36,8 +36,20 @@ const ANSWERS: [CommerceRefusal, number, string, string, unknown][] = [
   [new MemberNotFound(), 404, 'NOT_FOUND', 'Member not found', undefined],
   [new StoreNotFound(), 404, 'NOT_FOUND', 'Store not found', undefined],
   [new ApiKeyNotFound(), 404, 'NOT_FOUND', 'API key not found', undefined],
-  [new OrderForbidden('orders_permission_needed'), 403, 'FORBIDDEN', 'This needs the "orders" permission on the store', undefined],
-  [new OrderForbidden('customer_record_missing'), 403, 'FORBIDDEN', 'Your account has no customer record in this store', undefined],
+  [
+    new OrderForbidden('orders_permission_needed'),
+    403,
+    'FORBIDDEN',
+    'This needs the "orders" permission on the store',
+    undefined,
+  ],
+  [
+    new OrderForbidden('customer_record_missing'),
+    403,
+    'FORBIDDEN',
+    'Your account has no customer record in this store',
+    undefined,
+  ],
   [
     new InvalidOrderTransition('paid', 'pending', ['shipped', 'cancelled', 'refunded']),
     409,
@@ -45,7 +57,13 @@ const ANSWERS: [CommerceRefusal, number, string, string, unknown][] = [
     'An order cannot move from paid to pending (allowed: shipped, cancelled, refunded)',
     { from: 'paid', to: 'pending', allowed: ['shipped', 'cancelled', 'refunded'] },
   ],
-  [new OrderTotalTooLarge('999999999999.99'), 422, 'UNPROCESSABLE', 'The order total exceeds 999999999999.99', undefined],
+  [
+    new OrderTotalTooLarge('999999999999.99'),
+    422,
+    'UNPROCESSABLE',
+    'The order total exceeds 999999999999.99',
+    undefined,
+  ],
   [
     new ProductsNotOrderable([{ index: 2, product_id: P }]),
     422,
@@ -75,7 +93,13 @@ const ANSWERS: [CommerceRefusal, number, string, string, unknown][] = [
     { product_id: P, available: 10, requested_delta: 5 },
   ],
   [new CustomerEmailTaken(), 409, 'CONFLICT', 'This store already has a customer with that e-mail', undefined],
-  [new MemberAlreadyInvited(), 409, 'CONFLICT', 'This store already has a member or invitation with that e-mail', undefined],
+  [
+    new MemberAlreadyInvited(),
+    409,
+    'CONFLICT',
+    'This store already has a member or invitation with that e-mail',
+    undefined,
+  ],
   [
     new LiveApiKeyLimitReached(50),
     409,
@@ -88,12 +112,14 @@ const ANSWERS: [CommerceRefusal, number, string, string, unknown][] = [
 describe('commerce refusals over HTTP', () => {
   it.each(ANSWERS)('%s answers %i %s', (error, status, code, message, details) => {
     const answer = commerceErrorAnswer(error);
-    expect({ status: answer.getStatus(), code: answer.code, message: answer.message, details: answer.details }).toEqual({
-      status,
-      code,
-      message,
-      details,
-    });
+    expect({ status: answer.getStatus(), code: answer.code, message: answer.message, details: answer.details }).toEqual(
+      {
+        status,
+        code,
+        message,
+        details,
+      },
+    );
   });
 
   it('covers every kind of refusal', () => {
@@ -123,18 +149,27 @@ describe('commerce refusals over HTTP', () => {
 });
 
 describe("commerce's command handlers", () => {
-  it('refuse with their context’s errors, answered over HTTP only by commerceErrorAnswer: none builds an ApiError', () => {
-    const root = fileURLToPath(new URL('.', import.meta.url));
-    const handlers = (dir: string): string[] =>
-      fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-        const full = path.join(dir, entry.name);
-        if (entry.isDirectory()) return handlers(full);
-        return full.includes(`${path.sep}commands${path.sep}`) && entry.name.endsWith('.ts') && !entry.name.endsWith('.spec.ts')
-          ? [full]
-          : [];
-      });
-    const found = handlers(root);
-    expect(found.length).toBeGreaterThanOrEqual(12);
-    expect(found.filter((file) => /\bApiError\b/.test(fs.readFileSync(file, 'utf8'))).map((file) => path.relative(root, file))).toEqual([]);
-  });
+  it(
+    'refuse with their context’s errors, answered over HTTP ' + 'only by commerceErrorAnswer: none builds an ApiError',
+    () => {
+      const root = fileURLToPath(new URL('.', import.meta.url));
+      const handlers = (dir: string): string[] =>
+        fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+          const full = path.join(dir, entry.name);
+          if (entry.isDirectory()) return handlers(full);
+          return full.includes(`${path.sep}commands${path.sep}`) &&
+            entry.name.endsWith('.ts') &&
+            !entry.name.endsWith('.spec.ts')
+            ? [full]
+            : [];
+        });
+      const found = handlers(root);
+      expect(found.length).toBeGreaterThanOrEqual(12);
+      expect(
+        found
+          .filter((file) => /\bApiError\b/.test(fs.readFileSync(file, 'utf8')))
+          .map((file) => path.relative(root, file)),
+      ).toEqual([]);
+    },
+  );
 });

@@ -9,7 +9,8 @@ import type { ProductError } from './products/product.errors.js';
 import type { StoreError } from './stores/store.errors.js';
 
 /** Every refusal of commerce's rules. */
-export type CommerceRefusal = InvalidFields | OrderError | ProductError | CustomerError | MemberError | StoreError | ApiKeyError;
+export type CommerceRefusal =
+  InvalidFields | OrderError | ProductError | CustomerError | MemberError | StoreError | ApiKeyError;
 
 /**
  * The HTTP answer to each of commerce's refusals: status, the envelope's code, message (the error's)
@@ -26,7 +27,8 @@ export function commerceErrorAnswer(error: CommerceRefusal): ApiError {
     case 'member_not_found':
     case 'store_not_found':
     case 'api_key_not_found':
-      return new ApiError(HttpStatus.NOT_FOUND, 'NOT_FOUND', error.message); // "<Record> not found", as ApiError.notFound says it
+      // "<Record> not found", as ApiError.notFound says it
+      return new ApiError(HttpStatus.NOT_FOUND, 'NOT_FOUND', error.message);
     case 'order_forbidden':
       return ApiError.forbidden(error.message);
     case 'invalid_order_transition':
@@ -59,4 +61,7 @@ export function commerceErrorAnswer(error: CommerceRefusal): ApiError {
   }
 }
 
-export const COMMERCE_ERROR_ANSWERS: DomainErrorMapping<CommerceRefusal> = { context: 'commerce', answer: commerceErrorAnswer };
+export const COMMERCE_ERROR_ANSWERS: DomainErrorMapping<CommerceRefusal> = {
+  context: 'commerce',
+  answer: commerceErrorAnswer,
+};

@@ -28,7 +28,13 @@ import { StoreMailSettingsController } from './stores/store-mail-settings.contro
  */
 @Module({
   imports: [StoreAccessModule, CustomersModule, OrdersModule],
-  controllers: [StoresController, StoreMailSettingsController, MembersController, ProductsController, ApiKeysController],
+  controllers: [
+    StoresController,
+    StoreMailSettingsController,
+    MembersController,
+    ProductsController,
+    ApiKeysController,
+  ],
   providers: [
     StoreRepository,
     MemberRepository,

@@ -4,7 +4,8 @@ import { AsBoolean, AsNumberList, defineSettings, Setting, SettingsGroup } from 
 
 export class MailConfig extends SettingsGroup {
   @Setting(
-    'Where e-mails go out: `smtp://user:password@host:587` (STARTTLS when offered) or `smtps://…:465`. Unset: into the development mailbox (docs/email.md), with a warning in production.',
+    'Where e-mails go out: `smtp://user:password@host:587` (STARTTLS when offered) or `smtps://…:465`. ' +
+      'Unset: into the development mailbox (docs/email.md), with a warning in production.',
   )
   @IsOptional()
   @Matches(/^smtps?:\/\/[^\s]+$/, { message: 'must be an smtp:// or smtps:// URL' })
@@ -12,7 +13,9 @@ export class MailConfig extends SettingsGroup {
 
   @Setting('The sender of every e-mail, `address` or `Name <address>`; its domain ends the Message-IDs.')
   @IsString()
-  @Matches(/^(?:[^<>\r\n]*<[^\s<>@]+@[^\s<>@]+>|[^\s<>@]+@[^\s<>@]+)$/, { message: 'must be an address or "Name <address>"' })
+  @Matches(/^(?:[^<>\r\n]*<[^\s<>@]+@[^\s<>@]+>|[^\s<>@]+@[^\s<>@]+)$/, {
+    message: 'must be an address or "Name <address>"',
+  })
   MAIL_FROM = 'Storefront Platform <no-reply@storefront.localhost>';
 
   @Setting('Whether this process sends the mail outbox (only `worker` and `all` processes do).')
@@ -28,7 +31,8 @@ export class MailConfig extends SettingsGroup {
   MAIL_POLL_INTERVAL_MS = 1000;
 
   @Setting(
-    'Waits before each further attempt of an e-mail the SMTP server did not take (unreachable, timeout, 4xx); their count is the number of retries. A 5xx is final. Then it is `failed`.',
+    'Waits before each further attempt of an e-mail the SMTP server did not take (unreachable, ' +
+      'timeout, 4xx); their count is the number of retries. A 5xx is final. Then it is `failed`.',
   )
   @AsNumberList()
   @IsInt({ each: true, message: 'MAIL_RETRY_DELAYS_MS must be comma-separated whole milliseconds' })
@@ -44,7 +48,8 @@ export class MailConfig extends SettingsGroup {
   MAIL_SMTP_TIMEOUT_MS = 30_000;
 
   @Setting(
-    'Sent and failed e-mails and development-mailbox messages are deleted after this many days (workers, hourly); pending ones never. `0` keeps them; at most 3650.',
+    'Sent and failed e-mails and development-mailbox messages are deleted after this ' +
+      'many days (workers, hourly); pending ones never. `0` keeps them; at most 3650.',
   )
   @Type(() => Number)
   @IsInt()

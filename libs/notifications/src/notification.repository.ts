@@ -24,7 +24,9 @@ export class NotificationView {
   kind!: string;
   @ApiProperty({
     description: 'The notice in words',
-    example: 'Webhook https://merchant.example/hooks/storefront was disabled: 5 delivery attempts failed; the last: Receiver answered 500',
+    example:
+      'Webhook https://merchant.example/hooks/storefront was disabled: ' +
+      '5 delivery attempts failed; the last: Receiver answered 500',
   })
   message!: string;
   @ApiProperty({
@@ -60,18 +62,17 @@ export class NotificationRepository {
   ) {}
 
   async add(storeId: string, kind: string, message: string, data: object): Promise<void> {
-    await queryRows(this.system.tx, 'INSERT INTO merchant_notifications (store_id, kind, message, data) VALUES ($1, $2, $3, $4)', [
-      storeId,
-      kind,
-      message,
-      JSON.stringify(data),
-    ]);
+    await queryRows(
+      this.system.tx,
+      'INSERT INTO merchant_notifications (store_id, kind, message, data) VALUES ($1, $2, $3, $4)',
+      [storeId, kind, message, JSON.stringify(data)],
+    );
   }
 
   /**
    * Acknowledges `publications` for `subscriber` and, for the events of `soldOut` acknowledged now (not before),
    * writes an `inventory.out_of_stock` notification naming the product (as it is now; "A product" once
-   * deleted), in one statement. Answers how many it wrote.
+   * deleted), in one statement. Returns how many it wrote.
    */
   async addOutOfStock(
     subscriber: string,
@@ -85,7 +86,8 @@ export class NotificationRepository {
        SELECT s.store_id, 'inventory.out_of_stock',
               CASE WHEN p.name IS NULL THEN 'A product is out of stock' ELSE format('"%s" is out of stock', p.name) END
                 || CASE WHEN s.reason IS NULL THEN '' ELSE format(' (%s)', s.reason) END,
-              jsonb_build_object('product_id', s.product_id, 'product_name', p.name, 'reason', s.reason, 'event_id', s.event_id)
+              jsonb_build_object('product_id', s.product_id, 'product_name', p.name, 'reason', s.reason, 'event_id',
+                s.event_id)
          FROM json_to_recordset($3::json) AS s(event_id uuid, store_id uuid, product_id uuid, reason text)
          JOIN acked ON acked.event_id = s.event_id
          LEFT JOIN products p ON p.id = s.product_id AND p.store_id = s.store_id
@@ -98,7 +100,8 @@ export class NotificationRepository {
   async pageOfStore(storeId: string, limit: number, after: Cursor | null): Promise<NotificationRow[]> {
     return queryRows<NotificationRow>(
       this.db.tx,
-      `SELECT * FROM merchant_notifications WHERE store_id = $1 AND ($2::timestamptz IS NULL OR (created_at, id) < ($2::timestamptz, $3::uuid))
+      `SELECT * FROM merchant_notifications WHERE store_id = $1
+        AND ($2::timestamptz IS NULL OR (created_at, id) < ($2::timestamptz, $3::uuid))
         ORDER BY created_at DESC, id DESC LIMIT $4`,
       [storeId, after?.createdAt ?? null, after?.id ?? null, limit + 1],
     );

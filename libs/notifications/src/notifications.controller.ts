@@ -17,6 +17,9 @@ export class NotificationsController {
   @StoreScoped({ from: 'query', need: 'webhooks' })
   @ApiListNotifications()
   async list(@Query() params: ListNotificationsParams) {
-    return { success: true, ...(await this.queries.execute(new ListNotificationsQuery(params.store_id, params.limit, params.cursor))) };
+    return {
+      success: true,
+      ...(await this.queries.execute(new ListNotificationsQuery(params.store_id, params.limit, params.cursor))),
+    };
   }
 }

@@ -5,9 +5,15 @@ import { StoreEventSubscribers, storeEventsFor, type AcknowledgingSubscriber } f
 import { NotifyOutOfStockCommand } from './commands/notify-out-of-stock/notify-out-of-stock.command.js';
 
 /** Merchant notifications as an acknowledging subscriber: it reads `inventory.updated` only. */
-export const STOCK_NOTIFICATIONS: AcknowledgingSubscriber<'inventory.updated'> = { name: 'notifications', events: ['inventory.updated'] };
+export const STOCK_NOTIFICATIONS: AcknowledgingSubscriber<'inventory.updated'> = {
+  name: 'notifications',
+  events: ['inventory.updated'],
+};
 
-/** Maps each batch of `inventory.updated` events to one `NotifyOutOfStockCommand` (acknowledged like the webhook dispatch). */
+/**
+ * Maps each batch of `inventory.updated` events to one `NotifyOutOfStockCommand` (acknowledged like the webhook
+ * dispatch).
+ */
 @Injectable()
 export class StockNotificationsSaga implements OnModuleInit {
   constructor(private readonly subscribers: StoreEventSubscribers) {}

@@ -1,11 +1,23 @@
 import fc from 'fast-check';
 import { composePost, fitText, normaliseHashtags, textLength } from './platform-text.js';
-import { isSocialPlatform, PLATFORM_TEXT_LIMITS, SOCIAL_PLATFORMS, type SocialPlatformId } from './platforms/registry.js';
+import {
+  isSocialPlatform,
+  PLATFORM_TEXT_LIMITS,
+  SOCIAL_PLATFORMS,
+  type SocialPlatformId,
+} from './platforms/registry.js';
 
 describe('platform ids and limits', () => {
   it('lists the six platforms with their limits', () => {
     expect(SOCIAL_PLATFORMS).toEqual(['instagram', 'facebook', 'x', 'tiktok', 'threads', 'youtube']);
-    expect(PLATFORM_TEXT_LIMITS).toEqual({ x: 280, threads: 500, instagram: 2200, facebook: 63206, tiktok: 2200, youtube: 5000 });
+    expect(PLATFORM_TEXT_LIMITS).toEqual({
+      x: 280,
+      threads: 500,
+      instagram: 2200,
+      facebook: 63206,
+      tiktok: 2200,
+      youtube: 5000,
+    });
     expect(isSocialPlatform('x')).toBe(true);
     expect(isSocialPlatform('twitter')).toBe(false);
     expect(isSocialPlatform(undefined)).toBe(false);
@@ -95,7 +107,11 @@ describe('composePost', () => {
   it('never exceeds any platform limit (property)', () => {
     const platform = fc.constantFrom(...SOCIAL_PLATFORMS);
     const words = fc.array(
-      fc.oneof(fc.string({ unit: 'grapheme', maxLength: 30 }), fc.constant('https://example.com/path'), fc.constant('😀👍🏽')),
+      fc.oneof(
+        fc.string({ unit: 'grapheme', maxLength: 30 }),
+        fc.constant('https://example.com/path'),
+        fc.constant('😀👍🏽'),
+      ),
       {
         maxLength: 150,
       },
@@ -108,7 +124,9 @@ describe('composePost', () => {
         (id: SocialPlatformId, parts: string[], tags: string[]) => {
           // Short limits are exercised through X (280) and threads (500); long texts make others truncate too.
           const text =
-            id === 'x' || id === 'threads' ? parts.join(' ') : parts.join(' ').repeat(Math.ceil(PLATFORM_TEXT_LIMITS[id] / 1000));
+            id === 'x' || id === 'threads'
+              ? parts.join(' ')
+              : parts.join(' ').repeat(Math.ceil(PLATFORM_TEXT_LIMITS[id] / 1000));
           const post = composePost(id, text, tags);
           expect(textLength(id, post.text)).toBeLessThanOrEqual(PLATFORM_TEXT_LIMITS[id]);
           for (const tag of post.hashtags) {

@@ -67,11 +67,18 @@ const ELLIPSIS = '…';
  * that fits with "…" appended, cut at the last space when one is near (else mid-word), never inside
  * a grapheme (emoji sequences, accents).
  */
-export function fitText(platform: SocialPlatformId, text: string, limit: number = PLATFORM_TEXT_LIMITS[platform]): string {
+export function fitText(
+  platform: SocialPlatformId,
+  text: string,
+  limit: number = PLATFORM_TEXT_LIMITS[platform],
+): string {
   const fits = (candidate: string) => textLength(platform, candidate, limit) <= limit;
   text = text.normalize('NFC').trim();
   if (fits(text)) return text;
-  const pieces = Array.from(new Intl.Segmenter(undefined, { granularity: 'grapheme' }).segment(text), (part) => part.segment);
+  const pieces = Array.from(
+    new Intl.Segmenter(undefined, { granularity: 'grapheme' }).segment(text),
+    (part) => part.segment,
+  );
   const candidate = (count: number) => `${pieces.slice(0, count).join('').trimEnd()}${ELLIPSIS}`;
   // Binary search for the longest fitting prefix. X's weighting is not strictly monotonic (a URL
   // counts 23 once complete), so the answer is checked again below.

@@ -24,7 +24,14 @@ export const MAX_URL_LENGTH = 2048;
 /** The longest text any platform takes (Facebook); each platform's own limit is checked per platform. */
 export const MAX_POST_TEXT = 63_206;
 export const MAX_MEDIA_ITEMS = 10;
-export const POST_STATUSES = ['scheduled', 'publishing', 'published', 'partially_published', 'failed', 'cancelled'] as const;
+export const POST_STATUSES = [
+  'scheduled',
+  'publishing',
+  'published',
+  'partially_published',
+  'failed',
+  'cancelled',
+] as const;
 export type PostStatus = (typeof POST_STATUSES)[number];
 
 export class SocialConnectDto {
@@ -37,7 +44,8 @@ export class SocialConnectDto {
 
   @ApiProperty({
     description:
-      'Where the browser is sent back after the platform, with `platform`, `status` and `account` or `error`; its origin must be on ALLOWED_REDIRECT_ORIGINS',
+      'Where the browser is sent back after the platform, with `platform`, `status` ' +
+      'and `account` or `error`; its origin must be on ALLOWED_REDIRECT_ORIGINS',
     example: 'http://localhost:5173/settings/social',
     maxLength: MAX_URL_LENGTH,
   })
@@ -58,7 +66,10 @@ export class MediaDto {
   @IsIn(['image', 'video'], { message: 'type must be image or video' })
   type!: 'image' | 'video';
 
-  @ApiProperty({ description: 'A public http(s) URL the platform can fetch', example: 'https://images.example.com/mug.jpg' })
+  @ApiProperty({
+    description: 'A public http(s) URL the platform can fetch',
+    example: 'https://images.example.com/mug.jpg',
+  })
   @IsString()
   @MaxLength(MAX_URL_LENGTH)
   @IsUrl(HTTP_URL, { message: 'url must be an http(s) URL' })
@@ -66,7 +77,10 @@ export class MediaDto {
 }
 
 export class PostContentDto {
-  @ApiProperty({ description: "The post's text; each platform's limit is checked for that platform", example: 'Our new mug is here ☕' })
+  @ApiProperty({
+    description: "The post's text; each platform's limit is checked for that platform",
+    example: 'Our new mug is here ☕',
+  })
   @IsString()
   @MaxLength(MAX_POST_TEXT)
   text!: string;
@@ -104,7 +118,11 @@ export class SocialPublishDto {
   @ApiProperty({
     type: PostContentDto,
     description: 'What to publish',
-    example: { text: 'Our new mug is here ☕', media: [{ type: 'image', url: 'https://images.example.com/mug.jpg' }], link: null },
+    example: {
+      text: 'Our new mug is here ☕',
+      media: [{ type: 'image', url: 'https://images.example.com/mug.jpg' }],
+      link: null,
+    },
   })
   @IsObject({ message: 'content must be an object {text, media, link}' })
   @ValidateNested()
@@ -115,7 +133,8 @@ export class SocialPublishDto {
     type: 'string',
     format: 'date-time',
     nullable: true,
-    description: 'Publish at this time (ISO 8601 with a zone, in the future, at most a year ahead); null or absent: now',
+    description:
+      'Publish at this time (ISO 8601 with a zone, in the future, at most a year ahead); null or absent: now',
     example: '2026-12-01T09:00:00Z',
   })
   @ValidateIf((_, value) => value !== null && value !== undefined)

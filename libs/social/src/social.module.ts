@@ -23,7 +23,11 @@ import { SocialRepository } from './social.repository.js';
   imports: [StoreAccessModule, NotificationsModule, BullModule.registerQueue({ name: SOCIAL_POST_QUEUE })],
   controllers: [SocialConnectController, SocialPublishController, SocialSandboxController],
   providers: [
-    { provide: SOCIAL_PLATFORMS_REGISTRY, inject: [socialConfig.KEY, httpConfig.KEY, SafeHttpClient], useFactory: buildPlatformRegistry },
+    {
+      provide: SOCIAL_PLATFORMS_REGISTRY,
+      inject: [socialConfig.KEY, httpConfig.KEY, SafeHttpClient],
+      useFactory: buildPlatformRegistry,
+    },
     SocialPlatformRows,
     SocialRepository,
     SocialAccountRepository,

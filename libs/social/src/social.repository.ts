@@ -62,7 +62,8 @@ export class SocialRepository {
     );
     await queryRows(
       this.db.tx,
-      `INSERT INTO social_post_results (post_id, store_id, platform, status) SELECT $1, $2, unnest($3::text[]), 'pending'`,
+      `INSERT INTO social_post_results (post_id, store_id, ` +
+        `platform, status) SELECT $1, $2, unnest($3::text[]), 'pending'`,
       [post.id, storeId, platforms],
     );
     return post;
@@ -81,7 +82,8 @@ export class SocialRepository {
   async claimScheduled(id: string): Promise<SocialPostRow | null> {
     const rows = await queryRows<SocialPostRow>(
       this.system.tx,
-      `UPDATE social_posts SET status = 'publishing', attempts = attempts + 1, publishing_started_at = now(), updated_at = now()
+      `UPDATE social_posts SET status = 'publishing', attempts = attempts + 1, publishing_started_at = now(),
+        updated_at = now()
         WHERE id = $1 AND status = 'scheduled'
         RETURNING *`,
       [id],
@@ -100,7 +102,8 @@ export class SocialRepository {
     if (rows[0])
       await queryRows(
         this.db.tx,
-        `UPDATE social_post_results SET status = 'cancelled', updated_at = now() WHERE post_id = $1 AND status = 'pending'`,
+        `UPDATE social_post_results SET status = 'cancelled', ` +
+          `updated_at = now() WHERE post_id = $1 AND status = 'pending'`,
         [id],
       );
     return rows[0] ?? null;
@@ -110,28 +113,38 @@ export class SocialRepository {
   async reschedule(id: string, at: Date): Promise<void> {
     await queryRows(
       this.system.tx,
-      `UPDATE social_posts SET status = 'scheduled', scheduled_at = $2, updated_at = now() WHERE id = $1 AND status = 'publishing'`,
+      `UPDATE social_posts SET status = 'scheduled', scheduled_at = ` +
+        `$2, updated_at = now() WHERE id = $1 AND status = 'publishing'`,
       [id, at],
     );
   }
 
   async finish(id: string, status: 'published' | 'partially_published' | 'failed'): Promise<void> {
-    await queryRows(this.scoped.tx, `UPDATE social_posts SET status = $2, finished_at = now(), updated_at = now() WHERE id = $1`, [
-      id,
-      status,
-    ]);
+    await queryRows(
+      this.scoped.tx,
+      `UPDATE social_posts SET status = $2, finished_at = now(), updated_at = now() WHERE id = $1`,
+      [id, status],
+    );
   }
 
   results(postIds: string[]): Promise<PostResultRow[]> {
-    return queryRows<PostResultRow>(this.scoped.tx, `SELECT * FROM social_post_results WHERE post_id = ANY($1::uuid[]) ORDER BY platform`, [
-      postIds,
-    ]);
+    return queryRows<PostResultRow>(
+      this.scoped.tx,
+      `SELECT * FROM social_post_results WHERE post_id = ANY($1::uuid[]) ORDER BY platform`,
+      [postIds],
+    );
   }
 
-  async recordPublished(postId: string, platform: SocialPlatformId, platformPostId: string, url: string): Promise<void> {
+  async recordPublished(
+    postId: string,
+    platform: SocialPlatformId,
+    platformPostId: string,
+    url: string,
+  ): Promise<void> {
     await queryRows(
       this.scoped.tx,
-      `UPDATE social_post_results SET status = 'published', platform_post_id = $3, url = $4, error_code = NULL, error_message = NULL,
+      `UPDATE social_post_results SET status = 'published', platform_post_id = $3, url = $4, error_code = NULL,
+        error_message = NULL,
               published_at = now(), updated_at = now()
         WHERE post_id = $1 AND platform = $2`,
       [postId, platform, platformPostId, url],
@@ -151,12 +164,18 @@ export class SocialRepository {
   async recordRetry(postId: string, platform: SocialPlatformId, code: string, message: string): Promise<void> {
     await queryRows(
       this.scoped.tx,
-      `UPDATE social_post_results SET error_code = $3, error_message = $4, updated_at = now() WHERE post_id = $1 AND platform = $2`,
+      `UPDATE social_post_results SET error_code = $3, error_message ` +
+        `= $4, updated_at = now() WHERE post_id = $1 AND platform = $2`,
       [postId, platform, code, message],
     );
   }
 
-  pageOfStore(storeId: string, status: PostStatus | undefined, limit: number, after: Cursor | null): Promise<SocialPostRow[]> {
+  pageOfStore(
+    storeId: string,
+    status: PostStatus | undefined,
+    limit: number,
+    after: Cursor | null,
+  ): Promise<SocialPostRow[]> {
     return queryRows<SocialPostRow>(
       this.db.tx,
       `SELECT * FROM social_posts
@@ -171,7 +190,8 @@ export class SocialRepository {
   overdue(graceMs: number): Promise<{ id: string; attempts: number }[]> {
     return queryRows<{ id: string; attempts: number }>(
       this.system.tx,
-      `SELECT id, attempts FROM social_posts WHERE status = 'scheduled' AND scheduled_at < now() - make_interval(secs => $1::double precision / 1000)
+      `SELECT id, attempts FROM social_posts WHERE status = 'scheduled'
+        AND scheduled_at < now() - make_interval(secs => $1::double precision / 1000)
         ORDER BY scheduled_at LIMIT 100`,
       [graceMs],
     );
@@ -183,10 +203,12 @@ export class SocialRepository {
     return queryRows<{ id: string; store_id: string }>(
       this.system.tx,
       `WITH closed AS (
-         UPDATE social_posts SET status = CASE WHEN EXISTS (SELECT 1 FROM social_post_results r WHERE r.post_id = social_posts.id AND r.status = 'published')
+         UPDATE social_posts SET status = CASE WHEN EXISTS (SELECT 1 FROM social_post_results r
+           WHERE r.post_id = social_posts.id AND r.status = 'published')
                                           THEN 'partially_published' ELSE 'failed' END,
                 finished_at = now(), updated_at = now()
-          WHERE status = 'publishing' AND publishing_started_at < now() - make_interval(secs => $1::double precision / 1000)
+          WHERE status = 'publishing' AND publishing_started_at < now() -
+            make_interval(secs => $1::double precision / 1000)
           RETURNING id, store_id
        ), results AS (
          UPDATE social_post_results SET status = 'failed', error_code = 'interrupted',

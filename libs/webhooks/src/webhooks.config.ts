@@ -11,7 +11,9 @@ export class WebhooksConfig extends SettingsGroup {
   WEBHOOK_TIMEOUT_MS = 10_000;
 
   @Setting(
-    "Delay before each delivery attempt: the first at once, then 1 min, 5 min, 30 min, 1 h. At most 5 attempts (delays past the 5th are unused): the 5th failure, or the last listed one's when fewer, disables the webhook.",
+    'Delay before each delivery attempt: the first at once, then 1 min, 5 ' +
+      'min, 30 min, 1 h. At most 5 attempts (delays past the 5th are unused): the ' +
+      "5th failure, or the last listed one's when fewer, disables the webhook.",
   )
   @AsNumberList()
   @IsInt({ each: true, message: 'WEBHOOK_RETRY_DELAYS_MS must be comma-separated whole milliseconds' })
@@ -26,7 +28,8 @@ export class WebhooksConfig extends SettingsGroup {
   WEBHOOK_WORKER_CONCURRENCY = 8;
 
   @Setting(
-    'Requests in flight to one webhook at a time, across all worker processes (1–100). An attempt that finds them taken waits, parked, without holding a worker (docs/architecture.md § Webhooks, the gate).',
+    'Requests in flight to one webhook at a time, across all worker processes (1–100). An attempt that ' +
+      'finds them taken waits, parked, without holding a worker (docs/architecture.md § Webhooks, the gate).',
   )
   @Type(() => Number)
   @IsInt()
@@ -35,7 +38,8 @@ export class WebhooksConfig extends SettingsGroup {
   WEBHOOK_ENDPOINT_CONCURRENCY = 2;
 
   @Setting(
-    'Consecutive failed attempts to one webhook (timeouts, errors, non-2xx) that open its circuit (1–1000): its deliveries wait, with no request sent, for the cool-down.',
+    'Consecutive failed attempts to one webhook (timeouts, errors, non-2xx) that open ' +
+      'its circuit (1–1000): its deliveries wait, with no request sent, for the cool-down.',
   )
   @Type(() => Number)
   @IsInt()
@@ -44,7 +48,8 @@ export class WebhooksConfig extends SettingsGroup {
   WEBHOOK_CIRCUIT_FAILURES = 5;
 
   @Setting(
-    'How long an open circuit waits before one probe tries the webhook again (100–3600000 ms); the probe’s success closes it, its failure opens it for another cool-down.',
+    'How long an open circuit waits before one probe tries the webhook again (100–3600000 ' +
+      'ms); the probe’s success closes it, its failure opens it for another cool-down.',
   )
   @Type(() => Number)
   @IsInt()
@@ -65,5 +70,6 @@ export class WebhooksConfig extends SettingsGroup {
 }
 
 export const webhooksConfig = defineSettings('webhooks', '@app/webhooks', WebhooksConfig, {
-  description: 'Webhook deliveries: timeouts, retries, fair sharing between webhooks, circuits, and how long the log is kept.',
+  description:
+    'Webhook deliveries: timeouts, retries, fair sharing between webhooks, circuits, and how long the log is kept.',
 });

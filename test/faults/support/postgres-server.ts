@@ -28,7 +28,17 @@ export class PostgresServer {
     const owner = process.getuid?.() === 0 ? await systemUser('postgres') : undefined;
     if (owner) fs.chownSync(dir, owner.uid, owner.gid);
     const server = new PostgresServer(await freePort(), dir, owner);
-    await server.exec('initdb', ['-D', server.dataDir, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync', '--no-instructions']);
+    await server.exec('initdb', [
+      '-D',
+      server.dataDir,
+      '-U',
+      'postgres',
+      '--auth=trust',
+      '-E',
+      'UTF8',
+      '--no-sync',
+      '--no-instructions',
+    ]);
     await server.resume();
     return server;
   }
@@ -44,8 +54,21 @@ export class PostgresServer {
 
   /** Starts (again) on the same port and waits until it takes connections. */
   async resume(): Promise<void> {
-    const options = `-p ${this.port} -c listen_addresses=127.0.0.1 -c unix_socket_directories='' -c fsync=off -c max_connections=100`;
-    await this.exec('pg_ctl', ['start', '-D', this.dataDir, '-w', '-t', '30', '-l', path.join(this.dir, 'server.log'), '-o', options]);
+    const options =
+      `-p ${this.port} -c listen_addresses=127.0.0.1 -c ` +
+      `unix_socket_directories='' -c fsync=off -c max_connections=100`;
+    await this.exec('pg_ctl', [
+      'start',
+      '-D',
+      this.dataDir,
+      '-w',
+      '-t',
+      '30',
+      '-l',
+      path.join(this.dir, 'server.log'),
+      '-o',
+      options,
+    ]);
     const until = Date.now() + 10_000;
     for (;;) {
       const client = new pg.Client({ connectionString: this.url() });
@@ -57,7 +80,8 @@ export class PostgresServer {
         .catch(() => false)
         .finally(() => client.end().catch(() => undefined));
       if (ok) return;
-      if (Date.now() > until) throw new Error(`PostgreSQL on port ${this.port} did not take connections within 10 s:\n${this.log()}`);
+      if (Date.now() > until)
+        throw new Error(`PostgreSQL on port ${this.port} did not take connections within 10 s:\n${this.log()}`);
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
   }
@@ -90,7 +114,12 @@ export class PostgresServer {
 
   private async exec(command: string, args: string[]): Promise<void> {
     try {
-      await run(command, args, { ...(this.owner ?? {}), cwd: this.dir, env: { ...process.env, LC_ALL: 'C' }, timeout: 60_000 });
+      await run(command, args, {
+        ...(this.owner ?? {}),
+        cwd: this.dir,
+        env: { ...process.env, LC_ALL: 'C' },
+        timeout: 60_000,
+      });
     } catch (error) {
       const { stderr, stdout } = error as { stderr?: string; stdout?: string };
       throw new Error(`${command} ${args[0]} failed: ${(stderr || stdout || (error as Error).message).trim()}`);

@@ -25,9 +25,13 @@ export class RedisServer {
 
   /** Starts (again) on the same port and waits until it answers PING. */
   async resume(): Promise<void> {
-    const child = spawn('redis-server', ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
-      stdio: 'ignore',
-    });
+    const child = spawn(
+      'redis-server',
+      ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+      {
+        stdio: 'ignore',
+      },
+    );
     this.process = child;
     const until = Date.now() + 10_000;
     for (;;) {

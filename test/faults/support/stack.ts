@@ -8,7 +8,10 @@ import { call } from '../../../bench/lib/http.js';
 import { createServices, productionEnv, type BenchServices } from '../../../bench/lib/services.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-/** The built app (`npm run test:faults` builds it first), started as `npm run start:prod` starts it: with the tracing preload. */
+/**
+ * The built app (`npm run test:faults` builds it first), started as `npm run start:prod` starts it: with the tracing
+ * preload.
+ */
 const MAIN = path.join(ROOT, 'dist/apps/api/src/main.js');
 const INSTRUMENT = path.join(ROOT, 'dist/apps/api/src/instrument.js');
 const PUBLIC_KEY = `faults_public_${randomBytes(12).toString('hex')}`;
@@ -48,7 +51,11 @@ export class FaultStack {
     env: Record<string, string> = {},
     options: { redisUrl?: string; databaseUrl?: string; apis?: number; workers?: number } = {},
   ): Promise<FaultStack> {
-    const services = await createServices({ label: `faults_${label}`, redisUrl: options.redisUrl, databaseUrl: options.databaseUrl });
+    const services = await createServices({
+      label: `faults_${label}`,
+      redisUrl: options.redisUrl,
+      databaseUrl: options.databaseUrl,
+    });
     const apiPort = await freePort();
     const logDir = fs.mkdtempSync(path.join(os.tmpdir(), `storefront-faults-${label}-`));
     const stack = new FaultStack(
@@ -71,7 +78,11 @@ export class FaultStack {
     );
     const extraPorts = await Promise.all(Array.from({ length: (options.apis ?? 1) - 1 }, () => freePort()));
     const [apis, workers] = await Promise.all([
-      Promise.all([apiPort, ...extraPorts].map((port, index) => stack.spawn('api', index === 0 ? 'api' : `api-${index + 1}`, port))),
+      Promise.all(
+        [apiPort, ...extraPorts].map((port, index) =>
+          stack.spawn('api', index === 0 ? 'api' : `api-${index + 1}`, port),
+        ),
+      ),
       Promise.all(Array.from({ length: options.workers ?? 0 }, () => stack.startWorker())),
     ]);
     stack.apis.push(...apis);
@@ -84,7 +95,9 @@ export class FaultStack {
     return this.api.url;
   }
 
-  /** Starts a worker process (each start gets its own log file; `env` adds to the stack's); it is ready when it says so. */
+  /**
+   * Starts a worker process (each start gets its own log file; `env` adds to the stack's); it is ready when it says so.
+   */
   async startWorker(env: Record<string, string> = {}): Promise<Child> {
     this.workerStarts += 1;
     this.worker = await this.spawn('worker', `worker-${this.workerStarts}`, undefined, env);
@@ -143,7 +156,10 @@ export class FaultStack {
 
   /** A merchant signed up through /auth/v1 with one store. */
   async merchant(): Promise<{ token: string; storeId: string; credentials: { email: string; password: string } }> {
-    const credentials = { email: `faults-${randomBytes(4).toString('hex')}@example.com`, password: 'correct horse battery staple' };
+    const credentials = {
+      email: `faults-${randomBytes(4).toString('hex')}@example.com`,
+      password: 'correct horse battery staple',
+    };
     const session = await this.call('POST', '/auth/v1/signup', { headers: { apikey: PUBLIC_KEY }, body: credentials });
     const token = session.body.access_token as string;
     const store = await this.call('POST', '/functions/v1/stores', { token, body: { name: 'Fault test store' } });
@@ -162,7 +178,10 @@ export class FaultStack {
     const cookie = opened.headers.get('set-cookie')!.split(';')[0];
     const consent = await fetch(opened.headers.get('location')!, { redirect: 'manual' });
     const callback = new URL(consent.headers.get('location')!);
-    const back = await fetch(`${this.url}${callback.pathname}${callback.search}`, { redirect: 'manual', headers: { cookie } });
+    const back = await fetch(`${this.url}${callback.pathname}${callback.search}`, {
+      redirect: 'manual',
+      headers: { cookie },
+    });
     const status = new URL(back.headers.get('location')!).searchParams.get('status');
     if (status !== 'connected') throw new Error(`${platform} connect ended ${back.headers.get('location')}`);
   }

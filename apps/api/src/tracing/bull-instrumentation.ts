@@ -26,7 +26,8 @@ type BulkJob = { name?: string; data: unknown; opts?: JobOptions };
 
 function withCarrier(data: unknown, carrier: Carrier): unknown {
   // Only plain object data can carry it (ours always is); anything else is queued as it came.
-  if (data === null || typeof data !== 'object' || Array.isArray(data) || Object.keys(carrier).length === 0) return data;
+  if (data === null || typeof data !== 'object' || Array.isArray(data) || Object.keys(carrier).length === 0)
+    return data;
   return { ...(data as Record<string, unknown>), [JOB_TRACE_KEY]: carrier };
 }
 
@@ -72,7 +73,11 @@ export class BullInstrumentation extends InstrumentationBase {
         if (isWrapped(prototype.add)) return moduleExports;
         this._wrap(prototype, 'add', (original) => this.wrapAdd(original as (...args: unknown[]) => Promise<Job>));
         this._wrap(prototype, 'addBulk', (original) => this.wrapAddBulk(original));
-        this._wrap(prototype, 'setHandler' as keyof Queue, (original) => this.wrapSetHandler(original as never) as never);
+        this._wrap(
+          prototype,
+          'setHandler' as keyof Queue,
+          (original) => this.wrapSetHandler(original as never) as never,
+        );
         return moduleExports;
       },
       (moduleExports: { prototype: Queue; default?: { prototype: Queue } }) => {
@@ -167,7 +172,9 @@ export class BullInstrumentation extends InstrumentationBase {
               run(
                 job,
                 () =>
-                  new Promise((resolve, reject) => handler.call(this, job, (error, result) => (error ? reject(error) : resolve(result)))),
+                  new Promise((resolve, reject) =>
+                    handler.call(this, job, (error, result) => (error ? reject(error) : resolve(result))),
+                  ),
               ).then(
                 (result) => done(null, result),
                 (error: Error) => done(error),

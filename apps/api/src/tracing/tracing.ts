@@ -28,7 +28,10 @@ export function startTracing(env: NodeJS.ProcessEnv): NodeTracerProvider {
     'service.name': env.OTEL_SERVICE_NAME || 'storefront-api',
     'storefront.app_role': env.APP_ROLE || 'all',
   }).merge(detectResources({ detectors: [envDetector] }));
-  const provider = new NodeTracerProvider({ resource, spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter())] });
+  const provider = new NodeTracerProvider({
+    resource,
+    spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter())],
+  });
   provider.register();
   registerInstrumentations({
     tracerProvider: provider,

@@ -11,27 +11,36 @@ function expectHarmless(html: string) {
 describe('sanitizeArticleHtml', () => {
   it('keeps the article markup it allows', () => {
     const html =
-      '<h2>Care</h2><h3>Washing</h3><h4>Drying</h4><p>Use <strong>cold</strong> water, <em>gentle</em> <b>soap</b> and <i>patience</i>.<br>Then dry.</p>' +
-      '<ul><li>One</li></ul><ol><li>Two</li></ol><blockquote>Quote</blockquote><pre><code>x &lt; y</code></pre><hr>';
+      '<h2>Care</h2><h3>Washing</h3><h4>Drying</h4><p>Use <strong>cold</strong> water, <em>gentle</em> ' +
+      '<b>soap</b> and <i>patience</i>.<br>Then ' +
+      'dry.</p><ul><li>One</li></ul><ol><li>Two</li></ol><blockquote>Quote</blockquote><pre><code>x &lt; ' +
+      'y</code></pre><hr>';
     expect(sanitizeArticleHtml(html)).toBe(
-      '<h2>Care</h2><h3>Washing</h3><h4>Drying</h4><p>Use <strong>cold</strong> water, <em>gentle</em> <b>soap</b> and <i>patience</i>.<br />Then dry.</p>' +
-        '<ul><li>One</li></ul><ol><li>Two</li></ol><blockquote>Quote</blockquote><pre><code>x &lt; y</code></pre><hr />',
+      '<h2>Care</h2><h3>Washing</h3><h4>Drying</h4><p>Use <strong>cold</strong> water, <em>gentle</em> ' +
+        '<b>soap</b> and <i>patience</i>.<br />Then ' +
+        'dry.</p><ul><li>One</li></ul><ol><li>Two</li></ol><blockquote>Quote</blockquote><pre><code>x &lt; ' +
+        'y</code></pre><hr />',
     );
   });
 
   it('drops <script> and <style> with their content', () => {
-    const out = sanitizeArticleHtml('<p>Hi</p><script>alert(document.cookie)</script><style>body{display:none}</style><p>there</p>');
+    const out = sanitizeArticleHtml(
+      '<p>Hi</p><script>alert(document.cookie)</script><style>body{display:none}</style><p>there</p>',
+    );
     expect(out).toBe('<p>Hi</p><p>there</p>');
   });
 
   it('drops event handlers and style attributes but keeps the text', () => {
-    const out = sanitizeArticleHtml('<p onclick="steal()" style="color:red" class="x" id="y">Click</p><h2 onmouseover=alert(1)>Title</h2>');
+    const out = sanitizeArticleHtml(
+      '<p onclick="steal()" style="color:red" class="x" id="y">Click</p><h2 onmouseover=alert(1)>Title</h2>',
+    );
     expect(out).toBe('<p>Click</p><h2>Title</h2>');
   });
 
   it('drops <img src=x onerror=…>, <iframe> and <svg onload>', () => {
     const out = sanitizeArticleHtml(
-      '<p>a<img src=x onerror=alert(1)>b</p><iframe src="https://evil.example"></iframe><svg onload=alert(1)><circle/></svg><p>c</p>',
+      '<p>a<img src=x onerror=alert(1)>b</p><iframe ' +
+        'src="https://evil.example"></iframe><svg onload=alert(1)><circle/></svg><p>c</p>',
     );
     expect(out).toBe('<p>ab</p><p>c</p>');
   });
@@ -76,7 +85,9 @@ describe('sanitizeArticleHtml', () => {
     ];
     for (const vector of vectors) expectHarmless(sanitizeArticleHtml(vector));
     // Text around dropped tags is kept and the output is well-formed.
-    expect(sanitizeArticleHtml('<div><p>unclosed <strong>bold <em>both</p>')).toBe('<p>unclosed <strong>bold <em>both</em></strong></p>');
+    expect(sanitizeArticleHtml('<div><p>unclosed <strong>bold <em>both</p>')).toBe(
+      '<p>unclosed <strong>bold <em>both</em></strong></p>',
+    );
   });
 
   it('escapes text that looks like markup', () => {
@@ -92,7 +103,8 @@ describe('sanitizeArticleHtml', () => {
 describe('htmlToText', () => {
   it('gives plain text, one line per block, entities decoded, dangerous content gone', () => {
     const text = htmlToText(
-      '<h2>Title &amp; more</h2><p>First  <strong>para</strong>.<br>Next line</p><script>alert(1)</script><ul><li>a &lt; b</li></ul>',
+      '<h2>Title &amp; more</h2><p>First  <strong>para</strong>.<br>Next ' +
+        'line</p><script>alert(1)</script><ul><li>a &lt; b</li></ul>',
     );
     expect(text).toBe('Title & more\nFirst para.\nNext line\na < b');
   });

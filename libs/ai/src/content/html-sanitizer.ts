@@ -6,7 +6,25 @@ import sanitizeHtml from 'sanitize-html';
  * `rel="noopener nofollow"`), no attributes besides `href` and `rel`.
  */
 
-const ARTICLE_TAGS = ['h2', 'h3', 'h4', 'p', 'ul', 'ol', 'li', 'strong', 'em', 'b', 'i', 'blockquote', 'code', 'pre', 'br', 'a', 'hr'];
+const ARTICLE_TAGS = [
+  'h2',
+  'h3',
+  'h4',
+  'p',
+  'ul',
+  'ol',
+  'li',
+  'strong',
+  'em',
+  'b',
+  'i',
+  'blockquote',
+  'code',
+  'pre',
+  'br',
+  'a',
+  'hr',
+];
 
 /**
  * Dropped together with their text: their content is code, styling or another document, never
@@ -44,7 +62,10 @@ const ARTICLE_OPTIONS: sanitizeHtml.IOptions = {
   nonTextTags: DROPPED_WITH_CONTENT,
   transformTags: {
     // Whatever rel the provider wrote, links open without access to the page and pass no ranking.
-    a: (tagName, attribs) => ({ tagName, attribs: { ...(attribs.href ? { href: attribs.href } : {}), rel: 'noopener nofollow' } }),
+    a: (tagName, attribs) => ({
+      tagName,
+      attribs: { ...(attribs.href ? { href: attribs.href } : {}), rel: 'noopener nofollow' },
+    }),
   },
 };
 

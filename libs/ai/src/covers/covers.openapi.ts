@@ -10,7 +10,10 @@ export const ApiGetCover = () =>
       description: 'The `image_url` that `generate-blog-cover` answers. Public, immutable, cacheable for a year.',
     }),
     ApiParam({ name: 'file', example: '3b241101-e2bb-4255-8caf-4136c566a962.png' }),
-    ApiOkResponse({ description: 'The PNG', content: { 'image/png': { schema: { type: 'string', format: 'binary' } } } }),
+    ApiOkResponse({
+      description: 'The PNG',
+      content: { 'image/png': { schema: { type: 'string', format: 'binary' } } },
+    }),
     ApiErrorResponse(404, 'No such cover (a name that is not `<uuid>.png`, or an unknown id)', {
       code: 'NOT_FOUND',
       message: 'Image not found',

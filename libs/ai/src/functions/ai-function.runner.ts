@@ -1,7 +1,13 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiError } from '@app/core';
-import { AI_PROVIDER, AiProviderError, primaryLanguage, type AiProvider, type AiTask } from '../providers/ai-provider.js';
+import {
+  AI_PROVIDER,
+  AiProviderError,
+  primaryLanguage,
+  type AiProvider,
+  type AiTask,
+} from '../providers/ai-provider.js';
 import type { AiCall, AiFunctionDefinition } from './ai-function.js';
 import { ChargeCreditsCommand, RefundCreditsCommand } from './credit-commands.js';
 
@@ -18,7 +24,8 @@ function named(tag: string): string {
   return name ? `${name} (${tag})` : `"${tag}"`;
 }
 
-const and = (items: string[]) => (items.length < 2 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`);
+const and = (items: string[]) =>
+  items.length < 2 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
 
 /**
  * 422 UNPROCESSABLE: the provider does not write `language`. The tag itself is valid (the body's
@@ -26,7 +33,8 @@ const and = (items: string[]) => (items.length < 2 ? items.join('') : `${items.s
  */
 export function languageRefused(providerId: string, language: string, languages: readonly string[]): ApiError {
   const message =
-    `The ${providerId} AI provider cannot write ${named(language)}; it writes ` + `${and(languages.map(named))}, in any regional variant`;
+    `The ${providerId} AI provider cannot write ${named(language)}; it writes ` +
+    `${and(languages.map(named))}, in any regional variant`;
   return ApiError.unprocessable(message, [{ field: 'language', message }]);
 }
 
@@ -49,7 +57,9 @@ export class AiFunctionRunner {
   /** The configured provider, when it can do `task` in `language` (for tasks whose input has one). */
   providerFor(task: AiTask<any, any>, language?: string): AiProvider {
     if (!this.provider)
-      throw ApiError.notConfigured('The AI provider is not configured on this server (AI_PROVIDER=openai needs AI_API_KEY)');
+      throw ApiError.notConfigured(
+        'The AI provider is not configured on this server (AI_PROVIDER=openai needs AI_API_KEY)',
+      );
     const languages = language === undefined ? null : this.provider.languagesFor(task);
     if (languages && language !== undefined && !languages.includes(primaryLanguage(language))) {
       throw languageRefused(this.provider.id, language, languages);

@@ -17,7 +17,9 @@ export interface AiFunctionDefinition<Name extends string = string> {
   readonly hourlyLimit: number;
 }
 
-export function defineAiFunction<const Name extends string>(definition: AiFunctionDefinition<Name>): AiFunctionDefinition<Name> {
+export function defineAiFunction<const Name extends string>(
+  definition: AiFunctionDefinition<Name>,
+): AiFunctionDefinition<Name> {
   return Object.freeze({ ...definition });
 }
 

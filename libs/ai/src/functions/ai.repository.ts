@@ -21,7 +21,9 @@ export class AiRepository {
 
   /** The store's currency; null when the caller cannot see the store. */
   async storeCurrency(storeId: string): Promise<string | null> {
-    const [store] = await queryRows<{ currency: string }>(this.db.tx, `SELECT currency FROM stores WHERE id = $1`, [storeId]);
+    const [store] = await queryRows<{ currency: string }>(this.db.tx, `SELECT currency FROM stores WHERE id = $1`, [
+      storeId,
+    ]);
     return store ? store.currency.trim() : null;
   }
 

@@ -6,13 +6,15 @@ import type { AiFunctionDefinition } from './ai-function.js';
 import { languageRefused } from './ai-function.runner.js';
 
 /** `generate-blog-cover` → `AiController_generateBlogCover`: the operation ids the OpenAPI document has always had. */
-const operationId = (name: string) => `AiController_${name.replace(/-([a-z])/g, (_, letter: string) => letter.toUpperCase())}`;
+const operationId = (name: string) =>
+  `AiController_${name.replace(/-([a-z])/g, (_, letter: string) => letter.toUpperCase())}`;
 
 /**
  * The route of a charged AI function, `POST /functions/v1/<name>`, with its own transactions: the charge
  * commits before the provider is asked (docs/architecture.md § AI credits and functions).
  */
-export const ChargedRoute = (fn: AiFunctionDefinition) => applyDecorators(Post(fn.name), HttpCode(200), OwnTransactions());
+export const ChargedRoute = (fn: AiFunctionDefinition) =>
+  applyDecorators(Post(fn.name), HttpCode(200), OwnTransactions());
 
 /**
  * What every charged function documents: its cost, the limits, the refund (`Idempotency-Key`, as on every
@@ -24,7 +26,8 @@ export const ApiCharged = (fn: AiFunctionDefinition, summary: string, descriptio
       operationId: operationId(fn.name),
       summary: `${summary} (${fn.credits} credits)`,
       description:
-        `${description}\n\nCosts ${fn.credits} AI credits, charged atomically with the store's hourly maximum for this function ` +
+        `${description}\n\nCosts ${fn.credits} AI credits, charged ` +
+        `atomically with the store's hourly maximum for this function ` +
         '(see `GET /functions/v1/credits`); a provider failure refunds them. Owners, admins, team members with the ' +
         "`ai` permission, and store keys holding `ai` (charged to the key's store; the ledger records the key).",
     }),
@@ -35,7 +38,8 @@ export const ApiCharged = (fn: AiFunctionDefinition, summary: string, descriptio
     }),
     ApiErrorResponse(
       429,
-      "The store's hourly maximum for this function is reached; `Retry-After` says when the oldest call leaves the window",
+      "The store's hourly maximum for this function is reached; " +
+        '`Retry-After` says when the oldest call leaves the window',
       {
         code: 'RATE_LIMITED',
         message: 'Too many requests: at most 20 per 3600 seconds; retry in 1712 s',
@@ -59,6 +63,11 @@ const languageRefusedExample = () => languageRefused('local', 'it', LOCAL_LANGUA
 export const ApiLanguageRefused = () =>
   ApiErrorResponse(
     422,
-    `The configured provider does not write \`language\` (the offline \`local\` provider writes ${LOCAL_LANGUAGES.join(', ')}); nothing charged`,
-    { code: 'UNPROCESSABLE', message: languageRefusedExample(), details: [{ field: 'language', message: languageRefusedExample() }] },
+    `The configured provider does not write \`language\` (the offline ` +
+      `\`local\` provider writes ${LOCAL_LANGUAGES.join(', ')}); nothing charged`,
+    {
+      code: 'UNPROCESSABLE',
+      message: languageRefusedExample(),
+      details: [{ field: 'language', message: languageRefusedExample() }],
+    },
   );

@@ -11,7 +11,10 @@ export const STORE_ID_EXAMPLE = '0f8fad5b-d9cb-469f-a165-70867728950e';
 /** Free text of 1–50 characters (`tone`, `style`), trimmed. */
 export function ShortText(name: string, example: string) {
   return (target: object, property: string) => {
-    ApiProperty({ description: `${name}: free text, 1–50 characters`, example, minLength: 1, maxLength: 50 })(target, property);
+    ApiProperty({ description: `${name}: free text, 1–50 characters`, example, minLength: 1, maxLength: 50 })(
+      target,
+      property,
+    );
     Transform(trim)(target, property);
     IsString()(target, property);
     IsNotEmpty()(target, property);
@@ -22,7 +25,10 @@ export function ShortText(name: string, example: string) {
 /** Text of 1–`max` characters, trimmed. */
 export function Text(description: string, example: string, max: number) {
   return (target: object, property: string) => {
-    ApiProperty({ description: `${description}, 1–${max} characters`, example, minLength: 1, maxLength: max })(target, property);
+    ApiProperty({ description: `${description}, 1–${max} characters`, example, minLength: 1, maxLength: max })(
+      target,
+      property,
+    );
     Transform(trim)(target, property);
     IsString()(target, property);
     IsNotEmpty()(target, property);
@@ -42,7 +48,10 @@ export function Language() {
 /** `store_id`, the store charged for the call. */
 export function ChargedStore() {
   return (target: object, property: string) => {
-    ApiProperty({ format: 'uuid', description: 'The store charged for the call', example: STORE_ID_EXAMPLE })(target, property);
+    ApiProperty({ format: 'uuid', description: 'The store charged for the call', example: STORE_ID_EXAMPLE })(
+      target,
+      property,
+    );
     IsUUID()(target, property);
   };
 }

@@ -79,7 +79,8 @@ describe('plain-text fields of the AI answers', () => {
           content: `<p>Body</p><p>${attack}</p>`,
         }),
       );
-      for (const field of ['title', 'excerpt', 'seo_title', 'seo_description'] as const) expectInert(result[field], field);
+      for (const field of ['title', 'excerpt', 'seo_title', 'seo_description'] as const)
+        expectInert(result[field], field);
       expect(result.title).toMatch(/^Guide title:/);
       expect(result.content).toMatch(/^<p>Body<\/p>/);
       // HTML: an escaped `&lt;img&gt;` in it is text a browser shows, and no element has an event handler.
@@ -110,12 +111,21 @@ describe('plain-text fields of the AI answers', () => {
           recommendations: [around('advice')],
         }),
       );
-      for (const value of [...result.trending_topics, ...result.popular_hashtags, ...result.recommendations, result.audience_sentiment]) {
+      for (const value of [
+        ...result.trending_topics,
+        ...result.popular_hashtags,
+        ...result.recommendations,
+        result.audience_sentiment,
+      ]) {
         expectInert(value, 'insights');
       }
       expect(result.popular_hashtags[0]).toBe('#linen');
 
-      const draft = normalizeSocialDraft({ text: around('post'), hashtags: ['#linen', attack, `#${attack}`], best_hour: 9 });
+      const draft = normalizeSocialDraft({
+        text: around('post'),
+        hashtags: ['#linen', attack, `#${attack}`],
+        best_hour: 9,
+      });
       expectInert(draft.text, 'text');
       for (const tag of draft.hashtags) expectInert(tag, 'hashtag');
       expect(draft.hashtags[0]).toBe('#linen');
@@ -151,14 +161,21 @@ describe('plain-text fields of the AI answers', () => {
     expect(result.seo_keywords).toEqual(['a < b', 'R&D', 'x > y']);
   });
 
-  it('leaves the whitespace of plain text as it was: a post keeps its blank lines, a name its non-breaking space', () => {
-    const draft = normalizeSocialDraft({ text: '  Meet the bag.\n\nIt carries  your day.\r\n🎒 ', hashtags: ['#newin'], best_hour: 18 });
-    expect(draft.text).toBe('Meet the bag.\n\nIt carries  your day.\r\n🎒');
-    expect(normalizeProduct(product({ name: 'Size\u00a0M' })).name).toBe('Size\u00a0M');
-    expect(normalizeProduct(product({ name: 'Size&nbsp;M' })).name).toBe('Size\u00a0M');
-    // Article fields are headings and snippets: one line per block, single spaces.
-    expect(normalizeArticle(article({ title: ' Caring\n\n for   <b>linen</b> ' })).title).toBe('Caring\nfor linen');
-  });
+  it(
+    'leaves the whitespace of plain text as it was: a post ' + 'keeps its blank lines, a name its non-breaking space',
+    () => {
+      const draft = normalizeSocialDraft({
+        text: '  Meet the bag.\n\nIt carries  your day.\r\n🎒 ',
+        hashtags: ['#newin'],
+        best_hour: 18,
+      });
+      expect(draft.text).toBe('Meet the bag.\n\nIt carries  your day.\r\n🎒');
+      expect(normalizeProduct(product({ name: 'Size\u00a0M' })).name).toBe('Size\u00a0M');
+      expect(normalizeProduct(product({ name: 'Size&nbsp;M' })).name).toBe('Size\u00a0M');
+      // Article fields are headings and snippets: one line per block, single spaces.
+      expect(normalizeArticle(article({ title: ' Caring\n\n for   <b>linen</b> ' })).title).toBe('Caring\nfor linen');
+    },
+  );
 
   it('an encoded `a &lt; b` is the text `a < b`, decoded once or twice', () => {
     expect(normalizeProduct(product({ name: 'a &lt; b' })).name).toBe('a < b');
@@ -166,19 +183,25 @@ describe('plain-text fields of the AI answers', () => {
   });
 
   it('drops tags around text and keeps the text, links included', () => {
-    const result = normalizeArticle(article({ title: '<b>Bold</b> <a href="javascript:alert(1)">click</a> <em>here</em>' }));
+    const result = normalizeArticle(
+      article({ title: '<b>Bold</b> <a href="javascript:alert(1)">click</a> <em>here</em>' }),
+    );
     expect(result.title).toBe('Bold click here');
   });
 
   it('keeps the text of an unclosed element: a clipped or half-typed tag does not swallow the rest', () => {
-    expect(normalizeArticle(article({ seo_title: 'Linen &lt;script&gt;alert(1) care&lt;/scr' })).seo_title).toBe('Linen alert(1) care');
+    expect(normalizeArticle(article({ seo_title: 'Linen &lt;script&gt;alert(1) care&lt;/scr' })).seo_title).toBe(
+      'Linen alert(1) care',
+    );
     expect(normalizeArticle(article({ title: '&lt;svg onload=alert(1)&gt; Linen care' })).title).toBe('Linen care');
     expect(normalizeArticle(article({ title: '<script>alert(1)</script>Linen' })).title).toBe('alert(1)Linen');
   });
 
   it('answers a field that was nothing but markup as an unusable answer (refunded), not an empty string', () => {
     expect(() => normalizeArticle(article({ title: '&lt;img src=x onerror=alert(1)&gt;' }))).toThrow(AiProviderError);
-    expect(() => normalizeProduct(product({ name: '<img src=x onerror=alert(1)><br>&amp;lt;hr&amp;gt;' }))).toThrow(/name is empty/);
+    expect(() => normalizeProduct(product({ name: '<img src=x onerror=alert(1)><br>&amp;lt;hr&amp;gt;' }))).toThrow(
+      /name is empty/,
+    );
   });
 
   it('defuses what keeps unfolding however often it is decoded', () => {

@@ -28,7 +28,9 @@ describe('ProductImageFetcher refusals', () => {
       const error = await refusal('https://photos.intranet.test/shirt.png');
       expect(error.getStatus()).toBe(422);
       const answer = JSON.stringify(error.getResponse());
-      expect(answer).toContain('image_url cannot be fetched: url host photos.intranet.test points to an address that is not allowed');
+      expect(answer).toContain(
+        'image_url cannot be fetched: url host photos.intranet.test points to an address that is not allowed',
+      );
       expect(answer).not.toMatch(/10\.20|30\.40|\(private\)/);
       expect(warn).toHaveBeenCalledWith(
         expect.objectContaining({ host: 'photos.intranet.test', address: '10.20.30.40' }),

@@ -38,8 +38,10 @@ export class ProductImageFetcher {
       });
     } catch (error) {
       if (error instanceof UnsafeUrlError) throw unreadable(`image_url cannot be fetched: ${error.message}`);
-      if (error instanceof HttpResponseTooLargeError) throw unreadable(`image_url is larger than ${MAX_IMAGE_BYTES / 1024 / 1024} MiB`);
-      if (error instanceof HttpTimeoutError) throw unreadable(`image_url did not answer within ${IMAGE_FETCH_TIMEOUT_MS / 1000} s`);
+      if (error instanceof HttpResponseTooLargeError)
+        throw unreadable(`image_url is larger than ${MAX_IMAGE_BYTES / 1024 / 1024} MiB`);
+      if (error instanceof HttpTimeoutError)
+        throw unreadable(`image_url did not answer within ${IMAGE_FETCH_TIMEOUT_MS / 1000} s`);
       if (error instanceof HttpConnectionError) throw unreadable('image_url could not be reached');
       throw error;
     }

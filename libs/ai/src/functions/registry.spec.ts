@@ -11,7 +11,9 @@ function postRoutes(controller: new (...args: never[]) => unknown): string[] {
   const base = Reflect.getMetadata('path', controller) as string;
   const proto = controller.prototype as Record<string, unknown>;
   return Object.getOwnPropertyNames(proto)
-    .filter((key) => key !== 'constructor' && Reflect.getMetadata('method', proto[key] as object) === RequestMethod.POST)
+    .filter(
+      (key) => key !== 'constructor' && Reflect.getMetadata('method', proto[key] as object) === RequestMethod.POST,
+    )
     .map((key) => `${base}/${Reflect.getMetadata('path', proto[key] as object) as string}`);
 }
 
@@ -27,21 +29,28 @@ describe('the AI function registry', () => {
     }
   });
 
-  it('gives each function its route (POST /functions/v1/<name>, one per controller) and a handler of its command', () => {
-    expect(AI_FUNCTION_CONTROLLERS.flatMap(postRoutes)).toEqual(AI_FUNCTIONS.map((fn) => `functions/v1/${fn.name}`));
-    expect(AI_FUNCTION_CONTROLLERS.map((controller) => controller.name)).toEqual(AI_FUNCTIONS.map((fn) => `${pascal(fn.name)}Controller`));
-    const commands = AI_FUNCTION_HANDLERS.map((handler) => (Reflect.getMetadata('__commandHandler__', handler) as { name: string }).name);
-    expect(commands).toEqual(AI_FUNCTIONS.map((fn) => `${pascal(fn.name)}Command`));
-  });
+  it(
+    'gives each function its route (POST /functions/v1/<name>, ' + 'one per controller) and a handler of its command',
+    () => {
+      expect(AI_FUNCTION_CONTROLLERS.flatMap(postRoutes)).toEqual(AI_FUNCTIONS.map((fn) => `functions/v1/${fn.name}`));
+      expect(AI_FUNCTION_CONTROLLERS.map((controller) => controller.name)).toEqual(
+        AI_FUNCTIONS.map((fn) => `${pascal(fn.name)}Controller`),
+      );
+      const commands = AI_FUNCTION_HANDLERS.map(
+        (handler) => (Reflect.getMetadata('__commandHandler__', handler) as { name: string }).name,
+      );
+      expect(commands).toEqual(AI_FUNCTIONS.map((fn) => `${pascal(fn.name)}Command`));
+    },
+  );
 
   it("docs/api.md's table of AI functions has each one's credits and hourly maximum", () => {
     const doc = readFileSync(API_DOC, 'utf8');
     // The section "AI functions and credits", up to the next second-level heading.
     const section = doc.split(/^## /m).find((part) => part.startsWith('AI functions and credits\n')) ?? '';
     // | POST | `/functions/v1/<name>` | body | answer | credits | max per hour |
-    const rows = [...section.matchAll(/^\| POST +\| `\/functions\/v1\/([a-z-]+)` +\|[^|\n]*\|[^|\n]*\| (\d+) +\| (\d+) +\|$/gm)].map(
-      ([, name, credits, limit]) => ({ name, credits: Number(credits), hourlyLimit: Number(limit) }),
-    );
+    const rows = [
+      ...section.matchAll(/^\| POST +\| `\/functions\/v1\/([a-z-]+)` +\|[^|\n]*\|[^|\n]*\| (\d+) +\| (\d+) +\|$/gm),
+    ].map(([, name, credits, limit]) => ({ name, credits: Number(credits), hourlyLimit: Number(limit) }));
     expect(rows).toEqual(AI_FUNCTIONS.map(({ name, credits, hourlyLimit }) => ({ name, credits, hourlyLimit })));
   });
 });

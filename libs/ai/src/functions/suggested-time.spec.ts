@@ -1,7 +1,9 @@
 import { nextLocalSlot } from './suggested-time.js';
 
 const local = (instant: Date, timeZone: string) =>
-  new Intl.DateTimeFormat('en-GB', { timeZone, hourCycle: 'h23', dateStyle: 'short', timeStyle: 'short' }).format(instant);
+  new Intl.DateTimeFormat('en-GB', { timeZone, hourCycle: 'h23', dateStyle: 'short', timeStyle: 'short' }).format(
+    instant,
+  );
 
 describe('nextLocalSlot', () => {
   it("answers today's slot when it is still ahead by the lead time", () => {

@@ -67,5 +67,9 @@ export function colourDistance(a: Rgb, b: Rgb): number {
 
 /** Linear mix: `t` = 0 gives `a`, 1 gives `b`. */
 export function mixColours(a: Rgb, b: Rgb, t: number): Rgb {
-  return [clampChannel(a[0] + (b[0] - a[0]) * t), clampChannel(a[1] + (b[1] - a[1]) * t), clampChannel(a[2] + (b[2] - a[2]) * t)];
+  return [
+    clampChannel(a[0] + (b[0] - a[0]) * t),
+    clampChannel(a[1] + (b[1] - a[1]) * t),
+    clampChannel(a[2] + (b[2] - a[2]) * t),
+  ];
 }

@@ -152,7 +152,11 @@ export const LAYOUT_DRAWERS: Record<Layout, LayoutDrawer> = {
       ctx.fillRect(0, COVER_HEIGHT - 70 + index * stripeHeight, COVER_WIDTH, stripeHeight);
     });
     // A double frame in a shade of the first colour.
-    const frame = mixColours(colours[0], contrastRatio(colours[0], WHITE) > contrastRatio(colours[0], BLACK) ? WHITE : BLACK, 0.6);
+    const frame = mixColours(
+      colours[0],
+      contrastRatio(colours[0], WHITE) > contrastRatio(colours[0], BLACK) ? WHITE : BLACK,
+      0.6,
+    );
     ctx.strokeStyle = toHexColour(frame);
     ctx.lineWidth = 4;
     ctx.strokeRect(28, 28, COVER_WIDTH - 56, COVER_HEIGHT - 56 - 70);

@@ -77,7 +77,9 @@ describe('renderCover', () => {
     expect(coverLayout('retro')).toBe('vintage');
     expect(coverLayout('warm & playful')).toBe('playful');
     expect(coverLayout('watercolour dreams')).toBe(coverLayout('Watercolour dreams '));
-    const hashed = new Set(['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j', 'k', 'l'].map((style) => coverLayout(`${style} zz`)));
+    const hashed = new Set(
+      ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j', 'k', 'l'].map((style) => coverLayout(`${style} zz`)),
+    );
     expect(hashed.size).toBeGreaterThan(1);
   });
 });
@@ -86,7 +88,9 @@ describe('normalizeCover', () => {
   it('turns a 1536×1024 JPEG into a 1200×630 PNG, cropped around the centre', async () => {
     // Top and bottom bands red (cropped away by the 1.9:1 frame), a blue middle.
     const jpeg = await sharp({ create: { width: 1536, height: 1024, channels: 3, background: '#ff0000' } })
-      .composite([{ input: { create: { width: 1536, height: 824, channels: 3, background: '#0000ff' } }, left: 0, top: 100 }])
+      .composite([
+        { input: { create: { width: 1536, height: 824, channels: 3, background: '#0000ff' } }, left: 0, top: 100 },
+      ])
       .jpeg()
       .toBuffer();
     const png = await normalizeCover(jpeg);

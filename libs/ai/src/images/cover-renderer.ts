@@ -63,6 +63,8 @@ export async function normalizeCover(bytes: Buffer): Promise<Buffer> {
       .png()
       .toBuffer();
   } catch (error) {
-    throw new UnreadableImageError('The cover image is not an image this service reads (jpeg, png, webp, gif, avif)', { cause: error });
+    throw new UnreadableImageError('The cover image is not an image this service reads (jpeg, png, webp, gif, avif)', {
+      cause: error,
+    });
   }
 }

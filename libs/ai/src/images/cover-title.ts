@@ -66,7 +66,8 @@ export function fitTitle(ctx: SKRSContext2D, title: string, spec: TitleSpec): Fi
   for (let size = spec.maxSize; size > MIN_TITLE_SIZE; size -= 2) {
     ctx.font = font(spec, size);
     const lines = wrap(ctx, title, spec.box.width);
-    if (lines.length <= MAX_TITLE_LINES && lines.length * Math.round(size * 1.2) <= spec.box.height) return fitted(lines, size);
+    if (lines.length <= MAX_TITLE_LINES && lines.length * Math.round(size * 1.2) <= spec.box.height)
+      return fitted(lines, size);
   }
   // At the smallest size a title still too long keeps 4 lines, the last ending in an ellipsis.
   ctx.font = font(spec, MIN_TITLE_SIZE);
@@ -135,7 +136,14 @@ export function placeTextColour(ctx: SKRSContext2D, box: Box): Rgb {
 }
 
 /** The thin rules of the quiet layouts: an accent under the title, or lines above and below it. */
-export function drawRules(ctx: SKRSContext2D, layout: Layout, colours: Rgb[], textColour: Rgb, spec: TitleSpec, title: FittedTitle): void {
+export function drawRules(
+  ctx: SKRSContext2D,
+  layout: Layout,
+  colours: Rgb[],
+  textColour: Rgb,
+  spec: TitleSpec,
+  title: FittedTitle,
+): void {
   const block = titleBlockBox(spec, title);
   if (layout === 'minimal') {
     // The second colour as the accent when it stands out from the background, else the text colour.

@@ -1,7 +1,13 @@
 import { crc32, deflateSync } from 'node:zlib';
 import sharp, { type Sharp } from 'sharp';
 import { colourDistance, parseHexColour, type Rgb } from './colour.js';
-import { analyzeImage, identifyImage, MAX_IMAGE_PIXELS, summarisePixels, UnreadableImageError } from './image-analysis.js';
+import {
+  analyzeImage,
+  identifyImage,
+  MAX_IMAGE_PIXELS,
+  summarisePixels,
+  UnreadableImageError,
+} from './image-analysis.js';
 
 const RED: Rgb = [255, 0, 0];
 const BLUE: Rgb = [0, 0, 255];
@@ -44,19 +50,22 @@ describe('analyzeImage', () => {
     ['png', 'image/png', (image: Sharp) => image.png()],
     ['jpeg', 'image/jpeg', (image: Sharp) => image.jpeg({ quality: 95 })],
     ['webp', 'image/webp', (image: Sharp) => image.webp({ lossless: true })],
-  ])('reads a %s: format, mime, dimensions and both halves among the dominant colours', async (format, mime, encode) => {
-    const bytes = await encode(halves()).toBuffer();
-    const facts = await analyzeImage(bytes);
-    expect(facts).toMatchObject({ format, mime, width: 600, height: 400 });
-    expect(facts.bytes).toBe(bytes);
-    expect(near(facts.dominantColors, RED)).toBe(true);
-    expect(near(facts.dominantColors, BLUE)).toBe(true);
-    expect(facts.dominantColors.length).toBeLessThanOrEqual(5);
-    for (const colour of facts.dominantColors) expect(colour).toMatch(/^#[0-9a-f]{6}$/);
-    // Red's L* is 53 and blue's 32: the mean sits between them.
-    expect(facts.lightness).toBeGreaterThan(0.35);
-    expect(facts.lightness).toBeLessThan(0.5);
-  });
+  ])(
+    'reads a %s: format, mime, dimensions and both halves among the dominant colours',
+    async (format, mime, encode) => {
+      const bytes = await encode(halves()).toBuffer();
+      const facts = await analyzeImage(bytes);
+      expect(facts).toMatchObject({ format, mime, width: 600, height: 400 });
+      expect(facts.bytes).toBe(bytes);
+      expect(near(facts.dominantColors, RED)).toBe(true);
+      expect(near(facts.dominantColors, BLUE)).toBe(true);
+      expect(facts.dominantColors.length).toBeLessThanOrEqual(5);
+      for (const colour of facts.dominantColors) expect(colour).toMatch(/^#[0-9a-f]{6}$/);
+      // Red's L* is 53 and blue's 32: the mean sits between them.
+      expect(facts.lightness).toBeGreaterThan(0.35);
+      expect(facts.lightness).toBeLessThan(0.5);
+    },
+  );
 
   it('reads gif and avif too', async () => {
     const gif = await analyzeImage(await halves(64, 32).gif().toBuffer());
@@ -67,7 +76,9 @@ describe('analyzeImage', () => {
 
   it('puts the most frequent colour first and measures lightness of white and black', async () => {
     const mostlyGreen = await sharp({ create: { width: 100, height: 100, channels: 3, background: '#00a000' } })
-      .composite([{ input: { create: { width: 100, height: 20, channels: 3, background: '#ffff00' } }, left: 0, top: 0 }])
+      .composite([
+        { input: { create: { width: 100, height: 20, channels: 3, background: '#ffff00' } }, left: 0, top: 0 },
+      ])
       .png()
       .toBuffer();
     const facts = await analyzeImage(mostlyGreen);
@@ -137,11 +148,15 @@ describe('analyzeImage', () => {
   it('refuses bytes that are not an image', async () => {
     const error = await analyzeImage(Buffer.from('just some text, not a picture\n')).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UnreadableImageError);
-    expect((error as Error).message).toBe('The file at image_url is not an image this service reads (jpeg, png, webp, gif, avif)');
+    expect((error as Error).message).toBe(
+      'The file at image_url is not an image this service reads (jpeg, png, webp, gif, avif)',
+    );
   });
 
   it('refuses formats it does not read (svg, tiff)', async () => {
-    const svg = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10"/></svg>');
+    const svg = Buffer.from(
+      '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10"/></svg>',
+    );
     await expect(analyzeImage(svg)).rejects.toBeInstanceOf(UnreadableImageError);
     const tiff = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#123456' } })
       .tiff()
@@ -151,7 +166,9 @@ describe('analyzeImage', () => {
 
   it('refuses a truncated image', async () => {
     const jpeg = await halves().jpeg().toBuffer();
-    await expect(analyzeImage(jpeg.subarray(0, Math.floor(jpeg.length / 2)))).rejects.toBeInstanceOf(UnreadableImageError);
+    await expect(analyzeImage(jpeg.subarray(0, Math.floor(jpeg.length / 2)))).rejects.toBeInstanceOf(
+      UnreadableImageError,
+    );
   });
 
   it('refuses a header declaring more than 40 megapixels before decoding it', async () => {
@@ -164,11 +181,17 @@ describe('analyzeImage', () => {
 
   it('accepts exactly the pixel limit and refuses one row more', async () => {
     expect(MAX_IMAGE_PIXELS).toBe(40_000_000);
-    await expect(identifyImage(pngHeader(8000, 5000))).resolves.toMatchObject({ width: 8000, height: 5000, format: 'png' });
+    await expect(identifyImage(pngHeader(8000, 5000))).resolves.toMatchObject({
+      width: 8000,
+      height: 5000,
+      format: 'png',
+    });
     await expect(identifyImage(pngHeader(8000, 5001))).rejects.toBeInstanceOf(UnreadableImageError);
   });
 
   it('names the image as asked in its messages', async () => {
-    await expect(identifyImage(Buffer.from('nope'), 'The cover image')).rejects.toThrow(/^The cover image is not an image/);
+    await expect(identifyImage(Buffer.from('nope'), 'The cover image')).rejects.toThrow(
+      /^The cover image is not an image/,
+    );
   });
 });

@@ -57,7 +57,8 @@ export async function identifyImage(bytes: Buffer, subject = PRODUCT_PHOTO): Pro
     metadata = await sharp(bytes, UNTRUSTED_INPUT).metadata();
   } catch (error) {
     // sharp checks the declared dimensions against limitInputPixels while reading the header.
-    if (error instanceof Error && /pixel limit/i.test(error.message)) throw new UnreadableImageError(tooLarge(subject), { cause: error });
+    if (error instanceof Error && /pixel limit/i.test(error.message))
+      throw new UnreadableImageError(tooLarge(subject), { cause: error });
     throw new UnreadableImageError(notReadable(subject), { cause: error });
   }
   const decoder = metadata.format === 'heif' ? (metadata.compression === 'av1' ? 'avif' : 'heic') : metadata.format;
@@ -139,7 +140,9 @@ export function summarisePixels(rgba: Buffer): { dominantColors: string[]; light
   if (totalWeight === 0) return { dominantColors: [], lightness: 1 };
 
   // Greedy merge, heaviest bucket first; ties broken by key so the result never depends on Map order.
-  const ordered = [...buckets.entries()].sort(([keyA, a], [keyB, b]) => b.weight - a.weight || keyA - keyB).map(([, bucket]) => bucket);
+  const ordered = [...buckets.entries()]
+    .sort(([keyA, a], [keyB, b]) => b.weight - a.weight || keyA - keyB)
+    .map(([, bucket]) => bucket);
   const clusters: Cluster[] = [];
   for (const bucket of ordered) {
     const colour = meanOf(bucket);

@@ -1,4 +1,8 @@
-import type { ArticleDraft, ArticleInput, ArticleLength } from '../functions/generate-blog-autopilot/generate-blog-autopilot.task.js';
+import type {
+  ArticleDraft,
+  ArticleInput,
+  ArticleLength,
+} from '../functions/generate-blog-autopilot/generate-blog-autopilot.task.js';
 import type { Seed } from './seed.js';
 import { cap } from './templates/helpers.js';
 import type { ArticleVars, LocaleTemplates, SectionKind } from './templates/index.js';

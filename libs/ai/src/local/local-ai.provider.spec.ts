@@ -2,7 +2,10 @@ import sharp from 'sharp';
 import { textLength } from '@app/social';
 import { htmlToText, sanitizeArticleHtml } from '../content/html-sanitizer.js';
 import { analyzeImage } from '../images/image-analysis.js';
-import { GENERATE_BLOG_AUTOPILOT_TASK, type ArticleLength } from '../functions/generate-blog-autopilot/generate-blog-autopilot.task.js';
+import {
+  GENERATE_BLOG_AUTOPILOT_TASK,
+  type ArticleLength,
+} from '../functions/generate-blog-autopilot/generate-blog-autopilot.task.js';
 import { GENERATE_BLOG_COVER_TASK } from '../functions/generate-blog-cover/generate-blog-cover.task.js';
 import { GENERATE_PRODUCT_TASK } from '../functions/generate-product/generate-product.task.js';
 import { RESEARCH_SOCIAL_CONTEXT_TASK } from '../functions/research-social-context/research-social-context.task.js';
@@ -19,7 +22,11 @@ const provider = new LocalAiProvider();
 async function photo(width: number, height: number, left: string, right: string): Promise<ImageFacts> {
   const png = await sharp({ create: { width, height, channels: 3, background: left } })
     .composite([
-      { input: { create: { width: Math.ceil(width / 2), height, channels: 3, background: right } }, left: Math.floor(width / 2), top: 0 },
+      {
+        input: { create: { width: Math.ceil(width / 2), height, channels: 3, background: right } },
+        left: Math.floor(width / 2),
+        top: 0,
+      },
     ])
     .flatten()
     .png()
@@ -87,7 +94,9 @@ describe('LocalAiProvider', () => {
       expect(await provider.run(GENERATE_PRODUCT_TASK, { image, language: 'pt-PT', currency: 'EUR' })).toEqual(pt);
       expect(pt.name).not.toBe(en.name);
       for (const language of ['es', 'de']) {
-        expect((await provider.run(GENERATE_PRODUCT_TASK, { image, language, currency: 'EUR' })).name).not.toBe(en.name);
+        expect((await provider.run(GENERATE_PRODUCT_TASK, { image, language, currency: 'EUR' })).name).not.toBe(
+          en.name,
+        );
       }
     });
 
@@ -134,7 +143,9 @@ describe('LocalAiProvider', () => {
     });
 
     it('copes with an image without visible colours', async () => {
-      const transparent = await sharp({ create: { width: 20, height: 20, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0 } } })
+      const transparent = await sharp({
+        create: { width: 20, height: 20, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0 } },
+      })
         .png()
         .toBuffer();
       const facts = await analyzeImage(transparent);
@@ -164,7 +175,11 @@ describe('LocalAiProvider', () => {
     });
 
     it.each(['en', 'fr', 'es', 'de', 'pt'])('grows from short to medium to long (%s)', async (language) => {
-      const [short, medium, long] = await Promise.all([article('short', language), article('medium', language), article('long', language)]);
+      const [short, medium, long] = await Promise.all([
+        article('short', language),
+        article('medium', language),
+        article('long', language),
+      ]);
       const counts = [words(short.content), words(medium.content), words(long.content)];
       expect(counts[0]).toBeGreaterThanOrEqual(250);
       expect(counts[0]).toBeLessThanOrEqual(400);
@@ -187,17 +202,26 @@ describe('LocalAiProvider', () => {
       expect(title.toLowerCase()).toContain('caring for linen shirts');
     });
 
-    it('writes in the requested language; its templates fall back to English (the function refuses such a language first)', async () => {
-      const en = await article('short', 'en');
-      const fr = await article('short', 'fr');
-      const unknown = await article('short', 'zh-Hans');
-      expect(fr.content).not.toBe(en.content);
-      expect(fr.content).toContain('Conseils pratiques');
-      expect(unknown).toEqual(en);
-    });
+    it(
+      'writes in the requested language; its templates fall back ' +
+        'to English (the function refuses such a language first)',
+      async () => {
+        const en = await article('short', 'en');
+        const fr = await article('short', 'fr');
+        const unknown = await article('short', 'zh-Hans');
+        expect(fr.content).not.toBe(en.content);
+        expect(fr.content).toContain('Conseils pratiques');
+        expect(unknown).toEqual(en);
+      },
+    );
 
     it('produces HTML the sanitiser leaves unchanged, even from hostile input', async () => {
-      const hostile = await article('short', 'en', '<script>alert(1)</script> & <img src=x onerror=alert(2)>', '"><b onclick=x>');
+      const hostile = await article(
+        'short',
+        'en',
+        '<script>alert(1)</script> & <img src=x onerror=alert(2)>',
+        '"><b onclick=x>',
+      );
       for (const { content } of [hostile, await article('long', 'de')]) {
         expect(sanitizeArticleHtml(content)).toBe(content);
         // Only the article's own tags, none with an attribute.
@@ -210,7 +234,12 @@ describe('LocalAiProvider', () => {
     it('keeps the excerpt and SEO fields within their lengths, as plain text', async () => {
       const topic = `${'the very long and winding topic of sustainable linen care at home '.repeat(3)}`.slice(0, 200);
       for (const language of ['en', 'fr']) {
-        const { excerpt, seo_title, seo_description, title } = await article('short', language, topic, 'warm and professional');
+        const { excerpt, seo_title, seo_description, title } = await article(
+          'short',
+          language,
+          topic,
+          'warm and professional',
+        );
         expect(Array.from(excerpt).length).toBeLessThanOrEqual(300);
         expect(Array.from(seo_title).length).toBeLessThanOrEqual(60);
         expect(Array.from(seo_description).length).toBeLessThanOrEqual(160);
@@ -232,16 +261,21 @@ describe('LocalAiProvider', () => {
       expect(insights.popular_hashtags.length).toBeGreaterThanOrEqual(5);
       expect(insights.popular_hashtags.length).toBeLessThanOrEqual(10);
       for (const tag of insights.popular_hashtags) expect(tag).toMatch(/^#[^\s#]+$/u);
-      expect(['mostly positive', 'positive', 'enthusiastic', 'curious', 'mixed', 'neutral']).toContain(insights.audience_sentiment);
+      expect(['mostly positive', 'positive', 'enthusiastic', 'curious', 'mixed', 'neutral']).toContain(
+        insights.audience_sentiment,
+      );
       expect(insights.recommendations.length).toBeGreaterThanOrEqual(3);
       expect(insights.recommendations.length).toBeLessThanOrEqual(6);
-      for (const name of ['Instagram', 'TikTok', 'YouTube']) expect(insights.recommendations.some((r) => r.includes(name))).toBe(true);
+      for (const name of ['Instagram', 'TikTok', 'YouTube'])
+        expect(insights.recommendations.some((r) => r.includes(name))).toBe(true);
     });
 
     it('is deterministic and caps recommendations at six for all platforms', async () => {
       const input = { query: 'linen', platforms: ['instagram', 'facebook', 'x', 'tiktok', 'threads', 'youtube'] };
       const a = await provider.run(RESEARCH_SOCIAL_CONTEXT_TASK, input);
-      expect(await provider.run(RESEARCH_SOCIAL_CONTEXT_TASK, { ...input, platforms: [...input.platforms] })).toEqual(a);
+      expect(await provider.run(RESEARCH_SOCIAL_CONTEXT_TASK, { ...input, platforms: [...input.platforms] })).toEqual(
+        a,
+      );
       expect(a.recommendations).toHaveLength(6);
       const single = await provider.run(RESEARCH_SOCIAL_CONTEXT_TASK, { query: 'linen', platforms: ['x'] });
       expect(single.recommendations.length).toBeGreaterThanOrEqual(3);
@@ -250,7 +284,11 @@ describe('LocalAiProvider', () => {
   });
 
   describe('social-generate-content', () => {
-    const input = (platform: string, language = 'en', overrides: Partial<SocialContentInput> = {}): SocialContentInput => ({
+    const input = (
+      platform: string,
+      language = 'en',
+      overrides: Partial<SocialContentInput> = {},
+    ): SocialContentInput => ({
       product: {
         name: 'Harbor Mug',
         description: 'A sturdy stoneware mug with a speckled glaze. Dishwasher safe.',
@@ -322,7 +360,11 @@ describe('LocalAiProvider', () => {
     const controller = new AbortController();
     controller.abort();
     await expect(
-      provider.run(GENERATE_BLOG_AUTOPILOT_TASK, { topic: 't', tone: 'calm', length: 'short', language: 'en' }, controller.signal),
+      provider.run(
+        GENERATE_BLOG_AUTOPILOT_TASK,
+        { topic: 't', tone: 'calm', length: 'short', language: 'en' },
+        controller.signal,
+      ),
     ).rejects.toThrow();
   });
 });

@@ -45,7 +45,8 @@ export function ratioLabel(width: number, height: number): string {
   const landscape = width >= height;
   const ratio = landscape ? width / height : height / width;
   for (const [long, short] of COMMON_RATIOS) {
-    if (Math.abs(ratio - long / short) / (long / short) <= 0.03) return landscape ? `${long}:${short}` : `${short}:${long}`;
+    if (Math.abs(ratio - long / short) / (long / short) <= 0.03)
+      return landscape ? `${long}:${short}` : `${short}:${long}`;
   }
   const rounded = Math.round(ratio * 10) / 10;
   return landscape ? `${rounded}:1` : `1:${rounded}`;
@@ -77,7 +78,10 @@ function prices(category: CategoryKey, seed: Seed): { price: number; compare_pri
 
 function keywords(t: LocaleTemplates, noun: string, category: string, colours: string[], seed: Seed): string[] {
   const candidates = [noun, category, ...colours.slice(0, 2), ...seed.shuffle('keywords', t.keywordExtras).slice(0, 3)];
-  return [...new Set(candidates.map((keyword) => keyword.toLocaleLowerCase(t.language).trim()).filter(Boolean))].slice(0, 10);
+  return [...new Set(candidates.map((keyword) => keyword.toLocaleLowerCase(t.language).trim()).filter(Boolean))].slice(
+    0,
+    10,
+  );
 }
 
 export function buildProduct(image: ImageFacts, t: LocaleTemplates, seed: Seed): ProductDraft {

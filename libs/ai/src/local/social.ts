@@ -1,7 +1,13 @@
 import { fitText, isSocialPlatform, normaliseHashtags, socialPlatformDefinition } from '@app/social';
 import { htmlToText } from '../content/html-sanitizer.js';
-import type { InsightsDraft, InsightsInput } from '../functions/research-social-context/research-social-context.task.js';
-import type { SocialContentDraft, SocialContentInput } from '../functions/social-generate-content/social-generate-content.task.js';
+import type {
+  InsightsDraft,
+  InsightsInput,
+} from '../functions/research-social-context/research-social-context.task.js';
+import type {
+  SocialContentDraft,
+  SocialContentInput,
+} from '../functions/social-generate-content/social-generate-content.task.js';
 import type { Seed } from './seed.js';
 import { ALL_TEMPLATES, TONE_KINDS, type LocaleTemplates, type ToneKind } from './templates/index.js';
 import { clip, tidy } from './text.js';
@@ -53,7 +59,9 @@ export function buildSocialContent(input: SocialContentInput, t: LocaleTemplates
   const name = clean(product.name);
   const category = product.category ? clean(product.category) : null;
   const hook = seed.pick('hook', t.social.hooks[kind])({ name, category });
-  const description = product.description ? clip(clean(htmlToText(product.description)).split(/(?<=[.!?])\s/u)[0], 160) : '';
+  const description = product.description
+    ? clip(clean(htmlToText(product.description)).split(/(?<=[.!?])\s/u)[0], 160)
+    : '';
   const price = t.social.priceLine(formatPrice(product.price, product.currency, input.language, t.language));
   const call = t.social.calls[kind];
 
@@ -62,7 +70,11 @@ export function buildSocialContent(input: SocialContentInput, t: LocaleTemplates
     platform ? fitText(platform, text, input.textLimit) === text : Array.from(text).length <= input.textLimit;
   // From the fullest post to the barest; the first that fits wins, else the barest is shortened.
   const variants = [
-    [hook, [description, category ? t.social.categoryLine(category) : ''].filter(Boolean).join(' '), `${price} ${call}`],
+    [
+      hook,
+      [description, category ? t.social.categoryLine(category) : ''].filter(Boolean).join(' '),
+      `${price} ${call}`,
+    ],
     [hook, description, `${price} ${call}`],
     [hook, `${price} ${call}`],
     [hook, price],
@@ -97,7 +109,8 @@ function productHashtags(input: SocialContentInput, t: LocaleTemplates, seed: Se
 // ——— Research (English: the request carries no language). What is said of each platform is its registry entry's. ———
 
 const STOP_WORDS = new Set(
-  'a an and are as at be but by for from how in into is it its of on or our the their this to what when why with your you'.split(' '),
+  'a an and are as at be but by for from how in into is it its ' +
+    'of on or our the their this to what when why with your you'.split(' '),
 );
 
 const SENTIMENTS = ['mostly positive', 'positive', 'enthusiastic', 'curious', 'mixed', 'neutral'] as const;
@@ -129,7 +142,9 @@ export function buildInsights(input: InsightsInput, seed: Seed): InsightsDraft {
   // Long queries would make every topic a paragraph: topics and advice use the first 60 characters.
   const query = clip(input.query, 60).toLowerCase() || 'your products';
   const platforms = [...new Set(input.platforms.filter(isSocialPlatform))];
-  const keywords = [...new Set(query.split(/[^\p{L}\p{N}]+/u).filter((word) => word.length >= 3 && !STOP_WORDS.has(word)))];
+  const keywords = [
+    ...new Set(query.split(/[^\p{L}\p{N}]+/u).filter((word) => word.length >= 3 && !STOP_WORDS.has(word))),
+  ];
   const keyword = keywords[0] ?? query;
 
   const topics = [

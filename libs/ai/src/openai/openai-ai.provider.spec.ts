@@ -1,9 +1,20 @@
 import sharp from 'sharp';
-import { FakeOpenAiServer, SAMPLE_ANSWERS, SCHEMA_NAMES, type FakeBehaviour } from '../../../../test/fakes/openai-server.js';
-import { ARTICLE_OUTPUT, GENERATE_BLOG_AUTOPILOT_TASK } from '../functions/generate-blog-autopilot/generate-blog-autopilot.task.js';
+import {
+  FakeOpenAiServer,
+  SAMPLE_ANSWERS,
+  SCHEMA_NAMES,
+  type FakeBehaviour,
+} from '../../../../test/fakes/openai-server.js';
+import {
+  ARTICLE_OUTPUT,
+  GENERATE_BLOG_AUTOPILOT_TASK,
+} from '../functions/generate-blog-autopilot/generate-blog-autopilot.task.js';
 import { GENERATE_BLOG_COVER_TASK } from '../functions/generate-blog-cover/generate-blog-cover.task.js';
 import { GENERATE_PRODUCT_TASK, PRODUCT_OUTPUT } from '../functions/generate-product/generate-product.task.js';
-import { INSIGHTS_OUTPUT, RESEARCH_SOCIAL_CONTEXT_TASK } from '../functions/research-social-context/research-social-context.task.js';
+import {
+  INSIGHTS_OUTPUT,
+  RESEARCH_SOCIAL_CONTEXT_TASK,
+} from '../functions/research-social-context/research-social-context.task.js';
 import {
   SOCIAL_CONTENT_OUTPUT,
   SOCIAL_GENERATE_CONTENT_TASK,
@@ -117,7 +128,10 @@ describe('OpenAiProvider', () => {
     });
 
     it('generateProduct rounds prices to cents', async () => {
-      fake.enqueue('chat', { kind: 'json', content: { ...SAMPLE_ANSWERS[SCHEMA_NAMES.product], price: 19.994, compare_price: 24.999 } });
+      fake.enqueue('chat', {
+        kind: 'json',
+        content: { ...SAMPLE_ANSWERS[SCHEMA_NAMES.product], price: 19.994, compare_price: 24.999 },
+      });
       const draft = await provider().run(GENERATE_PRODUCT_TASK, { image: photo, language: 'en', currency: 'USD' });
       expect(draft.price).toBe(19.99);
       expect(draft.compare_price).toBe(25);
@@ -144,7 +158,10 @@ describe('OpenAiProvider', () => {
     });
 
     it('researchSocialContext sends the query and platforms', async () => {
-      const draft = await provider().run(RESEARCH_SOCIAL_CONTEXT_TASK, { query: 'linen summer', platforms: ['instagram', 'tiktok'] });
+      const draft = await provider().run(RESEARCH_SOCIAL_CONTEXT_TASK, {
+        query: 'linen summer',
+        platforms: ['instagram', 'tiktok'],
+      });
       expect(draft).toEqual(SAMPLE_ANSWERS[SCHEMA_NAMES.insights]);
 
       const [request] = fake.chatRequests;
@@ -233,25 +250,45 @@ describe('OpenAiProvider', () => {
         colors: ['#000'],
       });
       expect(cover.bytes.equals(png)).toBe(true);
-      expect(fake.imageRequests[0].body).toMatchObject({ model: 'dall-e-3', response_format: 'b64_json', size: '1792x1024' });
+      expect(fake.imageRequests[0].body).toMatchObject({
+        model: 'dall-e-3',
+        response_format: 'b64_json',
+        size: '1792x1024',
+      });
     });
 
     it('an image answer without base64 is an invalid answer', async () => {
-      fake.enqueue('images', { kind: 'status', status: 200, body: { created: 1, data: [{ url: 'https://example.com/x.png' }] } });
-      const error = await failure(provider().run(GENERATE_BLOG_COVER_TASK, { title: 'T', style: 'bold', colors: ['#000'] }));
+      fake.enqueue('images', {
+        kind: 'status',
+        status: 200,
+        body: { created: 1, data: [{ url: 'https://example.com/x.png' }] },
+      });
+      const error = await failure(
+        provider().run(GENERATE_BLOG_COVER_TASK, { title: 'T', style: 'bold', colors: ['#000'] }),
+      );
       expect(error.reason).toBe('invalid_answer');
     });
 
     it('an image answer that is not base64 is an invalid answer', async () => {
-      fake.enqueue('images', { kind: 'status', status: 200, body: { created: 1, data: [{ b64_json: 'not base64!' }] } });
-      const error = await failure(provider().run(GENERATE_BLOG_COVER_TASK, { title: 'T', style: 'bold', colors: ['#000'] }));
+      fake.enqueue('images', {
+        kind: 'status',
+        status: 200,
+        body: { created: 1, data: [{ b64_json: 'not base64!' }] },
+      });
+      const error = await failure(
+        provider().run(GENERATE_BLOG_COVER_TASK, { title: 'T', style: 'bold', colors: ['#000'] }),
+      );
       expect(error.reason).toBe('invalid_answer');
     });
   });
 
   describe('transport failures', () => {
     it('a provider slower than timeoutMs is a timeout', async () => {
-      fake.enqueue('chat', { kind: 'delay', ms: 2_000, then: { kind: 'json', content: SAMPLE_ANSWERS[SCHEMA_NAMES.article] } });
+      fake.enqueue('chat', {
+        kind: 'delay',
+        ms: 2_000,
+        then: { kind: 'json', content: SAMPLE_ANSWERS[SCHEMA_NAMES.article] },
+      });
       const started = Date.now();
       const error = await failure(provider({ timeoutMs: 300 }).run(GENERATE_BLOG_AUTOPILOT_TASK, article));
       expect(error.reason).toBe('timeout');
@@ -259,7 +296,11 @@ describe('OpenAiProvider', () => {
     });
 
     it('passes the caller abort signal through', async () => {
-      fake.enqueue('chat', { kind: 'delay', ms: 2_000, then: { kind: 'json', content: SAMPLE_ANSWERS[SCHEMA_NAMES.article] } });
+      fake.enqueue('chat', {
+        kind: 'delay',
+        ms: 2_000,
+        then: { kind: 'json', content: SAMPLE_ANSWERS[SCHEMA_NAMES.article] },
+      });
       const error = await failure(provider().run(GENERATE_BLOG_AUTOPILOT_TASK, article, AbortSignal.timeout(200)));
       expect(error.reason).toBe('timeout');
       expect(fake.chatRequests).toHaveLength(1);
@@ -281,7 +322,11 @@ describe('OpenAiProvider', () => {
     });
 
     it('429 is rate_limited', async () => {
-      fake.enqueue('chat', { kind: 'status', status: 429, body: { error: { message: 'Rate limit reached', type: 'requests' } } });
+      fake.enqueue('chat', {
+        kind: 'status',
+        status: 429,
+        body: { error: { message: 'Rate limit reached', type: 'requests' } },
+      });
       const error = await failure(provider().run(RESEARCH_SOCIAL_CONTEXT_TASK, { query: 'q', platforms: ['x'] }));
       expect(error.reason).toBe('rate_limited');
     });
@@ -308,7 +353,9 @@ describe('OpenAiProvider', () => {
 
     it('a 5xx on the images route is unavailable too', async () => {
       fake.enqueue('images', { kind: 'status', status: 503 });
-      const error = await failure(provider().run(GENERATE_BLOG_COVER_TASK, { title: 'T', style: 'bold', colors: ['#000'] }));
+      const error = await failure(
+        provider().run(GENERATE_BLOG_COVER_TASK, { title: 'T', style: 'bold', colors: ['#000'] }),
+      );
       expect(error.reason).toBe('unavailable');
     });
   });
@@ -397,7 +444,9 @@ describe('OpenAiProvider', () => {
 
     it('names the failing field', async () => {
       fake.enqueue('chat', { kind: 'json', content: { ...product, seo_keywords: ['bag'] } });
-      const error = await failure(provider().run(GENERATE_PRODUCT_TASK, { image: photo, language: 'en', currency: 'EUR' }));
+      const error = await failure(
+        provider().run(GENERATE_PRODUCT_TASK, { image: photo, language: 'en', currency: 'EUR' }),
+      );
       expect(error.message).toContain('/seo_keywords');
     });
   });

@@ -1,5 +1,8 @@
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
-import type { ChatCompletionContentPart, ChatCompletionCreateParamsNonStreaming } from 'openai/resources/chat/completions';
+import type {
+  ChatCompletionContentPart,
+  ChatCompletionCreateParamsNonStreaming,
+} from 'openai/resources/chat/completions';
 import type { ImageGenerateParamsNonStreaming } from 'openai/resources/images';
 import {
   AiProviderError,
@@ -120,7 +123,10 @@ export class OpenAiProvider implements AiProvider {
     if (!validate(parsed)) {
       const error = validate.errors?.[0];
       // ajv's messages name the keyword and the limit, never the offending value.
-      throw invalid(`the answer does not match the ${name} schema (${error?.instancePath || '/'} ${error?.message ?? 'is invalid'})`);
+      throw invalid(
+        `the answer does not match the ${name} schema ` +
+          `(${error?.instancePath || '/'} ${error?.message ?? 'is invalid'})`,
+      );
     }
     return parsed;
   }
@@ -137,20 +143,28 @@ export class OpenAiProvider implements AiProvider {
   private failure(error: unknown): unknown {
     // Subclasses before their parents: the timeout and abort errors are connection errors, which are APIErrors.
     if (error instanceof APIConnectionTimeoutError) {
-      return new AiProviderError(`The AI provider did not answer within ${this.timeoutMs} ms`, 'timeout', { cause: error });
+      return new AiProviderError(`The AI provider did not answer within ${this.timeoutMs} ms`, 'timeout', {
+        cause: error,
+      });
     }
     if (error instanceof APIUserAbortError) {
-      return new AiProviderError('The AI request was cancelled before the provider answered', 'timeout', { cause: error });
+      return new AiProviderError('The AI request was cancelled before the provider answered', 'timeout', {
+        cause: error,
+      });
     }
     if (error instanceof APIConnectionError) {
       return new AiProviderError('The AI provider could not be reached', 'unavailable', { cause: error });
     }
     if (error instanceof APIError && typeof error.status === 'number') {
       const status = error.status;
-      if (status === 408) return new AiProviderError('The AI provider timed out (HTTP 408)', 'timeout', { cause: error });
+      if (status === 408)
+        return new AiProviderError('The AI provider timed out (HTTP 408)', 'timeout', { cause: error });
       if (status === 429)
-        return new AiProviderError('The AI provider is rate limiting this service (HTTP 429)', 'rate_limited', { cause: error });
-      if (status >= 500) return new AiProviderError(`The AI provider failed (HTTP ${status})`, 'unavailable', { cause: error });
+        return new AiProviderError('The AI provider is rate limiting this service (HTTP 429)', 'rate_limited', {
+          cause: error,
+        });
+      if (status >= 500)
+        return new AiProviderError(`The AI provider failed (HTTP ${status})`, 'unavailable', { cause: error });
       return new AiProviderError(`The AI provider refused the request (HTTP ${status})`, 'refused', { cause: error });
     }
     return error;

@@ -44,7 +44,11 @@ export const list = (items: JsonSchema, minItems: number, maxItems: number, desc
   description: `${description} ${minItems === maxItems ? minItems : `${minItems} to ${maxItems}`} items.`,
 });
 
-export const hashtag: JsonSchema = { type: 'string', pattern: '^#\\S+$', description: 'A hashtag: "#" then the tag, no spaces.' };
+export const hashtag: JsonSchema = {
+  type: 'string',
+  pattern: '^#\\S+$',
+  description: 'A hashtag: "#" then the tag, no spaces.',
+};
 
 export const object = (properties: Record<string, JsonSchema>): JsonSchema => ({
   type: 'object',

@@ -21,4 +21,8 @@ export function createAiProvider(config: AiConfig): AiProvider | null {
   });
 }
 
-export const AI_PROVIDER_PROVIDER: Provider = { provide: AI_PROVIDER, inject: [aiConfig.KEY], useFactory: createAiProvider };
+export const AI_PROVIDER_PROVIDER: Provider = {
+  provide: AI_PROVIDER,
+  inject: [aiConfig.KEY],
+  useFactory: createAiProvider,
+};

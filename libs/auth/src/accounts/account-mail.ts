@@ -103,6 +103,11 @@ export class AccountMail {
 
   /** Tells the old address that the account's address changed. */
   async emailChanged(userId: string, oldEmail: string, newEmail: string): Promise<void> {
-    await this.mail.enqueue({ template: 'email_changed', to: oldEmail, userId, data: { old_email: oldEmail, new_email: newEmail } });
+    await this.mail.enqueue({
+      template: 'email_changed',
+      to: oldEmail,
+      userId,
+      data: { old_email: oldEmail, new_email: newEmail },
+    });
   }
 }

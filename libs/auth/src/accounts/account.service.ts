@@ -20,7 +20,8 @@ import { authConfig, type AuthConfig } from '../auth.config.js';
 
 /** GoTrue's answer to a link or code that is unknown, used or expired. */
 export const OTP_EXPIRED = () => new GoTrueError(403, 'otp_expired', 'Token has expired or is invalid');
-const EMAIL_EXISTS = () => new GoTrueError(422, 'email_exists', 'A user with this email address has already been registered');
+const EMAIL_EXISTS = () =>
+  new GoTrueError(422, 'email_exists', 'A user with this email address has already been registered');
 
 /**
  * Where an e-mailed link leads (with `pkce`, back with an auth code instead of a session), and who
@@ -74,7 +75,8 @@ export class AccountService {
    * once, and announced to the old one. `data` sets the name and metadata.
    */
   async updateUser(principal: UserPrincipal, body: UpdateUserBody, request: AccountRequest): Promise<UserView> {
-    const newEmail = body.email !== undefined && body.email.toLowerCase() !== principal.email.toLowerCase() ? body.email : undefined;
+    const newEmail =
+      body.email !== undefined && body.email.toLowerCase() !== principal.email.toLowerCase() ? body.email : undefined;
     if (principal.role === 'admin' && (body.password !== undefined || newEmail !== undefined)) {
       throw new GoTrueError(
         422,
@@ -96,10 +98,15 @@ export class AccountService {
           password.checked ? null : this.config.AUTH_RECENT_SIGN_IN,
         );
         if (outcome === 'reauthentication_needed') {
-          throw new GoTrueError(400, 'reauthentication_needed', 'Password update requires reauthentication: send current_password');
+          throw new GoTrueError(
+            400,
+            'reauthentication_needed',
+            'Password update requires reauthentication: send current_password',
+          );
         }
         // Said only once the change is allowed (rolled back here): else a stale session could test guesses with it.
-        if (password.same) throw new GoTrueError(422, 'same_password', 'New password should be different from the old password.');
+        if (password.same)
+          throw new GoTrueError(422, 'same_password', 'New password should be different from the old password.');
       }
       if (newEmail !== undefined) await this.changeEmail(principal, newEmail, request);
       return this.sessions.user(principal.userId);
@@ -113,7 +120,10 @@ export class AccountService {
     return {};
   }
 
-  /** POST /resend: a new sign-up confirmation (unconfirmed accounts) or e-mail change confirmation (pending ones); 200 either way. */
+  /**
+   * POST /resend: a new sign-up confirmation (unconfirmed accounts) or e-mail change confirmation (pending ones); 200
+   * either way.
+   */
   async resend(body: ResendBody, request: AccountRequest): Promise<Record<string, never>> {
     await this.limits.mailing(request.ip, body.email);
     await this.sessions.anonymous(() => this.accountMail.issue(body.type, body.email, request));
@@ -165,7 +175,8 @@ export class AccountService {
     await this.limits.verifying(request.ip);
     const token = body.token_hash ?? (body.email === undefined ? body.token : undefined);
     if (body.type === 'invite') {
-      if (token === undefined) throw new GoTrueError(400, 'validation_failed', 'An invitation is accepted with the token_hash of its link');
+      if (token === undefined)
+        throw new GoTrueError(400, 'validation_failed', 'An invitation is accepted with the token_hash of its link');
       return { session: await this.acceptInvitation(token, request.meta) };
     }
     const kinds = TOKEN_KINDS[body.type];
@@ -208,7 +219,11 @@ export class AccountService {
     return this.sessions.anonymous(async () => {
       const accepted = await this.store.acceptInvitationLink(hashToken(token));
       if (accepted.outcome === 'wrong_role') {
-        throw new GoTrueError(422, 'validation_failed', 'The invited address belongs to an account that cannot be a team member');
+        throw new GoTrueError(
+          422,
+          'validation_failed',
+          'The invited address belongs to an account that cannot be a team member',
+        );
       }
       if (accepted.outcome !== 'accepted') throw OTP_EXPIRED();
       return this.sessions.start(accepted.userId, meta);

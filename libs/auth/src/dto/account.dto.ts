@@ -11,7 +11,8 @@ export const MAX_USER_METADATA_BYTES = 8192;
 export class UpdateUserBody extends PkceFields {
   @ApiPropertyOptional({
     description:
-      'A new address: with AUTH_CONFIRM_EMAIL it stays pending (`new_email`) until the link or code mailed to it is used; without, it applies at once. Either way the old address is told.',
+      'A new address: with AUTH_CONFIRM_EMAIL it stays pending (`new_email`) until the link or ' +
+      'code mailed to it is used; without, it applies at once. Either way the old address is told.',
     example: 'ada.new@example.com',
   })
   @IsOptional()
@@ -20,7 +21,9 @@ export class UpdateUserBody extends PkceFields {
   email?: string;
 
   @ApiPropertyOptional({
-    description: `A new password, at least 8 characters. Needs current_password, or a session signed in within AUTH_RECENT_SIGN_IN (24 h; e.g. from a recovery link). Ends the user's other sessions.`,
+    description:
+      `A new password, at least 8 characters. Needs current_password, or a session signed in within ` +
+      `AUTH_RECENT_SIGN_IN (24 h; e.g. from a recovery link). Ends the user's other sessions.`,
     example: 'a new correct horse',
   })
   @IsOptional()
@@ -28,14 +31,19 @@ export class UpdateUserBody extends PkceFields {
   @MaxLength(512)
   password?: string;
 
-  @ApiPropertyOptional({ description: 'The current password, when the session did not sign in recently', example: 'correct horse battery' })
+  @ApiPropertyOptional({
+    description: 'The current password, when the session did not sign in recently',
+    example: 'correct horse battery',
+  })
   @IsOptional()
   @IsString({ message: 'current_password must be a string' })
   @MaxLength(512)
   current_password?: string;
 
   @ApiPropertyOptional({
-    description: `User metadata merged into \`user_metadata\` (a key set to null is removed; at most ${MAX_USER_METADATA_BYTES} bytes in all). \`full_name\` is the display name.`,
+    description:
+      `User metadata merged into \`user_metadata\` (a key set to null is removed; at ` +
+      `most ${MAX_USER_METADATA_BYTES} bytes in all). \`full_name\` is the display name.`,
     example: { full_name: 'Ada Lovelace', newsletter: true },
   })
   @IsOptional()
@@ -85,7 +93,10 @@ export class VerifyBody {
   @IsIn(VERIFY_TYPES, { message: 'type must be signup, recovery, email_change, invite, magiclink or email' })
   type: (typeof VERIFY_TYPES)[number];
 
-  @ApiPropertyOptional({ description: "The token of an e-mail's link (its `token` query parameter)", example: 'Jb3y7Qx0...' })
+  @ApiPropertyOptional({
+    description: "The token of an e-mail's link (its `token` query parameter)",
+    example: 'Jb3y7Qx0...',
+  })
   @IsOptional()
   @IsString({ message: 'token_hash must be a string' })
   @MaxLength(200)

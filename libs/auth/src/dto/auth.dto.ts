@@ -1,6 +1,17 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { plainToInstance, Type } from 'class-transformer';
-import { Equals, IsEmail, IsIn, IsObject, IsOptional, IsString, IsUUID, MaxLength, ValidateNested, validateSync } from 'class-validator';
+import {
+  Equals,
+  IsEmail,
+  IsIn,
+  IsObject,
+  IsOptional,
+  IsString,
+  IsUUID,
+  MaxLength,
+  ValidateNested,
+  validateSync,
+} from 'class-validator';
 import { GoTrueError } from '@app/core';
 import { PkceFields } from '../pkce/pkce.dto.js';
 

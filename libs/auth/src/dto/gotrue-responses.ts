@@ -1,5 +1,12 @@
 import { applyDecorators } from '@nestjs/common';
-import { ApiExtraModels, ApiProperty, ApiResponse, getSchemaPath, type HeadersObject, type SchemaObject } from '@nestjs/swagger';
+import {
+  ApiExtraModels,
+  ApiProperty,
+  ApiResponse,
+  getSchemaPath,
+  type HeadersObject,
+  type SchemaObject,
+} from '@nestjs/swagger';
 
 /**
  * Every error answer of /auth/v1, in GoTrue's shape, so that supabase-js reads `error.code` and
@@ -8,9 +15,15 @@ import { ApiExtraModels, ApiProperty, ApiResponse, getSchemaPath, type HeadersOb
 export class GoTrueErrorBody {
   @ApiProperty({ type: 'integer', description: 'The HTTP status, repeated', example: 400 })
   code!: number;
-  @ApiProperty({ description: 'What went wrong, as a stable code (supabase-js: `error.code`)', example: 'invalid_credentials' })
+  @ApiProperty({
+    description: 'What went wrong, as a stable code (supabase-js: `error.code`)',
+    example: 'invalid_credentials',
+  })
   error_code!: string;
-  @ApiProperty({ description: 'What went wrong, for people (supabase-js: `error.message`)', example: 'Invalid login credentials' })
+  @ApiProperty({
+    description: 'What went wrong, for people (supabase-js: `error.message`)',
+    example: 'Invalid login credentials',
+  })
   msg!: string;
 }
 
@@ -47,16 +60,21 @@ export const ApiGoTrueError = (
 
 /** The 401 of a route that takes the public API key (or a user's token). */
 export const ApiGoTrueKeyRequired = () =>
-  ApiGoTrueError(401, '`no_authorization`: neither the public API key nor a token was sent; `invalid_api_key`: a wrong `apikey`', {
-    error_code: 'no_authorization',
-    msg: 'No API key found in request: send the public API key in the apikey header or as a Bearer token',
-  });
+  ApiGoTrueError(
+    401,
+    '`no_authorization`: neither the public API key nor a token was sent; `invalid_api_key`: a wrong `apikey`',
+    {
+      error_code: 'no_authorization',
+      msg: 'No API key found in request: send the public API key in the apikey header or as a Bearer token',
+    },
+  );
 
 /** The 401 of a route that takes a signed-in user's token. */
 export const ApiGoTrueTokenRequired = () =>
   ApiGoTrueError(
     401,
-    '`no_authorization`: no token; `bad_jwt`: an invalid or expired one; `session_not_found`: its session has ended (signed out, or a refresh token was reused)',
+    '`no_authorization`: no token; `bad_jwt`: an invalid or expired one; ' +
+      '`session_not_found`: its session has ended (signed out, or a refresh token was reused)',
     { error_code: 'bad_jwt', msg: 'Invalid or expired access token' },
   );
 
@@ -64,7 +82,12 @@ export const ApiGoTrueTokenRequired = () =>
 export const ApiGoTrueRateLimited = (
   description = '`over_request_rate_limit`: too many requests from this client (RATE_LIMIT_PER_MINUTE)',
 ) =>
-  ApiGoTrueError(429, description, { error_code: 'over_request_rate_limit', msg: 'Too many requests, retry in 42 seconds' }, RETRY_AFTER);
+  ApiGoTrueError(
+    429,
+    description,
+    { error_code: 'over_request_rate_limit', msg: 'Too many requests, retry in 42 seconds' },
+    RETRY_AFTER,
+  );
 
 /** `{}`: what the routes that never tell whether an account exists answer. */
 export const EMPTY_OBJECT: SchemaObject = {
@@ -85,8 +108,12 @@ export const ApiRedirect = (description: string, location: string) =>
       description,
       headers: { Location: { description: location, schema: { type: 'string', format: 'uri' } } },
     }),
-    ApiGoTrueError('default', "Any other status: an unexpected failure (500) in GoTrue's shape; the route never answers 2xx", {
-      error_code: 'unexpected_failure',
-      msg: 'Internal error',
-    }),
+    ApiGoTrueError(
+      'default',
+      "Any other status: an unexpected failure (500) in GoTrue's shape; the route never answers 2xx",
+      {
+        error_code: 'unexpected_failure',
+        msg: 'Internal error',
+      },
+    ),
   );

@@ -109,7 +109,11 @@ export class GoogleSignInService {
 
   private configuration(): oidc.Configuration {
     if (!this.config.googleConfigured) {
-      throw new GoTrueError(400, 'provider_disabled', 'Unsupported provider: Google sign-in is not configured on this server');
+      throw new GoTrueError(
+        400,
+        'provider_disabled',
+        'Unsupported provider: Google sign-in is not configured on this server',
+      );
     }
     if (!this.client) {
       this.client = new oidc.Configuration(
@@ -126,7 +130,8 @@ export class GoogleSignInService {
       // Also check the ID token's signature against GOOGLE_JWKS_URL (openid-client skips it by default, trusting TLS).
       oidc.enableNonRepudiationChecks(this.client);
       // Only development and tests point Google's endpoints at plain-http fakes.
-      if (!this.config.isProduction && new URL(this.config.GOOGLE_TOKEN_URL).protocol === 'http:') oidc.allowInsecureRequests(this.client);
+      if (!this.config.isProduction && new URL(this.config.GOOGLE_TOKEN_URL).protocol === 'http:')
+        oidc.allowInsecureRequests(this.client);
     }
     return this.client;
   }

@@ -50,12 +50,16 @@ export class JwtAuthGuard extends AuthGuard(['jwt', 'store-key', 'api-key']) {
   override async canActivate(context: ExecutionContext): Promise<boolean> {
     if (context.getType() !== 'http') return true;
     const access =
-      this.reflector.getAllAndOverride<RouteAccess | undefined>(ACCESS_KEY, [context.getHandler(), context.getClass()]) ?? 'user';
+      this.reflector.getAllAndOverride<RouteAccess | undefined>(ACCESS_KEY, [
+        context.getHandler(),
+        context.getClass(),
+      ]) ?? 'user';
     if (access === 'public') return true;
     const request = context.switchToHttp().getRequest<FastifyRequest>();
     request.credentials = readCredentials(request, this.config.publicApiKey);
     if (request.credentials.kind === 'none') throw unauthenticated(request, missingMessage(access));
-    if (request.credentials.kind === 'public_key' && access === 'user') throw unauthenticated(request, ANON_ONLY_MESSAGE);
+    if (request.credentials.kind === 'public_key' && access === 'user')
+      throw unauthenticated(request, ANON_ONLY_MESSAGE);
     if (request.credentials.kind === 'store_key' && request.url.startsWith(AUTH_PREFIX)) {
       throw unauthenticated(request, 'Store keys cannot call /auth/v1: they are for /functions/v1', 'bad_jwt');
     }
@@ -87,10 +91,19 @@ export class JwtAuthGuard extends AuthGuard(['jwt', 'store-key', 'api-key']) {
   }
 
   /** Passport's verdict: a strategy's own error (a session that ended) as it is, any other failure a 401. */
-  override handleRequest<P = Principal>(error: unknown, principal: P | false, _info: unknown, context: ExecutionContext): P {
+  override handleRequest<P = Principal>(
+    error: unknown,
+    principal: P | false,
+    _info: unknown,
+    context: ExecutionContext,
+  ): P {
     if (error) throw error;
     if (principal) return principal;
-    throw unauthenticated(context.switchToHttp().getRequest<FastifyRequest>(), 'Invalid or expired access token', 'bad_jwt');
+    throw unauthenticated(
+      context.switchToHttp().getRequest<FastifyRequest>(),
+      'Invalid or expired access token',
+      'bad_jwt',
+    );
   }
 }
 

@@ -28,7 +28,10 @@ export class RolesGuard implements CanActivate {
   constructor(private readonly reflector: Reflector) {}
 
   canActivate(context: ExecutionContext): boolean {
-    const rule = this.reflector.getAllAndOverride<RoleRule | undefined>(ROLES_KEY, [context.getHandler(), context.getClass()]);
+    const rule = this.reflector.getAllAndOverride<RoleRule | undefined>(ROLES_KEY, [
+      context.getHandler(),
+      context.getClass(),
+    ]);
     if (!rule) return true;
     const principal = context.switchToHttp().getRequest<FastifyRequest>().principal;
     if (principal?.kind === 'user' && rule.roles.includes(principal.role)) return true;

@@ -13,7 +13,9 @@ export const STORE_KEY_PREFIX = 'sk_';
 
 /** 401 in the route's envelope: GoTrue's `{code, error_code, msg}` under /auth/v1, ours elsewhere. */
 export function unauthenticated(request: FastifyRequest, message: string, goTrueCode = 'no_authorization'): Error {
-  return request.url.startsWith(AUTH_PREFIX) ? new GoTrueError(401, goTrueCode, message) : ApiError.unauthenticated(message);
+  return request.url.startsWith(AUTH_PREFIX)
+    ? new GoTrueError(401, goTrueCode, message)
+    : ApiError.unauthenticated(message);
 }
 
 /**

@@ -18,7 +18,9 @@ const counted: string[] = [];
 const callers = {
   lookUp: async (sessionId: string) => (looked.push(sessionId), facts),
 } as unknown as CallerLookup;
-const throttler = { startEarly: (_context: ExecutionContext, userId: string) => void counted.push(userId) } as unknown as AppThrottlerGuard;
+const throttler = {
+  startEarly: (_context: ExecutionContext, userId: string) => void counted.push(userId),
+} as unknown as AppThrottlerGuard;
 const strategy = new JwtStrategy(config, callers, throttler);
 
 /** A token with any header and claims, signed HS-style with any secret. */
@@ -48,7 +50,15 @@ function authenticate(token: string): Promise<Outcome> {
 
 describe('JwtStrategy (passport-jwt)', () => {
   const now = Math.floor(Date.now() / 1000);
-  const claims = { sub: user.id, email: user.email, role: 'merchant', aud: 'authenticated', iat: now, exp: now + 60, session_id: 's-1' };
+  const claims = {
+    sub: user.id,
+    email: user.email,
+    role: 'merchant',
+    aud: 'authenticated',
+    iat: now,
+    exp: now + 60,
+    session_id: 's-1',
+  };
 
   beforeEach(() => {
     facts = {
@@ -74,7 +84,9 @@ describe('JwtStrategy (passport-jwt)', () => {
     });
     expect(looked).toEqual(['s-1']);
     expect(counted).toEqual([user.id]);
-    expect(await authenticate(forge({ alg: 'HS256', typ: 'JWT' }, claims))).toMatchObject({ user: { userId: user.id } });
+    expect(await authenticate(forge({ alg: 'HS256', typ: 'JWT' }, claims))).toMatchObject({
+      user: { userId: user.id },
+    });
   });
 
   it.each([

@@ -2,7 +2,15 @@ import { Inject, Injectable, type ExecutionContext } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
 import type { FastifyRequest } from 'fastify';
 import { Strategy, type StrategyOptionsWithRequest } from 'passport-jwt';
-import { AppThrottlerGuard, BoundedCache, CallerLookup, ROLES, type CallerFacts, type StoreReference, type UserPrincipal } from '@app/core';
+import {
+  AppThrottlerGuard,
+  BoundedCache,
+  CallerLookup,
+  ROLES,
+  type CallerFacts,
+  type StoreReference,
+  type UserPrincipal,
+} from '@app/core';
 import { authConfig, type AuthConfig } from '../auth.config.js';
 import { accessTokenKey, type AccessTokenClaims } from '../sessions/access-token.service.js';
 import { unauthenticated } from './credentials.js';
@@ -43,7 +51,8 @@ export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
     // would be tried as a public key first on every verification.
     const key = accessTokenKey(config) as unknown as Buffer;
     const options: StrategyOptionsWithRequest = {
-      jwtFromRequest: (request: FastifyRequest) => (request.credentials?.kind === 'token' ? request.credentials.token : null),
+      jwtFromRequest: (request: FastifyRequest) =>
+        request.credentials?.kind === 'token' ? request.credentials.token : null,
       secretOrKey: key,
       algorithms: ['HS256'],
       audience: config.JWT_AUDIENCE,
@@ -77,7 +86,8 @@ export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
       throw unauthenticated(request, 'Invalid or expired access token', 'bad_jwt');
     }
     // Only passport-jwt's verified claims reach here (or claims it verified before).
-    if (request.credentials?.kind === 'token') this.verified.set(request.credentials.token, claims as AccessTokenClaims);
+    if (request.credentials?.kind === 'token')
+      this.verified.set(request.credentials.token, claims as AccessTokenClaims);
     const route = request.routeAuth!;
     this.throttler.startEarly(route.context, claims.sub);
     const facts = await this.lookUp(request, claims.sub, claims.session_id, route);
@@ -89,7 +99,12 @@ export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
     return { kind: 'user', userId: facts.userId, email: facts.email, role: facts.role, sessionId: claims.session_id };
   }
 
-  private async lookUp(request: FastifyRequest, userId: string, sessionId: string, route: RouteAuth): Promise<CallerFacts | null> {
+  private async lookUp(
+    request: FastifyRequest,
+    userId: string,
+    sessionId: string,
+    route: RouteAuth,
+  ): Promise<CallerFacts | null> {
     if (!route.inTransaction) return this.callers.lookUp(sessionId, route.storeReference);
     // The handler's transaction opens with the lookup, in the same round trip, bound to the session.
     const opened = await this.callers.open(sessionId, route.storeReference);

@@ -21,7 +21,7 @@ export function storeKeyHash(secret: string): string {
 /**
  * `store-key`: a merchant's server presenting a store key (`Authorization: Bearer sk_…`). The secret
  * is hashed and looked up in the database on every request (`ApiKeyLookup`): a revoked or expired
- * key is refused on the next request. The lookup answers the key's store and permissions and the
+ * key is refused on the next request. The lookup returns the key's store and permissions and the
  * route's store relation in the same round trip, and on routes whose handler runs in one transaction
  * opens it, bound to the key. The key's use is recorded beside the request, once a minute at most.
  * Failed lookups are counted per client address (`StoreKeyFailures`): over the limit, 429 before any lookup.

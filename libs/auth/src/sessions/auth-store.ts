@@ -30,7 +30,8 @@ export interface IssuedToken {
 }
 
 export type VerifiedToken =
-  { outcome: 'verified'; userId: string; email: string; oldEmail: string | null } | { outcome: 'invalid' | 'email_taken' };
+  | { outcome: 'verified'; userId: string; email: string; oldEmail: string | null }
+  | { outcome: 'invalid' | 'email_taken' };
 
 export type AcceptedInvitationLink =
   { outcome: 'accepted'; userId: string; email: string; storeId: string } | { outcome: 'invalid' | 'wrong_role' };
@@ -74,12 +75,15 @@ export class AuthStore {
         this.binding.ticket('create-user', account.email.toLowerCase()),
       ],
     );
-    if (row.outcome === 'created' || row.outcome === 'unconfirmed') return { outcome: row.outcome, userId: row.user_id! };
+    if (row.outcome === 'created' || row.outcome === 'unconfirmed')
+      return { outcome: row.outcome, userId: row.user_id! };
     return { outcome: row.outcome };
   }
 
   /** The account's id and password hash, to check a password against; null when no account has the address. */
-  async passwordCandidate(email: string): Promise<{ userId: string; passwordHash: string | null; emailConfirmed: boolean } | null> {
+  async passwordCandidate(
+    email: string,
+  ): Promise<{ userId: string; passwordHash: string | null; emailConfirmed: boolean } | null> {
     const [row] = await queryRows<{ user_id: string; password_hash: string | null; email_confirmed: boolean }>(
       this.db.tx,
       'SELECT * FROM auth_password_candidate($1, $2)',
@@ -89,11 +93,24 @@ export class AuthStore {
   }
 
   /** A new token of `kind` for the account of `email`, replacing its live one; null when there is no such account. */
-  async issueToken(email: string, kind: TokenKind, tokenHash: Buffer, codeHash: Buffer, ttlSeconds: number): Promise<IssuedToken | null> {
+  async issueToken(
+    email: string,
+    kind: TokenKind,
+    tokenHash: Buffer,
+    codeHash: Buffer,
+    ttlSeconds: number,
+  ): Promise<IssuedToken | null> {
     const [row] = await queryRows<{ user_id: string; recipient: string; email: string; new_email: string | null }>(
       this.db.tx,
       'SELECT * FROM auth_issue_token($1, $2, $3, $4, $5, $6)',
-      [email, kind, tokenHash, codeHash, ttlSeconds, this.binding.ticket('issue-token', `${email.toLowerCase()}:${kind}`)],
+      [
+        email,
+        kind,
+        tokenHash,
+        codeHash,
+        ttlSeconds,
+        this.binding.ticket('issue-token', `${email.toLowerCase()}:${kind}`),
+      ],
     );
     return row ? { userId: row.user_id, recipient: row.recipient, email: row.email, newEmail: row.new_email } : null;
   }
@@ -119,19 +136,23 @@ export class AuthStore {
   }
 
   /** Uses a token once: by a link's token, or by the address it went to and its code. */
-  async verifyToken(kind: TokenKind, proof: { tokenHash: Buffer } | { email: string; codeHash: Buffer }): Promise<VerifiedToken> {
+  async verifyToken(
+    kind: TokenKind,
+    proof: { tokenHash: Buffer } | { email: string; codeHash: Buffer },
+  ): Promise<VerifiedToken> {
     const byCode = 'codeHash' in proof;
-    const [row] = await queryRows<{ outcome: VerifiedToken['outcome']; user_id: string; email: string; old_email: string | null }>(
-      this.db.tx,
-      'SELECT * FROM auth_verify_token($1, $2, $3, $4, $5)',
-      [
-        kind,
-        byCode ? null : proof.tokenHash,
-        byCode ? proof.email : null,
-        byCode ? proof.codeHash : null,
-        byCode ? this.binding.ticket('verify-code', `${proof.email.toLowerCase()}:${kind}`) : null,
-      ],
-    );
+    const [row] = await queryRows<{
+      outcome: VerifiedToken['outcome'];
+      user_id: string;
+      email: string;
+      old_email: string | null;
+    }>(this.db.tx, 'SELECT * FROM auth_verify_token($1, $2, $3, $4, $5)', [
+      kind,
+      byCode ? null : proof.tokenHash,
+      byCode ? proof.email : null,
+      byCode ? proof.codeHash : null,
+      byCode ? this.binding.ticket('verify-code', `${proof.email.toLowerCase()}:${kind}`) : null,
+    ]);
     return row.outcome === 'verified'
       ? { outcome: 'verified', userId: row.user_id, email: row.email, oldEmail: row.old_email }
       : { outcome: row.outcome };
@@ -139,11 +160,12 @@ export class AuthStore {
 
   /** Accepts the invitation an e-mailed link names, for the invited address's account (made when there is none). */
   async acceptInvitationLink(linkHash: Buffer): Promise<AcceptedInvitationLink> {
-    const [row] = await queryRows<{ outcome: AcceptedInvitationLink['outcome']; user_id: string; email: string; store_id: string }>(
-      this.db.tx,
-      'SELECT * FROM auth_accept_invitation_link($1)',
-      [linkHash],
-    );
+    const [row] = await queryRows<{
+      outcome: AcceptedInvitationLink['outcome'];
+      user_id: string;
+      email: string;
+      store_id: string;
+    }>(this.db.tx, 'SELECT * FROM auth_accept_invitation_link($1)', [linkHash]);
     return row.outcome === 'accepted'
       ? { outcome: 'accepted', userId: row.user_id, email: row.email, storeId: row.store_id }
       : { outcome: row.outcome };
@@ -153,7 +175,11 @@ export class AuthStore {
    * As the bound user: its new password; its other sessions end. `recentSeconds` null says the API
    * checked the current password; otherwise the session must have signed in that recently.
    */
-  async setPassword(userId: string, passwordHash: string, recentSeconds: number | null): Promise<'changed' | 'reauthentication_needed'> {
+  async setPassword(
+    userId: string,
+    passwordHash: string,
+    recentSeconds: number | null,
+  ): Promise<'changed' | 'reauthentication_needed'> {
     const [row] = await queryRows<{ outcome: 'changed' | 'reauthentication_needed' }>(
       this.db.tx,
       'SELECT * FROM auth_set_password($1, $2, $3)',
@@ -173,13 +199,22 @@ export class AuthStore {
     const [row] = await queryRows<{ outcome: 'requested' | 'email_taken' }>(
       this.db.tx,
       'SELECT * FROM auth_request_email_change($1, $2, $3, $4, $5)',
-      [newEmail, tokenHash, codeHash, ttlSeconds, this.binding.ticket('email-change', `${userId}:${newEmail.toLowerCase()}`)],
+      [
+        newEmail,
+        tokenHash,
+        codeHash,
+        ttlSeconds,
+        this.binding.ticket('email-change', `${userId}:${newEmail.toLowerCase()}`),
+      ],
     );
     return row.outcome;
   }
 
-  /** As the bound user, without confirmation: its address becomes `newEmail` now; answers the old one. */
-  async changeEmail(userId: string, newEmail: string): Promise<{ outcome: 'changed'; oldEmail: string } | { outcome: 'email_taken' }> {
+  /** As the bound user, without confirmation: its address becomes `newEmail` now; returns the old one. */
+  async changeEmail(
+    userId: string,
+    newEmail: string,
+  ): Promise<{ outcome: 'changed'; oldEmail: string } | { outcome: 'email_taken' }> {
     const [row] = await queryRows<{ outcome: 'changed' | 'email_taken'; old_email: string }>(
       this.db.tx,
       'SELECT * FROM auth_change_email($1, $2)',
@@ -188,15 +223,19 @@ export class AuthStore {
     return row.outcome === 'changed' ? { outcome: 'changed', oldEmail: row.old_email } : { outcome: 'email_taken' };
   }
 
-  /** Opens a session with its first refresh token for a user the caller has just proven; answers its id. */
+  /** Opens a session with its first refresh token for a user the caller has just proven; returns its id. */
   async openSession(userId: string, refreshToken: string, meta: SessionMeta): Promise<string> {
-    const [row] = await queryRows<{ session_id: string }>(this.db.tx, 'SELECT auth_open_session($1, $2, $3, $4, $5) AS session_id', [
-      userId,
-      hashToken(refreshToken),
-      meta.userAgent ?? null,
-      meta.ip ?? null,
-      this.binding.ticket('open-session', userId),
-    ]);
+    const [row] = await queryRows<{ session_id: string }>(
+      this.db.tx,
+      'SELECT auth_open_session($1, $2, $3, $4, $5) AS session_id',
+      [
+        userId,
+        hashToken(refreshToken),
+        meta.userAgent ?? null,
+        meta.ip ?? null,
+        this.binding.ticket('open-session', userId),
+      ],
+    );
     return row.session_id;
   }
 
@@ -229,11 +268,11 @@ export class AuthStore {
 
   /** The account of an address Google vouched for (made a merchant when new). */
   async googleAccount(email: string, fullName: string | null): Promise<string> {
-    const [row] = await queryRows<{ user_id: string }>(this.db.tx, 'SELECT auth_google_account($1, $2, $3) AS user_id', [
-      email,
-      fullName,
-      this.binding.ticket('google', email.toLowerCase()),
-    ]);
+    const [row] = await queryRows<{ user_id: string }>(
+      this.db.tx,
+      'SELECT auth_google_account($1, $2, $3) AS user_id',
+      [email, fullName, this.binding.ticket('google', email.toLowerCase())],
+    );
     return row.user_id;
   }
 }

@@ -31,7 +31,13 @@ export class SessionOpener {
   }
 
   /** Opens the session and binds the transaction to it: from here on it is that user's, under RLS. */
-  async openBound(userId: string, email: string, role: Role, refreshToken: string, meta: SessionMeta): Promise<UserPrincipal> {
+  async openBound(
+    userId: string,
+    email: string,
+    role: Role,
+    refreshToken: string,
+    meta: SessionMeta,
+  ): Promise<UserPrincipal> {
     const sessionId = await this.store.openSession(userId, refreshToken, meta);
     const principal: UserPrincipal = { kind: 'user', userId, email, role, sessionId };
     await this.binding.bind(this.db.tx, principal);

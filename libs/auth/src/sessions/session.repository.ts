@@ -8,7 +8,9 @@ export interface SessionMeta {
 
 /** The outcome of presenting a refresh token. */
 export type RotationResult =
-  { kind: 'rotated'; sessionId: string; userId: string; tokenId: string } | { kind: 'reused'; sessionId: string } | { kind: 'unknown' };
+  | { kind: 'rotated'; sessionId: string; userId: string; tokenId: string }
+  | { kind: 'reused'; sessionId: string }
+  | { kind: 'unknown' };
 
 @Injectable()
 export class SessionRepository {
@@ -23,7 +25,8 @@ export class SessionRepository {
   async revokeAllOf(userId: string, exceptSessionId?: string): Promise<void> {
     await queryRows(
       this.system.tx,
-      'UPDATE auth_sessions SET revoked_at = now() WHERE user_id = $1 AND revoked_at IS NULL AND id IS DISTINCT FROM $2',
+      'UPDATE auth_sessions SET revoked_at = now() WHERE user_id ' +
+        '= $1 AND revoked_at IS NULL AND id IS DISTINCT FROM $2',
       [userId, exceptSessionId ?? null],
     );
   }

@@ -15,7 +15,11 @@ export class SessionView {
   token_type!: 'bearer';
   @ApiProperty({ type: 'integer', description: 'Seconds the access token stays valid', example: 3600 })
   expires_in!: number;
-  @ApiProperty({ type: 'integer', description: 'When the access token expires, in seconds since 1970 (UTC)', example: 1795000000 })
+  @ApiProperty({
+    type: 'integer',
+    description: 'When the access token expires, in seconds since 1970 (UTC)',
+    example: 1795000000,
+  })
   expires_at!: number;
   @ApiProperty({
     description:

@@ -58,13 +58,22 @@ export class AccountLimits {
   /** A verification from `ip`, right or wrong. */
   verifying(ip: string): Promise<void> {
     const windowMs = this.config.AUTH_VERIFY_WINDOW_SECONDS * 1000;
-    return this.windows.hit('verify', `ip:${clientAddressKey(ip)}`, this.config.AUTH_VERIFY_LIMIT_PER_IP, windowMs, tooManyVerifications);
+    return this.windows.hit(
+      'verify',
+      `ip:${clientAddressKey(ip)}`,
+      this.config.AUTH_VERIFY_LIMIT_PER_IP,
+      windowMs,
+      tooManyVerifications,
+    );
   }
 
   /** A code for `email`, counted as wrong before it is checked (so parallel guesses cannot pass the limit together). */
   async codeAttempt(email: string): Promise<CodeAttempt> {
     const key = `verify:failures:${addressKey(email)}`;
-    const id = await this.windows.reserve([[key, this.config.AUTH_VERIFY_FAILURES_PER_EMAIL, HOUR_MS]], tooManyVerifications);
+    const id = await this.windows.reserve(
+      [[key, this.config.AUTH_VERIFY_FAILURES_PER_EMAIL, HOUR_MS]],
+      tooManyVerifications,
+    );
     return { key, id };
   }
 

@@ -36,7 +36,9 @@ export type Refusal = (retryAfterSeconds: number) => GoTrueError;
 export const tooManyRequests =
   (what: string, code = 'over_request_rate_limit'): Refusal =>
   (retryAfter) =>
-    new GoTrueError(429, code, `Too many ${what}, retry in ${retryAfter} seconds`, { 'Retry-After': String(retryAfter) });
+    new GoTrueError(429, code, `Too many ${what}, retry in ${retryAfter} seconds`, {
+      'Retry-After': String(retryAfter),
+    });
 
 /** A key part for an e-mail address: bounded in length whatever was sent, and no addresses in Redis. */
 export function addressKey(email: string): string {
@@ -63,7 +65,7 @@ export class RedisWindows {
     });
   }
 
-  /** Adds an entry to every window, or to none when one is full (the refusal); answers the entry's id. */
+  /** Adds an entry to every window, or to none when one is full (the refusal); returns the entry's id. */
   reserve(windows: SlidingWindow[], refuse: Refusal): Promise<string> {
     return this.failClosed(async () => {
       const id = randomUUID();
@@ -89,7 +91,10 @@ export class RedisWindows {
   }
 
   /** Runs Redis work; anything but a refusal becomes a 503 with Retry-After. */
-  async failClosed<T>(work: () => Promise<T>, unavailable = 'This is briefly unavailable, retry in a few seconds'): Promise<T> {
+  async failClosed<T>(
+    work: () => Promise<T>,
+    unavailable = 'This is briefly unavailable, retry in a few seconds',
+  ): Promise<T> {
     try {
       this.assertReachable();
       return await work();
@@ -101,6 +106,7 @@ export class RedisWindows {
 
   /** Fails fast while Redis is down; a client still making its first connection queues the command instead. */
   private assertReachable(): void {
-    if (!['ready', 'connect', 'connecting'].includes(this.redis.status)) throw new Error(`Redis is ${this.redis.status}`);
+    if (!['ready', 'connect', 'connecting'].includes(this.redis.status))
+      throw new Error(`Redis is ${this.redis.status}`);
   }
 }

@@ -57,11 +57,13 @@ export class AdminBootstrapService implements OnModuleInit {
       if (created !== 'email_taken' && created !== 'unknown_store') return created;
       // Another process of this deployment created it a moment ago (or someone signed up with it).
       existing = await this.users.findByEmail(email);
-      if (!existing) throw new StartupError(`ADMIN_EMAIL ${email}: the admin account could not be created; start again`);
+      if (!existing)
+        throw new StartupError(`ADMIN_EMAIL ${email}: the admin account could not be created; start again`);
     }
     if (existing.role !== 'admin') {
       throw new StartupError(
-        `ADMIN_EMAIL ${email} belongs to an existing ${existing.role} account; choose another e-mail or remove that account`,
+        `ADMIN_EMAIL ${email} belongs to an existing ${existing.role} ` +
+          `account; choose another e-mail or remove that account`,
       );
     }
     if (!(await this.hasher.verify(existing.password_hash, password))) {

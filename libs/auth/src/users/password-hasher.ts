@@ -12,7 +12,7 @@ export class PasswordHasher {
     return argon2.hash(password, OPTIONS);
   }
 
-  /** Verifies a password; for an unknown account it spends the same time on a decoy hash and answers false. */
+  /** Verifies a password; for an unknown account it spends the same time on a decoy hash and returns false. */
   async verify(hash: string | null, password: string): Promise<boolean> {
     try {
       const ok = await argon2.verify(hash ?? (await this.decoy), password);

@@ -4,8 +4,9 @@ import type { UserRow } from './user.js';
 
 const FOREIGN_KEY_VIOLATION = '23503';
 /** Every column but the password hash, which requests may not read at all. */
-const VISIBLE_COLUMNS = `id, email, NULL::text AS password_hash, role, full_name, provider, store_id, created_at, updated_at, last_sign_in_at,
-  email_confirmed_at, confirmation_sent_at, recovery_sent_at, new_email, email_change_sent_at, user_metadata`;
+const VISIBLE_COLUMNS = `id, email, NULL::text AS password_hash, role, full_name, provider, store_id,
+  created_at, updated_at, last_sign_in_at, email_confirmed_at, confirmation_sent_at, recovery_sent_at, new_email,
+  email_change_sent_at, user_metadata`;
 
 export interface NewUser {
   email: string;
@@ -31,7 +32,9 @@ export class UserRepository {
   }
 
   async findByEmail(email: string): Promise<UserRow | null> {
-    const rows: UserRow[] = await queryRows(this.system.tx, 'SELECT * FROM users WHERE lower(email) = lower($1)', [email]);
+    const rows: UserRow[] = await queryRows(this.system.tx, 'SELECT * FROM users WHERE lower(email) = lower($1)', [
+      email,
+    ]);
     return rows[0] ?? null;
   }
 
@@ -39,7 +42,11 @@ export class UserRepository {
    * The signed-in user's own name and metadata (its row only, under row-level security): `fullName`
    * undefined keeps the name; metadata keys are merged in, a key set to null is removed.
    */
-  async updateProfile(id: string, fullName: string | null | undefined, metadata: Record<string, unknown>): Promise<void> {
+  async updateProfile(
+    id: string,
+    fullName: string | null | undefined,
+    metadata: Record<string, unknown>,
+  ): Promise<void> {
     await queryRows(
       this.db.tx,
       `UPDATE users SET full_name = CASE WHEN $2 THEN $3 ELSE full_name END,
@@ -49,7 +56,10 @@ export class UserRepository {
     );
   }
 
-  /** Inserts the user (the admin, at boot: its address counts as confirmed); says why not when the e-mail is taken (also by a concurrent sign-up) or a customer's store is unknown. */
+  /**
+   * Inserts the user (the admin, at boot: its address counts as confirmed); says why not when the e-mail is taken (also
+   * by a concurrent sign-up) or a customer's store is unknown.
+   */
   async insert(user: NewUser): Promise<UserRow | 'email_taken' | 'unknown_store'> {
     const rows: UserRow[] | 'unknown_store' = await queryRows<UserRow>(
       this.system.tx,
@@ -65,21 +75,22 @@ export class UserRepository {
     return rows === 'unknown_store' ? rows : (rows[0] ?? 'email_taken');
   }
 
-  /** Makes every admin but the account with `email` a merchant; answers the ids of those demoted. */
+  /** Makes every admin but the account with `email` a merchant; returns the ids of those demoted. */
   async demoteAdminsExcept(email: string): Promise<string[]> {
     const rows: { id: string }[] = await queryRows(
       this.system.tx,
-      `UPDATE users SET role = 'merchant', updated_at = now() WHERE role = 'admin' AND lower(email) <> lower($1) RETURNING id`,
+      `UPDATE users SET role = 'merchant', updated_at = now() WHERE ` +
+        `role = 'admin' AND lower(email) <> lower($1) RETURNING id`,
       [email],
     );
     return rows.map((row) => row.id);
   }
 
   async setPassword(id: string, passwordHash: string, role: Role): Promise<void> {
-    await queryRows(this.scoped.tx, 'UPDATE users SET password_hash = $2, role = $3, updated_at = now() WHERE id = $1', [
-      id,
-      passwordHash,
-      role,
-    ]);
+    await queryRows(
+      this.scoped.tx,
+      'UPDATE users SET password_hash = $2, role = $3, updated_at = now() WHERE id = $1',
+      [id, passwordHash, role],
+    );
   }
 }

@@ -38,7 +38,9 @@ export class UserAppMetadata {
   store_id?: string;
 }
 
-/** The user as `/auth/v1` answers it, in GoTrue's shape; the class documents it in the OpenAPI document (`UserView`). */
+/**
+ * The user as `/auth/v1` answers it, in GoTrue's shape; the class documents it in the OpenAPI document (`UserView`).
+ */
 export class UserView {
   @ApiProperty({ format: 'uuid', example: '0b6f3c1e-8d2a-4e57-9a36-2c1f0e7d9b44' })
   id!: string;
@@ -86,9 +88,17 @@ export class UserView {
     example: ISO_EXAMPLE,
   })
   confirmed_at!: string | null;
-  @ApiPropertyOptional({ format: 'date-time', description: 'When the last sign-up confirmation was mailed', example: ISO_EXAMPLE })
+  @ApiPropertyOptional({
+    format: 'date-time',
+    description: 'When the last sign-up confirmation was mailed',
+    example: ISO_EXAMPLE,
+  })
   confirmation_sent_at?: string;
-  @ApiPropertyOptional({ format: 'date-time', description: 'When the last recovery e-mail was mailed', example: ISO_EXAMPLE })
+  @ApiPropertyOptional({
+    format: 'date-time',
+    description: 'When the last recovery e-mail was mailed',
+    example: ISO_EXAMPLE,
+  })
   recovery_sent_at?: string;
   @ApiPropertyOptional({
     format: 'email',
@@ -96,7 +106,11 @@ export class UserView {
     example: 'ada.new@example.com',
   })
   new_email?: string;
-  @ApiPropertyOptional({ format: 'date-time', description: 'When the confirmation of `new_email` was mailed', example: ISO_EXAMPLE })
+  @ApiPropertyOptional({
+    format: 'date-time',
+    description: 'When the confirmation of `new_email` was mailed',
+    example: ISO_EXAMPLE,
+  })
   email_change_sent_at?: string;
 }
 

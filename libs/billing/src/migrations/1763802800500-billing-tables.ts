@@ -36,7 +36,8 @@ export class BillingTables1763802800500 implements MigrationInterface {
       END),
           CONSTRAINT credit_ledger_check1 CHECK (((kind = 'refund'::text) = (refund_of IS NOT NULL))),
           CONSTRAINT credit_ledger_check2 CHECK (((kind = 'grant'::text) = (function IS NULL))),
-          CONSTRAINT credit_ledger_kind_check CHECK ((kind = ANY (ARRAY['grant'::text, 'charge'::text, 'refund'::text]))),
+          CONSTRAINT credit_ledger_kind_check CHECK ((kind = ANY
+            (ARRAY['grant'::text, 'charge'::text, 'refund'::text]))),
           CONSTRAINT credit_ledger_one_actor CHECK (((created_by IS NULL) OR (api_key_id IS NULL)))
       )`);
     await db.query(`
@@ -48,19 +49,24 @@ export class BillingTables1763802800500 implements MigrationInterface {
     await db.query(`
       ALTER TABLE credit_ledger
           ADD CONSTRAINT credit_ledger_refund_of_key UNIQUE (refund_of)`);
-    await db.query(`CREATE INDEX credit_ledger_store_idx ON credit_ledger USING btree (store_id, created_at DESC, id DESC)`);
     await db.query(
-      `CREATE INDEX credit_ledger_usage_idx ON credit_ledger USING btree (store_id, function, created_at) WHERE (kind = 'charge'::text)`,
+      `CREATE INDEX credit_ledger_store_idx ON credit_ledger USING btree (store_id, created_at DESC, id DESC)`,
+    );
+    await db.query(
+      `CREATE INDEX credit_ledger_usage_idx ON credit_ledger USING btree ` +
+        `(store_id, function, created_at) WHERE (kind = 'charge'::text)`,
     );
     await db.query(`
       ALTER TABLE credit_accounts
           ADD CONSTRAINT credit_accounts_store_id_fkey FOREIGN KEY (store_id) REFERENCES stores(id) ON DELETE CASCADE`);
     await db.query(`
       ALTER TABLE credit_ledger
-          ADD CONSTRAINT credit_ledger_refund_of_fkey FOREIGN KEY (refund_of) REFERENCES credit_ledger(id) ON DELETE CASCADE`);
+          ADD CONSTRAINT credit_ledger_refund_of_fkey FOREIGN KEY (refund_of) REFERENCES credit_ledger(id)
+            ON DELETE CASCADE`);
     await db.query(`
       ALTER TABLE credit_ledger
-          ADD CONSTRAINT credit_ledger_store_id_fkey FOREIGN KEY (store_id) REFERENCES credit_accounts(store_id) ON DELETE CASCADE`);
+          ADD CONSTRAINT credit_ledger_store_id_fkey FOREIGN KEY (store_id) REFERENCES credit_accounts(store_id)
+            ON DELETE CASCADE`);
   }
 
   async down(db: QueryRunner): Promise<void> {

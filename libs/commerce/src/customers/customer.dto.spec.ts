@@ -6,10 +6,15 @@ const failing = (type: new () => object, body: Record<string, unknown>) =>
   [...new Set(validateSync(plainToInstance(type, body)).map((error) => error.property))].sort();
 
 describe('customer fields', () => {
-  it.each(['+15550100', '+1 (555) 010-0199', '020 7946 0958', '555.0100', '123', '+123456789012345', '(1)-'.repeat(10)])(
-    'accepts the phone %s',
-    (phone) => expect(isPhoneNumber(phone)).toBe(true),
-  );
+  it.each([
+    '+15550100',
+    '+1 (555) 010-0199',
+    '020 7946 0958',
+    '555.0100',
+    '123',
+    '+123456789012345',
+    '(1)-'.repeat(10),
+  ])('accepts the phone %s', (phone) => expect(isPhoneNumber(phone)).toBe(true));
 
   it.each([
     '12',

@@ -25,7 +25,9 @@ function IsPhone() {
       target: target.constructor,
       propertyName,
       options: {
-        message: `phone must be a phone number of 3 to 15 digits, optionally starting with + and separated by spaces, dots, hyphens or parentheses, at most ${MAX_PHONE_LENGTH} characters`,
+        message:
+          `phone must be a phone number of 3 to 15 digits, optionally starting with + and ` +
+          `separated by spaces, dots, hyphens or parentheses, at most ${MAX_PHONE_LENGTH} characters`,
       },
       validator: { validate: isPhoneNumber },
     });
@@ -39,7 +41,8 @@ const EMAIL = {
 const PHONE = {
   type: 'string' as const,
   description:
-    'Phone number: 3 to 15 digits, optionally a leading `+` (E.164) and spaces, dots, hyphens or parentheses, at most 40 characters; stored as given (trimmed). `null` means none.',
+    'Phone number: 3 to 15 digits, optionally a leading `+` (E.164) and spaces, dots, hyphens ' +
+    'or parentheses, at most 40 characters; stored as given (trimmed). `null` means none.',
   example: '+1 555 0100',
   nullable: true,
 };

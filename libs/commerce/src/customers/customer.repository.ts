@@ -36,7 +36,9 @@ export class CustomerRepository {
 
   /** The customer, locked for the rest of the transaction; null when not visible. */
   async findForUpdate(id: string): Promise<CustomerRow | null> {
-    return (await queryRows<CustomerRow>(this.db.tx, 'SELECT * FROM customers WHERE id = $1 FOR UPDATE', [id]))[0] ?? null;
+    return (
+      (await queryRows<CustomerRow>(this.db.tx, 'SELECT * FROM customers WHERE id = $1 FOR UPDATE', [id]))[0] ?? null
+    );
   }
 
   /**
@@ -44,7 +46,12 @@ export class CustomerRepository {
    * finds its page's ids through app_search_customers (trigram indexes, which row-level security would
    * keep this query from using) and reads the rows here, under the request's policies.
    */
-  async pageOfStore(storeId: string, q: string | undefined, limit: number, after: Cursor | null): Promise<CustomerRow[]> {
+  async pageOfStore(
+    storeId: string,
+    q: string | undefined,
+    limit: number,
+    after: Cursor | null,
+  ): Promise<CustomerRow[]> {
     const cursor = [after?.createdAt ?? null, after?.id ?? null];
     if (q) {
       return queryRows<CustomerRow>(
@@ -66,7 +73,7 @@ export class CustomerRepository {
   }
 
   /**
-   * Applies the given fields and answers the row after the change; 'email_taken' when another
+   * Applies the given fields and returns the row after the change; 'email_taken' when another
    * customer of the store has that e-mail (also one written by a concurrent change).
    */
   async update(id: string, fields: CustomerFields): Promise<CustomerRow | 'email_taken'> {

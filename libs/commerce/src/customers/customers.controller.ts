@@ -10,10 +10,14 @@ import { ListCustomersQuery } from './queries/list-customers/list-customers.quer
 import { ApiCreateCustomer, ApiListCustomers, ApiGetCustomer, ApiUpdateCustomer } from './customers.openapi.js';
 import '../store-resources.js'; // registers the store resource its routes name (customer) before they are declared
 
-const EMAIL_TAKEN = ApiErrorResponse(409, 'Another customer of the store has this e-mail (compared regardless of case)', {
-  code: 'CONFLICT',
-  message: 'This store already has a customer with that e-mail',
-});
+const EMAIL_TAKEN = ApiErrorResponse(
+  409,
+  'Another customer of the store has this e-mail (compared regardless of case)',
+  {
+    code: 'CONFLICT',
+    message: 'This store already has a customer with that e-mail',
+  },
+);
 
 /**
  * Customers of a store: team members need the `customers` permission; a signed-in customer reads

@@ -10,9 +10,10 @@ export const ApiCreateCustomer = () =>
     ApiOperation({
       summary: 'Create a customer',
       description:
-        'Staff only. Fires `customer.created` with `{customer_id, name, email}`. The record has no account (`user_id: null`) ' +
-        'and keeps none: a customer sign-up with its e-mail is refused (422 `user_already_exists`), since sign-up does not ' +
-        'verify e-mail addresses and linking would hand a stranger the record and its orders.',
+        'Staff only. Fires `customer.created` with `{customer_id, name, email}`. The record has no account ' +
+        '(`user_id: null`) and keeps none: a customer sign-up with its e-mail is refused (422 ' +
+        '`user_already_exists`), since sign-up does not verify e-mail addresses and linking would hand a stranger ' +
+        'the record and its orders.',
     }),
     ApiEnvelope(201, { customer: CustomerView }),
   );
@@ -43,10 +44,10 @@ export const ApiUpdateCustomer = () =>
     ApiOperation({
       summary: 'Change a customer',
       description:
-        'Staff with `customers`, or the customer itself. Fires `customer.updated` once, with the data after the change, ' +
-        'when name, e-mail or phone actually change; a request that changes nothing answers the record and fires nothing. ' +
-        '`phone: null` removes the phone number. Changing `email` changes the customer record only: the e-mail the ' +
-        'customer signs in with (its account at /auth/v1) stays as it was.',
+        'Staff with `customers`, or the customer itself. Fires `customer.updated` once, with the data after the ' +
+        'change, when name, e-mail or phone actually change; a request that changes nothing answers the record ' +
+        'and fires nothing. `phone: null` removes the phone number. Changing `email` changes the customer record ' +
+        'only: the e-mail the customer signs in with (its account at /auth/v1) stays as it was.',
     }),
     ApiEnvelope(200, { customer: CustomerView }),
   );

@@ -44,6 +44,9 @@ describe('publishing store events is typed by the catalog', () => {
   it('every declared name is in the runtime catalog and the other way round', () => {
     expectTypeOf<keyof typeof STORE_EVENT_CATALOG>().toEqualTypeOf<StoreEventName>();
     expectTypeOf<keyof CommerceEventPayloads>().toExtend<StoreEventName>();
-    expectTypeOf<StoreEventOf<'product.deleted'>>().toEqualTypeOf<{ event: 'product.deleted'; data: ProductEventData }>();
+    expectTypeOf<StoreEventOf<'product.deleted'>>().toEqualTypeOf<{
+      event: 'product.deleted';
+      data: ProductEventData;
+    }>();
   });
 });

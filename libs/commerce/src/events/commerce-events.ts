@@ -9,7 +9,9 @@ import { PRODUCT_STATUSES, type ProductStatus } from '../products/product.js';
  * which is what makes `OutboxService.append` refuse a wrong name or payload at compile time.
  */
 
-/** `data` of product.created / product.updated / product.deleted: the product after the change (before, for a deletion). */
+/**
+ * `data` of product.created / product.updated / product.deleted: the product after the change (before, for a deletion).
+ */
 export interface ProductEventData {
   product_id: string;
   name: string;
@@ -66,7 +68,11 @@ export interface CommerceEventPayloads {
 
 // ── Schemas ──────────────────────────────────────────────────────────────────────────────────────
 
-const MONEY = { type: 'number', minimum: 0, description: 'An amount in the store currency, at most 2 decimals' } as const;
+const MONEY = {
+  type: 'number',
+  minimum: 0,
+  description: 'An amount in the store currency, at most 2 decimals',
+} as const;
 
 const PRODUCT_SCHEMA: DataSchema<ProductEventData> = {
   type: 'object',
@@ -92,7 +98,11 @@ const INVENTORY_SCHEMA: DataSchema<InventoryEventData> = {
     previous_quantity: { type: 'integer', minimum: 0 },
     quantity: { type: 'integer', minimum: 0 },
     delta: { type: 'integer', description: 'quantity − previous_quantity' },
-    reason: { type: 'string', nullable: true, description: 'The adjustment’s reason, or the order that moved the stock' },
+    reason: {
+      type: 'string',
+      nullable: true,
+      description: 'The adjustment’s reason, or the order that moved the stock',
+    },
   },
 };
 
@@ -132,7 +142,12 @@ const ORDER_SCHEMA: DataSchema<OrderEventData> = {
         additionalProperties: false,
         required: ['product_id', 'name', 'quantity', 'price'],
         properties: {
-          product_id: { type: 'string', format: 'uuid', nullable: true, description: 'null once the product is deleted' },
+          product_id: {
+            type: 'string',
+            format: 'uuid',
+            nullable: true,
+            description: 'null once the product is deleted',
+          },
           name: { type: 'string', description: 'The product’s name when the order was placed' },
           quantity: { type: 'integer', minimum: 1 },
           price: { ...MONEY, description: 'The unit price when the order was placed' },
@@ -170,13 +185,28 @@ const CUSTOMER_DATA: CustomerEventData = {
   email: 'grace@example.com',
 };
 
-const order = (description: string, status: OrderStatus) => ({ description, schema: ORDER_SCHEMA, example: { ...ORDER_DATA, status } });
-const product = (description: string, example: ProductEventData = PRODUCT_DATA) => ({ description, schema: PRODUCT_SCHEMA, example });
-const customer = (description: string, example: CustomerEventData = CUSTOMER_DATA) => ({ description, schema: CUSTOMER_SCHEMA, example });
+const order = (description: string, status: OrderStatus) => ({
+  description,
+  schema: ORDER_SCHEMA,
+  example: { ...ORDER_DATA, status },
+});
+const product = (description: string, example: ProductEventData = PRODUCT_DATA) => ({
+  description,
+  schema: PRODUCT_SCHEMA,
+  example,
+});
+const customer = (description: string, example: CustomerEventData = CUSTOMER_DATA) => ({
+  description,
+  schema: CUSTOMER_SCHEMA,
+  example,
+});
 
 /** Commerce's part of the event catalog. */
 export const COMMERCE_EVENTS: StoreEventDefinitions<CommerceEventPayloads> = {
-  'order.created': order('An order was placed (by staff or a customer). Followed by one inventory.updated per item.', 'pending'),
+  'order.created': order(
+    'An order was placed (by staff or a customer). Followed by one inventory.updated per item.',
+    'pending',
+  ),
   'order.updated': order('An order changed status; fired with the specific event of the move (order.paid, …).', 'paid'),
   'order.paid': order('An order moved to paid.', 'paid'),
   'order.shipped': order('An order moved to shipped.', 'shipped'),
@@ -187,15 +217,30 @@ export const COMMERCE_EVENTS: StoreEventDefinitions<CommerceEventPayloads> = {
   ),
   'order.refunded': order('An order was refunded; stock is not given back.', 'refunded'),
   'product.created': product('A product was created.'),
-  'product.updated': product('A product’s fields changed (not its stock: that is inventory.updated).', { ...PRODUCT_DATA, price: 22.5 }),
-  'product.deleted': product('A product was deleted; data is the product as it was.', { ...PRODUCT_DATA, status: 'archived' }),
+  'product.updated': product('A product’s fields changed (not its stock: that is inventory.updated).', {
+    ...PRODUCT_DATA,
+    price: 22.5,
+  }),
+  'product.deleted': product('A product was deleted; data is the product as it was.', {
+    ...PRODUCT_DATA,
+    status: 'archived',
+  }),
   'inventory.updated': {
     description: 'A product’s stock changed: an adjustment, an order placed, or an order cancelled.',
     schema: INVENTORY_SCHEMA,
-    example: { product_id: PRODUCT_DATA.product_id, previous_quantity: 42, quantity: 40, delta: -2, reason: 'order 1001' },
+    example: {
+      product_id: PRODUCT_DATA.product_id,
+      previous_quantity: 42,
+      quantity: 40,
+      delta: -2,
+      reason: 'order 1001',
+    },
   },
   'customer.created': customer('Staff created a customer, or a customer signed up to the store.'),
-  'customer.updated': customer('A customer’s name or e-mail changed.', { ...CUSTOMER_DATA, email: 'grace.hopper@example.com' }),
+  'customer.updated': customer('A customer’s name or e-mail changed.', {
+    ...CUSTOMER_DATA,
+    email: 'grace.hopper@example.com',
+  }),
 };
 
 declare module '@app/core' {

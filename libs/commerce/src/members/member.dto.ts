@@ -18,7 +18,8 @@ export class UpdateMemberDto {
 export class InviteMemberDto extends UpdateMemberDto {
   @ApiProperty({
     description:
-      "The invitee's e-mail: the invitation is mailed there (an accept link); they may also sign up with it and the invite_token",
+      "The invitee's e-mail: the invitation is mailed there (an accept " +
+      'link); they may also sign up with it and the invite_token',
     example: 'sam@example.com',
   })
   @IsEmail()
@@ -27,7 +28,8 @@ export class InviteMemberDto extends UpdateMemberDto {
 
   @ApiPropertyOptional({
     description:
-      "Where the invitation e-mail's accept link sends the invitee's browser, signed in; on ALLOWED_REDIRECT_ORIGINS (default AUTH_SITE_URL)",
+      "Where the invitation e-mail's accept link sends the invitee's browser, " +
+      'signed in; on ALLOWED_REDIRECT_ORIGINS (default AUTH_SITE_URL)',
     example: 'http://localhost:5173/welcome',
   })
   @IsOptional()

@@ -2,13 +2,17 @@ import { Injectable } from '@nestjs/common';
 import { type Cursor, hashToken, type Permission, queryRows, TenantDb } from '@app/core';
 import type { MemberRow } from './member.js';
 
-const COLUMNS = 'id, store_id, email, user_id, permissions, status, invite_expires_at, accepted_at, created_at, updated_at';
+const COLUMNS =
+  'id, store_id, email, user_id, permissions, status, invite_expires_at, accepted_at, created_at, updated_at';
 
 @Injectable()
 export class MemberRepository {
   constructor(private readonly db: TenantDb) {}
 
-  /** Creates an invitation (the answered token and the e-mailed link's, stored as hashes), or answers null when the store already has a member with that e-mail. */
+  /**
+   * Creates an invitation (the answered token and the e-mailed link's, stored as hashes), or returns null when the
+   * store already has a member with that e-mail.
+   */
   async invite(
     storeId: string,
     email: string,
@@ -20,7 +24,8 @@ export class MemberRepository {
   ): Promise<MemberRow | null> {
     const rows: MemberRow[] = await queryRows(
       this.db.tx,
-      `INSERT INTO store_members (store_id, email, permissions, invite_token_hash, invite_link_hash, invite_expires_at, invited_by)
+      `INSERT INTO store_members (store_id, email, permissions, invite_token_hash, invite_link_hash, invite_expires_at,
+        invited_by)
        VALUES ($1, $2, $3, $4, $5, now() + make_interval(hours => $6), $7)
        ON CONFLICT (store_id, lower(email)) DO NOTHING
        RETURNING ${COLUMNS}`,
@@ -42,14 +47,18 @@ export class MemberRepository {
   async updatePermissions(storeId: string, memberId: string, permissions: Permission[]): Promise<MemberRow | null> {
     const rows: MemberRow[] = await queryRows(
       this.db.tx,
-      `UPDATE store_members SET permissions = $3, updated_at = now() WHERE store_id = $1 AND id = $2 RETURNING ${COLUMNS}`,
+      `UPDATE store_members SET permissions = $3, updated_at = ` +
+        `now() WHERE store_id = $1 AND id = $2 RETURNING ${COLUMNS}`,
       [storeId, memberId, permissions],
     );
     return rows[0] ?? null;
   }
 
   async remove(storeId: string, memberId: string): Promise<boolean> {
-    const rows = await queryRows(this.db.tx, 'DELETE FROM store_members WHERE store_id = $1 AND id = $2 RETURNING id', [storeId, memberId]);
+    const rows = await queryRows(this.db.tx, 'DELETE FROM store_members WHERE store_id = $1 AND id = $2 RETURNING id', [
+      storeId,
+      memberId,
+    ]);
     return rows.length > 0;
   }
 
@@ -58,9 +67,11 @@ export class MemberRepository {
    * app_accept_invitation (the invitee cannot read the store's members); null when the token does not fit.
    */
   async accept(token: string): Promise<{ store_id: string; id: string } | null> {
-    const rows = await queryRows<{ store_id: string; member_id: string }>(this.db.tx, 'SELECT * FROM app_accept_invitation($1)', [
-      hashToken(token),
-    ]);
+    const rows = await queryRows<{ store_id: string; member_id: string }>(
+      this.db.tx,
+      'SELECT * FROM app_accept_invitation($1)',
+      [hashToken(token)],
+    );
     return rows[0] ? { store_id: rows[0].store_id, id: rows[0].member_id } : null;
   }
 }

@@ -32,9 +32,18 @@ export class MemberView {
     example: null,
   })
   user_id!: string | null;
-  @ApiProperty({ enum: PERMISSIONS, isArray: true, description: 'What the member may do in the store', example: ['catalog', 'orders'] })
+  @ApiProperty({
+    enum: PERMISSIONS,
+    isArray: true,
+    description: 'What the member may do in the store',
+    example: ['catalog', 'orders'],
+  })
   permissions!: Permission[];
-  @ApiProperty({ enum: ['invited', 'active'], description: '`invited` until the invitation is accepted', example: 'invited' })
+  @ApiProperty({
+    enum: ['invited', 'active'],
+    description: '`invited` until the invitation is accepted',
+    example: 'invited',
+  })
   status!: 'invited' | 'active';
   @ApiProperty({
     type: 'string',
@@ -44,7 +53,13 @@ export class MemberView {
     example: '2026-11-29T10:00:00.000Z',
   })
   invite_expires_at!: string | null;
-  @ApiProperty({ type: 'string', format: 'date-time', nullable: true, description: '`null` while invited', example: null })
+  @ApiProperty({
+    type: 'string',
+    format: 'date-time',
+    nullable: true,
+    description: '`null` while invited',
+    example: null,
+  })
   accepted_at!: string | null;
   @ApiProperty({ format: 'date-time', example: ISO_EXAMPLE })
   created_at!: string;

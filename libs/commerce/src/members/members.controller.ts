@@ -1,4 +1,16 @@
-import { Body, Controller, Delete, Get, HttpCode, Inject, Param, ParseUUIDPipe, Patch, Post, Query } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  Inject,
+  Param,
+  ParseUUIDPipe,
+  Patch,
+  Post,
+  Query,
+} from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiParam, ApiTags } from '@nestjs/swagger';
 import { authConfig, type AuthConfig } from '@app/auth';
@@ -42,7 +54,9 @@ export class MembersController {
   @ApiInviteMember()
   async invite(@Param('store_id') storeId: string, @Body() body: InviteMemberDto, @CurrentUser() user: UserPrincipal) {
     if (body.redirect_to !== undefined && !this.config.allowsRedirectTo(body.redirect_to)) {
-      throw ApiError.validation([{ field: 'redirect_to', message: 'redirect_to is not on an allowed origin (ALLOWED_REDIRECT_ORIGINS)' }]);
+      throw ApiError.validation([
+        { field: 'redirect_to', message: 'redirect_to is not on an allowed origin (ALLOWED_REDIRECT_ORIGINS)' },
+      ]);
     }
     const { member, inviteToken } = await this.commands.execute(
       new InviteMemberCommand(
@@ -67,8 +81,15 @@ export class MembersController {
   @Patch(':member_id')
   @StoreScoped({ from: 'param', need: 'manage' })
   @ApiUpdateMember()
-  async update(@Param('store_id') storeId: string, @Param('member_id', memberId) id: string, @Body() body: UpdateMemberDto) {
-    return { success: true, member: await this.commands.execute(new UpdateMemberCommand(storeId, id, body.permissions)) };
+  async update(
+    @Param('store_id') storeId: string,
+    @Param('member_id', memberId) id: string,
+    @Body() body: UpdateMemberDto,
+  ) {
+    return {
+      success: true,
+      member: await this.commands.execute(new UpdateMemberCommand(storeId, id, body.permissions)),
+    };
   }
 
   @Delete(':member_id')

@@ -9,9 +9,11 @@ export const ApiInviteMember = () =>
     ApiOperation({
       summary: 'Invite a team member',
       description:
-        "Mails the invitee an invitation (in the store's language) whose link accepts it and signs them in, making a team member account when they have none " +
-        "(they then set a password with PUT /auth/v1/user); the store's `team_invitation` mail setting turns that e-mail off. Also answers the `invite_token` once, " +
-        'for apps that send their own: the invitee signs up at /auth/v1/signup with `data.invite_token` and the same e-mail. Either within INVITE_TTL_HOURS (default 7 days).',
+        "Mails the invitee an invitation (in the store's language) whose link accepts it and signs them in, " +
+        'making a team member account when they have none (they then set a password with PUT /auth/v1/user); the ' +
+        "store's `team_invitation` mail setting turns that e-mail off. Also answers the `invite_token` once, for " +
+        'apps that send their own: the invitee signs up at /auth/v1/signup with `data.invite_token` and the same ' +
+        'e-mail. Either within INVITE_TTL_HOURS (default 7 days).',
     }),
     ApiEnvelope(201, {
       member: MemberView,
@@ -29,7 +31,8 @@ export const ApiListMembers = () =>
     ApiOperation({
       summary: "The store's members and pending invitations",
       description:
-        'Owner or admin. Newest first, paginated with `limit` and `cursor` (`next_cursor`); `status` tells members from invitations.',
+        'Owner or admin. Newest first, paginated with `limit` and `cursor` ' +
+        '(`next_cursor`); `status` tells members from invitations.',
     }),
     ApiPage(MemberView),
   );
@@ -41,7 +44,8 @@ export const ApiUpdateMember = () =>
     ApiOperation({
       summary: "Replace a member's permissions",
       description:
-        "Owner or admin. The list given replaces the old one; it takes effect on the member's next request. Works on a pending invitation too; another store's member answers 404 `Member not found`.",
+        "Owner or admin. The list given replaces the old one; it takes effect on the member's next " +
+        "request. Works on a pending invitation too; another store's member answers 404 `Member not found`.",
     }),
     ApiEnvelope(200, { member: MemberView }),
   );
@@ -53,7 +57,8 @@ export const ApiRemoveMember = () =>
     ApiOperation({
       summary: 'Remove a member or withdraw an invitation',
       description:
-        "Owner or admin. The member loses access to the store at once; a withdrawn invitation's link and token stop working. Another store's member answers 404 `Member not found`.",
+        "Owner or admin. The member loses access to the store at once; a withdrawn invitation's " +
+        "link and token stop working. Another store's member answers 404 `Member not found`.",
     }),
     ApiEnvelope(200, { message: { type: 'string', enum: ['Member removed'], example: 'Member removed' } }),
   );

@@ -50,7 +50,9 @@ export class CommerceTables1763802800300 implements MigrationInterface {
           updated_at timestamp with time zone DEFAULT now() NOT NULL,
           stock_taken boolean DEFAULT false NOT NULL,
           stock_returned boolean DEFAULT false NOT NULL,
-          CONSTRAINT orders_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'paid'::text, 'shipped'::text, 'delivered'::text, 'cancelled'::text, 'refunded'::text]))),
+          CONSTRAINT orders_status_check CHECK ((status = ANY
+            (ARRAY['pending'::text, 'paid'::text, 'shipped'::text, 'delivered'::text, 'cancelled'::text,
+              'refunded'::text]))),
           CONSTRAINT orders_total_check CHECK ((total >= (0)::numeric))
       )`);
     await db.query(`
@@ -70,7 +72,8 @@ export class CommerceTables1763802800300 implements MigrationInterface {
           CONSTRAINT products_check CHECK ((compare_price >= price)),
           CONSTRAINT products_inventory_quantity_check CHECK ((inventory_quantity >= 0)),
           CONSTRAINT products_price_check CHECK ((price >= (0)::numeric)),
-          CONSTRAINT products_status_check CHECK ((status = ANY (ARRAY['draft'::text, 'active'::text, 'archived'::text])))
+          CONSTRAINT products_status_check CHECK ((status = ANY
+            (ARRAY['draft'::text, 'active'::text, 'archived'::text])))
       )`);
     await db.query(`
       CREATE TABLE store_api_keys (
@@ -86,7 +89,9 @@ export class CommerceTables1763802800300 implements MigrationInterface {
           last_used_at timestamp with time zone,
           revoked_at timestamp with time zone,
           CONSTRAINT store_api_keys_name_check CHECK (((char_length(name) >= 1) AND (char_length(name) <= 100))),
-          CONSTRAINT store_api_keys_permissions_check CHECK (((cardinality(permissions) > 0) AND (permissions <@ ARRAY['catalog'::text, 'orders'::text, 'customers'::text, 'ai'::text, 'social'::text, 'webhooks'::text, 'billing'::text]))),
+          CONSTRAINT store_api_keys_permissions_check CHECK (((cardinality(permissions) > 0)
+            AND (permissions <@ ARRAY['catalog'::text, 'orders'::text, 'customers'::text, 'ai'::text, 'social'::text,
+              'webhooks'::text, 'billing'::text]))),
           CONSTRAINT store_api_keys_secret_hash_check CHECK ((octet_length(secret_hash) = 32))
       )`);
     await db.query(`
@@ -163,15 +168,23 @@ export class CommerceTables1763802800300 implements MigrationInterface {
           ADD CONSTRAINT stores_pkey PRIMARY KEY (id)`);
     await db.query(`CREATE UNIQUE INDEX customers_email_key ON customers USING btree (store_id, lower(email))`);
     await db.query(`CREATE INDEX customers_search_idx ON customers USING gin (name gin_trgm_ops, email gin_trgm_ops)`);
-    await db.query(`CREATE INDEX customers_store_page_idx ON customers USING btree (store_id, created_at DESC, id DESC)`);
+    await db.query(
+      `CREATE INDEX customers_store_page_idx ON customers USING btree (store_id, created_at DESC, id DESC)`,
+    );
     await db.query(`CREATE INDEX order_items_order_idx ON order_items USING btree (order_id, "position")`);
     await db.query(`CREATE INDEX orders_customer_idx ON orders USING btree (customer_id, created_at DESC, id DESC)`);
     await db.query(`CREATE INDEX orders_store_page_idx ON orders USING btree (store_id, created_at DESC, id DESC)`);
-    await db.query(`CREATE INDEX orders_store_status_page_idx ON orders USING btree (store_id, status, created_at DESC, id DESC)`);
+    await db.query(
+      `CREATE INDEX orders_store_status_page_idx ON orders USING btree (store_id, status, created_at DESC, id DESC)`,
+    );
     await db.query(`CREATE INDEX products_store_page_idx ON products USING btree (store_id, created_at DESC, id DESC)`);
-    await db.query(`CREATE INDEX store_api_keys_store_idx ON store_api_keys USING btree (store_id, created_at DESC, id DESC)`);
+    await db.query(
+      `CREATE INDEX store_api_keys_store_idx ON store_api_keys USING btree (store_id, created_at DESC, id DESC)`,
+    );
     await db.query(`CREATE UNIQUE INDEX store_members_email_key ON store_members USING btree (store_id, lower(email))`);
-    await db.query(`CREATE INDEX store_members_user_idx ON store_members USING btree (user_id) WHERE (status = 'active'::text)`);
+    await db.query(
+      `CREATE INDEX store_members_user_idx ON store_members USING btree (user_id) WHERE (status = 'active'::text)`,
+    );
     await db.query(`CREATE INDEX stores_owner_idx ON stores USING btree (owner_id)`);
     await db.query(`CREATE INDEX stores_page_idx ON stores USING btree (created_at DESC, id DESC)`);
     await db.query(`
@@ -185,13 +198,15 @@ export class CommerceTables1763802800300 implements MigrationInterface {
           ADD CONSTRAINT order_items_order_id_fkey FOREIGN KEY (order_id) REFERENCES orders(id) ON DELETE CASCADE`);
     await db.query(`
       ALTER TABLE order_items
-          ADD CONSTRAINT order_items_product_id_fkey FOREIGN KEY (product_id) REFERENCES products(id) ON DELETE SET NULL`);
+          ADD CONSTRAINT order_items_product_id_fkey FOREIGN KEY (product_id) REFERENCES products(id)
+            ON DELETE SET NULL`);
     await db.query(`
       ALTER TABLE order_items
           ADD CONSTRAINT order_items_store_id_fkey FOREIGN KEY (store_id) REFERENCES stores(id) ON DELETE CASCADE`);
     await db.query(`
       ALTER TABLE orders
-          ADD CONSTRAINT orders_customer_id_fkey FOREIGN KEY (customer_id) REFERENCES customers(id) ON DELETE SET NULL`);
+          ADD CONSTRAINT orders_customer_id_fkey FOREIGN KEY (customer_id) REFERENCES customers(id)
+            ON DELETE SET NULL`);
     await db.query(`
       ALTER TABLE orders
           ADD CONSTRAINT orders_placed_by_fkey FOREIGN KEY (placed_by) REFERENCES users(id) ON DELETE SET NULL`);
@@ -203,13 +218,15 @@ export class CommerceTables1763802800300 implements MigrationInterface {
           ADD CONSTRAINT products_store_id_fkey FOREIGN KEY (store_id) REFERENCES stores(id) ON DELETE CASCADE`);
     await db.query(`
       ALTER TABLE store_api_keys
-          ADD CONSTRAINT store_api_keys_created_by_fkey FOREIGN KEY (created_by) REFERENCES users(id) ON DELETE SET NULL`);
+          ADD CONSTRAINT store_api_keys_created_by_fkey FOREIGN KEY (created_by) REFERENCES users(id)
+            ON DELETE SET NULL`);
     await db.query(`
       ALTER TABLE store_api_keys
           ADD CONSTRAINT store_api_keys_store_id_fkey FOREIGN KEY (store_id) REFERENCES stores(id) ON DELETE CASCADE`);
     await db.query(`
       ALTER TABLE store_members
-          ADD CONSTRAINT store_members_invited_by_fkey FOREIGN KEY (invited_by) REFERENCES users(id) ON DELETE SET NULL`);
+          ADD CONSTRAINT store_members_invited_by_fkey FOREIGN KEY (invited_by) REFERENCES users(id)
+            ON DELETE SET NULL`);
     await db.query(`
       ALTER TABLE store_members
           ADD CONSTRAINT store_members_store_id_fkey FOREIGN KEY (store_id) REFERENCES stores(id) ON DELETE CASCADE`);
@@ -218,7 +235,8 @@ export class CommerceTables1763802800300 implements MigrationInterface {
           ADD CONSTRAINT store_members_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE`);
     await db.query(`
       ALTER TABLE store_order_counters
-          ADD CONSTRAINT store_order_counters_store_id_fkey FOREIGN KEY (store_id) REFERENCES stores(id) ON DELETE CASCADE`);
+          ADD CONSTRAINT store_order_counters_store_id_fkey FOREIGN KEY (store_id) REFERENCES stores(id)
+            ON DELETE CASCADE`);
     await db.query(`
       ALTER TABLE stores
           ADD CONSTRAINT stores_owner_id_fkey FOREIGN KEY (owner_id) REFERENCES users(id)`);
@@ -229,7 +247,8 @@ export class CommerceTables1763802800300 implements MigrationInterface {
 
   async down(db: QueryRunner): Promise<void> {
     await db.query(
-      `DROP TABLE stores, store_order_counters, store_members, store_api_keys, products, orders, order_items, customers CASCADE`,
+      `DROP TABLE stores, store_order_counters, store_members, ` +
+        `store_api_keys, products, orders, order_items, customers CASCADE`,
     );
   }
 }

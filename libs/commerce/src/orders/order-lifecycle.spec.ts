@@ -3,7 +3,13 @@ import type { OrderEventData } from '../events/commerce-events.js';
 import { product } from '../testing/in-memory-orders.js';
 import { STORE_A, STORE_B } from '../testing/store-access.js';
 import { moveOrder, orderPlaced, priceOrder, stockRefusal, untakenLines, type StockMove } from './order-lifecycle.js';
-import { InvalidOrderTransition, OrderForbidden, OrderOutOfStock, OrderTotalTooLarge, ProductsNotOrderable } from './order.errors.js';
+import {
+  InvalidOrderTransition,
+  OrderForbidden,
+  OrderOutOfStock,
+  OrderTotalTooLarge,
+  ProductsNotOrderable,
+} from './order.errors.js';
 import { ORDER_STATUSES, type OrderStatus } from './order-status.js';
 
 /** The moves of the contract and the event each raises besides order.updated, written out apart from the module. */
@@ -84,13 +90,27 @@ describe('moveOrder', () => {
     ];
     const after = orderData('cancelled');
     const events = moveOrder({ status: 'paid' }, 'cancelled', 'staff').events(after, returned);
-    expect(events.map((e) => e.event)).toEqual(['order.updated', 'order.cancelled', 'inventory.updated', 'inventory.updated']);
-    expect(events[2].data).toEqual({ product_id: MUG, previous_quantity: 7, quantity: 10, delta: 3, reason: 'order 1007 cancelled' });
+    expect(events.map((e) => e.event)).toEqual([
+      'order.updated',
+      'order.cancelled',
+      'inventory.updated',
+      'inventory.updated',
+    ]);
+    expect(events[2].data).toEqual({
+      product_id: MUG,
+      previous_quantity: 7,
+      quantity: 10,
+      delta: 3,
+      reason: 'order 1007 cancelled',
+    });
     expect(events[3].data).toMatchObject({ product_id: TOTE, delta: 1 });
   });
 
   it('lets a customer only cancel, and only a pending order', () => {
-    expect(moveOrder({ status: 'pending' }, 'cancelled', 'customer')).toMatchObject({ to: 'cancelled', restocks: true });
+    expect(moveOrder({ status: 'pending' }, 'cancelled', 'customer')).toMatchObject({
+      to: 'cancelled',
+      restocks: true,
+    });
     for (const to of ORDER_STATUSES.filter((s) => s !== 'cancelled')) {
       const error = thrown(() => moveOrder({ status: 'pending' }, to, 'customer'));
       expect(error, to).toBeInstanceOf(OrderForbidden);
@@ -98,7 +118,9 @@ describe('moveOrder', () => {
     }
     for (const from of ORDER_STATUSES.filter((s) => s !== 'pending')) {
       const error = thrown(() => moveOrder({ status: from }, 'cancelled', 'customer'));
-      expect((error as OrderForbidden).message, from).toBe(`Only a pending order can be cancelled by the customer; this one is ${from}`);
+      expect((error as OrderForbidden).message, from).toBe(
+        `Only a pending order can be cancelled by the customer; this one is ${from}`,
+      );
     }
   });
 });
@@ -172,8 +194,14 @@ describe('placing an order', () => {
     const events = orderPlaced(order, lines, taken);
     expect(events[0]).toEqual({ event: 'order.created', data: order });
     expect(events.slice(1)).toEqual([
-      { event: 'inventory.updated', data: { product_id: TOTE, previous_quantity: 5, quantity: 2, delta: -3, reason: 'order 1007' } },
-      { event: 'inventory.updated', data: { product_id: MUG, previous_quantity: 4, quantity: 2, delta: -2, reason: 'order 1007' } },
+      {
+        event: 'inventory.updated',
+        data: { product_id: TOTE, previous_quantity: 5, quantity: 2, delta: -3, reason: 'order 1007' },
+      },
+      {
+        event: 'inventory.updated',
+        data: { product_id: MUG, previous_quantity: 4, quantity: 2, delta: -2, reason: 'order 1007' },
+      },
     ]);
   });
 

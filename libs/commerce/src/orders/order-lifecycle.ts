@@ -65,7 +65,11 @@ export function priceOrder(
  * The events of a placed order: `order.created`, then one `inventory.updated` per item in the order the
  * items were given (the stock was taken in product id order).
  */
-export function orderPlaced(order: OrderEventData, lines: readonly OrderLine[], taken: readonly StockMove[]): StoreEventOf[] {
+export function orderPlaced(
+  order: OrderEventData,
+  lines: readonly OrderLine[],
+  taken: readonly StockMove[],
+): StoreEventOf[] {
   const byProduct = new Map(taken.map((move) => [move.product_id, move]));
   const stock = lines.map((line) => inventoryMoved(byProduct.get(line.product_id)!, `order ${order.order_number}`));
   return [{ event: 'order.created', data: order }, ...stock];

@@ -23,7 +23,11 @@ const inContract = (from: string, to: string) => Object.hasOwn(CONTRACT, from) &
 
 const status = fc.constantFrom(...ORDER_STATUSES);
 /** Statuses and strings that are not statuses, prototype keys included. */
-const anyName = fc.oneof(status, fc.string(), fc.constantFrom('constructor', '__proto__', 'toString', 'hasOwnProperty', 'PAID', ' paid'));
+const anyName = fc.oneof(
+  status,
+  fc.string(),
+  fc.constantFrom('constructor', '__proto__', 'toString', 'hasOwnProperty', 'PAID', ' paid'),
+);
 
 describe('order status machine', () => {
   it('knows exactly the six statuses of the contract', () => {
@@ -42,7 +46,9 @@ describe('order status machine', () => {
   it('answers the allowed targets of the table for a status and none for anything else', () => {
     fc.assert(
       fc.property(anyName, (from) => {
-        expect([...allowedTransitions(from)].sort()).toEqual(Object.hasOwn(CONTRACT, from) ? [...CONTRACT[from]].sort() : []);
+        expect([...allowedTransitions(from)].sort()).toEqual(
+          Object.hasOwn(CONTRACT, from) ? [...CONTRACT[from]].sort() : [],
+        );
         expect(isOrderStatus(from)).toBe(Object.hasOwn(CONTRACT, from));
       }),
     );
@@ -71,27 +77,31 @@ describe('order status machine', () => {
     );
   });
 
-  it('random walks from pending only take moves of the table, end in a terminal state or stay within 4 moves, and never come back', () => {
-    fc.assert(
-      fc.property(fc.array(status, { maxLength: 40 }), (attempts) => {
-        let current: OrderStatus = INITIAL_ORDER_STATUS;
-        const visited: OrderStatus[] = [current];
-        for (const to of attempts) {
-          const accepted = canTransition(current, to);
-          expect(accepted).toBe(inContract(current, to));
-          if (!accepted) continue;
-          current = to;
-          expect(visited).not.toContain(current);
-          visited.push(current);
-        }
-        // The longest path is pending → paid → shipped → delivered → refunded.
-        expect(visited.length).toBeLessThanOrEqual(5);
-        if (isTerminal(current)) {
-          for (const to of ORDER_STATUSES) expect(canTransition(current, to)).toBe(false);
-        }
-      }),
-    );
-  });
+  it(
+    'random walks from pending only take moves of the table, end in ' +
+      'a terminal state or stay within 4 moves, and never come back',
+    () => {
+      fc.assert(
+        fc.property(fc.array(status, { maxLength: 40 }), (attempts) => {
+          let current: OrderStatus = INITIAL_ORDER_STATUS;
+          const visited: OrderStatus[] = [current];
+          for (const to of attempts) {
+            const accepted = canTransition(current, to);
+            expect(accepted).toBe(inContract(current, to));
+            if (!accepted) continue;
+            current = to;
+            expect(visited).not.toContain(current);
+            visited.push(current);
+          }
+          // The longest path is pending → paid → shipped → delivered → refunded.
+          expect(visited.length).toBeLessThanOrEqual(5);
+          if (isTerminal(current)) {
+            for (const to of ORDER_STATUSES) expect(canTransition(current, to)).toBe(false);
+          }
+        }),
+      );
+    },
+  );
 
   it('reaches every status from pending, and every move names the specific event of its target', () => {
     const reached = new Set<string>([INITIAL_ORDER_STATUS]);

@@ -10,13 +10,16 @@ export type OrderStatus = (typeof ORDER_STATUSES)[number];
 export const INITIAL_ORDER_STATUS: OrderStatus = 'pending';
 
 /** The specific event of a move, raised together with `order.updated`. */
-export type OrderStatusEvent = 'order.paid' | 'order.shipped' | 'order.delivered' | 'order.cancelled' | 'order.refunded';
+export type OrderStatusEvent =
+  'order.paid' | 'order.shipped' | 'order.delivered' | 'order.cancelled' | 'order.refunded';
 
 /**
  * The status machine: from → each status it may move to, and the event that move raises (besides
  * `order.updated`). `cancelled` and `refunded` are terminal. `moveOrder` (order-lifecycle.ts) applies it.
  */
-export const ORDER_TRANSITIONS: Readonly<Record<OrderStatus, Readonly<Partial<Record<OrderStatus, OrderStatusEvent>>>>> = Object.freeze({
+export const ORDER_TRANSITIONS: Readonly<
+  Record<OrderStatus, Readonly<Partial<Record<OrderStatus, OrderStatusEvent>>>>
+> = Object.freeze({
   pending: Object.freeze({ paid: 'order.paid', cancelled: 'order.cancelled' } as const),
   paid: Object.freeze({ shipped: 'order.shipped', cancelled: 'order.cancelled', refunded: 'order.refunded' } as const),
   shipped: Object.freeze({ delivered: 'order.delivered', refunded: 'order.refunded' } as const),

@@ -26,7 +26,11 @@ function productKey(item: unknown): unknown {
 }
 
 export class OrderItemDto {
-  @ApiProperty({ description: 'An active product of the store', format: 'uuid', example: '9a1b2c3d-4e5f-4a6b-8c7d-0e1f2a3b4c5d' })
+  @ApiProperty({
+    description: 'An active product of the store',
+    format: 'uuid',
+    example: '9a1b2c3d-4e5f-4a6b-8c7d-0e1f2a3b4c5d',
+  })
   @IsUUID()
   product_id: string;
 
@@ -47,7 +51,8 @@ export class OrderItemDto {
 export class PlaceOrderDto {
   @ApiPropertyOptional({
     description:
-      "Staff: the store's customer the order is for (omit for an order without a customer). Customers: omit, or their own customer id.",
+      "Staff: the store's customer the order is for (omit for an order " +
+      'without a customer). Customers: omit, or their own customer id.',
     format: 'uuid',
     example: '3c2b1a09-8f7e-4d6c-9b5a-4e3d2c1b0a98',
   })

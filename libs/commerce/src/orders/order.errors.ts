@@ -28,7 +28,10 @@ export class InvalidOrderTransition extends CommerceError {
     readonly to: OrderStatus,
     readonly allowed: readonly OrderStatus[],
   ) {
-    super(`An order cannot move from ${from} to ${to}` + (allowed.length ? ` (allowed: ${allowed.join(', ')})` : `: ${from} is final`));
+    super(
+      `An order cannot move from ${from} to ${to}` +
+        (allowed.length ? ` (allowed: ${allowed.join(', ')})` : `: ${from} is final`),
+    );
   }
 }
 
@@ -82,7 +85,11 @@ export class ProductsNotOrderable extends CommerceError {
   readonly kind = 'products_not_orderable';
 
   constructor(readonly refused: readonly { index: number; product_id: string }[]) {
-    super(refused.length === 1 ? `Product ${refused[0].product_id} cannot be ordered` : `${refused.length} products cannot be ordered`);
+    super(
+      refused.length === 1
+        ? `Product ${refused[0].product_id} cannot be ordered`
+        : `${refused.length} products cannot be ordered`,
+    );
   }
 }
 

@@ -38,19 +38,21 @@ export class OrderRepository {
 
   /** A customer record of the store; null when it does not exist there (or is not visible). */
   async findCustomer(storeId: string, customerId: string): Promise<OrderCustomer | null> {
-    const rows = await queryRows<OrderCustomer>(this.db.tx, 'SELECT id, name, email FROM customers WHERE id = $1 AND store_id = $2', [
-      customerId,
-      storeId,
-    ]);
+    const rows = await queryRows<OrderCustomer>(
+      this.db.tx,
+      'SELECT id, name, email FROM customers WHERE id = $1 AND store_id = $2',
+      [customerId, storeId],
+    );
     return rows[0] ?? null;
   }
 
   /** The customer record of a signed-in customer in the store; null when it has none. */
   async findCustomerOfUser(storeId: string, userId: string): Promise<OrderCustomer | null> {
-    const rows = await queryRows<OrderCustomer>(this.db.tx, 'SELECT id, name, email FROM customers WHERE user_id = $1 AND store_id = $2', [
-      userId,
-      storeId,
-    ]);
+    const rows = await queryRows<OrderCustomer>(
+      this.db.tx,
+      'SELECT id, name, email FROM customers WHERE user_id = $1 AND store_id = $2',
+      [userId, storeId],
+    );
     return rows[0] ?? null;
   }
 
@@ -60,7 +62,10 @@ export class OrderRepository {
    * stays locked until the transaction ends): nobody chooses it, concurrent orders take numbers one
    * after the other, and an order that fails rolls its number back with it.
    */
-  async insert(storeId: string, fields: { customerId: string | null; total: string; placedBy: string | null }): Promise<OrderRow> {
+  async insert(
+    storeId: string,
+    fields: { customerId: string | null; total: string; placedBy: string | null },
+  ): Promise<OrderRow> {
     const rows = await queryRows<OrderRow>(
       this.db.tx,
       `INSERT INTO orders (store_id, customer_id, currency, total, placed_by)
@@ -101,8 +106,9 @@ export class OrderRepository {
   }
 
   /**
-   * The order, locked until the transaction ends (concurrent status changes wait). Row-level security lets a customer lock only an order it may still cancel
-   * (its own pending one): for its other orders this answers null, and `find` tells them apart.
+   * The order, locked until the transaction ends (concurrent status changes wait). Row-level security lets a customer
+   * lock only an order it may still cancel (its own pending one): for its other orders this returns null, and `find`
+   * tells them apart.
    */
   async findForUpdate(id: string): Promise<OrderRow | null> {
     return (await queryRows<OrderRow>(this.db.tx, 'SELECT * FROM orders WHERE id = $1 FOR UPDATE', [id]))[0] ?? null;
@@ -133,13 +139,21 @@ export class OrderRepository {
   async itemsOf(orderId: string): Promise<OrderItemRow[]> {
     return queryRows<OrderItemRow>(
       this.db.tx,
-      'SELECT order_id, product_id, position, name, quantity, price FROM order_items WHERE order_id = $1 ORDER BY position',
+      'SELECT order_id, product_id, position, name, quantity, ' +
+        'price FROM order_items WHERE order_id = $1 ORDER BY position',
       [orderId],
     );
   }
 
-  /** A page of the store's orders, newest first; `limit + 1` rows so the caller can tell whether another page follows. */
-  async pageOfStore(storeId: string, status: OrderStatus | undefined, limit: number, after: Cursor | null): Promise<OrderDetailsRow[]> {
+  /**
+   * A page of the store's orders, newest first; `limit + 1` rows so the caller can tell whether another page follows.
+   */
+  async pageOfStore(
+    storeId: string,
+    status: OrderStatus | undefined,
+    limit: number,
+    after: Cursor | null,
+  ): Promise<OrderDetailsRow[]> {
     return this.page('o.store_id = $1', storeId, status, limit, after);
   }
 

@@ -26,9 +26,14 @@ describe('order money in cents', () => {
     );
     fc.assert(
       fc.property(
-        fc.array(fc.tuple(fc.integer({ min: 0, max: 99_999 }), fc.integer({ min: 1, max: 10_000 })), { maxLength: 100 }),
+        fc.array(fc.tuple(fc.integer({ min: 0, max: 99_999 }), fc.integer({ min: 1, max: 10_000 })), {
+          maxLength: 100,
+        }),
         (lines) => {
-          const total = lines.reduce((sum, [price, quantity]) => sum + toCents(fromCents(BigInt(price))) * BigInt(quantity), 0n);
+          const total = lines.reduce(
+            (sum, [price, quantity]) => sum + toCents(fromCents(BigInt(price))) * BigInt(quantity),
+            0n,
+          );
           expect(total).toBe(BigInt(lines.reduce((sum, [price, quantity]) => sum + price * quantity, 0)));
         },
       ),

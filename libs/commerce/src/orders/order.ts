@@ -102,7 +102,9 @@ export function toOrderView(row: OrderDetailsRow): OrderView {
     currency: row.currency,
     total: Number(row.total),
     customer:
-      row.customer_id && row.customer_name !== null ? { id: row.customer_id, name: row.customer_name, email: row.customer_email! } : null,
+      row.customer_id && row.customer_name !== null
+        ? { id: row.customer_id, name: row.customer_name, email: row.customer_email! }
+        : null,
     items: row.items.map(itemView),
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
@@ -116,7 +118,8 @@ export function orderEventData(row: OrderDetailsRow): OrderEventData {
     total: Number(row.total),
     currency: row.currency,
     status: row.status,
-    customer: row.customer_id && row.customer_name !== null ? { name: row.customer_name, email: row.customer_email! } : null,
+    customer:
+      row.customer_id && row.customer_name !== null ? { name: row.customer_name, email: row.customer_email! } : null,
     items: row.items.map(itemView),
   };
 }

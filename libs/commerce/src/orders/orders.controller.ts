@@ -18,7 +18,13 @@ import { ListOrdersQuery as ListOrdersParams, PlaceOrderDto, UpdateOrderDto } fr
 import { GetOrderQuery } from './queries/get-order/get-order.query.js';
 import { ListMyOrdersQuery } from './queries/list-my-orders/list-my-orders.query.js';
 import { ListStoreOrdersQuery } from './queries/list-store-orders/list-store-orders.query.js';
-import { ApiPlaceOrder, ApiListStoreOrders, ApiListMyOrders, ApiGetOrder, ApiChangeOrderStatus } from './orders.openapi.js';
+import {
+  ApiPlaceOrder,
+  ApiListStoreOrders,
+  ApiListMyOrders,
+  ApiGetOrder,
+  ApiChangeOrderStatus,
+} from './orders.openapi.js';
 import '../store-resources.js'; // registers the store resource its routes name (order) before they are declared
 
 /**
@@ -59,7 +65,8 @@ export class OrdersController {
 
   @Get('orders')
   @Roles('customer', {
-    message: "This lists a customer's own orders; staff list a store's orders with GET /functions/v1/stores/{store_id}/orders",
+    message:
+      "This lists a customer's own orders; staff list a store's orders with GET /functions/v1/stores/{store_id}/orders",
   })
   @ApiListMyOrders()
   async listMine(@CurrentUser() user: UserPrincipal, @Query() params: ListOrdersParams) {
@@ -76,7 +83,14 @@ export class OrdersController {
   @Patch('orders/:order_id')
   @StoreScoped({ from: 'order', need: 'orders', self: true })
   @ApiChangeOrderStatus()
-  async changeStatus(@Param('order_id') orderId: string, @Body() body: UpdateOrderDto, @CurrentStoreAccess() access: StoreAccess) {
-    return { success: true, order: await this.commands.execute(new ChangeOrderStatusCommand(orderId, access, body.status)) };
+  async changeStatus(
+    @Param('order_id') orderId: string,
+    @Body() body: UpdateOrderDto,
+    @CurrentStoreAccess() access: StoreAccess,
+  ) {
+    return {
+      success: true,
+      order: await this.commands.execute(new ChangeOrderStatusCommand(orderId, access, body.status)),
+    };
   }
 }

@@ -6,9 +6,9 @@ import { OrderView } from './order.js';
 
 const PRODUCT_ID_EXAMPLE = '9a1b2c3d-4e5f-4a6b-8c7d-0e1f2a3b4c5d';
 const STATUS_MACHINE =
-  'Status machine: pending → paid | cancelled; paid → shipped | cancelled | refunded; shipped → delivered | refunded; ' +
-  'delivered → refunded; cancelled and refunded are final. Any other move, the same status included, answers 409 ' +
-  '`INVALID_TRANSITION` with `details: {from, to, allowed}`.';
+  'Status machine: pending → paid | cancelled; paid → shipped | cancelled | refunded; shipped → delivered | ' +
+  'refunded; delivered → refunded; cancelled and refunded are final. Any other move, the same status included, ' +
+  'answers 409 `INVALID_TRANSITION` with `details: {from, to, allowed}`.';
 
 /** POST /functions/v1/stores/{store_id}/orders */
 export const ApiPlaceOrder = () =>
@@ -17,14 +17,15 @@ export const ApiPlaceOrder = () =>
     ApiOperation({
       summary: 'Place an order',
       description:
-        'Staff need the `orders` permission and may name a `customer_id` of the store (404 otherwise) or none. ' +
-        'A customer orders for itself: `customer_id` omitted or its own (403 otherwise). ' +
-        'Items: 1 to 100, each product once, quantity 1 to 10,000. Names, prices and the total come from the catalog at the time ' +
-        'of the order; a client-sent price is refused (400, unknown field). Only `active` products of the store can be ordered: ' +
-        'any other product id (draft, archived, deleted, unknown or of another store) answers 422 `UNPROCESSABLE` naming each item. ' +
-        'Stock is reserved for every item or none: when one is short, 409 `OUT_OF_STOCK` lists `{product_id, requested, available}` and nothing changes. ' +
-        '`order_number` is the store\'s next number ("1001", "1002", …), without gaps: a refused order takes none. ' +
-        'Fires `order.created` and one `inventory.updated` per item (reason "order <number>").',
+        'Staff need the `orders` permission and may name a `customer_id` of the store (404 otherwise) or none. A ' +
+        'customer orders for itself: `customer_id` omitted or its own (403 otherwise). Items: 1 to 100, each ' +
+        'product once, quantity 1 to 10,000. Names, prices and the total come from the catalog at the time of the ' +
+        'order; a client-sent price is refused (400, unknown field). Only `active` products of the store can be ' +
+        'ordered: any other product id (draft, archived, deleted, unknown or of another store) answers 422 ' +
+        '`UNPROCESSABLE` naming each item. Stock is reserved for every item or none: when one is short, 409 ' +
+        '`OUT_OF_STOCK` lists `{product_id, requested, available}` and nothing changes. `order_number` is the ' +
+        'store\'s next number ("1001", "1002", …), without gaps: a refused order takes none. Fires ' +
+        '`order.created` and one `inventory.updated` per item (reason "order <number>").',
     }),
     ApiEnvelope(201, { order: OrderView }),
     ApiErrorResponse(
@@ -37,7 +38,8 @@ export const ApiPlaceOrder = () =>
     ),
     ApiErrorDetailsResponse(
       409,
-      '`OUT_OF_STOCK`: an item is short of stock; `details` lists it and every later item short too. Nothing was reserved.',
+      '`OUT_OF_STOCK`: an item is short of stock; `details` lists ' +
+        'it and every later item short too. Nothing was reserved.',
       {
         type: 'array',
         items: {
@@ -58,7 +60,8 @@ export const ApiPlaceOrder = () =>
     ),
     ApiErrorDetailsResponse(
       422,
-      '`UNPROCESSABLE`: an item is not an active product of this store (`details` names each such item), or the total is over the most an order holds (no `details`)',
+      '`UNPROCESSABLE`: an item is not an active product of this store (`details` names ' +
+        'each such item), or the total is over the most an order holds (no `details`)',
       {
         type: 'array',
         items: {
@@ -74,7 +77,13 @@ export const ApiPlaceOrder = () =>
       {
         code: 'UNPROCESSABLE',
         message: `Product ${PRODUCT_ID_EXAMPLE} cannot be ordered`,
-        details: [{ field: 'items.0.product_id', product_id: PRODUCT_ID_EXAMPLE, message: 'is not an active product of this store' }],
+        details: [
+          {
+            field: 'items.0.product_id',
+            product_id: PRODUCT_ID_EXAMPLE,
+            message: 'is not an active product of this store',
+          },
+        ],
       },
     ),
   );
@@ -85,7 +94,9 @@ export const ApiListStoreOrders = () =>
     ApiParam({ name: 'store_id', format: 'uuid' }),
     ApiOperation({
       summary: "A store's orders, newest first",
-      description: 'Staff with the `orders` permission. Filter: `status`. Customers list their own orders with GET /functions/v1/orders.',
+      description:
+        'Staff with the `orders` permission. Filter: `status`. ' +
+        'Customers list their own orders with GET /functions/v1/orders.',
     }),
     ApiPage(OrderView),
   );
@@ -96,12 +107,15 @@ export const ApiListMyOrders = () =>
     ApiOperation({
       summary: "The calling customer's own orders, newest first",
       description:
-        "Customers only (403 for other roles, which list a store's orders with GET /functions/v1/stores/{store_id}/orders). Filter: `status`.",
+        "Customers only (403 for other roles, which list a store's orders " +
+        'with GET /functions/v1/stores/{store_id}/orders). Filter: `status`.',
     }),
     ApiPage(OrderView),
     ApiErrorResponse(403, 'The caller is not a customer', {
       code: 'FORBIDDEN',
-      message: "This lists a customer's own orders; staff list a store's orders with GET /functions/v1/stores/{store_id}/orders",
+      message:
+        "This lists a customer's own orders; staff list a store's " +
+        'orders with GET /functions/v1/stores/{store_id}/orders',
     }),
   );
 
@@ -123,10 +137,14 @@ export const ApiChangeOrderStatus = () =>
     ApiOperation({
       summary: "Change an order's status",
       description:
-        `${STATUS_MACHINE} Staff with the \`orders\` permission make any move; the order's customer may only cancel it while it is ` +
-        '`pending` (403 otherwise). Every move fires `order.updated` and the specific event (`order.paid`, `order.shipped`, ' +
-        '`order.delivered`, `order.cancelled`, `order.refunded`), both with the order after the change. Cancelling puts the items ' +
-        'back in stock (one `inventory.updated` per product still in the catalog, reason "order <number> cancelled"); a refund does ' +
+        `${STATUS_MACHINE} Staff with the \`orders\` permission make ` +
+        `any move; the order's customer may only cancel it while it is ` +
+        '`pending` (403 otherwise). Every move fires `order.updated` ' +
+        'and the specific event (`order.paid`, `order.shipped`, ' +
+        '`order.delivered`, `order.cancelled`, `order.refunded`), both ' +
+        'with the order after the change. Cancelling puts the items ' +
+        'back in stock (one `inventory.updated` per product still in ' +
+        'the catalog, reason "order <number> cancelled"); a refund does ' +
         'not restock (adjust stock with POST /functions/v1/products/{product_id}/inventory if goods come back).',
     }),
     ApiEnvelope(200, { order: OrderView }),
@@ -143,7 +161,11 @@ export const ApiChangeOrderStatus = () =>
         properties: {
           from: { type: 'string', enum: [...ORDER_STATUSES] },
           to: { type: 'string', enum: [...ORDER_STATUSES] },
-          allowed: { type: 'array', items: { type: 'string', enum: [...ORDER_STATUSES] }, description: 'The moves allowed from `from`' },
+          allowed: {
+            type: 'array',
+            items: { type: 'string', enum: [...ORDER_STATUSES] },
+            description: 'The moves allowed from `from`',
+          },
         },
       },
       {

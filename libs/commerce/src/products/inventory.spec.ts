@@ -46,6 +46,8 @@ describe('stock adjustments', () => {
     expect(() => stockMoved(MUG, 999_999, 2, null, null, MAX)).toThrow(
       new StockLimitExceeded({ product_id: MUG, available: 999_999, requested_delta: 2 }, MAX).message,
     );
-    expect(() => stockMoved(MUG, 999_999, 2, null, null, MAX)).toThrow('Stock cannot exceed 1000000: 999999 in stock, adding 2');
+    expect(() => stockMoved(MUG, 999_999, 2, null, null, MAX)).toThrow(
+      'Stock cannot exceed 1000000: 999999 in stock, adding 2',
+    );
   });
 });

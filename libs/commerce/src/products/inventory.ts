@@ -44,6 +44,12 @@ export function stockMoved(
     throw delta > 0 ? new StockLimitExceeded(refused, max) : new InventoryOutOfStock(refused);
   }
   if (delta === 0) return [];
-  const data = { product_id: productId, previous_quantity: moved.previous_quantity, quantity: moved.quantity, delta, reason };
+  const data = {
+    product_id: productId,
+    previous_quantity: moved.previous_quantity,
+    quantity: moved.quantity,
+    delta,
+    reason,
+  };
   return [{ event: 'inventory.updated', data }];
 }

@@ -22,7 +22,9 @@ describe('checkProductUpdate', () => {
     expect(refusal(() => checkProductUpdate(current, { compare_price: 19.99 }))).toHaveLength(1);
     expect(refusal(() => checkProductUpdate(current, { compare_price: null, price: 99 }))).toBeNull();
     expect(refusal(() => checkProductUpdate({ price: '20.00', compare_price: null }, { price: 1000 }))).toBeNull();
-    expect(refusal(() => checkProductUpdate({ price: '20.00', compare_price: null }, { compare_price: 10 }))).toHaveLength(1);
+    expect(
+      refusal(() => checkProductUpdate({ price: '20.00', compare_price: null }, { compare_price: 10 })),
+    ).toHaveLength(1);
   });
 
   it('leaves stock to the inventory route', () => {

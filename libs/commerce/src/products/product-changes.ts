@@ -20,8 +20,14 @@ export function checkProductUpdate(current: Pick<ProductRow, 'price' | 'compare_
   }
   const price = fields.price ?? Number(current.price);
   const compare =
-    fields.compare_price !== undefined ? fields.compare_price : current.compare_price === null ? null : Number(current.compare_price);
+    fields.compare_price !== undefined
+      ? fields.compare_price
+      : current.compare_price === null
+        ? null
+        : Number(current.compare_price);
   if (compare !== null && compare < price) {
-    throw new InvalidFields([{ field: 'compare_price', message: 'compare_price must be greater than or equal to price' }]);
+    throw new InvalidFields([
+      { field: 'compare_price', message: 'compare_price must be greater than or equal to price' },
+    ]);
   }
 }

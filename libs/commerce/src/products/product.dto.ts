@@ -33,7 +33,12 @@ function NotBelowPrice() {
       validator: {
         validate: (value: unknown, args: ValidationArguments) => {
           const price = (args.object as { price?: unknown }).price;
-          return value === null || value === undefined || typeof price !== 'number' || (typeof value === 'number' && value >= price);
+          return (
+            value === null ||
+            value === undefined ||
+            typeof price !== 'number' ||
+            (typeof value === 'number' && value >= price)
+          );
         },
       },
     });
@@ -47,7 +52,10 @@ export class CreateProductDto {
   @MaxLength(200)
   name: string;
 
-  @ApiPropertyOptional({ description: 'Plain-text description, up to 10,000 characters', example: 'Natural linen, 40 × 35 cm.' })
+  @ApiPropertyOptional({
+    description: 'Plain-text description, up to 10,000 characters',
+    example: 'Natural linen, 40 × 35 cm.',
+  })
   @IsOptional()
   @IsString()
   @MaxLength(10_000)
@@ -80,7 +88,10 @@ export class CreateProductDto {
   @MaxLength(100)
   category?: string;
 
-  @ApiPropertyOptional({ description: 'Search keywords, up to 20 of up to 100 characters', example: ['linen tote', 'eco bag'] })
+  @ApiPropertyOptional({
+    description: 'Search keywords, up to 20 of up to 100 characters',
+    example: ['linen tote', 'eco bag'],
+  })
   @IsOptional()
   @IsArray()
   @ArrayMaxSize(20)
@@ -95,7 +106,12 @@ export class CreateProductDto {
   @Max(MAX_QUANTITY)
   inventory_quantity?: number;
 
-  @ApiPropertyOptional({ enum: PRODUCT_STATUSES, default: 'draft', description: 'Only active products can be ordered', example: 'active' })
+  @ApiPropertyOptional({
+    enum: PRODUCT_STATUSES,
+    default: 'draft',
+    description: 'Only active products can be ordered',
+    example: 'active',
+  })
   @IsOptional()
   @IsIn(PRODUCT_STATUSES)
   status?: ProductStatus;
@@ -104,7 +120,10 @@ export class CreateProductDto {
 /** PATCH: any field of the product; stock changes go through POST /products/{id}/inventory instead. */
 export class UpdateProductDto extends PartialType(CreateProductDto) {}
 
-/** Fields a PATCH may clear with null; PartialType lets null through every field, so the others are refused in the handler. */
+/**
+ * Fields a PATCH may clear with null; PartialType lets null through every field, so the others are refused in the
+ * handler.
+ */
 export const NULLABLE_PRODUCT_FIELDS = ['description', 'compare_price', 'category'] as const;
 
 export class ListProductsQuery extends PageQueryDto {

@@ -34,7 +34,8 @@ export class ProductRepository {
   async insert(storeId: string, fields: ProductFields & { name: string; price: number }): Promise<ProductRow> {
     const rows = await queryRows<ProductRow>(
       this.db.tx,
-      `INSERT INTO products (store_id, name, description, price, compare_price, category, seo_keywords, status, inventory_quantity)
+      `INSERT INTO products (store_id, name, description, price, compare_price, category, seo_keywords, status,
+        inventory_quantity)
        VALUES ($1, $2, $3, $4, $5, $6, coalesce($7, '{}'::text[]), coalesce($8, 'draft'), coalesce($9, 0))
        RETURNING *`,
       [
@@ -54,7 +55,9 @@ export class ProductRepository {
 
   /** The product, locked for the rest of the transaction; null when not visible. */
   async findForUpdate(id: string): Promise<ProductRow | null> {
-    return (await queryRows<ProductRow>(this.db.tx, 'SELECT * FROM products WHERE id = $1 FOR UPDATE', [id]))[0] ?? null;
+    return (
+      (await queryRows<ProductRow>(this.db.tx, 'SELECT * FROM products WHERE id = $1 FOR UPDATE', [id]))[0] ?? null
+    );
   }
 
   async findVisible(id: string): Promise<ProductRow | null> {
@@ -65,7 +68,12 @@ export class ProductRepository {
     return queryRows<ProductRow>(this.db.tx, 'SELECT * FROM products WHERE id = ANY ($1::uuid[])', [ids]);
   }
 
-  async pageOfStore(storeId: string, filter: ProductFilter, limit: number, after: Cursor | null): Promise<ProductRow[]> {
+  async pageOfStore(
+    storeId: string,
+    filter: ProductFilter,
+    limit: number,
+    after: Cursor | null,
+  ): Promise<ProductRow[]> {
     return queryRows<ProductRow>(
       this.db.tx,
       `SELECT * FROM products
@@ -90,11 +98,11 @@ export class ProductRepository {
     );
   }
 
-  /** Applies the given fields (stock excluded) and answers the row after the change. */
+  /** Applies the given fields (stock excluded) and returns the row after the change. */
   async update(id: string, fields: ProductFields): Promise<ProductRow> {
-    const set = (['name', 'description', 'price', 'compare_price', 'category', 'seo_keywords', 'status'] as const).filter(
-      (key) => fields[key] !== undefined,
-    );
+    const set = (
+      ['name', 'description', 'price', 'compare_price', 'category', 'seo_keywords', 'status'] as const
+    ).filter((key) => fields[key] !== undefined);
     const assignments = set.map((key, index) => `${key} = $${index + 2}`);
     const rows = await queryRows<ProductRow>(
       this.db.tx,
@@ -113,7 +121,11 @@ export class ProductRepository {
    * would go below zero, the product is not visible, or `activeOnly` and it is not active.
    */
   async moveStock(id: string, delta: number, activeOnly = false): Promise<StockMove | null> {
-    const rows = await queryRows<StockMove>(this.db.tx, 'SELECT * FROM app_move_stock($1, $2, $3)', [id, delta, activeOnly]);
+    const rows = await queryRows<StockMove>(this.db.tx, 'SELECT * FROM app_move_stock($1, $2, $3)', [
+      id,
+      delta,
+      activeOnly,
+    ]);
     return rows[0] ?? null;
   }
 }

@@ -49,7 +49,12 @@ export class ProductView {
   description!: string | null;
   @ApiProperty({ description: 'In the store currency, at most 2 decimals', example: 24.9 })
   price!: number;
-  @ApiProperty({ type: 'number', nullable: true, description: 'Price before discount; `null` when none', example: 29.9 })
+  @ApiProperty({
+    type: 'number',
+    nullable: true,
+    description: 'Price before discount; `null` when none',
+    example: 29.9,
+  })
   compare_price!: number | null;
   @ApiProperty({ type: 'string', nullable: true, example: 'Bags' })
   category!: string | null;

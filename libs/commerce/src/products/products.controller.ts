@@ -6,7 +6,12 @@ import { AdjustInventoryCommand } from './commands/adjust-inventory/adjust-inven
 import { CreateProductCommand } from './commands/create-product/create-product.command.js';
 import { DeleteProductCommand } from './commands/delete-product/delete-product.command.js';
 import { UpdateProductCommand } from './commands/update-product/update-product.command.js';
-import { AdjustInventoryDto, CreateProductDto, ListProductsQuery as ListProductsParams, UpdateProductDto } from './product.dto.js';
+import {
+  AdjustInventoryDto,
+  CreateProductDto,
+  ListProductsQuery as ListProductsParams,
+  UpdateProductDto,
+} from './product.dto.js';
 import { seesActiveProductsOnly } from './product.js';
 import { GetProductQuery } from './queries/get-product/get-product.query.js';
 import { ListProductsQuery } from './queries/list-products/list-products.query.js';
@@ -44,15 +49,25 @@ export class ProductsController {
   @Get('stores/:store_id/products')
   @StoreScoped({ from: 'param', need: 'read' })
   @ApiListProducts()
-  async list(@Param('store_id') storeId: string, @Query() params: ListProductsParams, @CurrentStoreAccess() access: StoreAccess) {
-    return { success: true, ...(await this.queries.execute(new ListProductsQuery(storeId, params, seesActiveProductsOnly(access)))) };
+  async list(
+    @Param('store_id') storeId: string,
+    @Query() params: ListProductsParams,
+    @CurrentStoreAccess() access: StoreAccess,
+  ) {
+    return {
+      success: true,
+      ...(await this.queries.execute(new ListProductsQuery(storeId, params, seesActiveProductsOnly(access)))),
+    };
   }
 
   @Get('products/:product_id')
   @StoreScoped({ from: 'product', need: 'read' })
   @ApiGetProduct()
   async get(@Param('product_id') productId: string, @CurrentStoreAccess() access: StoreAccess) {
-    return { success: true, product: await this.queries.execute(new GetProductQuery(productId, seesActiveProductsOnly(access))) };
+    return {
+      success: true,
+      product: await this.queries.execute(new GetProductQuery(productId, seesActiveProductsOnly(access))),
+    };
   }
 
   @Patch('products/:product_id')
@@ -76,6 +91,9 @@ export class ProductsController {
   @ApiAdjustInventory()
   async adjust(@Param('product_id') productId: string, @Body() body: AdjustInventoryDto) {
     const change = { delta: body.delta, quantity: body.quantity };
-    return { success: true, product: await this.commands.execute(new AdjustInventoryCommand(productId, change, body.reason ?? null)) };
+    return {
+      success: true,
+      product: await this.commands.execute(new AdjustInventoryCommand(productId, change, body.reason ?? null)),
+    };
   }
 }

@@ -10,7 +10,8 @@ export const ApiCreateProduct = () =>
     ApiOperation({
       summary: 'Create a product',
       description:
-        'Owner, admin or a team member with `catalog`. A new product is a `draft` unless `status` says otherwise. Fires `product.created`.',
+        'Owner, admin or a team member with `catalog`. A new product is a ' +
+        '`draft` unless `status` says otherwise. Fires `product.created`.',
     }),
     ApiEnvelope(201, { product: ProductView }),
   );
@@ -22,7 +23,8 @@ export const ApiListProducts = () =>
     ApiOperation({
       summary: "A store's products, newest first",
       description:
-        'Filters: `status`, `category`, `q` (name or description). Customers and members without `catalog` see active products only.',
+        'Filters: `status`, `category`, `q` (name or description). ' +
+        'Customers and members without `catalog` see active products only.',
     }),
     ApiPage(ProductView),
   );
@@ -42,7 +44,10 @@ export const ApiGetProduct = () =>
 export const ApiUpdateProduct = () =>
   applyDecorators(
     ApiParam({ name: 'product_id', format: 'uuid' }),
-    ApiOperation({ summary: 'Change a product', description: 'Fires `product.updated`. Stock changes go through `/inventory`.' }),
+    ApiOperation({
+      summary: 'Change a product',
+      description: 'Fires `product.updated`. Stock changes go through `/inventory`.',
+    }),
     ApiEnvelope(200, { product: ProductView }),
   );
 
@@ -50,7 +55,10 @@ export const ApiUpdateProduct = () =>
 export const ApiDeleteProduct = () =>
   applyDecorators(
     ApiParam({ name: 'product_id', format: 'uuid' }),
-    ApiOperation({ summary: 'Delete a product', description: 'Fires `product.deleted`. Past orders keep the item name and price.' }),
+    ApiOperation({
+      summary: 'Delete a product',
+      description: 'Fires `product.deleted`. Past orders keep the item name and price.',
+    }),
     ApiEnvelope(200, { message: { type: 'string', enum: ['Product deleted'], example: 'Product deleted' } }),
   );
 
@@ -60,19 +68,25 @@ export const ApiAdjustInventory = () =>
     ApiParam({ name: 'product_id', format: 'uuid' }),
     ApiOperation({
       summary: 'Adjust stock by `delta` or set it to `quantity`',
-      description: 'Fires `inventory.updated`. Stock never goes below 0: a larger removal answers 409 `OUT_OF_STOCK` and changes nothing.',
+      description:
+        'Fires `inventory.updated`. Stock never goes below 0: a larger ' +
+        'removal answers 409 `OUT_OF_STOCK` and changes nothing.',
     }),
     ApiEnvelope(200, { product: ProductView }),
     ApiErrorDetailsResponse(
       409,
-      '`OUT_OF_STOCK`: not enough stock for the removal; `CONFLICT`: the stock would pass its maximum. Nothing changed.',
+      '`OUT_OF_STOCK`: not enough stock for the removal; ' +
+        '`CONFLICT`: the stock would pass its maximum. Nothing changed.',
       {
         type: 'object',
         required: ['product_id', 'available', 'requested_delta'],
         properties: {
           product_id: { type: 'string', format: 'uuid' },
           available: { type: 'integer', description: 'Units in stock now' },
-          requested_delta: { type: 'integer', description: 'The change asked for (a `quantity` counts as its difference to the stock)' },
+          requested_delta: {
+            type: 'integer',
+            description: 'The change asked for (a `quantity` counts as its difference to the stock)',
+          },
         },
       },
       {

@@ -13,7 +13,10 @@ export class StoreMailSettingsView implements StoreMailSettings {
 }
 
 export class UpdateStoreMailSettingsDto implements Partial<StoreMailSettings> {
-  @ApiPropertyOptional({ description: 'Mail invitees their invitation (off: the app sends its own, with invite_token)', example: true })
+  @ApiPropertyOptional({
+    description: 'Mail invitees their invitation (off: the app sends its own, with invite_token)',
+    example: true,
+  })
   @IsOptional()
   @IsBoolean()
   team_invitation?: boolean;

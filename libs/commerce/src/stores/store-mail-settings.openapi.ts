@@ -9,7 +9,8 @@ export const ApiGetStoreMailSettings = () =>
     ApiOperation({
       summary: "Which of the store's notices are e-mailed (owner or admin)",
       description:
-        'Every notice is e-mailed until the owner turns it off with PATCH. Account e-mails (confirmations, recovery) are not listed: they are always sent.',
+        'Every notice is e-mailed until the owner turns it off with PATCH. Account ' +
+        'e-mails (confirmations, recovery) are not listed: they are always sent.',
     }),
     ApiEnvelope(200, { mail_settings: StoreMailSettingsView }),
   );
@@ -20,8 +21,8 @@ export const ApiUpdateStoreMailSettings = () =>
     ApiOperation({
       summary: "Turn the store's e-mailed notices on or off (owner or admin)",
       description:
-        '`team_invitation`: the invitation e-mail of POST …/members; `webhook_disabled` and `social_post_failed`: the e-mail to the owner ' +
-        'beside the merchant notification. Fields left out keep their value.',
+        '`team_invitation`: the invitation e-mail of POST …/members; `webhook_disabled` and `social_post_failed`: ' +
+        'the e-mail to the owner beside the merchant notification. Fields left out keep their value.',
     }),
     ApiEnvelope(200, { mail_settings: StoreMailSettingsView }),
   );

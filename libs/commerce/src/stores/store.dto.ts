@@ -24,7 +24,11 @@ export class CreateStoreDto {
   @IsLanguageTag()
   default_language?: string;
 
-  @ApiPropertyOptional({ description: 'IANA time zone, used for suggested posting times', example: 'America/New_York', default: 'UTC' })
+  @ApiPropertyOptional({
+    description: 'IANA time zone, used for suggested posting times',
+    example: 'America/New_York',
+    default: 'UTC',
+  })
   @IsOptional()
   @IsTimeZone()
   timezone?: string;

@@ -15,7 +15,11 @@ export interface StoreRow {
 export class StoreView {
   @ApiProperty({ format: 'uuid', example: '6f1c0b1e-2d4a-4c1b-9f57-1f0e8f6b8a11' })
   id!: string;
-  @ApiProperty({ format: 'uuid', description: 'The merchant who owns the store', example: '0b6f3c1e-8d2a-4e57-9a36-2c1f0e7d9b44' })
+  @ApiProperty({
+    format: 'uuid',
+    description: 'The merchant who owns the store',
+    example: '0b6f3c1e-8d2a-4e57-9a36-2c1f0e7d9b44',
+  })
   owner_id!: string;
   @ApiProperty({ example: 'Blue Fern Goods' })
   name!: string;

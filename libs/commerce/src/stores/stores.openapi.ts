@@ -9,8 +9,8 @@ export const ApiCreateStore = () =>
     ApiOperation({
       summary: 'Create a store owned by the caller (merchants and admins)',
       description:
-        'The store opens with its AI credit account holding the welcome credits (STORE_WELCOME_CREDITS), in the same transaction. ' +
-        'Currency, language and time zone default to USD, en and UTC.',
+        'The store opens with its AI credit account holding the welcome credits (STORE_WELCOME_CREDITS), in the ' +
+        'same transaction. Currency, language and time zone default to USD, en and UTC.',
     }),
     ApiEnvelope(201, { store: StoreView }),
     ApiErrorResponse(403, 'Team members and customers cannot create stores', {
@@ -36,7 +36,8 @@ export const ApiGetStore = () =>
     ApiOperation({
       summary: 'One store',
       description:
-        'Anyone with a relation to the store: its owner, a team member, a customer, or an admin. Others get 404, as for a store that does not exist.',
+        'Anyone with a relation to the store: its owner, a team member, a ' +
+        'customer, or an admin. Others get 404, as for a store that does not exist.',
     }),
     ApiEnvelope(200, { store: StoreView }),
   );
@@ -48,7 +49,8 @@ export const ApiUpdateStore = () =>
     ApiOperation({
       summary: "Change a store's settings (owner or admin)",
       description:
-        'Any of name, currency, default language and time zone; fields left out keep their value. Past orders keep the currency they were placed in.',
+        'Any of name, currency, default language and time zone; fields left out ' +
+        'keep their value. Past orders keep the currency they were placed in.',
     }),
     ApiEnvelope(200, { store: StoreView }),
   );

@@ -94,7 +94,10 @@ export class InMemoryShop implements OrdersPort, Pick<ProductRepository, 'findMa
     return ids.flatMap((id) => (this.products.has(id) ? [this.products.get(id)!] : []));
   }
 
-  async insert(storeId: string, fields: { customerId: string | null; total: string; placedBy: string | null }): Promise<OrderRow> {
+  async insert(
+    storeId: string,
+    fields: { customerId: string | null; total: string; placedBy: string | null },
+  ): Promise<OrderRow> {
     return this.addOrder(storeId, { customer_id: fields.customerId, total: fields.total, placed_by: fields.placedBy });
   }
 
@@ -109,7 +112,12 @@ export class InMemoryShop implements OrdersPort, Pick<ProductRepository, 'findMa
     const order = this.orders.get(id);
     if (!order) return null;
     const customer = this.customers.find((c) => c.id === order.customer_id);
-    return { ...order, customer_name: customer?.name ?? null, customer_email: customer?.email ?? null, items: this.items.get(id) ?? [] };
+    return {
+      ...order,
+      customer_name: customer?.name ?? null,
+      customer_email: customer?.email ?? null,
+      items: this.items.get(id) ?? [],
+    };
   }
 
   async findForUpdate(id: string): Promise<OrderRow | null> {
@@ -138,7 +146,13 @@ export class InMemoryShop implements OrdersPort, Pick<ProductRepository, 'findMa
         return moves;
       }
       row.inventory_quantity = previous - item.quantity;
-      moves.push({ product_id: row.id, previous_quantity: previous, quantity: row.inventory_quantity, delta: -item.quantity, taken: true });
+      moves.push({
+        product_id: row.id,
+        previous_quantity: previous,
+        quantity: row.inventory_quantity,
+        delta: -item.quantity,
+        taken: true,
+      });
     }
     return moves;
   }
@@ -151,20 +165,35 @@ export class InMemoryShop implements OrdersPort, Pick<ProductRepository, 'findMa
         const row = this.products.get(item.product_id!)!;
         const previous = row.inventory_quantity;
         row.inventory_quantity = previous + item.quantity;
-        return { product_id: row.id, previous_quantity: previous, quantity: row.inventory_quantity, delta: item.quantity };
+        return {
+          product_id: row.id,
+          previous_quantity: previous,
+          quantity: row.inventory_quantity,
+          delta: item.quantity,
+        };
       });
   }
 
   /** Puts an order in place as if it had been placed earlier. */
   seedOrder(
-    fields: Pick<OrderRow, 'store_id' | 'status'> & { customer_id?: string | null; items: { product_id: string; quantity: number }[] },
+    fields: Pick<OrderRow, 'store_id' | 'status'> & {
+      customer_id?: string | null;
+      items: { product_id: string; quantity: number }[];
+    },
   ) {
     const order = this.addOrder(fields.store_id, { status: fields.status, customer_id: fields.customer_id ?? null });
     this.items.set(
       order.id,
       fields.items.map((item, index) => {
         const row = this.products.get(item.product_id)!;
-        return { order_id: order.id, product_id: row.id, position: index + 1, name: row.name, quantity: item.quantity, price: row.price };
+        return {
+          order_id: order.id,
+          product_id: row.id,
+          position: index + 1,
+          name: row.name,
+          quantity: item.quantity,
+          price: row.price,
+        };
       }),
     );
     return order;

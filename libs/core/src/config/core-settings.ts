@@ -6,4 +6,11 @@ import { httpConfig } from './http.config.js';
 import { runtimeConfig } from './runtime.config.js';
 
 /** Core's settings namespaces, in the order the reference lists them. */
-export const CORE_SETTINGS = [runtimeConfig, httpConfig, databaseConfig, redisConfig, loggingConfig, outboxConfig] as const;
+export const CORE_SETTINGS = [
+  runtimeConfig,
+  httpConfig,
+  databaseConfig,
+  redisConfig,
+  loggingConfig,
+  outboxConfig,
+] as const;

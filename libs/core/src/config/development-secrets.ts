@@ -69,5 +69,7 @@ function invalid(file: string): never {
 }
 
 function describe(file: string, error: unknown): Error {
-  return new Error(`${file} could not be read or created (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+  return new Error(
+    `${file} could not be read or created (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+  );
 }

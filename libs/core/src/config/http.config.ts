@@ -57,7 +57,9 @@ export class HttpConfig extends SettingsGroup {
   HOST = '0.0.0.0';
 
   @Setting(
-    'The public address: the OpenAPI server URL, the Google sign-in callback (`<PUBLIC_BASE_URL>/auth/v1/callback`), the social connect callback and the links of e-mails (`<PUBLIC_BASE_URL>/auth/v1/verify?…`).',
+    'The public address: the OpenAPI server URL, the Google sign-in callback ' +
+      '(`<PUBLIC_BASE_URL>/auth/v1/callback`), the social connect callback ' +
+      'and the links of e-mails (`<PUBLIC_BASE_URL>/auth/v1/verify?…`).',
     { default: '`http://localhost:<PORT>` (development, test)', requiredInProduction: true },
   )
   @IsOptional()
@@ -65,7 +67,9 @@ export class HttpConfig extends SettingsGroup {
   PUBLIC_BASE_URL?: string;
 
   @Setting(
-    'The proxies in front, whose `X-Forwarded-For` gives the client address (per-address limits): their count (`1`) or addresses/CIDRs (`10.0.0.0/8,192.0.2.7`). `true` is refused: any client could choose its address.',
+    'The proxies in front, whose `X-Forwarded-For` gives the client address ' +
+      '(per-address limits): their count (`1`) or addresses/CIDRs ' +
+      '(`10.0.0.0/8,192.0.2.7`). `true` is refused: any client could choose its address.',
     { default: 'unset (none trusted)' },
   )
   @IsOptional()
@@ -74,14 +78,15 @@ export class HttpConfig extends SettingsGroup {
     validator: {
       validate: (value: unknown) => typeof value === 'string' && parseTrustedProxies(value) !== null,
       defaultMessage: () =>
-        'name the trusted hops: how many proxies are in front (e.g. 1) or their addresses/CIDRs (e.g. 10.0.0.0/8,192.0.2.7); ' +
-        '"true" is refused, it would let any client choose its address with X-Forwarded-For',
+        'name the trusted hops: how many proxies are in front (e.g. 1) or their addresses/CIDRs (e.g. ' +
+        '10.0.0.0/8,192.0.2.7); "true" is refused, it would let any client choose its address with X-Forwarded-For',
     },
   })
   TRUST_PROXY?: string;
 
   @Setting(
-    'Comma-separated origins (`https://shop.example`) allowed by CORS. `*` allows any origin and is refused when `NODE_ENV=production`, where unset means no browser origin may call the API.',
+    'Comma-separated origins (`https://shop.example`) allowed by CORS. `*` allows any origin and ' +
+      'is refused when `NODE_ENV=production`, where unset means no browser origin may call the API.',
     { default: '`*` outside production; none in production' },
   )
   @IsOptional()
@@ -91,19 +96,24 @@ export class HttpConfig extends SettingsGroup {
       name: 'corsOrigin',
       validator: { validate: (value: unknown) => typeof value === 'string' && (value === '*' || isOrigin(value)) },
     },
-    { each: true, message: 'must be origins such as https://shop.example (scheme, host, optional port; no path), or *' },
+    {
+      each: true,
+      message: 'must be origins such as https://shop.example (scheme, host, optional port; no path), or *',
+    },
   )
   CORS_ORIGINS?: string[];
 
   @Setting(
-    'Comma-separated origins a browser may be sent back to: after Google sign-in and social connect (`redirect_to`), and from e-mailed links.',
+    'Comma-separated origins a browser may be sent back to: after Google ' +
+      'sign-in and social connect (`redirect_to`), and from e-mailed links.',
   )
   @AsList()
   @IsUrl({ require_tld: false, protocols: ['http', 'https'], require_protocol: true }, { each: true })
   ALLOWED_REDIRECT_ORIGINS: string[] = ['http://localhost:3000', 'http://localhost:5173'];
 
   @Setting(
-    'At least 32 characters. Set: `/metrics` wants `Authorization: Bearer <METRICS_TOKEN>` (else 401). Unset: `/metrics` is open outside production and answers 404 in production.',
+    'At least 32 characters. Set: `/metrics` wants `Authorization: Bearer <METRICS_TOKEN>` ' +
+      '(else 401). Unset: `/metrics` is open outside production and answers 404 in production.',
   )
   @IsOptional()
   @IsString()
@@ -111,7 +121,9 @@ export class HttpConfig extends SettingsGroup {
   METRICS_TOKEN?: string;
 
   @Setting(
-    'Requests per minute per route and per signed-in user (per IP for anyone else), counted in Redis across instances; over it: 429 `RATE_LIMITED` with `Retry-After`. While Redis is unreachable the limit is not enforced (one warning in the log).',
+    'Requests per minute per route and per signed-in user (per IP for anyone else), ' +
+      'counted in Redis across instances; over it: 429 `RATE_LIMITED` with `Retry-After`. ' +
+      'While Redis is unreachable the limit is not enforced (one warning in the log).',
   )
   @Type(() => Number)
   @IsInt()
@@ -119,7 +131,8 @@ export class HttpConfig extends SettingsGroup {
   RATE_LIMIT_PER_MINUTE = 1200;
 
   @Setting(
-    'Sign-ups (`POST /auth/v1/signup`) per client address per `SIGNUP_WINDOW_SECONDS`; over it: 429 `over_request_rate_limit` with `Retry-After`. Not enforced while Redis is unreachable.',
+    'Sign-ups (`POST /auth/v1/signup`) per client address per `SIGNUP_WINDOW_SECONDS`; over it: ' +
+      '429 `over_request_rate_limit` with `Retry-After`. Not enforced while Redis is unreachable.',
   )
   @Type(() => Number)
   @IsInt()
@@ -133,14 +146,17 @@ export class HttpConfig extends SettingsGroup {
   SIGNUP_WINDOW_SECONDS = 3600;
 
   @Setting(
-    'Development and tests only: the outgoing HTTP client accepts URLs resolving to loopback, private, link-local or metadata addresses (checked at registration and at connect time), for webhooks and product photos.',
+    'Development and tests only: the outgoing HTTP client accepts URLs ' +
+      'resolving to loopback, private, link-local or metadata addresses (checked ' +
+      'at registration and at connect time), for webhooks and product photos.',
   )
   @AsBoolean()
   @IsBoolean()
   WEBHOOK_ALLOW_PRIVATE_URLS = false;
 
   @Setting(
-    'Development and tests only: the outgoing HTTP client accepts `http://` URLs, for webhooks and for `generate-product`’s `image_url`.',
+    'Development and tests only: the outgoing HTTP client accepts ' +
+      '`http://` URLs, for webhooks and for `generate-product`’s `image_url`.',
   )
   @AsBoolean()
   @IsBoolean()
@@ -149,7 +165,10 @@ export class HttpConfig extends SettingsGroup {
   override problems(): string[] {
     // Any origin would let every web page call the API with its visitors' tokens.
     return this.isProduction && this.CORS_ORIGINS?.includes('*')
-      ? ['CORS_ORIGINS ("*"): refused when NODE_ENV=production; list the origins of your apps (unset: no browser origin)']
+      ? [
+          'CORS_ORIGINS ("*"): refused when NODE_ENV=production; ' +
+            'list the origins of your apps (unset: no browser origin)',
+        ]
       : [];
   }
 
@@ -184,5 +203,6 @@ export class HttpConfig extends SettingsGroup {
 
 export const httpConfig = defineSettings('http', '@app/core', HttpConfig, {
   description:
-    'The HTTP side: where the server listens and is reached, who may call it and how often, and what the outgoing client may reach.',
+    'The HTTP side: where the server listens and is reached, who may ' +
+    'call it and how often, and what the outgoing client may reach.',
 });

@@ -17,7 +17,8 @@ export class Settings {
 
   get<T extends SettingsGroup>(namespace: SettingsNamespace<T>): T {
     const value = this.values.get(namespace.namespace);
-    if (!value) throw new Error(`The settings "${namespace.namespace}" were not loaded (add them to the app's namespaces)`);
+    if (!value)
+      throw new Error(`The settings "${namespace.namespace}" were not loaded (add them to the app's namespaces)`);
     return value as T;
   }
 
@@ -38,7 +39,11 @@ export interface LoadSettingsOptions {
  * gets the installation's generated ones (created on first use).
  */
 // `any`: a list mixes the namespaces of every lib (SettingsNamespace<T> is invariant in T).
-export function loadSettings(namespaces: readonly SettingsNamespace<any>[], env: Env, options: LoadSettingsOptions = {}): Settings {
+export function loadSettings(
+  namespaces: readonly SettingsNamespace<any>[],
+  env: Env,
+  options: LoadSettingsOptions = {},
+): Settings {
   const seen = new Set<string>();
   for (const namespace of namespaces) {
     if (seen.has(namespace.namespace)) throw new Error(`Two settings namespaces are called "${namespace.namespace}"`);
@@ -55,7 +60,8 @@ export function loadSettings(namespaces: readonly SettingsNamespace<any>[], env:
   if (nodeEnv === 'production') {
     // One line naming every missing secret, so a deployment is fixed in one go.
     const missing = namespaces.flatMap((namespace) => namespace.requiredInProduction()).filter((name) => !env[name]);
-    if (missing.length > 0) problems.push(`${missing.sort().join(', ')} must be set (NODE_ENV is not development or test)`);
+    if (missing.length > 0)
+      problems.push(`${missing.sort().join(', ')} must be set (NODE_ENV is not development or test)`);
   }
   if (problems.length > 0) throw new ConfigError(problems);
 

@@ -5,18 +5,24 @@ import { defineSettings, Setting, SettingsGroup } from './settings.js';
 export class RuntimeConfig extends SettingsGroup {
   // Unset means production: only a process that says it is development or test may run without secrets.
   @Setting(
-    '`development`, `test` or `production`. Anything but `development` or `test`, unset included, requires the settings marked required in production. `npm start` and `npm run seed` use `development` when it is unset.',
+    '`development`, `test` or `production`. Anything but `development` or ' +
+      '`test`, unset included, requires the settings marked required in production. ' +
+      '`npm start` and `npm run seed` use `development` when it is unset.',
     { default: 'unset (production)' },
   )
   @IsIn(['development', 'test', 'production'])
   NODE_ENV: 'development' | 'test' | 'production' = 'production';
 
-  @Setting('`api` serves HTTP, `worker` runs the background side without HTTP, `all` does both (docs/operations.md § Several instances).')
+  @Setting(
+    '`api` serves HTTP, `worker` runs the background side without ' +
+      'HTTP, `all` does both (docs/operations.md § Several instances).',
+  )
   @IsIn(['all', 'api', 'worker'])
   APP_ROLE: 'all' | 'api' | 'worker' = 'all';
 
   @Setting(
-    'How long SIGTERM/SIGINT may take (1000–600000 ms): requests and jobs in flight finish, jobs still running at 80 % of it are handed back to the queue; past it the process logs it and exits 1.',
+    'How long SIGTERM/SIGINT may take (1000–600000 ms): requests and jobs in flight finish, jobs ' +
+      'still running at 80 % of it are handed back to the queue; past it the process logs it and exits 1.',
   )
   @Type(() => Number)
   @IsInt()
@@ -25,7 +31,8 @@ export class RuntimeConfig extends SettingsGroup {
   SHUTDOWN_TIMEOUT_MS = 10_000;
 
   @Setting(
-    'How often the workers look for background jobs a crash or a Redis restart lost (pending webhook deliveries, scheduled posts), at least 100 ms.',
+    'How often the workers look for background jobs a crash or a Redis restart ' +
+      'lost (pending webhook deliveries, scheduled posts), at least 100 ms.',
   )
   @Type(() => Number)
   @IsInt()
@@ -39,7 +46,9 @@ export class RuntimeConfig extends SettingsGroup {
   LOST_JOB_AFTER_MS = 60_000;
 
   @Setting(
-    '32 bytes, base64 (`openssl rand -base64 32`), for what is stored encrypted (webhook secrets, social platform tokens, the secrets of queued e-mails; AES-256-GCM). Generated in development and test (docs/configuration.md § Secrets).',
+    '32 bytes, base64 (`openssl rand -base64 32`), for what is stored encrypted ' +
+      '(webhook secrets, social platform tokens, the secrets of queued e-mails; ' +
+      'AES-256-GCM). Generated in development and test (docs/configuration.md § Secrets).',
     { default: 'generated in development and test', requiredInProduction: true, developmentSecret: 'ENCRYPTION_KEY' },
   )
   @IsOptional()
@@ -55,5 +64,6 @@ export class RuntimeConfig extends SettingsGroup {
 }
 
 export const runtimeConfig = defineSettings('runtime', '@app/core', RuntimeConfig, {
-  description: "The process: what kind it is, what it runs, how it stops, and the installation's key for stored secrets.",
+  description:
+    "The process: what kind it is, what it runs, how it stops, and the installation's key for stored secrets.",
 });

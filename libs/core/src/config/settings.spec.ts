@@ -34,7 +34,8 @@ beforeEach(() => {
 });
 afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-const load = (env: Record<string, string>, file = secretsFile): Settings => loadSettings(NAMESPACES, env, { secretsFile: file });
+const load = (env: Record<string, string>, file = secretsFile): Settings =>
+  loadSettings(NAMESPACES, env, { secretsFile: file });
 
 function problems(env: Record<string, string>): string[] {
   try {
@@ -58,7 +59,10 @@ describe('loadSettings', () => {
     expect(settings.get(httpConfig).PORT).toBe(3000);
     expect(settings.get(httpConfig).baseUrl).toBe('http://localhost:3000');
     expect(settings.get(runtimeConfig).encryptionKey).toHaveLength(32);
-    expect(settings.get(httpConfig).ALLOWED_REDIRECT_ORIGINS).toEqual(['http://localhost:3000', 'http://localhost:5173']);
+    expect(settings.get(httpConfig).ALLOWED_REDIRECT_ORIGINS).toEqual([
+      'http://localhost:3000',
+      'http://localhost:5173',
+    ]);
     // Every namespace learns NODE_ENV, for its defaults that differ in production.
     expect(NAMESPACES.map((namespace: SettingsNamespace<any>) => settings.get(namespace).nodeEnv)).toEqual(
       NAMESPACES.map(() => 'development'),
@@ -66,7 +70,12 @@ describe('loadSettings', () => {
   });
 
   it('converts numbers, booleans and lists', () => {
-    const settings = load({ NODE_ENV: 'test', PORT: '8080', OUTBOX_RELAY: 'false', CORS_ORIGINS: 'https://a.example, https://b.example' });
+    const settings = load({
+      NODE_ENV: 'test',
+      PORT: '8080',
+      OUTBOX_RELAY: 'false',
+      CORS_ORIGINS: 'https://a.example, https://b.example',
+    });
     expect(settings.get(httpConfig).PORT).toBe(8080);
     expect(settings.get(outboxConfig).OUTBOX_RELAY).toBe(false);
     expect(settings.get(httpConfig).corsOrigins).toEqual(['https://a.example', 'https://b.example']);
@@ -77,27 +86,41 @@ describe('loadSettings', () => {
     expect(load({ NODE_ENV: 'test', OUTBOX_RETENTION_DAYS: '0' }).get(outboxConfig).OUTBOX_RETENTION_DAYS).toBe(0);
     expect(load({ NODE_ENV: 'test', OUTBOX_RETENTION_DAYS: '90' }).get(outboxConfig).OUTBOX_RETENTION_DAYS).toBe(90);
     for (const bad of ['-1', '1.5', 'week', '3651', '1', '7', '29']) {
-      expect(problems({ NODE_ENV: 'test', OUTBOX_RETENTION_DAYS: bad })).toEqual([expect.stringMatching(/^OUTBOX_RETENTION_DAYS /)]);
+      expect(problems({ NODE_ENV: 'test', OUTBOX_RETENTION_DAYS: bad })).toEqual([
+        expect.stringMatching(/^OUTBOX_RETENTION_DAYS /),
+      ]);
     }
   });
 
-  it('bounds the shutdown and the wait for a database connection: 10 s and 5 s by default, refused out of range', () => {
-    const defaults = load({ NODE_ENV: 'test' });
-    expect(defaults.get(runtimeConfig).SHUTDOWN_TIMEOUT_MS).toBe(10_000);
-    expect(defaults.get(databaseConfig).DATABASE_CONNECT_TIMEOUT_MS).toBe(5000);
-    const set = load({ NODE_ENV: 'test', SHUTDOWN_TIMEOUT_MS: '30000', DATABASE_CONNECT_TIMEOUT_MS: '2000' });
-    expect([set.get(runtimeConfig).SHUTDOWN_TIMEOUT_MS, set.get(databaseConfig).DATABASE_CONNECT_TIMEOUT_MS]).toEqual([30_000, 2000]);
-    const lines = problems({ NODE_ENV: 'test', SHUTDOWN_TIMEOUT_MS: '500', DATABASE_CONNECT_TIMEOUT_MS: 'soon' });
-    expect(lines).toHaveLength(2);
-    expect(lines.find((line) => line.startsWith('SHUTDOWN_TIMEOUT_MS ("500")') && line.includes('not be less than 1000'))).toBeDefined();
-    expect(lines.find((line) => line.startsWith('DATABASE_CONNECT_TIMEOUT_MS ("soon")'))).toBeDefined();
-  });
+  it(
+    'bounds the shutdown and the wait for a database ' + 'connection: 10 s and 5 s by default, refused out of range',
+    () => {
+      const defaults = load({ NODE_ENV: 'test' });
+      expect(defaults.get(runtimeConfig).SHUTDOWN_TIMEOUT_MS).toBe(10_000);
+      expect(defaults.get(databaseConfig).DATABASE_CONNECT_TIMEOUT_MS).toBe(5000);
+      const set = load({ NODE_ENV: 'test', SHUTDOWN_TIMEOUT_MS: '30000', DATABASE_CONNECT_TIMEOUT_MS: '2000' });
+      expect([set.get(runtimeConfig).SHUTDOWN_TIMEOUT_MS, set.get(databaseConfig).DATABASE_CONNECT_TIMEOUT_MS]).toEqual(
+        [30_000, 2000],
+      );
+      const lines = problems({ NODE_ENV: 'test', SHUTDOWN_TIMEOUT_MS: '500', DATABASE_CONNECT_TIMEOUT_MS: 'soon' });
+      expect(lines).toHaveLength(2);
+      expect(
+        lines.find((line) => line.startsWith('SHUTDOWN_TIMEOUT_MS ("500")') && line.includes('not be less than 1000')),
+      ).toBeDefined();
+      expect(lines.find((line) => line.startsWith('DATABASE_CONNECT_TIMEOUT_MS ("soon")'))).toBeDefined();
+    },
+  );
 
   it('trusts no proxy by default, and the hops TRUST_PROXY names: a count or addresses/CIDRs', () => {
     const trustProxy = (env: Record<string, string>) => load({ NODE_ENV: 'test', ...env }).get(httpConfig).trustProxy;
     expect(trustProxy({})).toBe(false);
     expect(trustProxy({ TRUST_PROXY: 'false' })).toBe(false);
-    expect(trustProxy({ TRUST_PROXY: '10.0.0.0/8, 192.0.2.7, ::1, loopback' })).toEqual(['10.0.0.0/8', '192.0.2.7', '::1', 'loopback']);
+    expect(trustProxy({ TRUST_PROXY: '10.0.0.0/8, 192.0.2.7, ::1, loopback' })).toEqual([
+      '10.0.0.0/8',
+      '192.0.2.7',
+      '::1',
+      'loopback',
+    ]);
     // A count trusts the socket's peer and the next count-1 X-Forwarded-For entries.
     const twoHops = trustProxy({ TRUST_PROXY: '2' }) as (address: string, hop: number) => boolean;
     expect([0, 1, 2].map((hop) => twoHops('192.0.2.7', hop))).toEqual([true, true, false]);
@@ -115,7 +138,9 @@ describe('loadSettings', () => {
     const production = { NODE_ENV: 'production', ...PRODUCTION_SECRETS };
     expect(load({ NODE_ENV: 'test' }).get(httpConfig).corsOrigins).toEqual(['*']);
     expect(load(production).get(httpConfig).corsOrigins).toEqual([]);
-    expect(load({ ...production, CORS_ORIGINS: 'https://shop.example' }).get(httpConfig).corsOrigins).toEqual(['https://shop.example']);
+    expect(load({ ...production, CORS_ORIGINS: 'https://shop.example' }).get(httpConfig).corsOrigins).toEqual([
+      'https://shop.example',
+    ]);
     expect(problems({ ...production, CORS_ORIGINS: '*' })).toEqual([
       expect.stringMatching(/^CORS_ORIGINS \("\*"\): refused when NODE_ENV=production/),
     ]);
@@ -125,7 +150,13 @@ describe('loadSettings', () => {
   });
 
   it('reports one line per bad variable of any namespace, naming it and its value', () => {
-    const lines = problems({ NODE_ENV: 'test', PORT: 'eighty', DATABASE_URL: 'mysql://x', JWT_SECRET: 'short', APP_ROLE: 'boss' });
+    const lines = problems({
+      NODE_ENV: 'test',
+      PORT: 'eighty',
+      DATABASE_URL: 'mysql://x',
+      JWT_SECRET: 'short',
+      APP_ROLE: 'boss',
+    });
     expect(lines).toHaveLength(4);
     expect(lines.find((line) => line.startsWith('PORT ("eighty")'))).toBeDefined();
     expect(lines.find((line) => line.startsWith('DATABASE_URL ("mysql://x"): must be a postgres://'))).toBeDefined();
@@ -145,7 +176,9 @@ describe('loadSettings', () => {
   });
 
   it('applies the production rules when NODE_ENV is unset, and generates nothing', () => {
-    expect(problems({})).toEqual(['ENCRYPTION_KEY, JWT_SECRET, PUBLIC_BASE_URL must be set (NODE_ENV is not development or test)']);
+    expect(problems({})).toEqual([
+      'ENCRYPTION_KEY, JWT_SECRET, PUBLIC_BASE_URL must be set (NODE_ENV is not development or test)',
+    ]);
     expect(fs.existsSync(secretsFile)).toBe(false);
     const settings = load({ ...PRODUCTION_SECRETS });
     expect(settings.get(runtimeConfig).isProduction).toBe(true);
@@ -163,7 +196,10 @@ describe('loadSettings', () => {
     expect(encryptionKey).not.toBe(OLD_ENCRYPTION_KEY);
     expect(first.get(runtimeConfig).encryptionKey).toHaveLength(32);
     expect(fs.statSync(secretsFile).mode & 0o777).toBe(0o600);
-    expect(JSON.parse(fs.readFileSync(secretsFile, 'utf8'))).toEqual({ JWT_SECRET: jwtSecret, ENCRYPTION_KEY: encryptionKey });
+    expect(JSON.parse(fs.readFileSync(secretsFile, 'utf8'))).toEqual({
+      JWT_SECRET: jwtSecret,
+      ENCRYPTION_KEY: encryptionKey,
+    });
 
     const second = load({ NODE_ENV: 'test' });
     expect(second.get(tokenConfig).JWT_SECRET).toBe(jwtSecret);
@@ -175,13 +211,19 @@ describe('loadSettings', () => {
   });
 
   it('leaves the file alone when the environment brings both secrets, and takes only the missing one from it', () => {
-    const given = load({ NODE_ENV: 'development', JWT_SECRET: 'j'.repeat(32), ENCRYPTION_KEY: Buffer.alloc(32, 1).toString('base64') });
+    const given = load({
+      NODE_ENV: 'development',
+      JWT_SECRET: 'j'.repeat(32),
+      ENCRYPTION_KEY: Buffer.alloc(32, 1).toString('base64'),
+    });
     expect(given.developmentSecretsFile).toBeUndefined();
     expect(fs.existsSync(secretsFile)).toBe(false);
 
     const half = load({ NODE_ENV: 'development', JWT_SECRET: 'j'.repeat(32) });
     expect(half.get(tokenConfig).JWT_SECRET).toBe('j'.repeat(32));
-    expect(half.get(runtimeConfig).ENCRYPTION_KEY).toBe(JSON.parse(fs.readFileSync(secretsFile, 'utf8')).ENCRYPTION_KEY);
+    expect(half.get(runtimeConfig).ENCRYPTION_KEY).toBe(
+      JSON.parse(fs.readFileSync(secretsFile, 'utf8')).ENCRYPTION_KEY,
+    );
   });
 
   it('agrees with a process that created the file first, also when it did so a moment before this one', () => {
@@ -210,7 +252,8 @@ describe('loadSettings', () => {
     fs.mkdirSync(path.dirname(secretsFile));
     fs.writeFileSync(secretsFile, JSON.stringify({ JWT_SECRET: 'short' }));
     expect(problems({ NODE_ENV: 'development' })).toEqual([
-      `ENCRYPTION_KEY, JWT_SECRET: unset, and ${secretsFile} does not hold a valid JWT_SECRET and ENCRYPTION_KEY; delete it to generate new ones`,
+      `ENCRYPTION_KEY, JWT_SECRET: unset, and ${secretsFile} does not hold ` +
+        `a valid JWT_SECRET and ENCRYPTION_KEY; delete it to generate new ones`,
     ]);
   });
 
@@ -228,7 +271,9 @@ describe('loadSettings', () => {
     for (const env of elsewhere) {
       const lines = problems({ ...env, UNSAFE_REQUEST_ROLE_MAY_BYPASS_RLS: 'true' });
       expect(lines).toHaveLength(1);
-      expect(lines[0]).toMatch(/^UNSAFE_REQUEST_ROLE_MAY_BYPASS_RLS \(true\): refused when NODE_ENV=(development|production)/);
+      expect(lines[0]).toMatch(
+        /^UNSAFE_REQUEST_ROLE_MAY_BYPASS_RLS \(true\): refused when NODE_ENV=(development|production)/,
+      );
     }
     // Settings changed after loading are still not honoured outside tests.
     const database = load({ NODE_ENV: 'production', ...PRODUCTION_SECRETS }).get(databaseConfig);
@@ -267,8 +312,12 @@ describe('loadSettings', () => {
   });
 
   it('refuses two namespaces of one name, and a namespace the app did not load', () => {
-    expect(() => loadSettings([httpConfig, httpConfig], { NODE_ENV: 'test' })).toThrow('Two settings namespaces are called "http"');
-    expect(() => loadSettings([httpConfig], { NODE_ENV: 'test' }).get(databaseConfig)).toThrow('The settings "database" were not loaded');
+    expect(() => loadSettings([httpConfig, httpConfig], { NODE_ENV: 'test' })).toThrow(
+      'Two settings namespaces are called "http"',
+    );
+    expect(() => loadSettings([httpConfig], { NODE_ENV: 'test' }).get(databaseConfig)).toThrow(
+      'The settings "database" were not loaded',
+    );
   });
 });
 
@@ -286,8 +335,12 @@ describe('a namespace', () => {
   });
 
   it('builds from an env-like record alone (tests), with the namespace’s own checks', () => {
-    expect(httpConfig.from({ NODE_ENV: 'test', PUBLIC_BASE_URL: 'https://api.example/' }).baseUrl).toBe('https://api.example');
-    expect(() => databaseConfig.from({ NODE_ENV: 'development', UNSAFE_REQUEST_ROLE_MAY_BYPASS_RLS: 'true' })).toThrow(ConfigError);
+    expect(httpConfig.from({ NODE_ENV: 'test', PUBLIC_BASE_URL: 'https://api.example/' }).baseUrl).toBe(
+      'https://api.example',
+    );
+    expect(() => databaseConfig.from({ NODE_ENV: 'development', UNSAFE_REQUEST_ROLE_MAY_BYPASS_RLS: 'true' })).toThrow(
+      ConfigError,
+    );
   });
 
   it('describes each variable for the reference: default, requirement, owner', () => {

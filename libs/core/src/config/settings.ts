@@ -23,7 +23,10 @@ export function nodeEnvOf(env: Readonly<Record<string, string | undefined>>): No
 
 /** What the reference says of a setting beside its description, and the loader's rules beside class-validator's. */
 export interface SettingOptions {
-  /** The default as the reference shows it, when it is not the property's initial value (derived, or different in production). */
+  /**
+   * The default as the reference shows it, when it is not the property's initial value (derived, or different in
+   * production).
+   */
   default?: string;
   /** A production process (NODE_ENV neither development nor test, unset included) must be given it. */
   requiredInProduction?: boolean;
@@ -153,7 +156,9 @@ function declaredSettings(settingsClass: Function): DeclaredSetting[] {
 
 function flatten(errors: ValidationError[], env: Env): string[] {
   return errors.flatMap((error) =>
-    error.constraints ? [settingProblem(error.property, env[error.property], Object.values(error.constraints).join('; '))] : [],
+    error.constraints
+      ? [settingProblem(error.property, env[error.property], Object.values(error.constraints).join('; '))]
+      : [],
   );
 }
 
@@ -181,7 +186,8 @@ export function defineSettings<T extends SettingsGroup>(
     const settings = declaredSettings(settingsClass);
     const known = new Set(settings.map((setting) => setting.property));
     for (const meta of getMetadataStorage().getTargetValidationMetadatas(settingsClass, '', true, false)) {
-      if (!known.has(meta.propertyName)) throw new Error(`${settingsClass.name}.${meta.propertyName} is validated but has no @Setting`);
+      if (!known.has(meta.propertyName))
+        throw new Error(`${settingsClass.name}.${meta.propertyName} is validated but has no @Setting`);
     }
     // Empty values count as unset, as in a .env file's `NAME=`.
     const input = Object.fromEntries(Object.entries(env).filter(([key, value]) => value && known.has(key)));

@@ -24,8 +24,14 @@ export const AsBoolean = () =>
   Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? value === 'true' || value === '1' : value));
 
 /** A duration (`parseDuration`) as whole seconds. */
-export const AsDuration = () => Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? parseDuration(value) : value));
+export const AsDuration = () =>
+  Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? parseDuration(value) : value));
 
-/** Comma-separated numbers (`0, 60000,300000`) as a list of numbers (NaN for an unreadable one, which the validators refuse). */
+/**
+ * Comma-separated numbers (`0, 60000,300000`) as a list of numbers (NaN for an unreadable one, which the validators
+ * refuse).
+ */
 export const AsNumberList = () =>
-  Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? value.split(',').map((part) => Number(part.trim())) : value));
+  Transform(({ value }: { value: unknown }) =>
+    typeof value === 'string' ? value.split(',').map((part) => Number(part.trim())) : value,
+  );

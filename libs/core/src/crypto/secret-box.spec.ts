@@ -2,7 +2,9 @@ import { runtimeConfig } from '../config/runtime.config.js';
 import { SecretBox } from './secret-box.js';
 
 describe('SecretBox', () => {
-  const box = new SecretBox(runtimeConfig.from({ NODE_ENV: 'test', ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64') }));
+  const box = new SecretBox(
+    runtimeConfig.from({ NODE_ENV: 'test', ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64') }),
+  );
 
   it('round-trips and never repeats a ciphertext', () => {
     const a = box.seal('whsec_abc');
@@ -19,7 +21,9 @@ describe('SecretBox', () => {
     const flipped = Buffer.from(parts[3], 'base64url');
     flipped[0] ^= 1;
     expect(() => box.open([parts[0], parts[1], parts[2], flipped.toString('base64url')].join('.'))).toThrow();
-    const other = new SecretBox(runtimeConfig.from({ NODE_ENV: 'test', ENCRYPTION_KEY: Buffer.alloc(32, 8).toString('base64') }));
+    const other = new SecretBox(
+      runtimeConfig.from({ NODE_ENV: 'test', ENCRYPTION_KEY: Buffer.alloc(32, 8).toString('base64') }),
+    );
     expect(() => other.open(sealed)).toThrow();
     expect(() => box.open('plain')).toThrow('not a sealed secret');
   });

@@ -32,48 +32,69 @@ describe('isDatabaseUnavailable', () => {
     expect(isDatabaseUnavailable(error)).toBe(true);
   });
 
-  it('is true when the pool cannot connect, or cannot hand out a connection, within connectionTimeoutMillis', async () => {
-    const { server, port, sockets } = await silentServer();
-    const pool = new pg.Pool({ host: '127.0.0.1', port, user: 'nobody', max: 1, connectionTimeoutMillis: 100 });
-    pool.on('error', () => undefined);
-    try {
-      // The first waits for a server that never answers; the second for a pool slot the first holds.
-      const [connecting, waiting] = await Promise.all([
-        pool.connect().catch((error: Error) => error),
-        pool.connect().catch((error: Error) => error),
-      ]);
-      expect((connecting as Error).message).toMatch(/timeout/);
-      expect((waiting as Error).message).toMatch(/timeout/);
-      expect(isDatabaseUnavailable(connecting)).toBe(true);
-      expect(isDatabaseUnavailable(waiting)).toBe(true);
-    } finally {
-      for (const socket of sockets) socket.destroy();
-      await pool.end();
-      server.close();
-    }
-  });
+  it(
+    'is true when the pool cannot connect, or cannot hand ' + 'out a connection, within connectionTimeoutMillis',
+    async () => {
+      const { server, port, sockets } = await silentServer();
+      const pool = new pg.Pool({ host: '127.0.0.1', port, user: 'nobody', max: 1, connectionTimeoutMillis: 100 });
+      pool.on('error', () => undefined);
+      try {
+        // The first waits for a server that never answers; the second for a pool slot the first holds.
+        const [connecting, waiting] = await Promise.all([
+          pool.connect().catch((error: Error) => error),
+          pool.connect().catch((error: Error) => error),
+        ]);
+        expect((connecting as Error).message).toMatch(/timeout/);
+        expect((waiting as Error).message).toMatch(/timeout/);
+        expect(isDatabaseUnavailable(connecting)).toBe(true);
+        expect(isDatabaseUnavailable(waiting)).toBe(true);
+      } finally {
+        for (const socket of sockets) socket.destroy();
+        await pool.end();
+        server.close();
+      }
+    },
+  );
 
-  it('is true for a server shutting down or out of connections, and for a connection cut mid-query, inside TypeORM errors too', () => {
-    const adminShutdown = Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' });
-    expect(isDatabaseUnavailable(adminShutdown)).toBe(true);
-    expect(isDatabaseUnavailable(new QueryFailedError('SELECT 1', [], adminShutdown))).toBe(true);
-    expect(isDatabaseUnavailable(Object.assign(new Error('the database system is starting up'), { code: '57P03' }))).toBe(true);
-    expect(isDatabaseUnavailable(Object.assign(new Error('sorry, too many clients already'), { code: '53300' }))).toBe(true);
-    expect(isDatabaseUnavailable(Object.assign(new Error('connection failure'), { code: '08006' }))).toBe(true);
-    expect(isDatabaseUnavailable(new Error('Connection terminated unexpectedly'))).toBe(true);
-    // A transaction whose connection failed between two statements.
-    expect(isDatabaseUnavailable(new QueryRunnerProviderAlreadyReleasedError())).toBe(true);
-    expect(isDatabaseUnavailable(new QueryRunnerAlreadyReleasedError())).toBe(true);
-    expect(isDatabaseUnavailable(new Error('wrapped', { cause: new Error('Connection terminated') }))).toBe(true);
-    // A refused localhost is tried over IPv4 and IPv6: Node reports both in an AggregateError.
-    expect(isDatabaseUnavailable(new AggregateError([Object.assign(new Error('connect'), { code: 'ECONNREFUSED' })], ''))).toBe(true);
-  });
+  it(
+    'is true for a server shutting down or out of connections, ' +
+      'and for a connection cut mid-query, inside TypeORM errors too',
+    () => {
+      const adminShutdown = Object.assign(new Error('terminating connection due to administrator command'), {
+        code: '57P01',
+      });
+      expect(isDatabaseUnavailable(adminShutdown)).toBe(true);
+      expect(isDatabaseUnavailable(new QueryFailedError('SELECT 1', [], adminShutdown))).toBe(true);
+      expect(
+        isDatabaseUnavailable(Object.assign(new Error('the database system is starting up'), { code: '57P03' })),
+      ).toBe(true);
+      expect(
+        isDatabaseUnavailable(Object.assign(new Error('sorry, too many clients already'), { code: '53300' })),
+      ).toBe(true);
+      expect(isDatabaseUnavailable(Object.assign(new Error('connection failure'), { code: '08006' }))).toBe(true);
+      expect(isDatabaseUnavailable(new Error('Connection terminated unexpectedly'))).toBe(true);
+      // A transaction whose connection failed between two statements.
+      expect(isDatabaseUnavailable(new QueryRunnerProviderAlreadyReleasedError())).toBe(true);
+      expect(isDatabaseUnavailable(new QueryRunnerAlreadyReleasedError())).toBe(true);
+      expect(isDatabaseUnavailable(new Error('wrapped', { cause: new Error('Connection terminated') }))).toBe(true);
+      // A refused localhost is tried over IPv4 and IPv6: Node reports both in an AggregateError.
+      expect(
+        isDatabaseUnavailable(new AggregateError([Object.assign(new Error('connect'), { code: 'ECONNREFUSED' })], '')),
+      ).toBe(true);
+    },
+  );
 
   it('is false for errors of the statement or the request', () => {
-    const uniqueViolation = Object.assign(new Error('duplicate key value violates unique constraint'), { code: '23505' });
+    const uniqueViolation = Object.assign(new Error('duplicate key value violates unique constraint'), {
+      code: '23505',
+    });
     expect(isDatabaseUnavailable(uniqueViolation)).toBe(false);
     expect(isDatabaseUnavailable(new QueryFailedError('INSERT', [], uniqueViolation))).toBe(false);
-    expect(isDatabaseUnavailable(Object.assign(new Error('canceling statement due to statement timeout'), { code: '57014' }))).toBe(false);
+    expect(
+      isDatabaseUnavailable(
+        Object.assign(new Error('canceling statement due to statement timeout'), { code: '57014' }),
+      ),
+    ).toBe(false);
     expect(isDatabaseUnavailable(new Error('Cannot read properties of undefined'))).toBe(false);
     expect(isDatabaseUnavailable(undefined)).toBe(false);
     expect(isDatabaseUnavailable('ECONNREFUSED')).toBe(false);

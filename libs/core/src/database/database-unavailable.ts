@@ -4,7 +4,15 @@ import { QueryRunnerAlreadyReleasedError, QueryRunnerProviderAlreadyReleasedErro
  * Socket errors of a connection to the server that is refused, cut or unanswered: the database is
  * down, restarting or out of reach, which says nothing about the request itself.
  */
-const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN']);
+const SOCKET_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+]);
 
 /**
  * SQLSTATEs of a server that cannot serve now: class 08 (connection exception), 57P01 admin_shutdown,
@@ -37,9 +45,14 @@ export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
   if (depth > 5 || typeof error !== 'object' || error === null) return false;
   // TypeORM releases a transaction's connection the moment that connection fails (the server went
   // away between two statements); the transaction's next statement, or its COMMIT, then throws one of these.
-  if (error instanceof QueryRunnerProviderAlreadyReleasedError || error instanceof QueryRunnerAlreadyReleasedError) return true;
+  if (error instanceof QueryRunnerProviderAlreadyReleasedError || error instanceof QueryRunnerAlreadyReleasedError)
+    return true;
   const { code, message, driverError, cause, errors } = error as ErrorLike;
-  if (typeof code === 'string' && (SOCKET_CODES.has(code) || UNAVAILABLE_STATES.has(code) || /^08[0-9A-Z]{3}$/.test(code))) return true;
+  if (
+    typeof code === 'string' &&
+    (SOCKET_CODES.has(code) || UNAVAILABLE_STATES.has(code) || /^08[0-9A-Z]{3}$/.test(code))
+  )
+    return true;
   if (typeof message === 'string' && UNAVAILABLE_MESSAGES.some((pattern) => pattern.test(message))) return true;
   if (Array.isArray(errors) && errors.some((inner) => isDatabaseUnavailable(inner, depth + 1))) return true;
   return isDatabaseUnavailable(driverError, depth + 1) || isDatabaseUnavailable(cause, depth + 1);

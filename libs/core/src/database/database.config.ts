@@ -16,7 +16,9 @@ export function derivedLoginUrl(ownerUrl: string, login: string): string {
   const url = new URL(ownerUrl);
   const ownerPassword = decodeURIComponent(url.password);
   url.username = login;
-  url.password = ownerPassword ? createHmac('sha256', ownerPassword).update(`storefront database login ${login}`).digest('hex') : '';
+  url.password = ownerPassword
+    ? createHmac('sha256', ownerPassword).update(`storefront database login ${login}`).digest('hex')
+    : '';
   return url.toString();
 }
 
@@ -25,7 +27,8 @@ const NOT_POSTGRES = { message: 'must be a postgres:// connection URL' };
 
 export class DatabaseConfig extends SettingsGroup {
   @Setting(
-    'The database, and an administrative login used at start-up only: it creates the database when missing, the roles and grants (docs/security.md), runs the migrations as `storefront_owner`, and is closed.',
+    'The database, and an administrative login used at start-up only: it creates the database when missing, ' +
+      'the roles and grants (docs/security.md), runs the migrations as `storefront_owner`, and is closed.',
   )
   @Matches(POSTGRES_URL, NOT_POSTGRES)
   DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/storefront';
@@ -38,7 +41,8 @@ export class DatabaseConfig extends SettingsGroup {
   DATABASE_OWNER_URL?: string;
 
   @Setting(
-    "How requests log in: a member of `storefront_rls` that owns nothing and cannot bypass row-level security. Its password, when unset, is derived from the start-up login's.",
+    'How requests log in: a member of `storefront_rls` that owns nothing and cannot bypass ' +
+      "row-level security. Its password, when unset, is derived from the start-up login's.",
     { default: '`DATABASE_URL` as `storefront_app`' },
   )
   @IsOptional()
@@ -53,7 +57,9 @@ export class DatabaseConfig extends SettingsGroup {
   DATABASE_SERVICE_URL?: string;
 
   @Setting(
-    'Test-only; refused unless `NODE_ENV=test`. `true` lets `DATABASE_REQUEST_URL` log in as a role with `BYPASSRLS` (never a superuser), so a test can check the guards with row-level security out of the way; logged as a warning at start.',
+    'Test-only; refused unless `NODE_ENV=test`. `true` lets `DATABASE_REQUEST_URL` ' +
+      'log in as a role with `BYPASSRLS` (never a superuser), so a test can check the ' +
+      'guards with row-level security out of the way; logged as a warning at start.',
   )
   @AsBoolean()
   @IsBoolean()
@@ -67,7 +73,8 @@ export class DatabaseConfig extends SettingsGroup {
   DATABASE_POOL_SIZE = 10;
 
   @Setting(
-    'Longest wait for a database connection, new or from the pool (100–60000 ms). While the database is unreachable, requests answer 503 `SERVICE_UNAVAILABLE` with `Retry-After` within about this time.',
+    'Longest wait for a database connection, new or from the pool (100–60000 ms). While the database is ' +
+      'unreachable, requests answer 503 `SERVICE_UNAVAILABLE` with `Retry-After` within about this time.',
   )
   @Type(() => Number)
   @IsInt()
@@ -76,7 +83,8 @@ export class DatabaseConfig extends SettingsGroup {
   DATABASE_CONNECT_TIMEOUT_MS = 5000;
 
   @Setting(
-    'A session ends this long after its sign-in, however often it is refreshed (`30d`, `12h`, `90m` or seconds). Kept in the database for the whole installation: give every process the same value.',
+    'A session ends this long after its sign-in, however often it is refreshed (`30d`, `12h`, `90m` ' +
+      'or seconds). Kept in the database for the whole installation: give every process the same value.',
     { default: '`30d`' },
   )
   @AsDuration()
@@ -94,7 +102,8 @@ export class DatabaseConfig extends SettingsGroup {
     // Row-level security is the second wall between tenants: only a test may take it away from requests.
     return this.UNSAFE_REQUEST_ROLE_MAY_BYPASS_RLS && this.nodeEnv !== 'test'
       ? [
-          `UNSAFE_REQUEST_ROLE_MAY_BYPASS_RLS (true): refused when NODE_ENV=${this.nodeEnv}; it is for tests only (NODE_ENV=test), it takes row-level security away from requests`,
+          `UNSAFE_REQUEST_ROLE_MAY_BYPASS_RLS (true): refused when NODE_ENV=${this.nodeEnv}; ` +
+            `it is for tests only (NODE_ENV=test), it takes row-level security away from requests`,
         ]
       : [];
   }
@@ -111,7 +120,10 @@ export class DatabaseConfig extends SettingsGroup {
     return this.DATABASE_SERVICE_URL ?? derivedLoginUrl(this.ownerDatabaseUrl, SERVICE_LOGIN);
   }
 
-  /** Whether the start-up accepts a request login with BYPASSRLS: UNSAFE_REQUEST_ROLE_MAY_BYPASS_RLS, and only under NODE_ENV=test. */
+  /**
+   * Whether the start-up accepts a request login with BYPASSRLS: UNSAFE_REQUEST_ROLE_MAY_BYPASS_RLS, and only under
+   * NODE_ENV=test.
+   */
   get requestLoginMayBypassRls(): boolean {
     return this.UNSAFE_REQUEST_ROLE_MAY_BYPASS_RLS === true && this.nodeEnv === 'test';
   }

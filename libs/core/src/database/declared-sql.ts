@@ -52,7 +52,7 @@ export function declaredSqlDigest(files: readonly DeclaredSqlFile[]): string {
  * under the migration lock, with CREATE on the schema lent to the system role). Every policy is dropped
  * first, so one removed from its file is gone; the files make the rest again. When `force` is false
  * and the files are the ones last applied, nothing is done: a start that changes nothing takes no
- * table lock. Answers whether the files were applied.
+ * table lock. Returns whether the files were applied.
  */
 export async function applyDeclaredSql(
   dataSource: DataSource,

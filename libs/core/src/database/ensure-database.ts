@@ -4,7 +4,10 @@ export class StartupError extends Error {}
 
 function describeConnectionFailure(url: URL, error: unknown): string {
   const code = (error as { code?: string }).code ?? (error as Error).message;
-  return `PostgreSQL is not reachable at ${url.hostname}:${url.port || 5432} (${code}). Start it with "bash scripts/services.sh" or set DATABASE_URL.`;
+  return (
+    `PostgreSQL is not reachable at ${url.hostname}:${url.port || 5432} ` +
+    `(${code}). Start it with "bash scripts/services.sh" or set DATABASE_URL.`
+  );
 }
 
 /** Creates the database named in DATABASE_URL when it does not exist yet. */

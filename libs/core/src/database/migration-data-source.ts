@@ -1,7 +1,13 @@
 import { DataSource, type DataSourceOptions, type Migration } from 'typeorm';
 import type { DatabaseConfig } from './database.config.js';
 import type { LibDatabase } from './declared-sql.js';
-import { lockForMigrations, migrateAndDeclare, migrationDataSourceOptions, prepareServer, type MigrationLock } from './prepare-database.js';
+import {
+  lockForMigrations,
+  migrateAndDeclare,
+  migrationDataSourceOptions,
+  prepareServer,
+  type MigrationLock,
+} from './prepare-database.js';
 
 /**
  * The DataSource the TypeORM CLI is given (`npm run migration:run|revert|show`,
@@ -22,7 +28,10 @@ export class MigrationDataSource extends DataSource {
     private readonly config: DatabaseConfig,
     private readonly libs: readonly LibDatabase[],
   ) {
-    super({ ...migrationDataSourceOptions(config.ownerDatabaseUrl, libs), logging: ['error', 'warn', 'schema', 'migration'] });
+    super({
+      ...migrationDataSourceOptions(config.ownerDatabaseUrl, libs),
+      logging: ['error', 'warn', 'schema', 'migration'],
+    });
   }
 
   /** `migration:run`: the pending migrations, then every lib's sql/ files, as a start does. */

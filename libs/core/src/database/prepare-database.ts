@@ -2,114 +2,21 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { DataSource, type DataSourceOptions } from 'typeorm';
 import type { DatabaseConfig } from './database.config.js';
-import { ensureDatabase, StartupError } from './ensure-database.js';
+import { StartupError } from './ensure-database.js';
 import { applyDeclaredSql, type LibDatabase } from './declared-sql.js';
 import { CoreTables1763802800100 } from './migrations/1763802800100-core-tables.js';
 import { OWNER_ROLE, PRIVATE_SCHEMA, REQUEST_ROLE, SYSTEM_ROLE } from './roles.js';
+import { connect, loginOf, prepareServer } from './server-roles.js';
+
+export { prepareServer };
 
 /** Core's tables: the private schema, the outbox, idempotency keys (core's sql/ files: CORE_SQL). */
 const CORE_MIGRATIONS: Function[] = [CoreTables1763802800100];
 
 const HMAC_BLOCK = 64;
 
-async function connect(url: string): Promise<pg.Client> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5000, application_name: 'storefront-start-up' });
-  await client.connect();
-  return client;
-}
-
-function loginOf(url: string): { name: string; password: string } {
-  const parsed = new URL(url);
-  return { name: decodeURIComponent(parsed.username), password: decodeURIComponent(parsed.password) };
-}
-
 function databaseOf(url: string): string {
   return decodeURIComponent(new URL(url).pathname.replace(/^\//, '')) || 'postgres';
-}
-
-async function roleExists(client: pg.Client, name: string): Promise<boolean> {
-  return (await client.query('SELECT 1 FROM pg_roles WHERE rolname = $1', [name])).rowCount === 1;
-}
-
-/**
- * The roles, cluster-wide (once for every database on the server, under a lock in the maintenance
- * database). A login the operator made is checked, not changed, except its membership.
- */
-async function ensureRoles(client: pg.Client, config: DatabaseConfig): Promise<void> {
-  const [me] = (await client.query(`SELECT current_user AS name, rolsuper, rolcreaterole FROM pg_roles WHERE rolname = current_user`)).rows;
-  const mayCreate: boolean = me.rolsuper || me.rolcreaterole;
-  const missing = (role: string) =>
-    new StartupError(
-      `Database role ${role} does not exist and ${me.name} (DATABASE_URL) may not create roles: run the statements of docs/security.md once, as an administrator.`,
-    );
-  const groups: [string, string][] = [
-    [OWNER_ROLE, 'NOLOGIN NOINHERIT NOBYPASSRLS'],
-    [REQUEST_ROLE, 'NOLOGIN NOBYPASSRLS'],
-    [SYSTEM_ROLE, 'NOLOGIN NOBYPASSRLS'],
-  ];
-  for (const [role, attributes] of groups) {
-    if (await roleExists(client, role)) continue;
-    if (!mayCreate) throw missing(role);
-    await client.query(`CREATE ROLE ${role} ${attributes}`);
-  }
-  if (mayCreate) {
-    // The owner hands the definer functions to the system role (ALTER … OWNER needs membership); NOINHERIT
-    // keeps the system's rows out of the owner's reach.
-    await client.query(`ALTER ROLE ${OWNER_ROLE} NOINHERIT`);
-    await client.query(`GRANT ${SYSTEM_ROLE} TO ${OWNER_ROLE}`);
-    if (!me.rolsuper) await client.query(`GRANT ${OWNER_ROLE} TO ${pg.escapeIdentifier(me.name)}`);
-  }
-  const logins: [string, string, 'request' | 'service'][] = [
-    [config.requestDatabaseUrl, REQUEST_ROLE, 'request'],
-    [config.serviceDatabaseUrl, SYSTEM_ROLE, 'service'],
-  ];
-  for (const [url, group, label] of logins) {
-    const login = loginOf(url);
-    const setting = label === 'request' ? 'DATABASE_REQUEST_URL' : 'DATABASE_SERVICE_URL';
-    if (login.name === me.name || [OWNER_ROLE, REQUEST_ROLE, SYSTEM_ROLE].includes(login.name)) {
-      throw new StartupError(`${setting} must log in as a role of its own, not as ${login.name}.`);
-    }
-    const password = login.password ? ` PASSWORD ${client.escapeLiteral(login.password)}` : '';
-    if (!(await roleExists(client, login.name))) {
-      if (!mayCreate) throw missing(login.name);
-      await client.query(
-        `CREATE ROLE ${pg.escapeIdentifier(login.name)} LOGIN INHERIT NOSUPERUSER NOBYPASSRLS NOCREATEDB NOCREATEROLE${password}`,
-      );
-    } else if (mayCreate && password) {
-      await client.query(`ALTER ROLE ${pg.escapeIdentifier(login.name)}${password}`);
-    }
-    const [role] = (
-      await client.query(
-        `SELECT rolsuper, rolbypassrls, rolcreaterole, rolcreatedb,
-                pg_has_role(rolname, $2, 'MEMBER') AS in_group,
-                pg_has_role(rolname, '${OWNER_ROLE}', 'MEMBER') AS in_owner,
-                pg_has_role(rolname, $3, 'MEMBER') AS in_other
-           FROM pg_roles WHERE rolname = $1`,
-        [login.name, group, group === REQUEST_ROLE ? SYSTEM_ROLE : REQUEST_ROLE],
-      )
-    ).rows;
-    // BYPASSRLS on the request login: only a test may ask for it (UNSAFE_REQUEST_ROLE_MAY_BYPASS_RLS under NODE_ENV=test).
-    const bypassAllowed = label === 'request' && config.requestLoginMayBypassRls;
-    if (
-      role.rolsuper ||
-      (role.rolbypassrls && !bypassAllowed) ||
-      role.rolcreaterole ||
-      role.rolcreatedb ||
-      role.in_owner ||
-      role.in_other
-    ) {
-      throw new StartupError(
-        `${setting} logs in as ${login.name}, which may do more than ${label}s need (superuser, BYPASSRLS, CREATEROLE, CREATEDB or another storefront role): give it a role of its own.`,
-      );
-    }
-    if (!role.in_group) {
-      if (!mayCreate) throw missing(`membership of ${login.name} in ${group}`);
-      await client.query(`GRANT ${group} TO ${pg.escapeIdentifier(login.name)}`);
-    }
-    // A role may set its own session defaults (ALTER ROLE … SET): whatever a request set there (a
-    // read-only default, a 1 ms statement timeout) is undone at every start.
-    if (mayCreate) await client.query(`ALTER ROLE ${pg.escapeIdentifier(login.name)} RESET ALL`);
-  }
 }
 
 /**
@@ -146,7 +53,8 @@ const PUBLIC_FUNCTIONS_REVOKED = [
 ];
 
 async function revokePublicFunctions(client: pg.Client): Promise<void> {
-  for (const fn of PUBLIC_FUNCTIONS_REVOKED) await client.query(`REVOKE EXECUTE ON FUNCTION pg_catalog.${fn} FROM PUBLIC`);
+  for (const fn of PUBLIC_FUNCTIONS_REVOKED)
+    await client.query(`REVOKE EXECUTE ON FUNCTION pg_catalog.${fn} FROM PUBLIC`);
 }
 
 /** Only the three roles connect; nobody but the owner creates anything (schemas included); no temporary tables. */
@@ -170,12 +78,14 @@ async function transferOwnership(client: pg.Client): Promise<void> {
          FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
         WHERE n.nspname = 'public' AND c.relkind IN ('r', 'p')
           AND pg_get_userbyid(c.relowner) NOT IN ('${OWNER_ROLE}', '${SYSTEM_ROLE}')
-          AND NOT EXISTS (SELECT 1 FROM pg_depend d WHERE d.classid = 'pg_class'::regclass AND d.objid = c.oid AND d.deptype = 'e')
+          AND NOT EXISTS (SELECT 1 FROM pg_depend d WHERE d.classid = 'pg_class'::regclass AND d.objid = c.oid
+            AND d.deptype = 'e')
        UNION ALL
        SELECT format('ALTER FUNCTION %s OWNER TO ${OWNER_ROLE}', p.oid::regprocedure)
          FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
         WHERE n.nspname = 'public' AND pg_get_userbyid(p.proowner) NOT IN ('${OWNER_ROLE}', '${SYSTEM_ROLE}')
-          AND NOT EXISTS (SELECT 1 FROM pg_depend d WHERE d.classid = 'pg_proc'::regclass AND d.objid = p.oid AND d.deptype = 'e')`,
+          AND NOT EXISTS (SELECT 1 FROM pg_depend d WHERE d.classid = 'pg_proc'::regclass AND d.objid = p.oid
+            AND d.deptype = 'e')`,
     )
   ).rows;
   for (const { sql } of statements) await client.query(sql);
@@ -240,24 +150,6 @@ async function installationKey(client: pg.Client, config: DatabaseConfig): Promi
   return rows[0].binding_key as Buffer;
 }
 
-/** The database and the cluster-wide roles (with their grants), through the administrative login. */
-export async function prepareServer(config: DatabaseConfig): Promise<void> {
-  const ownerUrl = config.ownerDatabaseUrl;
-  await ensureDatabase(ownerUrl);
-  const maintenance = new URL(ownerUrl);
-  maintenance.pathname = '/postgres';
-  const cluster = await connect(maintenance.toString());
-  try {
-    await cluster.query(`SET lock_timeout = '120s'`);
-    await cluster.query(`SELECT pg_advisory_lock(hashtext('storefront:roles'))`);
-    await ensureRoles(cluster, config);
-  } catch (error) {
-    throw error instanceof StartupError ? error : new StartupError(`Database roles could not be prepared: ${(error as Error).message}`);
-  } finally {
-    await cluster.end().catch(() => undefined);
-  }
-}
-
 /** Held while migrations run: the start-up's connection, holding the migration lock. */
 export interface MigrationLock {
   /** The administrative connection that holds the lock (it ends with `release`). */
@@ -288,17 +180,22 @@ export async function lockForMigrations(config: DatabaseConfig): Promise<Migrati
   try {
     // Any role may take an advisory lock: a start does not wait for ever on one held elsewhere.
     await client.query(`SET lock_timeout = '120s'`);
-    await client.query(`SELECT pg_advisory_lock(hashtext('storefront:migrations'))`).catch((error: { code?: string }) => {
-      if (error.code === '55P03') {
-        throw new StartupError(
-          'The migration lock has been held for 2 minutes by another connection; find it in pg_locks (advisory) and end it.',
-        );
-      }
-      throw error;
-    });
+    await client
+      .query(`SELECT pg_advisory_lock(hashtext('storefront:migrations'))`)
+      .catch((error: { code?: string }) => {
+        if (error.code === '55P03') {
+          throw new StartupError(
+            'The migration lock has been held for 2 minutes by another ' +
+              'connection; find it in pg_locks (advisory) and end it.',
+          );
+        }
+        throw error;
+      });
     for (const url of [config.requestDatabaseUrl, config.serviceDatabaseUrl]) {
       const name = pg.escapeIdentifier(loginOf(url).name);
-      await client.query(`ALTER ROLE ${name} IN DATABASE ${pg.escapeIdentifier(databaseOf(ownerUrl))} RESET ALL`).catch(() => undefined);
+      await client
+        .query(`ALTER ROLE ${name} IN DATABASE ${pg.escapeIdentifier(databaseOf(ownerUrl))} RESET ALL`)
+        .catch(() => undefined);
     }
     const [me] = (await client.query(`SELECT rolsuper FROM pg_roles WHERE rolname = current_user`)).rows;
     await databaseGrants(client, databaseOf(ownerUrl));
@@ -310,7 +207,9 @@ export async function lockForMigrations(config: DatabaseConfig): Promise<Migrati
     lent = true;
   } catch (error) {
     await release();
-    throw error instanceof StartupError ? error : new StartupError(`Database preparation failed: ${(error as Error).message}`);
+    throw error instanceof StartupError
+      ? error
+      : new StartupError(`Database preparation failed: ${(error as Error).message}`);
   }
   return { client, release };
 }
@@ -329,7 +228,9 @@ export async function prepareDatabase(config: DatabaseConfig, libs: readonly Lib
     await runMigrations(config.ownerDatabaseUrl, libs);
     config.requestBindingKey = await installationKey(lock.client, config);
   } catch (error) {
-    throw error instanceof StartupError ? error : new StartupError(`Database preparation failed: ${(error as Error).message}`);
+    throw error instanceof StartupError
+      ? error
+      : new StartupError(`Database preparation failed: ${(error as Error).message}`);
   } finally {
     await lock.release();
   }

@@ -76,7 +76,11 @@ export class ApiError extends HttpException {
 
   /** A body that is not JSON where only JSON is taken. */
   static unsupportedMediaType(): ApiError {
-    return new ApiError(HttpStatus.UNSUPPORTED_MEDIA_TYPE, 'UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be application/json');
+    return new ApiError(
+      HttpStatus.UNSUPPORTED_MEDIA_TYPE,
+      'UNSUPPORTED_MEDIA_TYPE',
+      'Content-Type must be application/json',
+    );
   }
 
   static unprocessable(message: string, details?: unknown): ApiError {
@@ -100,7 +104,9 @@ export class ApiError extends HttpException {
     return new ApiError(HttpStatus.SERVICE_UNAVAILABLE, 'NOT_CONFIGURED', message);
   }
 
-  /** Something the request needs is down for now (the database, a shutdown): worth retrying shortly, maybe elsewhere. */
+  /**
+   * Something the request needs is down for now (the database, a shutdown): worth retrying shortly, maybe elsewhere.
+   */
   static serviceUnavailable(message: string, retryAfterSeconds: number, details?: unknown): ApiError {
     return new ApiError(HttpStatus.SERVICE_UNAVAILABLE, 'SERVICE_UNAVAILABLE', message, details, {
       'Retry-After': String(retryAfterSeconds),

@@ -27,7 +27,9 @@ function answerOf(filter: ErrorEnvelopeFilter, error: unknown) {
     send: (body: unknown) => (sent.body = body),
   };
   const request = { id: 'r1', method: 'POST', url: '/functions/v1/shelves/a' };
-  const host = { switchToHttp: () => ({ getRequest: () => request, getResponse: () => reply }) } as unknown as ArgumentsHost;
+  const host = {
+    switchToHttp: () => ({ getRequest: () => request, getResponse: () => reply }),
+  } as unknown as ArgumentsHost;
   filter.catch(error, host);
   return sent;
 }
@@ -36,7 +38,8 @@ describe('domain errors', () => {
   const answers = new DomainErrorAnswers();
   answers.register<ShelfEmpty>({
     context: 'shop',
-    answer: (error) => new ApiError(409, 'OUT_OF_STOCK', error.message, { shelf: error.shelf }, { 'Retry-After': '60' }),
+    answer: (error) =>
+      new ApiError(409, 'OUT_OF_STOCK', error.message, { shelf: error.shelf }, { 'Retry-After': '60' }),
   });
   const filter = new ErrorEnvelopeFilter(answers);
 
@@ -55,7 +58,10 @@ describe('domain errors', () => {
       status: 500,
       body: { success: false, error: { code: 'INTERNAL', message: 'Internal error' } },
     });
-    expect(logged).toHaveBeenCalledWith(expect.objectContaining({ err: expect.objectContaining({ type: 'Unmapped' }) }), 'request failed');
+    expect(logged).toHaveBeenCalledWith(
+      expect.objectContaining({ err: expect.objectContaining({ type: 'Unmapped' }) }),
+      'request failed',
+    );
     logged.mockRestore();
   });
 

@@ -7,16 +7,24 @@ describe('errorBody', () => {
       success: false,
       error: { code: 'NOT_FOUND', message: 'Store not found' },
     });
-    expect(errorBody('/functions/v1/x', { status: 429, code: 'RATE_LIMITED', message: 'slow down', details: { limit: 1 } })).toEqual({
+    expect(
+      errorBody('/functions/v1/x', { status: 429, code: 'RATE_LIMITED', message: 'slow down', details: { limit: 1 } }),
+    ).toEqual({
       success: false,
       error: { code: 'RATE_LIMITED', message: 'slow down', details: { limit: 1 } },
     });
-    expect(errorBody('/functions/v1/x', { status: 500, message: 'Internal error' }).error).toMatchObject({ code: 'INTERNAL' });
+    expect(errorBody('/functions/v1/x', { status: 500, message: 'Internal error' }).error).toMatchObject({
+      code: 'INTERNAL',
+    });
   });
 
   it("answers GoTrue's shape under /auth/v1", () => {
     expect(
-      errorBody('/auth/v1/token?grant_type=password', { status: 400, code: 'invalid_credentials', message: 'Invalid login credentials' }),
+      errorBody('/auth/v1/token?grant_type=password', {
+        status: 400,
+        code: 'invalid_credentials',
+        message: 'Invalid login credentials',
+      }),
     ).toEqual({
       code: 400,
       error_code: 'invalid_credentials',
@@ -42,7 +50,12 @@ describe('fieldErrors', () => {
       {
         property: 'items',
         children: [
-          { property: '0', children: [{ property: 'quantity', constraints: { min: 'quantity must not be less than 1' }, children: [] }] },
+          {
+            property: '0',
+            children: [
+              { property: 'quantity', constraints: { min: 'quantity must not be less than 1' }, children: [] },
+            ],
+          },
         ],
       },
       { property: 'bogus', constraints: { whitelistValidation: 'property bogus should not exist' }, children: [] },

@@ -12,10 +12,22 @@ export const BODY_LIMIT_BYTES = 1024 * 1024;
 /** Fastify's own request errors (raised while reading the body, before any handler), as contract errors. */
 const FASTIFY_ERRORS: Record<string, { code: ApiErrorCode; message: (error: Error) => string }> = {
   FST_ERR_CTP_INVALID_JSON_BODY: { code: 'MALFORMED_JSON', message: () => 'Body is not valid JSON' },
-  FST_ERR_CTP_EMPTY_JSON_BODY: { code: 'MALFORMED_JSON', message: () => 'Body is empty but Content-Type is application/json' },
-  FST_ERR_CTP_BODY_TOO_LARGE: { code: 'PAYLOAD_TOO_LARGE', message: () => `Request body is larger than ${BODY_LIMIT_BYTES} bytes (1 MiB)` },
-  FST_ERR_CTP_INVALID_MEDIA_TYPE: { code: 'UNSUPPORTED_MEDIA_TYPE', message: () => 'Content-Type must be application/json' },
-  FST_ERR_CTP_INVALID_CONTENT_LENGTH: { code: 'VALIDATION_FAILED', message: () => 'Content-Length does not match the body' },
+  FST_ERR_CTP_EMPTY_JSON_BODY: {
+    code: 'MALFORMED_JSON',
+    message: () => 'Body is empty but Content-Type is application/json',
+  },
+  FST_ERR_CTP_BODY_TOO_LARGE: {
+    code: 'PAYLOAD_TOO_LARGE',
+    message: () => `Request body is larger than ${BODY_LIMIT_BYTES} bytes (1 MiB)`,
+  },
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: {
+    code: 'UNSUPPORTED_MEDIA_TYPE',
+    message: () => 'Content-Type must be application/json',
+  },
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: {
+    code: 'VALIDATION_FAILED',
+    message: () => 'Content-Length does not match the body',
+  },
 };
 
 /** How long a client is told to wait (Retry-After, seconds) when the database cannot be reached. */
@@ -45,7 +57,10 @@ export class ErrorEnvelopeFilter implements ExceptionFilter {
         { err: { message: (exception as Error).message }, request_id: request.id, path: request.url.split('?')[0] },
         'database unreachable; answered 503',
       );
-      exception = ApiError.serviceUnavailable('The service is briefly unavailable; retry in a few seconds', DATABASE_RETRY_AFTER_SECONDS);
+      exception = ApiError.serviceUnavailable(
+        'The service is briefly unavailable; retry in a few seconds',
+        DATABASE_RETRY_AFTER_SECONDS,
+      );
     }
     const { description, headers } = this.describe(exception, request);
     // A dependency that is down is reported where it is detected (above, the readiness check), not as a bug.
@@ -60,13 +75,24 @@ export class ErrorEnvelopeFilter implements ExceptionFilter {
     }
     for (const [name, value] of Object.entries(headers)) reply.header(name, value);
     // JSON even where the route set another type (an HTML page that failed before its body was made).
-    void reply.status(description.status).type('application/json; charset=utf-8').send(errorBody(request.url, description));
+    void reply
+      .status(description.status)
+      .type('application/json; charset=utf-8')
+      .send(errorBody(request.url, description));
   }
 
-  private describe(exception: unknown, request: FastifyRequest): { description: ErrorDescription; headers: Record<string, string> } {
+  private describe(
+    exception: unknown,
+    request: FastifyRequest,
+  ): { description: ErrorDescription; headers: Record<string, string> } {
     if (exception instanceof ApiError) {
       return {
-        description: { status: exception.getStatus(), code: exception.code, message: exception.message, details: exception.details },
+        description: {
+          status: exception.getStatus(),
+          code: exception.code,
+          message: exception.message,
+          details: exception.details,
+        },
         headers: exception.headers,
       };
     }
@@ -77,11 +103,16 @@ export class ErrorEnvelopeFilter implements ExceptionFilter {
       };
     }
     // The Fastify adapter wraps Fastify's request errors in an HttpException whose cause is the original.
-    const raw = (exception instanceof HttpException ? exception.cause : exception) as { code?: string; statusCode?: number } | undefined;
+    const raw = (exception instanceof HttpException ? exception.cause : exception) as
+      { code?: string; statusCode?: number } | undefined;
     const fastifyError = FASTIFY_ERRORS[raw?.code ?? ''];
     if (fastifyError && typeof raw?.statusCode === 'number') {
       return {
-        description: { status: raw.statusCode, code: fastifyError.code, message: fastifyError.message(exception as Error) },
+        description: {
+          status: raw.statusCode,
+          code: fastifyError.code,
+          message: fastifyError.message(exception as Error),
+        },
         headers: {},
       };
     }
@@ -99,10 +130,16 @@ export class ErrorEnvelopeFilter implements ExceptionFilter {
     // A backstop, not a substitute for validation: data PostgreSQL refuses is the client's, not ours.
     const sqlState = (exception as { driverError?: { code?: string } })?.driverError?.code;
     if (sqlState?.startsWith('22')) {
-      return { description: { status: 400, code: 'VALIDATION_FAILED', message: 'A value is out of range or malformed' }, headers: {} };
+      return {
+        description: { status: 400, code: 'VALIDATION_FAILED', message: 'A value is out of range or malformed' },
+        headers: {},
+      };
     }
     if (sqlState === '23505' || sqlState === '23503' || sqlState === '23514') {
-      return { description: { status: 409, code: 'CONFLICT', message: 'The change conflicts with existing data' }, headers: {} };
+      return {
+        description: { status: 409, code: 'CONFLICT', message: 'The change conflicts with existing data' },
+        headers: {},
+      };
     }
     if (typeof fastifyStatus === 'number' && isClientStatus(fastifyStatus)) {
       return { description: { status: fastifyStatus, message: (exception as Error).message }, headers: {} };
@@ -128,5 +165,12 @@ export function frameworkErrorReply(error: { code?: string }, request: FastifyRe
     .status(400)
     .header('x-request-id', request.id)
     .type('application/json; charset=utf-8')
-    .send(errorBody(request.url, { status: 400, code: 'VALIDATION_FAILED', message, details: [{ field: 'path', message }] }));
+    .send(
+      errorBody(request.url, {
+        status: 400,
+        code: 'VALIDATION_FAILED',
+        message,
+        details: [{ field: 'path', message }],
+      }),
+    );
 }

@@ -8,7 +8,9 @@ const nested = (depth: number): unknown => {
 
 describe('bodyShapeError', () => {
   it('passes ordinary bodies, however wide', () => {
-    expect(bodyShapeError({ name: 'Linen', items: [{ product_id: 'x', quantity: 1 }], tags: Array(1000).fill('t') })).toBeNull();
+    expect(
+      bodyShapeError({ name: 'Linen', items: [{ product_id: 'x', quantity: 1 }], tags: Array(1000).fill('t') }),
+    ).toBeNull();
     expect(bodyShapeError(nested(MAX_BODY_DEPTH))).toBeNull();
   });
 

@@ -32,7 +32,8 @@ const LONE_SURROGATE = /\p{Cs}/u;
 /** Why a string of a body cannot be taken, or null when it can. */
 function stringProblem(text: string): string | null {
   if (text.includes('\0')) return 'must not contain NUL (\\u0000) characters';
-  // JSON escapes can spell half of a UTF-16 pair; such text has no UTF-8 form for PostgreSQL, and validators throw on it.
+  // JSON escapes can spell half of a UTF-16 pair; such text has no UTF-8 form for PostgreSQL, and validators throw on
+  // it.
   if (LONE_SURROGATE.test(text)) return 'must be well-formed Unicode (no unpaired surrogate \\uD800-\\uDFFF)';
   return null;
 }
@@ -48,7 +49,8 @@ export function bodyShapeError(value: unknown, path = '', depth = 0): FieldError
     return message === null ? null : { field: path || 'body', message };
   }
   if (value === null || typeof value !== 'object') return null;
-  if (depth >= MAX_BODY_DEPTH) return { field: path || 'body', message: `is nested deeper than ${MAX_BODY_DEPTH} levels` };
+  if (depth >= MAX_BODY_DEPTH)
+    return { field: path || 'body', message: `is nested deeper than ${MAX_BODY_DEPTH} levels` };
   for (const [key, child] of Object.entries(value)) {
     const childPath = path ? `${path}.${key}` : key;
     const keyMessage = stringProblem(key);

@@ -11,7 +11,10 @@ import ipaddr from 'ipaddr.js';
  */
 type Range<T> = readonly [T, number, string];
 
-function ranges<T extends ipaddr.IPv4 | ipaddr.IPv6>(parse: (cidr: string) => [T, number], table: [string, string][]): Range<T>[] {
+function ranges<T extends ipaddr.IPv4 | ipaddr.IPv6>(
+  parse: (cidr: string) => [T, number],
+  table: [string, string][],
+): Range<T>[] {
   return table.map(([cidr, reason]) => [...parse(cidr), reason] as const);
 }
 
@@ -74,11 +77,26 @@ const GLOBAL_UNICAST = ipaddr.IPv6.parseCIDR('2000::/3');
  * IPv6 ranges that carry an IPv4 address: a connection to them reaches (or is translated to) that
  * IPv4 address, so they are judged by it. `ipv4` extracts the embedded address.
  */
-const EMBEDDING: { kind: string; range: [ipaddr.IPv6, number]; ipv4: (bytes: number[]) => number[][]; publicAllowed: boolean }[] = [
+const EMBEDDING: {
+  kind: string;
+  range: [ipaddr.IPv6, number];
+  ipv4: (bytes: number[]) => number[][];
+  publicAllowed: boolean;
+}[] = [
   // ::ffff:a.b.c.d: the IPv4 address itself on a dual-stack socket.
-  { kind: 'ipv4-mapped', range: ipaddr.IPv6.parseCIDR('::ffff:0:0/96'), ipv4: (b) => [b.slice(12)], publicAllowed: true },
+  {
+    kind: 'ipv4-mapped',
+    range: ipaddr.IPv6.parseCIDR('::ffff:0:0/96'),
+    ipv4: (b) => [b.slice(12)],
+    publicAllowed: true,
+  },
   // ::ffff:0:a.b.c.d (SIIT, RFC 6145): only meaningful inside a translator.
-  { kind: 'ipv4-translated', range: ipaddr.IPv6.parseCIDR('::ffff:0:0:0/96'), ipv4: (b) => [b.slice(12)], publicAllowed: false },
+  {
+    kind: 'ipv4-translated',
+    range: ipaddr.IPv6.parseCIDR('::ffff:0:0:0/96'),
+    ipv4: (b) => [b.slice(12)],
+    publicAllowed: false,
+  },
   // ::a.b.c.d (deprecated by RFC 4291). :: and ::1 are in the table above, matched first.
   { kind: 'ipv4-compatible', range: ipaddr.IPv6.parseCIDR('::/96'), ipv4: (b) => [b.slice(12)], publicAllowed: false },
   // NAT64 well-known prefix (RFC 6052): the translator connects to the IPv4 address.
@@ -121,7 +139,8 @@ function parse(text: string): ipaddr.IPv4 | ipaddr.IPv6 | null {
   const bare = text.startsWith('[') && text.endsWith(']') ? text.slice(1, -1) : text;
   try {
     const compatible = COMPATIBLE_DOTTED.exec(bare);
-    if (compatible) return ipaddr.fromByteArray([...new Array<number>(12).fill(0), ...ipaddr.IPv4.parse(compatible[1]).octets]);
+    if (compatible)
+      return ipaddr.fromByteArray([...new Array<number>(12).fill(0), ...ipaddr.IPv4.parse(compatible[1]).octets]);
     return ipaddr.parse(bare);
   } catch {
     return null;
@@ -134,8 +153,8 @@ function parse(text: string): ipaddr.IPv4 | ipaddr.IPv6 | null {
  * Reasons: `loopback`, `private`, `link-local`, `cgnat`, `multicast`, `broadcast`, `unspecified`,
  * `metadata`, `documentation`, `benchmarking`, `reserved`, `unique-local`, `site-local`, and for
  * IPv6 forms that carry an IPv4 address the form and the IPv4 reason (`ipv4-mapped loopback`,
- * `nat64 private`, `6to4 link-local`, `teredo private`, …). Text that is not an IP address
- * answers `invalid` (refused: the guard fails closed). Brackets (`[::1]`) and zone ids are accepted.
+ * `nat64 private`, `6to4 link-local`, `teredo private`, …). For text that is not an IP address
+ * it returns `invalid` (refused: the guard fails closed). Brackets (`[::1]`) and zone ids are accepted.
  */
 export function isForbiddenAddress(ip: string): string | null {
   const address = parse(ip.trim());

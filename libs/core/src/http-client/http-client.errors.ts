@@ -18,7 +18,10 @@ export abstract class HttpClientError extends Error {
  */
 export class UnsafeUrlError extends HttpClientError {
   constructor(
-    /** `invalid-url`, `scheme`, `credentials`, `unresolvable`, or an address reason of `isForbiddenAddress` (`loopback`, `private`, …). */
+    /**
+     * `invalid-url`, `scheme`, `credentials`, `unresolvable`, or an address reason of `isForbiddenAddress` (`loopback`,
+     * `private`, …).
+     */
     readonly reason: string,
     message: string,
     /** The refused address, for the address rules. Server log only: for a host name it is what the name resolved to. */

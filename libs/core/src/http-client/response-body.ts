@@ -13,7 +13,10 @@ export function flattenHeaders(headers: Record<string, string | string[] | undef
 }
 
 /** Reads up to `limit` bytes, then stops (leaving the loop destroys the stream and its connection). */
-export async function readExcerpt(body: Dispatcher.ResponseData['body'], limit: number): Promise<{ excerpt: string; truncated: boolean }> {
+export async function readExcerpt(
+  body: Dispatcher.ResponseData['body'],
+  limit: number,
+): Promise<{ excerpt: string; truncated: boolean }> {
   const decoder = new StringDecoder('utf8');
   let excerpt = '';
   let size = 0;

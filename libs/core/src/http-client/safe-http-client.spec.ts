@@ -61,7 +61,13 @@ describe('SafeHttpClient.assertUrl', () => {
     const error = await refusal(strict, 'http://example.com/');
     expect(error.reason).toBe('scheme');
     expect(error.message).toBe('url must use https');
-    for (const url of ['ftp://example.com/', 'file:///etc/passwd', 'gopher://example.com/', 'ws://example.com/', 'javascript:alert(1)']) {
+    for (const url of [
+      'ftp://example.com/',
+      'file:///etc/passwd',
+      'gopher://example.com/',
+      'ws://example.com/',
+      'javascript:alert(1)',
+    ]) {
       expect((await refusal(strict, url)).reason).toBe('scheme');
     }
 
@@ -79,7 +85,11 @@ describe('SafeHttpClient.assertUrl', () => {
 
   it('refuses credentials in the URL', async () => {
     const { client } = make({ allowPrivate: true });
-    for (const url of ['https://user:secret@example.com/', 'https://user@example.com/', 'https://:secret@example.com/']) {
+    for (const url of [
+      'https://user:secret@example.com/',
+      'https://user@example.com/',
+      'https://:secret@example.com/',
+    ]) {
       const error = await refusal(client, url);
       expect(error.reason).toBe('credentials');
       expect(error.message).toBe('url must not contain credentials');
@@ -115,19 +125,24 @@ describe('SafeHttpClient.assertUrl', () => {
     expect(calls).toEqual([]);
   });
 
-  it('refuses a name when any of its addresses is forbidden, telling the caller neither the address nor the rule', async () => {
-    const { client } = make();
-    const hidden = 'points to an address that is not allowed (loopback, private, link-local, metadata or another non-public address)';
-    const internal = await refusal(client, 'https://example.internal/hook');
-    expect(internal.reason).toBe('private');
-    expect(internal.message).toBe(`url host example.internal ${hidden}`);
-    expect((await refusal(client, 'https://mixed.test/')).message).toBe(`url host mixed.test ${hidden}`);
-    expect((await refusal(client, 'https://mixed6.test/')).reason).toBe('link-local');
-    expect((await refusal(client, 'https://mapped.test/')).reason).toBe('ipv4-mapped loopback');
-    const metadata = await refusal(client, 'https://metadata.test/');
-    expect(metadata.reason).toBe('metadata');
-    expect(metadata.message).toBe(`url host metadata.test ${hidden}`);
-  });
+  it(
+    'refuses a name when any of its addresses is forbidden, ' + 'telling the caller neither the address nor the rule',
+    async () => {
+      const { client } = make();
+      const hidden =
+        'points to an address that is not allowed (loopback, ' +
+        'private, link-local, metadata or another non-public address)';
+      const internal = await refusal(client, 'https://example.internal/hook');
+      expect(internal.reason).toBe('private');
+      expect(internal.message).toBe(`url host example.internal ${hidden}`);
+      expect((await refusal(client, 'https://mixed.test/')).message).toBe(`url host mixed.test ${hidden}`);
+      expect((await refusal(client, 'https://mixed6.test/')).reason).toBe('link-local');
+      expect((await refusal(client, 'https://mapped.test/')).reason).toBe('ipv4-mapped loopback');
+      const metadata = await refusal(client, 'https://metadata.test/');
+      expect(metadata.reason).toBe('metadata');
+      expect(metadata.message).toBe(`url host metadata.test ${hidden}`);
+    },
+  );
 
   it('keeps the resolved address for the server: on the error and in a warning log', async () => {
     const warn = vi.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
@@ -157,7 +172,10 @@ describe('SafeHttpClient.assertUrl', () => {
     expect(missing.message).toBe('url host nowhere.test does not resolve (ENOTFOUND)');
     expect((await refusal(client, 'https://empty.test/')).reason).toBe('unresolvable');
 
-    const hanging = make({ resolveTimeoutMs: 50 }, { calls: [], lookup: () => new Promise<never>(() => undefined) }).client;
+    const hanging = make(
+      { resolveTimeoutMs: 50 },
+      { calls: [], lookup: () => new Promise<never>(() => undefined) },
+    ).client;
     const started = Date.now();
     expect((await refusal(hanging, 'https://slow.test/')).reason).toBe('unresolvable');
     expect(Date.now() - started).toBeLessThan(1000);

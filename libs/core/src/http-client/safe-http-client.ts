@@ -28,7 +28,10 @@ const defaultResolver: HostResolver = (hostname) => dnsLookup(hostname, { all: t
  * rule it broke: both would tell the caller what an internal name resolves to.
  */
 export function hiddenAddressMessage(host: string): string {
-  return `url host ${host} points to an address that is not allowed (loopback, private, link-local, metadata or another non-public address)`;
+  return (
+    `url host ${host} points to an address that is not allowed (loopback, ` +
+    `private, link-local, metadata or another non-public address)`
+  );
 }
 
 /**
@@ -86,7 +89,10 @@ export class SafeHttpClient implements OnApplicationShutdown {
     await this.resolveChecked(host, this.options.resolveTimeoutMs ?? 5000).catch((error: unknown) => {
       if (error instanceof UnsafeUrlError) throw error;
       const code = (error as { code?: unknown }).code;
-      throw new UnsafeUrlError('unresolvable', `url host ${host} does not resolve${typeof code === 'string' ? ` (${code})` : ''}`);
+      throw new UnsafeUrlError(
+        'unresolvable',
+        `url host ${host} does not resolve${typeof code === 'string' ? ` (${code})` : ''}`,
+      );
     });
   }
 
@@ -104,7 +110,11 @@ export class SafeHttpClient implements OnApplicationShutdown {
 
   request(method: HttpMethod, url: string, options: BufferOptions): Promise<HttpBufferResponse>;
   request(method: HttpMethod, url: string, options?: ExcerptOptions): Promise<HttpExcerptResponse>;
-  request(method: HttpMethod, url: string, options: HttpRequestOptions = {}): Promise<HttpExcerptResponse | HttpBufferResponse> {
+  request(
+    method: HttpMethod,
+    url: string,
+    options: HttpRequestOptions = {},
+  ): Promise<HttpExcerptResponse | HttpBufferResponse> {
     return this.send(method, url, options);
   }
 
@@ -117,7 +127,11 @@ export class SafeHttpClient implements OnApplicationShutdown {
     await this.agent.destroy();
   }
 
-  private async send(method: HttpMethod, url: string, options: HttpRequestOptions): Promise<HttpExcerptResponse | HttpBufferResponse> {
+  private async send(
+    method: HttpMethod,
+    url: string,
+    options: HttpRequestOptions,
+  ): Promise<HttpExcerptResponse | HttpBufferResponse> {
     const target = this.parseUrl(url);
     const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     const limit = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
@@ -133,7 +147,11 @@ export class SafeHttpClient implements OnApplicationShutdown {
         dispatcher: this.agent,
         signal: abort.signal,
       });
-      const meta = () => ({ status: response.statusCode, headers: flattenHeaders(response.headers), durationMs: elapsed(started) });
+      const meta = () => ({
+        status: response.statusCode,
+        headers: flattenHeaders(response.headers),
+        durationMs: elapsed(started),
+      });
       if (options.readBody === 'buffer') {
         const body = await readAll(response, limit);
         const contentType = response.headers['content-type'];
@@ -144,7 +162,8 @@ export class SafeHttpClient implements OnApplicationShutdown {
     } catch (error) {
       if (error instanceof HttpClientError) throw error;
       if (abort.signal.aborted) throw abort.signal.reason as HttpTimeoutError;
-      if (error instanceof undiciErrors.InvalidArgumentError) throw error; // the caller's mistake (e.g. a forbidden header), not the network's
+      // The caller's mistake (e.g. a forbidden header), not the network's.
+      if (error instanceof undiciErrors.InvalidArgumentError) throw error;
       throw connectionError(error);
     } finally {
       clearTimeout(timer);
@@ -175,7 +194,10 @@ export class SafeHttpClient implements OnApplicationShutdown {
     const reason = isForbiddenAddress(host);
     if (!reason) return null;
     // The caller wrote this address, so naming it and its rule tells them nothing new.
-    return this.refused(new UnsafeUrlError(reason, `url host ${host} is not allowed (${reason})`, host, host), 'literal');
+    return this.refused(
+      new UnsafeUrlError(reason, `url host ${host} is not allowed (${reason})`, host, host),
+      'literal',
+    );
   }
 
   /** Checks the address the socket actually connected to. */
@@ -185,23 +207,29 @@ export class SafeHttpClient implements OnApplicationShutdown {
     const peer = socket.remoteAddress;
     if (!peer) return new UnsafeUrlError('unresolvable', `url host ${host}: connected peer address unknown`);
     const reason = isForbiddenAddress(peer);
-    return reason ? this.refused(new UnsafeUrlError(reason, hiddenAddressMessage(host), peer, host), 'connected') : null;
+    return reason
+      ? this.refused(new UnsafeUrlError(reason, hiddenAddressMessage(host), peer, host), 'connected')
+      : null;
   }
 
   /** All addresses of `hostname`, refused when any is forbidden (unless private addresses are allowed). */
   private async resolveChecked(hostname: string, timeoutMs?: number): Promise<ResolvedAddress[]> {
     const addresses = await withTimeout(this.resolver(hostname), timeoutMs, hostname);
-    if (addresses.length === 0) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
+    if (addresses.length === 0)
+      throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
     if (!this.options.allowPrivate) {
       for (const { address } of addresses) {
         const reason = isForbiddenAddress(address);
-        if (reason) throw this.refused(new UnsafeUrlError(reason, hiddenAddressMessage(hostname), address, hostname), 'resolved');
+        if (reason)
+          throw this.refused(new UnsafeUrlError(reason, hiddenAddressMessage(hostname), address, hostname), 'resolved');
       }
     }
     return addresses;
   }
 
-  /** Logs an address refusal with what the caller is not told (the address, the rule), then hands it back to be thrown. */
+  /**
+   * Logs an address refusal with what the caller is not told (the address, the rule), then hands it back to be thrown.
+   */
   private refused(error: UnsafeUrlError, stage: 'literal' | 'resolved' | 'connected'): UnsafeUrlError {
     this.logger.warn(
       { host: error.host, address: error.address, reason: error.reason, stage },
@@ -244,7 +272,10 @@ async function withTimeout<T>(promise: Promise<T>, timeoutMs: number | undefined
   if (timeoutMs === undefined) return promise;
   let timer: NodeJS.Timeout | undefined;
   const expired = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(Object.assign(new Error(`getaddrinfo timed out ${hostname}`), { code: 'ETIMEOUT' })), timeoutMs);
+    timer = setTimeout(
+      () => reject(Object.assign(new Error(`getaddrinfo timed out ${hostname}`), { code: 'ETIMEOUT' })),
+      timeoutMs,
+    );
   });
   try {
     return await Promise.race([promise, expired]);

@@ -96,7 +96,8 @@ export class IdempotencyInterceptor implements NestInterceptor {
     const request = context.switchToHttp().getRequest<FastifyRequest>();
     const reply = context.switchToHttp().getResponse<FastifyReply>();
     // Reads (most requests) leave at once, before any work on the URL.
-    if (request.method === 'GET' || !isIdempotentOperation(request.method, request.url.split('?')[0]!)) return next.handle();
+    if (request.method === 'GET' || !isIdempotentOperation(request.method, request.url.split('?')[0]!))
+      return next.handle();
     const key = readKey(request);
     const caller = idempotencyCaller(request.principal);
     if (key === null || caller === null) {

@@ -1,4 +1,10 @@
-import { Inject, Injectable, Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
+import {
+  Inject,
+  Injectable,
+  Logger,
+  type BeforeApplicationShutdown,
+  type OnApplicationBootstrap,
+} from '@nestjs/common';
 import { Propagation } from '@nestjs-cls/transactional';
 import { runtimeConfig, type RuntimeConfig } from '../config/runtime.config.js';
 import { SecretBox } from '../crypto/secret-box.js';
@@ -101,7 +107,8 @@ export class IdempotencyStore implements OnApplicationBootstrap, BeforeApplicati
         this.system.tx,
         `DELETE FROM idempotency_keys WHERE ctid IN (
            SELECT ctid FROM idempotency_keys
-            WHERE created_at < clock_timestamp() - make_interval(hours => ${IDEMPOTENCY_TTL_HOURS}) LIMIT ${PURGE_BATCH})
+            WHERE created_at < clock_timestamp() - make_interval(hours => ${IDEMPOTENCY_TTL_HOURS})
+              LIMIT ${PURGE_BATCH})
          RETURNING 1`,
       );
       purged += deleted.length;

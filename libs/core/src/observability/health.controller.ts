@@ -1,7 +1,13 @@
 import { Controller, Get, Header, Headers, Inject, ServiceUnavailableException } from '@nestjs/common';
 import { ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { SkipThrottle } from '@nestjs/throttler';
-import { HealthCheck, HealthCheckService, HealthIndicatorService, TypeOrmHealthIndicator, type HealthCheckResult } from '@nestjs/terminus';
+import {
+  HealthCheck,
+  HealthCheckService,
+  HealthIndicatorService,
+  TypeOrmHealthIndicator,
+  type HealthCheckResult,
+} from '@nestjs/terminus';
 import { Redis } from 'ioredis';
 import { Public } from '../tenancy/route-access.decorator.js';
 import { httpConfig, type HttpConfig } from '../config/http.config.js';
@@ -58,7 +64,11 @@ export class HealthController {
         Object.entries((error.getResponse() as HealthCheckResult).details).map(([name, check]) => [name, check.status]),
       );
       const down = Object.keys(details).filter((name) => details[name] !== 'up');
-      throw ApiError.serviceUnavailable(`Not ready: ${down.join(' and ')} unreachable`, DATABASE_RETRY_AFTER_SECONDS, details);
+      throw ApiError.serviceUnavailable(
+        `Not ready: ${down.join(' and ')} unreachable`,
+        DATABASE_RETRY_AFTER_SECONDS,
+        details,
+      );
     }
   }
 
@@ -83,9 +93,15 @@ export class HealthController {
     }
     const presented = /^Bearer (.+)$/i.exec(authorization ?? '')?.[1] ?? '';
     if (!safeEqual(presented, token)) {
-      throw new ApiError(401, 'UNAUTHENTICATED', 'A valid metrics token is required (Authorization: Bearer <METRICS_TOKEN>)', undefined, {
-        'WWW-Authenticate': 'Bearer',
-      });
+      throw new ApiError(
+        401,
+        'UNAUTHENTICATED',
+        'A valid metrics token is required (Authorization: Bearer <METRICS_TOKEN>)',
+        undefined,
+        {
+          'WWW-Authenticate': 'Bearer',
+        },
+      );
     }
   }
 }

@@ -24,7 +24,12 @@ export const ApiLive = () =>
     }),
     ApiOkResponse({
       description: 'The process is up',
-      schema: { type: 'object', required: ['status'], properties: { status: { type: 'string', enum: ['ok'] } }, example: { status: 'ok' } },
+      schema: {
+        type: 'object',
+        required: ['status'],
+        properties: { status: { type: 'string', enum: ['ok'] } },
+        example: { status: 'ok' },
+      },
     }),
   );
 
@@ -34,7 +39,8 @@ export const ApiReady = () =>
     ApiOperation({
       summary: 'Readiness: PostgreSQL and Redis reachable',
       description:
-        'For a readiness probe: 200 while both answer, 503 naming the one that does not. Not rate limited, no credentials, never cached.',
+        'For a readiness probe: 200 while both answer, 503 naming the one ' +
+        'that does not. Not rate limited, no credentials, never cached.',
     }),
     ApiOkResponse({
       description: 'Both dependencies answer',
@@ -53,7 +59,11 @@ export const ApiReady = () =>
       503,
       '`SERVICE_UNAVAILABLE`, with Retry-After: a dependency is down; `details` gives each one `up` or `down`',
       { type: 'object', additionalProperties: { type: 'string', enum: ['up', 'down'] } },
-      { code: 'SERVICE_UNAVAILABLE', message: 'Not ready: postgres unreachable', details: { postgres: 'down', redis: 'up' } },
+      {
+        code: 'SERVICE_UNAVAILABLE',
+        message: 'Not ready: postgres unreachable',
+        details: { postgres: 'down', redis: 'up' },
+      },
     ),
   );
 

@@ -7,7 +7,8 @@ export class LoggingConfig extends SettingsGroup {
   LOG_LEVEL = 'info';
 
   @Setting(
-    '`json`: one JSON object per line (pino). `pretty`: readable lines through `pino-pretty` (a development dependency). See docs/observability.md § Logs.',
+    '`json`: one JSON object per line (pino). `pretty`: readable lines through ' +
+      '`pino-pretty` (a development dependency). See docs/observability.md § Logs.',
     { default: '`pretty` in development, `json` otherwise' },
   )
   @IsOptional()
@@ -17,7 +18,8 @@ export class LoggingConfig extends SettingsGroup {
   // The tracing preload (`--import ./dist/apps/api/src/instrument.js`) reads it from the environment
   // before the app loads; here it is validated and turns on the trace ids in the logs.
   @Setting(
-    'OTLP/HTTP collector base URL (`http://collector:4318`): traces go to `<url>/v1/traces`, logs get `trace_id`/`span_id`. Unset: no tracing SDK is loaded. See docs/observability.md § Traces.',
+    'OTLP/HTTP collector base URL (`http://collector:4318`): traces go to `<url>/v1/traces`, logs ' +
+      'get `trace_id`/`span_id`. Unset: no tracing SDK is loaded. See docs/observability.md § Traces.',
     { default: 'unset (no tracing)' },
   )
   @IsOptional()

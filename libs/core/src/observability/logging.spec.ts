@@ -7,7 +7,10 @@ import { loggerParams, type RequestActor } from './logging.js';
 import { traceIds } from './tracing.js';
 
 const options = (env: Record<string, string>) => {
-  const [pinoOptions] = loggerParams(loggingConfig.from({ NODE_ENV: 'test', ...env })).pinoHttp as [Record<string, unknown>, unknown];
+  const [pinoOptions] = loggerParams(loggingConfig.from({ NODE_ENV: 'test', ...env })).pinoHttp as [
+    Record<string, unknown>,
+    unknown,
+  ];
   return pinoOptions;
 };
 
@@ -26,31 +29,42 @@ describe('loggerParams', () => {
     expect(traceIds()).toEqual({});
   });
 
-  it('names who acted on the request line (actor): a store key or a user, nothing for an anonymous caller', async () => {
-    const lines: Record<string, any>[] = [];
-    const sink = new Writable({
-      write(chunk: Buffer, _encoding, callback) {
-        for (const line of chunk.toString().split('\n').filter(Boolean)) lines.push(JSON.parse(line));
-        callback();
-      },
-    });
-    const middleware = pinoHttp(options({}) as Options, sink);
-    const actors: Record<string, RequestActor> = { '/key': { type: 'api_key', id: 'k-1' }, '/user': { type: 'user', id: 'u-1' } };
-    const server = createServer((req, res) => {
-      middleware(req, res);
-      // As the auth guard does, after the line's logger was made and before the answer.
-      req.storefrontActor = actors[req.url!];
-      res.end('ok');
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    try {
-      const { port } = server.address() as AddressInfo;
-      for (const path of ['/key', '/user', '/anon']) await fetch(`http://127.0.0.1:${port}${path}`).then((r) => r.text());
-    } finally {
-      await new Promise((resolve) => server.close(resolve));
-    }
-    await until(() => lines.length === 3);
-    const byPath = Object.fromEntries(lines.map((line) => [line.req.url, line.actor]));
-    expect(byPath).toEqual({ '/key': { type: 'api_key', id: 'k-1' }, '/user': { type: 'user', id: 'u-1' }, '/anon': undefined });
-  });
+  it(
+    'names who acted on the request line (actor): a ' + 'store key or a user, nothing for an anonymous caller',
+    async () => {
+      const lines: Record<string, any>[] = [];
+      const sink = new Writable({
+        write(chunk: Buffer, _encoding, callback) {
+          for (const line of chunk.toString().split('\n').filter(Boolean)) lines.push(JSON.parse(line));
+          callback();
+        },
+      });
+      const middleware = pinoHttp(options({}) as Options, sink);
+      const actors: Record<string, RequestActor> = {
+        '/key': { type: 'api_key', id: 'k-1' },
+        '/user': { type: 'user', id: 'u-1' },
+      };
+      const server = createServer((req, res) => {
+        middleware(req, res);
+        // As the auth guard does, after the line's logger was made and before the answer.
+        req.storefrontActor = actors[req.url!];
+        res.end('ok');
+      });
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      try {
+        const { port } = server.address() as AddressInfo;
+        for (const path of ['/key', '/user', '/anon'])
+          await fetch(`http://127.0.0.1:${port}${path}`).then((r) => r.text());
+      } finally {
+        await new Promise((resolve) => server.close(resolve));
+      }
+      await until(() => lines.length === 3);
+      const byPath = Object.fromEntries(lines.map((line) => [line.req.url, line.actor]));
+      expect(byPath).toEqual({
+        '/key': { type: 'api_key', id: 'k-1' },
+        '/user': { type: 'user', id: 'u-1' },
+        '/anon': undefined,
+      });
+    },
+  );
 });

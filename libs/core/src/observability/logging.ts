@@ -49,7 +49,12 @@ function destination(format: 'json' | 'pretty'): DestinationStream {
       createRequire(import.meta.url).resolve('pino-pretty');
       return pino.transport({
         target: 'pino-pretty',
-        options: { colorize: Boolean(process.stdout.isTTY), singleLine: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' },
+        options: {
+          colorize: Boolean(process.stdout.isTTY),
+          singleLine: true,
+          translateTime: 'SYS:HH:MM:ss.l',
+          ignore: 'pid,hostname',
+        },
       });
     } catch {
       process.stderr.write('LOG_FORMAT=pretty needs pino-pretty (a development dependency); logging JSON instead\n');
@@ -80,7 +85,13 @@ export function loggerParams(config: LoggingConfig): Params {
           censor: '[redacted]',
         },
         serializers: {
-          req: (req: { id: string; method: string; url: string; headers: Record<string, unknown>; remoteAddress?: string }) => ({
+          req: (req: {
+            id: string;
+            method: string;
+            url: string;
+            headers: Record<string, unknown>;
+            remoteAddress?: string;
+          }) => ({
             id: req.id,
             method: req.method,
             url: req.url?.split('?')[0],

@@ -30,14 +30,18 @@ export class MetricsService {
 
   readonly webhookParked = new Counter({
     name: 'webhook_delivery_parked_total',
-    help: 'Delivery jobs that found their webhook busy (its slots taken) or its circuit open or probing, and were parked, by reason',
+    help:
+      'Delivery jobs that found their webhook busy (its slots taken) ' +
+      'or its circuit open or probing, and were parked, by reason',
     labelNames: ['reason'] as const,
     registers: [this.registry],
   });
 
   readonly webhookHandOvers = new Counter({
     name: 'webhook_slot_handovers_total',
-    help: "Parked deliveries given a freed slot, by how they were sent: in the job that freed it ('job') or through a new queued job ('queue')",
+    help:
+      'Parked deliveries given a freed slot, by how they were sent: in ' +
+      "the job that freed it ('job') or through a new queued job ('queue')",
     labelNames: ['via'] as const,
     registers: [this.registry],
   });
@@ -50,14 +54,18 @@ export class MetricsService {
 
   readonly storeEvents = new Counter({
     name: 'store_events_published_total',
-    help: 'Store events this process published on the event bus for the first time, by event (best effort: see docs/architecture.md)',
+    help:
+      'Store events this process published on the event bus for the ' +
+      'first time, by event (best effort: see docs/architecture.md)',
     labelNames: ['event'] as const,
     registers: [this.registry],
   });
 
   readonly storeEventsRepublished = new Counter({
     name: 'store_events_republished_total',
-    help: 'Store events published again because an acknowledging subscriber had not acknowledged them in time, by subscriber',
+    help:
+      'Store events published again because an acknowledging ' +
+      'subscriber had not acknowledged them in time, by subscriber',
     labelNames: ['subscriber'] as const,
     registers: [this.registry],
   });

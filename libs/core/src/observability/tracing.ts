@@ -20,6 +20,9 @@ export async function flushTraces(withinMs: number): Promise<void> {
   const flush = provider.getDelegate?.().forceFlush?.();
   if (!flush) return;
   let timer: NodeJS.Timeout | undefined;
-  await Promise.race([flush.catch(() => undefined), new Promise<void>((resolve) => (timer = setTimeout(resolve, withinMs)))]);
+  await Promise.race([
+    flush.catch(() => undefined),
+    new Promise<void>((resolve) => (timer = setTimeout(resolve, withinMs))),
+  ]);
   clearTimeout(timer);
 }

@@ -28,8 +28,9 @@ export class ErrorBody {
   message!: string;
   @ApiPropertyOptional({
     description:
-      'For VALIDATION_FAILED (and a refused `language`): each field and what is wrong with it. For some other codes an ' +
-      'object of figures, e.g. INSUFFICIENT_CREDITS `{required, balance}`, RATE_LIMITED `{limit, window_seconds, retry_after_seconds}`',
+      'For VALIDATION_FAILED (and a refused `language`): each field and what is wrong with it. For some other ' +
+      'codes an object of figures, e.g. INSUFFICIENT_CREDITS `{required, balance}`, RATE_LIMITED `{limit, ' +
+      'window_seconds, retry_after_seconds}`',
     oneOf: [
       { type: 'array', items: { $ref: getSchemaPath(FieldErrorBody) } },
       { type: 'object', additionalProperties: true },
@@ -76,7 +77,8 @@ export const ApiErrorResponse = (
 /**
  * Documents an error answer of /functions/v1 whose `details` are not a list of fields (OUT_OF_STOCK,
  * INVALID_TRANSITION, SERVICE_UNAVAILABLE…): the envelope's schema with `details` as given, so the
- * example validates against it. `@ApiErrorDetailsResponse(409, 'Not enough stock', { type: 'object', … }, { code, message, details })`.
+ * example validates against it. `@ApiErrorDetailsResponse(409, 'Not enough stock', { type: 'object', … }, { code,
+ * message, details })`.
  */
 export const ApiErrorDetailsResponse = (
   status: number,

@@ -25,7 +25,10 @@ export class EventErrorLogger implements OnModuleInit, OnModuleDestroy {
           : Array.isArray(envelopes)
             ? { type: cause?.constructor?.name, events: envelopes.map((envelope: { id?: unknown }) => envelope?.id) }
             : { type: cause?.constructor?.name };
-      const error = exception instanceof Error ? { message: exception.message, stack: exception.stack } : { message: String(exception) };
+      const error =
+        exception instanceof Error
+          ? { message: exception.message, stack: exception.stack }
+          : { message: String(exception) };
       this.logger.error({ err: error, cause: event }, 'event handler failed');
     });
   }

@@ -18,7 +18,13 @@ export interface OutboxRow {
 }
 
 export function toEnvelope(row: OutboxRow): StoreEventEnvelope {
-  return { id: row.id, event: row.event, created_at: row.created_at.toISOString(), store_id: row.store_id, data: row.data };
+  return {
+    id: row.id,
+    event: row.event,
+    created_at: row.created_at.toISOString(),
+    store_id: row.store_id,
+    data: row.data,
+  };
 }
 
 /**

@@ -25,7 +25,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  * never for a rollback) and sweeps on a timer for rows a lost notification, a crash or a restart left
  * undispatched. A claim is one statement (outbox-claims.ts): it marks the rows dispatched, writes what the publication
  * is owed (one `outbox_owed_acks` row per acknowledging subscriber that handles some of its events,
- * due OUTBOX_ACK_TIMEOUT_MS ahead) and answers the rows, taking them with FOR UPDATE SKIP LOCKED so
+ * due OUTBOX_ACK_TIMEOUT_MS ahead) and returns the rows, taking them with FOR UPDATE SKIP LOCKED so
  * that several relays never publish a row at the same time. The rows are then published, all in one
  * call, under one publication id; subscribers work after the claim has committed, each in its own
  * statement, and acknowledge there. The relay claims again once that work is done
@@ -91,7 +91,7 @@ export class OutboxRelay implements BeforeApplicationShutdown {
     await this.turns;
   }
 
-  /** Publishes every undispatched row, oldest first, in batches; answers how many. */
+  /** Publishes every undispatched row, oldest first, in batches; returns how many. */
   async sweep(): Promise<number> {
     let total = 0;
     for (;;) {
@@ -103,7 +103,7 @@ export class OutboxRelay implements BeforeApplicationShutdown {
 
   /**
    * Publishes again, to the subscriber that owes its acknowledgement, the events of every owed row
-   * whose `due_at` has passed, each row as a batch of its own; answers how many events it published.
+   * whose `due_at` has passed, each row as a batch of its own; returns how many events it published.
    */
   async republishOverdue(): Promise<number> {
     let total = 0;
@@ -151,7 +151,10 @@ export class OutboxRelay implements BeforeApplicationShutdown {
       if (message.payload) this.enqueue(message.payload);
     });
     client.on('error', (error) => {
-      this.logger.warn({ err: { message: error.message } }, 'outbox listener lost its connection; relying on the sweep until it is back');
+      this.logger.warn(
+        { err: { message: error.message } },
+        'outbox listener lost its connection; relying on the sweep until it is back',
+      );
       void client.end().catch(() => undefined);
       if (this.listener === client) {
         this.listener = undefined;
@@ -202,17 +205,21 @@ export class OutboxRelay implements BeforeApplicationShutdown {
       const taken = new Set(claimed);
       for (const left of ids) if (!taken.has(left)) this.pending.add(left);
       this.drain();
-    }).catch((error: Error) => this.logger.error({ err: { message: error.message } }, 'outbox dispatch failed; the sweep will retry'));
+    }).catch((error: Error) =>
+      this.logger.error({ err: { message: error.message } }, 'outbox dispatch failed; the sweep will retry'),
+    );
   }
 
   /** The subscribers that acknowledge, and which events they owe, as the JSON parameter the claim reads. */
   private subscribersParameter(): string {
-    return JSON.stringify(this.subscribers.all.map((subscriber) => ({ name: subscriber.name, events: subscriber.events ?? null })));
+    return JSON.stringify(
+      this.subscribers.all.map((subscriber) => ({ name: subscriber.name, events: subscriber.events ?? null })),
+    );
   }
 
   /**
    * Claims and marks rows (the given ids, or the oldest pending) and writes what their publication is
-   * owed, in one statement, then publishes them; answers their ids. A subscriber that handles none of
+   * owed, in one statement, then publishes them; returns their ids. A subscriber that handles none of
    * the claimed events is owed nothing.
    */
   private async dispatch(ids: string[] | null): Promise<string[]> {
@@ -231,10 +238,13 @@ export class OutboxRelay implements BeforeApplicationShutdown {
 
   /**
    * One batch of overdue owed rows (of the subscribers registered here): a later `due_at` for each
-   * (doubling with each publication) and their events, in one statement; answers the rows taken and,
+   * (doubling with each publication) and their events, in one statement; returns the rows taken and,
    * per row, its events.
    */
-  private async overdue(): Promise<{ taken: number; owed: { publication: string; subscriber: string; events: OutboxRow[] }[] }> {
+  private async overdue(): Promise<{
+    taken: number;
+    owed: { publication: string; subscriber: string; events: OutboxRow[] }[];
+  }> {
     const names = this.subscribers.all.map((subscriber) => subscriber.name);
     const rows = await this.system.run(() => claimOverdue(this.system.tx, names, this.config.OUTBOX_ACK_TIMEOUT_MS));
     const owed = new Map<string, { publication: string; subscriber: string; events: OutboxRow[] }>();

@@ -14,13 +14,18 @@ import { outboxConfig, type OutboxConfig } from './outbox.config.js';
  */
 @Injectable()
 export class OutboxRetention extends RetentionSweep {
-  constructor(system: SystemDb, @Inject(runtimeConfig.KEY) runtime: RuntimeConfig, @Inject(outboxConfig.KEY) outbox: OutboxConfig) {
+  constructor(
+    system: SystemDb,
+    @Inject(runtimeConfig.KEY) runtime: RuntimeConfig,
+    @Inject(outboxConfig.KEY) outbox: OutboxConfig,
+  ) {
     const deleteBatch = `
       WITH gone AS (
         DELETE FROM outbox_events WHERE id IN (
           SELECT id FROM outbox_events
            WHERE dispatched_at < now() - make_interval(days => $1)
-             AND id NOT IN (SELECT owed.id FROM outbox_owed_acks, unnest(event_ids) AS owed(id) WHERE owed.id IS NOT NULL)
+             AND id NOT IN (SELECT owed.id FROM outbox_owed_acks, unnest(event_ids) AS owed(id)
+               WHERE owed.id IS NOT NULL)
            LIMIT $2 FOR UPDATE SKIP LOCKED)
         RETURNING id
       )

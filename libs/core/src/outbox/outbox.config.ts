@@ -7,7 +7,10 @@ import { AsBoolean } from '../config/transforms.js';
 export const MIN_OUTBOX_RETENTION_DAYS = 30;
 
 export class OutboxConfig extends SettingsGroup {
-  @Setting('Whether this process relays store events from the outbox onto the event bus (only `worker` and `all` processes relay).')
+  @Setting(
+    'Whether this process relays store events from the outbox ' +
+      'onto the event bus (only `worker` and `all` processes relay).',
+  )
   @AsBoolean()
   @IsBoolean()
   OUTBOX_RELAY = true;
@@ -19,7 +22,8 @@ export class OutboxConfig extends SettingsGroup {
   OUTBOX_SWEEP_INTERVAL_MS = 5000;
 
   @Setting(
-    'How long the webhook dispatch and merchant notifications have to acknowledge a store event before the relay publishes it to them again (then twice as long each time, at most 1 h). 100 to 3600000 ms.',
+    'How long the webhook dispatch and merchant notifications have to acknowledge a store event before ' +
+      'the relay publishes it to them again (then twice as long each time, at most 1 h). 100 to 3600000 ms.',
   )
   @Type(() => Number)
   @IsInt()

@@ -3,13 +3,21 @@ import type { IEvent } from '@nestjs/cqrs';
 import { storeEventsFor, type StoreEventBatch } from './store-event-subscribers.js';
 import { StoreEvent } from './store-event.js';
 
-const envelope = (id: string, event: string) => ({ id, event, created_at: '2026-11-26T10:00:00.000Z', store_id: 'store', data: {} });
+const envelope = (id: string, event: string) => ({
+  id,
+  event,
+  created_at: '2026-11-26T10:00:00.000Z',
+  store_id: 'store',
+  data: {},
+});
 
 describe('storeEventsFor', () => {
   it("hands each publishing call's events over as one batch, with the publications to acknowledge", async () => {
     const bus = new Subject<IEvent>();
     const batches: StoreEventBatch<'inventory.updated'>[] = [];
-    bus.pipe(storeEventsFor({ name: 'notifications', events: ['inventory.updated'] })).subscribe((batch) => batches.push(batch));
+    bus
+      .pipe(storeEventsFor({ name: 'notifications', events: ['inventory.updated'] }))
+      .subscribe((batch) => batches.push(batch));
 
     // One call: a claim's events (one kind the subscriber ignores), and a republication for it of an older publication.
     bus.next(new StoreEvent(envelope('a', 'inventory.updated'), 'p1'));

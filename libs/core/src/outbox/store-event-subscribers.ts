@@ -13,7 +13,10 @@ import { StoreEvent } from './store-event.js';
  * once: a statement that finds the publication acknowledged already does nothing.
  */
 export interface AcknowledgingSubscriber<Name extends StoreEventName = StoreEventName> {
-  /** Names what it owes (`outbox_owed_acks.subscriber`): what a renamed one owed is published to nobody (docs/extending.md). */
+  /**
+   * Names what it owes (`outbox_owed_acks.subscriber`): what a renamed one owed is published to nobody
+   * (docs/extending.md).
+   */
   readonly name: string;
   /** The events it handles (and owes an acknowledgement for); every event when left out. */
   readonly events?: readonly Name[];
@@ -35,7 +38,10 @@ export class StoreEventSubscribers {
 
   constructor(private readonly system: SystemDb) {}
 
-  /** Declares a subscriber (at module init, before the relay starts): from then on the relay expects its acknowledgements. */
+  /**
+   * Declares a subscriber (at module init, before the relay starts): from then on the relay expects its
+   * acknowledgements.
+   */
   register(subscriber: AcknowledgingSubscriber): void {
     if (!NAME.test(subscriber.name)) throw new Error(`Invalid subscriber name: ${subscriber.name}`);
     if (this.registered.has(subscriber.name)) throw new Error(`Subscriber ${subscriber.name} is registered twice`);
@@ -78,7 +84,7 @@ export class StoreEventSubscribers {
 }
 
 /**
- * Data-modifying CTEs: `acked` answers the ids of the events (`event_id`) whose publications — the
+ * Data-modifying CTEs: `acked` returns the ids of the events (`event_id`) whose publications — the
  * uuid[] parameter `publications` — the subscriber named by the text parameter `subscriber` owed, and
  * acknowledges them (deletes their `outbox_owed_acks` rows). A publication acknowledged before yields
  * nothing, so joining `acked` makes the rest of the statement do its work once per event; two
@@ -94,7 +100,9 @@ export function acknowledgeCte(subscriber: string, publications: string): string
   )`;
 }
 
-/** What one acknowledging subscriber is handed by one relay publication: its events and the publications they came in. */
+/**
+ * What one acknowledging subscriber is handed by one relay publication: its events and the publications they came in.
+ */
 export interface StoreEventBatch<Name extends StoreEventName = StoreEventName> {
   readonly envelopes: CatalogEventEnvelope<Name>[];
   /** The ids to acknowledge (`acknowledgeCte`). */
@@ -111,7 +119,8 @@ export function storeEventsFor<Name extends StoreEventName>(
   subscriber: AcknowledgingSubscriber<Name>,
 ): OperatorFunction<IEvent, StoreEventBatch<Name>> {
   const handles = (event: StoreEvent) =>
-    event.isFor(subscriber.name) && (!subscriber.events || (subscriber.events as readonly string[]).includes(event.envelope.event));
+    event.isFor(subscriber.name) &&
+    (!subscriber.events || (subscriber.events as readonly string[]).includes(event.envelope.event));
   return (events$) =>
     events$.pipe(
       ofType(StoreEvent),

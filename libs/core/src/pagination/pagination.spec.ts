@@ -2,7 +2,10 @@ import { ApiError } from '../errors/api-error.js';
 import { decodeCursor, encodeCursor, toPage } from './pagination.js';
 
 describe('cursor pagination', () => {
-  const rows = [3, 2, 1].map((n) => ({ id: `00000000-0000-4000-8000-00000000000${n}`, created_at: new Date(Date.UTC(2026, 0, n)) }));
+  const rows = [3, 2, 1].map((n) => ({
+    id: `00000000-0000-4000-8000-00000000000${n}`,
+    created_at: new Date(Date.UTC(2026, 0, n)),
+  }));
 
   it('round-trips a cursor', () => {
     const cursor = decodeCursor(encodeCursor(rows[1]));

@@ -42,7 +42,8 @@ export function decodeCursor(cursor: string | undefined): Cursor | null {
     const createdAt = new Date(String(t));
     const year = createdAt.getUTCFullYear();
     // Only dates PostgreSQL can compare: a hand-made cursor must not reach it out of range.
-    if (typeof i !== 'string' || !isUUID(i) || Number.isNaN(createdAt.getTime()) || year < 1 || year > 9999) throw new Error('bad cursor');
+    if (typeof i !== 'string' || !isUUID(i) || Number.isNaN(createdAt.getTime()) || year < 1 || year > 9999)
+      throw new Error('bad cursor');
     return { createdAt, id: i };
   } catch {
     throw ApiError.validation([{ field: 'cursor', message: 'is not a cursor returned by this list' }]);

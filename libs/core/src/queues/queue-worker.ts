@@ -46,13 +46,14 @@ export class QueueWorker<T> {
       // The promise settles when processing ends; it rejects when the queue is closed while its
       // connections are still being made (a stop right after the start). Never unhandled.
       .catch((error: Error) => {
-        if (!this.stopping) this.logger.error({ err: { message: error.message } }, `queue ${this.queue.name} stopped processing`);
+        if (!this.stopping)
+          this.logger.error({ err: { message: error.message } }, `queue ${this.queue.name} stopped processing`);
       });
   }
 
   /**
    * Takes no new job, waits up to `withinMs` for the running ones, and hands back those still running.
-   * Answers how many were handed back. Called again, it answers the same stop: a worker can start
+   * Returns how many were handed back. Called again, it returns the same stop: a worker can start
    * stopping in one shutdown hook (`onModuleDestroy`, so that every queue drains at the same time)
    * and wait for it in the next (`beforeApplicationShutdown`, before the connections close).
    */
@@ -88,7 +89,10 @@ export class QueueWorker<T> {
       const options: JobOptions & { timestamp?: number } = { ...job.opts, jobId: String(job.id), delay: 0 };
       delete options.timestamp;
       await this.queue.add(job.data, options);
-      this.logger.warn({ job_id: job.id, queue: this.queue.name }, 'job still running at shutdown; handed back to the queue');
+      this.logger.warn(
+        { job_id: job.id, queue: this.queue.name },
+        'job still running at shutdown; handed back to the queue',
+      );
     } catch (error) {
       this.logger.error(
         { err: { message: (error as Error).message }, job_id: job.id, queue: this.queue.name },

@@ -7,7 +7,8 @@ export class RedisConfig extends SettingsGroup {
   REDIS_URL = 'redis://127.0.0.1:6379';
 
   @Setting(
-    'Prefix of every Redis key this process writes (rate limits, OAuth state; Bull queues under `<prefix>bull`). Instances of one deployment share it.',
+    'Prefix of every Redis key this process writes (rate limits, OAuth state; ' +
+      'Bull queues under `<prefix>bull`). Instances of one deployment share it.',
   )
   @IsString()
   REDIS_PREFIX = 'storefront:';

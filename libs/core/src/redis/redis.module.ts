@@ -7,7 +7,11 @@ export const REDIS = Symbol('REDIS');
 export const InjectRedis = () => Inject(REDIS);
 
 export function createRedis(config: RedisConfig): Redis {
-  return new Redis(config.REDIS_URL, { keyPrefix: config.REDIS_PREFIX, maxRetriesPerRequest: 2, enableOfflineQueue: true });
+  return new Redis(config.REDIS_URL, {
+    keyPrefix: config.REDIS_PREFIX,
+    maxRetriesPerRequest: 2,
+    enableOfflineQueue: true,
+  });
 }
 
 @Global()

@@ -50,7 +50,10 @@ describe('PeriodicTask', () => {
     counts = { requeued: 2, interrupted: 0 };
     await periodic.runOnce();
     expect(log.log).toHaveBeenCalledTimes(1);
-    expect(log.log).toHaveBeenCalledWith({ task: 'post sweep', requeued: 2, interrupted: 0 }, 'post sweep: requeued 2, interrupted 0');
+    expect(log.log).toHaveBeenCalledWith(
+      { task: 'post sweep', requeued: 2, interrupted: 0 },
+      'post sweep: requeued 2, interrupted 0',
+    );
   });
 
   it('runs on its interval once started, and not after stop', async () => {
@@ -72,7 +75,11 @@ describe('PeriodicTask', () => {
 
   it('stop waits for the run under way', async () => {
     let release!: () => void;
-    const periodic = new PeriodicTask('sweep', () => new Promise<void>((resolve) => (release = resolve)), logger() as unknown as Logger);
+    const periodic = new PeriodicTask(
+      'sweep',
+      () => new Promise<void>((resolve) => (release = resolve)),
+      logger() as unknown as Logger,
+    );
     const run = periodic.runOnce();
     let stopped = false;
     const stopping = periodic.stop().then(() => (stopped = true));

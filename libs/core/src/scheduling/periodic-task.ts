@@ -56,7 +56,8 @@ export class PeriodicTask {
         this.logger.log({ task: this.name, ...counts }, `${this.name}: ${summary}`);
       }
     } catch (error) {
-      if (!this.failing) this.logger.warn({ err: { message: (error as Error).message } }, `${this.name} failed; retrying on each tick`);
+      if (!this.failing)
+        this.logger.warn({ err: { message: (error as Error).message } }, `${this.name} failed; retrying on each tick`);
       this.failing = true;
     }
   }

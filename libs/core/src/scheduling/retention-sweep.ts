@@ -58,7 +58,7 @@ export abstract class RetentionSweep implements OnApplicationBootstrap, BeforeAp
 
   /**
    * One sweep: batches until one deletes nothing (a row may become deletable only once another batch
-   * has removed what refers to it). Answers each batch's count; none when the retention is 0.
+   * has removed what refers to it). Returns each batch's count; none when the retention is 0.
    */
   prune(batch = RETENTION_BATCH): Promise<number[]> {
     const days = this.retentionDays();

@@ -107,14 +107,17 @@ export class CallerLookup {
 
   /** For a request that runs no request transaction: `app_authorize`, on its own. */
   async lookUp(sessionId: string, reference: StoreReference | null): Promise<CallerFacts | null> {
-    const rows: AuthorizeRow[] = await this.connections.request.query('SELECT * FROM app_authorize($1, $2, $3, $4, $5, $6)', [
-      sessionId,
-      this.binding.proof(sessionId),
-      reference?.store ?? null,
-      reference?.resource ?? null,
-      reference?.record ?? null,
-      reference?.onlyStore ?? false,
-    ]);
+    const rows: AuthorizeRow[] = await this.connections.request.query(
+      'SELECT * FROM app_authorize($1, $2, $3, $4, $5, $6)',
+      [
+        sessionId,
+        this.binding.proof(sessionId),
+        reference?.store ?? null,
+        reference?.resource ?? null,
+        reference?.record ?? null,
+        reference?.onlyStore ?? false,
+      ],
+    );
     return toFacts(rows[0]);
   }
 
@@ -124,7 +127,10 @@ export class CallerLookup {
    * so its values are sent as quoted literals: a UUID-checked session and store, a hex proof). The
    * transaction comes back bound to the session; null (and nothing held) when the session is not open.
    */
-  async open(sessionId: string, reference: StoreReference | null): Promise<{ facts: CallerFacts; transaction: RequestTransaction } | null> {
+  async open(
+    sessionId: string,
+    reference: StoreReference | null,
+  ): Promise<{ facts: CallerFacts; transaction: RequestTransaction } | null> {
     const runner = this.connections.request.createQueryRunner();
     const client = (await runner.connect()) as pg.PoolClient;
     const transaction = new RequestTransaction(runner);
@@ -138,7 +144,8 @@ export class CallerLookup {
         sqlLiteral(reference?.onlyStore ?? false),
       ];
       const results = (await client.query(
-        `START TRANSACTION; SELECT * FROM app_authorize_request(${values[0]}::uuid, ${values[1]}, ${values[2]}::uuid, ${values[3]}, ${values[4]}::uuid, ${values[5]})`,
+        `START TRANSACTION; SELECT * FROM app_authorize_request(${values[0]}::uuid, ${values[1]}, ` +
+          `${values[2]}::uuid, ${values[3]}, ${values[4]}::uuid, ${values[5]})`,
       )) as unknown as pg.QueryResult<AuthorizeRow>[];
       const facts = toFacts(results[1]?.rows[0]);
       if (facts) return { facts, transaction };

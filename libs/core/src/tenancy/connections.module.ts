@@ -14,7 +14,12 @@ import { RequestBindingModule } from './request-binding.js';
  * with UNSAFE_REQUEST_ROLE_MAY_BYPASS_RLS under NODE_ENV=test (`mayBypassRls`), a request login with
  * BYPASSRLS is let through, loudly, so a test can check the guards alone.
  */
-async function checked(dataSource: DataSource, label: 'request' | 'service', setting: string, mayBypassRls = false): Promise<DataSource> {
+async function checked(
+  dataSource: DataSource,
+  label: 'request' | 'service',
+  setting: string,
+  mayBypassRls = false,
+): Promise<DataSource> {
   const [role] = await dataSource.query(
     `SELECT current_user AS name, rolsuper, rolbypassrls,
             pg_has_role(current_user, '${OWNER_ROLE}', 'MEMBER') AS owner,
@@ -25,7 +30,8 @@ async function checked(dataSource: DataSource, label: 'request' | 'service', set
   if (role.rolsuper || (role.rolbypassrls && !bypassAllowed) || role.owner || role.other) {
     await dataSource.destroy();
     throw new StartupError(
-      `${setting} logs in as ${role.name}, which may do more than ${label}s need (superuser, BYPASSRLS or another storefront role): give it a role of its own.`,
+      `${setting} logs in as ${role.name}, which may do more than ${label}s need ` +
+        `(superuser, BYPASSRLS or another storefront role): give it a role of its own.`,
     );
   }
   if (bypassAllowed) {
@@ -37,11 +43,19 @@ async function checked(dataSource: DataSource, label: 'request' | 'service', set
   return dataSource;
 }
 
-/** Carries the config's `requestLoginMayBypassRls` from the options factory (which has the config) to `checked` (which has not). */
+/**
+ * Carries the config's `requestLoginMayBypassRls` from the options factory (which has the config) to `checked` (which
+ * has not).
+ */
 const MAY_BYPASS_RLS = Symbol('storefront:request-login-may-bypass-rls');
 type CheckedOptions = DataSourceOptions & { [MAY_BYPASS_RLS]?: boolean };
 
-function options(config: DatabaseConfig, role: RuntimeConfig['APP_ROLE'], url: string, name: string): DataSourceOptions {
+function options(
+  config: DatabaseConfig,
+  role: RuntimeConfig['APP_ROLE'],
+  url: string,
+  name: string,
+): DataSourceOptions {
   return {
     type: 'postgres',
     url,
@@ -86,7 +100,8 @@ function options(config: DatabaseConfig, role: RuntimeConfig['APP_ROLE'], url: s
         name: SERVICE_CONNECTION,
         retryAttempts: 0,
       }),
-      dataSourceFactory: async (opts) => checked(await new DataSource(opts!).initialize(), 'service', 'DATABASE_SERVICE_URL'),
+      dataSourceFactory: async (opts) =>
+        checked(await new DataSource(opts!).initialize(), 'service', 'DATABASE_SERVICE_URL'),
     }),
   ],
   providers: [Connections],

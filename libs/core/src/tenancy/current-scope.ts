@@ -35,7 +35,9 @@ export class DbScopes {
     const current = currentDbScope();
     if (current && current.kind !== 'system') {
       return Promise.reject(
-        new Error(`The system scope was asked for from a ${current.kind} scope: requests never run as the service login`),
+        new Error(
+          `The system scope was asked for from a ${current.kind} scope: requests never run as the service login`,
+        ),
       );
     }
     return this.cls.run({ ifNested: 'inherit' }, () => {

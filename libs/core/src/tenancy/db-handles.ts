@@ -109,7 +109,8 @@ export class SystemDb {
 
   /** Runs `work` in a system transaction (the open one, if any). */
   transaction<T>(work: () => Promise<T>): Promise<T> {
-    if (currentDbScope()?.kind !== 'system') throw new Error('A system transaction was opened outside the system scope');
+    if (currentDbScope()?.kind !== 'system')
+      throw new Error('A system transaction was opened outside the system scope');
     return this.txHost.withTransaction(work);
   }
 }

@@ -49,7 +49,8 @@ declare module 'fastify' {
 }
 
 export const ANON_ONLY_MESSAGE =
-  "This function needs a signed-in user's access token (Authorization: Bearer <access_token>); the public API key alone is not enough";
+  "This function needs a signed-in user's access token (Authorization: " +
+  'Bearer <access_token>); the public API key alone is not enough';
 
 export const STORE_KEY_REFUSED_MESSAGE = 'Store keys may not call this route; it needs a signed-in user';
 

@@ -31,7 +31,8 @@ export class RequestBinding {
   }
 
   private key(): Buffer {
-    if (!this.config.requestBindingKey) throw new Error('The request-binding key is unknown: prepareDatabase has not run');
+    if (!this.config.requestBindingKey)
+      throw new Error('The request-binding key is unknown: prepareDatabase has not run');
     return this.config.requestBindingKey;
   }
 

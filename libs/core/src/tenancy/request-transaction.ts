@@ -91,7 +91,10 @@ export class RequestTransaction {
     void this.runner
       .rollbackTransaction()
       .catch((error: Error) => {
-        RequestTransaction.logger.warn({ err: { message: error.message } }, 'a refused request transaction could not be rolled back');
+        RequestTransaction.logger.warn(
+          { err: { message: error.message } },
+          'a refused request transaction could not be rolled back',
+        );
       })
       .finally(() => this.runner.release());
   }

@@ -11,7 +11,11 @@ import { RequestTransaction } from './request-transaction.js';
  * run as the service role. Outside a transaction, a request's statements each get a bound transaction
  * of their own; code in neither scope cannot query at all.
  */
-export class ScopedTypeOrmAdapter implements TransactionalAdapter<Connections, EntityManager, { isolationLevel?: IsolationLevel }> {
+export class ScopedTypeOrmAdapter implements TransactionalAdapter<
+  Connections,
+  EntityManager,
+  { isolationLevel?: IsolationLevel }
+> {
   connectionToken = Connections;
 
   optionsFactory = (connections: Connections) => ({
@@ -21,7 +25,8 @@ export class ScopedTypeOrmAdapter implements TransactionalAdapter<Connections, E
       setClient: (client?: EntityManager) => void,
     ) => {
       const scope = currentDbScope();
-      if (!scope) throw new Error('A transaction was opened outside any database scope (no request user, not the system)');
+      if (!scope)
+        throw new Error('A transaction was opened outside any database scope (no request user, not the system)');
       // The request's own transaction, opened and bound by the JWT strategy with the caller's lookup.
       const opened = scope.kind === 'request' && !options?.isolationLevel ? RequestTransaction.current() : undefined;
       if (opened) {
@@ -42,7 +47,9 @@ export class ScopedTypeOrmAdapter implements TransactionalAdapter<Connections, E
       if (scope?.kind === 'system') return serviceDataSource(connections).manager;
       if (scope?.kind === 'request') return connections.boundStatements(scope.principal);
       throw new Error(
-        scope ? 'Sign-in code queried the database outside its transaction' : 'The database was queried outside any database scope',
+        scope
+          ? 'Sign-in code queried the database outside its transaction'
+          : 'The database was queried outside any database scope',
       );
     },
   });

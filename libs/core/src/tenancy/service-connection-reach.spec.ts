@@ -30,19 +30,35 @@ function outsideTenancy(pattern: RegExp): string[] {
 
 describe('the service connection stays inside the tenancy module', () => {
   it('is not exported by @app/core', () => {
-    for (const name of ['Connections', 'ConnectionsModule', 'SERVICE_CONNECTION', 'serviceDataSource', 'ScopedTypeOrmAdapter']) {
+    for (const name of [
+      'Connections',
+      'ConnectionsModule',
+      'SERVICE_CONNECTION',
+      'serviceDataSource',
+      'ScopedTypeOrmAdapter',
+    ]) {
       expect(Object.keys(core)).not.toContain(name);
     }
   });
 
-  it('no file of libs/ or apps/ outside libs/core/src/tenancy imports the connections or names the service DataSource', () => {
-    expect(outsideTenancy(/tenancy\/(connections|connections\.module|scoped-transaction-adapter)\.js['"]/)).toEqual([]);
-    // The class by name: imported (`{ Connections }`), injected or typed (`: Connections`).
-    expect(outsideTenancy(/\b(SERVICE_CONNECTION|serviceDataSource|ConnectionsModule)\b|[{,]\s*Connections\b|:\s*Connections\b/)).toEqual(
-      [],
-    );
-    expect(outsideTenancy(/\b(InjectDataSource|InjectEntityManager|getDataSourceToken|getEntityManagerToken)\(/)).toEqual([]);
-  });
+  it(
+    'no file of libs/ or apps/ outside libs/core/src/tenancy ' +
+      'imports the connections or names the service DataSource',
+    () => {
+      expect(outsideTenancy(/tenancy\/(connections|connections\.module|scoped-transaction-adapter)\.js['"]/)).toEqual(
+        [],
+      );
+      // The class by name: imported (`{ Connections }`), injected or typed (`: Connections`).
+      expect(
+        outsideTenancy(
+          /\b(SERVICE_CONNECTION|serviceDataSource|ConnectionsModule)\b|[{,]\s*Connections\b|:\s*Connections\b/,
+        ),
+      ).toEqual([]);
+      expect(
+        outsideTenancy(/\b(InjectDataSource|InjectEntityManager|getDataSourceToken|getEntityManagerToken)\(/),
+      ).toEqual([]);
+    },
+  );
 
   it('lint refuses importing the connections anywhere outside the module, workers included', async () => {
     const eslint = new ESLint({ cwd: ROOT });
@@ -56,7 +72,8 @@ describe('the service connection stays inside the tenancy module', () => {
       "import { SERVICE_CONNECTION } from '@app/core';\nexport const x = SERVICE_CONNECTION;\n",
       "import { getDataSourceToken } from '@nestjs/typeorm';\nexport const x = getDataSourceToken('service');\n",
     ];
-    // A request-path file of core, and a worker listed in SYSTEM_DB_USERS (which may use SystemDb, not the connections).
+    // A request-path file of core, and a worker listed in SYSTEM_DB_USERS (which may use SystemDb, not the
+    // connections).
     for (const file of ['libs/core/src/outbox/new.ts', 'libs/webhooks/src/deliveries/delivery.worker.ts']) {
       for (const code of planted) expect(await refused(file, code), `${file}: ${code}`).toBe(1);
     }

@@ -1,4 +1,11 @@
-import { applyDecorators, Injectable, SetMetadata, UseGuards, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import {
+  applyDecorators,
+  Injectable,
+  SetMetadata,
+  UseGuards,
+  type CanActivate,
+  type ExecutionContext,
+} from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { ApiBearerAuth } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
@@ -61,12 +68,17 @@ export class StoreAccessGuard implements CanActivate {
       storeId: facts.storeId,
       relation: facts.relation,
       permissions:
-        facts.relation === 'member' ? ((facts.permissions ?? []) as Permission[]) : facts.relation === 'customer' ? [] : PERMISSIONS,
+        facts.relation === 'member'
+          ? ((facts.permissions ?? []) as Permission[])
+          : facts.relation === 'customer'
+            ? []
+            : PERMISSIONS,
     };
     if (access.relation === 'customer') {
       const ownRecord = rule.self === true && principal.kind === 'user' && facts.recordOwner === principal.userId;
       if (resource && resource !== 'product' && !ownRecord) throw ApiError.notFound(storeResource(resource).name);
-      if (!ownRecord && (rule.need !== 'read' || rule.customers === false)) throw ApiError.forbidden('Customers may not do this');
+      if (!ownRecord && (rule.need !== 'read' || rule.customers === false))
+        throw ApiError.forbidden('Customers may not do this');
       request.storeAccess = access;
       return true;
     }
@@ -88,6 +100,12 @@ function refusalExample(rule: StoreAccessRule): string {
   return `This needs the "${rule.need}" permission on the store`;
 }
 
+/** The guard's 404 message for a rule, as the route's OpenAPI example. */
+function notFoundExample(rule: StoreAccessRule): string {
+  if (rule.from === 'param' || rule.from === 'body' || rule.from === 'query') return 'Store not found';
+  return `${storeResource(rule.from).name} not found`;
+}
+
 /**
  * Guards a route by the caller's access to the store it names (see StoreAccessRule), and documents
  * the guard's 404 and, where the rule can refuse a caller who sees the store, its 403; and the store
@@ -101,9 +119,14 @@ export const StoreScoped = (rule: StoreAccessRule) =>
     ...(rule.need !== 'manage' && rule.storeKeys !== false ? [ApiBearerAuth('storeKey')] : []),
     ApiErrorResponse(404, "No such store, or another tenant's", {
       code: 'NOT_FOUND',
-      message: `${rule.from === 'param' || rule.from === 'body' || rule.from === 'query' ? 'Store' : storeResource(rule.from).name} not found`,
+      message: notFoundExample(rule),
     }),
     ...(rule.need === 'read' && rule.customers !== false
       ? []
-      : [ApiErrorResponse(403, 'The caller sees the store but may not do this', { code: 'FORBIDDEN', message: refusalExample(rule) })]),
+      : [
+          ApiErrorResponse(403, 'The caller sees the store but may not do this', {
+            code: 'FORBIDDEN',
+            message: refusalExample(rule),
+          }),
+        ]),
   );

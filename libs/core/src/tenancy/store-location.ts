@@ -26,11 +26,15 @@ export interface StoreReference {
   onlyStore: boolean;
 }
 
-export type LocatedReference = { ok: true; key: string; reference: StoreReference } | { ok: false; key: string; message: string };
+export type LocatedReference =
+  { ok: true; key: string; reference: StoreReference } | { ok: false; key: string; message: string };
 
-/** Reads the store (or record) id a route names from the request; a malformed or missing one is reported, not looked up. */
+/**
+ * Reads the store (or record) id a route names from the request; a malformed or missing one is reported, not looked up.
+ */
 export function locateStore(location: StoreLocation, request: FastifyRequest): LocatedReference {
-  const resource = location.from === 'param' || location.from === 'body' || location.from === 'query' ? null : location.from;
+  const resource =
+    location.from === 'param' || location.from === 'body' || location.from === 'query' ? null : location.from;
   const key = location.key ?? (resource ? storeResource(resource).key : 'store_id');
   const place = resource ? (location.in ?? 'param') : location.from;
   const source = (place === 'body' ? request.body : place === 'query' ? request.query : request.params) as

@@ -13,7 +13,9 @@ export interface StoreResources {}
 export type StoreResource = keyof StoreResources & string;
 
 export interface StoreResourceKind {
-  /** The path parameter (or body field) that carries the record's id unless the rule says otherwise, e.g. `order_id`. */
+  /**
+   * The path parameter (or body field) that carries the record's id unless the rule says otherwise, e.g. `order_id`.
+   */
   key: string;
   /** The record's name in the guard's 404 (`Order not found`). */
   name: string;
@@ -35,6 +37,9 @@ export function registerStoreResources(kinds: { [K in StoreResource]?: StoreReso
 /** A registered kind; throws for one no context has registered (its `store-resources.ts` was not imported). */
 export function storeResource(resource: StoreResource): StoreResourceKind {
   const kind = registered.get(resource);
-  if (!kind) throw new Error(`The store resource '${resource}' is not registered: import its context's store-resources.ts first`);
+  if (!kind)
+    throw new Error(
+      `The store resource '${resource}' is not registered: import its context's store-resources.ts first`,
+    );
   return kind;
 }

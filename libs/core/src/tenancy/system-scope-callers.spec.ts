@@ -24,31 +24,51 @@ describe('the system scope and the database handles', () => {
     expect(callers).toEqual(['libs/core/src/tenancy/db-handles.ts']);
   });
 
-  it('lint refuses the raw database handles in request code, and SystemDb outside the files listed for it', async () => {
-    const eslint = new ESLint({ cwd: ROOT });
-    const problems = async (file: string, code: string) =>
-      (await eslint.lintText(code, { filePath: path.join(ROOT, file) }))[0].messages
-        .filter((message) => message.ruleId === 'no-restricted-imports')
-        .map((message) => message.message.split(' ')[0]);
-    const handler = 'libs/commerce/src/stores/queries/get-store/new.handler.ts';
-    expect(await problems(handler, "import { SystemDb } from '@app/core';\nexport const x = SystemDb;\n")).toEqual(["'SystemDb'"]);
-    expect(
-      await problems(handler, "import { TransactionHost } from '@nestjs-cls/transactional';\nexport const x = TransactionHost;\n"),
-    ).toEqual(["'TransactionHost'"]);
-    expect(await problems(handler, "import { InjectDataSource } from '@nestjs/typeorm';\nexport const x = InjectDataSource;\n")).toEqual([
-      "'InjectDataSource'",
-    ]);
-    expect(
-      await problems('libs/core/src/outbox/new.ts', "import { SystemDb } from '../tenancy/db-handles.js';\nexport const x = SystemDb;\n"),
-    ).toHaveLength(1);
-    expect(await problems(handler, "import { TenantDb, ScopedDb } from '@app/core';\nexport const x = [TenantDb, ScopedDb];\n")).toEqual(
-      [],
-    );
-    // A worker listed in eslint.config.js may; it still may not take the raw handles.
-    const worker = 'libs/webhooks/src/deliveries/delivery.worker.ts';
-    expect(await problems(worker, "import { SystemDb } from '@app/core';\nexport const x = SystemDb;\n")).toEqual([]);
-    expect(
-      await problems(worker, "import { TransactionHost } from '@nestjs-cls/transactional';\nexport const x = TransactionHost;\n"),
-    ).toHaveLength(1);
-  });
+  it(
+    'lint refuses the raw database handles in request ' + 'code, and SystemDb outside the files listed for it',
+    async () => {
+      const eslint = new ESLint({ cwd: ROOT });
+      const problems = async (file: string, code: string) =>
+        (await eslint.lintText(code, { filePath: path.join(ROOT, file) }))[0].messages
+          .filter((message) => message.ruleId === 'no-restricted-imports')
+          .map((message) => message.message.split(' ')[0]);
+      const handler = 'libs/commerce/src/stores/queries/get-store/new.handler.ts';
+      expect(await problems(handler, "import { SystemDb } from '@app/core';\nexport const x = SystemDb;\n")).toEqual([
+        "'SystemDb'",
+      ]);
+      expect(
+        await problems(
+          handler,
+          "import { TransactionHost } from '@nestjs-cls/transactional';\nexport const x = TransactionHost;\n",
+        ),
+      ).toEqual(["'TransactionHost'"]);
+      expect(
+        await problems(
+          handler,
+          "import { InjectDataSource } from '@nestjs/typeorm';\nexport const x = InjectDataSource;\n",
+        ),
+      ).toEqual(["'InjectDataSource'"]);
+      expect(
+        await problems(
+          'libs/core/src/outbox/new.ts',
+          "import { SystemDb } from '../tenancy/db-handles.js';\nexport const x = SystemDb;\n",
+        ),
+      ).toHaveLength(1);
+      expect(
+        await problems(
+          handler,
+          "import { TenantDb, ScopedDb } from '@app/core';\nexport const x = [TenantDb, ScopedDb];\n",
+        ),
+      ).toEqual([]);
+      // A worker listed in eslint.config.js may; it still may not take the raw handles.
+      const worker = 'libs/webhooks/src/deliveries/delivery.worker.ts';
+      expect(await problems(worker, "import { SystemDb } from '@app/core';\nexport const x = SystemDb;\n")).toEqual([]);
+      expect(
+        await problems(
+          worker,
+          "import { TransactionHost } from '@nestjs-cls/transactional';\nexport const x = TransactionHost;\n",
+        ),
+      ).toHaveLength(1);
+    },
+  );
 });

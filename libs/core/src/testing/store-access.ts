@@ -16,7 +16,7 @@ import { STORE_LOCATION_KEY } from '../tenancy/store-location.js';
 export const STORE_A = '6f1c0b1e-2d4a-4c1b-9f57-1f0e8f6b8a11';
 export const STORE_B = '7a2d1c2f-3e5b-4d2c-8a68-2a1f9a7c9b22';
 
-/** What the caller lookup answers about a caller: by default a team member of STORE_A with no permissions. */
+/** What the caller lookup returns about a caller: by default a team member of STORE_A with no permissions. */
 export function callerFacts(overrides: Partial<CallerFacts> = {}): CallerFacts {
   return {
     userId: 'u1',
@@ -77,7 +77,8 @@ export function judgeStoreAccess(
 /** The access the guard grants, or a test failure naming the refusal. */
 export function grantedAccess(...args: Parameters<typeof judgeStoreAccess>): StoreAccess {
   const verdict = judgeStoreAccess(...args);
-  if (verdict.outcome !== 'allowed') throw new Error(`expected the guard to allow the request, it answered ${verdict.outcome}`);
+  if (verdict.outcome !== 'allowed')
+    throw new Error(`expected the guard to allow the request, it answered ${verdict.outcome}`);
   return verdict.access!;
 }
 

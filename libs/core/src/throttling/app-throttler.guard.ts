@@ -10,7 +10,9 @@ import { clientAddressKey } from './client-address.js';
 
 const SIGN_UP_ROUTE = `${AUTH_PREFIX}/signup`;
 
-/** Requests per minute on every route (RATE_LIMIT_PER_MINUTE), and sign-ups per client address (SIGNUP_LIMIT_PER_IP). */
+/**
+ * Requests per minute on every route (RATE_LIMIT_PER_MINUTE), and sign-ups per client address (SIGNUP_LIMIT_PER_IP).
+ */
 export function appThrottlers(config: HttpConfig): ThrottlerOptions[] {
   return [
     // Its count goes out as the RateLimit-* headers (AppThrottlerGuard).
@@ -46,7 +48,7 @@ export function appThrottlers(config: HttpConfig): ThrottlerOptions[] {
 export class AppThrottlerGuard extends ThrottlerGuard {
   protected override headerPrefix = 'RateLimit';
 
-  /** Counts this request now, keyed by the token's (verified) user; `canActivate` answers from it. */
+  /** Counts this request now, keyed by the token's (verified) user; `canActivate` decides from it. */
   startEarly(context: ExecutionContext, tokenUserId: string): void {
     const request = context.switchToHttp().getRequest<FastifyRequest>();
     request.tokenUserId = tokenUserId;
@@ -75,7 +77,10 @@ export class AppThrottlerGuard extends ThrottlerGuard {
     (request.rateLimitHeaders ??= {})[name] = String(value);
   }
 
-  protected override async throwThrottlingException(context: ExecutionContext, detail: ThrottlerLimitDetail): Promise<void> {
+  protected override async throwThrottlingException(
+    context: ExecutionContext,
+    detail: ThrottlerLimitDetail,
+  ): Promise<void> {
     const request = context.switchToHttp().getRequest<FastifyRequest>();
     const windowSeconds = Math.round(detail.ttl / 1000);
     const retryAfter = Math.max(1, detail.timeToBlockExpire || detail.timeToExpire);

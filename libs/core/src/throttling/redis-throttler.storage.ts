@@ -38,12 +38,19 @@ export class RedisThrottlerStorage implements ThrottlerStorage {
   constructor(@InjectRedis() private readonly redis: Redis) {
     // A named script: sent as EVALSHA (its hash, not its text) after the first call.
     redis.defineCommand('storefrontThrottleHit', { numberOfKeys: 2, lua: INCREMENT });
-    const command = (redis as unknown as Record<string, (...args: (string | number)[]) => Promise<number[]>>).storefrontThrottleHit;
+    const command = (redis as unknown as Record<string, (...args: (string | number)[]) => Promise<number[]>>)
+      .storefrontThrottleHit;
     this.hit = command.bind(redis);
   }
 
   /** ThrottlerStorage: counts a hit; fails open while Redis is unreachable. */
-  async increment(key: string, ttl: number, limit: number, blockDuration: number, throttlerName: string): Promise<ThrottlerStorageRecord> {
+  async increment(
+    key: string,
+    ttl: number,
+    limit: number,
+    blockDuration: number,
+    throttlerName: string,
+  ): Promise<ThrottlerStorageRecord> {
     try {
       const record = await this.count(key, ttl, limit, blockDuration, throttlerName);
       if (this.unenforced) this.logger.log('Redis is back; rate limits enforced again');
@@ -51,7 +58,10 @@ export class RedisThrottlerStorage implements ThrottlerStorage {
       return record;
     } catch (error) {
       if (!this.unenforced)
-        this.logger.warn({ err: { message: (error as Error).message } }, 'rate limits not enforced until Redis is back');
+        this.logger.warn(
+          { err: { message: (error as Error).message } },
+          'rate limits not enforced until Redis is back',
+        );
       this.unenforced = true;
       return { totalHits: 0, timeToExpire: Math.ceil(ttl / 1000), isBlocked: false, timeToBlockExpire: 0 };
     }

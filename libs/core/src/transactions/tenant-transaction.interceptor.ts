@@ -20,15 +20,19 @@ export const OwnTransactions = () => SetMetadata(OWN_TRANSACTIONS, true);
  * route that does not commit in steps of its own. The JWT strategy opens that transaction together with
  * the caller's lookup; this interceptor hands it to the handler.
  */
-export function runsInRequestTransaction(reflector: Reflector, context: ExecutionContext, request: FastifyRequest): boolean {
+export function runsInRequestTransaction(
+  reflector: Reflector,
+  context: ExecutionContext,
+  request: FastifyRequest,
+): boolean {
   return request.url.startsWith(FUNCTIONS_PREFIX) && !reflector.get<boolean>(OWN_TRANSACTIONS, context.getHandler());
 }
 
 /**
  * One transaction per /functions/v1 request, bound to the signed-in user's session for row-level
- * security (opened and bound by the JWT strategy, adopted by the scoped adapter; see tenancy/scoped-transaction-adapter.ts and
- * request-transaction.ts). The handler's writes commit together when it returns and roll back
- * together when it throws.
+ * security (opened and bound by the JWT strategy, adopted by the scoped adapter; see
+ * tenancy/scoped-transaction-adapter.ts and request-transaction.ts). The handler's writes commit together when it
+ * returns and roll back together when it throws.
  */
 @Injectable()
 export class TenantTransactionInterceptor implements NestInterceptor {

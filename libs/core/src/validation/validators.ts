@@ -34,10 +34,18 @@ function rule(name: string, test: (value: unknown) => boolean, message: string) 
 }
 
 /** A BCP 47 language tag such as `en`, `fr` or `pt-BR`. */
-export const IsLanguageTag = rule('isLanguageTag', isBcp47LanguageTag, '$property must be a BCP 47 language tag such as en, fr or pt-BR');
+export const IsLanguageTag = rule(
+  'isLanguageTag',
+  isBcp47LanguageTag,
+  '$property must be a BCP 47 language tag such as en, fr or pt-BR',
+);
 
 /** An IANA time zone such as `UTC` or `Europe/Paris`. */
-export const IsTimeZone = rule('isTimeZone', isIanaTimeZone, '$property must be an IANA time zone such as UTC or Europe/Paris');
+export const IsTimeZone = rule(
+  'isTimeZone',
+  isIanaTimeZone,
+  '$property must be an IANA time zone such as UTC or Europe/Paris',
+);
 
 /**
  * A finite number with at most 2 decimals. Written here rather than with IsNumber's maxDecimalPlaces,

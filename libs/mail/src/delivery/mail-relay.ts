@@ -1,4 +1,10 @@
-import { Inject, Injectable, Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
+import {
+  Inject,
+  Injectable,
+  Logger,
+  type BeforeApplicationShutdown,
+  type OnApplicationBootstrap,
+} from '@nestjs/common';
 import { PeriodicTask, queryRows, runtimeConfig, type RuntimeConfig, SecretBox, SystemDb } from '@app/core';
 import { MailRenderer, type RenderedMail } from '../rendering/mail-renderer.js';
 import type { MailTemplate } from '../templates.js';
@@ -53,7 +59,8 @@ export class MailRelay implements OnApplicationBootstrap, BeforeApplicationShutd
   onApplicationBootstrap(): void {
     if (!this.enabled) return;
     if (this.transport.mode === 'mailbox') {
-      const line = 'SMTP_URL is unset: e-mails go to the development mailbox (GET /functions/v1/dev-mailbox, as the admin)';
+      const line =
+        'SMTP_URL is unset: e-mails go to the development mailbox (GET /functions/v1/dev-mailbox, as the admin)';
       if (this.config.isProduction) this.logger.warn(line);
       else this.logger.log(line);
     }
@@ -66,7 +73,7 @@ export class MailRelay implements OnApplicationBootstrap, BeforeApplicationShutd
     await this.task.stop();
   }
 
-  /** Sends every message that is due, batch after batch, as the system; answers what became of them. */
+  /** Sends every message that is due, batch after batch, as the system; returns what became of them. */
   deliverDue(): Promise<Record<Outcome, number>> {
     return this.system.run(async () => {
       const counts: Record<Outcome, number> = { sent: 0, retried: 0, failed: 0 };
@@ -82,7 +89,8 @@ export class MailRelay implements OnApplicationBootstrap, BeforeApplicationShutd
   private claim(): Promise<MailRow[]> {
     return queryRows<MailRow>(
       this.system.tx,
-      `UPDATE mail_outbox m SET attempts = m.attempts + 1, next_attempt_at = now() + make_interval(secs => $2::double precision / 1000)
+      `UPDATE mail_outbox m SET attempts = m.attempts + 1, next_attempt_at = now() +
+        make_interval(secs => $2::double precision / 1000)
           WHERE m.id IN (SELECT id FROM mail_outbox WHERE status = 'pending' AND next_attempt_at <= now()
                           ORDER BY next_attempt_at LIMIT $1 FOR UPDATE SKIP LOCKED)
           RETURNING m.id, m.template, m.recipient, m.language, m.data, m.secret_sealed, m.attempts`,
@@ -111,7 +119,11 @@ export class MailRelay implements OnApplicationBootstrap, BeforeApplicationShutd
         messageId,
         headers: { 'Auto-Submitted': 'auto-generated', 'X-Storefront-Template': row.template },
       });
-      await this.mark(row, `status = 'sent', finished_at = now(), secret_sealed = NULL, last_error = NULL, message_id = $3`, accepted);
+      await this.mark(
+        row,
+        `status = 'sent', finished_at = now(), secret_sealed = NULL, last_error = NULL, message_id = $3`,
+        accepted,
+      );
       return 'sent';
     } catch (error) {
       const failure = error instanceof MailSendError ? error : new MailSendError((error as Error).message, false);
@@ -122,7 +134,10 @@ export class MailRelay implements OnApplicationBootstrap, BeforeApplicationShutd
   /** Without SMTP: into the development mailbox, marked sent in the same transaction (exactly once). */
   private async toMailbox(row: MailRow, rendered: RenderedMail): Promise<void> {
     await this.system.transaction(async () => {
-      const marked = await this.mark(row, `status = 'sent', finished_at = now(), secret_sealed = NULL, last_error = NULL`);
+      const marked = await this.mark(
+        row,
+        `status = 'sent', finished_at = now(), secret_sealed = NULL, last_error = NULL`,
+      );
       if (!marked) return;
       await queryRows(
         this.system.tx,
@@ -136,11 +151,17 @@ export class MailRelay implements OnApplicationBootstrap, BeforeApplicationShutd
   private async failed(row: MailRow, reason: string, permanent: boolean): Promise<Outcome> {
     const delays = this.config.MAIL_RETRY_DELAYS_MS;
     if (permanent || row.attempts > delays.length) {
-      this.logger.warn({ mail_id: row.id, template: row.template, attempts: row.attempts, reason }, 'mail not delivered; given up');
+      this.logger.warn(
+        { mail_id: row.id, template: row.template, attempts: row.attempts, reason },
+        'mail not delivered; given up',
+      );
       await this.mark(row, `status = 'failed', finished_at = now(), secret_sealed = NULL, last_error = $3`, reason);
       return 'failed';
     }
-    this.logger.warn({ mail_id: row.id, template: row.template, attempts: row.attempts, reason }, 'mail not delivered; will retry');
+    this.logger.warn(
+      { mail_id: row.id, template: row.template, attempts: row.attempts, reason },
+      'mail not delivered; will retry',
+    );
     await this.mark(
       row,
       `last_error = $3, next_attempt_at = now() + make_interval(secs => $4::double precision / 1000)`,
@@ -150,7 +171,7 @@ export class MailRelay implements OnApplicationBootstrap, BeforeApplicationShutd
     return 'retried';
   }
 
-  /** Applies `changes` if the message is still the claim's (pending, at this attempt); answers whether it was. */
+  /** Applies `changes` if the message is still the claim's (pending, at this attempt); returns whether it was. */
   private async mark(row: MailRow, changes: string, ...values: unknown[]): Promise<boolean> {
     const updated = await queryRows(
       this.system.tx,

@@ -8,7 +8,11 @@ import { mailConfig, type MailConfig } from '../mail.config.js';
  */
 @Injectable()
 export class MailRetention extends RetentionSweep {
-  constructor(system: SystemDb, @Inject(runtimeConfig.KEY) runtime: RuntimeConfig, @Inject(mailConfig.KEY) mail: MailConfig) {
+  constructor(
+    system: SystemDb,
+    @Inject(runtimeConfig.KEY) runtime: RuntimeConfig,
+    @Inject(mailConfig.KEY) mail: MailConfig,
+  ) {
     const deleteBatch = `
       WITH outbox AS (
         DELETE FROM mail_outbox WHERE id IN (
@@ -17,7 +21,8 @@ export class MailRetention extends RetentionSweep {
         RETURNING 1),
       mailbox AS (
         DELETE FROM dev_mailbox WHERE id IN (
-          SELECT id FROM dev_mailbox WHERE created_at < now() - make_interval(days => $1) LIMIT $2 FOR UPDATE SKIP LOCKED)
+          SELECT id FROM dev_mailbox WHERE created_at < now() - make_interval(days => $1) LIMIT $2
+            FOR UPDATE SKIP LOCKED)
         RETURNING 1)
       SELECT 1 FROM outbox UNION ALL SELECT 1 FROM mailbox`;
     super({ name: 'mail retention', days: () => mail.MAIL_RETENTION_DAYS, deleteBatch }, system, runtime);

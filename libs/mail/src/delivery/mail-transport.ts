@@ -5,7 +5,10 @@ import { mailConfig, type MailConfig } from '../mail.config.js';
 
 export interface Envelope extends RenderedMail {
   to: string;
-  /** Stable per outbox row, so a receiver can tell a message sent twice (a crash after the server took it) from two messages. */
+  /**
+   * Stable per outbox row, so a receiver can tell a message sent twice (a crash after the server took it) from two
+   * messages.
+   */
   messageId: string;
   headers?: Record<string, string>;
 }
@@ -55,7 +58,8 @@ export class MailTransport implements OnApplicationShutdown {
       return info.messageId ?? envelope.messageId;
     } catch (error) {
       const failure = error as Error & { responseCode?: number; code?: string };
-      const permanent = typeof failure.responseCode === 'number' && failure.responseCode >= 500 && failure.responseCode < 600;
+      const permanent =
+        typeof failure.responseCode === 'number' && failure.responseCode >= 500 && failure.responseCode < 600;
       throw new MailSendError(`${failure.code ?? 'SMTP'}: ${failure.message}`.slice(0, 500), permanent);
     }
   }

@@ -1,6 +1,15 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { ApiError, ApiFunctionRoute, CurrentUser, decodeCursor, queryRows, TenantDb, toPage, type UserPrincipal } from '@app/core';
+import {
+  ApiError,
+  ApiFunctionRoute,
+  CurrentUser,
+  decodeCursor,
+  queryRows,
+  TenantDb,
+  toPage,
+  type UserPrincipal,
+} from '@app/core';
 import { DevMailboxMessage, DevMailboxQuery } from './dev-mailbox.dto.js';
 import { ApiListDevMailbox } from './dev-mailbox.openapi.js';
 

@@ -24,7 +24,10 @@ export class DevMailboxMessage {
   template!: string;
   @ApiProperty({ description: 'The recipient', example: 'ada@example.com' })
   to!: string;
-  @ApiProperty({ description: 'The sender, with its display name', example: 'Storefront Platform <no-reply@storefront.localhost>' })
+  @ApiProperty({
+    description: 'The sender, with its display name',
+    example: 'Storefront Platform <no-reply@storefront.localhost>',
+  })
   from!: string;
   @ApiProperty({ example: 'Reset your password' })
   subject!: string;

@@ -39,8 +39,11 @@ export class MailTables1763802800800 implements MigrationInterface {
           message_id text,
           created_at timestamp with time zone DEFAULT clock_timestamp() NOT NULL,
           finished_at timestamp with time zone,
-          CONSTRAINT mail_outbox_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'sent'::text, 'failed'::text]))),
-          CONSTRAINT mail_outbox_template_check CHECK ((template = ANY (ARRAY['confirm_signup'::text, 'reset_password'::text, 'confirm_email_change'::text, 'email_changed'::text, 'team_invitation'::text, 'webhook_disabled'::text, 'social_post_failed'::text, 'magic_link'::text])))
+          CONSTRAINT mail_outbox_status_check CHECK ((status = ANY
+            (ARRAY['pending'::text, 'sent'::text, 'failed'::text]))),
+          CONSTRAINT mail_outbox_template_check CHECK ((template = ANY
+            (ARRAY['confirm_signup'::text, 'reset_password'::text, 'confirm_email_change'::text, 'email_changed'::text,
+              'team_invitation'::text, 'webhook_disabled'::text, 'social_post_failed'::text, 'magic_link'::text])))
       )`);
     await db.query(`
       CREATE TABLE store_mail_settings (
@@ -63,9 +66,16 @@ export class MailTables1763802800800 implements MigrationInterface {
       ALTER TABLE store_mail_settings
           ADD CONSTRAINT store_mail_settings_pkey PRIMARY KEY (store_id)`);
     await db.query(`CREATE INDEX dev_mailbox_page_idx ON dev_mailbox USING btree (created_at DESC, id DESC)`);
-    await db.query(`CREATE INDEX dev_mailbox_recipient_idx ON dev_mailbox USING btree (lower(recipient), created_at DESC, id DESC)`);
-    await db.query(`CREATE INDEX mail_outbox_due_idx ON mail_outbox USING btree (next_attempt_at) WHERE (status = 'pending'::text)`);
-    await db.query(`CREATE INDEX mail_outbox_finished_idx ON mail_outbox USING btree (finished_at) WHERE (status <> 'pending'::text)`);
+    await db.query(
+      `CREATE INDEX dev_mailbox_recipient_idx ON dev_mailbox USING btree (lower(recipient), created_at DESC, id DESC)`,
+    );
+    await db.query(
+      `CREATE INDEX mail_outbox_due_idx ON mail_outbox USING btree (next_attempt_at) WHERE (status = 'pending'::text)`,
+    );
+    await db.query(
+      `CREATE INDEX mail_outbox_finished_idx ON mail_outbox ` +
+        `USING btree (finished_at) WHERE (status <> 'pending'::text)`,
+    );
     await db.query(`
       ALTER TABLE mail_outbox
           ADD CONSTRAINT mail_outbox_store_id_fkey FOREIGN KEY (store_id) REFERENCES stores(id) ON DELETE CASCADE`);
@@ -74,7 +84,8 @@ export class MailTables1763802800800 implements MigrationInterface {
           ADD CONSTRAINT mail_outbox_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE`);
     await db.query(`
       ALTER TABLE store_mail_settings
-          ADD CONSTRAINT store_mail_settings_store_id_fkey FOREIGN KEY (store_id) REFERENCES stores(id) ON DELETE CASCADE`);
+          ADD CONSTRAINT store_mail_settings_store_id_fkey FOREIGN KEY (store_id) REFERENCES stores(id)
+            ON DELETE CASCADE`);
   }
 
   async down(db: QueryRunner): Promise<void> {

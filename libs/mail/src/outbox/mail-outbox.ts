@@ -5,7 +5,9 @@ import type { MailTemplate } from '../templates.js';
 export interface OutgoingMail {
   template: MailTemplate;
   to: string;
-  /** The store it is about: its language and name go into the message (a customer's store when only `userId` is given). */
+  /**
+   * The store it is about: its language and name go into the message (a customer's store when only `userId` is given).
+   */
   storeId?: string | null;
   userId?: string | null;
   /** What the template shows. */
@@ -27,17 +29,21 @@ export class MailOutbox {
     private readonly box: SecretBox,
   ) {}
 
-  /** Answers the message's id, or null when its store turned this notice off. */
+  /** Returns the message's id, or null when its store turned this notice off. */
   async enqueue(mail: OutgoingMail): Promise<string | null> {
-    const [row] = await queryRows<{ id: string | null }>(this.db.tx, 'SELECT app_enqueue_mail($1, $2, $3, $4, $5, $6, $7) AS id', [
-      mail.template,
-      mail.to,
-      mail.storeId ?? null,
-      mail.userId ?? null,
-      JSON.stringify(mail.data ?? {}),
-      mail.secret ? this.box.seal(JSON.stringify(mail.secret)) : null,
-      this.binding.ticket('mail', `${mail.template}:${mail.to.toLowerCase()}`),
-    ]);
+    const [row] = await queryRows<{ id: string | null }>(
+      this.db.tx,
+      'SELECT app_enqueue_mail($1, $2, $3, $4, $5, $6, $7) AS id',
+      [
+        mail.template,
+        mail.to,
+        mail.storeId ?? null,
+        mail.userId ?? null,
+        JSON.stringify(mail.data ?? {}),
+        mail.secret ? this.box.seal(JSON.stringify(mail.secret)) : null,
+        this.binding.ticket('mail', `${mail.template}:${mail.to.toLowerCase()}`),
+      ],
+    );
     return row.id;
   }
 }

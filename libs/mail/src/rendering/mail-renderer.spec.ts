@@ -42,7 +42,8 @@ describe('MailRenderer', () => {
 
   it('translates every word of the English messages', () => {
     const folder = templatesFolder();
-    const read = (language: string) => JSON.parse(fs.readFileSync(path.join(folder, 'locales', `${language}.json`), 'utf8'));
+    const read = (language: string) =>
+      JSON.parse(fs.readFileSync(path.join(folder, 'locales', `${language}.json`), 'utf8'));
     const keys = (locale: Record<string, Record<string, string>>) =>
       Object.entries(locale)
         .flatMap(([message, words]) => Object.keys(words).map((key) => `${message}.${key}`))

@@ -29,7 +29,8 @@ export function templatesFolder(from = path.dirname(fileURLToPath(import.meta.ur
   for (let dir = from; ; dir = path.dirname(dir)) {
     const candidate = path.join(dir, 'libs', 'mail', 'templates');
     if (fs.existsSync(path.join(candidate, 'locales', `${DEFAULT_LANGUAGE}.json`))) return candidate;
-    if (path.dirname(dir) === dir) throw new Error('The mail templates (libs/mail/templates) were not found above ' + from);
+    if (path.dirname(dir) === dir)
+      throw new Error('The mail templates (libs/mail/templates) were not found above ' + from);
   }
 }
 
@@ -72,7 +73,10 @@ export class MailRenderer {
       const escape = format === 'html' ? escapeHtml : asIs;
       const fill = (strings: Strings = {}, defaults: Strings = {}) =>
         Object.fromEntries(
-          Object.entries({ ...defaults, ...strings }).map(([key, text]) => [key, Mustache.render(text, view, {}, { escape })]),
+          Object.entries({ ...defaults, ...strings }).map(([key, text]) => [
+            key,
+            Mustache.render(text, view, {}, { escape }),
+          ]),
         );
       return { t: fill(locale[template], fallback[template]), common: fill(locale.common, fallback.common) };
     };
@@ -111,7 +115,8 @@ export class MailRenderer {
       const at = new Date(values.expires_at);
       if (!Number.isNaN(at.getTime())) {
         view.expires_at_text =
-          new Intl.DateTimeFormat(language, { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' }).format(at) + ' UTC';
+          new Intl.DateTimeFormat(language, { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' }).format(at) +
+          ' UTC';
       }
     }
     return view;

@@ -23,11 +23,13 @@ export class NotificationsTables1763802800450 implements MigrationInterface {
       ALTER TABLE merchant_notifications
           ADD CONSTRAINT merchant_notifications_pkey PRIMARY KEY (id)`);
     await db.query(
-      `CREATE INDEX merchant_notifications_store_idx ON merchant_notifications USING btree (store_id, created_at DESC, id DESC)`,
+      `CREATE INDEX merchant_notifications_store_idx ON ` +
+        `merchant_notifications USING btree (store_id, created_at DESC, id DESC)`,
     );
     await db.query(`
       ALTER TABLE merchant_notifications
-          ADD CONSTRAINT merchant_notifications_store_id_fkey FOREIGN KEY (store_id) REFERENCES stores(id) ON DELETE CASCADE`);
+          ADD CONSTRAINT merchant_notifications_store_id_fkey FOREIGN KEY (store_id) REFERENCES stores(id)
+            ON DELETE CASCADE`);
   }
 
   async down(db: QueryRunner): Promise<void> {

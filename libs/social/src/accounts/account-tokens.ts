@@ -44,7 +44,9 @@ export class AccountTokens {
 
   /** Whether the access token expires within a minute (so it is refreshed first). */
   expiresSoon(account: SocialAccountRow): boolean {
-    return account.token_expires_at !== null && new Date(account.token_expires_at).getTime() - Date.now() < REFRESH_AHEAD_MS;
+    return (
+      account.token_expires_at !== null && new Date(account.token_expires_at).getTime() - Date.now() < REFRESH_AHEAD_MS
+    );
   }
 
   /**
@@ -63,8 +65,18 @@ export class AccountTokens {
       try {
         const tokens = await platform.refresh(current);
         const sealed = this.seal(tokens);
-        await this.repository.saveTokens(account.id, sealed.accessTokenSealed, sealed.refreshTokenSealed, tokens.expiresAt);
-        return { ...current, accessToken: tokens.accessToken, refreshToken: tokens.refreshToken, expiresAt: tokens.expiresAt };
+        await this.repository.saveTokens(
+          account.id,
+          sealed.accessTokenSealed,
+          sealed.refreshTokenSealed,
+          tokens.expiresAt,
+        );
+        return {
+          ...current,
+          accessToken: tokens.accessToken,
+          refreshToken: tokens.refreshToken,
+          expiresAt: tokens.expiresAt,
+        };
       } catch (error) {
         if (
           error instanceof PlatformError &&
@@ -79,8 +91,13 @@ export class AccountTokens {
     if (fresh) return fresh;
     // After the refresh transaction has ended, so that the row lock is released first.
     await this.repository.markReauthorize(accountId);
-    throw new PlatformError('The platform refused to renew access; connect the account again', 'reauthorize', 'reauthorize_required', {
-      cause: refused,
-    });
+    throw new PlatformError(
+      'The platform refused to renew access; connect the account again',
+      'reauthorize',
+      'reauthorize_required',
+      {
+        cause: refused,
+      },
+    );
   }
 }

@@ -79,7 +79,8 @@ export class SocialAccountRepository {
   async insertState(stateHash: string, row: ConnectStateRow): Promise<void> {
     await queryRows(
       this.db.tx,
-      `INSERT INTO social_connect_states (state_hash, store_id, user_id, platform, redirect_url, code_verifier_sealed, expires_at)
+      `INSERT INTO social_connect_states (state_hash, store_id, user_id, platform, redirect_url, code_verifier_sealed,
+        expires_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7)`,
       [stateHash, row.store_id, row.user_id, row.platform, row.redirect_url, row.code_verifier_sealed, row.expires_at],
     );
@@ -94,16 +95,23 @@ export class SocialAccountRepository {
    * null for an unknown or already taken state.
    */
   async startState(stateHash: string, browserSecret: string): Promise<StartedState | null> {
-    const rows: StartedState[] = await this.db.unbound.query('SELECT * FROM app_start_connect($1, $2)', [stateHash, browserSecret]);
+    const rows: StartedState[] = await this.db.unbound.query('SELECT * FROM app_start_connect($1, $2)', [
+      stateHash,
+      browserSecret,
+    ]);
     return rows[0] ?? null;
   }
 
   /**
-   * Takes a state, once, whatever the outcome (see app_take_connect_state, libs/social/src/sql/accounts.sql): `taken` only
-   * for the browser that started it, before it expires, with a `completion` to finish it with; null
+   * Takes a state, once, whatever the outcome (see app_take_connect_state, libs/social/src/sql/accounts.sql): `taken`
+   * only for the browser that started it, before it expires, with a `completion` to finish it with; null
    * for an unknown or already taken state.
    */
-  async takeState(stateHash: string, browserSecret: string | null, completion: string | null): Promise<TakenState | null> {
+  async takeState(
+    stateHash: string,
+    browserSecret: string | null,
+    completion: string | null,
+  ): Promise<TakenState | null> {
     const rows: TakenState[] = await this.db.unbound.query('SELECT * FROM app_take_connect_state($1, $2, $3)', [
       stateHash,
       browserSecret,
@@ -137,21 +145,37 @@ export class SocialAccountRepository {
   // ——— Accounts ———
 
   accountsOfStore(storeId: string): Promise<SocialAccountRow[]> {
-    return queryRows<SocialAccountRow>(this.scoped.tx, `SELECT * FROM social_accounts WHERE store_id = $1 ORDER BY platform`, [storeId]);
+    return queryRows<SocialAccountRow>(
+      this.scoped.tx,
+      `SELECT * FROM social_accounts WHERE store_id = $1 ORDER BY platform`,
+      [storeId],
+    );
   }
 
   async accountForUpdate(id: string): Promise<SocialAccountRow | null> {
-    return (await queryRows<SocialAccountRow>(this.scoped.tx, `SELECT * FROM social_accounts WHERE id = $1 FOR UPDATE`, [id]))[0] ?? null;
+    return (
+      (
+        await queryRows<SocialAccountRow>(this.scoped.tx, `SELECT * FROM social_accounts WHERE id = $1 FOR UPDATE`, [
+          id,
+        ])
+      )[0] ?? null
+    );
   }
 
   async deleteAccount(id: string): Promise<boolean> {
     return (await queryRows(this.db.tx, `DELETE FROM social_accounts WHERE id = $1 RETURNING id`, [id])).length > 0;
   }
 
-  async saveTokens(id: string, accessTokenSealed: string, refreshTokenSealed: string | null, expiresAt: Date | null): Promise<void> {
+  async saveTokens(
+    id: string,
+    accessTokenSealed: string,
+    refreshTokenSealed: string | null,
+    expiresAt: Date | null,
+  ): Promise<void> {
     await queryRows(
       this.scoped.tx,
-      `UPDATE social_accounts SET access_token_sealed = $2, refresh_token_sealed = $3, token_expires_at = $4, status = 'active',
+      `UPDATE social_accounts SET access_token_sealed = $2, refresh_token_sealed = $3, token_expires_at = $4,
+        status = 'active',
               updated_at = date_trunc('milliseconds', clock_timestamp())
         WHERE id = $1`,
       [id, accessTokenSealed, refreshTokenSealed, expiresAt],
@@ -159,6 +183,10 @@ export class SocialAccountRepository {
   }
 
   async markReauthorize(id: string): Promise<void> {
-    await queryRows(this.scoped.tx, `UPDATE social_accounts SET status = 'reauthorize', updated_at = now() WHERE id = $1`, [id]);
+    await queryRows(
+      this.scoped.tx,
+      `UPDATE social_accounts SET status = 'reauthorize', updated_at = now() WHERE id = $1`,
+      [id],
+    );
   }
 }

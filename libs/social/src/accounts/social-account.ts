@@ -14,7 +14,12 @@ export class SocialAccountView {
   platform_account_id!: string;
   @ApiProperty({ example: 'bluefern' })
   username!: string;
-  @ApiProperty({ type: 'string', nullable: true, description: 'Null when the platform gives none', example: 'Blue Fern Goods' })
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    description: 'Null when the platform gives none',
+    example: 'Blue Fern Goods',
+  })
   display_name!: string | null;
   @ApiProperty({
     enum: ['active', 'reauthorize'],

@@ -21,7 +21,10 @@ function recordingReply() {
 }
 
 function controller(baseUrl: string, service: Partial<SocialConnectService>) {
-  return new SocialConnectController(service as SocialConnectService, httpConfig.from({ NODE_ENV: 'test', PUBLIC_BASE_URL: baseUrl }));
+  return new SocialConnectController(
+    service as SocialConnectService,
+    httpConfig.from({ NODE_ENV: 'test', PUBLIC_BASE_URL: baseUrl }),
+  );
 }
 
 const STARTED: ConnectOutcome = {
@@ -30,18 +33,25 @@ const STARTED: ConnectOutcome = {
 };
 
 describe('SocialConnectController: the browser cookie of a connect', () => {
-  it('is HttpOnly, SameSite=Lax, limited to the connect routes and lives as long as the state; Secure behind https', async () => {
-    const secure = recordingReply();
-    await controller('https://api.shop.example', { open: async () => STARTED }).open({ state: 's' }, secure.reply);
-    expect(secure.headers).toEqual([
-      ['set-cookie', 'sf_connect_0123456789abcdef=secret; Max-Age=599; Path=/functions/v1/social-connect; HttpOnly; SameSite=Lax; Secure'],
-    ]);
-    expect(secure.redirect()).toEqual({ url: STARTED.redirectTo, status: 302 });
-    // Over plain http (development) a browser would drop a Secure cookie.
-    const plain = recordingReply();
-    await controller('http://localhost:3000', { open: async () => STARTED }).open({ state: 's' }, plain.reply);
-    expect(plain.headers[0][1]).not.toContain('Secure');
-  });
+  it(
+    'is HttpOnly, SameSite=Lax, limited to the connect routes ' + 'and lives as long as the state; Secure behind https',
+    async () => {
+      const secure = recordingReply();
+      await controller('https://api.shop.example', { open: async () => STARTED }).open({ state: 's' }, secure.reply);
+      expect(secure.headers).toEqual([
+        [
+          'set-cookie',
+          'sf_connect_0123456789abcdef=secret; Max-Age=599; ' +
+            'Path=/functions/v1/social-connect; HttpOnly; SameSite=Lax; Secure',
+        ],
+      ]);
+      expect(secure.redirect()).toEqual({ url: STARTED.redirectTo, status: 302 });
+      // Over plain http (development) a browser would drop a Secure cookie.
+      const plain = recordingReply();
+      await controller('http://localhost:3000', { open: async () => STARTED }).open({ state: 's' }, plain.reply);
+      expect(plain.headers[0][1]).not.toContain('Secure');
+    },
+  );
 
   it('is not set when the start URL is opened again; an unknown state is a 400, not a redirect', async () => {
     const again = recordingReply();
@@ -52,7 +62,10 @@ describe('SocialConnectController: the browser cookie of a connect', () => {
     expect(again.redirect()?.url).toContain('already_started');
     const unknown = recordingReply();
     await expect(
-      controller('https://api.shop.example', { open: async () => ({ redirectTo: null }) }).open({ state: 's' }, unknown.reply),
+      controller('https://api.shop.example', { open: async () => ({ redirectTo: null }) }).open(
+        { state: 's' },
+        unknown.reply,
+      ),
     ).rejects.toBeInstanceOf(ApiError);
     expect(unknown.redirect()).toBeNull();
   });
@@ -66,8 +79,14 @@ describe('SocialConnectController: the browser cookie of a connect', () => {
       },
     };
     const back = recordingReply();
-    const request = { headers: { cookie: 'theme=dark; sf_connect_a=one;sf_connect_a=two; broken; =x; sf_connect_b=b=c' } };
-    await controller('https://api.shop.example', service).callback({ state: 'abc' }, request as FastifyRequest, back.reply);
+    const request = {
+      headers: { cookie: 'theme=dark; sf_connect_a=one;sf_connect_a=two; broken; =x; sf_connect_b=b=c' },
+    };
+    await controller('https://api.shop.example', service).callback(
+      { state: 'abc' },
+      request as FastifyRequest,
+      back.reply,
+    );
     expect(seen).toEqual({ theme: 'dark', sf_connect_a: 'one', sf_connect_b: 'b=c' });
     expect(back.headers).toHaveLength(1);
     expect(back.headers[0][1]).toMatch(

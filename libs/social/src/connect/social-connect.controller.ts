@@ -22,7 +22,8 @@ import {
   ApiListSocialAccounts,
   ApiDisconnectSocialAccount,
 } from './social-connect.openapi.js';
-import '../store-resources.js'; // registers the store resource its routes name (social_account) before they are declared
+// Registers the store resource its routes name (social_account) before they are declared.
+import '../store-resources.js';
 
 /**
  * Connecting a store to social platforms, and its connected accounts. The two routes the browser
@@ -43,7 +44,10 @@ export class SocialConnectController {
   @StoreScoped({ from: 'body', need: 'social', storeKeys: false })
   @ApiStartSocialConnect()
   async start(@CurrentUser() user: UserPrincipal, @Body() body: SocialConnectDto) {
-    return { success: true, ...(await this.connect.start(body.store_id, user.userId, body.platform, body.redirect_url)) };
+    return {
+      success: true,
+      ...(await this.connect.start(body.store_id, user.userId, body.platform, body.redirect_url)),
+    };
   }
 
   @Get('social-connect/start')
@@ -55,7 +59,10 @@ export class SocialConnectController {
     // The browser opening the link carries no user: the state alone says whose store this is.
     const outcome = await this.connect.open(query);
     if (!outcome.redirectTo) {
-      throw ApiError.validation([{ field: 'state', message: outcome.error?.message ?? 'Unknown state' }], 'This connect link is not valid');
+      throw ApiError.validation(
+        [{ field: 'state', message: outcome.error?.message ?? 'Unknown state' }],
+        'This connect link is not valid',
+      );
     }
     if (outcome.cookie) {
       const { name, value, maxAgeSeconds } = outcome.cookie;
@@ -69,11 +76,18 @@ export class SocialConnectController {
   @OwnTransactions()
   @Header('cache-control', 'no-store')
   @ApiSocialConnectCallback()
-  async callback(@Query() query: Record<string, string>, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+  async callback(
+    @Query() query: Record<string, string>,
+    @Req() request: FastifyRequest,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
     // The browser coming back carries no user: the state and this browser's cookie say whose store this is.
     const outcome = await this.connect.complete(query, cookiesOf(request.headers.cookie));
     if (!outcome.redirectTo) {
-      throw ApiError.validation([{ field: 'state', message: outcome.error?.message ?? 'Unknown state' }], 'This connect link is not valid');
+      throw ApiError.validation(
+        [{ field: 'state', message: outcome.error?.message ?? 'Unknown state' }],
+        'This connect link is not valid',
+      );
     }
     const state = typeof query.state === 'string' ? query.state : '';
     // The state is spent: its cookie is of no further use.

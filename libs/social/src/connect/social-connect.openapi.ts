@@ -19,13 +19,18 @@ export const ApiStartSocialConnect = () =>
     ApiOperation({
       summary: 'Start connecting a social account',
       description:
-        "Answers `auth_url`, this service's start URL for the merchant's browser, and the `state` it carries: single use, " +
-        '256 bits, bound to the store, the caller, the platform and `redirect_url`, valid 10 minutes. The first browser to open ' +
-        "`auth_url` is bound to the connect (an HttpOnly cookie) and sent on to the platform's consent page; a second browser " +
-        `is sent to \`redirect_url?platform=&status=error&error=already_started\`. PKCE (S256) where the platform takes it (${describePkcePlatforms()}). ` +
+        "Answers `auth_url`, this service's start URL for the " +
+        "merchant's browser, and the `state` it carries: single use, " +
+        '256 bits, bound to the store, the caller, the platform and ' +
+        '`redirect_url`, valid 10 minutes. The first browser to open ' +
+        '`auth_url` is bound to the connect (an HttpOnly cookie) and ' +
+        "sent on to the platform's consent page; a second browser " +
+        `is sent to \`redirect_url?platform=&status=error&error=already_started\`. ` +
+        `PKCE (S256) where the platform takes it (${describePkcePlatforms()}). ` +
         'After consent the platform sends the browser to the callback, which stores the account (tokens encrypted ' +
         'at rest) only for the browser that opened `auth_url`, and sends it on to ' +
-        '`redirect_url?platform=&status=connected&account=<id>` or `…&status=error&error=<code>` (`browser_mismatch` for ' +
+        '`redirect_url?platform=&status=connected&account=<id>` ' +
+        'or `…&status=error&error=<code>` (`browser_mismatch` for ' +
         "another browser). With SOCIAL_MODE=sandbox (the default) the consent page is this server's sandbox page. " +
         'Owners, admins and members with the `social` permission. Store keys are refused (403): connecting an ' +
         "account is a person's consent in a browser; a key publishes with the accounts its store has connected.",
@@ -51,13 +56,17 @@ export const ApiOpenSocialConnect = () =>
     ApiOperation({
       summary: "The merchant's browser opens `auth_url` here",
       description:
-        'Not called by apps. The first open binds the connect to this browser (an HttpOnly, SameSite=Lax cookie limited to ' +
-        "`/functions/v1/social-connect`, for the 10 minutes of the state) and redirects to the platform's consent page. " +
-        'A later open (another browser) is not bound: it goes to `redirect_url?platform=&status=error&error=already_started`; ' +
-        'an expired state to `…&error=expired_state`. An unknown or used state answers 400.',
+        'Not called by apps. The first open binds the connect to this browser (an HttpOnly, SameSite=Lax cookie ' +
+        'limited to `/functions/v1/social-connect`, for the 10 minutes of the state) and redirects to the ' +
+        "platform's consent page. A later open (another browser) is not bound: it goes to " +
+        '`redirect_url?platform=&status=error&error=already_started`; an expired state to ' +
+        '`…&error=expired_state`. An unknown or used state answers 400.',
     }),
     ApiQuery({ name: 'state', type: String, description: 'The `state` of `auth_url`', example: STATE_EXAMPLE }),
-    ApiResponse({ status: 302, description: "The platform's consent page (with a cookie), or `redirect_url?…&status=error&error=<code>`" }),
+    ApiResponse({
+      status: 302,
+      description: "The platform's consent page (with a cookie), or `redirect_url?…&status=error&error=<code>`",
+    }),
     ApiInvalidConnectLink(),
   );
 
@@ -67,9 +76,10 @@ export const ApiSocialConnectCallback = () =>
     ApiOperation({
       summary: 'The platform sends the browser back here',
       description:
-        'Not called by apps. Redirects to the `redirect_url` given to `social-connect`; an unknown or used state answers 400. ' +
-        'The account is stored only when the browser is the one that opened `auth_url` (its cookie); another browser goes to ' +
-        '`redirect_url?platform=&status=error&error=browser_mismatch` and the state is spent.',
+        'Not called by apps. Redirects to the `redirect_url` given to `social-connect`; an unknown or used state ' +
+        'answers 400. The account is stored only when the browser is the one that opened `auth_url` (its cookie); ' +
+        'another browser goes to `redirect_url?platform=&status=error&error=browser_mismatch` and the state is ' +
+        'spent.',
     }),
     ApiQuery({
       name: 'error',
@@ -77,8 +87,18 @@ export const ApiSocialConnectCallback = () =>
       required: false,
       description: "The platform's error, e.g. `access_denied` when the merchant refused",
     }),
-    ApiQuery({ name: 'code', type: String, required: false, description: "The platform's authorization code, on consent" }),
-    ApiQuery({ name: 'state', type: String, description: 'The `state` the platform was given', example: STATE_EXAMPLE }),
+    ApiQuery({
+      name: 'code',
+      type: String,
+      required: false,
+      description: "The platform's authorization code, on consent",
+    }),
+    ApiQuery({
+      name: 'state',
+      type: String,
+      description: 'The `state` the platform was given',
+      example: STATE_EXAMPLE,
+    }),
     ApiResponse({
       status: 302,
       description: '`redirect_url?platform=x&status=connected&account=<account id>` or `…&status=error&error=<code>`',
@@ -103,7 +123,8 @@ export const ApiDisconnectSocialAccount = () =>
     ApiOperation({
       summary: 'Disconnect a social account',
       description:
-        'Forgets the account and its tokens. Posts scheduled for it fail at their time with `not_connected` unless it is connected again.',
+        'Forgets the account and its tokens. Posts scheduled for it fail ' +
+        'at their time with `not_connected` unless it is connected again.',
     }),
     ApiEnvelope(200, { message: { type: 'string', example: 'Social account disconnected' } }),
   );

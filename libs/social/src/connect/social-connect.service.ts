@@ -103,7 +103,8 @@ export class SocialConnectService {
     const stateHash = state ? hashToken(state).toString('hex') : '';
     const row = state ? await this.repository.startState(stateHash, browserSecret) : null;
     if (!row) return { redirectTo: null, error: { code: 'invalid_state', message: 'Unknown or already used state' } };
-    const back = (params: Record<string, string>) => withQuery(row.redirect_url, { platform: row.platform, status: 'error', ...params });
+    const back = (params: Record<string, string>) =>
+      withQuery(row.redirect_url, { platform: row.platform, status: 'error', ...params });
     if (row.outcome === 'already_started') return { redirectTo: back({ error: 'already_started' }) };
     if (row.outcome === 'expired') return { redirectTo: back({ error: 'expired_state' }) };
     const platform = this.platform(row.platform);
@@ -180,7 +181,9 @@ export class SocialConnectService {
   private platform(id: SocialPlatformId): SocialPlatform {
     const platform = this.platforms.get(id)!;
     if (!platform.configured) {
-      throw ApiError.notConfigured(`${platform.displayName} is not configured on this server (its client id and secret are unset)`);
+      throw ApiError.notConfigured(
+        `${platform.displayName} is not configured on this server (its client id and secret are unset)`,
+      );
     }
     return platform;
   }

@@ -48,7 +48,8 @@ export class SocialTables1763802800700 implements MigrationInterface {
       CREATE TABLE social_platforms (
           id text NOT NULL,
           display_name text NOT NULL,
-          CONSTRAINT social_platforms_display_name_check CHECK (((length(display_name) >= 1) AND (length(display_name) <= 100))),
+          CONSTRAINT social_platforms_display_name_check CHECK
+            (((length(display_name) >= 1) AND (length(display_name) <= 100))),
           CONSTRAINT social_platforms_id_check CHECK ((id ~ '^[a-z][a-z0-9_]{0,29}$'::text))
       )`);
     await db.query(`
@@ -63,7 +64,8 @@ export class SocialTables1763802800700 implements MigrationInterface {
           error_message text,
           published_at timestamp with time zone,
           updated_at timestamp with time zone DEFAULT date_trunc('milliseconds'::text, clock_timestamp()) NOT NULL,
-          CONSTRAINT social_post_results_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'published'::text, 'failed'::text, 'cancelled'::text])))
+          CONSTRAINT social_post_results_status_check CHECK ((status = ANY
+            (ARRAY['pending'::text, 'published'::text, 'failed'::text, 'cancelled'::text])))
       )`);
     await db.query(`
       CREATE TABLE social_posts (
@@ -81,7 +83,9 @@ export class SocialTables1763802800700 implements MigrationInterface {
           created_at timestamp with time zone DEFAULT date_trunc('milliseconds'::text, clock_timestamp()) NOT NULL,
           updated_at timestamp with time zone DEFAULT date_trunc('milliseconds'::text, clock_timestamp()) NOT NULL,
           api_key_id uuid,
-          CONSTRAINT social_posts_status_check CHECK ((status = ANY (ARRAY['scheduled'::text, 'publishing'::text, 'published'::text, 'partially_published'::text, 'failed'::text, 'cancelled'::text])))
+          CONSTRAINT social_posts_status_check CHECK ((status = ANY
+            (ARRAY['scheduled'::text, 'publishing'::text, 'published'::text, 'partially_published'::text,
+              'failed'::text, 'cancelled'::text])))
       )`);
     await db.query(`
       ALTER TABLE social_accounts
@@ -102,14 +106,20 @@ export class SocialTables1763802800700 implements MigrationInterface {
       ALTER TABLE social_posts
           ADD CONSTRAINT social_posts_pkey PRIMARY KEY (id)`);
     await db.query(`CREATE INDEX social_connect_states_expiry_idx ON social_connect_states USING btree (expires_at)`);
-    await db.query(`CREATE INDEX social_post_results_platform_post_idx ON social_post_results USING btree (platform_post_id)`);
     await db.query(
-      `CREATE INDEX social_posts_due_idx ON social_posts USING btree (scheduled_at) WHERE (status = ANY (ARRAY['scheduled'::text, 'publishing'::text]))`,
+      `CREATE INDEX social_post_results_platform_post_idx ON social_post_results USING btree (platform_post_id)`,
     );
-    await db.query(`CREATE INDEX social_posts_store_idx ON social_posts USING btree (store_id, created_at DESC, id DESC)`);
+    await db.query(
+      `CREATE INDEX social_posts_due_idx ON social_posts USING btree (scheduled_at) ` +
+        `WHERE (status = ANY (ARRAY['scheduled'::text, 'publishing'::text]))`,
+    );
+    await db.query(
+      `CREATE INDEX social_posts_store_idx ON social_posts USING btree (store_id, created_at DESC, id DESC)`,
+    );
     await db.query(`
       ALTER TABLE social_accounts
-          ADD CONSTRAINT social_accounts_connected_by_fkey FOREIGN KEY (connected_by) REFERENCES users(id) ON DELETE SET NULL`);
+          ADD CONSTRAINT social_accounts_connected_by_fkey FOREIGN KEY (connected_by) REFERENCES users(id)
+            ON DELETE SET NULL`);
     await db.query(`
       ALTER TABLE social_accounts
           ADD CONSTRAINT social_accounts_platform_fkey FOREIGN KEY (platform) REFERENCES social_platforms(id)`);
@@ -121,31 +131,39 @@ export class SocialTables1763802800700 implements MigrationInterface {
           ADD CONSTRAINT social_connect_states_platform_fkey FOREIGN KEY (platform) REFERENCES social_platforms(id)`);
     await db.query(`
       ALTER TABLE social_connect_states
-          ADD CONSTRAINT social_connect_states_store_id_fkey FOREIGN KEY (store_id) REFERENCES stores(id) ON DELETE CASCADE`);
+          ADD CONSTRAINT social_connect_states_store_id_fkey FOREIGN KEY (store_id) REFERENCES stores(id)
+            ON DELETE CASCADE`);
     await db.query(`
       ALTER TABLE social_connect_states
-          ADD CONSTRAINT social_connect_states_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE`);
+          ADD CONSTRAINT social_connect_states_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id)
+            ON DELETE CASCADE`);
     await db.query(`
       ALTER TABLE social_post_results
           ADD CONSTRAINT social_post_results_platform_fkey FOREIGN KEY (platform) REFERENCES social_platforms(id)`);
     await db.query(`
       ALTER TABLE social_post_results
-          ADD CONSTRAINT social_post_results_post_id_fkey FOREIGN KEY (post_id) REFERENCES social_posts(id) ON DELETE CASCADE`);
+          ADD CONSTRAINT social_post_results_post_id_fkey FOREIGN KEY (post_id) REFERENCES social_posts(id)
+            ON DELETE CASCADE`);
     await db.query(`
       ALTER TABLE social_post_results
-          ADD CONSTRAINT social_post_results_store_id_fkey FOREIGN KEY (store_id) REFERENCES stores(id) ON DELETE CASCADE`);
+          ADD CONSTRAINT social_post_results_store_id_fkey FOREIGN KEY (store_id) REFERENCES stores(id)
+            ON DELETE CASCADE`);
     await db.query(`
       ALTER TABLE social_posts
-          ADD CONSTRAINT social_posts_api_key_id_fkey FOREIGN KEY (api_key_id) REFERENCES store_api_keys(id) ON DELETE SET NULL`);
+          ADD CONSTRAINT social_posts_api_key_id_fkey FOREIGN KEY (api_key_id) REFERENCES store_api_keys(id)
+            ON DELETE SET NULL`);
     await db.query(`
       ALTER TABLE social_posts
-          ADD CONSTRAINT social_posts_created_by_fkey FOREIGN KEY (created_by) REFERENCES users(id) ON DELETE SET NULL`);
+          ADD CONSTRAINT social_posts_created_by_fkey FOREIGN KEY (created_by) REFERENCES users(id)
+            ON DELETE SET NULL`);
     await db.query(`
       ALTER TABLE social_posts
           ADD CONSTRAINT social_posts_store_id_fkey FOREIGN KEY (store_id) REFERENCES stores(id) ON DELETE CASCADE`);
   }
 
   async down(db: QueryRunner): Promise<void> {
-    await db.query(`DROP TABLE social_posts, social_post_results, social_platforms, social_connect_states, social_accounts CASCADE`);
+    await db.query(
+      `DROP TABLE social_posts, social_post_results, social_platforms, social_connect_states, social_accounts CASCADE`,
+    );
   }
 }

@@ -25,15 +25,24 @@ export async function fetchMedia(
   options: { maxBytes: number; timeoutMs: number; fallbackType: string; platform: string },
 ): Promise<MediaFile> {
   const where = shortUrl(url);
-  const refuse = (message: string, code: string) => new PlatformError(`${options.platform}: ${message}`, 'rejected', code);
+  const refuse = (message: string, code: string) =>
+    new PlatformError(`${options.platform}: ${message}`, 'rejected', code);
   let answer;
   try {
-    answer = await http.get(url, { readBody: 'buffer', maxResponseBytes: options.maxBytes, timeoutMs: options.timeoutMs });
+    answer = await http.get(url, {
+      readBody: 'buffer',
+      maxResponseBytes: options.maxBytes,
+      timeoutMs: options.timeoutMs,
+    });
   } catch (error) {
     if (error instanceof HttpResponseTooLargeError) {
-      throw refuse(`the media at ${where} is larger than ${Math.floor(options.maxBytes / 1048576)} MiB`, 'media_too_large');
+      throw refuse(
+        `the media at ${where} is larger than ${Math.floor(options.maxBytes / 1048576)} MiB`,
+        'media_too_large',
+      );
     }
-    if (error instanceof UnsafeUrlError) throw refuse(`the media URL ${where} may not be fetched (${error.reason})`, 'media_url_refused');
+    if (error instanceof UnsafeUrlError)
+      throw refuse(`the media URL ${where} may not be fetched (${error.reason})`, 'media_url_refused');
     if (error instanceof HttpTimeoutError)
       throw refuse(`the media at ${where} did not download within ${options.timeoutMs} ms`, 'media_unreachable');
     if (error instanceof HttpConnectionError || error instanceof HttpClientError) {

@@ -34,7 +34,8 @@ export class MetaContainerFlow {
       secrets: [account.accessToken],
     });
     const containerId = container.body?.id;
-    if (!containerId) throw new PlatformError(`${this.api.name} did not return a media container`, 'transient', 'platform_unavailable');
+    if (!containerId)
+      throw new PlatformError(`${this.api.name} did not return a media container`, 'transient', 'platform_unavailable');
     return String(containerId);
   }
 
@@ -49,12 +50,20 @@ export class MetaContainerFlow {
       const status = answer.body?.[statusField];
       if (status === 'ERROR' || status === 'EXPIRED') {
         const reason = typeof answer.body?.[reasonField] === 'string' ? `: ${answer.body[reasonField]}` : '';
-        throw new PlatformError(`${this.api.name} could not process the media${reason}`, 'rejected', `${this.api.platform}_media_error`);
+        throw new PlatformError(
+          `${this.api.name} could not process the media${reason}`,
+          'rejected',
+          `${this.api.platform}_media_error`,
+        );
       }
       return status === 'FINISHED' || status === 'PUBLISHED' ? true : undefined;
     });
     if (!ready) {
-      throw new PlatformError(`${this.api.name} is still processing the media; nothing was published yet`, 'transient', 'media_processing');
+      throw new PlatformError(
+        `${this.api.name} is still processing the media; nothing was published yet`,
+        'transient',
+        'media_processing',
+      );
     }
   }
 
@@ -66,7 +75,12 @@ export class MetaContainerFlow {
       secrets: [account.accessToken],
     });
     const id = published.body?.id;
-    if (!id) throw new PlatformError(`${this.api.name} accepted the post but did not return its id`, 'unknown_outcome', 'unknown_outcome');
+    if (!id)
+      throw new PlatformError(
+        `${this.api.name} accepted the post but did not return its id`,
+        'unknown_outcome',
+        'unknown_outcome',
+      );
     return String(id);
   }
 

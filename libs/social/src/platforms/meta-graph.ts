@@ -1,7 +1,14 @@
 import type { SocialConfig } from '../social.config.js';
-import { authorizeUrl } from './oauth.js';
-import { matching, optionalText, readSettings, urlSetting, type SettingsOf, type SettingsSpec } from './platform-settings.js';
-import { expiresIn, PlatformHttp, type PlatformFailure } from './platform-http.js';
+import { authorizeUrl, expiresIn } from './oauth.js';
+import {
+  matching,
+  optionalText,
+  readSettings,
+  urlSetting,
+  type SettingsOf,
+  type SettingsSpec,
+} from './platform-settings.js';
+import { PlatformHttp, type PlatformFailure } from './platform-http.js';
 import { PlatformError, type AuthorizeParams } from './social-platform.js';
 
 /** Graph API codes for throttling (application, user, page, custom-level, and business-use-case limits). */
@@ -68,19 +75,27 @@ export class MetaLogin {
   }
 
   dialogUrl({ state, redirectUri }: AuthorizeParams, scopes: string[]): string {
-    return authorizeUrl(`${this.settings.META_DIALOG_URL.replace(/\/+$/, '')}/${this.settings.META_GRAPH_VERSION}/dialog/oauth`, {
-      client_id: this.settings.META_APP_ID ?? '',
-      redirect_uri: redirectUri,
-      state,
-      response_type: 'code',
-      scope: scopes.join(','),
-    });
+    return authorizeUrl(
+      `${this.settings.META_DIALOG_URL.replace(/\/+$/, '')}/${this.settings.META_GRAPH_VERSION}/dialog/oauth`,
+      {
+        client_id: this.settings.META_APP_ID ?? '',
+        redirect_uri: redirectUri,
+        state,
+        response_type: 'code',
+        scope: scopes.join(','),
+      },
+    );
   }
 
   /** The code → a short-lived user token → a long-lived one. */
   async exchangeCode(code: string, redirectUri: string): Promise<{ token: string; expiresAt: Date | null }> {
     const short = await this.graph.call(this.url('/oauth/access_token'), {
-      query: { client_id: this.settings.META_APP_ID, client_secret: this.settings.META_APP_SECRET, redirect_uri: redirectUri, code },
+      query: {
+        client_id: this.settings.META_APP_ID,
+        client_secret: this.settings.META_APP_SECRET,
+        redirect_uri: redirectUri,
+        code,
+      },
       secrets: [this.settings.META_APP_SECRET, code],
     });
     const token = short.body?.access_token;

@@ -1,5 +1,5 @@
 import type { SocialPlatformId } from './registry.js';
-import { asReauthorize, expiresIn, scopeList } from './platform-http.js';
+import type { PlatformFailure } from './platform-http.js';
 import { PlatformError, type AccountCredentials, type TokenSet } from './social-platform.js';
 
 /**
@@ -19,7 +19,11 @@ export function addCodeChallenge(params: URLSearchParams, codeChallenge: string 
 }
 
 /** The consent page URL: `base` with `params` in their order, then the PKCE challenge when there is one. */
-export function authorizeUrl(base: string, params: Record<string, string>, codeChallenge: string | null = null): string {
+export function authorizeUrl(
+  base: string,
+  params: Record<string, string>,
+  codeChallenge: string | null = null,
+): string {
   const url = new URL(base);
   url.search = addCodeChallenge(new URLSearchParams(params), codeChallenge).toString();
   return url.toString();
@@ -35,7 +39,11 @@ export function tokenAnswer(
   expected: { issuer: string; platform: SocialPlatformId; scopes: string[]; keptRefreshToken?: string | null },
 ): TokenSet {
   if (typeof body?.access_token !== 'string') {
-    throw new PlatformError(`${expected.issuer} answered the token request without a token`, 'rejected', `${expected.platform}_no_token`);
+    throw new PlatformError(
+      `${expected.issuer} answered the token request without a token`,
+      'rejected',
+      `${expected.platform}_no_token`,
+    );
   }
   return {
     accessToken: body.access_token,
@@ -51,11 +59,52 @@ export function requireRefreshToken(account: AccountCredentials, message: string
   return account.refreshToken;
 }
 
-/** Runs a renewal of access; a refusal by the platform becomes `reauthorize` (see `asReauthorize`), other failures keep their class. */
+/**
+ * Runs a renewal of access; a refusal by the platform becomes `reauthorize` (see `asReauthorize`), other failures keep
+ * their class.
+ */
 export async function renewAccess<T>(name: string, renew: () => Promise<T>): Promise<T> {
   try {
     return await renew();
   } catch (error) {
     throw asReauthorize(error, name);
   }
+}
+
+/** Reads the standard OAuth 2.0 error body `{error, error_description}` (RFC 6749 §5.2). */
+export function oauthFailure(body: any): PlatformFailure | null {
+  if (body && typeof body.error === 'string') {
+    return {
+      code: body.error,
+      message: typeof body.error_description === 'string' ? body.error_description : body.error,
+    };
+  }
+  return null;
+}
+
+/**
+ * A refused refresh (invalid_grant, a revoked token: 400/401) means the merchant must connect again;
+ * other failures (429, 5xx, timeouts) keep their class.
+ */
+export function asReauthorize(error: unknown, name: string): unknown {
+  if (error instanceof PlatformError && (error.kind === 'rejected' || error.kind === 'auth_expired')) {
+    return new PlatformError(
+      `${name} refused to renew access: ${error.message}`,
+      'reauthorize',
+      'reauthorize_required',
+      { cause: error },
+    );
+  }
+  return error;
+}
+
+/** `expires_in` seconds from now, or null when absent. */
+export function expiresIn(seconds: unknown, now = Date.now()): Date | null {
+  const value = Number(seconds);
+  return Number.isFinite(value) && value > 0 ? new Date(now + value * 1000) : null;
+}
+
+/** Splits a scope string on spaces or commas. */
+export function scopeList(scope: unknown, fallback: string[]): string[] {
+  return typeof scope === 'string' && scope.trim() ? scope.split(/[\s,]+/).filter(Boolean) : fallback;
 }

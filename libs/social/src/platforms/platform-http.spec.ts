@@ -25,7 +25,9 @@ describe('platform HTTP classification', () => {
   });
 
   it('redacts the call’s secrets and keeps messages to one short line', () => {
-    expect(redact('bad token abc123secret in\n\nrequest', ['abc123secret', null])).toBe('bad token [redacted] in request');
+    expect(redact('bad token abc123secret in\n\nrequest', ['abc123secret', null])).toBe(
+      'bad token [redacted] in request',
+    );
     expect(redact('x'.repeat(500), [])).toHaveLength(300);
   });
 });

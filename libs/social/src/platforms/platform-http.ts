@@ -19,7 +19,7 @@ export interface PlatformFailure {
 
 /**
  * Reads a platform's error body. Called for every answer that is not 2xx, and for 2xx answers too:
- * a platform that reports errors inside a 200 (TikTok) answers non-null there; others answer null.
+ * a platform that reports errors inside a 200 (TikTok) returns non-null there; others return null.
  */
 export type FailureReader = (body: any, status: number) => PlatformFailure | null;
 
@@ -59,7 +59,14 @@ export interface PlatformAnswer {
 const MAX_MESSAGE = 300;
 const MAX_RETRY_AFTER_MS = 24 * 3600_000;
 /** Errors that mean nothing was sent: the request cannot have reached the platform. */
-const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
+const NOT_SENT = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
 
 export class PlatformHttp {
   constructor(
@@ -74,7 +81,8 @@ export class PlatformHttp {
   async call(url: string, call: PlatformCall = {}): Promise<PlatformAnswer> {
     const method = call.method ?? 'GET';
     const target = new URL(url);
-    for (const [key, value] of Object.entries(call.query ?? {})) if (value !== undefined) target.searchParams.set(key, String(value));
+    for (const [key, value] of Object.entries(call.query ?? {}))
+      if (value !== undefined) target.searchParams.set(key, String(value));
     const headers: Record<string, string> = { accept: 'application/json', ...call.headers };
     let body: string | Buffer | undefined;
     if (call.json !== undefined) {
@@ -88,14 +96,22 @@ export class PlatformHttp {
       body = call.bytes;
     }
     if (call.bearer) headers.authorization = `Bearer ${call.bearer}`;
-    if (call.basic)
-      headers.authorization = `Basic ${Buffer.from(`${encodeURIComponent(call.basic.id)}:${encodeURIComponent(call.basic.secret)}`).toString('base64')}`;
+    if (call.basic) {
+      const credentials = `${encodeURIComponent(call.basic.id)}:${encodeURIComponent(call.basic.secret)}`;
+      headers.authorization = `Basic ${Buffer.from(credentials).toString('base64')}`;
+    }
 
     const timeoutMs = call.timeoutMs ?? this.timeoutMs;
     let response: Response;
     let text: string;
     try {
-      response = await fetch(target, { method, headers, body, redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) });
+      response = await fetch(target, {
+        method,
+        headers,
+        body,
+        redirect: 'manual',
+        signal: AbortSignal.timeout(timeoutMs),
+      });
       text = await response.text();
     } catch (error) {
       throw this.networkError(error, call.harmless ?? method === 'GET', timeoutMs);
@@ -122,13 +138,26 @@ export class PlatformHttp {
           retryAfterMs: retryAfterMs(answer.headers),
         });
       case 'auth_expired':
-        return new PlatformError(`${this.name} no longer accepts the access token${said ? `: ${said}` : ''}`, kind, code);
+        return new PlatformError(
+          `${this.name} no longer accepts the access token${said ? `: ${said}` : ''}`,
+          kind,
+          code,
+        );
       case 'transient':
-        return new PlatformError(`${this.name} is unavailable (HTTP ${answer.status})${said ? `: ${said}` : ''}`, kind, code, {
-          retryAfterMs: retryAfterMs(answer.headers),
-        });
+        return new PlatformError(
+          `${this.name} is unavailable (HTTP ${answer.status})${said ? `: ${said}` : ''}`,
+          kind,
+          code,
+          {
+            retryAfterMs: retryAfterMs(answer.headers),
+          },
+        );
       default:
-        return new PlatformError(said ? `${this.name}: ${said}` : `${this.name} refused the request (HTTP ${answer.status})`, kind, code);
+        return new PlatformError(
+          said ? `${this.name}: ${said}` : `${this.name} refused the request (HTTP ${answer.status})`,
+          kind,
+          code,
+        );
     }
   }
 
@@ -145,7 +174,11 @@ export class PlatformHttp {
     }
     const code = errorCode(error);
     if ((code && NOT_SENT.has(code)) || harmless) {
-      return new PlatformError(`${this.name} could not be reached${code ? ` (${code})` : ''}`, 'transient', 'platform_unreachable');
+      return new PlatformError(
+        `${this.name} could not be reached${code ? ` (${code})` : ''}`,
+        'transient',
+        'platform_unreachable',
+      );
     }
     return new PlatformError(
       `The connection to ${this.name} broke${code ? ` (${code})` : ''}; the outcome is unknown`,
@@ -231,36 +264,6 @@ function parseJson(text: string): any {
   } catch {
     return undefined;
   }
-}
-
-/** Reads the standard OAuth 2.0 error body `{error, error_description}` (RFC 6749 §5.2). */
-export function oauthFailure(body: any): PlatformFailure | null {
-  if (body && typeof body.error === 'string') {
-    return { code: body.error, message: typeof body.error_description === 'string' ? body.error_description : body.error };
-  }
-  return null;
-}
-
-/**
- * A refused refresh (invalid_grant, a revoked token: 400/401) means the merchant must connect again;
- * other failures (429, 5xx, timeouts) keep their class.
- */
-export function asReauthorize(error: unknown, name: string): unknown {
-  if (error instanceof PlatformError && (error.kind === 'rejected' || error.kind === 'auth_expired')) {
-    return new PlatformError(`${name} refused to renew access: ${error.message}`, 'reauthorize', 'reauthorize_required', { cause: error });
-  }
-  return error;
-}
-
-/** `expires_in` seconds from now, or null when absent. */
-export function expiresIn(seconds: unknown, now = Date.now()): Date | null {
-  const value = Number(seconds);
-  return Number.isFinite(value) && value > 0 ? new Date(now + value * 1000) : null;
-}
-
-/** Splits a scope string on spaces or commas. */
-export function scopeList(scope: unknown, fallback: string[]): string[] {
-  return typeof scope === 'string' && scope.trim() ? scope.split(/[\s,]+/).filter(Boolean) : fallback;
 }
 
 /** Waits `ms` (between polls of a platform's processing status). */

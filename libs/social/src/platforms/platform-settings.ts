@@ -17,7 +17,8 @@ export const optionalText = (description: string): SettingSpec => ({ description
 export const urlSetting = (defaultValue: string, description: string): SettingSpec & { default: string } => ({
   description,
   default: defaultValue,
-  check: (value, name) => (isURL(value, { require_tld: false, require_protocol: true }) ? null : `${name} must be a URL address`),
+  check: (value, name) =>
+    isURL(value, { require_tld: false, require_protocol: true }) ? null : `${name} must be a URL address`,
 });
 
 /** A value matching `pattern`, with a default. */

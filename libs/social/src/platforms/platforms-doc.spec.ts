@@ -7,13 +7,15 @@ const DOC = fileURLToPath(new URL('../../../../docs/platforms.md', import.meta.u
 
 const cell = (text: string) => text.replace(/\|/g, '\\|');
 const limitOf = (limit: number, weighted: boolean) =>
-  `${limit.toLocaleString('en-US')} ${weighted ? 'weighted characters (a URL counts 23, emoji and CJK 2)' : 'characters'}`;
+  `${limit.toLocaleString('en-US')} ` +
+  (weighted ? 'weighted characters (a URL counts 23, emoji and CJK 2)' : 'characters');
 
 /** docs/platforms.md, as the registry says it. */
 function render(): string {
   const rows = SOCIAL_PLATFORM_DEFINITIONS.map(
     (p) =>
-      `| ${p.displayName} | \`${p.id}\` | ${limitOf(p.textLimit, p.textCount === 'weighted')} | ${cell(p.media)} | ${p.usesPkce ? 'yes' : 'no'} |`,
+      `| ${p.displayName} | \`${p.id}\` | ${limitOf(p.textLimit, p.textCount === 'weighted')} ` +
+      `| ${cell(p.media)} | ${p.usesPkce ? 'yes' : 'no'} |`,
   );
   const notes = SOCIAL_PLATFORM_DEFINITIONS.map((p) => `- **${p.displayName}**: ${p.notes}`);
   const settings = new Map<string, { spec: SettingSpec; platforms: string[] }>();
@@ -26,16 +28,20 @@ function render(): string {
   }
   const settingRows = [...settings].map(
     ([name, { spec, platforms }]) =>
-      `| \`${name}\` | ${spec.default === undefined ? 'unset' : `\`${spec.default}\``} | ${platforms.join(', ')} | ${cell(spec.description)} |`,
+      `| \`${name}\` | ${spec.default === undefined ? 'unset' : `\`${spec.default}\``} ` +
+      `| ${platforms.join(', ')} | ${cell(spec.description)} |`,
   );
   return [
     '# Social platforms',
     '',
-    '<!-- Generated from the platform registry by libs/social/src/platforms/platforms-doc.spec.ts: do not edit by hand. -->',
+    '<!-- Generated from the platform registry by ' +
+      'libs/social/src/platforms/platforms-doc.spec.ts: do not edit by hand. -->',
     '',
     'The platforms this service connects stores to and publishes on. This page is generated from the platform registry',
-    '(`libs/social/src/platforms/registry.ts` and each platform’s folder); the unit tests fail while it is stale. After changing',
-    'a platform, write it again with `npx vitest run --project unit -u libs/social/src/platforms/platforms-doc.spec.ts`.',
+    '(`libs/social/src/platforms/registry.ts` and each platform’s ' +
+      'folder); the unit tests fail while it is stale. After changing',
+    'a platform, write it again with `npx vitest run --project ' +
+      'unit -u libs/social/src/platforms/platforms-doc.spec.ts`.',
     '',
     '| Platform | Id | Text limit | Media | PKCE |',
     '| --- | --- | --- | --- | --- |',
@@ -48,7 +54,8 @@ function render(): string {
     '',
     '## Settings',
     '',
-    'Each platform’s app credentials and API addresses, read from the environment at start (a bad value stops the start',
+    'Each platform’s app credentials and API addresses, read ' +
+      'from the environment at start (a bad value stops the start',
     'with one line naming it). With `SOCIAL_MODE=live` a platform without its client id and secret answers 503',
     '`NOT_CONFIGURED` to `social-connect`; the sandbox (the default) needs none. The tests point the URLs at fakes.',
     '',

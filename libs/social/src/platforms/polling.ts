@@ -18,10 +18,13 @@ export interface PollingOptions {
 export const DEFAULT_POLLING: PollingOptions = Object.freeze({ attempts: 6, firstDelayMs: 500, maxDelayMs: 4000 });
 
 /**
- * Calls `check` until it answers a value (not undefined), at most `attempts` times; undefined when
+ * Calls `check` until it returns a value (not undefined), at most `attempts` times; undefined when
  * it never did. `check` throws to stop early (a failed status).
  */
-export async function pollUntil<T>(options: PollingOptions, check: () => Promise<T | undefined>): Promise<T | undefined> {
+export async function pollUntil<T>(
+  options: PollingOptions,
+  check: () => Promise<T | undefined>,
+): Promise<T | undefined> {
   let delay = options.firstDelayMs;
   for (let attempt = 0; attempt < options.attempts; attempt++) {
     if (attempt > 0) {

@@ -21,7 +21,9 @@ export const SOCIAL_PLATFORM_DEFINITIONS = [INSTAGRAM, FACEBOOK, X, TIKTOK, THRE
 export type SocialPlatformId = (typeof SOCIAL_PLATFORM_DEFINITIONS)[number]['id'];
 
 /** The platform ids, in the registry's order. */
-export const SOCIAL_PLATFORMS: readonly SocialPlatformId[] = Object.freeze(SOCIAL_PLATFORM_DEFINITIONS.map((platform) => platform.id));
+export const SOCIAL_PLATFORMS: readonly SocialPlatformId[] = Object.freeze(
+  SOCIAL_PLATFORM_DEFINITIONS.map((platform) => platform.id),
+);
 
 const BY_ID: ReadonlyMap<string, SocialPlatformDefinition<SocialPlatformId>> = new Map(
   SOCIAL_PLATFORM_DEFINITIONS.map((platform) => [platform.id, platform]),
@@ -41,7 +43,10 @@ export function socialPlatformDefinition(id: SocialPlatformId): SocialPlatformDe
 
 /** The longest post text each platform accepts, in its own units (X: weighted characters). */
 export const PLATFORM_TEXT_LIMITS: Readonly<Record<SocialPlatformId, number>> = Object.freeze(
-  Object.fromEntries(SOCIAL_PLATFORM_DEFINITIONS.map((platform) => [platform.id, platform.textLimit])) as Record<SocialPlatformId, number>,
+  Object.fromEntries(SOCIAL_PLATFORM_DEFINITIONS.map((platform) => [platform.id, platform.textLimit])) as Record<
+    SocialPlatformId,
+    number
+  >,
 );
 
 /** A count as prose writes it: digits up to 9999, thousands separated from 10,000 (`2200`, `63,206`). */
@@ -60,7 +65,9 @@ export function describeTextLimits(): string {
   return [...groups].map(([limit, names]) => `${names.join(' and ')} ${limit}`).join(', ');
 }
 
-/** Each platform's text limit and media, as the OpenAPI document describes publishing: `Instagram: 2200 characters, …`. */
+/**
+ * Each platform's text limit and media, as the OpenAPI document describes publishing: `Instagram: 2200 characters, …`.
+ */
 export function describePublishingRules(): string {
   return SOCIAL_PLATFORM_DEFINITIONS.map((platform) => {
     const unit = platform.textCount === 'weighted' ? 'weighted characters (a URL counts 23)' : 'characters';
@@ -70,13 +77,20 @@ export function describePublishingRules(): string {
 
 /** The platforms whose connect uses PKCE, by name: `X, TikTok and YouTube`. */
 export function describePkcePlatforms(): string {
-  const names = SOCIAL_PLATFORM_DEFINITIONS.filter((platform) => platform.usesPkce).map((platform) => platform.displayName);
+  const names = SOCIAL_PLATFORM_DEFINITIONS.filter((platform) => platform.usesPkce).map(
+    (platform) => platform.displayName,
+  );
   return names.length < 2 ? names.join('') : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
 }
 
 /** One platform per id: the live APIs when SOCIAL_MODE=live, else the sandbox with the same rules. */
-export function buildPlatformRegistry(social: SocialConfig, http: HttpConfig, client: SafeHttpClient): SocialPlatformRegistry {
+export function buildPlatformRegistry(
+  social: SocialConfig,
+  http: HttpConfig,
+  client: SafeHttpClient,
+): SocialPlatformRegistry {
   const live = SOCIAL_PLATFORM_DEFINITIONS.map((platform) => platform.live(social, client));
-  const chosen = social.SOCIAL_MODE === 'live' ? live : live.map((platform) => new SandboxPlatform(platform, http.baseUrl));
+  const chosen =
+    social.SOCIAL_MODE === 'live' ? live : live.map((platform) => new SandboxPlatform(platform, http.baseUrl));
   return new Map(chosen.map((platform) => [platform.id, platform]));
 }

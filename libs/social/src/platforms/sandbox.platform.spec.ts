@@ -41,7 +41,9 @@ describe('SandboxPlatform', () => {
 
   it('takes the live platform’s identity and rules', () => {
     expect(x).toMatchObject({ id: 'x', displayName: 'X', usesPkce: true, configured: true });
-    expect(x.validate({ text: 'a'.repeat(281), media: [], link: null })).toEqual([expect.stringContaining('280 weighted characters')]);
+    expect(x.validate({ text: 'a'.repeat(281), media: [], link: null })).toEqual([
+      expect.stringContaining('280 weighted characters'),
+    ]);
     expect(x.validate({ text: 'a'.repeat(280), media: [], link: null })).toEqual([]);
   });
 
@@ -59,7 +61,11 @@ describe('SandboxPlatform', () => {
 
   it('exchanges a consent-page code with the right verifier; a stable sandbox account with 2-hour tokens', async () => {
     const { verifier, challenge } = pkce();
-    const profile = await x.exchangeCode({ code: sandboxCode(challenge), redirectUri: REDIRECT, codeVerifier: verifier });
+    const profile = await x.exchangeCode({
+      code: sandboxCode(challenge),
+      redirectUri: REDIRECT,
+      codeVerifier: verifier,
+    });
     expect(profile.accountId).toMatch(/^sandbox-x-[0-9a-f]{12}$/);
     expect(profile.username).toBe('sandbox_x_user');
     expect(profile.tokens.expiresAt!.getTime()).toBeGreaterThan(Date.now() + 7190_000);
@@ -75,7 +81,13 @@ describe('SandboxPlatform', () => {
   });
 
   it('publishes without network: digits for id, a sandbox URL on this service; refresh gives new tokens', async () => {
-    const account = { accountId: 'sandbox-x-1', username: 'sandbox_x_user', accessToken: 'a', refreshToken: 'r', expiresAt: null };
+    const account = {
+      accountId: 'sandbox-x-1',
+      username: 'sandbox_x_user',
+      accessToken: 'a',
+      refreshToken: 'r',
+      expiresAt: null,
+    };
     const published = await x.publish(account, { text: 'hi', media: [], link: null });
     expect(published.id).toMatch(/^[1-9]\d{18}$/);
     expect(published.url).toBe(`${BASE}/functions/v1/social-sandbox/posts/x/${published.id}`);
@@ -98,9 +110,15 @@ describe('buildPlatformRegistry', () => {
       expect(platform.id).toBe(id);
       expect(platform.configured).toBe(true);
     }
-    expect(registry.get('instagram')!.validate({ text: 'hi', media: [], link: null })).toEqual(['Instagram needs an image or a video']);
-    expect(registry.get('tiktok')!.validate({ text: 'hi', media: [], link: null })).toEqual(['TikTok needs a video or images']);
-    expect(registry.get('youtube')!.validate({ text: 'hi', media: [], link: null })).toEqual(['YouTube needs exactly one video']);
+    expect(registry.get('instagram')!.validate({ text: 'hi', media: [], link: null })).toEqual([
+      'Instagram needs an image or a video',
+    ]);
+    expect(registry.get('tiktok')!.validate({ text: 'hi', media: [], link: null })).toEqual([
+      'TikTok needs a video or images',
+    ]);
+    expect(registry.get('youtube')!.validate({ text: 'hi', media: [], link: null })).toEqual([
+      'YouTube needs exactly one video',
+    ]);
     expect(registry.get('x')!.usesPkce).toBe(true);
     expect(registry.get('facebook')!.usesPkce).toBe(false);
   });
@@ -112,7 +130,14 @@ describe('buildPlatformRegistry', () => {
       expect(live.get('x')).toBeInstanceOf(XPlatform);
       expect([...live.values()].every((platform) => platform.configured)).toBe(true);
       const bare = buildPlatformRegistry(socialConfig.from({ NODE_ENV: 'test', SOCIAL_MODE: 'live' }), TEST_HTTP, http);
-      expect([...bare.values()].map((platform) => platform.configured)).toEqual([false, false, false, false, false, false]);
+      expect([...bare.values()].map((platform) => platform.configured)).toEqual([
+        false,
+        false,
+        false,
+        false,
+        false,
+        false,
+      ]);
       expect(bare.get('x')!.authorizeUrl({ state: 's', redirectUri: REDIRECT, codeChallenge: 'c' })).toMatch(
         /^https:\/\/x\.com\/i\/oauth2\/authorize\?/,
       );

@@ -19,7 +19,10 @@ export class SocialPlatformRows implements OnModuleInit {
          SELECT * FROM unnest($1::text[], $2::text[])
          ON CONFLICT (id) DO UPDATE SET display_name = excluded.display_name
           WHERE p.display_name IS DISTINCT FROM excluded.display_name`,
-        [SOCIAL_PLATFORM_DEFINITIONS.map((platform) => platform.id), SOCIAL_PLATFORM_DEFINITIONS.map((platform) => platform.displayName)],
+        [
+          SOCIAL_PLATFORM_DEFINITIONS.map((platform) => platform.id),
+          SOCIAL_PLATFORM_DEFINITIONS.map((platform) => platform.displayName),
+        ],
       ),
     );
   }

@@ -71,7 +71,8 @@ export interface PublishedPost {
  * - `rejected`: the platform refused this content or account (4xx) → a failed result, no retry;
  * - `reauthorize`: the refresh itself was refused → the merchant must connect the account again.
  */
-export type PlatformErrorKind = 'auth_expired' | 'rate_limited' | 'transient' | 'unknown_outcome' | 'rejected' | 'reauthorize';
+export type PlatformErrorKind =
+  'auth_expired' | 'rate_limited' | 'transient' | 'unknown_outcome' | 'rejected' | 'reauthorize';
 
 export class PlatformError extends Error {
   override readonly name = 'PlatformError';
@@ -173,10 +174,14 @@ export interface SocialPlatformDefinition<Id extends string = string> {
 }
 
 /** A platform's definition, checked at load: a bad one stops the start-up. */
-export function definePlatform<const Id extends string>(definition: SocialPlatformDefinition<Id>): SocialPlatformDefinition<Id> {
+export function definePlatform<const Id extends string>(
+  definition: SocialPlatformDefinition<Id>,
+): SocialPlatformDefinition<Id> {
   const { id, textLimit, audience } = definition;
-  if (!/^[a-z][a-z0-9_]{0,29}$/.test(id)) throw new Error(`social platform id "${id}": lower-case letters, digits and _, at most 30`);
-  if (!Number.isInteger(textLimit) || textLimit < 1) throw new Error(`social platform ${id}: textLimit must be a positive whole number`);
+  if (!/^[a-z][a-z0-9_]{0,29}$/.test(id))
+    throw new Error(`social platform id "${id}": lower-case letters, digits and _, at most 30`);
+  if (!Number.isInteger(textLimit) || textLimit < 1)
+    throw new Error(`social platform ${id}: textLimit must be a positive whole number`);
   if (!Number.isInteger(audience.peakHour) || audience.peakHour < 0 || audience.peakHour > 23) {
     throw new Error(`social platform ${id}: audience.peakHour must be an hour, 0 to 23`);
   }

@@ -45,7 +45,9 @@ export class PostPublisher {
   /** `retryTransient`: keep 429/5xx platforms pending for another attempt (scheduled posts) instead of failing them. */
   async run(post: SocialPostRow, retryTransient: boolean): Promise<PublishRun> {
     const pending = (await this.repository.results([post.id])).filter((result) => result.status === 'pending');
-    const accounts = new Map((await this.accountsRepository.accountsOfStore(post.store_id)).map((account) => [account.platform, account]));
+    const accounts = new Map(
+      (await this.accountsRepository.accountsOfStore(post.store_id)).map((account) => [account.platform, account]),
+    );
     const run: PublishRun = { retry: [], retryAfterMs: 0 };
     await Promise.all(
       pending.map(async ({ platform }) => {
@@ -64,10 +66,18 @@ export class PostPublisher {
     return run;
   }
 
-  private async publishTo(platformId: SocialPlatformId, account: SocialAccountRow | undefined, content: PostContent): Promise<Outcome> {
+  private async publishTo(
+    platformId: SocialPlatformId,
+    account: SocialAccountRow | undefined,
+    content: PostContent,
+  ): Promise<Outcome> {
     const platform = this.platforms.get(platformId)!;
     if (!account)
-      return { kind: 'failed', code: 'not_connected', message: `No ${platform.displayName} account is connected to this store` };
+      return {
+        kind: 'failed',
+        code: 'not_connected',
+        message: `No ${platform.displayName} account is connected to this store`,
+      };
     if (account.status === 'reauthorize') {
       return {
         kind: 'failed',
@@ -96,7 +106,10 @@ export class PostPublisher {
       this.logger.error({ platform, err: error }, 'publishing failed unexpectedly');
       return { kind: 'failed', code: 'internal', message: 'Publishing failed unexpectedly' };
     }
-    this.logger.warn({ platform, kind: error.kind, code: error.code, err: { message: error.message } }, 'platform refused a post');
+    this.logger.warn(
+      { platform, kind: error.kind, code: error.code, err: { message: error.message } },
+      'platform refused a post',
+    );
     switch (error.kind) {
       case 'rate_limited':
       case 'transient':

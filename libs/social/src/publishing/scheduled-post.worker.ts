@@ -45,7 +45,10 @@ export class ScheduledPostWorker implements OnApplicationBootstrap, OnModuleDest
     this.jobs.start(4, (job: Job<PostJob>) =>
       // A job never fails silently: the post stays scheduled and the sweep enqueues it again.
       this.publish(job.data.postId).catch((error: Error) =>
-        this.logger.error({ err: { message: error.message }, post_id: job.data.postId }, 'scheduled post could not be published'),
+        this.logger.error(
+          { err: { message: error.message }, post_id: job.data.postId },
+          'scheduled post could not be published',
+        ),
       ),
     );
     this.sweeper.start(this.runtime.JOB_SWEEP_INTERVAL_MS);
@@ -95,9 +98,14 @@ export class ScheduledPostWorker implements OnApplicationBootstrap, OnModuleDest
       }
       const interrupted = await this.repository.failInterrupted(this.config.SOCIAL_INTERRUPTED_AFTER_MS);
       for (const post of interrupted) {
-        await this.notifications.add(post.store_id, 'social_post_failed', 'A scheduled post was interrupted while publishing', {
-          post_id: post.id,
-        });
+        await this.notifications.add(
+          post.store_id,
+          'social_post_failed',
+          'A scheduled post was interrupted while publishing',
+          {
+            post_id: post.id,
+          },
+        );
       }
       return { requeued: overdue.length, interrupted: interrupted.length };
     });
@@ -115,7 +123,11 @@ export class ScheduledPostWorker implements OnApplicationBootstrap, OnModuleDest
       `A scheduled post could not be published to ${failed.map((result) => result.platform).join(', ')}`,
       {
         post_id: post.id,
-        failed: failed.map((result) => ({ platform: result.platform, code: result.error_code, message: result.error_message })),
+        failed: failed.map((result) => ({
+          platform: result.platform,
+          code: result.error_code,
+          message: result.error_message,
+        })),
       },
     );
   }

@@ -42,13 +42,18 @@ export class PublishResultView {
   @ApiProperty({
     type: 'string',
     nullable: true,
-    description: "Platform-prefixed (`x_1790…`) once published; the scheduled post's id while scheduled; null otherwise",
+    description:
+      "Platform-prefixed (`x_1790…`) once published; the scheduled post's id while scheduled; null otherwise",
     example: 'x_1790123456789012345',
   })
   post_id!: string | null;
   @ApiProperty(PLATFORM_URL)
   url!: string | null;
-  @ApiPropertyOptional({ format: 'date-time', description: 'When a scheduled post will be published', example: '2026-12-01T09:00:00.000Z' })
+  @ApiPropertyOptional({
+    format: 'date-time',
+    description: 'When a scheduled post will be published',
+    example: '2026-12-01T09:00:00.000Z',
+  })
   scheduled_at?: string;
   @ApiPropertyOptional({ type: SocialPostError, description: 'Only on `failed`' })
   error?: { code: string; message: string };
@@ -56,7 +61,10 @@ export class PublishResultView {
 
 /** The answer of `social-publish`: `success` is false when a platform failed (the status is still 200). */
 export class SocialPublishAnswer {
-  @ApiProperty({ description: 'True when every platform published (or the post was scheduled); false when any failed', example: true })
+  @ApiProperty({
+    description: 'True when every platform published (or the post was scheduled); false when any failed',
+    example: true,
+  })
   success!: boolean;
   @ApiProperty({ type: [PublishResultView], description: 'One per platform, in the order asked for' })
   results!: PublishResultView[];
@@ -140,7 +148,12 @@ export class SocialPostView {
 }
 
 export function toResultView(result: PostResultRow): PublishResultView {
-  const view: PublishResultView = { platform: result.platform, status: result.status, post_id: result.platform_post_id, url: result.url };
+  const view: PublishResultView = {
+    platform: result.platform,
+    status: result.status,
+    post_id: result.platform_post_id,
+    url: result.url,
+  };
   if (result.status === 'failed')
     view.error = { code: result.error_code ?? 'failed', message: result.error_message ?? 'Publishing failed' };
   return view;

@@ -1,7 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ApiError, decodeCursor, toPage, type FieldError, type Page } from '@app/core';
 import type { SocialPlatformId } from '../platforms/registry.js';
-import { SOCIAL_PLATFORMS_REGISTRY, type PostContent, type SocialPlatformRegistry } from '../platforms/social-platform.js';
+import {
+  SOCIAL_PLATFORMS_REGISTRY,
+  type PostContent,
+  type SocialPlatformRegistry,
+} from '../platforms/social-platform.js';
 import type { SocialPostsQueryDto, SocialPublishDto } from '../social.dto.js';
 import { SocialAccountRepository } from '../accounts/social-account.repository.js';
 import { SocialRepository } from '../social.repository.js';
@@ -68,13 +72,22 @@ export class SocialPublishService {
     const cancelled = await this.repository.cancel(postId);
     if (!cancelled) {
       const now = await this.repository.findPost(postId);
-      throw new ApiError(409, 'NOT_CANCELLABLE', `Only a scheduled post can be cancelled; this one is ${now?.status ?? post.status}`);
+      throw new ApiError(
+        409,
+        'NOT_CANCELLABLE',
+        `Only a scheduled post can be cancelled; this one is ${now?.status ?? post.status}`,
+      );
     }
     await this.queue.remove(postId, cancelled.attempts + 1);
   }
 
   async list(query: SocialPostsQueryDto): Promise<Page<SocialPostView>> {
-    const rows = await this.repository.pageOfStore(query.store_id, query.status, query.limit, decodeCursor(query.cursor));
+    const rows = await this.repository.pageOfStore(
+      query.store_id,
+      query.status,
+      query.limit,
+      decodeCursor(query.cursor),
+    );
     const results = await this.repository.results(rows.map((row) => row.id));
     return toPage(rows, query.limit, (row) => toPostView(row, results));
   }
@@ -83,7 +96,9 @@ export class SocialPublishService {
     if (value === null || value === undefined) return null;
     const at = new Date(value);
     if (at.getTime() <= Date.now()) {
-      throw ApiError.validation([{ field: 'schedule_at', message: 'schedule_at must be in the future (leave it out to publish now)' }]);
+      throw ApiError.validation([
+        { field: 'schedule_at', message: 'schedule_at must be in the future (leave it out to publish now)' },
+      ]);
     }
     if (at.getTime() > Date.now() + MAX_SCHEDULE_AHEAD_MS) {
       throw ApiError.validation([{ field: 'schedule_at', message: 'schedule_at must be at most a year ahead' }]);
@@ -97,13 +112,19 @@ export class SocialPublishService {
    * naming each one before the content is looked at: nothing could be sent anyway.
    */
   private async validate(storeId: string, platforms: SocialPlatformId[], content: PostContent): Promise<void> {
-    const accounts = new Map((await this.accountsRepository.accountsOfStore(storeId)).map((account) => [account.platform, account]));
+    const accounts = new Map(
+      (await this.accountsRepository.accountsOfStore(storeId)).map((account) => [account.platform, account]),
+    );
     const problems: FieldError[] = [];
     for (const id of platforms) {
       const platform = this.platforms.get(id)!;
       const account = accounts.get(id);
       if (!account) {
-        problems.push({ field: 'platforms', platform: id, message: `${platform.displayName} is not connected to this store` });
+        problems.push({
+          field: 'platforms',
+          platform: id,
+          message: `${platform.displayName} is not connected to this store`,
+        });
       } else if (account.status === 'reauthorize') {
         problems.push({
           field: 'platforms',
@@ -114,7 +135,8 @@ export class SocialPublishService {
     }
     if (!problems.length) {
       for (const id of platforms) {
-        for (const message of this.platforms.get(id)!.validate(content)) problems.push({ field: 'content', platform: id, message });
+        for (const message of this.platforms.get(id)!.validate(content))
+          problems.push({ field: 'content', platform: id, message });
       }
     }
     if (problems.length) throw ApiError.validation(problems, 'The post cannot be published as it is; nothing was sent');

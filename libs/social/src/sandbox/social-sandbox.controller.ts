@@ -11,10 +11,13 @@ const escape = (text: string) =>
 
 const page = (title: string, body: string) =>
   `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">` +
-  `<title>${escape(title)}</title><style>body{font:16px system-ui,sans-serif;max-width:36rem;margin:3rem auto;padding:0 1rem}` +
+  `<title>${escape(title)}</title><style>body{font:16px ` +
+  `system-ui,sans-serif;max-width:36rem;margin:3rem auto;padding:0 1rem}` +
   `.badge{display:inline-block;background:#fde68a;padding:.2rem .5rem;border-radius:.3rem;font-weight:600}` +
-  `a.button{display:inline-block;margin:.5rem .5rem 0 0;padding:.6rem 1rem;border-radius:.4rem;border:1px solid #333;text-decoration:none}` +
-  `#allow{background:#111;color:#fff}</style></head><body><p class="badge">Sandbox — nothing here reaches a real platform</p>${body}</body></html>`;
+  `a.button{display:inline-block;margin:.5rem .5rem 0 0;padding:.6rem ` +
+  `1rem;border-radius:.4rem;border:1px solid #333;text-decoration:none}` +
+  `#allow{background:#111;color:#fff}</style></head><body><p class="badge">Sandbox ` +
+  `— nothing here reaches a real platform</p>${body}</body></html>`;
 
 /**
  * SOCIAL_MODE=sandbox (the default): the consent page a platform would show, and a page for each
@@ -43,18 +46,23 @@ export class SocialSandboxController {
     if (typeof state !== 'string' || !state || state.length > 512)
       throw ApiError.validation([{ field: 'state', message: 'state is required' }]);
     if (redirectUri !== `${this.http.baseUrl}${CALLBACK_PATH}`) {
-      throw ApiError.validation([{ field: 'redirect_uri', message: "The sandbox only sends the browser back to this service's callback" }]);
+      throw ApiError.validation([
+        { field: 'redirect_uri', message: "The sandbox only sends the browser back to this service's callback" },
+      ]);
     }
-    const back = (params: Record<string, string>) => `${redirectUri}?${new URLSearchParams({ ...params, state }).toString()}`;
+    const back = (params: Record<string, string>) =>
+      `${redirectUri}?${new URLSearchParams({ ...params, state }).toString()}`;
     const allow = back({ code: sandboxCode(typeof challenge === 'string' ? challenge : null) });
     const deny = back({ error: 'access_denied' });
     const name = socialPlatformDefinition(platform).displayName;
     return page(
       `Connect ${name} (sandbox)`,
       `<h1>Connect a sandbox ${escape(name)} account</h1>` +
-        `<p>This page stands in for ${escape(name)}'s consent screen. Allowing connects the store to a sandbox account: ` +
+        `<p>This page stands in for ${escape(name)}'s consent ` +
+        `screen. Allowing connects the store to a sandbox account: ` +
         `posts "published" to it are kept by this service and shown on a sandbox page, not sent anywhere.</p>` +
-        `<a class="button" id="allow" href="${escape(allow)}">Allow</a><a class="button" id="deny" href="${escape(deny)}">Deny</a>`,
+        `<a class="button" id="allow" href="${escape(allow)}">Allow</a><a ` +
+        `class="button" id="deny" href="${escape(deny)}">Deny</a>`,
     );
   }
 
@@ -67,15 +75,18 @@ export class SocialSandboxController {
     if (!isSocialPlatform(platform) || !/^\d{1,30}$/.test(id)) throw ApiError.notFound('Sandbox post');
     // A public page of a published (sandbox) post, by its platform id as a platform would: no user
     // here, so the request login calls the one narrow function, outside any transaction.
-    const [found]: { text: string; published_at: Date }[] = await this.db.unbound.query(`SELECT * FROM app_sandbox_post($1)`, [
-      `${platform}_${id}`,
-    ]);
+    const [found]: { text: string; published_at: Date }[] = await this.db.unbound.query(
+      `SELECT * FROM app_sandbox_post($1)`,
+      [`${platform}_${id}`],
+    );
     if (!found) throw ApiError.notFound('Sandbox post');
     const name = socialPlatformDefinition(platform).displayName;
     return page(
       `Sandbox ${name} post`,
-      `<h1>Sandbox ${escape(name)} post</h1><p>Published to the sandbox on ${new Date(found.published_at).toISOString()}; ` +
-        `it was not sent to ${escape(name)}.</p><blockquote style="white-space:pre-wrap">${escape(found.text)}</blockquote>`,
+      `<h1>Sandbox ${escape(name)} post</h1><p>Published to the ` +
+        `sandbox on ${new Date(found.published_at).toISOString()}; ` +
+        `it was not sent to ${escape(name)}.</p><blockquote ` +
+        `style="white-space:pre-wrap">${escape(found.text)}</blockquote>`,
     );
   }
 

@@ -34,10 +34,21 @@ export class DeliveryAttempt {
   async send(target: DeliveryTarget, attempt: number): Promise<AttemptOutcome> {
     const body = Buffer.from(target.body, 'utf8');
     const secrets = [this.secrets.open(target.secret_sealed)];
-    if (target.previous_secret_sealed && target.previous_secret_expires_at && target.previous_secret_expires_at > new Date()) {
+    if (
+      target.previous_secret_sealed &&
+      target.previous_secret_expires_at &&
+      target.previous_secret_expires_at > new Date()
+    ) {
       secrets.push(this.secrets.open(target.previous_secret_sealed));
     }
-    const headers = deliveryHeaders({ body, envelopeId: target.event_id, event: target.event, deliveryId: target.id, attempt, secrets });
+    const headers = deliveryHeaders({
+      body,
+      envelopeId: target.event_id,
+      event: target.event,
+      deliveryId: target.id,
+      attempt,
+      secrets,
+    });
     const startedAt = new Date();
     let statusCode: number | null = null;
     let error: string | null = null;
@@ -84,12 +95,17 @@ export class DeliveryAttempt {
     await this.deliveries.cancelPending(target.webhook_id);
     if (!disabled) return;
     this.logger.warn({ webhook_id: target.webhook_id, reason }, 'webhook disabled');
-    await this.notifications.add(target.store_id, 'webhook.disabled', `Webhook ${disabled.url} was disabled: ${reason}`, {
-      webhook_id: disabled.id,
-      url: disabled.url,
-      reason,
-      delivery_id: target.id,
-    });
+    await this.notifications.add(
+      target.store_id,
+      'webhook.disabled',
+      `Webhook ${disabled.url} was disabled: ${reason}`,
+      {
+        webhook_id: disabled.id,
+        url: disabled.url,
+        reason,
+        delivery_id: target.id,
+      },
+    );
   }
 }
 

@@ -44,7 +44,10 @@ export class DeliveryQueue {
   async enqueueLostParked(attempts: GateAttempt[]): Promise<void> {
     if (attempts.length === 0) return;
     await this.queue.addBulk(
-      attempts.map(({ deliveryId, attempt }) => ({ data: { deliveryId, attempt }, opts: jobOptions(`${deliveryId}:${attempt}:lost`, 0) })),
+      attempts.map(({ deliveryId, attempt }) => ({
+        data: { deliveryId, attempt },
+        opts: jobOptions(`${deliveryId}:${attempt}:lost`, 0),
+      })),
     );
   }
 }

@@ -12,7 +12,11 @@ import { webhooksConfig, type WebhooksConfig } from '../webhooks.config.js';
  */
 @Injectable()
 export class DeliveryRetention extends RetentionSweep {
-  constructor(system: SystemDb, @Inject(runtimeConfig.KEY) runtime: RuntimeConfig, @Inject(webhooksConfig.KEY) webhooks: WebhooksConfig) {
+  constructor(
+    system: SystemDb,
+    @Inject(runtimeConfig.KEY) runtime: RuntimeConfig,
+    @Inject(webhooksConfig.KEY) webhooks: WebhooksConfig,
+  ) {
     const deleteBatch = `
       DELETE FROM webhook_deliveries WHERE id IN (
         SELECT d.id FROM webhook_deliveries d

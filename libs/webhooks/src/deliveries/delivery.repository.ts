@@ -25,7 +25,8 @@ export interface AttemptOutcome {
 
 /** A CTE that takes delivery $1 out of the parked: a statement's main query still sees the row as it was. */
 const UNPARK = `WITH unparked AS (
-  UPDATE webhook_deliveries SET parked_at = NULL, next_attempt_at = now() WHERE id = $1 AND status = 'pending' AND parked_at IS NOT NULL
+  UPDATE webhook_deliveries SET parked_at = NULL, next_attempt_at = now() WHERE id = $1 AND status = 'pending'
+    AND parked_at IS NOT NULL
 )`;
 
 /** The delivery statuses `recover` sends again. */
@@ -147,7 +148,12 @@ export class DeliveryRepository {
     return rows[0].found;
   }
 
-  async pageOfWebhook(webhookId: string, status: DeliveryStatus | undefined, limit: number, after: Cursor | null): Promise<DeliveryRow[]> {
+  async pageOfWebhook(
+    webhookId: string,
+    status: DeliveryStatus | undefined,
+    limit: number,
+    after: Cursor | null,
+  ): Promise<DeliveryRow[]> {
     return queryRows<DeliveryRow>(
       this.db.tx,
       `SELECT * FROM webhook_deliveries
@@ -174,7 +180,8 @@ export class DeliveryRepository {
     const rows = await queryRows<DeliveryTarget>(
       this.system.tx,
       `${unpark ? UNPARK : ''}
-       SELECT d.*, w.url, w.status AS webhook_status, w.secret_sealed, w.previous_secret_sealed, w.previous_secret_expires_at
+       SELECT d.*, w.url, w.status AS webhook_status, w.secret_sealed, w.previous_secret_sealed,
+         w.previous_secret_expires_at
          FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id
         WHERE d.id = $1`,
       [deliveryId],
@@ -195,11 +202,13 @@ export class DeliveryRepository {
     const rows = await queryRows<{ recorded: number }>(
       this.system.tx,
       `WITH attempt AS (
-         INSERT INTO webhook_attempts (delivery_id, store_id, attempt, started_at, duration_ms, status_code, error, response_excerpt, next_attempt_at)
+         INSERT INTO webhook_attempts (delivery_id, store_id, attempt, started_at, duration_ms, status_code, error,
+           response_excerpt, next_attempt_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (delivery_id, attempt) DO NOTHING RETURNING delivery_id
        ), delivery AS (
          UPDATE webhook_deliveries d
-            SET status = $10, attempt_count = $3, next_attempt_at = $9, last_status_code = $6, parked_at = NULL, updated_at = now()
+            SET status = $10, attempt_count = $3, next_attempt_at = $9, last_status_code = $6, parked_at = NULL,
+              updated_at = now()
            FROM attempt WHERE d.id = attempt.delivery_id AND d.status = 'pending'
        )
        SELECT count(*)::int AS recorded FROM attempt`,
@@ -223,7 +232,8 @@ export class DeliveryRepository {
   async cancelPending(webhookId: string): Promise<void> {
     await queryRows(
       this.scoped.tx,
-      `UPDATE webhook_deliveries SET status = 'cancelled', next_attempt_at = NULL, updated_at = now() WHERE webhook_id = $1 AND status = 'pending'`,
+      `UPDATE webhook_deliveries SET status = 'cancelled', next_attempt_at = ` +
+        `NULL, updated_at = now() WHERE webhook_id = $1 AND status = 'pending'`,
       [webhookId],
     );
   }

@@ -46,11 +46,26 @@ export class AttemptView {
   started_at!: string;
   @ApiProperty({ type: 'integer', description: 'How long the request took', example: 202 })
   duration_ms!: number;
-  @ApiProperty({ type: 'integer', nullable: true, description: "The receiver's HTTP status; null when none came back", example: 500 })
+  @ApiProperty({
+    type: 'integer',
+    nullable: true,
+    description: "The receiver's HTTP status; null when none came back",
+    example: 500,
+  })
   status_code!: number | null;
-  @ApiProperty({ type: 'string', nullable: true, description: 'What went wrong; null on success', example: 'Receiver answered 500' })
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    description: 'What went wrong; null on success',
+    example: 'Receiver answered 500',
+  })
   error!: string | null;
-  @ApiProperty({ type: 'string', nullable: true, description: "The start of the receiver's answer", example: 'Internal Server Error' })
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    description: "The start of the receiver's answer",
+    example: 'Internal Server Error',
+  })
   response_excerpt!: string | null;
   @ApiProperty({
     type: 'string',
@@ -74,7 +89,10 @@ export class DeliveryView {
     example: '7c9e6679-7425-40de-944b-e07fc1f90ae7',
   })
   event_id!: string;
-  @ApiProperty({ description: 'The event kind: a store event of the catalog, or `webhook.test`', example: 'order.paid' })
+  @ApiProperty({
+    description: 'The event kind: a store event of the catalog, or `webhook.test`',
+    example: 'order.paid',
+  })
   event!: string;
   @ApiProperty({
     enum: ['pending', 'succeeded', 'failed', 'cancelled', 'skipped'] satisfies DeliveryStatus[],

@@ -12,7 +12,13 @@ import { webhooksConfig, type WebhooksConfig } from '../webhooks.config.js';
 import { DeliveryAttempt } from './delivery-attempt.js';
 import { DeliveryQueue, type DeliveryJob } from './delivery-queue.js';
 import { DeliveryRepository, type AttemptOutcome } from './delivery.repository.js';
-import { EndpointGate, FRESH_GRANT_MS, type AttemptResult, type ClaimResult, type GateAttempt } from './endpoint-gate.js';
+import {
+  EndpointGate,
+  FRESH_GRANT_MS,
+  type AttemptResult,
+  type ClaimResult,
+  type GateAttempt,
+} from './endpoint-gate.js';
 
 /** How many parked attempts one job runs on the slot it frees before handing the rest on through the queue. */
 const CHAIN_LIMIT = 50;
@@ -103,7 +109,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy, 
    * One attempt of one delivery; a repeated or stale job (attempt already made, delivery no longer
    * pending) does nothing. `handed`: the gate gave this attempt a slot at `grantedAt` (at dispatch, or
    * a release handed it over); `dueAt` orders it among the parked should it be parked (again).
-   * Answers the parked attempt the freed slot went to, for the caller to run next (the others the
+   * Returns the parked attempt the freed slot went to, for the caller to run next (the others the
    * release handed a slot are enqueued).
    */
   private async attemptOne(
@@ -164,7 +170,9 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy, 
     return next;
   }
 
-  /** Gives the slot back and schedules the wake of a circuit it opened; answers the parked attempts it was handed to. */
+  /**
+   * Gives the slot back and schedules the wake of a circuit it opened; returns the parked attempts it was handed to.
+   */
   private async release(webhookId: string, slot: GateAttempt, result: AttemptResult): Promise<HandedAttempt[]> {
     const { openedUntil, handed } = await this.gate.release(webhookId, slot, result);
     const grantedAt = Date.now();

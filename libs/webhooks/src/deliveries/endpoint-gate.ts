@@ -128,7 +128,7 @@ export class EndpointGate {
   }
 
   /**
-   * The first attempts of a webhook's new deliveries, at dispatch: answers those that got a slot (send
+   * The first attempts of a webhook's new deliveries, at dispatch: returns those that got a slot (send
    * them); the others are parked at once, behind any parked before, and never take a worker to find
    * their webhook busy. They keep the order given (the events').
    */
@@ -144,7 +144,10 @@ export class EndpointGate {
     return granted.map((member) => toAttempt(member).deliveryId);
   }
 
-  /** Gives the slot back, with what the attempt came to (the circuit counts it), and hands free slots to parked attempts. */
+  /**
+   * Gives the slot back, with what the attempt came to (the circuit counts it), and hands free slots to parked
+   * attempts.
+   */
   async release(webhookId: string, attempt: GateAttempt, result: AttemptResult): Promise<ReleaseResult> {
     const [opened, handed] = await this.commands.webhookGateRelease(
       ...this.keys(webhookId),
@@ -200,7 +203,11 @@ export class EndpointGate {
   async known(webhookId: string, attempts: GateAttempt[]): Promise<boolean[]> {
     if (attempts.length === 0) return [];
     const [slots, parked] = this.keys(webhookId);
-    const flags = await this.commands.webhookGateKnown(slots, parked, ...attempts.map((a) => `${a.deliveryId}:${a.attempt}`));
+    const flags = await this.commands.webhookGateKnown(
+      slots,
+      parked,
+      ...attempts.map((a) => `${a.deliveryId}:${a.attempt}`),
+    );
     return flags.map((flag) => flag === 1);
   }
 }

@@ -1,4 +1,10 @@
-import { Inject, Injectable, Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
+import {
+  Inject,
+  Injectable,
+  Logger,
+  type BeforeApplicationShutdown,
+  type OnApplicationBootstrap,
+} from '@nestjs/common';
 import { PeriodicTask, runtimeConfig, SystemDb, type RuntimeConfig } from '@app/core';
 import { DeliveryQueue } from './delivery-queue.js';
 import { EndpointGate } from './endpoint-gate.js';
@@ -20,7 +26,11 @@ const PARKED_CHECK_LIMIT = 1000;
 @Injectable()
 export class LostDeliverySweep implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(LostDeliverySweep.name);
-  private readonly task = new PeriodicTask('lost delivery job sweep', async () => ({ requeued: await this.requeueLost() }), this.logger);
+  private readonly task = new PeriodicTask(
+    'lost delivery job sweep',
+    async () => ({ requeued: await this.requeueLost() }),
+    this.logger,
+  );
 
   constructor(
     private readonly queue: DeliveryQueue,
@@ -54,7 +64,9 @@ export class LostDeliverySweep implements OnApplicationBootstrap, BeforeApplicat
     const due = await this.system.run(() => this.deliveries.claimLost(lostAfterMs, LOST_BATCH));
     await Promise.all(due.map((delivery) => this.queue.enqueue(delivery.id, delivery.attempt_count + 1)));
     let lost = 0;
-    for (const { webhook_id: webhookId, parked } of await this.system.run(() => this.deliveries.parkedCounts(lostAfterMs))) {
+    for (const { webhook_id: webhookId, parked } of await this.system.run(() =>
+      this.deliveries.parkedCounts(lostAfterMs),
+    )) {
       const gate = await this.gate.wake(webhookId);
       await this.queue.enqueueHanded(gate.handed);
       if (parked <= gate.parked + gate.inFlight) continue;
@@ -64,7 +76,9 @@ export class LostDeliverySweep implements OnApplicationBootstrap, BeforeApplicat
       const unknown = attempts.filter((_, index) => !known[index]);
       // A delivery handed a slot since the first read has left the parked (its job unparks it first).
       const stillParked =
-        unknown.length > 0 ? await this.system.run(() => this.deliveries.stillParked(unknown.map((a) => a.deliveryId))) : new Set();
+        unknown.length > 0
+          ? await this.system.run(() => this.deliveries.stillParked(unknown.map((a) => a.deliveryId)))
+          : new Set();
       const missing = unknown.filter((a) => stillParked.has(a.deliveryId));
       await this.queue.enqueueLostParked(missing);
       lost += missing.length;

@@ -35,7 +35,8 @@ export class LostDeliveryRepository {
       this.system.tx,
       `UPDATE webhook_deliveries SET next_attempt_at = now()
         WHERE id IN (SELECT id FROM webhook_deliveries
-                      WHERE status = 'pending' AND parked_at IS NULL AND next_attempt_at < now() - make_interval(secs => $1)
+                      WHERE status = 'pending' AND parked_at IS NULL
+                        AND next_attempt_at < now() - make_interval(secs => $1)
                       ORDER BY next_attempt_at LIMIT $2 FOR UPDATE SKIP LOCKED)
         RETURNING id, attempt_count`,
       [lostAfterMs / 1000, limit],

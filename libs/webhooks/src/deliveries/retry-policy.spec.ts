@@ -12,12 +12,21 @@ describe('decideRetry', () => {
   });
 
   it('tries a failed attempt again after the delay of the next one', () => {
-    expect(decideRetry(1, 500, DELAYS, NOW)).toEqual({ deliveryStatus: 'pending', nextAttemptAt: new Date(NOW + 60_000) });
-    expect(decideRetry(4, 302, DELAYS, NOW)).toEqual({ deliveryStatus: 'pending', nextAttemptAt: new Date(NOW + 3_600_000) });
+    expect(decideRetry(1, 500, DELAYS, NOW)).toEqual({
+      deliveryStatus: 'pending',
+      nextAttemptAt: new Date(NOW + 60_000),
+    });
+    expect(decideRetry(4, 302, DELAYS, NOW)).toEqual({
+      deliveryStatus: 'pending',
+      nextAttemptAt: new Date(NOW + 3_600_000),
+    });
   });
 
   it('tries again when the receiver did not answer at all', () => {
-    expect(decideRetry(2, null, DELAYS, NOW)).toEqual({ deliveryStatus: 'pending', nextAttemptAt: new Date(NOW + 300_000) });
+    expect(decideRetry(2, null, DELAYS, NOW)).toEqual({
+      deliveryStatus: 'pending',
+      nextAttemptAt: new Date(NOW + 300_000),
+    });
   });
 
   it('fails the delivery on a 410 Gone at once', () => {
@@ -37,7 +46,10 @@ describe('decideRetry', () => {
   });
 
   it('fails earlier when fewer delays are configured: one attempt per delay', () => {
-    expect(decideRetry(2, 500, [0, 10, 20], NOW)).toEqual({ deliveryStatus: 'pending', nextAttemptAt: new Date(NOW + 20) });
+    expect(decideRetry(2, 500, [0, 10, 20], NOW)).toEqual({
+      deliveryStatus: 'pending',
+      nextAttemptAt: new Date(NOW + 20),
+    });
     expect(decideRetry(3, 500, [0, 10, 20], NOW)).toEqual({ deliveryStatus: 'failed', nextAttemptAt: null });
     expect(decideRetry(1, 500, [0], NOW)).toEqual({ deliveryStatus: 'failed', nextAttemptAt: null });
   });
@@ -45,13 +57,17 @@ describe('decideRetry', () => {
 
 describe('failureReason', () => {
   it('names a 410 Gone', () => {
-    expect(failureReason({ attempt: 1, statusCode: 410, error: 'Receiver answered 410' })).toBe('The receiver answered 410 Gone');
+    expect(failureReason({ attempt: 1, statusCode: 410, error: 'Receiver answered 410' })).toBe(
+      'The receiver answered 410 Gone',
+    );
   });
 
   it('counts the attempts and quotes the last error', () => {
     expect(failureReason({ attempt: 5, statusCode: 500, error: 'Receiver answered 500' })).toBe(
       '5 delivery attempts failed; the last: Receiver answered 500',
     );
-    expect(failureReason({ attempt: 5, statusCode: null, error: null })).toBe('5 delivery attempts failed; the last: unknown error');
+    expect(failureReason({ attempt: 5, statusCode: null, error: null })).toBe(
+      '5 delivery attempts failed; the last: unknown error',
+    );
   });
 });

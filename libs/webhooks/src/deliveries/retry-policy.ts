@@ -13,8 +13,14 @@ export interface RetryDecision {
  * or an earlier one when `delays` (WEBHOOK_RETRY_DELAYS_MS, the first for attempt 1) lists fewer. Anything
  * else is tried again `delays[attempt]` after `now`.
  */
-export function decideRetry(attempt: number, statusCode: number | null, delays: readonly number[], now = Date.now()): RetryDecision {
-  if (statusCode !== null && statusCode >= 200 && statusCode < 300) return { deliveryStatus: 'succeeded', nextAttemptAt: null };
+export function decideRetry(
+  attempt: number,
+  statusCode: number | null,
+  delays: readonly number[],
+  now = Date.now(),
+): RetryDecision {
+  if (statusCode !== null && statusCode >= 200 && statusCode < 300)
+    return { deliveryStatus: 'succeeded', nextAttemptAt: null };
   const lastAttempt = attempt >= Math.min(MAX_DELIVERY_ATTEMPTS, delays.length) || statusCode === 410;
   if (lastAttempt) return { deliveryStatus: 'failed', nextAttemptAt: null };
   return { deliveryStatus: 'pending', nextAttemptAt: new Date(now + delays[attempt]) };

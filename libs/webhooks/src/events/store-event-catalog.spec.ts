@@ -30,24 +30,29 @@ describe('the store event catalog', () => {
     }
   });
 
-  it("every schema refuses its example without a required field, with a field too many, or with a field's type wrong", () => {
-    const ajv = strictAjv();
-    for (const name of STORE_EVENT_NAMES) {
-      const { schema, example } = STORE_EVENT_CATALOG[name];
-      const validate = ajv.compile(schema);
-      const data = example as unknown as Record<string, unknown>;
-      expect(schema.required, name).toEqual(Object.keys(schema.properties));
-      for (const field of schema.required) {
-        const { [field]: _dropped, ...without } = data;
-        expect(validate(without), `${name} without ${field}`).toBe(false);
-        // No field of any event is an object where the example has a string, or the other way round.
-        expect(validate({ ...data, [field]: typeof data[field] === 'string' ? { text: data[field] } : 'text' }), `${name}.${field}`).toBe(
-          false,
-        );
+  it(
+    'every schema refuses its example without a required ' +
+      "field, with a field too many, or with a field's type wrong",
+    () => {
+      const ajv = strictAjv();
+      for (const name of STORE_EVENT_NAMES) {
+        const { schema, example } = STORE_EVENT_CATALOG[name];
+        const validate = ajv.compile(schema);
+        const data = example as unknown as Record<string, unknown>;
+        expect(schema.required, name).toEqual(Object.keys(schema.properties));
+        for (const field of schema.required) {
+          const { [field]: _dropped, ...without } = data;
+          expect(validate(without), `${name} without ${field}`).toBe(false);
+          // No field of any event is an object where the example has a string, or the other way round.
+          expect(
+            validate({ ...data, [field]: typeof data[field] === 'string' ? { text: data[field] } : 'text' }),
+            `${name}.${field}`,
+          ).toBe(false);
+        }
+        expect(validate({ ...data, unexpected: true }), `${name} with an unknown field`).toBe(false);
       }
-      expect(validate({ ...data, unexpected: true }), `${name} with an unknown field`).toBe(false);
-    }
-  });
+    },
+  );
 
   it("holds each context's events, and only those", () => {
     expect(Object.keys(STORE_EVENT_CATALOG).sort()).toEqual(Object.keys(COMMERCE_EVENTS).sort());
@@ -75,13 +80,18 @@ describe('the store events in the OpenAPI document', () => {
     const ajv = strictAjv();
     ajv.addKeyword('example');
     for (const name of STORE_EVENT_NAMES) {
-      const schema = schemas[storeEventSchemaName(name)] as { example: { event: string; data: unknown }; properties: { data: unknown } };
+      const schema = schemas[storeEventSchemaName(name)] as {
+        example: { event: string; data: unknown };
+        properties: { data: unknown };
+      };
       expect(schema.properties.data).toBe(STORE_EVENT_CATALOG[name].schema);
       expect(schema.example.event).toBe(name);
       expect(schema.example.data).toEqual(STORE_EVENT_CATALOG[name].example);
       const validate = ajv.compile(schema);
       expect(validate(schema.example), `${name}: ${ajv.errorsText(validate.errors)}`).toBe(true);
-      expect(validate({ ...schema.example, event: name === 'order.paid' ? 'order.created' : 'order.paid' }), name).toBe(false);
+      expect(validate({ ...schema.example, event: name === 'order.paid' ? 'order.created' : 'order.paid' }), name).toBe(
+        false,
+      );
     }
   });
 

@@ -24,12 +24,17 @@ function envelopeSchema(event: string, definition: StoreEventDefinition<any>): O
   return {
     type: 'object',
     description:
-      `\`${event}\`: ${definition.description} The body of a webhook delivery (signed; de-duplicate on \`id\`, order by ` +
+      `\`${event}\`: ${definition.description} The body of a ` +
+      `webhook delivery (signed; de-duplicate on \`id\`, order by ` +
       '`created_at`), and the event subscribers of the event bus receive.',
     additionalProperties: false,
     required: ['id', 'event', 'created_at', 'store_id', 'data'],
     properties: {
-      id: { type: 'string', format: 'uuid', description: 'The event id (`webhook-id`): the same on every attempt and redelivery' },
+      id: {
+        type: 'string',
+        format: 'uuid',
+        description: 'The event id (`webhook-id`): the same on every attempt and redelivery',
+      },
       event: { type: 'string', enum: [event] },
       created_at: { type: 'string', format: 'date-time', description: 'When the change committed' },
       store_id: { type: 'string', format: 'uuid' },
@@ -82,7 +87,10 @@ const header = (name: string, description: string, example: string): ParameterOb
  * event to the webhook's `url`, the body one of the event schemas of `storeEventOpenApiSchemas`.
  */
 export function storeEventCallbacks(): CallbacksObject {
-  const schemas = STORE_EVENT_NAMES.map((event) => ({ event, $ref: `#/components/schemas/${storeEventSchemaName(event)}` }));
+  const schemas = STORE_EVENT_NAMES.map((event) => ({
+    event,
+    $ref: `#/components/schemas/${storeEventSchemaName(event)}`,
+  }));
   return {
     storeEvent: {
       '{$request.body#/url}': {
@@ -91,17 +99,23 @@ export function storeEventCallbacks(): CallbacksObject {
           tags: ['webhooks'],
           summary: 'A store event, delivered to the webhook',
           description:
-            'Each event the webhook subscribes to, POSTed to its `url` and signed with its secret (docs/api.md § Receiving ' +
-            'deliveries): verify `webhook-signature` (Standard Webhooks) or `X-Service-Signature` before trusting the body, and ' +
-            'de-duplicate on `webhook-id`. A test event (`POST /functions/v1/webhooks/{webhook_id}/test`) has the same ' +
-            'envelope with `event: "webhook.test"` and `data: {webhook_id, message}`.',
+            'Each event the webhook subscribes to, POSTed to its `url` and signed with its secret (docs/api.md § ' +
+            'Receiving deliveries): verify `webhook-signature` (Standard Webhooks) or `X-Service-Signature` ' +
+            'before trusting the body, and de-duplicate on `webhook-id`. A test event (`POST ' +
+            '/functions/v1/webhooks/{webhook_id}/test`) has the same envelope with `event: "webhook.test"` and ' +
+            '`data: {webhook_id, message}`.',
           security: [],
           parameters: [
-            header('webhook-id', "The event id (the envelope's `id`): the same on every attempt and redelivery", EXAMPLE_ENVELOPE.id),
+            header(
+              'webhook-id',
+              "The event id (the envelope's `id`): the same on every attempt and redelivery",
+              EXAMPLE_ENVELOPE.id,
+            ),
             header('webhook-timestamp', 'When this attempt was signed, in Unix seconds', '1763805600'),
             header(
               'webhook-signature',
-              'Space-separated `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">`, one per signing secret',
+              'Space-separated `v1,<base64 HMAC-SHA256 of ' +
+                '"{webhook-id}.{webhook-timestamp}.{body}">`, one per signing secret',
               'v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=',
             ),
             header(
@@ -110,7 +124,11 @@ export function storeEventCallbacks(): CallbacksObject {
               '5257a869e7ecebeda32affa62cdca3fa51cad7e77a0e56ff536d0ce8e108d8bd',
             ),
             header('X-Service-Event', 'The event kind', 'order.paid'),
-            header('X-Service-Delivery', 'The delivery id (a redelivery has its own)', '0b6e1c7a-9a55-4f4e-8f0e-3c2d1b0a9f8e'),
+            header(
+              'X-Service-Delivery',
+              'The delivery id (a redelivery has its own)',
+              '0b6e1c7a-9a55-4f4e-8f0e-3c2d1b0a9f8e',
+            ),
             header('X-Service-Attempt', 'The attempt of this delivery, from 1', '1'),
           ],
           requestBody: {
@@ -119,7 +137,10 @@ export function storeEventCallbacks(): CallbacksObject {
               'application/json': {
                 schema: {
                   oneOf: schemas.map(({ $ref }) => ({ $ref })),
-                  discriminator: { propertyName: 'event', mapping: Object.fromEntries(schemas.map(({ event, $ref }) => [event, $ref])) },
+                  discriminator: {
+                    propertyName: 'event',
+                    mapping: Object.fromEntries(schemas.map(({ event, $ref }) => [event, $ref])),
+                  },
                 },
               },
             },
@@ -129,8 +150,8 @@ export function storeEventCallbacks(): CallbacksObject {
             '410': { description: 'Gone: the webhook is disabled at once' },
             default: {
               description:
-                'Any other answer, a redirect (never followed) or no answer in time: the attempt failed and is tried again ' +
-                'later; when the last attempt (the 5th, by default) fails, the webhook is disabled',
+                'Any other answer, a redirect (never followed) or no answer in time: the attempt failed and is ' +
+                'tried again later; when the last attempt (the 5th, by default) fails, the webhook is disabled',
             },
           },
         },

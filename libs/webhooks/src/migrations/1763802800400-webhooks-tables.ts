@@ -47,7 +47,8 @@ export class WebhooksTables1763802800400 implements MigrationInterface {
           created_at timestamp with time zone DEFAULT date_trunc('milliseconds'::text, now()) NOT NULL,
           updated_at timestamp with time zone DEFAULT now() NOT NULL,
           parked_at timestamp with time zone,
-          CONSTRAINT webhook_deliveries_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'succeeded'::text, 'failed'::text, 'cancelled'::text, 'skipped'::text])))
+          CONSTRAINT webhook_deliveries_status_check CHECK ((status = ANY
+            (ARRAY['pending'::text, 'succeeded'::text, 'failed'::text, 'cancelled'::text, 'skipped'::text])))
       )`);
     await db.query(`
       CREATE TABLE webhooks (
@@ -65,7 +66,9 @@ export class WebhooksTables1763802800400 implements MigrationInterface {
           updated_at timestamp with time zone DEFAULT now() NOT NULL,
           CONSTRAINT webhooks_status_check CHECK ((status = ANY (ARRAY['active'::text, 'disabled'::text])))
       )`);
-    await db.query(`ALTER TABLE webhook_attempts ALTER COLUMN id SET DEFAULT nextval('webhook_attempts_id_seq'::regclass)`);
+    await db.query(
+      `ALTER TABLE webhook_attempts ALTER COLUMN id SET DEFAULT nextval('webhook_attempts_id_seq'::regclass)`,
+    );
     await db.query(`
       ALTER TABLE webhook_attempts
           ADD CONSTRAINT webhook_attempts_delivery_id_attempt_key UNIQUE (delivery_id, attempt)`);
@@ -79,37 +82,50 @@ export class WebhooksTables1763802800400 implements MigrationInterface {
       ALTER TABLE webhooks
           ADD CONSTRAINT webhooks_pkey PRIMARY KEY (id)`);
     await db.query(
-      `CREATE INDEX webhook_deliveries_due_idx ON webhook_deliveries USING btree (next_attempt_at) WHERE (status = 'pending'::text)`,
+      `CREATE INDEX webhook_deliveries_due_idx ON webhook_deliveries ` +
+        `USING btree (next_attempt_at) WHERE (status = 'pending'::text)`,
     );
     await db.query(
-      `CREATE INDEX webhook_deliveries_finished_idx ON webhook_deliveries USING btree (updated_at) WHERE (status <> 'pending'::text)`,
+      `CREATE INDEX webhook_deliveries_finished_idx ON webhook_deliveries ` +
+        `USING btree (updated_at) WHERE (status <> 'pending'::text)`,
     );
     await db.query(
-      `CREATE UNIQUE INDEX webhook_deliveries_once ON webhook_deliveries USING btree (event_id, webhook_id) WHERE (redelivery_of IS NULL)`,
+      `CREATE UNIQUE INDEX webhook_deliveries_once ON webhook_deliveries ` +
+        `USING btree (event_id, webhook_id) WHERE (redelivery_of IS NULL)`,
     );
     await db.query(
-      `CREATE INDEX webhook_deliveries_parked_idx ON webhook_deliveries USING btree (webhook_id) WHERE ((status = 'pending'::text) AND (parked_at IS NOT NULL))`,
+      `CREATE INDEX webhook_deliveries_parked_idx ON webhook_deliveries USING btree ` +
+        `(webhook_id) WHERE ((status = 'pending'::text) AND (parked_at IS NOT NULL))`,
     );
     await db.query(
-      `CREATE INDEX webhook_deliveries_redelivery_idx ON webhook_deliveries USING btree (redelivery_of) WHERE (redelivery_of IS NOT NULL)`,
+      `CREATE INDEX webhook_deliveries_redelivery_idx ON webhook_deliveries ` +
+        `USING btree (redelivery_of) WHERE (redelivery_of IS NOT NULL)`,
     );
-    await db.query(`CREATE INDEX webhook_deliveries_webhook_idx ON webhook_deliveries USING btree (webhook_id, created_at DESC, id DESC)`);
+    await db.query(
+      `CREATE INDEX webhook_deliveries_webhook_idx ON webhook_deliveries ` +
+        `USING btree (webhook_id, created_at DESC, id DESC)`,
+    );
     await db.query(`CREATE INDEX webhooks_store_idx ON webhooks USING btree (store_id, created_at DESC, id DESC)`);
     await db.query(`
       ALTER TABLE webhook_attempts
-          ADD CONSTRAINT webhook_attempts_delivery_id_fkey FOREIGN KEY (delivery_id) REFERENCES webhook_deliveries(id) ON DELETE CASCADE`);
+          ADD CONSTRAINT webhook_attempts_delivery_id_fkey FOREIGN KEY (delivery_id) REFERENCES webhook_deliveries(id)
+            ON DELETE CASCADE`);
     await db.query(`
       ALTER TABLE webhook_attempts
-          ADD CONSTRAINT webhook_attempts_store_id_fkey FOREIGN KEY (store_id) REFERENCES stores(id) ON DELETE CASCADE`);
+          ADD CONSTRAINT webhook_attempts_store_id_fkey FOREIGN KEY (store_id) REFERENCES stores(id)
+            ON DELETE CASCADE`);
     await db.query(`
       ALTER TABLE webhook_deliveries
-          ADD CONSTRAINT webhook_deliveries_redelivery_of_fkey FOREIGN KEY (redelivery_of) REFERENCES webhook_deliveries(id) ON DELETE SET NULL`);
+          ADD CONSTRAINT webhook_deliveries_redelivery_of_fkey FOREIGN KEY (redelivery_of)
+            REFERENCES webhook_deliveries(id) ON DELETE SET NULL`);
     await db.query(`
       ALTER TABLE webhook_deliveries
-          ADD CONSTRAINT webhook_deliveries_store_id_fkey FOREIGN KEY (store_id) REFERENCES stores(id) ON DELETE CASCADE`);
+          ADD CONSTRAINT webhook_deliveries_store_id_fkey FOREIGN KEY (store_id) REFERENCES stores(id)
+            ON DELETE CASCADE`);
     await db.query(`
       ALTER TABLE webhook_deliveries
-          ADD CONSTRAINT webhook_deliveries_webhook_id_fkey FOREIGN KEY (webhook_id) REFERENCES webhooks(id) ON DELETE CASCADE`);
+          ADD CONSTRAINT webhook_deliveries_webhook_id_fkey FOREIGN KEY (webhook_id) REFERENCES webhooks(id)
+            ON DELETE CASCADE`);
     await db.query(`
       ALTER TABLE webhooks
           ADD CONSTRAINT webhooks_store_id_fkey FOREIGN KEY (store_id) REFERENCES stores(id) ON DELETE CASCADE`);

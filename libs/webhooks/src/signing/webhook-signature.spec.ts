@@ -2,7 +2,8 @@ import { deliveryHeaders, serviceSignature, standardSignature, standardWebhooksK
 
 // Expected values computed independently with OpenSSL, e.g.
 //   printf '%s' "$BODY" | openssl dgst -sha256 -hmac 'my-webhook-secret-123'
-//   printf '%s' "evt_1.1795300000.$BODY" | openssl dgst -sha256 -mac HMAC -macopt hexkey:<hex of base64-decoded key> -binary | base64
+//   printf '%s' "evt_1.1795300000.$BODY" | openssl dgst -sha256 -mac HMAC -macopt hexkey:<hex of base64-decoded key>
+// -binary | base64
 const BODY = '{"id":"evt_1","event":"order.paid"}';
 const PLAIN = 'my-webhook-secret-123';
 const WHSEC = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
@@ -10,7 +11,9 @@ const WHSEC = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
 describe('webhook signatures', () => {
   it('X-Service-Signature is the hex HMAC-SHA256 of the body under the secret’s UTF-8 bytes', () => {
     expect(serviceSignature(BODY, PLAIN)).toBe('a8c94eb88d1ca7f5a4bce3b5c3d3d7184613dcdd4aa2b1c592e53dab3c54391d');
-    expect(serviceSignature(Buffer.from(BODY), WHSEC)).toBe('0973e70765d8b82d610d7c1307d15db77bdfcd7b2b996f15d88f35fbfb3fd232');
+    expect(serviceSignature(Buffer.from(BODY), WHSEC)).toBe(
+      '0973e70765d8b82d610d7c1307d15db77bdfcd7b2b996f15d88f35fbfb3fd232',
+    );
   });
 
   it('webhook-signature follows Standard Webhooks, with whsec_ secrets base64-decoded', () => {

@@ -7,7 +7,9 @@ export function serviceSignature(body: Buffer | string, secret: string): string 
 
 /** The Standard Webhooks key: the decoded bytes of a `whsec_<base64>` secret, else the secret's UTF-8 bytes. */
 export function standardWebhooksKey(secret: string): Buffer {
-  return secret.startsWith('whsec_') ? Buffer.from(secret.slice('whsec_'.length), 'base64') : Buffer.from(secret, 'utf8');
+  return secret.startsWith('whsec_')
+    ? Buffer.from(secret.slice('whsec_'.length), 'base64')
+    : Buffer.from(secret, 'utf8');
 }
 
 /** One `webhook-signature` entry: `v1,<base64 HMAC-SHA256 of "{id}.{timestamp}.{body}">`. */
@@ -45,6 +47,8 @@ export function deliveryHeaders(input: SignedHeadersInput): Record<string, strin
     'x-service-signature': serviceSignature(input.body, input.secrets[0]),
     'webhook-id': input.envelopeId,
     'webhook-timestamp': String(timestamp),
-    'webhook-signature': input.secrets.map((secret) => standardSignature(input.envelopeId, timestamp, input.body, secret)).join(' '),
+    'webhook-signature': input.secrets
+      .map((secret) => standardSignature(input.envelopeId, timestamp, input.body, secret))
+      .join(' '),
   };
 }

@@ -17,7 +17,9 @@ export const GENERATED_SECRET_BYTES = 32;
 export const MIN_SUPPLIED_SECRET_LENGTH = 16;
 /** …and at most this many. */
 export const MAX_SUPPLIED_SECRET_LENGTH = 256;
-/** Supplied secrets are printable ASCII without spaces, so they survive copy-paste and every receiver's config format. */
+/**
+ * Supplied secrets are printable ASCII without spaces, so they survive copy-paste and every receiver's config format.
+ */
 export const SUPPLIED_SECRET_PATTERN = /^[\x21-\x7e]+$/;
 /** A supplied `whsec_` secret must be `whsec_` + standard base64, because Standard Webhooks receivers decode it. */
 export const WHSEC_SECRET_PATTERN = /^whsec_(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;

@@ -7,7 +7,12 @@ import { RedeliverDeliveryCommand } from './commands/redeliver-delivery/redelive
 import { SendTestEventCommand } from './commands/send-test-event/send-test-event.command.js';
 import { ListDeliveriesQuery } from './queries/list-deliveries/list-deliveries.query.js';
 import { ListDeliveriesParams, RecoverDeliveriesDto } from './webhook.dto.js';
-import { ApiListDeliveries, ApiSendTestDelivery, ApiRedeliver, ApiRecoverDeliveries } from './webhook-deliveries.openapi.js';
+import {
+  ApiListDeliveries,
+  ApiSendTestDelivery,
+  ApiRedeliver,
+  ApiRecoverDeliveries,
+} from './webhook-deliveries.openapi.js';
 import '../store-resources.js'; // registers the store resource its routes name (webhook) before they are declared
 
 const deliveryId = new ParseUUIDPipe({
@@ -56,6 +61,9 @@ export class WebhookDeliveriesController {
   @StoreScoped({ from: 'webhook', need: 'webhooks' })
   @ApiRecoverDeliveries()
   async recover(@Param('webhook_id') webhookId: string, @Body() body: RecoverDeliveriesDto) {
-    return { success: true, ...(await this.commands.execute(new RecoverDeliveriesCommand(webhookId, new Date(body.since)))) };
+    return {
+      success: true,
+      ...(await this.commands.execute(new RecoverDeliveriesCommand(webhookId, new Date(body.since)))),
+    };
   }
 }

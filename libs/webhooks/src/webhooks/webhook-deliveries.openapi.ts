@@ -2,7 +2,12 @@ import { applyDecorators } from '@nestjs/common';
 import { ApiOperation, ApiParam } from '@nestjs/swagger';
 import { ApiEnvelope, ApiErrorResponse, ApiPage } from '@app/core';
 import { DeliveryView } from '../deliveries/delivery.js';
-import { RECOVER_MAX_AGE_DAYS, RECOVER_MAX_DELIVERIES, TEST_EVENT_KIND, TEST_EVENT_MESSAGE } from './webhook-api.constants.js';
+import {
+  RECOVER_MAX_AGE_DAYS,
+  RECOVER_MAX_DELIVERIES,
+  TEST_EVENT_KIND,
+  TEST_EVENT_MESSAGE,
+} from './webhook-api.constants.js';
 
 const QUEUED = 'Its first attempt is queued once the request has committed, then the usual retry schedule applies.';
 
@@ -34,8 +39,10 @@ export const ApiSendTestDelivery = () =>
     ApiOperation({
       summary: 'Send a test event',
       description:
-        `Creates a delivery of a \`${TEST_EVENT_KIND}\` event, whatever the webhook subscribes to, signed like any other: ` +
-        `\`{id, event: "${TEST_EVENT_KIND}", created_at, store_id, data: {webhook_id, message: "${TEST_EVENT_MESSAGE}"}}\`. ${QUEUED}`,
+        `Creates a delivery of a \`${TEST_EVENT_KIND}\` event, ` +
+        `whatever the webhook subscribes to, signed like any other: ` +
+        `\`{id, event: "${TEST_EVENT_KIND}", created_at, store_id, data: ` +
+        `{webhook_id, message: "${TEST_EVENT_MESSAGE}"}}\`. ${QUEUED}`,
     }),
     ApiEnvelope(201, { delivery: DeliveryView }),
     ApiWebhookDisabled(),
@@ -48,8 +55,10 @@ export const ApiRedeliver = () =>
     ApiOperation({
       summary: 'Deliver an event again',
       description:
-        'Creates a new delivery of the same event (same envelope `id` and body, so receivers can de-duplicate), with its own ' +
-        `attempts and \`redelivery_of\` the delivery given, whatever that one's state. ${QUEUED} A delivery of another webhook ` +
+        'Creates a new delivery of the same event (same envelope ' +
+        '`id` and body, so receivers can de-duplicate), with its own ' +
+        `attempts and \`redelivery_of\` the delivery given, whatever ` +
+        `that one's state. ${QUEUED} A delivery of another webhook ` +
         'answers 404.',
     }),
     ApiEnvelope(201, { delivery: DeliveryView }),
@@ -62,7 +71,8 @@ export const ApiRecoverDeliveries = () =>
     ApiOperation({
       summary: 'Re-send what failed or was skipped since a time',
       description:
-        `Redelivers every event whose latest delivery since \`since\` (at most ${RECOVER_MAX_AGE_DAYS} days ago, not in the ` +
+        `Redelivers every event whose latest delivery since \`since\` ` +
+        `(at most ${RECOVER_MAX_AGE_DAYS} days ago, not in the ` +
         'future) failed, was cancelled or was skipped (it came while the webhook was disabled), e.g. after ' +
         're-enabling a disabled webhook: same envelope `id` and body, signed with the current secret. A disabled ' +
         'webhook answers 409 (re-enable it first, as nothing can be sent to it). Events already redelivered are ' +

@@ -11,7 +11,10 @@ import { ApiError, SafeHttpClient, UnsafeUrlError } from '@app/core';
 export class WebhookUrlChecker {
   constructor(private readonly http: SafeHttpClient) {}
 
-  /** The URL in normalised form (WHATWG: lower-case scheme and host, default port dropped); 400 naming `url` when refused. */
+  /**
+   * The URL in normalised form (WHATWG: lower-case scheme and host, default port dropped); 400 naming `url` when
+   * refused.
+   */
   async check(url: string): Promise<string> {
     try {
       await this.http.assertUrl(url);

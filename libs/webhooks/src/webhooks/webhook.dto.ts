@@ -61,7 +61,9 @@ function IsStoreEventKinds(): PropertyDecorator {
     });
 }
 
-/** A `whsec_` secret continues in standard base64 (Standard Webhooks receivers decode it); other secrets are free-form. */
+/**
+ * A `whsec_` secret continues in standard base64 (Standard Webhooks receivers decode it); other secrets are free-form.
+ */
 function IsWhsecWellFormed(): PropertyDecorator {
   return (target, propertyName) =>
     registerDecorator({
@@ -70,7 +72,8 @@ function IsWhsecWellFormed(): PropertyDecorator {
       propertyName: String(propertyName),
       options: { message: `a secret starting with ${SECRET_PREFIX} must continue in standard base64` },
       validator: {
-        validate: (value: unknown) => typeof value !== 'string' || !value.startsWith(SECRET_PREFIX) || WHSEC_SECRET_PATTERN.test(value),
+        validate: (value: unknown) =>
+          typeof value !== 'string' || !value.startsWith(SECRET_PREFIX) || WHSEC_SECRET_PATTERN.test(value),
       },
     });
 }
@@ -82,16 +85,20 @@ function IsWhsecWellFormed(): PropertyDecorator {
 const Given = () => ValidateIf((_: object, value: unknown) => value !== undefined);
 
 const URL_DESCRIPTION =
-  'Where deliveries are POSTed: an absolute `https` URL (plain `http` only on servers with `WEBHOOK_ALLOW_HTTP=true`), ' +
-  `at most ${MAX_WEBHOOK_URL_LENGTH} characters, no credentials in it. Its host must not resolve to a loopback, private, ` +
+  'Where deliveries are POSTed: an absolute `https` URL (plain ' +
+  '`http` only on servers with `WEBHOOK_ALLOW_HTTP=true`), ' +
+  `at most ${MAX_WEBHOOK_URL_LENGTH} characters, no credentials ` +
+  `in it. Its host must not resolve to a loopback, private, ` +
   'link-local, CGNAT, multicast, reserved or cloud-metadata address (unless `WEBHOOK_ALLOW_PRIVATE_URLS=true`); ' +
   'the address is checked again at every delivery. Stored in normalised form (e.g. the host in lower case).';
 const EVENTS_DESCRIPTION =
   `Store event kinds to receive: 1 to ${MAX_SUBSCRIBED_EVENTS} of ${KINDS.join(', ')}. Repeats count once. ` +
   'What each delivers is the schema named after it in the components (`order.paid` → `OrderPaidEvent`).';
 const SECRET_DESCRIPTION =
-  `Signing secret, ${MIN_SUPPLIED_SECRET_LENGTH} to ${MAX_SUPPLIED_SECRET_LENGTH} printable ASCII characters without spaces; ` +
-  `one starting with \`${SECRET_PREFIX}\` must continue in standard base64 (the Standard Webhooks format). Never answered back.`;
+  `Signing secret, ${MIN_SUPPLIED_SECRET_LENGTH} ` +
+  `to ${MAX_SUPPLIED_SECRET_LENGTH} printable ASCII characters without spaces; ` +
+  `one starting with \`${SECRET_PREFIX}\` must continue in standard ` +
+  `base64 (the Standard Webhooks format). Never answered back.`;
 
 const UrlRules = () => applyDecorators(IsString(), IsNotEmpty(), MaxLength(MAX_WEBHOOK_URL_LENGTH));
 
@@ -123,13 +130,19 @@ export class RegisterWebhookDto {
   @UrlRules()
   url: string;
 
-  @ApiProperty({ description: EVENTS_DESCRIPTION, example: WEBHOOK_EXAMPLE.events, enum: STORE_EVENT_NAMES, isArray: true })
+  @ApiProperty({
+    description: EVENTS_DESCRIPTION,
+    example: WEBHOOK_EXAMPLE.events,
+    enum: STORE_EVENT_NAMES,
+    isArray: true,
+  })
   @EventsRules()
   events: string[];
 
   @ApiPropertyOptional({
     description:
-      `${SECRET_DESCRIPTION} Leave it out and the server generates one (\`${SECRET_PREFIX}\` + ${GENERATED_SECRET_BYTES} random bytes ` +
+      `${SECRET_DESCRIPTION} Leave it out and the server generates one ` +
+      `(\`${SECRET_PREFIX}\` + ${GENERATED_SECRET_BYTES} random bytes ` +
       'in base64) and answers it once, in `secret` beside the webhook.',
     example: 'my-shared-secret-1234',
     minLength: MIN_SUPPLIED_SECRET_LENGTH,
@@ -163,7 +176,8 @@ export class UpdateWebhookDto {
 
   @ApiPropertyOptional({
     description:
-      `${SECRET_DESCRIPTION} Replaces the secret at once, with no overlap: from the next attempt on only this secret signs ` +
+      `${SECRET_DESCRIPTION} Replaces the secret at once, with no ` +
+      `overlap: from the next attempt on only this secret signs ` +
       '(a rotated-out secret still in its 24 h overlap stops signing too). Use `rotate-secret` for an overlap.',
     example: 'my-new-shared-secret-5678',
     minLength: MIN_SUPPLIED_SECRET_LENGTH,
@@ -204,12 +218,16 @@ export class ListDeliveriesParams extends PageQueryDto {
 export class RecoverDeliveriesDto {
   @ApiProperty({
     description:
-      `ISO 8601 timestamp with a time zone, not in the future and at most ${RECOVER_MAX_AGE_DAYS} days ago: every event whose ` +
+      `ISO 8601 timestamp with a time zone, not in the future and ` +
+      `at most ${RECOVER_MAX_AGE_DAYS} days ago: every event whose ` +
       'latest delivery to this webhook since then failed, was cancelled or was skipped is delivered again.',
     example: '2026-11-21T00:00:00Z',
   })
   @IsString()
-  @IsISO8601({ strict: true, strictSeparator: true }, { message: 'since must be an ISO 8601 timestamp such as 2026-11-21T00:00:00Z' })
+  @IsISO8601(
+    { strict: true, strictSeparator: true },
+    { message: 'since must be an ISO 8601 timestamp such as 2026-11-21T00:00:00Z' },
+  )
   @Matches(/(Z|[+-]\d{2}:?\d{2})$/i, { message: 'since must carry a time zone (Z or ±hh:mm)' })
   // ISO 8601 forms that JavaScript's Date cannot read (week dates, expanded years) are refused too.
   @Matches(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/i, {

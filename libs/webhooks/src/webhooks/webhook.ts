@@ -24,7 +24,10 @@ export class WebhookView {
   id!: string;
   @ApiProperty({ format: 'uuid', example: '6f1c0b1e-2d4a-4c1b-9f57-1f0e8f6b8a11' })
   store_id!: string;
-  @ApiProperty({ description: 'Where deliveries are POSTed, normalised', example: 'https://merchant.example/hooks/storefront' })
+  @ApiProperty({
+    description: 'Where deliveries are POSTed, normalised',
+    example: 'https://merchant.example/hooks/storefront',
+  })
   url!: string;
   @ApiProperty({
     enum: STORE_EVENT_NAMES,

@@ -48,7 +48,10 @@ export class WebhooksController {
   @StoreScoped({ from: 'query', need: 'webhooks' })
   @ApiListWebhooks()
   async list(@Query() params: ListWebhooksParams) {
-    return { success: true, ...(await this.queries.execute(new ListWebhooksQuery(params.store_id, params.limit, params.cursor))) };
+    return {
+      success: true,
+      ...(await this.queries.execute(new ListWebhooksQuery(params.store_id, params.limit, params.cursor))),
+    };
   }
 
   @Get(':webhook_id')

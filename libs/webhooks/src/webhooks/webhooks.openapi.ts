@@ -46,7 +46,8 @@ export const ApiRegisterWebhook = () =>
         },
       },
     }),
-    // `secret` is left out when the merchant supplied one, so the schema is written here (ApiEnvelope makes every field required).
+    // `secret` is left out when the merchant supplied one, so the schema is written here (ApiEnvelope makes every field
+    // required).
     ApiExtraModels(WebhookView),
     ApiResponse({
       status: 201,
@@ -66,7 +67,10 @@ export const ApiRegisterWebhook = () =>
 /** GET /functions/v1/webhooks */
 export const ApiListWebhooks = () =>
   applyDecorators(
-    ApiOperation({ summary: "A store's webhooks, newest first", description: `Paginated with \`limit\` and \`cursor\`. ${SECRET_RULES}` }),
+    ApiOperation({
+      summary: "A store's webhooks, newest first",
+      description: `Paginated with \`limit\` and \`cursor\`. ${SECRET_RULES}`,
+    }),
     ApiPage(WebhookView),
   );
 
@@ -85,17 +89,24 @@ export const ApiUpdateWebhook = () =>
     ApiOperation({
       summary: 'Change, disable or re-enable a webhook',
       description:
-        'Any of `url` (checked again), `events` (replaces the list), `secret` (replaces the secret at once, no overlap; ' +
-        'use `rotate-secret` for a 24 h overlap) and `status`. `status: "disabled"` stops deliveries and cancels pending ones; ' +
-        '`status: "active"` re-enables a webhook (also one disabled after failed deliveries) and clears `disabled_reason`; ' +
-        'events from then on are delivered, and `recover` re-sends what failed meanwhile. An empty body changes nothing. ' +
+        'Any of `url` (checked again), `events` (replaces the ' +
+        'list), `secret` (replaces the secret at once, no overlap; ' +
+        'use `rotate-secret` for a 24 h overlap) and `status`. `status: ' +
+        '"disabled"` stops deliveries and cancels pending ones; ' +
+        '`status: "active"` re-enables a webhook (also one disabled ' +
+        'after failed deliveries) and clears `disabled_reason`; ' +
+        'events from then on are delivered, and `recover` re-sends ' +
+        'what failed meanwhile. An empty body changes nothing. ' +
         SECRET_RULES,
     }),
     ApiBody({
       type: UpdateWebhookDto,
       examples: {
         reEnable: { summary: 'Re-enable after the receiver is fixed', value: { status: 'active' } },
-        change: { summary: 'Move and resubscribe', value: { url: 'https://merchant.example/hooks/v2', events: ['order.paid'] } },
+        change: {
+          summary: 'Move and resubscribe',
+          value: { url: 'https://merchant.example/hooks/v2', events: ['order.paid'] },
+        },
       },
     }),
     ApiEnvelope(200, { webhook: WebhookView }),
@@ -119,9 +130,10 @@ export const ApiRotateWebhookSecret = () =>
     ApiOperation({
       summary: "Rotate a webhook's signing secret",
       description:
-        'Generates a new `whsec_` secret (32 random bytes, base64) and answers it in full, this once. For 24 hours the old ' +
-        'secret keeps signing too: `webhook-signature` carries one `v1,` entry per secret, so a receiver verifies with either ' +
-        'while it switches; `X-Service-Signature` uses the new secret. Rotating again within the 24 hours retires the older one.',
+        'Generates a new `whsec_` secret (32 random bytes, base64) and answers it in full, this once. For 24 ' +
+        'hours the old secret keeps signing too: `webhook-signature` carries one `v1,` entry per secret, so a ' +
+        'receiver verifies with either while it switches; `X-Service-Signature` uses the new secret. Rotating ' +
+        'again within the 24 hours retires the older one.',
     }),
     ApiEnvelope(200, { webhook: WebhookView, secret: SECRET }),
   );

@@ -17,7 +17,11 @@ export class GenerateBlogAutopilotDto {
   @ShortText('Tone of voice', 'friendly')
   tone!: string;
 
-  @ApiProperty({ enum: ARTICLE_LENGTHS, description: 'short ≈ 300 words, medium ≈ 750, long ≈ 1400', example: 'medium' })
+  @ApiProperty({
+    enum: ARTICLE_LENGTHS,
+    description: 'short ≈ 300 words, medium ≈ 750, long ≈ 1400',
+    example: 'medium',
+  })
   @IsIn(ARTICLE_LENGTHS)
   length!: ArticleLength;
 

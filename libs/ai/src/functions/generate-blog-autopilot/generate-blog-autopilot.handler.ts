@@ -7,7 +7,7 @@ import {
 } from './generate-blog-autopilot.command.js';
 import { GENERATE_BLOG_AUTOPILOT_TASK, normalizeArticle } from './generate-blog-autopilot.task.js';
 
-/** Writes the article and answers it sanitised. */
+/** Writes the article and returns it sanitised. */
 @CommandHandler(GenerateBlogAutopilotCommand)
 export class GenerateBlogAutopilotHandler implements ICommandHandler<GenerateBlogAutopilotCommand> {
   constructor(private readonly runner: AiFunctionRunner) {}
@@ -16,7 +16,9 @@ export class GenerateBlogAutopilotHandler implements ICommandHandler<GenerateBlo
     const provider = this.runner.providerFor(GENERATE_BLOG_AUTOPILOT_TASK, body.language);
     return this.runner.charged(GENERATE_BLOG_AUTOPILOT, call, async (cost) => {
       const { topic, tone, length, language } = body;
-      const article = normalizeArticle(await provider.run(GENERATE_BLOG_AUTOPILOT_TASK, { topic, tone, length, language }));
+      const article = normalizeArticle(
+        await provider.run(GENERATE_BLOG_AUTOPILOT_TASK, { topic, tone, length, language }),
+      );
       return { article, ai_credits_used: cost };
     });
   }

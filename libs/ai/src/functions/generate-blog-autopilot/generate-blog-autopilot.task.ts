@@ -51,27 +51,35 @@ export const GENERATE_BLOG_AUTOPILOT_TASK: AiTask<ArticleInput, ArticleDraft> = 
     languages: LOCAL_LANGUAGES,
     // Seeded without the language, so translations of one request share their structure.
     generate: (input) =>
-      buildArticle(input, templatesFor(input.language), Seed.of('article', input.topic.trim(), input.tone.trim(), input.length)),
+      buildArticle(
+        input,
+        templatesFor(input.language),
+        Seed.of('article', input.topic.trim(), input.tone.trim(), input.length),
+      ),
   },
   openai: {
     kind: 'chat',
     output: ARTICLE_OUTPUT,
     system:
-      "You write blog articles for an online store's blog. The content is HTML with <h2> section headings, <p> paragraphs " +
-      'and <ul>/<li> lists only: no <h1> (the title is separate), no other elements, no attributes, no scripts or styles. ' +
-      'Answer with the JSON object the schema describes.',
+      "You write blog articles for an online store's blog. The content is HTML with <h2> section headings, <p> " +
+      'paragraphs and <ul>/<li> lists only: no <h1> (the title is separate), no other elements, no attributes, no ' +
+      'scripts or styles. Answer with the JSON object the schema describes.',
     user: (input) =>
       [
         'Write a blog article.',
         // The caller's free text goes in as JSON so it reads as data, not as more instructions.
         `Request: ${JSON.stringify({ topic: input.topic, tone: input.tone, language: input.language })}`,
         `Length: ${input.length}, about ${ARTICLE_WORDS[input.length]} words in the content.`,
-        `All fields in the language ${input.language}; seo_title at most 70 characters, seo_description at most 170, excerpt at most 400.`,
+        `All fields in the language ${input.language}; seo_title at most ` +
+          `70 characters, seo_description at most 170, excerpt at most 400.`,
       ].join('\n'),
   },
 };
 
-/** The answer's rules, whichever provider wrote it: sanitised HTML with some text; the other fields plain text on one line. */
+/**
+ * The answer's rules, whichever provider wrote it: sanitised HTML with some text; the other fields plain text on one
+ * line.
+ */
 export function normalizeArticle(draft: ArticleDraft): ArticleDraft {
   // HTML, not plain text: sanitised, so that its markup is the safe subset.
   const content = typeof draft.content === 'string' ? sanitizeArticleHtml(draft.content) : '';

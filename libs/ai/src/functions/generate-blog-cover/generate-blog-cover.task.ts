@@ -17,6 +17,8 @@ export const GENERATE_BLOG_COVER_TASK: AiTask<CoverInput, GeneratedImage> = {
 /** The stored form of any provider's image: a 1200×630 PNG; an image this service cannot read is an unusable answer. */
 export async function normalizeCoverImage(image: GeneratedImage): Promise<Buffer> {
   return normalizeCover(image.bytes).catch((error: unknown) => {
-    throw new AiProviderError('The AI provider answered an image this service cannot read', 'invalid_answer', { cause: error });
+    throw new AiProviderError('The AI provider answered an image this service cannot read', 'invalid_answer', {
+      cause: error,
+    });
   });
 }

@@ -17,7 +17,10 @@ export class GeneratedProduct implements ProductDraft {
     example: 'A glazed ceramic mug in deep midnight blue…',
   })
   description!: string;
-  @ApiProperty({ description: "A suggested retail price in the store's currency: positive, at most 2 decimals", example: 24.9 })
+  @ApiProperty({
+    description: "A suggested retail price in the store's currency: positive, at most 2 decimals",
+    example: 24.9,
+  })
   price!: number;
   @ApiProperty({ description: 'A "compare at" price: at least `price`, at most 2 decimals', example: 32 })
   compare_price!: number;

@@ -13,13 +13,18 @@ export const MAX_IMAGE_URL_LENGTH = 2048;
 
 export class GenerateProductDto {
   @ApiProperty({
-    description: `A public http(s) URL of a JPEG, PNG, WebP, GIF or AVIF image, at most 10 MiB and 40 megapixels; fetched by the server`,
+    description:
+      `A public http(s) URL of a JPEG, PNG, WebP, GIF or AVIF image, ` +
+      `at most 10 MiB and 40 megapixels; fetched by the server`,
     example: 'https://images.example.com/mug.jpg',
     maxLength: MAX_IMAGE_URL_LENGTH,
   })
   @IsString()
   @MaxLength(MAX_IMAGE_URL_LENGTH)
-  @IsUrl({ protocols: ['http', 'https'], require_protocol: true, require_tld: false }, { message: 'image_url must be an http(s) URL' })
+  @IsUrl(
+    { protocols: ['http', 'https'], require_protocol: true, require_tld: false },
+    { message: 'image_url must be an http(s) URL' },
+  )
   image_url!: string;
 
   @ChargedStore()

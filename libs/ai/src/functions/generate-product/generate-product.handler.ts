@@ -21,7 +21,9 @@ export class GenerateProductHandler implements ICommandHandler<GenerateProductCo
     const currency = await this.repository.storeCurrency(call.storeId);
     if (currency === null) throw ApiError.notFound('Store');
     return this.runner.charged(GENERATE_PRODUCT, call, async (cost) => {
-      const product = normalizeProduct(await provider.run(GENERATE_PRODUCT_TASK, { image, language: body.language, currency }));
+      const product = normalizeProduct(
+        await provider.run(GENERATE_PRODUCT_TASK, { image, language: body.language, currency }),
+      );
       return { product: { ...product, ai_credits_used: cost } };
     });
   }

@@ -54,8 +54,8 @@ export const GENERATE_PRODUCT_TASK: AiTask<ProductInput, ProductDraft> = {
     kind: 'chat',
     output: PRODUCT_OUTPUT,
     system:
-      'You write product listings for an online store. Describe only what the photo shows; suggest a realistic retail price. ' +
-      'Answer with the JSON object the schema describes.',
+      'You write product listings for an online store. Describe only what the photo shows; suggest a realistic ' +
+      'retail price. Answer with the JSON object the schema describes.',
     user: ({ image, language, currency }) => {
       const facts = [
         `Photo: ${image.format}, ${image.width}×${image.height} px`,
@@ -67,8 +67,10 @@ export const GENERATE_PRODUCT_TASK: AiTask<ProductInput, ProductDraft> = {
           type: 'text',
           text: [
             'Write the store listing of the product in this photo.',
-            `Language: ${language} (name, description, category and seo_keywords in this language; name_en in English).`,
-            `Currency: ${currency} (price and compare_price in this currency, at most 2 decimals, compare_price >= price).`,
+            `Language: ${language} (name, description, category ` +
+              `and seo_keywords in this language; name_en in English).`,
+            `Currency: ${currency} (price and compare_price in this ` +
+              `currency, at most 2 decimals, compare_price >= price).`,
             `${facts.join(', ')}.`,
           ].join('\n'),
         },
@@ -86,7 +88,9 @@ export const GENERATE_PRODUCT_TASK: AiTask<ProductInput, ProductDraft> = {
   },
 };
 
-/** The answer's rules, whichever provider wrote it: prices in cents, compare_price >= price, 3–10 keywords, plain text. */
+/**
+ * The answer's rules, whichever provider wrote it: prices in cents, compare_price >= price, 3–10 keywords, plain text.
+ */
 export function normalizeProduct(draft: ProductDraft): ProductDraft {
   const amount = cents(Number(draft.price));
   const compareAmount = cents(Number(draft.compare_price));

@@ -4,7 +4,11 @@ import type { ResearchSocialContextDto } from './research-social-context.control
 import type { InsightsDraft } from './research-social-context.task.js';
 
 /** `POST /functions/v1/research-social-context`: 2 credits, at most 30 calls per store and hour. */
-export const RESEARCH_SOCIAL_CONTEXT = defineAiFunction({ name: 'research-social-context', credits: 2, hourlyLimit: 30 });
+export const RESEARCH_SOCIAL_CONTEXT = defineAiFunction({
+  name: 'research-social-context',
+  credits: 2,
+  hourlyLimit: 30,
+});
 
 /** The answer's `insights` (`SocialInsights` in the OpenAPI document); every text is plain, every list distinct. */
 export class SocialInsights implements InsightsDraft {
@@ -39,4 +43,7 @@ export interface ResearchSocialContextAnswer {
   ai_credits_used: number;
 }
 
-export class ResearchSocialContextCommand extends AiFunctionCommand<ResearchSocialContextDto, ResearchSocialContextAnswer> {}
+export class ResearchSocialContextCommand extends AiFunctionCommand<
+  ResearchSocialContextDto,
+  ResearchSocialContextAnswer
+> {}

@@ -10,8 +10,8 @@ export const ApiResearchSocialContext = () =>
     ApiCharged(
       RESEARCH_SOCIAL_CONTEXT,
       'Research social media context',
-      'Trending topics, popular hashtags (each beginning with `#`), audience sentiment and recommendations for `query` on ' +
-        '`platforms`. `store_id` may be left out when the caller has exactly one store.',
+      'Trending topics, popular hashtags (each beginning with `#`), audience sentiment and recommendations for ' +
+        '`query` on `platforms`. `store_id` may be left out when the caller has exactly one store.',
     ),
     ApiEnvelope(200, { insights: SocialInsights, ai_credits_used: creditsUsed(RESEARCH_SOCIAL_CONTEXT) }),
   );

@@ -41,11 +41,13 @@ export const RESEARCH_SOCIAL_CONTEXT_TASK: AiTask<InsightsInput, InsightsDraft> 
   openai: {
     kind: 'chat',
     output: INSIGHTS_OUTPUT,
-    system: 'You are a social media analyst helping an online store plan its posts. Answer with the JSON object the schema describes.',
+    system:
+      'You are a social media analyst helping an online store plan ' +
+      'its posts. Answer with the JSON object the schema describes.',
     user: (input) =>
       [
-        'Summarise the social media context of this query for the listed platforms: trending topics, popular hashtags ' +
-          '(each beginning with #), the audience sentiment and recommendations.',
+        'Summarise the social media context of this query for the listed platforms: trending topics, popular ' +
+          'hashtags (each beginning with #), the audience sentiment and recommendations.',
         `Request: ${JSON.stringify({ query: input.query, platforms: input.platforms })}`,
       ].join('\n'),
   },

@@ -3,7 +3,11 @@ import { AiFunctionCommand, defineAiFunction } from '../ai-function.js';
 import type { SocialGenerateContentDto } from './social-generate-content.controller.js';
 
 /** `POST /functions/v1/social-generate-content`: 1 credit, at most 60 calls per store and hour. */
-export const SOCIAL_GENERATE_CONTENT = defineAiFunction({ name: 'social-generate-content', credits: 1, hourlyLimit: 60 });
+export const SOCIAL_GENERATE_CONTENT = defineAiFunction({
+  name: 'social-generate-content',
+  credits: 1,
+  hourlyLimit: 60,
+});
 
 /** The answer's `content` (`GeneratedSocialContent` in the OpenAPI document). */
 export class GeneratedSocialContent {
@@ -15,7 +19,8 @@ export class GeneratedSocialContent {
   @ApiProperty({
     type: [String],
     pattern: '^#\\S+$',
-    description: "Hashtags, each beginning with `#`: `text`, a blank line and these joined by spaces fit the platform's limit",
+    description:
+      "Hashtags, each beginning with `#`: `text`, a blank line and these joined by spaces fit the platform's limit",
     example: ['#mug', '#ceramics', '#coffee'],
   })
   hashtags!: string[];
@@ -32,4 +37,7 @@ export interface SocialGenerateContentAnswer {
   ai_credits_used: number;
 }
 
-export class SocialGenerateContentCommand extends AiFunctionCommand<SocialGenerateContentDto, SocialGenerateContentAnswer> {}
+export class SocialGenerateContentCommand extends AiFunctionCommand<
+  SocialGenerateContentDto,
+  SocialGenerateContentAnswer
+> {}

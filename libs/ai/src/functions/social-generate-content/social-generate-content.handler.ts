@@ -38,7 +38,11 @@ export class SocialGenerateContentHandler implements ICommandHandler<SocialGener
       });
       const post = fitToPlatform(normalizeSocialDraft(draft), platform);
       return {
-        content: { text: post.text, hashtags: post.hashtags, suggested_time: nextLocalSlot(new Date(), timezone, post.hour).toISOString() },
+        content: {
+          text: post.text,
+          hashtags: post.hashtags,
+          suggested_time: nextLocalSlot(new Date(), timezone, post.hour).toISOString(),
+        },
         ai_credits_used: cost,
       };
     });

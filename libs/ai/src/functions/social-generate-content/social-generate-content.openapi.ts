@@ -12,7 +12,8 @@ export const ApiSocialGenerateContent = () =>
       SOCIAL_GENERATE_CONTENT,
       'Write a social post about a product',
       "Writes a post about `product_id` (a product of the caller's stores; that store is charged) for `platform`. " +
-        '`text` is the post without its hashtags; `text`, a blank line and the `hashtags` joined by spaces fit the platform’s ' +
+        '`text` is the post without its hashtags; `text`, a blank ' +
+        'line and the `hashtags` joined by spaces fit the platform’s ' +
         `limit (${describeTextLimits()}). \`suggested_time\` is the ` +
         "next good slot for the platform in the store's time zone, at least 30 minutes ahead.",
     ),

@@ -39,7 +39,12 @@ export const SOCIAL_CONTENT_OUTPUT = structuredOutput<SocialContentDraft>(
   object({
     text: text('The post text, without hashtags.'),
     hashtags: list(hashtag, 0, 15, 'Hashtags to append to the post.'),
-    best_hour: { type: 'integer', minimum: 0, maximum: 23, description: 'The best hour of the day to post, 0 to 23, local time.' },
+    best_hour: {
+      type: 'integer',
+      minimum: 0,
+      maximum: 23,
+      description: 'The best hour of the day to post, 0 to 23, local time.',
+    },
   }),
 );
 
@@ -77,7 +82,8 @@ export const SOCIAL_GENERATE_CONTENT_TASK: AiTask<SocialContentInput, SocialCont
           category: product.category,
           seo_keywords: product.seo_keywords,
         })}`,
-        `The text must not contain hashtags (give them in hashtags, each beginning with #) and, with the hashtags appended, ` +
+        `The text must not contain hashtags (give them in hashtags, ` +
+          `each beginning with #) and, with the hashtags appended, ` +
           `fit in ${textLimit} characters. best_hour is the hour of day (0-23, local time) this post would do best.`,
       ].join('\n'),
   },
@@ -113,7 +119,8 @@ export interface FittedPost {
  * without them.
  */
 export function fitToPlatform(draft: SocialContentDraft, platform: SocialPlatformId): FittedPost {
-  const hour = Number.isInteger(draft.best_hour) && draft.best_hour >= 0 && draft.best_hour <= 23 ? draft.best_hour : 12;
+  const hour =
+    Number.isInteger(draft.best_hour) && draft.best_hour >= 0 && draft.best_hour <= 23 ? draft.best_hour : 12;
   const postText = typeof draft.text === 'string' ? draft.text.trim() : '';
   if (!postText) throw invalid('text is empty');
   const hashtags = (Array.isArray(draft.hashtags) ? draft.hashtags : []).filter((tag) => typeof tag === 'string');

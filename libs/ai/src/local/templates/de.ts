@@ -73,7 +73,8 @@ export const de: LocaleTemplates = {
       conclusion: () => 'Fazit',
     },
     intro: ({ topic, tone }) =>
-      `Dieser Artikel betrachtet ${topic} im Ton „${tone}“: warum das Thema wichtig ist, wie Sie beginnen und worauf Sie achten sollten.`,
+      `Dieser Artikel betrachtet ${topic} im Ton „${tone}“: warum das ` +
+      `Thema wichtig ist, wie Sie beginnen und worauf Sie achten sollten.`,
     openers: [
       ({ topic }) => `Wenn es um ${topic} geht`,
       ({ topic }) => `Wenn Sie gerade erst mit ${topic} anfangen`,
@@ -118,10 +119,22 @@ export const de: LocaleTemplates = {
   },
   social: {
     hooks: {
-      friendly: [({ name }) => `Sagen Sie Hallo zu ${name}!`, ({ name }) => `Wir glauben, ${name} wird Ihnen gefallen.`],
-      professional: [({ name }) => `Wir stellen vor: ${name}.`, ({ name }) => `${name}: sorgfältig gestaltet, gemacht für lange Zeit.`],
-      playful: [({ name }) => `Raten Sie mal, wer gerade angekommen ist? ${name}!`, ({ name }) => `Überraschung: ${name} ist da.`],
-      luxurious: [({ name }) => `Entdecken Sie ${name}, stiller Luxus.`, ({ name }) => `${name}: raffiniert und zeitlos.`],
+      friendly: [
+        ({ name }) => `Sagen Sie Hallo zu ${name}!`,
+        ({ name }) => `Wir glauben, ${name} wird Ihnen gefallen.`,
+      ],
+      professional: [
+        ({ name }) => `Wir stellen vor: ${name}.`,
+        ({ name }) => `${name}: sorgfältig gestaltet, gemacht für lange Zeit.`,
+      ],
+      playful: [
+        ({ name }) => `Raten Sie mal, wer gerade angekommen ist? ${name}!`,
+        ({ name }) => `Überraschung: ${name} ist da.`,
+      ],
+      luxurious: [
+        ({ name }) => `Entdecken Sie ${name}, stiller Luxus.`,
+        ({ name }) => `${name}: raffiniert und zeitlos.`,
+      ],
       urgent: [({ name }) => `Verpassen Sie nicht ${name}.`, ({ name }) => `${name} ist nicht lange vorrätig.`],
       calm: [({ name }) => `Nehmen Sie sich Zeit für ${name}.`, ({ name }) => `Ein wenig Ruhe für Ihren Tag: ${name}.`],
     },

@@ -42,7 +42,8 @@ export const en: LocaleTemplates = {
   productName: (noun, collection, colour) => `${collection} ${noun}${colour ? ` in ${cap(colour)}` : ''}`,
   productDescription: ({ name, colours, orientation, ratio, brightness, category }) =>
     [
-      `The ${name} brings together ${colours.length ? conjunction('en')(colours) : en.neutralTones} in a ${orientation} composition with ${ratio} proportions.`,
+      `The ${name} brings together ${colours.length ? conjunction('en')(colours) : en.neutralTones} ` +
+        `in a ${orientation} composition with ${ratio} proportions.`,
       {
         dark: 'Its deep, dark palette gives it a calm and grounded presence.',
         light: 'Its light, airy palette keeps any space feeling open and bright.',
@@ -68,7 +69,8 @@ export const en: LocaleTemplates = {
       conclusion: () => 'Final thoughts',
     },
     intro: ({ topic, tone }) =>
-      `This article takes a ${tone} look at ${topic}: why it matters, how to begin and what to keep in mind along the way.`,
+      `This article takes a ${tone} look at ${topic}: why it ` +
+      `matters, how to begin and what to keep in mind along the way.`,
     openers: [
       ({ topic }) => `When it comes to ${topic}`,
       ({ topic }) => `If you are just getting started with ${topic}`,
@@ -116,7 +118,10 @@ export const en: LocaleTemplates = {
       friendly: [({ name }) => `Say hello to ${name}!`, ({ name }) => `We think you'll love ${name}.`],
       professional: [({ name }) => `Introducing ${name}.`, ({ name }) => `${name}: designed with care, made to last.`],
       playful: [({ name }) => `Guess who just landed? ${name}!`, ({ name }) => `Plot twist: ${name} is here.`],
-      luxurious: [({ name }) => `Discover ${name}, a quiet kind of luxury.`, ({ name }) => `${name}: refined, timeless, yours.`],
+      luxurious: [
+        ({ name }) => `Discover ${name}, a quiet kind of luxury.`,
+        ({ name }) => `${name}: refined, timeless, yours.`,
+      ],
       urgent: [({ name }) => `Don't miss ${name}.`, ({ name }) => `${name} won't stay in stock for long.`],
       calm: [({ name }) => `Slow down and meet ${name}.`, ({ name }) => `A little calm for your day: ${name}.`],
     },

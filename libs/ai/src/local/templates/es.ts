@@ -70,7 +70,8 @@ export const es: LocaleTemplates = {
       conclusion: () => 'Conclusión',
     },
     intro: ({ topic, tone }) =>
-      `Este artículo habla de ${topic} con un tono «${tone}»: por qué importa, cómo empezar y qué tener en cuenta por el camino.`,
+      `Este artículo habla de ${topic} con un tono «${tone}»: por ` +
+      `qué importa, cómo empezar y qué tener en cuenta por el camino.`,
     openers: [
       ({ topic }) => `Cuando se trata de ${topic}`,
       ({ topic }) => `Si estás empezando con ${topic}`,
@@ -109,18 +110,28 @@ export const es: LocaleTemplates = {
       () => 'Revisa tu enfoque cada pocos meses.',
     ],
     conclusion: ({ topic, tone }) =>
-      `Hablar de ${topic} no tiene por qué ser complicado: con un objetivo claro y un tono «${tone}», cada paso cuenta.`,
+      `Hablar de ${topic} no tiene por qué ser complicado: con ` +
+      `un objetivo claro y un tono «${tone}», cada paso cuenta.`,
     seoDescription: ({ topic }) =>
       `Guía sobre ${topic}: por qué importa, cómo empezar, consejos prácticos y errores comunes que conviene evitar.`,
   },
   social: {
     hooks: {
       friendly: [({ name }) => `¡Te presentamos ${name}!`, ({ name }) => `Creemos que ${name} te va a encantar.`],
-      professional: [({ name }) => `Presentamos ${name}.`, ({ name }) => `${name}: diseñado con cuidado, hecho para durar.`],
-      playful: [({ name }) => `¿Adivina quién acaba de llegar? ¡${name}!`, ({ name }) => `Giro de guion: ${name} ya está aquí.`],
+      professional: [
+        ({ name }) => `Presentamos ${name}.`,
+        ({ name }) => `${name}: diseñado con cuidado, hecho para durar.`,
+      ],
+      playful: [
+        ({ name }) => `¿Adivina quién acaba de llegar? ¡${name}!`,
+        ({ name }) => `Giro de guion: ${name} ya está aquí.`,
+      ],
       luxurious: [({ name }) => `Descubre ${name}, un lujo discreto.`, ({ name }) => `${name}: refinado y atemporal.`],
       urgent: [({ name }) => `No te pierdas ${name}.`, ({ name }) => `${name} no durará mucho en stock.`],
-      calm: [({ name }) => `Tómate un momento para descubrir ${name}.`, ({ name }) => `Un poco de calma para tu día: ${name}.`],
+      calm: [
+        ({ name }) => `Tómate un momento para descubrir ${name}.`,
+        ({ name }) => `Un poco de calma para tu día: ${name}.`,
+      ],
     },
     categoryLine: (category) => `Forma parte de nuestra colección «${category}».`,
     priceLine: (price) => `Ya disponible por ${price}.`,

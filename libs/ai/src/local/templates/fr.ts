@@ -1,6 +1,9 @@
 import { cap, conjunction } from './helpers.js';
 import type { LocaleTemplates } from './types.js';
 
+/** A colour with its definite article: « l'orange », « le bleu ». */
+const withArticle = (colour: string) => (/^[aeiouy]/.test(colour) ? `l'${colour}` : `le ${colour}`);
+
 /**
  * French. The topic and tone are free text of unknown gender, so sentences quote them
  * (« … ») or hang them on a noun (« le sujet », « un ton ») instead of agreeing with them.
@@ -46,9 +49,9 @@ export const fr: LocaleTemplates = {
   productName: (noun, collection, colour) => `${noun} ${collection}${colour ? `, coloris ${colour}` : ''}`,
   productDescription: ({ name, colours, orientation, ratio, brightness, category }) =>
     [
-      `${name} associe ${colours.length ? conjunction('fr')(colours.map((colour) => (/^[aeiouy]/.test(colour) ? `l'${colour}` : `le ${colour}`))) : fr.neutralTones} dans un format ${
-        { landscape: 'paysage', portrait: 'portrait', square: 'carré' }[orientation]
-      } aux proportions ${ratio}.`,
+      `${name} associe ${colours.length ? conjunction('fr')(colours.map(withArticle)) : fr.neutralTones} ` +
+        `dans un format ${{ landscape: 'paysage', portrait: 'portrait', square: 'carré' }[orientation]} ` +
+        `aux proportions ${ratio}.`,
       {
         dark: 'Sa palette sombre et profonde lui donne une présence calme et posée.',
         light: 'Sa palette claire et lumineuse apporte de la légèreté à chaque pièce.',
@@ -74,7 +77,8 @@ export const fr: LocaleTemplates = {
       conclusion: () => 'Pour conclure',
     },
     intro: ({ topic, tone }) =>
-      `Cet article aborde « ${topic} » sur un ton « ${tone} » : pourquoi le sujet compte, comment commencer et ce qu'il faut garder en tête.`,
+      `Cet article aborde « ${topic} » sur un ton « ${tone} » : pourquoi ` +
+      `le sujet compte, comment commencer et ce qu'il faut garder en tête.`,
     openers: [
       ({ topic }) => `Lorsqu'on aborde le sujet « ${topic} »`,
       ({ topic }) => `Si vous débutez avec « ${topic} »`,
@@ -113,18 +117,29 @@ export const fr: LocaleTemplates = {
       () => 'Revoyez votre approche tous les quelques mois.',
     ],
     conclusion: ({ topic, tone }) =>
-      `Le sujet « ${topic} » n'a rien de compliqué : avec un objectif clair et un ton « ${tone} », chaque étape compte.`,
+      `Le sujet « ${topic} » n'a rien de compliqué : avec un ` +
+      `objectif clair et un ton « ${tone} », chaque étape compte.`,
     seoDescription: ({ topic }) =>
-      `Un guide sur « ${topic} » : pourquoi le sujet compte, comment débuter, des conseils pratiques et les erreurs à éviter.`,
+      `Un guide sur « ${topic} » : pourquoi le sujet compte, comment ` +
+      `débuter, des conseils pratiques et les erreurs à éviter.`,
   },
   social: {
     hooks: {
       friendly: [({ name }) => `Dites bonjour à ${name} !`, ({ name }) => `On pense que ${name} va vous plaire.`],
-      professional: [({ name }) => `Nous vous présentons ${name}.`, ({ name }) => `${name} : conçu avec soin, fait pour durer.`],
+      professional: [
+        ({ name }) => `Nous vous présentons ${name}.`,
+        ({ name }) => `${name} : conçu avec soin, fait pour durer.`,
+      ],
       playful: [({ name }) => `Devinez qui vient d'arriver ? ${name} !`, ({ name }) => `Surprise : ${name} est là.`],
-      luxurious: [({ name }) => `Découvrez ${name}, un luxe discret.`, ({ name }) => `${name} : raffinement et intemporalité.`],
+      luxurious: [
+        ({ name }) => `Découvrez ${name}, un luxe discret.`,
+        ({ name }) => `${name} : raffinement et intemporalité.`,
+      ],
       urgent: [({ name }) => `Ne manquez pas ${name}.`, ({ name }) => `${name} ne restera pas longtemps en stock.`],
-      calm: [({ name }) => `Prenez le temps de découvrir ${name}.`, ({ name }) => `Un peu de douceur dans votre journée : ${name}.`],
+      calm: [
+        ({ name }) => `Prenez le temps de découvrir ${name}.`,
+        ({ name }) => `Un peu de douceur dans votre journée : ${name}.`,
+      ],
     },
     categoryLine: (category) => `À retrouver dans notre collection « ${category} ».`,
     priceLine: (price) => `Disponible dès maintenant à ${price}.`,

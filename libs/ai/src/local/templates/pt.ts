@@ -73,7 +73,8 @@ export const pt: LocaleTemplates = {
       conclusion: () => 'Conclusão',
     },
     intro: ({ topic, tone }) =>
-      `Este artigo fala de ${topic} num tom “${tone}”: por que é importante, como começar e o que ter em mente pelo caminho.`,
+      `Este artigo fala de ${topic} num tom “${tone}”: por que é ` +
+      `importante, como começar e o que ter em mente pelo caminho.`,
     openers: [
       ({ topic }) => `Quando o assunto é ${topic}`,
       ({ topic }) => `Se você está começando com ${topic}`,
@@ -113,16 +114,23 @@ export const pt: LocaleTemplates = {
     ],
     conclusion: ({ topic, tone }) =>
       `Falar de ${topic} não precisa ser complicado: com um objetivo claro e um tom “${tone}”, cada passo conta.`,
-    seoDescription: ({ topic }) => `Um guia sobre ${topic}: por que é importante, como começar, dicas práticas e erros comuns a evitar.`,
+    seoDescription: ({ topic }) =>
+      `Um guia sobre ${topic}: por que é importante, como começar, dicas práticas e erros comuns a evitar.`,
   },
   social: {
     hooks: {
       friendly: [({ name }) => `Diga olá para ${name}!`, ({ name }) => `Achamos que você vai adorar ${name}.`],
-      professional: [({ name }) => `Apresentamos ${name}.`, ({ name }) => `${name}: pensado com cuidado, feito para durar.`],
+      professional: [
+        ({ name }) => `Apresentamos ${name}.`,
+        ({ name }) => `${name}: pensado com cuidado, feito para durar.`,
+      ],
       playful: [({ name }) => `Adivinha quem acabou de chegar? ${name}!`, ({ name }) => `Reviravolta: ${name} chegou.`],
       luxurious: [({ name }) => `Descubra ${name}, um luxo discreto.`, ({ name }) => `${name}: refinado e atemporal.`],
       urgent: [({ name }) => `Não perca ${name}.`, ({ name }) => `${name} não vai ficar muito tempo em estoque.`],
-      calm: [({ name }) => `Tire um momento para conhecer ${name}.`, ({ name }) => `Um pouco de calma para o seu dia: ${name}.`],
+      calm: [
+        ({ name }) => `Tire um momento para conhecer ${name}.`,
+        ({ name }) => `Um pouco de calma para o seu dia: ${name}.`,
+      ],
     },
     categoryLine: (category) => `Faz parte da nossa coleção “${category}”.`,
     priceLine: (price) => `Já disponível por ${price}.`,

@@ -36,7 +36,8 @@ export class CreateApiKeyHandler implements ICommandHandler<CreateApiKeyCommand>
       throw new InvalidFields([{ field: 'expires_at', message: 'expires_at must be in the future' }]);
     }
     if (name.trim() === '') throw new InvalidFields([{ field: 'name', message: 'name should not be empty' }]);
-    if ((await this.keys.lockAndCountLive(storeId)) >= LIVE_KEYS_PER_STORE) throw new LiveApiKeyLimitReached(LIVE_KEYS_PER_STORE);
+    if ((await this.keys.lockAndCountLive(storeId)) >= LIVE_KEYS_PER_STORE)
+      throw new LiveApiKeyLimitReached(LIVE_KEYS_PER_STORE);
     const secret = `sk_${randomBytes(SECRET_BYTES).toString('base64url')}`;
     const row = await this.keys.insert(storeId, {
       name: name.trim(),

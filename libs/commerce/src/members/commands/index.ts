@@ -3,4 +3,9 @@ import { InviteMemberHandler } from './invite-member/invite-member.handler.js';
 import { RemoveMemberHandler } from './remove-member/remove-member.handler.js';
 import { UpdateMemberHandler } from './update-member/update-member.handler.js';
 
-export const MemberCommandHandlers = [InviteMemberHandler, UpdateMemberHandler, RemoveMemberHandler, AcceptStoreInvitationHandler];
+export const MemberCommandHandlers = [
+  InviteMemberHandler,
+  UpdateMemberHandler,
+  RemoveMemberHandler,
+  AcceptStoreInvitationHandler,
+];

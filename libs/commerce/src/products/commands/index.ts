@@ -3,4 +3,9 @@ import { CreateProductHandler } from './create-product/create-product.handler.js
 import { DeleteProductHandler } from './delete-product/delete-product.handler.js';
 import { UpdateProductHandler } from './update-product/update-product.handler.js';
 
-export const ProductCommandHandlers = [CreateProductHandler, UpdateProductHandler, DeleteProductHandler, AdjustInventoryHandler];
+export const ProductCommandHandlers = [
+  CreateProductHandler,
+  UpdateProductHandler,
+  DeleteProductHandler,
+  AdjustInventoryHandler,
+];

@@ -30,7 +30,8 @@ export class CoreTables1763802800100 implements MigrationInterface {
           response_headers jsonb,
           response_body bytea,
           caller text NOT NULL,
-          CONSTRAINT idempotency_keys_answer CHECK (((state = 'pending'::text) OR ((response_status IS NOT NULL) AND (response_headers IS NOT NULL) AND (response_body IS NOT NULL)))),
+          CONSTRAINT idempotency_keys_answer CHECK (((state = 'pending'::text)
+            OR ((response_status IS NOT NULL) AND (response_headers IS NOT NULL) AND (response_body IS NOT NULL)))),
           CONSTRAINT idempotency_keys_state_check CHECK ((state = ANY (ARRAY['pending'::text, 'done'::text])))
       )`);
     await db.query(`
@@ -79,15 +80,20 @@ export class CoreTables1763802800100 implements MigrationInterface {
           ADD CONSTRAINT installation_pkey PRIMARY KEY (id)`);
     await db.query(`CREATE INDEX idempotency_keys_created_idx ON idempotency_keys USING btree (created_at)`);
     await db.query(
-      `CREATE INDEX outbox_events_dispatched_idx ON outbox_events USING btree (dispatched_at) WHERE (dispatched_at IS NOT NULL)`,
+      `CREATE INDEX outbox_events_dispatched_idx ON outbox_events ` +
+        `USING btree (dispatched_at) WHERE (dispatched_at IS NOT NULL)`,
     );
-    await db.query(`CREATE INDEX outbox_events_pending_idx ON outbox_events USING btree (created_at) WHERE (dispatched_at IS NULL)`);
+    await db.query(
+      `CREATE INDEX outbox_events_pending_idx ON outbox_events USING btree (created_at) WHERE (dispatched_at IS NULL)`,
+    );
     await db.query(`CREATE INDEX outbox_events_store_idx ON outbox_events USING btree (store_id, created_at, id)`);
     await db.query(`CREATE INDEX outbox_owed_acks_due_idx ON outbox_owed_acks USING btree (due_at)`);
   }
 
   async down(db: QueryRunner): Promise<void> {
-    await db.query(`DROP TABLE storefront_private.installation, outbox_owed_acks, outbox_events, idempotency_keys CASCADE`);
+    await db.query(
+      `DROP TABLE storefront_private.installation, outbox_owed_acks, outbox_events, idempotency_keys CASCADE`,
+    );
     await db.query(`DROP SCHEMA storefront_private CASCADE`);
   }
 }

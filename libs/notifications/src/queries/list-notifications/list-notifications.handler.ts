@@ -9,6 +9,10 @@ export class ListNotificationsHandler implements IQueryHandler<ListNotifications
   constructor(private readonly notifications: NotificationRepository) {}
 
   async execute({ storeId, limit, cursor }: ListNotificationsQuery): Promise<Page<NotificationView>> {
-    return toPage(await this.notifications.pageOfStore(storeId, limit, decodeCursor(cursor)), limit, toNotificationView);
+    return toPage(
+      await this.notifications.pageOfStore(storeId, limit, decodeCursor(cursor)),
+      limit,
+      toNotificationView,
+    );
   }
 }

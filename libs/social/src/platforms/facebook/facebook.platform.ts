@@ -27,7 +27,8 @@ export const FACEBOOK: SocialPlatformDefinition<'facebook'> = definePlatform({
   settings: META_SETTINGS,
   usesPkce: false,
   media: 'text, a link or images; no videos',
-  notes: 'A post on the Page shared when connecting, or a photo post of the first image; the link is sent as its own field.',
+  notes:
+    'A post on the Page shared when connecting, or a photo post of the first image; the link is sent as its own field.',
   audience: {
     peakHour: 13,
     topic: (query) => `${query} community groups`,
@@ -69,7 +70,11 @@ export class FacebookPlatform implements SocialPlatform {
     const user = await this.meta.exchangeCode(code, redirectUri);
     const page = (await this.meta.pages(user.token)).find((candidate) => candidate.accessToken);
     if (!page)
-      throw new PlatformError('Facebook: no Page was shared with this app; choose a Page when connecting', 'rejected', 'facebook_no_page');
+      throw new PlatformError(
+        'Facebook: no Page was shared with this app; choose a Page when connecting',
+        'rejected',
+        'facebook_no_page',
+      );
     return { accountId: page.id, username: page.name, displayName: page.name, tokens: this.tokens(page, user.token) };
   }
 
@@ -77,8 +82,15 @@ export class FacebookPlatform implements SocialPlatform {
     const userToken = requireRefreshToken(account, 'Facebook: connect the Page again');
     return renewAccess(this.displayName, async () => {
       const user = await this.meta.extend(userToken);
-      const page = (await this.meta.pages(user.token)).find((candidate) => candidate.id === account.accountId && candidate.accessToken);
-      if (!page) throw new PlatformError('Facebook: the Page is no longer shared with this app', 'reauthorize', 'reauthorize_required');
+      const page = (await this.meta.pages(user.token)).find(
+        (candidate) => candidate.id === account.accountId && candidate.accessToken,
+      );
+      if (!page)
+        throw new PlatformError(
+          'Facebook: the Page is no longer shared with this app',
+          'reauthorize',
+          'reauthorize_required',
+        );
       return this.tokens(page, user.token);
     });
   }
@@ -86,7 +98,8 @@ export class FacebookPlatform implements SocialPlatform {
   validate(content: PostContent): string[] {
     const problems = textLimitProblem(FACEBOOK, content.text);
     if (videosOf(content).length) problems.push('Facebook Page posts here take text, a link and images, not videos');
-    if (!content.text.trim() && !content.link && imagesOf(content).length === 0) problems.push('Facebook needs text, a link or an image');
+    if (!content.text.trim() && !content.link && imagesOf(content).length === 0)
+      problems.push('Facebook needs text, a link or an image');
     return problems;
   }
 
@@ -105,11 +118,20 @@ export class FacebookPlatform implements SocialPlatform {
     } else {
       const answer = await this.meta.graph.call(this.meta.url(`/${encodeURIComponent(account.accountId)}/feed`), {
         ...auth,
-        form: { message: content.text.trim() || undefined, link: content.link ?? undefined, access_token: account.accessToken },
+        form: {
+          message: content.text.trim() || undefined,
+          link: content.link ?? undefined,
+          access_token: account.accessToken,
+        },
       });
       id = answer.body?.id;
     }
-    if (!id) throw new PlatformError('Facebook accepted the post but did not return its id', 'unknown_outcome', 'unknown_outcome');
+    if (!id)
+      throw new PlatformError(
+        'Facebook accepted the post but did not return its id',
+        'unknown_outcome',
+        'unknown_outcome',
+      );
     return { id: String(id), url: `https://www.facebook.com/${encodeURIComponent(String(id))}` };
   }
 

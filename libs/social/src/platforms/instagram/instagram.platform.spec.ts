@@ -12,7 +12,12 @@ import type { AccountCredentials, PostContent } from '../social-platform.js';
 
 const image = { type: 'image' as const, url: 'https://cdn.example.com/mug.jpg' };
 const video = { type: 'video' as const, url: 'https://cdn.example.com/mug.mp4' };
-const post = (text: string, extra: Partial<PostContent> = {}): PostContent => ({ text, media: [image], link: null, ...extra });
+const post = (text: string, extra: Partial<PostContent> = {}): PostContent => ({
+  text,
+  media: [image],
+  link: null,
+  ...extra,
+});
 
 describe('InstagramPlatform (against the fake Graph API)', () => {
   let fake: FakePlatformServer;
@@ -44,9 +49,14 @@ describe('InstagramPlatform (against the fake Graph API)', () => {
   });
 
   it('code → token → long-lived token; the account is the Page’s Instagram account', async () => {
-    const { code } = await fake.consent(instagram.authorizeUrl({ state: 's', redirectUri: REDIRECT, codeChallenge: null }));
+    const { code } = await fake.consent(
+      instagram.authorizeUrl({ state: 's', redirectUri: REDIRECT, codeChallenge: null }),
+    );
     const profile = await instagram.exchangeCode({ code, redirectUri: REDIRECT, codeVerifier: null });
-    expect(profile).toMatchObject({ accountId: FAKE_ACCOUNTS.instagram.id, username: FAKE_ACCOUNTS.instagram.username });
+    expect(profile).toMatchObject({
+      accountId: FAKE_ACCOUNTS.instagram.id,
+      username: FAKE_ACCOUNTS.instagram.username,
+    });
     expect(profile.tokens.refreshToken).toBeNull();
     expect(profile.tokens.expiresAt!.getTime()).toBeGreaterThan(Date.now() + 50 * 86400_000);
     const [short, long] = fake.requestsTo('instagram', 'token');
@@ -68,7 +78,9 @@ describe('InstagramPlatform (against the fake Graph API)', () => {
     expect(instagram.validate(post('hi'))).toEqual([]);
     expect(instagram.validate(post('hi', { media: [] }))).toEqual(['Instagram needs an image or a video']);
     expect(instagram.validate(post('a'.repeat(2200)))).toEqual([]);
-    expect(instagram.validate(post('a'.repeat(2201)))).toEqual([expect.stringContaining('2,200 characters of caption; this has 2,201')]);
+    expect(instagram.validate(post('a'.repeat(2201)))).toEqual([
+      expect.stringContaining('2,200 characters of caption; this has 2,201'),
+    ]);
     expect(instagram.validate(post('a'.repeat(2190), { link: 'https://a.example/x' }))).toHaveLength(1);
   });
 
@@ -89,7 +101,10 @@ describe('InstagramPlatform (against the fake Graph API)', () => {
     expect(fake.posts).toEqual([
       expect.objectContaining({ platform: 'instagram', text: 'New mugs\nhttps://shop.example.com', media: [image] }),
     ]);
-    expect(published).toEqual({ id: fake.posts[0].id, url: expect.stringMatching(/^https:\/\/www\.instagram\.com\/p\//) });
+    expect(published).toEqual({
+      id: fake.posts[0].id,
+      url: expect.stringMatching(/^https:\/\/www\.instagram\.com\/p\//),
+    });
   });
 
   it('a video (the first medium) is published as a Reel', async () => {
@@ -136,25 +151,31 @@ describe('InstagramPlatform (against the fake Graph API)', () => {
     account = await connect();
   });
 
-  it('Graph errors: rate limit code 4 → rate_limited; 400 → rejected with Meta’s message; a slow media_publish → unknown_outcome', async () => {
-    fake.enqueue('instagram', 'container', {
-      kind: 'status',
-      status: 400,
-      body: { error: { message: '(#4) Application request limit reached', code: 4 } },
-    });
-    expect((await failure(instagram.publish(account, post('a')))).kind).toBe('rate_limited');
-    fake.enqueue('instagram', 'container', {
-      kind: 'status',
-      status: 400,
-      body: { error: { message: 'Only photo or video can be accepted as media type.', code: 9004, error_subcode: 2207052 } },
-    });
-    const refused = await failure(instagram.publish(account, post('a')));
-    expect(refused).toMatchObject({
-      kind: 'rejected',
-      code: 'instagram_9004_2207052',
-      message: 'Instagram: Only photo or video can be accepted as media type.',
-    });
-    fake.enqueue('instagram', 'publish', { kind: 'delay', ms: 1500, then: { kind: 'default' } });
-    expect((await failure(instagram.publish(account, post('a')))).kind).toBe('unknown_outcome');
-  });
+  it(
+    'Graph errors: rate limit code 4 → rate_limited; 400 → rejected ' +
+      'with Meta’s message; a slow media_publish → unknown_outcome',
+    async () => {
+      fake.enqueue('instagram', 'container', {
+        kind: 'status',
+        status: 400,
+        body: { error: { message: '(#4) Application request limit reached', code: 4 } },
+      });
+      expect((await failure(instagram.publish(account, post('a')))).kind).toBe('rate_limited');
+      fake.enqueue('instagram', 'container', {
+        kind: 'status',
+        status: 400,
+        body: {
+          error: { message: 'Only photo or video can be accepted as media type.', code: 9004, error_subcode: 2207052 },
+        },
+      });
+      const refused = await failure(instagram.publish(account, post('a')));
+      expect(refused).toMatchObject({
+        kind: 'rejected',
+        code: 'instagram_9004_2207052',
+        message: 'Instagram: Only photo or video can be accepted as media type.',
+      });
+      fake.enqueue('instagram', 'publish', { kind: 'delay', ms: 1500, then: { kind: 'default' } });
+      expect((await failure(instagram.publish(account, post('a')))).kind).toBe('unknown_outcome');
+    },
+  );
 });

@@ -30,7 +30,8 @@ export const INSTAGRAM: SocialPlatformDefinition<'instagram'> = definePlatform({
   usesPkce: false,
   media: 'an image or a video, required',
   notes:
-    'The first media item is published from its URL through a container (a video becomes a Reel); the link goes on its own line of the caption.',
+    'The first media item is published from its URL through a container (a ' +
+    'video becomes a Reel); the link goes on its own line of the caption.',
   audience: {
     peakHour: 11,
     topic: (query) => `${query} flat lays and carousels`,
@@ -118,11 +119,20 @@ export class InstagramPlatform implements SocialPlatform {
     const caption = textWithLink(content) || undefined;
     const containerId = await this.containers.create(
       `/${user}/media`,
-      medium.type === 'image' ? { image_url: medium.url, caption } : { media_type: 'REELS', video_url: medium.url, caption },
+      medium.type === 'image'
+        ? { image_url: medium.url, caption }
+        : { media_type: 'REELS', video_url: medium.url, caption },
       account,
     );
     await this.containers.waitUntilReady(containerId, account);
     const id = await this.containers.publish(`/${user}/media_publish`, containerId, account);
-    return { id, url: await this.containers.permalink(id, account, `https://www.instagram.com/${encodeURIComponent(account.username)}/`) };
+    return {
+      id,
+      url: await this.containers.permalink(
+        id,
+        account,
+        `https://www.instagram.com/${encodeURIComponent(account.username)}/`,
+      ),
+    };
   }
 }

@@ -10,7 +10,12 @@ import {
 import type { AccountCredentials, PostContent } from '../social-platform.js';
 import { ThreadsPlatform } from './threads.platform.js';
 
-const post = (text: string, extra: Partial<PostContent> = {}): PostContent => ({ text, media: [], link: null, ...extra });
+const post = (text: string, extra: Partial<PostContent> = {}): PostContent => ({
+  text,
+  media: [],
+  link: null,
+  ...extra,
+});
 
 describe('ThreadsPlatform (against the fake Threads API)', () => {
   let fake: FakePlatformServer;
@@ -38,7 +43,9 @@ describe('ThreadsPlatform (against the fake Threads API)', () => {
   });
 
   it('code → short-lived token (POST) → long-lived token → the profile', async () => {
-    const { code } = await fake.consent(threads.authorizeUrl({ state: 's', redirectUri: REDIRECT, codeChallenge: null }));
+    const { code } = await fake.consent(
+      threads.authorizeUrl({ state: 's', redirectUri: REDIRECT, codeChallenge: null }),
+    );
     const profile = await threads.exchangeCode({ code, redirectUri: REDIRECT, codeVerifier: null });
     expect(profile).toMatchObject({ accountId: FAKE_ACCOUNTS.threads.id, username: FAKE_ACCOUNTS.threads.username });
     expect(profile.tokens.refreshToken).toBeNull();
@@ -69,19 +76,32 @@ describe('ThreadsPlatform (against the fake Threads API)', () => {
 
   it('validate: ≤ 500 characters, the link included', () => {
     expect(threads.validate(post('a'.repeat(500)))).toEqual([]);
-    expect(threads.validate(post('a'.repeat(501)))).toEqual([expect.stringContaining('500 characters of text; this has 501')]);
+    expect(threads.validate(post('a'.repeat(501)))).toEqual([
+      expect.stringContaining('500 characters of text; this has 501'),
+    ]);
     expect(threads.validate(post('a'.repeat(490), { link: 'https://a.example/long' }))).toHaveLength(1);
   });
 
   it('text: a TEXT container then threads_publish (no polling), then the permalink', async () => {
     const published = await threads.publish(account, post('Hello', { link: 'https://shop.example.com' }));
-    expect(fake.requestsTo('threads').map((request) => request.operation)).toEqual(['container', 'publish', 'permalink']);
+    expect(fake.requestsTo('threads').map((request) => request.operation)).toEqual([
+      'container',
+      'publish',
+      'permalink',
+    ]);
     const [container, publish] = fake.requestsTo('threads').filter((request) => request.method === 'POST');
     expect(container.path).toBe(`/threads/graph/v1.0/${FAKE_ACCOUNTS.threads.id}/threads`);
-    expect(container.body).toEqual({ media_type: 'TEXT', text: 'Hello\nhttps://shop.example.com', access_token: account.accessToken });
+    expect(container.body).toEqual({
+      media_type: 'TEXT',
+      text: 'Hello\nhttps://shop.example.com',
+      access_token: account.accessToken,
+    });
     expect(publish.path).toBe(`/threads/graph/v1.0/${FAKE_ACCOUNTS.threads.id}/threads_publish`);
     expect(fake.posts[0]).toMatchObject({ platform: 'threads', text: 'Hello\nhttps://shop.example.com' });
-    expect(published).toEqual({ id: fake.posts[0].id, url: expect.stringContaining('https://www.threads.net/@fake_threads_user/post/') });
+    expect(published).toEqual({
+      id: fake.posts[0].id,
+      url: expect.stringContaining('https://www.threads.net/@fake_threads_user/post/'),
+    });
   });
 
   it('an image: IMAGE container, polled until FINISHED, then published', async () => {
@@ -100,20 +120,24 @@ describe('ThreadsPlatform (against the fake Threads API)', () => {
     });
   });
 
-  it('expired token (401, code 190) → auth_expired; th_refresh_token gives one that publishes; revoked → reauthorize', async () => {
-    const own = await connect();
-    fake.expireAccessTokens('threads');
-    expect((await failure(threads.publish(own, post('x')))).kind).toBe('auth_expired');
-    const tokens = await threads.refresh(own);
-    const refresh = fake.requestsTo('threads', 'token').at(-1)!;
-    expect(refresh.path).toBe('/threads/graph/refresh_access_token');
-    expect(refresh.query).toEqual({ grant_type: 'th_refresh_token', access_token: own.accessToken });
-    await threads.publish({ ...own, ...tokens }, post('again'));
-    expect(fake.posts).toHaveLength(1);
-    fake.expireAccessTokens('threads', { revokeRefreshTokens: true });
-    expect((await failure(threads.refresh({ ...own, ...tokens }))).kind).toBe('reauthorize');
-    account = await connect();
-  });
+  it(
+    'expired token (401, code 190) → auth_expired; th_refresh_token ' +
+      'gives one that publishes; revoked → reauthorize',
+    async () => {
+      const own = await connect();
+      fake.expireAccessTokens('threads');
+      expect((await failure(threads.publish(own, post('x')))).kind).toBe('auth_expired');
+      const tokens = await threads.refresh(own);
+      const refresh = fake.requestsTo('threads', 'token').at(-1)!;
+      expect(refresh.path).toBe('/threads/graph/refresh_access_token');
+      expect(refresh.query).toEqual({ grant_type: 'th_refresh_token', access_token: own.accessToken });
+      await threads.publish({ ...own, ...tokens }, post('again'));
+      expect(fake.posts).toHaveLength(1);
+      fake.expireAccessTokens('threads', { revokeRefreshTokens: true });
+      expect((await failure(threads.refresh({ ...own, ...tokens }))).kind).toBe('reauthorize');
+      account = await connect();
+    },
+  );
 
   it('500 on publish → transient; 400 → rejected; a delay past the timeout on publish → unknown_outcome', async () => {
     fake.enqueue('threads', 'publish', { kind: 'status', status: 500 });

@@ -2,8 +2,8 @@ import type { SocialConfig } from '../../social.config.js';
 import { textLimitProblem, textWithLink } from '../content-rules.js';
 import { MetaContainerFlow } from '../meta-container.js';
 import { graphFailure } from '../meta-graph.js';
-import { authorizeUrl, renewAccess } from '../oauth.js';
-import { expiresIn, PlatformHttp } from '../platform-http.js';
+import { authorizeUrl, expiresIn, renewAccess } from '../oauth.js';
+import { PlatformHttp } from '../platform-http.js';
 import { optionalText, readSettings, urlSetting, type SettingsOf, type SettingsSpec } from '../platform-settings.js';
 import { DEFAULT_POLLING, type PollingOptions } from '../polling.js';
 import {
@@ -121,7 +121,8 @@ export class ThreadsPlatform implements SocialPlatform {
       query: { fields: 'id,username', access_token: tokens.accessToken },
       secrets: [tokens.accessToken],
     });
-    if (!me.body?.id) throw new PlatformError('Threads did not say which account connected', 'rejected', 'threads_no_profile');
+    if (!me.body?.id)
+      throw new PlatformError('Threads did not say which account connected', 'rejected', 'threads_no_profile');
     const username = String(me.body.username ?? me.body.id);
     return { accountId: String(me.body.id), username, displayName: username, tokens };
   }
@@ -155,12 +156,25 @@ export class ThreadsPlatform implements SocialPlatform {
     // A text container is ready at once; a media one is processed first.
     if (medium) await this.containers.waitUntilReady(containerId, account);
     const id = await this.containers.publish(`/${user}/threads_publish`, containerId, account);
-    return { id, url: await this.containers.permalink(id, account, `https://www.threads.net/@${encodeURIComponent(account.username)}`) };
+    return {
+      id,
+      url: await this.containers.permalink(
+        id,
+        account,
+        `https://www.threads.net/@${encodeURIComponent(account.username)}`,
+      ),
+    };
   }
 
   private tokens(body: any): TokenSet {
-    if (typeof body?.access_token !== 'string') throw new PlatformError('Threads answered without a token', 'rejected', 'threads_no_token');
-    return { accessToken: body.access_token, refreshToken: null, expiresAt: expiresIn(body.expires_in), scopes: [...SCOPES] };
+    if (typeof body?.access_token !== 'string')
+      throw new PlatformError('Threads answered without a token', 'rejected', 'threads_no_token');
+    return {
+      accessToken: body.access_token,
+      refreshToken: null,
+      expiresAt: expiresIn(body.expires_in),
+      scopes: [...SCOPES],
+    };
   }
 
   private url(path: string): string {

@@ -62,7 +62,8 @@ export const TIKTOK: SocialPlatformDefinition<'tiktok'> = definePlatform({
   usesPkce: true,
   media: 'a video or images, required',
   notes:
-    'The first video, else a photo post of the images, which TikTok pulls from their URLs; the link goes on its own line of the caption. An unaudited app can only publish privately.',
+    'The first video, else a photo post of the images, which TikTok pulls from their URLs; ' +
+    'the link goes on its own line of the caption. An unaudited app can only publish privately.',
   audience: {
     peakHour: 19,
     topic: (query) => `${query} challenges`,
@@ -130,7 +131,8 @@ export class TikTokPlatform implements SocialPlatform {
       secrets,
     });
     const user = info.body?.data?.user;
-    if (!user?.open_id) throw new PlatformError('TikTok did not say which account connected', 'rejected', 'tiktok_no_profile');
+    if (!user?.open_id)
+      throw new PlatformError('TikTok did not say which account connected', 'rejected', 'tiktok_no_profile');
     // The username needs user.info.profile on /user/info; creator_info (video.publish) has it too.
     const creator = await this.creatorInfo(tokens.accessToken);
     const displayName = typeof user.display_name === 'string' ? user.display_name : null;
@@ -162,7 +164,8 @@ export class TikTokPlatform implements SocialPlatform {
     const caption = textWithLink(content);
     const video = videosOf(content)[0];
     const images = imagesOf(content);
-    if (!video && images.length === 0) throw new PlatformError('TikTok needs a video or images', 'rejected', 'tiktok_media_required');
+    if (!video && images.length === 0)
+      throw new PlatformError('TikTok needs a video or images', 'rejected', 'tiktok_media_required');
     const auth = { method: 'POST' as const, bearer: account.accessToken, secrets: [account.accessToken] };
     const init = video
       ? await this.api.call(this.url('/v2/post/publish/video/init/'), {
@@ -176,27 +179,39 @@ export class TikTokPlatform implements SocialPlatform {
           ...auth,
           json: {
             post_info: { title: firstLine(caption, PHOTO_TITLE_MAX), description: caption, privacy_level: privacy },
-            source_info: { source: 'PULL_FROM_URL', photo_cover_index: 0, photo_images: images.map((image) => image.url) },
+            source_info: {
+              source: 'PULL_FROM_URL',
+              photo_cover_index: 0,
+              photo_images: images.map((image) => image.url),
+            },
             post_mode: 'DIRECT_POST',
             media_type: 'PHOTO',
           },
         });
     const publishId = init.body?.data?.publish_id;
     if (!publishId)
-      throw new PlatformError('TikTok accepted the post but did not return its publish_id', 'unknown_outcome', 'unknown_outcome');
+      throw new PlatformError(
+        'TikTok accepted the post but did not return its publish_id',
+        'unknown_outcome',
+        'unknown_outcome',
+      );
 
     const username = String(creator.creator_username ?? account.username);
     const profile = `https://www.tiktok.com/@${encodeURIComponent(username)}`;
-    const postId = await pollUntil(this.polling, () => this.status(String(publishId), account)).catch((error: unknown) => {
-      // Only a FAILED status stops the wait with an error; a status request failing leaves the post to TikTok.
-      if (error instanceof PlatformError && error.code === 'tiktok_publish_failed') throw error;
-      return undefined;
-    });
+    const postId = await pollUntil(this.polling, () => this.status(String(publishId), account)).catch(
+      (error: unknown) => {
+        // Only a FAILED status stops the wait with an error; a status request failing leaves the post to TikTok.
+        if (error instanceof PlatformError && error.code === 'tiktok_publish_failed') throw error;
+        return undefined;
+      },
+    );
     if (postId) return { id: postId, url: `${profile}/${video ? 'video' : 'photo'}/${encodeURIComponent(postId)}` };
     return { id: String(publishId), url: profile };
   }
 
-  /** The public post id once PUBLISH_COMPLETE (or the publish_id when TikTok gives none); undefined while processing. */
+  /**
+   * The public post id once PUBLISH_COMPLETE (or the publish_id when TikTok gives none); undefined while processing.
+   */
   private async status(publishId: string, account: AccountCredentials): Promise<string | undefined> {
     const answer = await this.api.call(this.url('/v2/post/publish/status/fetch/'), {
       method: 'POST',
@@ -207,7 +222,11 @@ export class TikTokPlatform implements SocialPlatform {
     });
     const data = answer.body?.data ?? {};
     if (data.status === 'FAILED') {
-      throw new PlatformError(`TikTok could not publish the post: ${data.fail_reason ?? 'failed'}`, 'rejected', 'tiktok_publish_failed');
+      throw new PlatformError(
+        `TikTok could not publish the post: ${data.fail_reason ?? 'failed'}`,
+        'rejected',
+        'tiktok_publish_failed',
+      );
     }
     if (data.status !== 'PUBLISH_COMPLETE') return undefined;
     // TikTok's field name is spelled this way.

@@ -16,7 +16,12 @@ import {
 import type { AccountCredentials, PostContent } from '../social-platform.js';
 import { XPlatform } from './x.platform.js';
 
-const post = (text: string, extra: Partial<PostContent> = {}): PostContent => ({ text, media: [], link: null, ...extra });
+const post = (text: string, extra: Partial<PostContent> = {}): PostContent => ({
+  text,
+  media: [],
+  link: null,
+  ...extra,
+});
 
 describe('XPlatform (against the fake X API)', () => {
   let fake: FakePlatformServer;
@@ -64,28 +69,47 @@ describe('XPlatform (against the fake X API)', () => {
 
   it('exchanges the code with the verifier of the challenge (HTTP Basic) and reads the user', async () => {
     const { verifier, challenge } = pkce();
-    const { code, state } = await fake.consent(x.authorizeUrl({ state: 'abc', redirectUri: REDIRECT, codeChallenge: challenge }));
+    const { code, state } = await fake.consent(
+      x.authorizeUrl({ state: 'abc', redirectUri: REDIRECT, codeChallenge: challenge }),
+    );
     expect(state).toBe('abc');
     const profile = await x.exchangeCode({ code, redirectUri: REDIRECT, codeVerifier: verifier });
-    expect(profile).toMatchObject({ accountId: FAKE_ACCOUNTS.x.id, username: FAKE_ACCOUNTS.x.username, displayName: FAKE_ACCOUNTS.x.name });
+    expect(profile).toMatchObject({
+      accountId: FAKE_ACCOUNTS.x.id,
+      username: FAKE_ACCOUNTS.x.username,
+      displayName: FAKE_ACCOUNTS.x.name,
+    });
     expect(profile.tokens.accessToken).toMatch(/^x-at-/);
     expect(profile.tokens.refreshToken).toMatch(/^x-rt-/);
     expect(profile.tokens.expiresAt!.getTime()).toBeGreaterThan(Date.now() + 7100_000);
     expect(profile.tokens.scopes).toContain('offline.access');
 
     const [token] = fake.requestsTo('x', 'token');
-    expect(token.body).toMatchObject({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT, code_verifier: verifier });
+    expect(token.body).toMatchObject({
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: REDIRECT,
+      code_verifier: verifier,
+    });
     expect(createHash('sha256').update(token.body.code_verifier).digest('base64url')).toBe(challenge);
-    expect(token.headers.authorization).toBe(`Basic ${Buffer.from(`${FAKE_CLIENTS.x.id}:${FAKE_CLIENTS.x.secret}`).toString('base64')}`);
+    expect(token.headers.authorization).toBe(
+      `Basic ${Buffer.from(`${FAKE_CLIENTS.x.id}:${FAKE_CLIENTS.x.secret}`).toString('base64')}`,
+    );
     expect(token.body.client_id).toBeUndefined();
     const [me] = fake.requestsTo('x', 'profile');
     expect(me.headers.authorization).toBe(`Bearer ${profile.tokens.accessToken}`);
   });
 
   it('a public client (no secret) sends its client_id in the body instead of Basic', async () => {
-    const publicX = new XPlatform(socialConfig.from({ ...process.env, ...fake.env(), X_CLIENT_SECRET: '' }), http, FAST_POLLING);
+    const publicX = new XPlatform(
+      socialConfig.from({ ...process.env, ...fake.env(), X_CLIENT_SECRET: '' }),
+      http,
+      FAST_POLLING,
+    );
     const { verifier, challenge } = pkce();
-    const { code } = await fake.consent(publicX.authorizeUrl({ state: 's', redirectUri: REDIRECT, codeChallenge: challenge }));
+    const { code } = await fake.consent(
+      publicX.authorizeUrl({ state: 's', redirectUri: REDIRECT, codeChallenge: challenge }),
+    );
     await publicX.exchangeCode({ code, redirectUri: REDIRECT, codeVerifier: verifier });
     const [token] = fake.requestsTo('x', 'token');
     expect(token.headers.authorization).toBeUndefined();
@@ -94,7 +118,9 @@ describe('XPlatform (against the fake X API)', () => {
 
   it('a wrong verifier or a reused code is refused (rejected, no secret in the message)', async () => {
     const { verifier, challenge } = pkce();
-    const { code } = await fake.consent(x.authorizeUrl({ state: 's', redirectUri: REDIRECT, codeChallenge: challenge }));
+    const { code } = await fake.consent(
+      x.authorizeUrl({ state: 's', redirectUri: REDIRECT, codeChallenge: challenge }),
+    );
     const wrong = await failure(x.exchangeCode({ code, redirectUri: REDIRECT, codeVerifier: pkce().verifier }));
     expect(wrong.kind).toBe('rejected');
     expect(wrong.code).toBe('x_invalid_request');
@@ -108,7 +134,9 @@ describe('XPlatform (against the fake X API)', () => {
   describe('validate', () => {
     it('280 weighted characters pass, 281 do not; a URL counts 23', () => {
       expect(x.validate(post('a'.repeat(280)))).toEqual([]);
-      expect(x.validate(post('a'.repeat(281)))).toEqual([expect.stringMatching(/280 weighted characters.*this has 281/)]);
+      expect(x.validate(post('a'.repeat(281)))).toEqual([
+        expect.stringMatching(/280 weighted characters.*this has 281/),
+      ]);
       const url = 'https://shop.example.com/a/very/long/path/that/still/counts/as/twenty/three';
       expect(x.validate(post(`${'a'.repeat(257)} ${url}`))).toHaveLength(1);
       expect(x.validate(post(`${'a'.repeat(256)} ${url}`))).toEqual([]);
@@ -124,7 +152,9 @@ describe('XPlatform (against the fake X API)', () => {
       const image = { type: 'image' as const, url: 'https://cdn.example/a.jpg' };
       const video = { type: 'video' as const, url: 'https://cdn.example/a.mp4' };
       expect(x.validate(post('hi', { media: [image, image, image, image] }))).toEqual([]);
-      expect(x.validate(post('hi', { media: [image, image, image, image, image] }))).toEqual(['X takes at most 4 images; this has 5']);
+      expect(x.validate(post('hi', { media: [image, image, image, image, image] }))).toEqual([
+        'X takes at most 4 images; this has 5',
+      ]);
       expect(x.validate(post('hi', { media: [video] }))).toEqual([]);
       expect(x.validate(post('hi', { media: [video, image] }))).toEqual([expect.stringContaining('at most 1 video')]);
       expect(x.validate(post('  '))).toEqual(['X needs text or media']);
@@ -160,7 +190,11 @@ describe('XPlatform (against the fake X API)', () => {
       );
       const uploads = fake.requestsTo('x', 'media');
       expect(uploads).toHaveLength(2);
-      expect(uploads[0].body).toEqual({ media: photo.toString('base64'), media_category: 'tweet_image', media_type: 'image/jpeg' });
+      expect(uploads[0].body).toEqual({
+        media: photo.toString('base64'),
+        media_category: 'tweet_image',
+        media_type: 'image/jpeg',
+      });
       const order = fake.requests.map((request) => request.operation);
       expect(order).toEqual(['media', 'media', 'publish']);
       const [tweet] = fake.requestsTo('x', 'publish');
@@ -170,7 +204,9 @@ describe('XPlatform (against the fake X API)', () => {
 
     it('a video goes through the chunked upload and waits for processing', async () => {
       await x.publish(account, post('A clip', { media: [{ type: 'video', url: `${media.url}/clip.mp4` }] }));
-      const steps = fake.requestsTo('x').map((request) => `${request.operation} ${request.path.replace(/\d{10,}/, ':id')}`);
+      const steps = fake
+        .requestsTo('x')
+        .map((request) => `${request.operation} ${request.path.replace(/\d{10,}/, ':id')}`);
       expect(steps).toEqual([
         'media /x/2/media/upload/initialize',
         'media /x/2/media/upload/:id/append',
@@ -189,7 +225,9 @@ describe('XPlatform (against the fake X API)', () => {
     });
 
     it('media that cannot be downloaded is rejected, naming the media, before anything is posted', async () => {
-      const error = await failure(x.publish(account, post('x', { media: [{ type: 'image', url: `${media.url}/missing.jpg` }] })));
+      const error = await failure(
+        x.publish(account, post('x', { media: [{ type: 'image', url: `${media.url}/missing.jpg` }] })),
+      );
       expect(error.kind).toBe('rejected');
       expect(error.code).toBe('media_unreachable');
       expect(error.message).toContain('/missing.jpg answered HTTP 404');
@@ -257,7 +295,9 @@ describe('XPlatform (against the fake X API)', () => {
       const unknown = await failure(x.publish(account, post('slow')));
       expect(unknown).toMatchObject({ kind: 'unknown_outcome', code: 'unknown_outcome' });
       fake.enqueue('x', 'media', { kind: 'delay', ms: 1500, then: { kind: 'default' } });
-      const upload = await failure(x.publish(account, post('slow', { media: [{ type: 'image', url: `${media.url}/photo.jpg` }] })));
+      const upload = await failure(
+        x.publish(account, post('slow', { media: [{ type: 'image', url: `${media.url}/photo.jpg` }] })),
+      );
       expect(upload.kind).toBe('transient');
       expect(fake.requestsTo('x', 'publish')).toHaveLength(1);
     });

@@ -47,7 +47,10 @@ export function xFailure(body: any, status: number): PlatformFailure | null {
   const first = Array.isArray(body.errors) ? body.errors[0] : undefined;
   const message = body.detail ?? first?.detail ?? first?.message ?? body.title;
   const code = typeof body.type === 'string' ? body.type.split('/').pop() : (body.title ?? first?.code);
-  return { message: typeof message === 'string' ? message : undefined, code: code === undefined ? undefined : String(code) };
+  return {
+    message: typeof message === 'string' ? message : undefined,
+    code: code === undefined ? undefined : String(code),
+  };
 }
 
 /** X in the platform registry (platforms/registry.ts). */
@@ -60,11 +63,13 @@ export const X: SocialPlatformDefinition<'x'> = definePlatform({
   usesPkce: true,
   media: 'up to 4 images or one video',
   notes:
-    'Images (≤ 5 MiB) and videos (≤ 256 MiB) are uploaded by this service, fetched through the SSRF-guarded client; the link goes on its own line and counts 23. PKCE is required.',
+    'Images (≤ 5 MiB) and videos (≤ 256 MiB) are uploaded by this service, fetched through ' +
+    'the SSRF-guarded client; the link goes on its own line and counts 23. PKCE is required.',
   audience: {
     peakHour: 9,
     topic: (query) => `${query} news and hot takes`,
-    advice: (query) => `On X, keep posts about ${query} short, lead with one clear point and reply to conversations early in the day.`,
+    advice: (query) =>
+      `On X, keep posts about ${query} short, lead with one clear point and reply to conversations early in the day.`,
     hashtag: 'trending',
   },
   live: (config, http) => new XPlatform(config, http),
@@ -117,10 +122,18 @@ export class XPlatform implements SocialPlatform {
       { grant_type: 'authorization_code', code, redirect_uri: redirectUri, code_verifier: codeVerifier ?? '' },
       [],
     );
-    const me = await this.api.call(this.url('/2/users/me'), { bearer: tokens.accessToken, secrets: [tokens.accessToken] });
+    const me = await this.api.call(this.url('/2/users/me'), {
+      bearer: tokens.accessToken,
+      secrets: [tokens.accessToken],
+    });
     const user = me.body?.data;
     if (!user?.id) throw new PlatformError('X did not say which account connected', 'rejected', 'x_no_profile');
-    return { accountId: String(user.id), username: String(user.username ?? user.id), displayName: user.name ?? null, tokens };
+    return {
+      accountId: String(user.id),
+      username: String(user.username ?? user.id),
+      displayName: user.name ?? null,
+      tokens,
+    };
   }
 
   async refresh(account: AccountCredentials): Promise<TokenSet> {
@@ -134,7 +147,8 @@ export class XPlatform implements SocialPlatform {
     const problems = textLimitProblem(X, textWithLink(content));
     const images = imagesOf(content).length;
     const videos = videosOf(content).length;
-    if (videos > 1 || (videos === 1 && images > 0)) problems.push('X takes at most 1 video, and not together with images');
+    if (videos > 1 || (videos === 1 && images > 0))
+      problems.push('X takes at most 1 video, and not together with images');
     else if (images > MAX_IMAGES) problems.push(`X takes at most ${MAX_IMAGES} images; this has ${images}`);
     if (!textWithLink(content) && content.media.length === 0) problems.push('X needs text or media');
     return problems;
@@ -143,7 +157,9 @@ export class XPlatform implements SocialPlatform {
   async publish(account: AccountCredentials, content: PostContent): Promise<PublishedPost> {
     const mediaIds: string[] = [];
     for (const item of content.media) {
-      mediaIds.push(item.type === 'image' ? await this.uploadImage(account, item.url) : await this.uploadVideo(account, item.url));
+      mediaIds.push(
+        item.type === 'image' ? await this.uploadImage(account, item.url) : await this.uploadVideo(account, item.url),
+      );
     }
     const text = textWithLink(content);
     const created = await this.api.call(this.url('/2/tweets'), {
@@ -153,7 +169,8 @@ export class XPlatform implements SocialPlatform {
       secrets: [account.accessToken],
     });
     const id = created.body?.data?.id;
-    if (!id) throw new PlatformError('X accepted the post but did not return its id', 'unknown_outcome', 'unknown_outcome');
+    if (!id)
+      throw new PlatformError('X accepted the post but did not return its id', 'unknown_outcome', 'unknown_outcome');
     return { id: String(id), url: `https://x.com/i/web/status/${id}` };
   }
 
@@ -198,12 +215,18 @@ export class XPlatform implements SocialPlatform {
         json: { media: segment.toString('base64'), segment_index: index },
       });
     }
-    const finished = await this.api.call(this.url(`/2/media/upload/${encodeURIComponent(id)}/finalize`), { ...auth, method: 'POST' });
+    const finished = await this.api.call(this.url(`/2/media/upload/${encodeURIComponent(id)}/finalize`), {
+      ...auth,
+      method: 'POST',
+    });
     let state: string | undefined = finished.body?.data?.processing_info?.state;
     if (!state || state === 'succeeded') return id;
     // Videos are processed before they can be posted: wait for it, a bounded number of times.
     const done = await pollUntil(this.polling, async () => {
-      const status = await this.api.call(this.url('/2/media/upload'), { ...auth, query: { command: 'STATUS', media_id: id } });
+      const status = await this.api.call(this.url('/2/media/upload'), {
+        ...auth,
+        query: { command: 'STATUS', media_id: id },
+      });
       const info = status.body?.data?.processing_info;
       state = info?.state;
       if (state === 'failed') {
@@ -215,7 +238,8 @@ export class XPlatform implements SocialPlatform {
       }
       return !state || state === 'succeeded' ? true : undefined;
     });
-    if (!done) throw new PlatformError('X is still processing the video; try again later', 'transient', 'media_processing');
+    if (!done)
+      throw new PlatformError('X is still processing the video; try again later', 'transient', 'media_processing');
     return id;
   }
 
@@ -226,7 +250,12 @@ export class XPlatform implements SocialPlatform {
   }
 
   private mediaLimits(maxBytes: number, fallbackType: string) {
-    return { maxBytes, fallbackType, timeoutMs: Math.max(this.config.SOCIAL_HTTP_TIMEOUT_MS, 60_000), platform: this.displayName };
+    return {
+      maxBytes,
+      fallbackType,
+      timeoutMs: Math.max(this.config.SOCIAL_HTTP_TIMEOUT_MS, 60_000),
+      platform: this.displayName,
+    };
   }
 
   private url(path: string): string {

@@ -28,7 +28,12 @@ describe('YouTubePlatform (against the fake Google APIs)', () => {
   useFakePlatforms(async (started) => {
     fake = started;
     media = await new ImageServer({ '/clip.mp4': { headers: { 'content-type': 'video/mp4' }, body: clip } }).start();
-    post = (text, extra = {}) => ({ text, media: [{ type: 'video', url: `${media.url}/clip.mp4` }], link: null, ...extra });
+    post = (text, extra = {}) => ({
+      text,
+      media: [{ type: 'video', url: `${media.url}/clip.mp4` }],
+      link: null,
+      ...extra,
+    });
     http = localMediaClient();
     youtube = new YouTubePlatform(fakePlatformConfig(fake), http);
     account = await connect();
@@ -57,7 +62,9 @@ describe('YouTubePlatform (against the fake Google APIs)', () => {
 
   it('code exchange with the verifier; the account is the channel', async () => {
     const { verifier, challenge } = pkce();
-    const { code } = await fake.consent(youtube.authorizeUrl({ state: 's', redirectUri: REDIRECT, codeChallenge: challenge }));
+    const { code } = await fake.consent(
+      youtube.authorizeUrl({ state: 's', redirectUri: REDIRECT, codeChallenge: challenge }),
+    );
     const profile = await youtube.exchangeCode({ code, redirectUri: REDIRECT, codeVerifier: verifier });
     expect(profile).toMatchObject({
       accountId: FAKE_ACCOUNTS.youtube.id,
@@ -80,14 +87,25 @@ describe('YouTubePlatform (against the fake Google APIs)', () => {
   it('validate: exactly one video; description ≤ 5000', () => {
     expect(youtube.validate(post('hi'))).toEqual([]);
     expect(youtube.validate(post('hi', { media: [] }))).toEqual(['YouTube needs exactly one video']);
-    expect(youtube.validate(post('hi', { media: [{ type: 'image', url: 'https://a.example/a.jpg' }] }))).toHaveLength(1);
-    expect(youtube.validate(post('a'.repeat(5001)))).toEqual([expect.stringContaining('5,000 characters of description')]);
+    expect(youtube.validate(post('hi', { media: [{ type: 'image', url: 'https://a.example/a.jpg' }] }))).toHaveLength(
+      1,
+    );
+    expect(youtube.validate(post('a'.repeat(5001)))).toEqual([
+      expect.stringContaining('5,000 characters of description'),
+    ]);
   });
 
   it('publishes: resumable session with title and description, then the bytes PUT to its Location', async () => {
-    const published = await youtube.publish(account, post('Our mug in action\nMore below', { link: 'https://shop.example.com' }));
+    const published = await youtube.publish(
+      account,
+      post('Our mug in action\nMore below', { link: 'https://shop.example.com' }),
+    );
     const [session, upload] = fake.requestsTo('youtube');
-    expect(session).toMatchObject({ method: 'POST', operation: 'upload-session', path: '/youtube/upload/youtube/v3/videos' });
+    expect(session).toMatchObject({
+      method: 'POST',
+      operation: 'upload-session',
+      path: '/youtube/upload/youtube/v3/videos',
+    });
     expect(session.query).toEqual({ uploadType: 'resumable', part: 'snippet,status' });
     expect(session.headers['x-upload-content-length']).toBe(String(clip.length));
     expect(session.headers['x-upload-content-type']).toBe('video/mp4');
@@ -103,7 +121,9 @@ describe('YouTubePlatform (against the fake Google APIs)', () => {
   });
 
   it('a video URL that does not answer is rejected, naming the media; nothing is sent to YouTube', async () => {
-    const error = await failure(youtube.publish(account, post('x', { media: [{ type: 'video', url: `${media.url}/nope.mp4` }] })));
+    const error = await failure(
+      youtube.publish(account, post('x', { media: [{ type: 'video', url: `${media.url}/nope.mp4` }] })),
+    );
     expect(error).toMatchObject({ kind: 'rejected', code: 'media_unreachable' });
     expect(error.message).toContain('nope.mp4');
     expect(fake.requestsTo('youtube')).toHaveLength(0);
@@ -123,34 +143,42 @@ describe('YouTubePlatform (against the fake Google APIs)', () => {
     account = await connect();
   });
 
-  it('403 quotaExceeded → rate_limited; 400 → rejected with Google’s message; 503 → transient; a slow PUT → unknown_outcome', async () => {
-    fake.enqueue('youtube', 'upload-session', {
-      kind: 'status',
-      status: 403,
-      body: {
-        error: {
-          code: 403,
-          message: 'The request cannot be completed because you have exceeded your quota.',
-          errors: [{ reason: 'quotaExceeded' }],
+  it(
+    '403 quotaExceeded → rate_limited; 400 → rejected with Google’s ' +
+      'message; 503 → transient; a slow PUT → unknown_outcome',
+    async () => {
+      fake.enqueue('youtube', 'upload-session', {
+        kind: 'status',
+        status: 403,
+        body: {
+          error: {
+            code: 403,
+            message: 'The request cannot be completed because you have exceeded your quota.',
+            errors: [{ reason: 'quotaExceeded' }],
+          },
         },
-      },
-    });
-    expect((await failure(youtube.publish(account, post('a')))).kind).toBe('rate_limited');
-    fake.enqueue('youtube', 'upload-session', {
-      kind: 'status',
-      status: 400,
-      body: {
-        error: { code: 400, message: 'The request metadata specifies an invalid video title.', errors: [{ reason: 'invalidTitle' }] },
-      },
-    });
-    expect(await failure(youtube.publish(account, post('a')))).toMatchObject({
-      kind: 'rejected',
-      code: 'youtube_invalidtitle',
-      message: 'YouTube: The request metadata specifies an invalid video title.',
-    });
-    fake.enqueue('youtube', 'publish', { kind: 'status', status: 503 });
-    expect((await failure(youtube.publish(account, post('a')))).kind).toBe('transient');
-    fake.enqueue('youtube', 'publish', { kind: 'delay', ms: 3000, then: { kind: 'default' } });
-    expect((await failure(youtube.publish(account, post('a')))).kind).toBe('unknown_outcome');
-  });
+      });
+      expect((await failure(youtube.publish(account, post('a')))).kind).toBe('rate_limited');
+      fake.enqueue('youtube', 'upload-session', {
+        kind: 'status',
+        status: 400,
+        body: {
+          error: {
+            code: 400,
+            message: 'The request metadata specifies an invalid video title.',
+            errors: [{ reason: 'invalidTitle' }],
+          },
+        },
+      });
+      expect(await failure(youtube.publish(account, post('a')))).toMatchObject({
+        kind: 'rejected',
+        code: 'youtube_invalidtitle',
+        message: 'YouTube: The request metadata specifies an invalid video title.',
+      });
+      fake.enqueue('youtube', 'publish', { kind: 'status', status: 503 });
+      expect((await failure(youtube.publish(account, post('a')))).kind).toBe('transient');
+      fake.enqueue('youtube', 'publish', { kind: 'delay', ms: 3000, then: { kind: 'default' } });
+      expect((await failure(youtube.publish(account, post('a')))).kind).toBe('unknown_outcome');
+    },
+  );
 });

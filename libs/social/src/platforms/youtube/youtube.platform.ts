@@ -60,7 +60,9 @@ export const YOUTUBE: SocialPlatformDefinition<'youtube'> = definePlatform({
   usesPkce: true,
   media: 'exactly one video',
   notes:
-    "The video is uploaded by this service (≤ 256 MiB); its title is the text's first line (≤ 100 characters), the text its description with the link on its own line. An unaudited app can only publish privately.",
+    'The video is uploaded by this service (≤ 256 MiB); its title is the ' +
+    "text's first line (≤ 100 characters), the text its description with " +
+    'the link on its own line. An unaudited app can only publish privately.',
   audience: {
     peakHour: 17,
     topic: (query) => `${query} tutorials and reviews`,
@@ -128,7 +130,8 @@ export class YouTubePlatform implements SocialPlatform {
       secrets: [tokens.accessToken],
     });
     const channel = Array.isArray(answer.body?.items) ? answer.body.items[0] : undefined;
-    if (!channel?.id) throw new PlatformError('YouTube: this Google account has no channel', 'rejected', 'youtube_no_channel');
+    if (!channel?.id)
+      throw new PlatformError('YouTube: this Google account has no channel', 'rejected', 'youtube_no_channel');
     const title = typeof channel.snippet?.title === 'string' ? channel.snippet.title : null;
     const username = String(channel.snippet?.customUrl ?? title ?? channel.id);
     return { accountId: String(channel.id), username, displayName: title, tokens };
@@ -174,7 +177,8 @@ export class YouTubePlatform implements SocialPlatform {
       secrets,
     });
     const location = session.headers.get('location');
-    if (!location) throw new PlatformError('YouTube did not open an upload session', 'transient', 'platform_unavailable');
+    if (!location)
+      throw new PlatformError('YouTube did not open an upload session', 'transient', 'platform_unavailable');
     const uploaded = await this.api.call(location, {
       method: 'PUT',
       bytes: file.bytes,
@@ -184,7 +188,12 @@ export class YouTubePlatform implements SocialPlatform {
       secrets,
     });
     const id = uploaded.body?.id;
-    if (!id) throw new PlatformError('YouTube accepted the upload but did not return the video id', 'unknown_outcome', 'unknown_outcome');
+    if (!id)
+      throw new PlatformError(
+        'YouTube accepted the upload but did not return the video id',
+        'unknown_outcome',
+        'unknown_outcome',
+      );
     return { id: String(id), url: `https://www.youtube.com/watch?v=${encodeURIComponent(String(id))}` };
   }
 
@@ -200,7 +209,12 @@ export class YouTubePlatform implements SocialPlatform {
       secrets: [...secrets, secret, refreshToken, form.code],
     });
     // Google does not rotate refresh tokens: a refresh answer usually has none, so the old one stays.
-    return tokenAnswer(answer.body, { issuer: 'Google', platform: 'youtube', scopes: SCOPES, keptRefreshToken: refreshToken });
+    return tokenAnswer(answer.body, {
+      issuer: 'Google',
+      platform: 'youtube',
+      scopes: SCOPES,
+      keptRefreshToken: refreshToken,
+    });
   }
 
   private url(path: string): string {

@@ -39,7 +39,9 @@ export class DispatchWebhookHandler implements ICommandHandler<DispatchWebhookCo
         else byWebhook.set(webhookId, [id]);
       }
       const dueAt = Date.now();
-      const granted = (await Promise.all([...byWebhook].map(([webhookId, ids]) => this.gate.claimNew(webhookId, ids, dueAt)))).flat();
+      const granted = (
+        await Promise.all([...byWebhook].map(([webhookId, ids]) => this.gate.claimNew(webhookId, ids, dueAt)))
+      ).flat();
       await this.queue.enqueueHanded(granted.map((deliveryId) => ({ deliveryId, attempt: 1 })));
       return created.length;
     });

@@ -14,7 +14,11 @@ export class CreateCustomerHandler implements ICommandHandler<CreateCustomerComm
   ) {}
 
   async execute({ storeId, fields }: CreateCustomerCommand): Promise<CustomerView> {
-    const customer = await this.customers.insert(storeId, { name: fields.name, email: fields.email, phone: fields.phone });
+    const customer = await this.customers.insert(storeId, {
+      name: fields.name,
+      email: fields.email,
+      phone: fields.phone,
+    });
     if (!customer) throw new CustomerEmailTaken();
     await this.outbox.append(storeId, 'customer.created', customerEventData(customer));
     return toCustomerView(customer);

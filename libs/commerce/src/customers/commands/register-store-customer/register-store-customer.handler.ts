@@ -23,6 +23,10 @@ export class RegisterStoreCustomerHandler implements ICommandHandler<RegisterSto
       return { customerId: created.id };
     }
     // Never linked on an unverified e-mail: that would hand a stranger the record and its orders.
-    throw new GoTrueError(422, 'user_already_exists', 'This store already has a customer with that e-mail; ask the store to reach you');
+    throw new GoTrueError(
+      422,
+      'user_already_exists',
+      'This store already has a customer with that e-mail; ask the store to reach you',
+    );
   }
 }

@@ -21,7 +21,8 @@ class InMemoryMembers {
     ttlHours: number,
     invitedBy: string,
   ) {
-    if (this.rows.some((row) => row.store_id === storeId && row.email.toLowerCase() === email.toLowerCase())) return null;
+    if (this.rows.some((row) => row.store_id === storeId && row.email.toLowerCase() === email.toLowerCase()))
+      return null;
     const at = new Date('2026-11-22T10:00:00.000Z');
     const row = {
       id: `30000000-0000-4000-8000-${String(this.rows.length + 1).padStart(12, '0')}`,
@@ -55,7 +56,8 @@ describe('Inviting and managing team members', () => {
   it.each(Object.entries(MEMBER_ROUTES))(
     '%s: only the owner or an admin, never a member (even with every permission) or a customer',
     (_, route) => {
-      const at = (overrides: Parameters<typeof callerFacts>[0]) => judgeStoreAccess(route, callerFacts(overrides)).outcome;
+      const at = (overrides: Parameters<typeof callerFacts>[0]) =>
+        judgeStoreAccess(route, callerFacts(overrides)).outcome;
       expect(at({ relation: 'owner', role: 'merchant', permissions: null })).toBe('allowed');
       expect(at({ relation: 'admin', role: 'admin', permissions: null })).toBe('allowed');
       expect(at({ relation: 'member', permissions: [...PERMISSIONS] })).toBe('FORBIDDEN');
@@ -70,7 +72,14 @@ describe('Inviting and managing team members', () => {
     let mails: OutgoingMail[];
     let handler: InviteMemberHandler;
     const invite = (email: string, permissions: Permission[]) =>
-      new InviteMemberCommand(STORE_A, email, permissions, 'owner-user', 'owner@example.com', 'https://app.example/welcome');
+      new InviteMemberCommand(
+        STORE_A,
+        email,
+        permissions,
+        'owner-user',
+        'owner@example.com',
+        'https://app.example/welcome',
+      );
 
     beforeEach(() => {
       members = new InMemoryMembers();

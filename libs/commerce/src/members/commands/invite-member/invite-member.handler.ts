@@ -22,10 +22,25 @@ export class InviteMemberHandler implements ICommandHandler<InviteMemberCommand>
     @Inject(httpConfig.KEY) private readonly http: HttpConfig,
   ) {}
 
-  async execute({ storeId, email, permissions, invitedBy, inviterEmail, redirectTo }: InviteMemberCommand): Promise<InvitedMember> {
+  async execute({
+    storeId,
+    email,
+    permissions,
+    invitedBy,
+    inviterEmail,
+    redirectTo,
+  }: InviteMemberCommand): Promise<InvitedMember> {
     const inviteToken = randomToken(32);
     const linkToken = randomToken(32);
-    const member = await this.members.invite(storeId, email, permissions, inviteToken, linkToken, this.config.INVITE_TTL_HOURS, invitedBy);
+    const member = await this.members.invite(
+      storeId,
+      email,
+      permissions,
+      inviteToken,
+      linkToken,
+      this.config.INVITE_TTL_HOURS,
+      invitedBy,
+    );
     if (!member) throw new MemberAlreadyInvited();
     await this.mail.enqueue({
       template: 'team_invitation',

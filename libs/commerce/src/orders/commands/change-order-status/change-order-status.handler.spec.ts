@@ -11,7 +11,8 @@ const route = OrdersController.prototype.changeStatus;
 
 /** The facts the caller lookup gives for an order: its store, and the user its customer belongs to. */
 const onOrder = (orderId: string) => ({ params: { order_id: orderId } });
-const staffFacts = (permissions: string[]) => callerFacts({ userId: 'staff-user', permissions, recordOwner: 'grace-user' });
+const staffFacts = (permissions: string[]) =>
+  callerFacts({ userId: 'staff-user', permissions, recordOwner: 'grace-user' });
 const graceFacts = callerFacts({
   userId: 'grace-user',
   role: 'customer',
@@ -39,14 +40,26 @@ describe('ChangeOrderStatusHandler: who may move an order, and where to', () => 
   /** Row-level security lets a customer lock only its own pending order. */
   const asCustomer = () => (shop.lockable = (order) => order.status === 'pending');
 
-  it('refuses a member without the `orders` permission at the route (403) and hides the order from other customers (404)', () => {
-    const order = orderOf('pending');
-    expect(judgeStoreAccess(route, staffFacts(['catalog', 'customers']), onOrder(order.id)).outcome).toBe('FORBIDDEN');
-    expect(judgeStoreAccess(route, staffFacts(['orders']), onOrder(order.id)).outcome).toBe('allowed');
-    const alan = callerFacts({ userId: 'alan-user', role: 'customer', relation: 'customer', permissions: null, recordOwner: 'grace-user' });
-    expect(judgeStoreAccess(route, alan, onOrder(order.id)).outcome).toBe('NOT_FOUND');
-    expect(judgeStoreAccess(route, graceFacts, onOrder(order.id)).outcome).toBe('allowed');
-  });
+  it(
+    'refuses a member without the `orders` permission at the ' +
+      'route (403) and hides the order from other customers (404)',
+    () => {
+      const order = orderOf('pending');
+      expect(judgeStoreAccess(route, staffFacts(['catalog', 'customers']), onOrder(order.id)).outcome).toBe(
+        'FORBIDDEN',
+      );
+      expect(judgeStoreAccess(route, staffFacts(['orders']), onOrder(order.id)).outcome).toBe('allowed');
+      const alan = callerFacts({
+        userId: 'alan-user',
+        role: 'customer',
+        relation: 'customer',
+        permissions: null,
+        recordOwner: 'grace-user',
+      });
+      expect(judgeStoreAccess(route, alan, onOrder(order.id)).outcome).toBe('NOT_FOUND');
+      expect(judgeStoreAccess(route, graceFacts, onOrder(order.id)).outcome).toBe('allowed');
+    },
+  );
 
   it('lets staff with `orders` make an allowed move, firing order.updated and the specific event', async () => {
     const order = orderOf('pending');
@@ -59,17 +72,23 @@ describe('ChangeOrderStatusHandler: who may move an order, and where to', () => 
     expect(outbox.events[0].data).toMatchObject({ order_id: order.id, status: 'paid' });
   });
 
-  it('refuses a move the status machine does not allow (409 INVALID_TRANSITION with from, to and allowed), changing nothing', async () => {
-    const order = orderOf('pending');
-    const access = grantedAccess(route, staffFacts(['orders']), onOrder(order.id));
-    const error = await refusal(handler.execute(new ChangeOrderStatusCommand(order.id, access, 'shipped')));
-    expect(error.code).toBe('INVALID_TRANSITION');
-    expect(error.details).toEqual({ from: 'pending', to: 'shipped', allowed: ['paid', 'cancelled'] });
-    const final = await refusal(handler.execute(new ChangeOrderStatusCommand(orderOf('refunded').id, access, 'paid')));
-    expect(final.details).toEqual({ from: 'refunded', to: 'paid', allowed: [] });
-    expect(shop.statusWrites).toEqual([]);
-    expect(outbox.events).toEqual([]);
-  });
+  it(
+    'refuses a move the status machine does not allow (409 ' +
+      'INVALID_TRANSITION with from, to and allowed), changing nothing',
+    async () => {
+      const order = orderOf('pending');
+      const access = grantedAccess(route, staffFacts(['orders']), onOrder(order.id));
+      const error = await refusal(handler.execute(new ChangeOrderStatusCommand(order.id, access, 'shipped')));
+      expect(error.code).toBe('INVALID_TRANSITION');
+      expect(error.details).toEqual({ from: 'pending', to: 'shipped', allowed: ['paid', 'cancelled'] });
+      const final = await refusal(
+        handler.execute(new ChangeOrderStatusCommand(orderOf('refunded').id, access, 'paid')),
+      );
+      expect(final.details).toEqual({ from: 'refunded', to: 'paid', allowed: [] });
+      expect(shop.statusWrites).toEqual([]);
+      expect(outbox.events).toEqual([]);
+    },
+  );
 
   it('lets a customer cancel its own pending order, putting the items back in stock', async () => {
     asCustomer();
@@ -87,7 +106,9 @@ describe('ChangeOrderStatusHandler: who may move an order, and where to', () => 
     asCustomer();
     const order = orderOf('pending');
     const error = await refusal(
-      handler.execute(new ChangeOrderStatusCommand(order.id, grantedAccess(route, graceFacts, onOrder(order.id)), 'paid')),
+      handler.execute(
+        new ChangeOrderStatusCommand(order.id, grantedAccess(route, graceFacts, onOrder(order.id)), 'paid'),
+      ),
     );
     expect(error.code).toBe('FORBIDDEN');
     expect(error.message).toBe('Customers may only cancel their orders');
@@ -98,7 +119,9 @@ describe('ChangeOrderStatusHandler: who may move an order, and where to', () => 
     asCustomer();
     const order = orderOf('paid');
     const error = await refusal(
-      handler.execute(new ChangeOrderStatusCommand(order.id, grantedAccess(route, graceFacts, onOrder(order.id)), 'cancelled')),
+      handler.execute(
+        new ChangeOrderStatusCommand(order.id, grantedAccess(route, graceFacts, onOrder(order.id)), 'cancelled'),
+      ),
     );
     expect(error.code).toBe('FORBIDDEN');
     expect(error.message).toContain('this one is paid');

@@ -1,5 +1,12 @@
 import { InMemoryShop, product, RecordingOutbox } from '../../../testing/in-memory-orders.js';
-import { callerFacts, grantedAccess, judgeStoreAccess, refusal, STORE_A, STORE_B } from '../../../testing/store-access.js';
+import {
+  callerFacts,
+  grantedAccess,
+  judgeStoreAccess,
+  refusal,
+  STORE_A,
+  STORE_B,
+} from '../../../testing/store-access.js';
 import { OrdersController } from '../../orders.controller.js';
 import { PlaceOrderCommand } from './place-order.command.js';
 import { PlaceOrderHandler } from './place-order.handler.js';
@@ -18,7 +25,12 @@ const route = OrdersController.prototype.place;
 const staff = (permissions: string[] | null, relation: 'member' | 'owner' | 'admin' = 'member') =>
   grantedAccess(
     route,
-    callerFacts({ userId: 'staff-user', relation, permissions, role: relation === 'member' ? 'team_member' : 'merchant' }),
+    callerFacts({
+      userId: 'staff-user',
+      relation,
+      permissions,
+      role: relation === 'member' ? 'team_member' : 'merchant',
+    }),
   );
 const customer = (userId: string) =>
   grantedAccess(route, callerFacts({ userId, relation: 'customer', role: 'customer', permissions: null }));
@@ -62,7 +74,10 @@ describe('PlaceOrderHandler: who may place an order, and for whom', () => {
 
   it("hides another store from its customers: the route's guard answers 404 before any handler runs", () => {
     // Barbara is a customer of store B: the lookup finds no relation of hers to store A.
-    const verdict = judgeStoreAccess(route, callerFacts({ userId: 'barbara-user', role: 'customer', relation: null, storeId: null }));
+    const verdict = judgeStoreAccess(
+      route,
+      callerFacts({ userId: 'barbara-user', role: 'customer', relation: null, storeId: null }),
+    );
     expect(verdict.outcome).toBe('NOT_FOUND');
   });
 
@@ -129,15 +144,21 @@ describe('PlaceOrderHandler: who may place an order, and for whom', () => {
       ]),
     );
     expect(error.code).toBe('UNPROCESSABLE');
-    expect((error.details as { field: string }[]).map((item) => item.field)).toEqual(['items.1.product_id', 'items.2.product_id']);
+    expect((error.details as { field: string }[]).map((item) => item.field)).toEqual([
+      'items.1.product_id',
+      'items.2.product_id',
+    ]);
     expectNothingWritten();
   });
 
-  it('refuses an item short of stock (409 OUT_OF_STOCK) with what was asked and what is left, and appends no event', async () => {
-    const error = await refusal(run(staff(['orders']), 'staff-user', undefined, [{ product_id: TOTE, quantity: 3 }]));
-    expect(error.code).toBe('OUT_OF_STOCK');
-    expect(error.getStatus()).toBe(409);
-    expect(error.details).toEqual([{ product_id: TOTE, requested: 3, available: 2 }]);
-    expect(outbox.events).toEqual([]);
-  });
+  it(
+    'refuses an item short of stock (409 OUT_OF_STOCK) with ' + 'what was asked and what is left, and appends no event',
+    async () => {
+      const error = await refusal(run(staff(['orders']), 'staff-user', undefined, [{ product_id: TOTE, quantity: 3 }]));
+      expect(error.code).toBe('OUT_OF_STOCK');
+      expect(error.getStatus()).toBe(409);
+      expect(error.details).toEqual([{ product_id: TOTE, requested: 3, available: 2 }]);
+      expect(outbox.events).toEqual([]);
+    },
+  );
 });

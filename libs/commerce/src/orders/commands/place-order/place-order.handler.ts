@@ -25,7 +25,11 @@ export class PlaceOrderHandler implements ICommandHandler<PlaceOrderCommand> {
     const customer = await this.customerFor(storeId, access, userId, customerId?.toLowerCase());
     const catalog = await this.productsOf(lines);
     const priced = priceOrder(storeId, lines, catalog);
-    const order = await this.orders.insert(storeId, { customerId: customer?.id ?? null, total: priced.total, placedBy: userId });
+    const order = await this.orders.insert(storeId, {
+      customerId: customer?.id ?? null,
+      total: priced.total,
+      placedBy: userId,
+    });
     await this.orders.insertItems(order, priced.items);
     const taken = await this.takeStock(storeId, order.id, lines);
     const details = (await this.orders.findDetails(order.id))!;

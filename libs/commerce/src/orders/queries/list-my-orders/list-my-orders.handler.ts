@@ -10,7 +10,12 @@ export class ListMyOrdersHandler implements IQueryHandler<ListMyOrdersQuery> {
   constructor(private readonly orders: OrderRepository) {}
 
   async execute({ user, params }: ListMyOrdersQuery): Promise<Page<OrderView>> {
-    const rows = await this.orders.pageOfCustomerUser(user.userId, params.status, params.limit, decodeCursor(params.cursor));
+    const rows = await this.orders.pageOfCustomerUser(
+      user.userId,
+      params.status,
+      params.limit,
+      decodeCursor(params.cursor),
+    );
     return toPage(rows, params.limit, toOrderView);
   }
 }

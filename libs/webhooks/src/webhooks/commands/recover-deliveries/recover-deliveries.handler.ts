@@ -25,14 +25,22 @@ export class RecoverDeliveriesHandler implements ICommandHandler<RecoverDeliveri
 
   async execute({ webhookId, since }: RecoverDeliveriesCommand): Promise<RecoveredDeliveries> {
     const now = Date.now();
-    if (since.getTime() > now) throw ApiError.validation([{ field: 'since', message: 'since must not be in the future' }]);
+    if (since.getTime() > now)
+      throw ApiError.validation([{ field: 'since', message: 'since must not be in the future' }]);
     if (since.getTime() < now - RECOVER_MAX_AGE_MS) {
-      throw ApiError.validation([{ field: 'since', message: `since must be at most ${RECOVER_MAX_AGE_DAYS} days ago` }]);
+      throw ApiError.validation([
+        { field: 'since', message: `since must be at most ${RECOVER_MAX_AGE_DAYS} days ago` },
+      ]);
     }
     await lockActiveWebhook(this.webhooks, webhookId);
     const created = await this.deliveries.redeliverFailedSince(webhookId, since, RECOVER_MAX_DELIVERIES);
-    const hasMore = created.length === RECOVER_MAX_DELIVERIES && (await this.deliveries.anyFailedSince(webhookId, since));
+    const hasMore =
+      created.length === RECOVER_MAX_DELIVERIES && (await this.deliveries.anyFailedSince(webhookId, since));
     await this.starter.start(created.map((delivery) => delivery.id));
-    return { redelivered: created.length, deliveries: created.map((delivery) => toDeliveryView(delivery, [])), has_more: hasMore };
+    return {
+      redelivered: created.length,
+      deliveries: created.map((delivery) => toDeliveryView(delivery, [])),
+      has_more: hasMore,
+    };
   }
 }

@@ -20,7 +20,12 @@ export class RotateWebhookSecretHandler implements ICommandHandler<RotateWebhook
     if (!(await this.webhooks.findForUpdate(webhookId))) throw ApiError.notFound('Webhook');
     const secret = this.secrets.generate();
     const stored = this.secrets.store(secret);
-    const row = await this.webhooks.rotate(webhookId, stored.sealed, stored.hint, new Date(Date.now() + SECRET_OVERLAP_MS));
+    const row = await this.webhooks.rotate(
+      webhookId,
+      stored.sealed,
+      stored.hint,
+      new Date(Date.now() + SECRET_OVERLAP_MS),
+    );
     return { webhook: toWebhookView(row), secret };
   }
 }

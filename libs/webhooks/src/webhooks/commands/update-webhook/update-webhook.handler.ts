@@ -34,7 +34,13 @@ export class UpdateWebhookHandler implements ICommandHandler<UpdateWebhookComman
     if (!current) throw ApiError.notFound('Webhook');
     const stored = changes.secret === undefined ? undefined : this.secrets.store(changes.secret);
     const status = changes.status === current.status ? undefined : changes.status;
-    const update: WebhookChanges = { url, events: changes.events, secretSealed: stored?.sealed, secretHint: stored?.hint, status };
+    const update: WebhookChanges = {
+      url,
+      events: changes.events,
+      secretSealed: stored?.sealed,
+      secretHint: stored?.hint,
+      status,
+    };
     if (Object.values(update).every((value) => value === undefined)) return toWebhookView(current);
     const row = await this.webhooks.update(webhookId, update);
     if (stored) await this.webhooks.dropPreviousSecret(webhookId);
