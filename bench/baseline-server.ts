@@ -101,18 +101,18 @@ app.post<{ Params: { storeId: string }; Body: { items: { product_id: string; qua
           [[inserted.id]],
         )
       ).rows;
-      await client.query('INSERT INTO outbox_events (store_id, event, data) VALUES ($1, $2, $3)', [
-        storeId,
-        'order.created',
-        JSON.stringify(details),
-      ]);
-      for (const move of moves) {
-        await client.query('INSERT INTO outbox_events (store_id, event, data) VALUES ($1, $2, $3)', [
-          storeId,
-          'inventory.updated',
-          JSON.stringify(move),
-        ]);
-      }
+      // The order's events in one statement naming the bound caller as their actor, as OutboxService.appendAll
+      // (a row-level security policy refuses a request's event naming anyone else).
+      const stockEvents = moves.map((data) => ({ event: 'inventory.updated', data }));
+      const events = [{ event: 'order.created', data: details }, ...stockEvents];
+      await client.query(
+        `INSERT INTO outbox_events (store_id, event, data, created_at, actor)
+         SELECT $1, e.event, e.data, clock_timestamp() + make_interval(secs => e.position / 1e6), (SELECT app_actor())
+           FROM ROWS FROM (json_to_recordset($2::json) AS (event text, data jsonb))
+                WITH ORDINALITY AS e(event, data, position)
+          ORDER BY e.position`,
+        [storeId, JSON.stringify(events)],
+      );
       return details;
     });
     reply.code(201);

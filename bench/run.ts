@@ -3,8 +3,10 @@
  * writes bench/results/latest.json. See docs/performance.md for what each figure means.
  *
  * Phases: seed (API process) → baseline server (bare Fastify + pg, same SQL) and API, read and write
- * in alternating rounds → CPU profile pass → webhook pipeline (API + worker process) → AI credits. Every process, the
- * database and the Redis keys it made are removed at the end, also after a failure.
+ * in alternating rounds, with the peer (the same read as a typical NestJS + passport-jwt + TypeORM app,
+ * peer-server.ts) measured on the read in the same rounds → CPU profile pass → webhook pipeline (API + worker
+ * process) → AI credits. Every process, the database and the Redis keys it made are removed at the end, also
+ * after a failure.
  *
  * Env: BENCH_DURATION (s per measured run, 10), BENCH_ROUNDS (alternating baseline/API rounds, 3;
  * the median round counts), BENCH_WARMUP (s, 3), BENCH_CONNECTIONS (16),
@@ -25,13 +27,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Redis } from 'ioredis';
-import { adminToken, appEnv, merchant, RESULTS_DIR, seedProducts, startApi, startBaseline, tell } from './lib/app.js';
+import { adminToken, appEnv, merchant, RESULTS_DIR, seedProducts, tell } from './lib/app.js';
+import { startApi, startBaseline, startPeer } from './lib/app.js';
 import type { Child } from './lib/child.js';
 import { call, sleep } from './lib/http.js';
 import { summariseProfile, type ProfileShare, type ProfileSummary } from './lib/profile.js';
 import { createServices } from './lib/services.js';
 import type { LoadResult } from './lib/load.js';
-import { measureApi, measureRead, measureWrite, type ApiResults } from './scenarios/api.js';
+import { checkPeerPage, measureApi, measureRead, measureWrite, type ApiResults } from './scenarios/api.js';
 import { measureCredits, type CreditResults } from './scenarios/credits.js';
 import { measureFairness, type FairnessResults } from './scenarios/fairness.js';
 import { GROWTH_QUERIES, measureGrowth, type GrowthResults } from './scenarios/growth.js';
@@ -129,12 +132,15 @@ function table(rows: string[][]): string {
 interface ApiRound {
   baseline: ApiResults;
   api: ApiResults;
+  peer: LoadResult;
   compared?: ApiResults;
 }
 
 interface Results {
   baseline?: ApiResults;
   api?: ApiResults;
+  /** The peer (peer-server.ts): the same read as a typical NestJS app writes it, measured in the same rounds. */
+  peer?: { read: LoadResult };
   /** BENCH_COMPARE_MAIN's build, measured in the same rounds. */
   compared?: ApiResults;
   webhooks?: { sql: WebhookResults; api: WebhookResults; knee?: KneeResults };
@@ -148,7 +154,8 @@ function report(results: Results): string {
   const { baseline, api, webhooks, fairness, credits } = results;
   const lines: string[] = [];
   if (baseline && api) {
-    const loadRow = (name: string, ours: ApiResults['read'], base: ApiResults['read']) => [
+    const peer = results.peer?.read;
+    const loadRow = (name: string, ours: LoadResult, base: LoadResult, versusPeer?: LoadResult) => [
       name,
       fixed(ours.rps),
       fixed(ours.p50, 1),
@@ -158,6 +165,7 @@ function report(results: Results): string {
       fixed(base.p50, 1),
       fixed(base.p99, 1),
       ratio(ours.rps, base.rps),
+      versusPeer ? ratio(ours.rps, versusPeer.rps) : '',
       `${fixed(ours.cpuMsPerRequest ?? NaN, 2)} / ${fixed(base.cpuMsPerRequest ?? NaN, 2)}`,
     ];
     lines.push(
@@ -173,18 +181,28 @@ function report(results: Results): string {
           'p50 ms',
           'p99 ms',
           'API/baseline',
-          'CPU ms/req API / baseline',
+          'API/peer',
+          'CPU ms/req row / baseline',
         ],
-        loadRow('read: GET products (JWT + RLS tx)', api.read, baseline.read),
+        loadRow('read: GET products (JWT + RLS tx)', api.read, baseline.read, peer),
+        ...(peer ? [loadRow('peer read: NestJS + passport-jwt + TypeORM', peer, baseline.read)] : []),
         loadRow('write: POST orders', api.write, baseline.write),
         ...(results.compared
           ? [
-              loadRow('compared build: read', results.compared.read, baseline.read),
+              loadRow('compared build: read', results.compared.read, baseline.read, peer),
               loadRow('compared build: write', results.compared.write, baseline.write),
             ]
           : []),
       ]),
     );
+    if (peer) {
+      const cpu = (api.read.cpuMsPerRequest ?? NaN) / (peer.cpuMsPerRequest ?? NaN);
+      lines.push(
+        `read against the peer: the API serves ${ratio(api.read.rps, peer.rps)} of its req/s at ` +
+          `${fixed(api.read.cpuMsPerRequest ?? NaN, 2)} ms CPU per request to its ` +
+          `${fixed(peer.cpuMsPerRequest ?? NaN, 2)} (${fixed(cpu, 2)}×)`,
+      );
+    }
   }
   if (webhooks) {
     lines.push(
@@ -376,6 +394,8 @@ async function main(): Promise<void> {
 
     const results: Results = { profile: {} };
     const rounds: ApiRound[] = [];
+    /** Measured runs of the API scenario with failed requests: their figures compare nothing. */
+    const failedLoads: string[] = [];
     const apiSettings = { durationSec: settings.durationSec, warmupSec: settings.warmupSec, connections: settings.connections };
     api = keep(await startApi(env, 'api'));
 
@@ -384,6 +404,9 @@ async function main(): Promise<void> {
       // cores are shared with everything else, and one pass of each drifts by ±20 % between runs.
       log(`API beside the bare Fastify + pg baseline: read and write, ${settings.rounds} alternating rounds`);
       const baselineServer = keep(await startBaseline(env, owner.token));
+      const peerServer = keep(await startPeer(env));
+      const peerProducts = await checkPeerPage(api.url, peerServer.url, owner.token, owner.storeId);
+      log(`the peer answers the API's first page (${peerProducts} products): measured on the read in every round`);
       const compared = settings.compareMain
         ? keep(await startApi(env, 'api', { name: 'app-api-compared', main: path.resolve(settings.compareMain) }))
         : null;
@@ -396,13 +419,17 @@ async function main(): Promise<void> {
           { url: api.url, token: owner.token, storeId: owner.storeId, productIds, pid: api.process.pid },
           apiSettings,
         );
+        const peerRound = await measureRead(
+          { url: peerServer.url, token: owner.token, storeId: owner.storeId, productIds, pid: peerServer.process.pid },
+          apiSettings,
+        );
         const comparedRound = compared
           ? await measureApi(
               { url: compared.url, token: owner.token, storeId: owner.storeId, productIds, pid: compared.process.pid },
               apiSettings,
             )
           : undefined;
-        rounds.push({ baseline: baselineRound, api: apiRound, compared: comparedRound });
+        rounds.push({ baseline: baselineRound, api: apiRound, peer: peerRound, compared: comparedRound });
         if (comparedRound) {
           log(
             `round ${round}, the compared build: read ${fixed(comparedRound.read.rps)} req/s, write ${fixed(comparedRound.write.rps)} req/s; ` +
@@ -413,16 +440,37 @@ async function main(): Promise<void> {
           `round ${round}: read ${fixed(apiRound.read.rps)} / ${fixed(baselineRound.read.rps)} req/s, ` +
             `write ${fixed(apiRound.write.rps)} / ${fixed(baselineRound.write.rps)} req/s; CPU ms per request: ` +
             `read ${fixed(apiRound.read.cpuMsPerRequest ?? NaN, 2)} / ${fixed(baselineRound.read.cpuMsPerRequest ?? NaN, 2)}, ` +
-            `write ${fixed(apiRound.write.cpuMsPerRequest ?? NaN, 2)} / ${fixed(baselineRound.write.cpuMsPerRequest ?? NaN, 2)}`,
+            `write ${fixed(apiRound.write.cpuMsPerRequest ?? NaN, 2)} / ` +
+            `${fixed(baselineRound.write.cpuMsPerRequest ?? NaN, 2)}` +
+            `; the peer's read ${fixed(peerRound.rps)} req/s, ` +
+            `${fixed(peerRound.cpuMsPerRequest ?? NaN, 2)} ms CPU per request`,
         );
       }
       await baselineServer.stop();
+      await peerServer.stop();
       await compared?.stop();
       const median = (pick: (round: ApiRound) => LoadResult) =>
         rounds.map(pick).sort((a, b) => a.rps - b.rps)[Math.floor(rounds.length / 2)];
       results.baseline = { read: median((r) => r.baseline.read), write: median((r) => r.baseline.write) };
       results.api = { read: median((r) => r.api.read), write: median((r) => r.api.write) };
+      results.peer = { read: median((r) => r.peer) };
       if (compared) results.compared = { read: median((r) => r.compared!.read), write: median((r) => r.compared!.write) };
+      rounds.forEach((round, index) => {
+        const runs: [string, LoadResult | undefined][] = [
+          ['baseline read', round.baseline.read],
+          ['baseline write', round.baseline.write],
+          ['API read', round.api.read],
+          ['API write', round.api.write],
+          ['peer read', round.peer],
+          ['compared read', round.compared?.read],
+          ['compared write', round.compared?.write],
+        ];
+        for (const [name, run] of runs) {
+          if (!run || run.errors === 0) continue;
+          const failed = `${run.errors} of ${run.requests} failed ${JSON.stringify(run.status)}`;
+          failedLoads.push(`round ${index + 1}, ${name}: ${failed}`);
+        }
+      });
     }
 
     if (selected('profile')) {
@@ -516,10 +564,25 @@ async function main(): Promise<void> {
       results,
       ratios:
         results.api && results.baseline
-          ? { read: results.api.read.rps / results.baseline.read.rps, write: results.api.write.rps / results.baseline.write.rps }
+          ? {
+              read: results.api.read.rps / results.baseline.read.rps,
+              write: results.api.write.rps / results.baseline.write.rps,
+              // The API against the peer on the read: req/s, and CPU per request (above 1: the API costs more).
+              read_vs_peer: results.peer ? results.api.read.rps / results.peer.read.rps : undefined,
+              read_cpu_vs_peer:
+                results.peer?.read.cpuMsPerRequest && results.api.read.cpuMsPerRequest
+                  ? results.api.read.cpuMsPerRequest / results.peer.read.cpuMsPerRequest
+                  : undefined,
+            }
           : undefined,
       rounds: rounds.map((round) => ({
-        read: { api_rps: round.api.read.rps, baseline_rps: round.baseline.read.rps, ratio: round.api.read.rps / round.baseline.read.rps },
+        read: {
+          api_rps: round.api.read.rps,
+          baseline_rps: round.baseline.read.rps,
+          ratio: round.api.read.rps / round.baseline.read.rps,
+          peer_rps: round.peer.rps,
+          ratio_vs_peer: round.api.read.rps / round.peer.rps,
+        },
         write: {
           api_rps: round.api.write.rps,
           baseline_rps: round.baseline.write.rps,
@@ -530,12 +593,14 @@ async function main(): Promise<void> {
     fs.mkdirSync(RESULTS_DIR, { recursive: true });
     fs.writeFileSync(path.join(RESULTS_DIR, 'latest.json'), `${JSON.stringify(output, null, 2)}\n`);
     log(`done in ${output.duration_s} s; bench/results/latest.json written`);
+    for (const failure of failedLoads) log(`FAILED REQUESTS: ${failure}`);
     const { webhooks, credits } = results;
     if (
       (webhooks && (webhooks.sql.lost > 0 || webhooks.api.lost > 0)) ||
       (results.fairness && (results.fairness.flowing.lost > 0 || results.fairness.hanging.lost > 0)) ||
       (credits && (!credits.ledger.consistent || !credits.overdraft.consistent)) ||
-      (results.growth && !results.growth.consistent)
+      (results.growth && !results.growth.consistent) ||
+      failedLoads.length > 0
     )
       process.exitCode = 1;
   } catch (error) {

@@ -154,3 +154,24 @@ export async function seedProducts(url: string, owner: Merchant, count: number):
   );
   return created.map((result) => result.body.product.id as string);
 }
+
+/**
+ * The peer (peer-server.ts): the product list as a typical NestJS app writes it, on the bench database
+ * as its superuser (no row-level security applies), verifying the API's tokens with its JWT_SECRET.
+ */
+export async function startPeer(env: Record<string, string>): Promise<Child> {
+  const port = await freePort();
+  return startChild({
+    name: 'peer',
+    script: path.join(ROOT, 'dist/bench/bench/peer-server.js'),
+    env: {
+      DATABASE_URL: env.DATABASE_URL,
+      JWT_SECRET: env.JWT_SECRET,
+      ...(env.JWT_AUDIENCE ? { JWT_AUDIENCE: env.JWT_AUDIENCE } : {}),
+      PORT: String(port),
+    },
+    logDir: path.join(RESULTS_DIR, 'logs'),
+    port,
+    readyPath: '/health',
+  });
+}

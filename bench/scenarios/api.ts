@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import { load, type LoadResult } from '../lib/load.js';
 
 export interface ApiTargets {
@@ -49,4 +50,28 @@ export function measureWrite(target: ApiTargets, settings: ApiSettings): Promise
 
 export async function measureApi(target: ApiTargets, settings: ApiSettings): Promise<ApiResults> {
   return { read: await measureRead(target, settings), write: await measureWrite(target, settings) };
+}
+
+/**
+ * The peer's smoke check, before it is measured: its first page of the store's products must be the
+ * API's (a 200, the same products in the same order, the same next cursor), or the comparison means
+ * nothing. Throws, with both answers' gist, when not.
+ */
+export async function checkPeerPage(apiUrl: string, peerUrl: string, token: string, storeId: string): Promise<number> {
+  const page = async (url: string) => {
+    const headers = { authorization: `Bearer ${token}` };
+    const response = await fetch(`${url}/functions/v1/stores/${storeId}/products`, { headers });
+    const text = await response.text();
+    if (response.status !== 200) {
+      throw new Error(`${url} answered the product list ${response.status}: ${text.slice(0, 300)}`);
+    }
+    return JSON.parse(text) as { success: boolean; data: Record<string, unknown>[]; next_cursor: string | null };
+  };
+  const [ours, peer] = [await page(apiUrl), await page(peerUrl)];
+  if (!isDeepStrictEqual(ours, peer)) {
+    const gist = ({ success, data, next_cursor }: typeof ours) =>
+      JSON.stringify({ success, count: data?.length, first: data?.[0], next_cursor });
+    throw new Error(`the peer's product page is not the API's:\n  API:  ${gist(ours)}\n  peer: ${gist(peer)}`);
+  }
+  return peer.data.length;
 }
