@@ -40,9 +40,10 @@ export async function createApp(settings: Settings): Promise<NestFastifyApplicat
     frameworkErrors: frameworkErrorReply,
   });
   const fastify = adapter.getInstance();
-  await registerSecurityHeaders(fastify, config);
-  fastify.addHook('onRequest', async (request, reply) => {
+  registerSecurityHeaders(fastify, config);
+  fastify.addHook('onRequest', (request, reply, done) => {
     void reply.header('x-request-id', request.id);
+    done();
   });
   registerDrainHooks(fastify);
   registerCanonicalPrefixes(fastify);

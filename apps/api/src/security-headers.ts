@@ -1,5 +1,6 @@
-import helmet, { type FastifyHelmetOptions } from '@fastify/helmet';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance, RouteOptions } from 'fastify';
+import helmet, { type HelmetOptions } from 'helmet';
 import type { HttpConfig } from '@app/core';
 
 type ContentSecurityPolicy = Record<string, string[]>;
@@ -77,7 +78,7 @@ const QUEUE_DASHBOARD_POLICY: ContentSecurityPolicy = {
  * Helmet's settings for one route, where they differ from the defaults: the service's HTML pages and the covers other
  * sites embed.
  */
-function routeHeaders(url: string, config: HttpConfig): FastifyHelmetOptions | undefined {
+function routeHeaders(url: string, config: HttpConfig): HelmetOptions | undefined {
   if (url === '/docs' || url.startsWith('/docs/')) {
     return { contentSecurityPolicy: { useDefaults: false, directives: swaggerUiPolicy(config) } };
   }
@@ -92,19 +93,53 @@ function routeHeaders(url: string, config: HttpConfig): FastifyHelmetOptions | u
 }
 
 /**
+ * The headers helmet sets with `options`, as name and value pairs in helmet's order. With no
+ * function among the directives (none here), helmet sets the same headers on every answer, so they
+ * are computed once per set of options instead of building helmet's middleware per request.
+ */
+export function helmetHeaders(options: HelmetOptions): [string, string][] {
+  const headers: [string, string][] = [];
+  const response = {
+    setHeader: (name: string, value: string) => void headers.push([name, value]),
+    // Helmet drops X-Powered-By, which nothing here sets.
+    removeHeader: () => undefined,
+  };
+  helmet(options)({} as IncomingMessage, response as unknown as ServerResponse, (error?: unknown) => {
+    if (error) throw error;
+  });
+  return headers;
+}
+
+/** Where a route's computed security headers ride: its config, read back through request.routeOptions. */
+interface SecurityHeadersConfig {
+  securityHeaders?: [string, string][];
+}
+
+/**
  * Security headers on every answer: nosniff, no framing, a Content-Security-Policy that allows
  * nothing on JSON and what each HTML page needs on the pages, and HSTS when the service is served
- * over https (PUBLIC_BASE_URL).
+ * over https (PUBLIC_BASE_URL). Each route's headers are helmet's for its settings (`routeHeaders`
+ * over the defaults), computed when the route is added; a request no route matches gets the defaults.
  */
-export async function registerSecurityHeaders(fastify: FastifyInstance, config: HttpConfig): Promise<void> {
-  // Before any route exists, so that each is given its own settings as it is added.
-  fastify.addHook('onRoute', (route: RouteOptions) => {
-    const headers = routeHeaders(route.url, config);
-    if (headers) route.config = { ...route.config, helmet: headers } as RouteOptions['config'];
-  });
-  await fastify.register(helmet, {
+export function registerSecurityHeaders(fastify: FastifyInstance, config: HttpConfig): void {
+  const defaults: HelmetOptions = {
     contentSecurityPolicy: { useDefaults: false, directives: LOCKED },
     frameguard: { action: 'deny' },
     hsts: config.baseUrl.startsWith('https://') ? { maxAge: 31_536_000, includeSubDomains: true } : false,
+  };
+  const defaultHeaders = helmetHeaders(defaults);
+  // Before any route exists, so that each is given its own headers as it is added.
+  fastify.addHook('onRoute', (route: RouteOptions) => {
+    const own = routeHeaders(route.url, config);
+    if (own)
+      route.config = {
+        ...route.config,
+        securityHeaders: helmetHeaders({ ...defaults, ...own } as HelmetOptions),
+      } as RouteOptions['config'];
+  });
+  fastify.addHook('onRequest', (request, reply, done) => {
+    const headers = (request.routeOptions.config as SecurityHeadersConfig).securityHeaders ?? defaultHeaders;
+    for (const [name, value] of headers) reply.raw.setHeader(name, value);
+    done();
   });
 }
