@@ -67,6 +67,16 @@ describe('security headers, CORS and /metrics', () => {
       }
     });
 
+    it("the router's own refusals (a malformed URL, an overlong parameter) carry the same headers", async () => {
+      for (const path of ['/functions/v1/products/%E0%A4%A', `/functions/v1/products/${'a'.repeat(600)}`]) {
+        const response = await fetch(`${api.url}${path}`);
+        expect(response.status).toBe(400);
+        expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+        expect(response.headers.get('x-frame-options')).toBe('DENY');
+        expectLocked(policyOf(response.headers));
+      }
+    });
+
     it('/docs gets a CSP under which its scripts, stylesheet and inline styles load, and nothing else', async () => {
       const page = await fetch(`${api.url}/docs`);
       expect(page.status).toBe(200);

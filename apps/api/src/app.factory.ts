@@ -1,4 +1,5 @@
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { NestFactory } from '@nestjs/core';
 import type { IncomingMessage, Server } from 'node:http';
 import { Logger } from 'nestjs-pino';
@@ -21,13 +22,16 @@ import {
 import { AppModule, LIB_DATABASES } from './app.module.js';
 import { registerDrainHooks } from './graceful-shutdown.js';
 import { setupOpenApi } from './openapi.js';
-import { registerSecurityHeaders } from './security-headers.js';
+import { helmetHeaders, registerSecurityHeaders, securityHeaderDefaults } from './security-headers.js';
 
 /** Builds the HTTP application exactly as it serves: used by main.ts and by the e2e tests. */
 export async function createApp(settings: Settings): Promise<NestFastifyApplication> {
   const database = settings.get(databaseConfig);
   const config = settings.get(httpConfig);
   if (!database.requestBindingKey) await prepareDatabase(database, LIB_DATABASES);
+  // The router's own refusals (malformed URL, overlong parameter) are answered before any hook: they get
+  // the default security headers here.
+  const frameworkHeaders = helmetHeaders(securityHeaderDefaults(config));
   const adapter = new FastifyAdapter({
     bodyLimit: BODY_LIMIT_BYTES,
     // Shutdown (graceful-shutdown.ts): idle keep-alive connections are closed at once, and requests
@@ -37,7 +41,10 @@ export async function createApp(settings: Settings): Promise<NestFastifyApplicat
     trustProxy: config.trustProxy,
     genReqId: (req: IncomingMessage) => requestId(req),
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
-    frameworkErrors: frameworkErrorReply,
+    frameworkErrors: (error: { code?: string }, request: FastifyRequest, reply: FastifyReply) => {
+      for (const [name, value] of frameworkHeaders) reply.raw.setHeader(name, value);
+      frameworkErrorReply(error, request, reply);
+    },
   });
   const fastify = adapter.getInstance();
   registerSecurityHeaders(fastify, config);

@@ -115,6 +115,15 @@ interface SecurityHeadersConfig {
   securityHeaders?: [string, string][];
 }
 
+/** The security headers' settings of every answer, unless its route has its own (`routeHeaders`). */
+export function securityHeaderDefaults(config: HttpConfig): HelmetOptions {
+  return {
+    contentSecurityPolicy: { useDefaults: false, directives: LOCKED },
+    frameguard: { action: 'deny' },
+    hsts: config.baseUrl.startsWith('https://') ? { maxAge: 31_536_000, includeSubDomains: true } : false,
+  };
+}
+
 /**
  * Security headers on every answer: nosniff, no framing, a Content-Security-Policy that allows
  * nothing on JSON and what each HTML page needs on the pages, and HSTS when the service is served
@@ -122,11 +131,7 @@ interface SecurityHeadersConfig {
  * over the defaults), computed when the route is added; a request no route matches gets the defaults.
  */
 export function registerSecurityHeaders(fastify: FastifyInstance, config: HttpConfig): void {
-  const defaults: HelmetOptions = {
-    contentSecurityPolicy: { useDefaults: false, directives: LOCKED },
-    frameguard: { action: 'deny' },
-    hsts: config.baseUrl.startsWith('https://') ? { maxAge: 31_536_000, includeSubDomains: true } : false,
-  };
+  const defaults = securityHeaderDefaults(config);
   const defaultHeaders = helmetHeaders(defaults);
   // Before any route exists, so that each is given its own headers as it is added.
   fastify.addHook('onRoute', (route: RouteOptions) => {
