@@ -482,6 +482,30 @@ CREATE FUNCTION public.app_grant_credits(p_store uuid, p_amount integer, p_reaso
 
 ALTER FUNCTION public.app_grant_credits(p_store uuid, p_amount integer, p_reason text) OWNER TO storefront_system;
 
+CREATE FUNCTION public.app_invite_member(p_store uuid, p_email text, p_permissions text[], p_token_hash bytea, p_link_hash bytea, p_ttl_hours integer, p_invited_by uuid, p_ticket text) RETURNS TABLE(id uuid, store_id uuid, email text, user_id uuid, permissions text[], status text, invite_expires_at timestamp with time zone, accepted_at timestamp with time zone, created_at timestamp with time zone, updated_at timestamp with time zone)
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+      #variable_conflict use_column
+      BEGIN
+        -- coalesce: a null argument makes the subject null, and that no ticket is valid for.
+        IF NOT coalesce(storefront_private.ticket_valid('invite',
+             p_store::text || ':' || p_invited_by::text || ':' || p_email || ':' || encode(p_token_hash, 'hex') || ':' || encode(p_link_hash, 'hex'),
+             p_ticket), false) THEN
+          RAISE EXCEPTION 'invalid ticket' USING ERRCODE = '42501';
+        END IF;
+        IF NOT coalesce(app_role() = 'admin' OR p_store = ANY (app_managed_store_ids()), false) THEN
+          RAISE EXCEPTION 'not allowed to invite to this store' USING ERRCODE = '42501';
+        END IF;
+        RETURN QUERY
+          INSERT INTO store_members AS m (store_id, email, permissions, invite_token_hash, invite_link_hash, invite_expires_at, invited_by)
+          VALUES (p_store, p_email, p_permissions, p_token_hash, p_link_hash, now() + make_interval(hours => p_ttl_hours), p_invited_by)
+          ON CONFLICT (store_id, lower(email)) DO NOTHING
+          RETURNING m.id, m.store_id, m.email, m.user_id, m.permissions, m.status, m.invite_expires_at, m.accepted_at, m.created_at, m.updated_at;
+      END $$;
+
+ALTER FUNCTION public.app_invite_member(p_store uuid, p_email text, p_permissions text[], p_token_hash bytea, p_link_hash bytea, p_ttl_hours integer, p_invited_by uuid, p_ticket text) OWNER TO storefront_system;
+
 CREATE FUNCTION public.app_mail_merchant_notice() RETURNS trigger
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'pg_catalog', 'public', 'pg_temp'
@@ -2846,6 +2870,9 @@ GRANT ALL ON FUNCTION public.app_enqueue_mail(p_template text, p_recipient text,
 REVOKE ALL ON FUNCTION public.app_grant_credits(p_store uuid, p_amount integer, p_reason text) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.app_grant_credits(p_store uuid, p_amount integer, p_reason text) TO storefront_rls;
 
+REVOKE ALL ON FUNCTION public.app_invite_member(p_store uuid, p_email text, p_permissions text[], p_token_hash bytea, p_link_hash bytea, p_ttl_hours integer, p_invited_by uuid, p_ticket text) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.app_invite_member(p_store uuid, p_email text, p_permissions text[], p_token_hash bytea, p_link_hash bytea, p_ttl_hours integer, p_invited_by uuid, p_ticket text) TO storefront_rls;
+
 REVOKE ALL ON FUNCTION public.app_mail_merchant_notice() FROM PUBLIC;
 GRANT ALL ON FUNCTION public.app_mail_merchant_notice() TO storefront_rls;
 GRANT ALL ON FUNCTION public.app_mail_merchant_notice() TO storefront_owner;
@@ -3153,23 +3180,29 @@ GRANT UPDATE(social_post_failed) ON TABLE public.store_mail_settings TO storefro
 GRANT UPDATE(updated_at) ON TABLE public.store_mail_settings TO storefront_rls;
 
 GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.store_members TO storefront_system;
-GRANT SELECT,DELETE ON TABLE public.store_members TO storefront_rls;
+GRANT DELETE ON TABLE public.store_members TO storefront_rls;
 
-GRANT INSERT(store_id) ON TABLE public.store_members TO storefront_rls;
+GRANT SELECT(id) ON TABLE public.store_members TO storefront_rls;
 
-GRANT INSERT(email) ON TABLE public.store_members TO storefront_rls;
+GRANT SELECT(store_id),INSERT(store_id) ON TABLE public.store_members TO storefront_rls;
 
-GRANT INSERT(permissions),UPDATE(permissions) ON TABLE public.store_members TO storefront_rls;
+GRANT SELECT(email),INSERT(email) ON TABLE public.store_members TO storefront_rls;
 
-GRANT INSERT(invite_token_hash) ON TABLE public.store_members TO storefront_rls;
+GRANT SELECT(user_id) ON TABLE public.store_members TO storefront_rls;
 
-GRANT INSERT(invite_expires_at) ON TABLE public.store_members TO storefront_rls;
+GRANT SELECT(permissions),INSERT(permissions),UPDATE(permissions) ON TABLE public.store_members TO storefront_rls;
 
-GRANT INSERT(invited_by) ON TABLE public.store_members TO storefront_rls;
+GRANT SELECT(status) ON TABLE public.store_members TO storefront_rls;
 
-GRANT UPDATE(updated_at) ON TABLE public.store_members TO storefront_rls;
+GRANT SELECT(invite_expires_at),INSERT(invite_expires_at) ON TABLE public.store_members TO storefront_rls;
 
-GRANT INSERT(invite_link_hash) ON TABLE public.store_members TO storefront_rls;
+GRANT SELECT(invited_by),INSERT(invited_by) ON TABLE public.store_members TO storefront_rls;
+
+GRANT SELECT(accepted_at) ON TABLE public.store_members TO storefront_rls;
+
+GRANT SELECT(created_at) ON TABLE public.store_members TO storefront_rls;
+
+GRANT SELECT(updated_at),UPDATE(updated_at) ON TABLE public.store_members TO storefront_rls;
 
 GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.store_order_counters TO storefront_system;
 

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { type Cursor, hashToken, type Permission, queryRows, TenantDb } from '@app/core';
+import { type Cursor, hashToken, type Permission, queryRows, RequestBinding, TenantDb } from '@app/core';
 import type { MemberRow } from './member.js';
 
 const COLUMNS =
@@ -7,11 +7,15 @@ const COLUMNS =
 
 @Injectable()
 export class MemberRepository {
-  constructor(private readonly db: TenantDb) {}
+  constructor(
+    private readonly db: TenantDb,
+    private readonly binding: RequestBinding,
+  ) {}
 
   /**
-   * Creates an invitation (the answered token and the e-mailed link's, stored as hashes), or returns null when the
-   * store already has a member with that e-mail.
+   * Creates an invitation (the answered token and the e-mailed link's, stored as hashes) through app_invite_member,
+   * with a ticket over the store, the inviter, the e-mail and both hashes (the request role may neither write nor
+   * read the hashes), or returns null when the store already has a member with that e-mail.
    */
   async invite(
     storeId: string,
@@ -22,14 +26,16 @@ export class MemberRepository {
     ttlHours: number,
     invitedBy: string,
   ): Promise<MemberRow | null> {
+    const tokenHash = hashToken(token);
+    const linkHash = hashToken(linkToken);
+    const ticket = this.binding.ticket(
+      'invite',
+      `${storeId}:${invitedBy}:${email}:${tokenHash.toString('hex')}:${linkHash.toString('hex')}`,
+    );
     const rows: MemberRow[] = await queryRows(
       this.db.tx,
-      `INSERT INTO store_members (store_id, email, permissions, invite_token_hash, invite_link_hash, invite_expires_at,
-        invited_by)
-       VALUES ($1, $2, $3, $4, $5, now() + make_interval(hours => $6), $7)
-       ON CONFLICT (store_id, lower(email)) DO NOTHING
-       RETURNING ${COLUMNS}`,
-      [storeId, email, permissions, hashToken(token), hashToken(linkToken), ttlHours, invitedBy],
+      'SELECT * FROM app_invite_member($1, $2, $3, $4, $5, $6, $7, $8)',
+      [storeId, email, permissions, tokenHash, linkHash, ttlHours, invitedBy, ticket],
     );
     return rows[0] ?? null;
   }
