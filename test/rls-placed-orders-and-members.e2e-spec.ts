@@ -59,6 +59,16 @@ describe('row-level security: placed orders and memberships', () => {
   });
   afterAll(() => api.close());
 
+  it('a ticket check with no subject is false, never unknown (an IF NOT would let unknown through)', async () => {
+    const wellFormed = `${Date.now()}.${'0'.repeat(64)}`;
+    const [row] = await system.query(
+      `SELECT storefront_private.ticket_valid('invite', NULL, $1) AS no_subject, ` +
+        `storefront_private.ticket_valid('invite', 'x', NULL) AS no_ticket`,
+      [wellFormed],
+    );
+    expect(row).toEqual({ no_subject: false, no_ticket: false });
+  });
+
   it(
     "refuses a customer's items added to its own pending order " +
       'after it was placed; cancelling returns only what was taken',

@@ -211,10 +211,13 @@ CREATE OR REPLACE FUNCTION storefront_private.ticket_valid(p_purpose text, p_sub
     LANGUAGE sql STABLE
     SET search_path TO 'pg_catalog', 'public', 'pg_temp'
     AS $_$
-        SELECT coalesce(p_ticket ~ '^[0-9]{13}[.][0-9a-f]{64}$', false)
+        -- False, never unknown: a caller's `IF NOT ticket_valid(…)` must refuse a missing subject or ticket.
+        SELECT coalesce(
+          p_ticket ~ '^[0-9]{13}[.][0-9a-f]{64}$'
            AND abs(extract(epoch FROM clock_timestamp()) * 1000 - split_part(p_ticket, '.', 1)::numeric) < 60000
            AND sha256(convert_to(split_part(p_ticket, '.', 2), 'UTF8'))
-             = sha256(convert_to(encode(storefront_private.hmac(p_purpose || ':' || p_subject || ':' || split_part(p_ticket, '.', 1)), 'hex'), 'UTF8'))
+             = sha256(convert_to(encode(storefront_private.hmac(p_purpose || ':' || p_subject || ':' || split_part(p_ticket, '.', 1)), 'hex'), 'UTF8')),
+          false)
       $_$;
 REVOKE ALL ON FUNCTION storefront_private.ticket_valid(p_purpose text, p_subject text, p_ticket text) FROM PUBLIC, storefront_rls, storefront_system;
 GRANT EXECUTE ON FUNCTION storefront_private.ticket_valid(p_purpose text, p_subject text, p_ticket text) TO storefront_system;
