@@ -2613,7 +2613,7 @@ ALTER TABLE public.order_items ENABLE ROW LEVEL SECURITY;
 
 CREATE POLICY order_items_customer_place ON public.order_items FOR INSERT TO storefront_rls WITH CHECK ((EXISTS ( SELECT 1
    FROM public.orders o
-  WHERE ((o.id = order_items.order_id) AND (o.store_id = order_items.store_id) AND (o.status = 'pending'::text) AND (NOT o.stock_taken) AND (o.xmin = (pg_current_xact_id())::xid)))));
+  WHERE ((o.id = order_items.order_id) AND (o.store_id = order_items.store_id) AND (o.status = 'pending'::text) AND (NOT o.stock_taken) AND (o.xmin = (pg_current_xact_id())::xid) AND (o.created_at = date_trunc('milliseconds'::text, now()))))));
 
 CREATE POLICY order_items_customer_read ON public.order_items FOR SELECT TO storefront_rls USING ((EXISTS ( SELECT 1
    FROM public.orders o
@@ -2621,7 +2621,7 @@ CREATE POLICY order_items_customer_read ON public.order_items FOR SELECT TO stor
 
 CREATE POLICY order_items_manage ON public.order_items TO storefront_rls USING (((( SELECT public.app_role() AS app_role) = 'admin'::text) OR (store_id = ANY (( SELECT public.app_store_ids_with('orders'::text) AS app_store_ids_with)::uuid[])))) WITH CHECK ((((( SELECT public.app_role() AS app_role) = 'admin'::text) OR (store_id = ANY (( SELECT public.app_store_ids_with('orders'::text) AS app_store_ids_with)::uuid[]))) AND (EXISTS ( SELECT 1
    FROM public.orders o
-  WHERE ((o.id = order_items.order_id) AND (o.store_id = order_items.store_id) AND (o.status = 'pending'::text) AND (NOT o.stock_taken) AND (o.xmin = (pg_current_xact_id())::xid))))));
+  WHERE ((o.id = order_items.order_id) AND (o.store_id = order_items.store_id) AND (o.status = 'pending'::text) AND (NOT o.stock_taken) AND (o.xmin = (pg_current_xact_id())::xid) AND (o.created_at = date_trunc('milliseconds'::text, now())))))));
 
 CREATE POLICY order_items_system ON public.order_items TO storefront_system USING (true) WITH CHECK (true);
 

@@ -98,6 +98,23 @@ describe('row-level security: placed orders and memberships', () => {
     expect(await orderState(orderId)).toEqual({ total: '10.00', items: 1 });
   });
 
+  it('refuses staff items on an old order moved back to pending, even one that never took its stock', async () => {
+    const orderId = await place(owner.token);
+    // An order from before stock was taken at placing (none is made so now): the update below then gives it this
+    // transaction's row version, which alone once let items in.
+    await system.query('UPDATE orders SET stock_taken = false WHERE id = $1', [orderId]);
+    const reopened = asRequest(api, owner.token, async (q) => {
+      await q(`UPDATE orders SET status = 'pending', updated_at = now() WHERE id = $1`, [orderId]);
+      await q(
+        `INSERT INTO order_items (order_id, store_id, product_id, position, name, quantity, price) ` +
+          `VALUES ($1, $2, $3, 2, 'more', 100, 0)`,
+        [orderId, owner.storeId, productId],
+      );
+    });
+    await expect(reopened).rejects.toThrow(/row-level security policy for table "order_items"/);
+    expect(await orderState(orderId)).toEqual({ total: '10.00', items: 1 });
+  });
+
   it('refuses an owner an active membership for another user, with no invitation and no consent', async () => {
     const victim = await signUp(api);
     const forged = asRequest(api, owner.token, (q) =>

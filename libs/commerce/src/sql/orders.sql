@@ -162,12 +162,14 @@ GRANT UPDATE (status, updated_at) ON TABLE orders TO storefront_rls;
 REVOKE ALL ON TABLE store_order_counters FROM PUBLIC, storefront_rls, storefront_system;
 GRANT SELECT, INSERT, DELETE, UPDATE ON TABLE store_order_counters TO storefront_system;
 
--- A new item's order is of the item's store and is being placed: inserted in this transaction, not
--- yet past taking its stock. Every committed order has taken its stock (app_check_order), so an
--- order placed before is closed to new items, for its customer and its staff alike.
+-- A new item's order is of the item's store and is being placed: inserted in this transaction (its row
+-- version is this transaction's, and so is its creation time: an update alone gives an old order the
+-- first, never the second), not yet past taking its stock. Every committed order has taken its stock
+-- (app_check_order), so an order placed before is closed to new items, for its customer and its staff.
 DROP POLICY IF EXISTS order_items_customer_place ON order_items;
 CREATE POLICY order_items_customer_place ON order_items FOR INSERT TO storefront_rls
-  WITH CHECK (EXISTS (SELECT 1 FROM orders o WHERE (o.id = order_items.order_id AND o.store_id = order_items.store_id AND o.status = 'pending' AND NOT o.stock_taken AND (o.xmin = (pg_current_xact_id())::xid))));
+  WITH CHECK (EXISTS (SELECT 1 FROM orders o WHERE (o.id = order_items.order_id AND o.store_id = order_items.store_id AND o.status = 'pending' AND NOT o.stock_taken AND (o.xmin = (pg_current_xact_id())::xid)
+      AND o.created_at = date_trunc('milliseconds', now()))));
 
 DROP POLICY IF EXISTS order_items_customer_read ON order_items;
 CREATE POLICY order_items_customer_read ON order_items FOR SELECT TO storefront_rls
@@ -179,7 +181,8 @@ CREATE POLICY order_items_manage ON order_items TO storefront_rls
   USING ((SELECT app_role()) = 'admin' OR store_id = ANY ((SELECT app_store_ids_with('orders'))::uuid[]))
   WITH CHECK (
     ((SELECT app_role()) = 'admin' OR store_id = ANY ((SELECT app_store_ids_with('orders'))::uuid[]))
-    AND (EXISTS (SELECT 1 FROM orders o WHERE (o.id = order_items.order_id AND o.store_id = order_items.store_id AND o.status = 'pending' AND NOT o.stock_taken AND (o.xmin = (pg_current_xact_id())::xid))))
+    AND (EXISTS (SELECT 1 FROM orders o WHERE (o.id = order_items.order_id AND o.store_id = order_items.store_id AND o.status = 'pending' AND NOT o.stock_taken AND (o.xmin = (pg_current_xact_id())::xid)
+      AND o.created_at = date_trunc('milliseconds', now()))))
   );
 
 DROP POLICY IF EXISTS order_items_system ON order_items;
