@@ -16,7 +16,9 @@ import {
   prepareDatabase,
   registerCanonicalPrefixes,
   registerJsonOnlyBodies,
+  registerRequestContext,
   requestId,
+  ROOT_LOGGER,
   type Settings,
 } from '@app/core';
 import { AppModule, LIB_DATABASES } from './app.module.js';
@@ -61,6 +63,9 @@ export async function createApp(settings: Settings): Promise<NestFastifyApplicat
     abortOnError: false,
   });
   app.useLogger(app.get(Logger));
+  // Each request's context (nestjs-cls) and its log line, where Nest middleware would run: after the
+  // hooks above and the adapter's own (CORS, security headers), which may answer a request first.
+  registerRequestContext(fastify, app.get(ROOT_LOGGER));
   // supabase-js sends `Content-Type: application/json` with no body on POST /auth/v1/logout; GoTrue
   // accepts that, so /auth/v1 does too. Everywhere else an empty JSON body stays a MALFORMED_JSON.
   // PostgreSQL text cannot hold NUL characters, and no route takes a body nested deeper than

@@ -5,7 +5,6 @@ import { CqrsModule } from '@nestjs/cqrs';
 import { TerminusModule } from '@nestjs/terminus';
 import { ThrottlerModule } from '@nestjs/throttler';
 import { ClsModule } from 'nestjs-cls';
-import { LoggerModule } from 'nestjs-pino';
 import { ConfigModule } from './config/config.module.js';
 import { httpConfig, type HttpConfig } from './config/http.config.js';
 import type { Settings } from './config/load-settings.js';
@@ -17,7 +16,7 @@ import { ErrorEnvelopeFilter } from './errors/error-envelope.filter.js';
 import { strictValidationPipe } from './errors/validation.js';
 import { HealthController } from './observability/health.controller.js';
 import { loggingConfig } from './observability/logging.config.js';
-import { loggerParams } from './observability/logging.js';
+import { loggingModule } from './observability/logging.js';
 import { MetricsService } from './observability/metrics.service.js';
 import { EventErrorLogger } from './outbox/event-error-logger.js';
 import { OutboxRelay } from './outbox/outbox-relay.js';
@@ -59,7 +58,7 @@ export class CoreModule {
       global: true,
       imports: [
         ConfigModule.forRoot(settings),
-        LoggerModule.forRoot(loggerParams(settings.get(loggingConfig))),
+        loggingModule(settings.get(loggingConfig)),
         TenancyModule,
         RedisModule,
         BullModule.forRootAsync({
@@ -68,7 +67,8 @@ export class CoreModule {
         }),
         ClsModule.forRoot({
           global: true,
-          middleware: { mount: true },
+          // A request's context is entered by Fastify hooks (registerRequestContext), not by ClsMiddleware.
+          middleware: { mount: false },
           plugins: [scopedTransactions()],
         }),
         CqrsModule.forRoot(),

@@ -24,6 +24,7 @@ export * from './errors/gotrue-error.js';
 export * from './errors/json-bodies.js';
 export * from './errors/validation.js';
 export * from './observability/logging.js';
+export * from './observability/request-context.js';
 export * from './observability/metrics.service.js';
 export * from './observability/tracing.js';
 export * from './pagination/pagination.js';
