@@ -123,6 +123,7 @@ export class HttpConfig extends SettingsGroup {
   @Setting(
     'Requests per minute per route and per signed-in user (per IP for anyone else), ' +
       'counted in Redis across instances; over it: 429 `RATE_LIMITED` with `Retry-After`. ' +
+      'Each instance may let 1 % of it through before Redis has counted it (exact under 100). ' +
       'While Redis is unreachable the limit is not enforced (one warning in the log).',
   )
   @Type(() => Number)

@@ -1,19 +1,14 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import type { ThrottlerStorage } from '@nestjs/throttler';
-
-interface ThrottlerStorageRecord {
-  totalHits: number;
-  timeToExpire: number;
-  isBlocked: boolean;
-  timeToBlockExpire: number;
-}
 import { Redis } from 'ioredis';
 import { InjectRedis } from '../redis/redis.module.js';
+import { FLUSH_DELAY_MS, LocalCounts, type HitRecord, type PendingHits } from './local-counts.js';
 
-// Fixed window per key, counted atomically in Redis so every instance shares the same limits.
+// Fixed window per key, counted atomically in Redis so every instance shares the same limits. ARGV[4] hits
+// are counted at once: this request's and those let through locally since the last count (local-counts.ts).
 const INCREMENT = `
-local hits = redis.call('INCR', KEYS[1])
-if hits == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+local hits = redis.call('INCRBY', KEYS[1], ARGV[4])
+if hits == tonumber(ARGV[4]) then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
 local ttl = redis.call('PTTL', KEYS[1])
 local blocked = redis.call('PTTL', KEYS[2])
 if blocked <= 0 and hits > tonumber(ARGV[2]) then
@@ -26,12 +21,18 @@ return {hits, ttl, blocked}
 /**
  * Request rate limits in Redis. While Redis is unreachable the limits are not enforced (fail open,
  * with one warning per outage): the API's own work needs only PostgreSQL, and a store should keep
- * taking orders while the queue server restarts. Sign-in limits (`count`) fail closed instead.
+ * taking orders while the queue server restarts. Sign-in limits (`count`) fail closed instead, and are
+ * counted in Redis on every attempt.
+ *
+ * A request's hit is let through without a Redis round trip while its key is well below the limit, and
+ * counted in Redis with others a few milliseconds later (local-counts.ts says how much error that allows).
  */
 @Injectable()
-export class RedisThrottlerStorage implements ThrottlerStorage {
+export class RedisThrottlerStorage implements ThrottlerStorage, OnModuleDestroy {
   private readonly logger = new Logger(RedisThrottlerStorage.name);
   private unenforced = false;
+  private readonly local = new LocalCounts();
+  private flushTimer: NodeJS.Timeout | undefined;
 
   private readonly hit: (...args: (string | number)[]) => Promise<number[]>;
 
@@ -43,28 +44,83 @@ export class RedisThrottlerStorage implements ThrottlerStorage {
     this.hit = command.bind(redis);
   }
 
-  /** ThrottlerStorage: counts a hit; fails open while Redis is unreachable. */
+  /**
+   * ThrottlerStorage: counts a hit, here while the key is well below its limit, else in Redis together with
+   * the hits let through here before it; fails open while Redis is unreachable.
+   */
   async increment(
     key: string,
     ttl: number,
     limit: number,
     blockDuration: number,
     throttlerName: string,
-  ): Promise<ThrottlerStorageRecord> {
+  ): Promise<HitRecord> {
+    const base = `throttle:${throttlerName}:${key}`;
+    const admitted = this.local.admit(base, limit, Date.now());
+    if (admitted !== null) {
+      this.flushSoon();
+      return admitted;
+    }
+    const earlier = this.local.take(base);
+    const settings = { ttl, limit, blockDuration: blockDuration || ttl };
     try {
-      const record = await this.count(key, ttl, limit, blockDuration, throttlerName);
-      if (this.unenforced) this.logger.log('Redis is back; rate limits enforced again');
-      this.unenforced = false;
+      const [record, ttlMs] = await this.countHits(base, settings, earlier + 1, false);
+      this.local.settle(base, earlier + 1, settings, record.totalHits, ttlMs, Date.now());
+      this.enforced();
       return record;
     } catch (error) {
-      if (!this.unenforced)
-        this.logger.warn(
-          { err: { message: (error as Error).message } },
-          'rate limits not enforced until Redis is back',
-        );
-      this.unenforced = true;
+      this.local.drop(base, earlier + 1);
+      this.unreachable(error);
       return { totalHits: 0, timeToExpire: Math.ceil(ttl / 1000), isBlocked: false, timeToBlockExpire: 0 };
     }
+  }
+
+  /** Sends the hits let through here to Redis before the process stops. */
+  async onModuleDestroy(): Promise<void> {
+    clearTimeout(this.flushTimer);
+    await this.flush();
+  }
+
+  /** Sends every key's hits let through here, in one pipeline, a few milliseconds from now. */
+  private flushSoon(): void {
+    if (this.flushTimer !== undefined) return;
+    this.flushTimer = setTimeout(() => {
+      this.flushTimer = undefined;
+      void this.flush();
+    }, FLUSH_DELAY_MS);
+    this.flushTimer.unref();
+  }
+
+  private async flush(): Promise<void> {
+    const pending = this.local.takeAll(Date.now());
+    if (pending.length === 0) return;
+    if (this.redis.status !== 'ready') {
+      for (const { key, hits } of pending) this.local.drop(key, hits);
+      return this.unreachable(new Error(`Redis is ${this.redis.status}`));
+    }
+    const pipeline = this.redis.pipeline();
+    const add = (pipeline as unknown as Record<string, (...args: (string | number)[]) => unknown>)
+      .storefrontThrottleHit;
+    for (const entry of pending) add.call(pipeline, ...this.scriptArgs(entry.key, entry, entry.hits));
+    const answers = (await pipeline.exec().catch(() => null)) ?? [];
+    const now = Date.now();
+    pending.forEach((entry: PendingHits, index) => {
+      const [error, result] = answers[index] ?? [new Error('no answer')];
+      if (error) return this.local.drop(entry.key, entry.hits);
+      const [hits, ttlMs] = result as number[];
+      this.local.settle(entry.key, entry.hits, entry, hits, ttlMs, now);
+    });
+  }
+
+  private enforced(): void {
+    if (this.unenforced) this.logger.log('Redis is back; rate limits enforced again');
+    this.unenforced = false;
+  }
+
+  private unreachable(error: unknown): void {
+    if (!this.unenforced)
+      this.logger.warn({ err: { message: (error as Error).message } }, 'rate limits not enforced until Redis is back');
+    this.unenforced = true;
   }
 
   /**
@@ -79,16 +135,35 @@ export class RedisThrottlerStorage implements ThrottlerStorage {
     blockDuration: number,
     throttlerName: string,
     queueWhileConnecting = false,
-  ): Promise<ThrottlerStorageRecord> {
+  ): Promise<HitRecord> {
+    const settings = { ttl, limit, blockDuration: blockDuration || ttl };
+    const [record] = await this.countHits(`throttle:${throttlerName}:${key}`, settings, 1, queueWhileConnecting);
+    return record;
+  }
+
+  /**
+   * Counts `hits` in Redis at once (the last of them this request's); returns the last one's record and the
+   * window's time left in milliseconds.
+   */
+  private async countHits(
+    base: string,
+    settings: Omit<PendingHits, 'key' | 'hits'>,
+    hits: number,
+    queueWhileConnecting: boolean,
+  ): Promise<[HitRecord, number]> {
     // Not connected: fail now rather than wait in the reconnect queue.
     if (this.redis.status !== 'ready' && !queueWhileConnecting) throw new Error(`Redis is ${this.redis.status}`);
-    const base = `throttle:${throttlerName}:${key}`;
-    const [hits, ttlMs, blockedMs] = await this.hit(base, `${base}:blocked`, ttl, limit, blockDuration || ttl);
-    return {
-      totalHits: hits,
+    const [count, ttlMs, blockedMs] = await this.hit(...this.scriptArgs(base, settings, hits));
+    const record = {
+      totalHits: count,
       timeToExpire: Math.max(0, Math.ceil(ttlMs / 1000)),
       isBlocked: blockedMs > 0,
       timeToBlockExpire: Math.max(0, Math.ceil(blockedMs / 1000)),
     };
+    return [record, ttlMs];
+  }
+
+  private scriptArgs(base: string, settings: Omit<PendingHits, 'key' | 'hits'>, hits: number): (string | number)[] {
+    return [base, `${base}:blocked`, settings.ttl, settings.limit, settings.blockDuration, hits];
   }
 }
