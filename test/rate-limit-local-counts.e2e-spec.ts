@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import { createRedis, REDIS, RedisThrottlerStorage } from '@app/core';
+import { createRedis, REDIS, RedisThrottlerStorage, type RedisConfig } from '@app/core';
 import { FLUSH_DELAY_MS } from '../libs/core/src/throttling/local-counts.js';
 import { merchantWithStore, startApp } from './support/app.js';
 
@@ -14,7 +14,7 @@ describe('rate limit: hits counted locally, then in Redis', () => {
   const clients: Redis[] = [];
   /** An instance's storage on a client of its own, connected (a client still connecting fails open). */
   const instance = async () => {
-    const redis = createRedis({ REDIS_URL: process.env.REDIS_URL!, REDIS_PREFIX: prefix });
+    const redis = createRedis({ REDIS_URL: process.env.REDIS_URL!, REDIS_PREFIX: prefix } as RedisConfig);
     clients.push(redis);
     await redis.ping();
     return new RedisThrottlerStorage(redis);
