@@ -1,0 +1,139 @@
+import fc from 'fast-check';
+import pg from 'pg';
+import {
+  fastTimestamp,
+  parseTimestamp,
+  parseTimestamptz,
+  TIMESTAMP_OID,
+  TIMESTAMPTZ_OID,
+  timestampTypes,
+} from './timestamps.js';
+
+// pg's own parsers (postgres-date), as every other connection of the process still has them.
+const postgresDate = pg.types.getTypeParser(TIMESTAMPTZ_OID, 'text') as (text: string) => unknown;
+const postgresDateLocal = pg.types.getTypeParser(TIMESTAMP_OID, 'text') as (text: string) => unknown;
+
+/** The same answer: the same instant for a Date (an invalid one included), the same value otherwise. */
+function same(actual: unknown, expected: unknown): boolean {
+  if (expected instanceof Date) return actual instanceof Date && Object.is(actual.getTime(), expected.getTime());
+  return Object.is(actual, expected);
+}
+
+const pad = (value: number, width: number) => String(value).padStart(width, '0');
+
+/** What PostgreSQL writes under DateStyle ISO: the years are mostly four digits, sometimes not (0–99, 5 digits, BC). */
+const year = fc.oneof(
+  { weight: 6, arbitrary: fc.integer({ min: 1900, max: 2100 }) },
+  { weight: 2, arbitrary: fc.integer({ min: 1, max: 9999 }) },
+  { weight: 1, arbitrary: fc.integer({ min: 1, max: 99 }) },
+  { weight: 1, arbitrary: fc.integer({ min: 10000, max: 294276 }) },
+);
+const fraction = fc.oneof(
+  fc.constant(''),
+  fc
+    .integer({ min: 1, max: 6 })
+    .chain((digits) => fc.integer({ min: 0, max: 10 ** digits - 1 }).map((value) => `.${pad(value, digits)}`)),
+);
+const dateTime = fc
+  .record({
+    year,
+    month: fc.integer({ min: 1, max: 12 }),
+    day: fc.integer({ min: 1, max: 31 }),
+    hour: fc.integer({ min: 0, max: 23 }),
+    minute: fc.integer({ min: 0, max: 59 }),
+    second: fc.integer({ min: 0, max: 59 }),
+    fraction,
+  })
+  .map(
+    ({ year, month, day, hour, minute, second, fraction }) =>
+      `${pad(year, 4)}-${pad(month, 2)}-${pad(day, 2)} ${pad(hour, 2)}:${pad(minute, 2)}:${pad(second, 2)}${fraction}`,
+  );
+/** The session TimeZone's offset as PostgreSQL writes it: +HH, +HH:MM, +HH:MM:SS (local mean time before 1900). */
+const offset = fc.oneof(
+  { weight: 4, arbitrary: fc.constant('+00') },
+  {
+    weight: 6,
+    arbitrary: fc
+      .record({
+        sign: fc.constantFrom('+', '-'),
+        hours: fc.integer({ min: 0, max: 15 }),
+        minutes: fc.constantFrom(0, 0, 15, 30, 45, 53),
+        seconds: fc.constantFrom(0, 0, 0, 28, 59),
+      })
+      .map(({ sign, hours, minutes, seconds }) => {
+        const tail = seconds ? `:${pad(minutes, 2)}:${pad(seconds, 2)}` : minutes ? `:${pad(minutes, 2)}` : '';
+        return `${sign}${pad(hours, 2)}${tail}`;
+      }),
+  },
+);
+const bc = fc.oneof({ weight: 9, arbitrary: fc.constant('') }, { weight: 1, arbitrary: fc.constant(' BC') });
+const timestamptz = fc.tuple(dateTime, offset, bc).map(([at, zone, era]) => `${at}${zone}${era}`);
+const timestamp = fc.tuple(dateTime, bc).map(([at, era]) => `${at}${era}`);
+const special = fc.constantFrom('infinity', '-infinity');
+/** Near misses: what the fast path must hand on rather than misread (a character dropped, changed or added). */
+const mangled = (values: fc.Arbitrary<string>) =>
+  fc
+    .tuple(values, fc.nat(), fc.constantFrom('', '0', '9', ' ', ':', '-', '+', '.', 'Z', 'x'), fc.boolean())
+    .map(([text, at, char, replace]) => {
+      const i = at % (text.length + 1);
+      return text.slice(0, i) + char + text.slice(replace ? i + 1 : i);
+    });
+
+describe('timestamp parsers', () => {
+  it('parse every fraction of 1 to 6 digits to the milliseconds postgres-date gives', () => {
+    for (let digits = 1; digits <= 6; digits++) {
+      for (let value = 0; value < 10 ** digits; value++) {
+        const text = `2024-05-01 12:30:00.${pad(value, digits)}+00`;
+        if (!same(parseTimestamptz(text), postgresDate(text)))
+          expect(parseTimestamptz(text)).toEqual(postgresDate(text));
+      }
+    }
+  });
+
+  it('read a timestamptz as postgres-date does, whatever PostgreSQL writes', () => {
+    fc.assert(
+      fc.property(fc.oneof(timestamptz, special), (text) => same(parseTimestamptz(text), postgresDate(text))),
+      { numRuns: 20_000 },
+    );
+  });
+
+  it('read a timestamp without time zone as postgres-date does (local time)', () => {
+    fc.assert(
+      fc.property(fc.oneof(timestamp, special), (text) => same(parseTimestamp(text), postgresDateLocal(text))),
+      { numRuns: 20_000 },
+    );
+  });
+
+  it('take the fast path for every value of a year 0100 to 9999 that PostgreSQL writes', () => {
+    const usual = (values: fc.Arbitrary<string>) =>
+      values.filter((text) => !text.endsWith(' BC') && /^\d{4}-/.test(text) && !text.startsWith('00'));
+    fc.assert(fc.property(usual(timestamptz), (text) => fastTimestamp(text, true) instanceof Date));
+    fc.assert(fc.property(usual(timestamp), (text) => fastTimestamp(text, false) instanceof Date));
+  });
+
+  it('hand anything else to postgres-date, whose answer stands', () => {
+    fc.assert(
+      fc.property(fc.oneof(mangled(timestamptz), fc.string()), (text) =>
+        same(parseTimestamptz(text), postgresDate(text)),
+      ),
+      { numRuns: 20_000 },
+    );
+    fc.assert(
+      fc.property(fc.oneof(mangled(timestamp), fc.string()), (text) =>
+        same(parseTimestamp(text), postgresDateLocal(text)),
+      ),
+      { numRuns: 20_000 },
+    );
+  });
+
+  it('are the pools’ parsers for the two types, and pg’s for every other', () => {
+    expect(timestampTypes.getTypeParser(TIMESTAMPTZ_OID, 'text')).toBe(parseTimestamptz);
+    expect(timestampTypes.getTypeParser(TIMESTAMP_OID)).toBe(parseTimestamp);
+    expect(timestampTypes.getTypeParser(TIMESTAMPTZ_OID, 'binary')).toBe(
+      pg.types.getTypeParser(TIMESTAMPTZ_OID, 'binary'),
+    );
+    for (const oid of [16, 20, 25, 1082, 1185, 3802]) {
+      expect(timestampTypes.getTypeParser(oid, 'text')).toBe(pg.types.getTypeParser(oid, 'text'));
+    }
+  });
+});

@@ -1,0 +1,119 @@
+import pg from 'pg';
+
+/** PostgreSQL's type ids of `timestamp with time zone` and `timestamp` (without). */
+export const TIMESTAMPTZ_OID = 1184;
+export const TIMESTAMP_OID = 1114;
+
+type TextParser = (value: string) => unknown;
+
+// pg's own parsers (postgres-date): what every value outside the fast path still goes through.
+const slowTimestamptz = pg.types.getTypeParser(TIMESTAMPTZ_OID, 'text') as TextParser;
+const slowTimestamp = pg.types.getTypeParser(TIMESTAMP_OID, 'text') as TextParser;
+
+const ZERO = 48;
+
+/** The number the two digits at `at` write, or NaN if either is not a digit. */
+function twoDigits(text: string, at: number): number {
+  const tens = text.charCodeAt(at) - ZERO;
+  const ones = text.charCodeAt(at + 1) - ZERO;
+  return tens >= 0 && tens <= 9 && ones >= 0 && ones <= 9 ? tens * 10 + ones : NaN;
+}
+
+/**
+ * The fast path: `YYYY-MM-DD HH:MM:SS[.ffffff]`, then the offset if `zoned`, as a Date; undefined for anything else.
+ * Only a year of four digits from 0100 on: shorter and longer years (and BC) go the slow way, where
+ * postgres-date handles the years 0–99 that `Date` would read as 19xx.
+ */
+export function fastTimestamp(text: string, zoned: boolean): Date | undefined {
+  if (
+    text.length < 19 ||
+    text.charCodeAt(4) !== 45 || // -
+    text.charCodeAt(7) !== 45 ||
+    text.charCodeAt(10) !== 32 || // space
+    text.charCodeAt(13) !== 58 || // :
+    text.charCodeAt(16) !== 58
+  )
+    return undefined;
+  const year = twoDigits(text, 0) * 100 + twoDigits(text, 2);
+  const month = twoDigits(text, 5);
+  const day = twoDigits(text, 8);
+  const hour = twoDigits(text, 11);
+  const minute = twoDigits(text, 14);
+  const second = twoDigits(text, 17);
+  // NaN fails every comparison: a non-digit anywhere above says no here.
+  if (!(year >= 100 && month >= 0 && day >= 0 && hour >= 0 && minute >= 0 && second >= 0)) return undefined;
+  let at = 19;
+  let millisecond = 0;
+  if (text.charCodeAt(at) === 46) {
+    // .ffffff: PostgreSQL writes 1 to 6 digits and Date keeps milliseconds, the first three; postgres-date's
+    // 1000 × 0.ffffff, which Date.UTC truncates, gives the same for every 1 to 6 digits (timestamps.spec.ts).
+    const start = ++at;
+    while (at < text.length && at - start < 6) {
+      const digit = text.charCodeAt(at) - ZERO;
+      if (digit < 0 || digit > 9) break;
+      if (at - start < 3) millisecond = millisecond * 10 + digit;
+      at++;
+    }
+    const digits = at - start;
+    if (digits === 0) return undefined;
+    for (let i = digits; i < 3; i++) millisecond *= 10;
+  }
+  if (!zoned) {
+    return at === text.length ? new Date(year, month - 1, day, hour, minute, second, millisecond) : undefined;
+  }
+  const offset = readOffset(text, at);
+  if (Number.isNaN(offset)) return undefined;
+  return new Date(Date.UTC(year, month - 1, day, hour, minute, second, millisecond) - offset);
+}
+
+/**
+ * The UTC offset in milliseconds that ends `text` from `at` (`±HH`, `±HH:MM` or `±HH:MM:SS`, as
+ * PostgreSQL writes it in the session's TimeZone), or NaN for anything else.
+ */
+function readOffset(text: string, at: number): number {
+  const sign = text.charCodeAt(at);
+  if (sign !== 43 && sign !== 45) return NaN; // + -
+  let seconds = twoDigits(text, at + 1) * 3600;
+  at += 3;
+  if (at < text.length) {
+    if (text.charCodeAt(at) !== 58) return NaN;
+    seconds += twoDigits(text, at + 1) * 60;
+    at += 3;
+  }
+  if (at < text.length) {
+    if (text.charCodeAt(at) !== 58) return NaN;
+    seconds += twoDigits(text, at + 1);
+    at += 3;
+  }
+  if (at !== text.length) return NaN;
+  return (sign === 45 ? -seconds : seconds) * 1000;
+}
+
+/**
+ * A `timestamp with time zone` as pg's own parser (postgres-date) gives it, the same instant, for less:
+ * no regular expressions, no substrings. It reads only what PostgreSQL writes under DateStyle ISO
+ * (`2024-05-01 12:30:00.123456+00`, any offset); anything else (`infinity`, BC, a year before 0100 or after
+ * 9999, another DateStyle) goes to postgres-date as before.
+ */
+export function parseTimestamptz(text: string): unknown {
+  return fastTimestamp(text, true) ?? slowTimestamptz(text);
+}
+
+/** A `timestamp` (without time zone) as postgres-date gives it: that wall-clock time in the process's zone. */
+export function parseTimestamp(text: string): unknown {
+  return fastTimestamp(text, false) ?? slowTimestamp(text);
+}
+
+/**
+ * pg's type parsers with the two above in place of postgres-date: the `types` of the API's pools
+ * (the tenancy module's two connections). Every other type, and the binary format, parse as pg's defaults do.
+ */
+export const timestampTypes = {
+  getTypeParser(oid: number, format?: 'text' | 'binary'): unknown {
+    if (format !== 'binary') {
+      if (oid === TIMESTAMPTZ_OID) return parseTimestamptz;
+      if (oid === TIMESTAMP_OID) return parseTimestamp;
+    }
+    return pg.types.getTypeParser(oid, format);
+  },
+};
