@@ -90,6 +90,18 @@ describe('timestamp parsers', () => {
     }
   });
 
+  it('count the days of every month of the years 0100 to 9999 as postgres-date does', () => {
+    for (let year = 100; year <= 9999; year++) {
+      for (let month = 1; month <= 12; month++) {
+        for (const day of ['01', '28', '29', '31']) {
+          const text = `${pad(year, 4)}-${pad(month, 2)}-${day} 23:59:59.999+00`;
+          if (!same(parseTimestamptz(text), postgresDate(text)))
+            expect(parseTimestamptz(text)).toEqual(postgresDate(text));
+        }
+      }
+    }
+  });
+
   it('read a timestamptz as postgres-date does, whatever PostgreSQL writes', () => {
     fc.assert(
       fc.property(fc.oneof(timestamptz, special), (text) => same(parseTimestamptz(text), postgresDate(text))),

@@ -19,6 +19,24 @@ function twoDigits(text: string, at: number): number {
   return tens >= 0 && tens <= 9 && ones >= 0 && ones <= 9 ? tens * 10 + ones : NaN;
 }
 
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+
+/**
+ * Days from 1970-01-01 to the first of `month` (1–12) of `year`, in the proleptic Gregorian calendar as
+ * Date counts them: March-based years, so that February's leap day comes last (Howard Hinnant's
+ * days_from_civil).
+ */
+function daysBeforeMonth(year: number, month: number): number {
+  const y = month <= 2 ? year - 1 : year;
+  const era = Math.floor(y / 400);
+  const yearOfEra = y - era * 400;
+  const dayOfYear = Math.floor((153 * (month > 2 ? month - 3 : month + 9) + 2) / 5);
+  const dayOfEra = yearOfEra * 365 + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100) + dayOfYear;
+  return era * 146_097 + dayOfEra - 719_468;
+}
+
 /**
  * The fast path: `YYYY-MM-DD HH:MM:SS[.ffffff]`, then the offset if `zoned`, as a Date; undefined for anything else.
  * Only a year of four digits from 0100 on: shorter and longer years (and BC) go the slow way, where
@@ -62,8 +80,11 @@ export function fastTimestamp(text: string, zoned: boolean): Date | undefined {
     return at === text.length ? new Date(year, month - 1, day, hour, minute, second, millisecond) : undefined;
   }
   const offset = readOffset(text, at);
-  if (Number.isNaN(offset)) return undefined;
-  return new Date(Date.UTC(year, month - 1, day, hour, minute, second, millisecond) - offset);
+  if (Number.isNaN(offset) || month < 1 || month > 12) return undefined;
+  // Date.UTC(year, month - 1, day, hour, minute, second, millisecond), which costs as much as the rest of
+  // the parse: the day, hours, minutes and seconds count linearly, as they do there, even past their range.
+  const days = daysBeforeMonth(year, month) + day - 1;
+  return new Date(days * DAY + hour * HOUR + minute * MINUTE + second * 1000 + millisecond - offset);
 }
 
 /**
