@@ -24,7 +24,7 @@ import { OutboxRetention } from './outbox/outbox-retention.js';
 import { OutboxService } from './outbox/outbox.service.js';
 import { StoreEventCounter } from './outbox/store-event-counter.js';
 import { StoreEventSubscribers } from './outbox/store-event-subscribers.js';
-import { IdempotencyInterceptor } from './idempotency/idempotency.interceptor.js';
+import { IdempotentWrites } from './idempotency/idempotent-writes.js';
 import { IdempotencyStore } from './idempotency/idempotency.store.js';
 import { redisConfig, type RedisConfig } from './redis/redis.config.js';
 import { RedisModule } from './redis/redis.module.js';
@@ -92,9 +92,9 @@ export class CoreModule {
         DomainErrorAnswers,
         { provide: APP_FILTER, useClass: ErrorEnvelopeFilter },
         { provide: APP_PIPE, useFactory: strictValidationPipe },
+        IdempotentWrites,
+        // The only global interceptor: the request transaction, and a write's Idempotency-Key inside it.
         { provide: APP_INTERCEPTOR, useClass: TenantTransactionInterceptor },
-        // After the request transaction's interceptor, so inside that transaction: see IdempotencyInterceptor.
-        { provide: APP_INTERCEPTOR, useClass: IdempotencyInterceptor },
       ],
       exports: [
         TenancyModule,

@@ -50,7 +50,7 @@ export * from './database/database-unavailable.js';
 export * from './http-client/index.js';
 export * from './idempotency/idempotency.store.js';
 export * from './idempotency/idempotency-caller.js';
-export * from './idempotency/idempotency.interceptor.js';
+export * from './idempotency/idempotent-writes.js';
 export * from './idempotency/idempotency.openapi.js';
 export * from './idempotency/refusal-unless-replay.js';
 export * from './tenancy/store-location.js';

@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { FUNCTIONS_PREFIX } from '../transactions/tenant-transaction.interceptor.js';
-import { AUTH_PREFIX, errorBody } from './error-body.js';
+import { AUTH_PREFIX, errorBody, FUNCTIONS_PREFIX } from './error-body.js';
 
 /** The prefixes whose routes other hooks, guards and interceptors recognise by the raw request target. */
 const PREFIXES = [`${FUNCTIONS_PREFIX}/`, `${AUTH_PREFIX}/`];

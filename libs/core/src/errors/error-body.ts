@@ -2,6 +2,7 @@ import { HttpStatus } from '@nestjs/common';
 import type { ApiErrorCode } from './api-error.js';
 
 export const AUTH_PREFIX = '/auth/v1';
+export const FUNCTIONS_PREFIX = '/functions/v1';
 
 const CODE_BY_STATUS: Record<number, ApiErrorCode> = {
   400: 'VALIDATION_FAILED',

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { FUNCTIONS_PREFIX } from '../transactions/tenant-transaction.interceptor.js';
+import { FUNCTIONS_PREFIX } from './error-body.js';
 import { ApiError } from './api-error.js';
 
 /** The methods whose body Fastify reads; a GET or HEAD body is never parsed, so never refused. */

@@ -1,5 +1,5 @@
 import type { OpenAPIObject } from '@nestjs/swagger';
-import { FUNCTIONS_PREFIX } from '../transactions/tenant-transaction.interceptor.js';
+import { FUNCTIONS_PREFIX } from '../errors/error-body.js';
 import { IDEMPOTENCY_TTL_HOURS } from './idempotency.store.js';
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key';

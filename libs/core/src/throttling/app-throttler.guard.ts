@@ -3,9 +3,8 @@ import { ThrottlerGuard, type ThrottlerLimitDetail, type ThrottlerOptions } from
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { HttpConfig } from '../config/http.config.js';
 import { ApiError } from '../errors/api-error.js';
-import { AUTH_PREFIX } from '../errors/error-body.js';
+import { AUTH_PREFIX, FUNCTIONS_PREFIX } from '../errors/error-body.js';
 import { GoTrueError } from '../errors/gotrue-error.js';
-import { FUNCTIONS_PREFIX } from '../transactions/tenant-transaction.interceptor.js';
 import { clientAddressKey } from './client-address.js';
 
 const SIGN_UP_ROUTE = `${AUTH_PREFIX}/signup`;

@@ -1,10 +1,10 @@
 import { Injectable, SetMetadata, type CallHandler, type ExecutionContext, type NestInterceptor } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { FastifyRequest } from 'fastify';
-import { from, lastValueFrom, type Observable } from 'rxjs';
+import { from, type Observable } from 'rxjs';
+import { answerOf, IdempotentWrites } from '../idempotency/idempotent-writes.js';
+import { FUNCTIONS_PREFIX } from '../errors/error-body.js';
 import { TenantDb } from '../tenancy/db-handles.js';
-
-export const FUNCTIONS_PREFIX = '/functions/v1';
 
 const OWN_TRANSACTIONS = 'storefront:own-transactions';
 
@@ -29,23 +29,41 @@ export function runsInRequestTransaction(
 }
 
 /**
- * One transaction per /functions/v1 request, bound to the signed-in user's session for row-level
- * security (opened and bound by the JWT strategy, adopted by the scoped adapter; see
- * tenancy/scoped-transaction-adapter.ts and request-transaction.ts). The handler's writes commit together when it
- * returns and roll back together when it throws.
+ * The app's one interceptor, for what must wrap the handler. One transaction per /functions/v1 request,
+ * bound to the signed-in user's session for row-level security (opened and bound by the JWT strategy,
+ * adopted by the scoped adapter; see tenancy/scoped-transaction-adapter.ts and request-transaction.ts).
+ * The handler's writes commit together when it returns and roll back together when it throws. Inside
+ * that transaction, a write's `Idempotency-Key` (IdempotentWrites): its claim and kept answer commit or
+ * roll back with the route's change.
+ *
+ * One interceptor rather than two, and plain promises between them: Nest wraps every interceptor it
+ * calls in Observables of its own on every request, and a read needs neither the idempotency step nor
+ * more than one promise-to-Observable hop.
  */
 @Injectable()
 export class TenantTransactionInterceptor implements NestInterceptor {
   constructor(
     private readonly db: TenantDb,
     private readonly reflector: Reflector,
+    private readonly idempotency: IdempotentWrites,
   ) {}
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
-    const request = context.switchToHttp().getRequest<FastifyRequest>();
+    const http = context.switchToHttp();
+    const request = http.getRequest<FastifyRequest>();
     const kind = request.principal?.kind;
     const bound = kind === 'user' || kind === 'api_key';
-    if (!bound || !runsInRequestTransaction(this.reflector, context, request)) return next.handle();
-    return from(this.db.transaction(() => lastValueFrom(next.handle(), { defaultValue: undefined })));
+    if (!bound || !runsInRequestTransaction(this.reflector, context, request)) {
+      // A route that commits in steps claims its key in a transaction of its own (IdempotencyStore).
+      const write = this.idempotency.keyed(request);
+      return write ? from(this.idempotency.run(write, request, http.getResponse(), next)) : next.handle();
+    }
+    return from(
+      this.db.transaction(async () => {
+        // In the transaction, so that a refused key rolls it back like any other error of the handler.
+        const write = this.idempotency.keyed(request);
+        return write ? this.idempotency.run(write, request, http.getResponse(), next) : answerOf(next);
+      }),
+    );
   }
 }

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import { Injectable, type CallHandler, type ExecutionContext, type NestInterceptor } from '@nestjs/common';
+import { Injectable, type CallHandler } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { catchError, from, mergeMap, of, throwError, type Observable } from 'rxjs';
+import { lastValueFrom } from 'rxjs';
 import { ApiError } from '../errors/api-error.js';
 import { idempotencyCaller } from './idempotency-caller.js';
 import {
@@ -61,11 +61,6 @@ function keep(reply: FastifyReply, response: unknown): KeptAnswer {
   return { status: reply.statusCode, headers, body };
 }
 
-/** Throws `error` once `cleanup` is done. */
-function failWith(cleanup: Promise<void>, error: unknown): Observable<never> {
-  return from(cleanup).pipe(mergeMap(() => throwError(() => error)));
-}
-
 function replay(reply: FastifyReply, answer: KeptAnswer): Buffer {
   void reply.code(answer.status);
   for (const [name, value] of Object.entries(answer.headers)) void reply.header(name, value);
@@ -73,9 +68,24 @@ function replay(reply: FastifyReply, answer: KeptAnswer): Buffer {
   return answer.body;
 }
 
+/** A write that came with an `Idempotency-Key` its caller may use: what its claim and kept answer are keyed by. */
+export interface KeyedWrite {
+  caller: string;
+  key: string;
+  /** The path with its ids (and the query, if any): the same key on another store's route is another request. */
+  route: string;
+  fingerprint: string;
+}
+
+/** The route's answer: what its handler's Observable emitted last (`next.handle()` emits once). */
+export function answerOf(next: CallHandler): Promise<unknown> {
+  return lastValueFrom(next.handle(), { defaultValue: undefined });
+}
+
 /**
  * Makes every write of /functions/v1 (POST, PUT, PATCH, DELETE: `isIdempotentOperation`) safe to retry,
- * registered once for the whole app, inside the request transaction. The first successful answer to a
+ * for the whole app, inside the request transaction: TenantTransactionInterceptor, the app's one interceptor,
+ * calls it (`keyed`, then `run`) in that transaction. The first successful answer to a
  * caller's `Idempotency-Key` is kept 24 hours and answered again, the same status, headers and body
  * bytes (plus `Idempotent-Replayed: true`), instead of running the route a second time. A failed
  * request keeps nothing, so the same key may be retried. The same key with another route (method and
@@ -89,54 +99,57 @@ function replay(reply: FastifyReply, answer: KeptAnswer): Buffer {
  * minutes and is then taken over, so such a route may run twice in that case.
  */
 @Injectable()
-export class IdempotencyInterceptor implements NestInterceptor {
+export class IdempotentWrites {
   constructor(private readonly store: IdempotencyStore) {}
 
-  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
-    const request = context.switchToHttp().getRequest<FastifyRequest>();
-    const reply = context.switchToHttp().getResponse<FastifyReply>();
-    // Reads (most requests) leave at once, before any work on the URL.
-    if (request.method === 'GET' || !isIdempotentOperation(request.method, request.url.split('?')[0]!))
-      return next.handle();
+  /**
+   * The request's key, if it is a write that has one to keep its answer under; null when there is nothing
+   * to do (a read, most requests, leaves at once before any work on the URL). Throws the 400 of a malformed
+   * key, and a guard's held-back 404 (`refuseUnlessReplay`) when there is no key to replay from.
+   */
+  keyed(request: FastifyRequest): KeyedWrite | null {
+    if (request.method === 'GET' || !isIdempotentOperation(request.method, request.url.split('?')[0]!)) return null;
     const key = readKey(request);
     const caller = idempotencyCaller(request.principal);
     if (key === null || caller === null) {
       if (request.refusalUnlessReplay) throw request.refusalUnlessReplay;
-      return next.handle();
+      return null;
     }
-    // The path with its ids (and the query, if any): the same key on another store's route is another request.
-    const route = `${request.method} ${request.url}`;
     const fingerprint = createHash('sha256')
       .update(canonicalJson(request.body ?? null))
       .digest('hex');
-    return from(this.store.claim(caller, key, route, fingerprint)).pipe(
-      mergeMap((claim) => {
-        // A guard's held-back 404 (refuseUnlessReplay): only a kept answer may be given, nothing may run.
-        const refusal = request.refusalUnlessReplay;
-        if (refusal && claim.kind !== 'replay') {
-          const cleanup = claim.kind === 'claimed' ? this.store.release(caller, key, claim) : Promise.resolve();
-          return failWith(cleanup, refusal);
+    return { caller, key, route: `${request.method} ${request.url}`, fingerprint };
+  }
+
+  /** The answer to a keyed write: the kept one again, or the route's (`next`), kept; or the claim's refusal. */
+  async run(write: KeyedWrite, request: FastifyRequest, reply: FastifyReply, next: CallHandler): Promise<unknown> {
+    const { caller, key, route, fingerprint } = write;
+    const claim = await this.store.claim(caller, key, route, fingerprint);
+    // A guard's held-back 404 (refuseUnlessReplay): only a kept answer may be given, nothing may run.
+    const refusal = request.refusalUnlessReplay;
+    if (refusal && claim.kind !== 'replay') {
+      if (claim.kind === 'claimed') await this.store.release(caller, key, claim);
+      throw refusal;
+    }
+    switch (claim.kind) {
+      case 'replay':
+        return replay(reply, claim.answer);
+      case 'mismatch':
+        throw ApiError.unprocessable(REUSED_MESSAGE);
+      case 'unreplayable':
+        throw ApiError.unprocessable(UNREPLAYABLE_MESSAGE);
+      case 'in_progress':
+        throw ApiError.conflict(IN_PROGRESS_MESSAGE);
+      case 'claimed':
+        try {
+          const answer = keep(reply, await answerOf(next));
+          await this.store.complete(write, answer);
+          return answer.body;
+        } catch (error) {
+          // Once the claim is released (a release that fails throws its own error instead).
+          await this.store.release(caller, key, claim);
+          throw error;
         }
-        switch (claim.kind) {
-          case 'replay':
-            return of(replay(reply, claim.answer));
-          case 'mismatch':
-            throw ApiError.unprocessable(REUSED_MESSAGE);
-          case 'unreplayable':
-            throw ApiError.unprocessable(UNREPLAYABLE_MESSAGE);
-          case 'in_progress':
-            throw ApiError.conflict(IN_PROGRESS_MESSAGE);
-          case 'claimed':
-            return next.handle().pipe(
-              mergeMap(async (response) => {
-                const answer = keep(reply, response);
-                await this.store.complete({ caller, key, route, fingerprint }, answer);
-                return answer.body;
-              }),
-              catchError((error: unknown) => failWith(this.store.release(caller, key, claim), error)),
-            );
-        }
-      }),
-    );
+    }
   }
 }
