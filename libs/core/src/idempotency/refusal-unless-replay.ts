@@ -13,7 +13,7 @@ declare module 'fastify' {
  * For a guard that cannot find the record a request names: a retried DELETE finds its record gone
  * because its first call deleted it, and must get that call's kept answer again rather than 404. So
  * for a DELETE under /functions/v1 that carries an `Idempotency-Key`, the 404 is held back and this
- * returns true (let the request through): the idempotency interceptor replays the caller's kept answer
+ * returns true (let the request through): IdempotentWrites replays the caller's kept answer
  * to this key, route and body if there is one, and otherwise throws `refusal`; the route never runs.
  * Returns false (throw `refusal` now) for any other request.
  */
