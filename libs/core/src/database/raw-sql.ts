@@ -1,16 +1,61 @@
-import type { EntityManager } from 'typeorm';
+import type { PoolClient, QueryResult } from 'pg';
+import { QueryFailedError, type EntityManager, type QueryRunner } from 'typeorm';
 
 // Helpers for the raw SQL the repositories write.
+
+/** How many distinct statements get a name (a prepared statement on each connection that runs them). */
+export const MAX_NAMED_STATEMENTS = 500;
+
+const statementNames = new Map<string, string>();
+
+/**
+ * The prepared statement's name for a statement's text: the same text always gets the same name, so each
+ * connection parses and plans it once and then only binds and executes it. Texts past MAX_NAMED_STATEMENTS
+ * (SQL built with a varying shape) stay unnamed, parsed every time, so no connection holds an unbounded
+ * number of them.
+ */
+export function statementName(sql: string): string | undefined {
+  const known = statementNames.get(sql);
+  if (known !== undefined || statementNames.size >= MAX_NAMED_STATEMENTS) return known;
+  const name = `storefront_${statementNames.size + 1}`;
+  statementNames.set(sql, name);
+  return name;
+}
+
+/** The pg connection a transaction's query runner holds, or undefined when it holds none (yet). */
+function heldConnection(runner: QueryRunner | undefined): PoolClient | undefined {
+  if (runner === undefined || runner.isReleased) return undefined;
+  return (runner as QueryRunner & { databaseConnection?: PoolClient }).databaseConnection;
+}
 
 /**
  * Runs raw SQL and returns its rows. TypeORM returns UPDATE and DELETE as `[rows, rowCount]`
  * and everything else as `rows`; repositories want rows either way (UPDATE … RETURNING included).
+ *
+ * Inside a transaction (a manager whose query runner holds a connection: every request transaction),
+ * the statement goes straight to that pg connection as a named prepared statement, without TypeORM's
+ * per-query work (its logger and subscriber events, which this project does not use); a refusal is
+ * still TypeORM's `QueryFailedError`, carrying the driver's error and SQLSTATE as before.
  */
 export async function queryRows<T = any>(
   manager: EntityManager,
   sql: string,
   parameters: unknown[] = [],
 ): Promise<T[]> {
+  const connection = heldConnection(manager.queryRunner);
+  if (connection !== undefined) {
+    let result: QueryResult | QueryResult[];
+    try {
+      // A statement without parameters goes as a simple query, as TypeORM sends it (it may hold several).
+      result = await (parameters.length === 0
+        ? connection.query(sql)
+        : connection.query({ name: statementName(sql), text: sql, values: parameters }));
+    } catch (error) {
+      throw new QueryFailedError(sql, parameters, error as Error);
+    }
+    // Several statements in one text (no parameters) answer one result each; TypeORM then returns no rows.
+    return (Array.isArray(result) ? undefined : result.rows) as T[];
+  }
   const result: unknown = await manager.query(sql, parameters);
   if (Array.isArray(result) && result.length === 2 && Array.isArray(result[0]) && typeof result[1] === 'number')
     return result[0] as T[];
