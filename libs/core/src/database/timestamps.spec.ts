@@ -1,13 +1,7 @@
 import fc from 'fast-check';
 import pg from 'pg';
-import {
-  fastTimestamp,
-  parseTimestamp,
-  parseTimestamptz,
-  TIMESTAMP_OID,
-  TIMESTAMPTZ_OID,
-  timestampTypes,
-} from './timestamps.js';
+import { fastTimestamp, parseTimestamp, parseTimestamptz, TIMESTAMP_OID, TIMESTAMPTZ_OID } from './timestamps.js';
+import { apiTypes } from './type-parsers.js';
 
 // pg's own parsers (postgres-date), as every other connection of the process still has them.
 const postgresDate = pg.types.getTypeParser(TIMESTAMPTZ_OID, 'text') as (text: string) => unknown;
@@ -139,13 +133,11 @@ describe('timestamp parsers', () => {
   });
 
   it('are the pools’ parsers for the two types, and pg’s for every other', () => {
-    expect(timestampTypes.getTypeParser(TIMESTAMPTZ_OID, 'text')).toBe(parseTimestamptz);
-    expect(timestampTypes.getTypeParser(TIMESTAMP_OID)).toBe(parseTimestamp);
-    expect(timestampTypes.getTypeParser(TIMESTAMPTZ_OID, 'binary')).toBe(
-      pg.types.getTypeParser(TIMESTAMPTZ_OID, 'binary'),
-    );
+    expect(apiTypes.getTypeParser(TIMESTAMPTZ_OID, 'text')).toBe(parseTimestamptz);
+    expect(apiTypes.getTypeParser(TIMESTAMP_OID)).toBe(parseTimestamp);
+    expect(apiTypes.getTypeParser(TIMESTAMPTZ_OID, 'binary')).toBe(pg.types.getTypeParser(TIMESTAMPTZ_OID, 'binary'));
     for (const oid of [16, 20, 25, 1082, 1185, 3802]) {
-      expect(timestampTypes.getTypeParser(oid, 'text')).toBe(pg.types.getTypeParser(oid, 'text'));
+      expect(apiTypes.getTypeParser(oid, 'text')).toBe(pg.types.getTypeParser(oid, 'text'));
     }
   });
 });

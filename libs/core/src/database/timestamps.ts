@@ -124,17 +124,3 @@ export function parseTimestamptz(text: string): unknown {
 export function parseTimestamp(text: string): unknown {
   return fastTimestamp(text, false) ?? slowTimestamp(text);
 }
-
-/**
- * pg's type parsers with the two above in place of postgres-date: the `types` of the API's pools
- * (the tenancy module's two connections). Every other type, and the binary format, parse as pg's defaults do.
- */
-export const timestampTypes = {
-  getTypeParser(oid: number, format?: 'text' | 'binary'): unknown {
-    if (format !== 'binary') {
-      if (oid === TIMESTAMPTZ_OID) return parseTimestamptz;
-      if (oid === TIMESTAMP_OID) return parseTimestamp;
-    }
-    return pg.types.getTypeParser(oid, format);
-  },
-};
