@@ -17,7 +17,10 @@ const statementNames = new Map<string, string>();
 export function statementName(sql: string): string | undefined {
   const known = statementNames.get(sql);
   if (known !== undefined || statementNames.size >= MAX_NAMED_STATEMENTS) return known;
-  const name = `storefront_${statementNames.size + 1}`;
+  // Named by the statement's command, as traces show it (`pg.query:SELECT_12`): a named statement's span
+  // takes its name instead of the command parsed from the text.
+  const command = /^\s*(\w+)/.exec(sql)?.[1]?.toUpperCase() ?? 'SQL';
+  const name = `${command}_${statementNames.size + 1}`;
   statementNames.set(sql, name);
   return name;
 }
