@@ -420,6 +420,33 @@ describe('orders', () => {
       }
       expect(await stock(id)).toBe(98);
     });
+
+    it('answers a placed order as reading it back does: customer, items in order, prices, numbers', async () => {
+      const [tote, mug, cap] = [
+        await product(storeA, { name: 'Tote', price: 12.5 }),
+        await product(storeA, { name: 'Mug', price: 0.1 }),
+        await product(storeA, { name: 'Cap', price: 1234.05 }),
+      ];
+      const orders = [
+        await place('owner', storeA, { items: [{ product_id: mug, quantity: 3 }] }),
+        await place('ordersMember', storeA, {
+          customer_id: customer2.id,
+          items: [
+            { product_id: cap, quantity: 2 },
+            { product_id: tote, quantity: 1 },
+            { product_id: mug, quantity: 7 },
+          ],
+        }),
+        await place('customer', storeA, { items: [{ product_id: tote.toUpperCase(), quantity: 4 }] }),
+      ];
+      for (const placed of orders) {
+        expect(placed.status).toBe(201);
+        const read = await call('owner', 'GET', `/orders/${placed.body.order.id}`);
+        expect(JSON.stringify(placed.body.order)).toBe(JSON.stringify(read.body.order));
+      }
+      expect(orders[1].body.order.items.map((item: { name: string }) => item.name)).toEqual(['Cap', 'Tote', 'Mug']);
+      expect(orders[2].body.order.customer).toEqual(customer);
+    });
   });
 
   describe('reading', () => {

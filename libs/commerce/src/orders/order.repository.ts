@@ -76,14 +76,18 @@ export class OrderRepository {
     return rows[0];
   }
 
-  /** Inserts the items of an order, numbered in the given order. */
-  async insertItems(order: OrderRow, items: NewOrderItem[]): Promise<void> {
-    await queryRows(
+  /**
+   * Inserts the items of an order, numbered in the given order; returns them as stored (the database
+   * prices and names each from its product as it inserts it: `order_items_price`), by position.
+   */
+  async insertItems(order: OrderRow, items: NewOrderItem[]): Promise<OrderItemRow[]> {
+    const rows = await queryRows<OrderItemRow>(
       this.db.tx,
       `INSERT INTO order_items (order_id, store_id, product_id, position, name, quantity, price)
        SELECT $1, $2, i.product_id, i.position, i.name, i.quantity, i.price
          FROM unnest($3::uuid[], $4::text[], $5::integer[], $6::numeric[]) WITH ORDINALITY
-              AS i(product_id, name, quantity, price, position)`,
+              AS i(product_id, name, quantity, price, position)
+       RETURNING order_id, product_id, position, name, quantity, price`,
       [
         order.id,
         order.store_id,
@@ -93,6 +97,7 @@ export class OrderRepository {
         items.map((item) => item.price),
       ],
     );
+    return rows.sort((a, b) => a.position - b.position);
   }
 
   /** The order with its customer and items; null when not visible. */

@@ -111,6 +111,20 @@ export function toOrderView(row: OrderDetailsRow): OrderView {
   };
 }
 
+/**
+ * A just-placed order's details from what placing it wrote in the same transaction, as the inserts
+ * returned it: the order row (its number and timestamps as the database set them; taking the stock
+ * changes no field of the view), its items as stored, and its customer as it was read. What
+ * `OrderRepository.findDetails` would read back, without reading it.
+ */
+export function placedOrderDetails(
+  order: OrderRow,
+  customer: { name: string; email: string } | null,
+  items: OrderItemRow[],
+): OrderDetailsRow {
+  return { ...order, customer_name: customer?.name ?? null, customer_email: customer?.email ?? null, items };
+}
+
 export function orderEventData(row: OrderDetailsRow): OrderEventData {
   return {
     order_id: row.id,

@@ -101,11 +101,10 @@ export class InMemoryShop implements OrdersPort, Pick<ProductRepository, 'findMa
     return this.addOrder(storeId, { customer_id: fields.customerId, total: fields.total, placed_by: fields.placedBy });
   }
 
-  async insertItems(order: OrderRow, items: NewOrderItem[]): Promise<void> {
-    this.items.set(
-      order.id,
-      items.map((item, index) => ({ order_id: order.id, position: index + 1, ...item })),
-    );
+  async insertItems(order: OrderRow, items: NewOrderItem[]): Promise<OrderItemRow[]> {
+    const stored = items.map((item, index) => ({ order_id: order.id, position: index + 1, ...item }));
+    this.items.set(order.id, stored);
+    return stored.map((item) => ({ ...item }));
   }
 
   async findDetails(id: string): Promise<OrderDetailsRow | null> {
