@@ -1,4 +1,5 @@
-import { ValidationPipe, type ValidationError } from '@nestjs/common';
+import type { ValidationError } from '@nestjs/common';
+import { StrictValidationPipe } from '../validation/strict-validation-pipe.js';
 import { ApiError, type FieldError } from './api-error.js';
 
 /** Flattens class-validator errors into `{field, message}` pairs with dotted paths (`items.0.quantity`). */
@@ -13,15 +14,21 @@ export function fieldErrors(errors: ValidationError[], parent = ''): FieldError[
   });
 }
 
-/** The strict pipe used for every /functions/v1 route: unknown fields refused, types converted. */
-export function strictValidationPipe(): ValidationPipe {
-  return new ValidationPipe({
-    whitelist: true,
-    forbidNonWhitelisted: true,
-    transform: true,
-    validationError: { target: false, value: false },
-    exceptionFactory: (errors) => ApiError.validation(fieldErrors(errors)),
-  });
+/** The options of the strict pipe: unknown fields refused, types converted, errors as the envelope's field list. */
+export const STRICT_VALIDATION_OPTIONS = Object.freeze({
+  whitelist: true,
+  forbidNonWhitelisted: true,
+  transform: true,
+  validationError: Object.freeze({ target: false, value: false }),
+  exceptionFactory: (errors: ValidationError[]) => ApiError.validation(fieldErrors(errors)),
+});
+
+/**
+ * The strict pipe used for every /functions/v1 route: Nest's ValidationPipe with these options, with
+ * class-validator's lookups kept and valid queries remembered (`StrictValidationPipe`).
+ */
+export function strictValidationPipe(): StrictValidationPipe {
+  return new StrictValidationPipe(STRICT_VALIDATION_OPTIONS);
 }
 
 /** Bodies nested deeper than this are refused: no route takes more than a few levels, and the validators recurse. */
