@@ -64,4 +64,16 @@ describe('raw SQL in a transaction: named statements on the held connection', ()
     expect(refusal).toBeInstanceOf(QueryFailedError);
     expect(refusal).toMatchObject({ code: '23505', driverError: { code: '23505' } });
   });
+
+  it('after a migration changes what a statement returns, one run is refused, the next prepare it afresh', async () => {
+    const read = (id: string) =>
+      db.transaction((manager) => queryRows(manager, 'SELECT * FROM pg_temp.raw_sql_probe WHERE id = $1', [id]));
+    const id = randomUUID();
+    await db.query('INSERT INTO pg_temp.raw_sql_probe (id, n) VALUES ($1, 7)', [id]);
+    expect(await read(id)).toEqual([{ id, n: 7 }]);
+    await db.query('ALTER TABLE pg_temp.raw_sql_probe ADD COLUMN note text');
+    expect(await read(id).catch((error: unknown) => error)).toMatchObject({ code: '0A000' });
+    expect(await read(id)).toEqual([{ id, n: 7, note: null }]);
+    expect(await read(id)).toEqual([{ id, n: 7, note: null }]);
+  });
 });

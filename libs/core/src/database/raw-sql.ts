@@ -7,6 +7,14 @@ import { QueryFailedError, type EntityManager, type QueryRunner } from 'typeorm'
 export const MAX_NAMED_STATEMENTS = 500;
 
 const statementNames = new Map<string, string>();
+let namesGiven = 0;
+
+/** The name for `command`'s next statement: its command (`SELECT`, as traces show it) and a number. */
+function nextName(sql: string): string {
+  const command = /^\s*(\w+)/.exec(sql)?.[1]?.toUpperCase() ?? 'SQL';
+  namesGiven += 1;
+  return `${command}_${namesGiven}`;
+}
 
 /**
  * The prepared statement's name for a statement's text: the same text always gets the same name, so each
@@ -19,10 +27,15 @@ export function statementName(sql: string): string | undefined {
   if (known !== undefined || statementNames.size >= MAX_NAMED_STATEMENTS) return known;
   // Named by the statement's command, as traces show it (`pg.query:SELECT_12`): a named statement's span
   // takes its name instead of the command parsed from the text.
-  const command = /^\s*(\w+)/.exec(sql)?.[1]?.toUpperCase() ?? 'SQL';
-  const name = `${command}_${statementNames.size + 1}`;
+  const name = nextName(sql);
   statementNames.set(sql, name);
   return name;
+}
+
+/** PostgreSQL's refusal of a prepared statement whose result columns changed since it was prepared. */
+function isStalePlan(error: unknown): boolean {
+  const { code, message } = error as { code?: string; message?: string };
+  return code === '0A000' && /cached plan must not change result type/.test(message ?? '');
 }
 
 /** The pg connection a transaction's query runner holds, or undefined when it holds none (yet). */
@@ -54,6 +67,10 @@ export async function queryRows<T = any>(
         ? connection.query(sql)
         : connection.query({ name: statementName(sql), text: sql, values: parameters }));
     } catch (error) {
+      // A migration changed what the statement returns (`SELECT *` on a table that gained a column): every
+      // connection that prepared it refuses it from now on. A new name makes each prepare it afresh; this
+      // request fails (its transaction is aborted), the next ones run.
+      if (isStalePlan(error) && statementNames.has(sql)) statementNames.set(sql, nextName(sql));
       throw new QueryFailedError(sql, parameters, error as Error);
     }
     // Several statements in one text (no parameters) answer one result each; TypeORM then returns no rows.

@@ -90,8 +90,9 @@ export function currentRequestFields(): RequestFields | undefined {
  * - The log line (RequestLine): one `close` listener on the answer, which Node emits once, after the
  *   answer has gone out or when the connection closed first. Not `onResponse` (never called for an
  *   aborted connection) nor `onRequestAbort` (not called once the body was read): pino-http also
- *   listened for `close`. Requests refused before this hook (CORS preflights, non-canonical paths,
- *   non-JSON bodies, the drain's 503) get no line, as they got none from pino-http.
+ *   listened for `close`. Requests refused before this hook (non-canonical paths, non-JSON bodies, the
+ *   drain's 503) get no line, as they got none from pino-http. CORS preflights get one: the CORS
+ *   plugin's own hook is added when the app starts, after this one.
  */
 export function registerRequestContext(fastify: FastifyInstance, logger: Logger): void {
   const cls = ClsServiceManager.getClsService<RequestStore>();

@@ -54,4 +54,23 @@ describe('LocalCounts', () => {
     expect(counts.admit('k', 10_000, 61_001)?.totalHits).toBe(2);
     expect(counts.take('k')).toBe(1);
   });
+
+  it('counts a request on its way to Redis, and frees its place when Redis answers', () => {
+    const counts = known(1200, 5);
+    expect(counts.take('k', 1)).toBe(0);
+    // Five counted, one on its way: the next hit here is the seventh.
+    expect(counts.admit('k', 1200, 1)?.totalHits).toBe(7);
+    counts.settle('k', 1, { ...MINUTE, limit: 1200 }, 6, 59_000, 2);
+    expect(counts.admit('k', 1200, 3)?.totalHits).toBe(8);
+  });
+
+  it('lets nothing through locally while Redis blocks the key, also in the window after the one it began in', () => {
+    const counts = known(1200, 1200);
+    // Over the limit at 10 s: blocked for a minute, past the window's end at 60 s.
+    counts.settle('k', 1, { ...MINUTE, limit: 1200 }, 1201, 50_000, 10_000, 60_000);
+    // At 60 s Redis starts a new window with the refused hit: the block still holds until 70 s.
+    counts.settle('k', 1, { ...MINUTE, limit: 1200 }, 1, 60_000, 60_000, 10_000);
+    expect(counts.admit('k', 1200, 65_000)).toBeNull();
+    expect(counts.admit('k', 1200, 70_001)?.totalHits).toBe(2);
+  });
 });

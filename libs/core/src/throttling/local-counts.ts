@@ -56,6 +56,8 @@ interface KnownWindow {
   sending: number;
   /** Hits let through here, not yet sent. */
   pending: number;
+  /** Until when Redis refuses the key (epoch ms; 0 when not): a block outlasts the window it began in. */
+  blockedUntil: number;
   ttl: number;
   limit: number;
   blockDuration: number;
@@ -75,7 +77,7 @@ export class LocalCounts {
   admit(key: string, limit: number, now: number): HitRecord | null {
     const window = this.windows.get(key);
     if (window === undefined || window.limit !== limit) return null;
-    if (now >= window.endsAt - WINDOW_MARGIN_MS) return null;
+    if (now >= window.endsAt - WINDOW_MARGIN_MS || now < window.blockedUntil) return null;
     const total = window.counted + window.sending + window.pending + 1;
     // Hits Redis has not confirmed (sent or not) stay within the allowance: that is what bounds the error.
     if (window.pending + window.sending >= localAllowance(limit) || total > limit) return null;
@@ -89,14 +91,17 @@ export class LocalCounts {
     };
   }
 
-  /** The key's hits let through here and not yet sent, now marked as being sent. */
-  take(key: string): number {
+  /**
+   * The key's hits let through here and not yet sent, now marked as being sent, with `own` more: the
+   * request sending them, counted as on its way until Redis answers (`settle` or `drop` with the sum).
+   */
+  take(key: string, own = 0): number {
     const window = this.windows.get(key);
-    if (window === undefined || window.pending === 0) return 0;
+    if (window === undefined) return 0;
     const hits = window.pending;
     window.pending = 0;
     this.pendingKeys.delete(key);
-    window.sending += hits;
+    window.sending += hits + own;
     return hits;
   }
 
@@ -118,8 +123,9 @@ export class LocalCounts {
   }
 
   /**
-   * Records Redis's answer to `sent` hits of the key: its count after them and the window's time left. A
-   * window that ends later than the one known (Redis started a new one) replaces it.
+   * Records Redis's answer to `sent` hits of the key: its count after them, the window's time left and how
+   * long the key stays blocked. A window that ends later than the one known (Redis started a new one)
+   * replaces it. Keys whose limit leaves no allowance are not kept: they are counted in Redis every time.
    */
   settle(
     key: string,
@@ -128,8 +134,11 @@ export class LocalCounts {
     count: number,
     ttlMs: number,
     now: number,
+    blockedMs = 0,
   ) {
+    if (localAllowance(settings.limit) === 0) return;
     const endsAt = now + ttlMs;
+    const blockedUntil = blockedMs > 0 ? now + blockedMs : 0;
     const window = this.windows.get(key);
     const tolerance = Math.min(1000, settings.ttl / 2);
     if (window === undefined || endsAt > window.endsAt + tolerance || window.limit !== settings.limit) {
@@ -137,9 +146,10 @@ export class LocalCounts {
       if (window === undefined && this.windows.size >= MAX_LOCAL_KEYS) return;
       // A new window: hits let through in the old one are not carried into it.
       this.pendingKeys.delete(key);
-      this.windows.set(key, { endsAt, counted: count, sending: 0, pending: 0, ...settings });
+      this.windows.set(key, { endsAt, counted: count, sending: 0, pending: 0, blockedUntil, ...settings });
       return;
     }
+    window.blockedUntil = Math.max(window.blockedUntil, blockedUntil);
     window.sending = Math.max(0, window.sending - sent);
     window.counted = Math.max(window.counted, count);
   }

@@ -61,11 +61,12 @@ export class RedisThrottlerStorage implements ThrottlerStorage, OnModuleDestroy 
       this.flushSoon();
       return admitted;
     }
-    const earlier = this.local.take(base);
+    // This request's hit goes with those let through here before it, and counts as on its way meanwhile.
+    const earlier = this.local.take(base, 1);
     const settings = { ttl, limit, blockDuration: blockDuration || ttl };
     try {
-      const [record, ttlMs] = await this.countHits(base, settings, earlier + 1, false);
-      this.local.settle(base, earlier + 1, settings, record.totalHits, ttlMs, Date.now());
+      const [record, ttlMs, blockedMs] = await this.countHits(base, settings, earlier + 1, false);
+      this.local.settle(base, earlier + 1, settings, record.totalHits, ttlMs, Date.now(), blockedMs);
       this.enforced();
       return record;
     } catch (error) {
@@ -102,14 +103,21 @@ export class RedisThrottlerStorage implements ThrottlerStorage, OnModuleDestroy 
     const add = (pipeline as unknown as Record<string, (...args: (string | number)[]) => unknown>)
       .storefrontThrottleHit;
     for (const entry of pending) add.call(pipeline, ...this.scriptArgs(entry.key, entry, entry.hits));
-    const answers = (await pipeline.exec().catch(() => null)) ?? [];
+    const answers = await pipeline.exec().catch((error: unknown) => error as Error);
     const now = Date.now();
+    let failure: Error | null = answers instanceof Error ? answers : null;
     pending.forEach((entry: PendingHits, index) => {
-      const [error, result] = answers[index] ?? [new Error('no answer')];
-      if (error) return this.local.drop(entry.key, entry.hits);
-      const [hits, ttlMs] = result as number[];
-      this.local.settle(entry.key, entry.hits, entry, hits, ttlMs, now);
+      const [error, result] = answers instanceof Error ? [answers] : (answers?.[index] ?? [new Error('no answer')]);
+      if (error) {
+        failure ??= error;
+        return this.local.drop(entry.key, entry.hits);
+      }
+      const [hits, ttlMs, blockedMs] = result as number[];
+      this.local.settle(entry.key, entry.hits, entry, hits, ttlMs, now, blockedMs);
     });
+    // Hits Redis did not take (a failover's READONLY, out of memory) went uncounted: said once, as an outage.
+    if (failure !== null) this.unreachable(failure);
+    else this.enforced();
   }
 
   private enforced(): void {
@@ -150,7 +158,7 @@ export class RedisThrottlerStorage implements ThrottlerStorage, OnModuleDestroy 
     settings: Omit<PendingHits, 'key' | 'hits'>,
     hits: number,
     queueWhileConnecting: boolean,
-  ): Promise<[HitRecord, number]> {
+  ): Promise<[HitRecord, number, number]> {
     // Not connected: fail now rather than wait in the reconnect queue.
     if (this.redis.status !== 'ready' && !queueWhileConnecting) throw new Error(`Redis is ${this.redis.status}`);
     const [count, ttlMs, blockedMs] = await this.hit(...this.scriptArgs(base, settings, hits));
@@ -160,7 +168,7 @@ export class RedisThrottlerStorage implements ThrottlerStorage, OnModuleDestroy 
       isBlocked: blockedMs > 0,
       timeToBlockExpire: Math.max(0, Math.ceil(blockedMs / 1000)),
     };
-    return [record, ttlMs];
+    return [record, ttlMs, blockedMs];
   }
 
   private scriptArgs(base: string, settings: Omit<PendingHits, 'key' | 'hits'>, hits: number): (string | number)[] {
