@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { createRedis, REDIS, RedisThrottlerStorage, type RedisConfig } from '@app/core';
@@ -71,6 +72,27 @@ describe('rate limit: hits counted locally, then in Redis', () => {
     expect(allowed).toBeLessThanOrEqual(limit + 2 * 10);
     await settled();
     expect(await inRedis(key)).toBe(35 * 40);
+  });
+
+  it('sends the hits from outside the request that let them through (no request context kept)', async () => {
+    const storage = new RedisThrottlerStorage(clients[0]);
+    const key = randomUUID();
+    await storage.increment(key, 60_000, 10_000, 60_000, 'default');
+    const request = new AsyncLocalStorage<string>();
+    const seen: (string | undefined)[] = [];
+    const pipeline = clients[0].pipeline.bind(clients[0]);
+    clients[0].pipeline = ((...args: Parameters<typeof pipeline>) => {
+      seen.push(request.getStore());
+      return pipeline(...args);
+    }) as typeof pipeline;
+    try {
+      await request.run('request 1', () => storage.increment(key, 60_000, 10_000, 60_000, 'default'));
+      await settled();
+    } finally {
+      delete (clients[0] as { pipeline?: unknown }).pipeline;
+    }
+    expect(seen).toEqual([undefined]);
+    expect(await inRedis(key)).toBe(2);
   });
 
   it('sends what it let through before the process stops', async () => {

@@ -1,3 +1,4 @@
+import { AsyncResource } from 'node:async_hooks';
 import { Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import type { ThrottlerStorage } from '@nestjs/throttler';
 import { Redis } from 'ioredis';
@@ -33,6 +34,11 @@ export class RedisThrottlerStorage implements ThrottlerStorage, OnModuleDestroy 
   private unenforced = false;
   private readonly local = new LocalCounts();
   private flushTimer: NodeJS.Timeout | undefined;
+  /**
+   * The context the flush runs in: made with the storage, outside any request, so that the flush (shared
+   * by every request's hits) neither keeps a request's context alive nor logs as that request.
+   */
+  private readonly outsideRequests = new AsyncResource('storefront:rate-limit-flush');
 
   private readonly hit: (...args: (string | number)[]) => Promise<number[]>;
 
@@ -85,10 +91,12 @@ export class RedisThrottlerStorage implements ThrottlerStorage, OnModuleDestroy 
   /** Sends every key's hits let through here, in one pipeline, a few milliseconds from now. */
   private flushSoon(): void {
     if (this.flushTimer !== undefined) return;
-    this.flushTimer = setTimeout(() => {
-      this.flushTimer = undefined;
-      void this.flush();
-    }, FLUSH_DELAY_MS);
+    this.flushTimer = this.outsideRequests.runInAsyncScope(() =>
+      setTimeout(() => {
+        this.flushTimer = undefined;
+        void this.flush();
+      }, FLUSH_DELAY_MS),
+    );
     this.flushTimer.unref();
   }
 
