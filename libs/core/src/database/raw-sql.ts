@@ -9,7 +9,10 @@ export const MAX_NAMED_STATEMENTS = 500;
 const statementNames = new Map<string, string>();
 let namesGiven = 0;
 
-/** The name for `command`'s next statement: its command (`SELECT`, as traces show it) and a number. */
+/**
+ * A new statement name: the text's command and a number (`SELECT_12`). Traces show it: a named statement's
+ * span takes its name (`pg.query:SELECT_12`) instead of the command parsed from the text.
+ */
 function nextName(sql: string): string {
   const command = /^\s*(\w+)/.exec(sql)?.[1]?.toUpperCase() ?? 'SQL';
   namesGiven += 1;
@@ -25,8 +28,6 @@ function nextName(sql: string): string {
 export function statementName(sql: string): string | undefined {
   const known = statementNames.get(sql);
   if (known !== undefined || statementNames.size >= MAX_NAMED_STATEMENTS) return known;
-  // Named by the statement's command, as traces show it (`pg.query:SELECT_12`): a named statement's span
-  // takes its name instead of the command parsed from the text.
   const name = nextName(sql);
   statementNames.set(sql, name);
   return name;
