@@ -1,6 +1,7 @@
 import type { CreditCharge } from '@app/ai';
 import { ApiProperty } from '@nestjs/swagger';
 import { AI_FUNCTION_NAMES, type AiFunction } from './credit-costs.js';
+import { isoTimestamp } from '@app/core';
 
 export const LEDGER_KINDS = ['grant', 'charge', 'refund'] as const;
 export type LedgerKind = (typeof LEDGER_KINDS)[number];
@@ -53,7 +54,7 @@ export function toLedgerEntryView(row: LedgerRow): LedgerEntryView {
     amount: row.amount,
     function: row.function,
     reference: row.kind === 'refund' ? row.refund_of : row.reference,
-    created_at: row.created_at.toISOString(),
+    created_at: isoTimestamp(row.created_at),
   };
 }
 

@@ -71,3 +71,4 @@ export * from './throttling/client-address.js';
 export * from './database/declared-sql.js';
 // Not exported: tenancy/connections.ts (the connections, the service login's among them) and
 // tenancy/scoped-transaction-adapter.ts stay inside the tenancy module.
+export * from './time/iso-timestamp.js';

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ApiProperty } from '@nestjs/swagger';
-import { acknowledgeCte, type Cursor, queryRows, SystemDb, TenantDb } from '@app/core';
+import { acknowledgeCte, type Cursor, queryRows, SystemDb, TenantDb, isoTimestamp } from '@app/core';
 
 export interface NotificationRow {
   id: string;
@@ -51,7 +51,7 @@ export const toNotificationView = (row: NotificationRow): NotificationView => ({
   kind: row.kind,
   message: row.message,
   data: row.data,
-  created_at: row.created_at.toISOString(),
+  created_at: isoTimestamp(row.created_at),
 });
 
 @Injectable()

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ROLES, type Role } from '@app/core';
+import { ROLES, type Role, isoTimestamp } from '@app/core';
 
 export interface UserRow {
   id: string;
@@ -114,7 +114,7 @@ export class UserView {
   email_change_sent_at?: string;
 }
 
-const iso = (date: Date | null) => date?.toISOString() ?? null;
+const iso = (date: Date | null) => (date ? isoTimestamp(date) : null);
 
 export function toUserView(user: UserRow, audience: string): UserView {
   return {
@@ -129,14 +129,14 @@ export function toUserView(user: UserRow, audience: string): UserView {
       ...(user.store_id ? { store_id: user.store_id } : {}),
     },
     user_metadata: { ...user.user_metadata, ...(user.full_name ? { full_name: user.full_name } : {}) },
-    created_at: user.created_at.toISOString(),
-    updated_at: user.updated_at.toISOString(),
+    created_at: isoTimestamp(user.created_at),
+    updated_at: isoTimestamp(user.updated_at),
     last_sign_in_at: iso(user.last_sign_in_at),
     email_confirmed_at: iso(user.email_confirmed_at),
     confirmed_at: iso(user.email_confirmed_at),
-    ...(user.confirmation_sent_at ? { confirmation_sent_at: user.confirmation_sent_at.toISOString() } : {}),
-    ...(user.recovery_sent_at ? { recovery_sent_at: user.recovery_sent_at.toISOString() } : {}),
+    ...(user.confirmation_sent_at ? { confirmation_sent_at: isoTimestamp(user.confirmation_sent_at) } : {}),
+    ...(user.recovery_sent_at ? { recovery_sent_at: isoTimestamp(user.recovery_sent_at) } : {}),
     ...(user.new_email ? { new_email: user.new_email } : {}),
-    ...(user.email_change_sent_at ? { email_change_sent_at: user.email_change_sent_at.toISOString() } : {}),
+    ...(user.email_change_sent_at ? { email_change_sent_at: isoTimestamp(user.email_change_sent_at) } : {}),
   };
 }

@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { type Permission, PERMISSIONS } from '@app/core';
+import { type Permission, PERMISSIONS, isoTimestamp } from '@app/core';
 
 export interface ApiKeyRow {
   id: string;
@@ -74,9 +74,9 @@ export function toApiKeyView(row: ApiKeyRow): ApiKeyView {
     name: row.name,
     prefix: row.prefix,
     permissions: row.permissions,
-    created_at: row.created_at.toISOString(),
-    expires_at: row.expires_at?.toISOString() ?? null,
-    last_used_at: row.last_used_at?.toISOString() ?? null,
-    revoked_at: row.revoked_at?.toISOString() ?? null,
+    created_at: isoTimestamp(row.created_at),
+    expires_at: row.expires_at ? isoTimestamp(row.expires_at) : null,
+    last_used_at: row.last_used_at ? isoTimestamp(row.last_used_at) : null,
+    revoked_at: row.revoked_at ? isoTimestamp(row.revoked_at) : null,
   };
 }

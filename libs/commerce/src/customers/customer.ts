@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import type { CustomerEventData } from '../events/commerce-events.js';
+import { isoTimestamp } from '@app/core';
 
 export interface CustomerRow {
   id: string;
@@ -48,8 +49,8 @@ export function toCustomerView(row: CustomerRow): CustomerView {
     name: row.name,
     email: row.email,
     phone: row.phone,
-    created_at: row.created_at.toISOString(),
-    updated_at: row.updated_at.toISOString(),
+    created_at: isoTimestamp(row.created_at),
+    updated_at: isoTimestamp(row.updated_at),
   };
 }
 

@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { type Permission, PERMISSIONS } from '@app/core';
+import { type Permission, PERMISSIONS, isoTimestamp } from '@app/core';
 
 export interface MemberRow {
   id: string;
@@ -75,9 +75,9 @@ export function toMemberView(row: MemberRow): MemberView {
     user_id: row.user_id,
     permissions: row.permissions,
     status: row.status,
-    invite_expires_at: row.invite_expires_at?.toISOString() ?? null,
-    accepted_at: row.accepted_at?.toISOString() ?? null,
-    created_at: row.created_at.toISOString(),
-    updated_at: row.updated_at.toISOString(),
+    invite_expires_at: row.invite_expires_at ? isoTimestamp(row.invite_expires_at) : null,
+    accepted_at: row.accepted_at ? isoTimestamp(row.accepted_at) : null,
+    created_at: isoTimestamp(row.created_at),
+    updated_at: isoTimestamp(row.updated_at),
   };
 }

@@ -1,6 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import type { OrderEventData } from '../events/commerce-events.js';
 import { ORDER_STATUSES, type OrderStatus } from './order-status.js';
+import { isoTimestamp } from '@app/core';
 
 export interface OrderRow {
   id: string;
@@ -106,8 +107,8 @@ export function toOrderView(row: OrderDetailsRow): OrderView {
         ? { id: row.customer_id, name: row.customer_name, email: row.customer_email! }
         : null,
     items: row.items.map(itemView),
-    created_at: row.created_at.toISOString(),
-    updated_at: row.updated_at.toISOString(),
+    created_at: isoTimestamp(row.created_at),
+    updated_at: isoTimestamp(row.updated_at),
   };
 }
 

@@ -1,6 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import type { StoreAccess } from '@app/core';
 import type { ProductEventData } from '../events/commerce-events.js';
+import { isoTimestamp } from '@app/core';
 
 /**
  * The most stock a product can hold; stock moves beyond it are refused, not overflowed. The database
@@ -85,8 +86,8 @@ export function toProductView(row: ProductRow): ProductView {
     seo_keywords: row.seo_keywords,
     status: row.status,
     inventory_quantity: row.inventory_quantity,
-    created_at: row.created_at.toISOString(),
-    updated_at: row.updated_at.toISOString(),
+    created_at: isoTimestamp(row.created_at),
+    updated_at: isoTimestamp(row.updated_at),
   };
 }
 

@@ -1,4 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { isoTimestamp } from '@app/core';
 
 export interface StoreRow {
   id: string;
@@ -43,7 +44,7 @@ export function toStoreView(row: StoreRow): StoreView {
     currency: row.currency,
     default_language: row.default_language,
     timezone: row.timezone,
-    created_at: row.created_at.toISOString(),
-    updated_at: row.updated_at.toISOString(),
+    created_at: isoTimestamp(row.created_at),
+    updated_at: isoTimestamp(row.updated_at),
   };
 }

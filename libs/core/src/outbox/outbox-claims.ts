@@ -1,6 +1,7 @@
 import type { EntityManager } from 'typeorm';
 import { queryRows } from '../database/raw-sql.js';
 import type { StoreEventEnvelope } from './store-event.js';
+import { isoTimestamp } from '../time/iso-timestamp.js';
 
 // The outbox relay's two claims (outbox-relay.ts), each one statement on the service role's connection.
 
@@ -21,7 +22,7 @@ export function toEnvelope(row: OutboxRow): StoreEventEnvelope {
   return {
     id: row.id,
     event: row.event,
-    created_at: row.created_at.toISOString(),
+    created_at: isoTimestamp(row.created_at),
     store_id: row.store_id,
     data: row.data,
   };

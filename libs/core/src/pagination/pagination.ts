@@ -2,6 +2,7 @@ import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, IsString, isUUID, Max, Min } from 'class-validator';
 import { ApiError } from '../errors/api-error.js';
+import { isoTimestamp } from '../time/iso-timestamp.js';
 
 export const DEFAULT_PAGE_SIZE = 20;
 export const MAX_PAGE_SIZE = 100;
@@ -32,7 +33,7 @@ export interface Cursor {
 }
 
 export function encodeCursor(item: { created_at: Date | string; id: string }): string {
-  return Buffer.from(JSON.stringify({ t: new Date(item.created_at).toISOString(), i: item.id })).toString('base64url');
+  return Buffer.from(JSON.stringify({ t: isoTimestamp(new Date(item.created_at)), i: item.id })).toString('base64url');
 }
 
 export function decodeCursor(cursor: string | undefined): Cursor | null {

@@ -9,6 +9,7 @@ import {
   TenantDb,
   toPage,
   type UserPrincipal,
+  isoTimestamp,
 } from '@app/core';
 import { DevMailboxMessage, DevMailboxQuery } from './dev-mailbox.dto.js';
 import { ApiListDevMailbox } from './dev-mailbox.openapi.js';
@@ -57,7 +58,7 @@ export class DevMailboxController {
         subject: row.subject,
         text: row.text_body,
         html: row.html_body,
-        created_at: row.created_at.toISOString(),
+        created_at: isoTimestamp(row.created_at),
       })),
     };
   }

@@ -1,6 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { SOCIAL_PLATFORMS, type SocialPlatformId } from '../platforms/registry.js';
 import type { SocialAccountRow } from './social-account.repository.js';
+import { isoTimestamp } from '@app/core';
 
 /** A connected account as the API shows it: never its tokens (`SocialAccountView` in the OpenAPI document). */
 export class SocialAccountView {
@@ -56,9 +57,9 @@ export function toAccountView(row: SocialAccountRow): SocialAccountView {
     username: row.username,
     display_name: row.display_name,
     status: row.status,
-    token_expires_at: row.token_expires_at ? new Date(row.token_expires_at).toISOString() : null,
+    token_expires_at: row.token_expires_at ? isoTimestamp(new Date(row.token_expires_at)) : null,
     scopes: row.scopes,
-    connected_at: new Date(row.created_at).toISOString(),
-    updated_at: new Date(row.updated_at).toISOString(),
+    connected_at: isoTimestamp(new Date(row.created_at)),
+    updated_at: isoTimestamp(new Date(row.updated_at)),
   };
 }

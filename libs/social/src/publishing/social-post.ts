@@ -3,8 +3,9 @@ import { SOCIAL_PLATFORMS, type SocialPlatformId } from '../platforms/registry.j
 import type { MediaItem, PostContent } from '../platforms/social-platform.js';
 import { POST_STATUSES, type PostStatus } from '../social.dto.js';
 import type { PostResultRow, ResultStatus, SocialPostRow } from '../social.repository.js';
+import { isoTimestamp } from '@app/core';
 
-const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
+const iso = (value: Date | string | null) => (value === null ? null : isoTimestamp(new Date(value)));
 
 const RESULT_STATUSES = ['pending', 'published', 'failed', 'cancelled'] as const satisfies readonly ResultStatus[];
 const POST_ID = '3d6f0a1e-8c2b-4f5d-9e7a-1b2c3d4e5f60';

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { ApiError, decodeCursor, toPage, type FieldError, type Page } from '@app/core';
+import { ApiError, decodeCursor, toPage, type FieldError, type Page, isoTimestamp } from '@app/core';
 import type { SocialPlatformId } from '../platforms/registry.js';
 import {
   SOCIAL_PLATFORMS_REGISTRY,
@@ -51,7 +51,7 @@ export class SocialPublishService {
           status: 'scheduled',
           post_id: post.id,
           url: null,
-          scheduled_at: scheduleAt.toISOString(),
+          scheduled_at: isoTimestamp(scheduleAt),
         })),
       };
     }

@@ -1,4 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { isoTimestamp } from '@app/core';
 
 /**
  * `skipped`: the event came while the webhook was disabled; nothing was sent (`recover` sends it once
@@ -143,19 +144,19 @@ export function toDeliveryView(row: DeliveryRow, attempts: AttemptRow[]): Delive
     event: row.event,
     status: row.status,
     attempt_count: row.attempt_count,
-    next_attempt_at: row.next_attempt_at?.toISOString() ?? null,
+    next_attempt_at: row.next_attempt_at ? isoTimestamp(row.next_attempt_at) : null,
     last_status_code: row.last_status_code,
     redelivery_of: row.redelivery_of,
-    created_at: row.created_at.toISOString(),
-    updated_at: row.updated_at.toISOString(),
+    created_at: isoTimestamp(row.created_at),
+    updated_at: isoTimestamp(row.updated_at),
     attempts: attempts.map((attempt) => ({
       attempt: attempt.attempt,
-      started_at: attempt.started_at.toISOString(),
+      started_at: isoTimestamp(attempt.started_at),
       duration_ms: attempt.duration_ms,
       status_code: attempt.status_code,
       error: attempt.error,
       response_excerpt: attempt.response_excerpt,
-      next_attempt_at: attempt.next_attempt_at?.toISOString() ?? null,
+      next_attempt_at: attempt.next_attempt_at ? isoTimestamp(attempt.next_attempt_at) : null,
     })),
   };
 }

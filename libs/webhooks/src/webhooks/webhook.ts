@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { STORE_EVENT_NAMES } from '../events/store-event-catalog.js';
+import { isoTimestamp } from '@app/core';
 
 export type WebhookStatus = 'active' | 'disabled';
 
@@ -61,8 +62,8 @@ export function toWebhookView(row: WebhookRow): WebhookView {
     status: row.status,
     disabled_reason: row.disabled_reason,
     secret_hint: row.secret_hint,
-    created_at: row.created_at.toISOString(),
-    updated_at: row.updated_at.toISOString(),
+    created_at: isoTimestamp(row.created_at),
+    updated_at: isoTimestamp(row.updated_at),
   };
 }
 
