@@ -616,7 +616,7 @@ describe('customers', () => {
   });
 
   describe('row-level security beneath the guards', () => {
-    /** Runs `sql` in a transaction bound to the user, as TenantTransactionInterceptor does for requests. */
+    /** Runs `sql` in a transaction bound to the user, as RouteTransactions does for requests. */
     const asUser = (session: Session, sql: string, params: unknown[] = []) =>
       asRequest(api, session.access_token, (q) => q(sql, params));
 

@@ -335,6 +335,23 @@ describe('Idempotency-Key on every write', () => {
     expect(await count(`SELECT count(*) AS n FROM products WHERE name = $1`, [body.name])).toBe(0);
   });
 
+  it("a refused body: 400 with the pipe's details, the key stays free; a malformed key is named first", async () => {
+    const key = randomUUID();
+    const name = `Held ${key}`;
+    const refused = await send(owner, 'POST', `/stores/${storeA}/products`, key, { name, price: -1 });
+    expect(refused.status).toBe(400);
+    expect(refused.json.error.details).toEqual([expect.objectContaining({ field: 'price' })]);
+    expect(await count(`SELECT count(*) AS n FROM idempotency_keys WHERE key = $1`, [key])).toBe(0);
+    const badKeyAndBody = await send(owner, 'POST', `/stores/${storeA}/products`, 'x'.repeat(256), { name, price: -1 });
+    expect(badKeyAndBody.status).toBe(400);
+    expect(badKeyAndBody.json.error.details).toEqual([expect.objectContaining({ field: 'Idempotency-Key' })]);
+    // The same key, now with a body the route takes: it runs, once.
+    const created = await send(owner, 'POST', `/stores/${storeA}/products`, key, { name, price: 1 });
+    expect(created.status, created.text).toBe(201);
+    expect(created.replayed).toBeNull();
+    expect(await count(`SELECT count(*) AS n FROM products WHERE name = $1`, [name])).toBe(1);
+  });
+
   it('the OpenAPI document declares the header, 409 and 422 on every write of /functions/v1', async () => {
     const doc = (await api.request('GET', '/docs-json')).body;
     const writes: string[] = [];

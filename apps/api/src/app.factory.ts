@@ -19,12 +19,39 @@ import {
   registerRequestContext,
   requestId,
   ROOT_LOGGER,
+  RouteTransactions,
   type Settings,
 } from '@app/core';
 import { AppModule, LIB_DATABASES } from './app.module.js';
 import { registerDrainHooks } from './graceful-shutdown.js';
 import { setupOpenApi } from './openapi.js';
 import { helmetHeaders, registerSecurityHeaders, securityHeaderDefaults } from './security-headers.js';
+
+/**
+ * What the app's steps set on a request (the declarations of `FastifyRequest` in libs), and what
+ * passport's authenticate step adds to every request it sees.
+ */
+export const REQUEST_FIELDS = [
+  'credentials',
+  'routeAuth',
+  'tokenUserId',
+  'throttleVerdict',
+  'rateLimitHeaders',
+  'requestTransaction',
+  'callerFacts',
+  'principal',
+  'storeAccess',
+  'refusalUnlessReplay',
+  'heldValidationError',
+  'logIn',
+  'login',
+  'logOut',
+  'logout',
+  'isAuthenticated',
+  'isUnauthenticated',
+  '_sessionManager',
+  'authInfo',
+];
 
 /** Builds the HTTP application exactly as it serves: used by main.ts and by the e2e tests. */
 export async function createApp(settings: Settings): Promise<NestFastifyApplication> {
@@ -57,6 +84,9 @@ export async function createApp(settings: Settings): Promise<NestFastifyApplicat
   registerDrainHooks(fastify);
   registerCanonicalPrefixes(fastify);
   registerJsonOnlyBodies(fastify);
+  // Every request's own fields, there from the start (Fastify sets them in its request constructor), so
+  // that requests keep one hidden class instead of growing a field at a time as each step sets its own.
+  for (const field of REQUEST_FIELDS) fastify.decorateRequest(field, undefined);
 
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(settings), adapter, {
     bufferLogs: true,
@@ -120,6 +150,8 @@ export async function createApp(settings: Settings): Promise<NestFastifyApplicat
     );
   });
   setupOpenApi(app, config);
+  // Before `init` registers the routes: Nest registers the handlers as they are then.
+  app.get(RouteTransactions).wrapRoutes();
   try {
     await app.init();
   } catch (error) {

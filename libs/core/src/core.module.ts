@@ -1,5 +1,5 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import { APP_FILTER, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
+import { APP_FILTER, APP_PIPE, DiscoveryModule } from '@nestjs/core';
 import { BullModule } from '@nestjs/bull';
 import { CqrsModule } from '@nestjs/cqrs';
 import { TerminusModule } from '@nestjs/terminus';
@@ -24,6 +24,7 @@ import { OutboxRetention } from './outbox/outbox-retention.js';
 import { OutboxService } from './outbox/outbox.service.js';
 import { StoreEventCounter } from './outbox/store-event-counter.js';
 import { StoreEventSubscribers } from './outbox/store-event-subscribers.js';
+import { HeldValidation } from './idempotency/held-validation.js';
 import { IdempotentWrites } from './idempotency/idempotent-writes.js';
 import { IdempotencyStore } from './idempotency/idempotency.store.js';
 import { redisConfig, type RedisConfig } from './redis/redis.config.js';
@@ -31,7 +32,7 @@ import { RedisModule } from './redis/redis.module.js';
 import { AppThrottlerGuard, appThrottlers } from './throttling/app-throttler.guard.js';
 import { RedisThrottlerStorage } from './throttling/redis-throttler.storage.js';
 import { scopedTransactions, TenancyModule } from './tenancy/tenancy.module.js';
-import { TenantTransactionInterceptor } from './transactions/tenant-transaction.interceptor.js';
+import { RouteTransactions } from './transactions/route-transactions.js';
 
 /** Holds the throttler storage so ThrottlerModule's factory can inject it. */
 @Module({})
@@ -72,6 +73,7 @@ export class CoreModule {
           plugins: [scopedTransactions()],
         }),
         CqrsModule.forRoot(),
+        DiscoveryModule,
         TerminusModule,
         { module: ThrottlerHost, global: true, providers: [RedisThrottlerStorage], exports: [RedisThrottlerStorage] },
         throttlerModule,
@@ -91,10 +93,11 @@ export class CoreModule {
         EventErrorLogger,
         DomainErrorAnswers,
         { provide: APP_FILTER, useClass: ErrorEnvelopeFilter },
-        { provide: APP_PIPE, useFactory: strictValidationPipe },
+        // A keyed write's refusal is held until its Idempotency-Key has been looked at (HeldValidation).
+        { provide: APP_PIPE, useFactory: () => new HeldValidation(strictValidationPipe()) },
         IdempotentWrites,
-        // The only global interceptor: the request transaction, and a write's Idempotency-Key inside it.
-        { provide: APP_INTERCEPTOR, useClass: TenantTransactionInterceptor },
+        // Wraps every route's handler: the request transaction, and a write's Idempotency-Key inside it.
+        RouteTransactions,
       ],
       exports: [
         TenancyModule,
@@ -107,6 +110,7 @@ export class CoreModule {
         DomainErrorAnswers,
         SecretBox,
         IdempotencyStore,
+        RouteTransactions,
         SafeHttpClient,
         ThrottlerModule,
         CqrsModule,

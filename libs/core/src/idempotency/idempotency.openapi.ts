@@ -11,7 +11,7 @@ const WRITE_METHODS = ['POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
 /**
  * Whether a request's route takes an `Idempotency-Key`: every write (POST, PUT, PATCH, DELETE) under
- * /functions/v1. The interceptor and the OpenAPI document both ask this, so they cannot disagree.
+ * /functions/v1. IdempotentWrites and the OpenAPI document both ask this, so they cannot disagree.
  */
 export function isIdempotentOperation(method: string, path: string): boolean {
   return (WRITE_METHODS as readonly string[]).includes(method.toUpperCase()) && path.startsWith(`${FUNCTIONS_PREFIX}/`);

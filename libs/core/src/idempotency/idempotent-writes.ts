@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
-import { Injectable, type CallHandler } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { lastValueFrom } from 'rxjs';
 import { ApiError } from '../errors/api-error.js';
 import { idempotencyCaller } from './idempotency-caller.js';
 import {
@@ -77,14 +76,9 @@ export interface KeyedWrite {
   fingerprint: string;
 }
 
-/** The route's answer: what its handler's Observable emitted last (`next.handle()` emits once). */
-export function answerOf(next: CallHandler): Promise<unknown> {
-  return lastValueFrom(next.handle(), { defaultValue: undefined });
-}
-
 /**
  * Makes every write of /functions/v1 (POST, PUT, PATCH, DELETE: `isIdempotentOperation`) safe to retry,
- * for the whole app, inside the request transaction: TenantTransactionInterceptor, the app's one interceptor,
+ * for the whole app, inside the request transaction: RouteTransactions, which wraps every route's handler,
  * calls it (`keyed`, then `run`) in that transaction. The first successful answer to a
  * caller's `Idempotency-Key` is kept 24 hours and answered again, the same status, headers and body
  * bytes (plus `Idempotent-Replayed: true`), instead of running the route a second time. A failed
@@ -105,7 +99,8 @@ export class IdempotentWrites {
   /**
    * The request's key, if it is a write that has one to keep its answer under; null when there is nothing
    * to do (a read, most requests, leaves at once before any work on the URL). Throws the 400 of a malformed
-   * key, and a guard's held-back 404 (`refuseUnlessReplay`) when there is no key to replay from.
+   * key, and a guard's held-back 404 (`refuseUnlessReplay`) or the pipe's held-back refusal of the input
+   * (HeldValidation) when there is no key to replay from.
    */
   keyed(request: FastifyRequest): KeyedWrite | null {
     if (request.method === 'GET' || !isIdempotentOperation(request.method, request.url.split('?')[0]!)) return null;
@@ -113,6 +108,7 @@ export class IdempotentWrites {
     const caller = idempotencyCaller(request.principal);
     if (key === null || caller === null) {
       if (request.refusalUnlessReplay) throw request.refusalUnlessReplay;
+      if (request.heldValidationError !== undefined) throw request.heldValidationError;
       return null;
     }
     const fingerprint = createHash('sha256')
@@ -121,8 +117,8 @@ export class IdempotentWrites {
     return { caller, key, route: `${request.method} ${request.url}`, fingerprint };
   }
 
-  /** The answer to a keyed write: the kept one again, or the route's (`next`), kept; or the claim's refusal. */
-  async run(write: KeyedWrite, request: FastifyRequest, reply: FastifyReply, next: CallHandler): Promise<unknown> {
+  /** The answer to a keyed write: the kept one again, or the route's (`handle`), kept; or the claim's refusal. */
+  async run(write: KeyedWrite, request: FastifyRequest, reply: FastifyReply, handle: () => unknown): Promise<unknown> {
     const { caller, key, route, fingerprint } = write;
     const claim = await this.store.claim(caller, key, route, fingerprint);
     // A guard's held-back 404 (refuseUnlessReplay): only a kept answer may be given, nothing may run.
@@ -141,8 +137,13 @@ export class IdempotentWrites {
       case 'in_progress':
         throw ApiError.conflict(IN_PROGRESS_MESSAGE);
       case 'claimed':
+        // The input the app's pipe refused (HeldValidation): nothing runs, the key stays free.
+        if (request.heldValidationError !== undefined) {
+          await this.store.release(caller, key, claim);
+          throw request.heldValidationError;
+        }
         try {
-          const answer = keep(reply, await answerOf(next));
+          const answer = keep(reply, await handle());
           await this.store.complete(write, answer);
           return answer.body;
         } catch (error) {

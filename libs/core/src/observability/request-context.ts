@@ -20,8 +20,8 @@ export interface RequestFields {
 class RequestLine {
   constructor(
     readonly req: RequestFields,
-    private readonly request: FastifyRequest,
-    private readonly reply: FastifyReply,
+    readonly request: FastifyRequest,
+    readonly reply: FastifyReply,
   ) {}
 
   write(logger: Logger): void {
@@ -71,6 +71,15 @@ function requestFields(request: FastifyRequest): RequestFields {
 export function currentRequestFields(): RequestFields | undefined {
   const store = ClsServiceManager.getClsService().get() as Partial<RequestStore> | undefined;
   return store?.[REQUEST_LINE]?.req;
+}
+
+/**
+ * The request the caller runs in and its reply, for code that Nest calls without them (a route's
+ * handler, wrapped in its transaction: transactions/route-transactions.ts); undefined outside a request.
+ */
+export function currentExchange(): { request: FastifyRequest; reply: FastifyReply } | undefined {
+  const store = ClsServiceManager.getClsService().get() as Partial<RequestStore> | undefined;
+  return store?.[REQUEST_LINE];
 }
 
 /**
