@@ -33,6 +33,42 @@ describe('raw SQL in a transaction: named statements on the held connection', ()
     expect(prepared).toEqual({ answers: [2, 42], held: 1 });
   });
 
+  it("a statement run again makes its rows as the first run: each column's parser, a row object each", async () => {
+    const columns = '$1::int AS n, $2::timestamptz AS at, $3::text[] AS tags, $4::text AS note';
+    const sql = `SELECT ${columns} /* ${randomUUID()} */`;
+    const runs = await db.transaction(async (manager) => [
+      await queryRows(manager, sql, [1, '2026-11-27 10:00:00.123+00', ['a', 'b'], null]),
+      await queryRows(manager, sql, [2, '1999-12-31 23:59:59+00', [], 'x']),
+      await queryRows(manager, sql, [3, '2000-02-29 12:00:00+00', ['c'], 'y']),
+    ]);
+    expect(runs).toEqual([
+      [{ n: 1, at: new Date('2026-11-27T10:00:00.123Z'), tags: ['a', 'b'], note: null }],
+      [{ n: 2, at: new Date('1999-12-31T23:59:59.000Z'), tags: [], note: 'x' }],
+      [{ n: 3, at: new Date('2000-02-29T12:00:00.000Z'), tags: ['c'], note: 'y' }],
+    ]);
+    expect(runs[1]![0]!.at).toBeInstanceOf(Date);
+    expect(Object.keys(runs[2]![0]!)).toEqual(['n', 'at', 'tags', 'note']);
+    runs[1]![0]!.n = 99;
+    expect(runs[2]![0]!.n).toBe(3);
+  });
+
+  it('a statement of the same text whose columns changed is described afresh', async () => {
+    const id = randomUUID();
+    const sql = `SELECT * FROM pg_temp.raw_sql_shape WHERE id = $1`;
+    await db.query('CREATE TEMP TABLE raw_sql_shape (id uuid PRIMARY KEY, n int)');
+    await db.query('INSERT INTO pg_temp.raw_sql_shape (id, n) VALUES ($1, 5)', [id]);
+    expect(await db.transaction((manager) => queryRows(manager, sql, [id]))).toEqual([{ id, n: 5 }]);
+    // Another table under the same name: the prepared statement is planned again, with other columns.
+    await db.query('DROP TABLE pg_temp.raw_sql_shape');
+    await db.query('CREATE TEMP TABLE raw_sql_shape (id uuid PRIMARY KEY, label text, n bigint)');
+    await db.query(`INSERT INTO pg_temp.raw_sql_shape (id, label, n) VALUES ($1, 'six', 6)`, [id]);
+    const again = await db
+      .transaction((manager) => queryRows(manager, sql, [id]))
+      .catch((error: unknown) => (error as { code?: string }).code);
+    const rows = again === '0A000' ? await db.transaction((manager) => queryRows(manager, sql, [id])) : again;
+    expect(rows).toEqual([{ id, label: 'six', n: '6' }]);
+  });
+
   it('returns UPDATE … RETURNING rows as rows, and a several-statement text as TypeORM did', async () => {
     const id = randomUUID();
     const results = await db.transaction(async (manager) => {

@@ -1,4 +1,4 @@
-import type { PoolClient, QueryResult } from 'pg';
+import pg, { type FieldDef, type PoolClient, type QueryResult } from 'pg';
 import { QueryFailedError, type EntityManager, type QueryRunner } from 'typeorm';
 
 // Helpers for the raw SQL the repositories write.
@@ -39,6 +39,85 @@ function isStalePlan(error: unknown): boolean {
   return code === '0A000' && /cached plan must not change result type/.test(message ?? '');
 }
 
+type TextParser = (text: string) => unknown;
+
+/** The parts of pg's Result that turn a statement's row description into its rows. */
+interface ResultInternals {
+  fields: FieldDef[];
+  _types: object | undefined;
+  _parsers: TextParser[] | undefined;
+  _prebuiltEmptyResultObject: Record<string, null> | null;
+  addFields(fields: FieldDef[]): void;
+}
+
+/** What a named statement's rows are made with: its columns, their parsers and the row to copy. */
+interface RowShape {
+  fields: FieldDef[];
+  parsers: TextParser[] | undefined;
+  empty: Record<string, null> | null;
+}
+
+/** Row shapes by statement name, for each set of type parsers (a pool's `types`: the API's differ). */
+const rowShapes = new WeakMap<object, Map<string, RowShape>>();
+
+function sameColumns(a: FieldDef[], b: FieldDef[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) {
+    if (a[i]!.name !== b[i]!.name || a[i]!.dataTypeID !== b[i]!.dataTypeID || a[i]!.format !== b[i]!.format) {
+      return false;
+    }
+  }
+  return true;
+}
+
+const PgResult = pg.Result as unknown as new (rowMode?: string, types?: object) => ResultInternals;
+
+/**
+ * A named statement's Result. pg describes a prepared statement's columns on every execution, and its
+ * Result then looks up a parser per column and builds the empty row each row is copied from, anew (a few
+ * percent of a request). When the columns are those of the statement's last execution, this takes both
+ * from then; columns that differ (a migration changed the table) are described afresh. The parsers and
+ * the empty row are only read, never changed, by the rows made with them.
+ */
+export class NamedStatementResult extends PgResult {
+  constructor(private readonly statement: string) {
+    super(undefined, undefined);
+  }
+
+  override addFields(fields: FieldDef[]): void {
+    // The connection's type parsers, set by pg when the query was handed to it.
+    const types = this._types;
+    const known = types === undefined ? undefined : rowShapes.get(types);
+    const shape = known?.get(this.statement);
+    if (shape !== undefined && sameColumns(shape.fields, fields)) {
+      this.fields = fields;
+      this._parsers = shape.parsers;
+      this._prebuiltEmptyResultObject = shape.empty;
+      return;
+    }
+    super.addFields(fields);
+    if (types === undefined) return;
+    const shapes = known ?? new Map<string, RowShape>();
+    if (known === undefined) rowShapes.set(types, shapes);
+    shapes.set(this.statement, { fields, parsers: this._parsers, empty: this._prebuiltEmptyResultObject });
+  }
+}
+
+/**
+ * A named statement on `connection`. The Query is made from the text and values and named afterwards:
+ * given a config object, pg copies it property by property first (`cloneQueryConfig`).
+ */
+function namedQuery(connection: PoolClient, name: string, text: string, values: unknown[]): Promise<QueryResult> {
+  return new Promise((resolve, reject) => {
+    const query = new pg.Query(text, values, (error: Error | undefined, result: unknown) =>
+      error ? reject(error) : resolve(result as QueryResult),
+    ) as InstanceType<typeof pg.Query> & { name?: string; _result: ResultInternals; _results: unknown };
+    query.name = name;
+    query._result = query._results = new NamedStatementResult(name);
+    void connection.query(query);
+  });
+}
+
 /** The pg connection a transaction's query runner holds, or undefined when it holds none (yet). */
 function heldConnection(runner: QueryRunner | undefined): PoolClient | undefined {
   if (runner === undefined || runner.isReleased) return undefined;
@@ -64,9 +143,12 @@ export async function queryRows<T = any>(
     let result: QueryResult | QueryResult[];
     try {
       // A statement without parameters goes as a simple query, as TypeORM sends it (it may hold several).
+      const name = parameters.length === 0 ? undefined : statementName(sql);
       result = await (parameters.length === 0
         ? connection.query(sql)
-        : connection.query({ name: statementName(sql), text: sql, values: parameters }));
+        : name === undefined
+          ? connection.query(sql, parameters)
+          : namedQuery(connection, name, sql, parameters));
     } catch (error) {
       // A migration changed what the statement returns (`SELECT *` on a table that gained a column): every
       // connection that prepared it refuses it from now on. A new name makes each prepare it afresh; this
