@@ -1,3 +1,4 @@
+import type { ApplicationConfig } from '@nestjs/core';
 import type { FastifyRequest } from 'fastify';
 import { ErrorEnvelopeFilter, IdempotentWrites } from '@app/core';
 import { REQUEST_FIELDS } from '../apps/api/src/app.factory.js';
@@ -36,6 +37,15 @@ describe('the shape of a request', () => {
   afterAll(async () => {
     for (const spy of spies) spy.mockRestore();
     await api.close();
+  });
+
+  it('no global interceptor: Nest calls a route without building an rxjs chain around it', () => {
+    // The application's configuration, where APP_INTERCEPTOR and APP_GUARD providers end up.
+    const config = (api.app as unknown as { config: ApplicationConfig }).config;
+    expect(config.getGlobalInterceptors().map((interceptor) => interceptor.constructor.name)).toEqual([]);
+    expect(config.getGlobalRequestInterceptors()).toEqual([]);
+    // Only the app's own guards: no library's no-op among them.
+    for (const guard of config.getGlobalGuards()) expect(guard.constructor.name).not.toBe('Object');
   });
 
   it('a read, a keyed write and a refused request: no field beyond those the app declares', async () => {

@@ -66,12 +66,10 @@ export class CoreModule {
           inject: [redisConfig.KEY],
           useFactory: (redis: RedisConfig) => ({ redis: redis.REDIS_URL, prefix: `${redis.REDIS_PREFIX}bull` }),
         }),
-        ClsModule.forRoot({
-          global: true,
-          // A request's context is entered by Fastify hooks (registerRequestContext), not by ClsMiddleware.
-          middleware: { mount: false },
-          plugins: [scopedTransactions()],
-        }),
+        // ClsService and the transactional plugin, without ClsModule.forRoot: a request's context is entered by
+        // a Fastify hook (registerRequestContext), and forRoot registers a global guard and interceptor even
+        // when told not to mount them (no-ops then), which made Nest build an rxjs chain for every request.
+        { ...ClsModule.registerPlugins([scopedTransactions()]), global: true },
         CqrsModule.forRoot(),
         DiscoveryModule,
         TerminusModule,
