@@ -10,6 +10,7 @@ import {
   AUTH_PREFIX,
   DbScopes,
   locateStore,
+  MemoisedReflector,
   runsInRequestTransaction,
   STORE_KEY_REFUSED_MESSAGE,
   STORE_LOCATION_KEY,
@@ -34,12 +35,16 @@ const AUTHENTICATE_OPTIONS: AuthGuardAuthenticateOptions = { session: false, pro
  */
 @Injectable()
 export class JwtAuthGuard extends AuthGuard(['jwt', 'store-key', 'api-key']) {
+  /** The routes' metadata (access rule, store location, own transactions), read once per handler and class. */
+  private readonly metadata: Reflector;
+
   constructor(
-    private readonly reflector: Reflector,
+    reflector: Reflector,
     @Inject(authConfig.KEY) private readonly config: AuthConfig,
     private readonly scopes: DbScopes,
   ) {
     super();
+    this.metadata = new MemoisedReflector(reflector);
   }
 
   /** No passport session; the principal lands on `request.principal`. */
@@ -50,7 +55,7 @@ export class JwtAuthGuard extends AuthGuard(['jwt', 'store-key', 'api-key']) {
   override async canActivate(context: ExecutionContext): Promise<boolean> {
     if (context.getType() !== 'http') return true;
     const access =
-      this.reflector.getAllAndOverride<RouteAccess | undefined>(ACCESS_KEY, [
+      this.metadata.getAllAndOverride<RouteAccess | undefined>(ACCESS_KEY, [
         context.getHandler(),
         context.getClass(),
       ]) ?? 'user';
@@ -63,14 +68,14 @@ export class JwtAuthGuard extends AuthGuard(['jwt', 'store-key', 'api-key']) {
     if (request.credentials.kind === 'store_key' && request.url.startsWith(AUTH_PREFIX)) {
       throw unauthenticated(request, 'Store keys cannot call /auth/v1: they are for /functions/v1', 'bad_jwt');
     }
-    const location = this.reflector.get<StoreLocation | undefined>(STORE_LOCATION_KEY, context.getHandler());
+    const location = this.metadata.get<StoreLocation | undefined>(STORE_LOCATION_KEY, context.getHandler());
     const located = location ? locateStore(location, request) : null;
     request.routeAuth = {
       context,
       storeReference: located?.ok ? located.reference : null,
       inTransaction:
         (request.credentials.kind === 'token' || request.credentials.kind === 'store_key') &&
-        runsInRequestTransaction(this.reflector, context, request),
+        runsInRequestTransaction(this.metadata, context, request),
     };
     await super.canActivate(context);
     const principal = request.principal!;

@@ -5,6 +5,7 @@ import {
   UseGuards,
   type CanActivate,
   type ExecutionContext,
+  type Type,
 } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { ApiBearerAuth } from '@nestjs/swagger';
@@ -35,16 +36,45 @@ export interface StoreAccessRule extends StoreLocation {
 }
 
 /**
+ * A Reflector that looks each (key, decorated class or handler) up once and keeps the answer. The decorators
+ * set a route's metadata when its class loads, and nothing changes it after; reflect-metadata, though, walks
+ * the target's prototype chain through its registry on every lookup, and the global guards made a dozen such
+ * lookups per request. `getAllAndOverride` and the other helpers go through `get`, so they are kept with it.
+ */
+export class MemoisedReflector extends Reflector {
+  private readonly kept = new WeakMap<object, Map<unknown, unknown>>();
+
+  constructor(private readonly source: Reflector = new Reflector()) {
+    super();
+  }
+
+  override get(metadataKey: unknown, target: Type<unknown> | Function): any {
+    let values = this.kept.get(target);
+    if (values === undefined) this.kept.set(target, (values = new Map()));
+    const value = values.get(metadataKey);
+    if (value !== undefined || values.has(metadataKey)) return value;
+    const found: unknown = this.source.get(metadataKey, target);
+    values.set(metadataKey, found);
+    return found;
+  }
+}
+
+/**
  * Judges the caller's access to the route's store: 404 when the store (or record) is not theirs to
  * see (never revealing whether it exists), 403 when they see it but may not do this. The facts come
  * from the JWT strategy's one lookup (`request.callerFacts`): this guard does not query.
  */
 @Injectable()
 export class StoreAccessGuard implements CanActivate {
-  constructor(private readonly reflector: Reflector) {}
+  /** The routes' rules, read once per handler. */
+  private readonly metadata: Reflector;
+
+  constructor(reflector: Reflector) {
+    this.metadata = new MemoisedReflector(reflector);
+  }
 
   canActivate(context: ExecutionContext): boolean {
-    const rule = this.reflector.get<StoreAccessRule>(STORE_LOCATION_KEY, context.getHandler());
+    const rule = this.metadata.get<StoreAccessRule>(STORE_LOCATION_KEY, context.getHandler());
     const request = context.switchToHttp().getRequest<FastifyRequest>();
     const principal = requireRequestPrincipal(request.principal);
     const located = locateStore(rule, request);
