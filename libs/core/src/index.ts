@@ -57,6 +57,7 @@ export * from './tenancy/store-location.js';
 export * from './tenancy/store-resources.js';
 export * from './tenancy/store-access.js';
 export * from './tenancy/store-access.guard.js';
+export * from './tenancy/memoised-reflector.js';
 export * from './tenancy/store-access.module.js';
 export * from './tenancy/current-store-access.decorator.js';
 export * from './tenancy/caller-lookup.js';

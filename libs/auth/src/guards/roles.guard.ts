@@ -1,7 +1,7 @@
 import { Injectable, SetMetadata, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { FastifyRequest } from 'fastify';
-import { ApiError, type Role } from '@app/core';
+import { ApiError, MemoisedReflector, type Role } from '@app/core';
 
 const ROLES_KEY = 'storefront:roles';
 
@@ -25,7 +25,12 @@ export const Roles = (...args: [Role, ...Array<Role | { message: string }>]) => 
 /** Global: enforces @Roles after the caller is known. Routes without @Roles pass. */
 @Injectable()
 export class RolesGuard implements CanActivate {
-  constructor(private readonly reflector: Reflector) {}
+  /** The routes' @Roles, read once per handler and class. */
+  private readonly reflector: Reflector;
+
+  constructor(reflector: Reflector) {
+    this.reflector = new MemoisedReflector(reflector);
+  }
 
   canActivate(context: ExecutionContext): boolean {
     const rule = this.reflector.getAllAndOverride<RoleRule | undefined>(ROLES_KEY, [

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { SetMetadata } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { ACCESS_KEY } from './route-access.decorator.js';
-import { MemoisedReflector } from './store-access.guard.js';
+import { MemoisedReflector } from './memoised-reflector.js';
 import { STORE_LOCATION_KEY } from './store-location.js';
 
 const LIBS = fileURLToPath(new URL('../../../', import.meta.url));
