@@ -35,7 +35,7 @@ import { call, sleep } from './lib/http.js';
 import { summariseProfile, type ProfileShare, type ProfileSummary } from './lib/profile.js';
 import { createServices } from './lib/services.js';
 import type { LoadResult } from './lib/load.js';
-import { checkPeerPage, measureApi, measureRead, measureWrite, type ApiResults } from './scenarios/api.js';
+import { checkPeerPage, measureRead, measureWrite, type ApiResults, type ApiTargets } from './scenarios/api.js';
 import { measureCredits, type CreditResults } from './scenarios/credits.js';
 import { measureFairness, type FairnessResults } from './scenarios/fairness.js';
 import { GROWTH_QUERIES, measureGrowth, type GrowthResults } from './scenarios/growth.js';
@@ -436,7 +436,8 @@ async function main(): Promise<void> {
 
     if (selected('api')) {
       // Baseline and API alternate, round after round, and each figure is the median round's: the two
-      // cores are shared with everything else, and one pass of each drifts by ±20 % between runs.
+      // cores are shared with everything else, and one pass of each drifts by ±20 % between runs. The
+      // order turns from round to round (below).
       log(`API beside the bare Fastify + pg baseline: read and write, ${settings.rounds} alternating rounds`);
       const baselineServer = keep(await startBaseline(env, owner.token));
       const peerServer = keep(await startPeer(env));
@@ -445,25 +446,44 @@ async function main(): Promise<void> {
       const compared = settings.compareMain
         ? keep(await startApi(env, 'api', { name: 'app-api-compared', main: path.resolve(settings.compareMain) }))
         : null;
+      const withToken = { token: owner.token, storeId: owner.storeId, productIds };
+      const servers: { name: 'baseline' | 'api' | 'peer' | 'compared'; target: ApiTargets; writes: boolean }[] = [
+        {
+          name: 'baseline',
+          target: { url: baselineServer.url, storeId: owner.storeId, productIds, pid: baselineServer.process.pid },
+          writes: true,
+        },
+        { name: 'api', target: { url: api.url, ...withToken, pid: api.process.pid }, writes: true },
+        { name: 'peer', target: { url: peerServer.url, ...withToken, pid: peerServer.process.pid }, writes: false },
+        ...(compared
+          ? [
+              {
+                name: 'compared' as const,
+                target: { url: compared.url, ...withToken, pid: compared.process.pid },
+                writes: true,
+              },
+            ]
+          : []),
+      ];
+      const writers = servers.filter((server) => server.writes);
+      /** `list` started `by` places later: each server takes another place in each round. */
+      const rotated = <T>(list: T[], by: number) => list.map((_, index) => list[(index + by) % list.length]!);
       for (let round = 1; round <= settings.rounds; round++) {
-        const baselineRound = await measureApi(
-          { url: baselineServer.url, storeId: owner.storeId, productIds, pid: baselineServer.process.pid },
-          apiSettings,
-        );
-        const apiRound = await measureApi(
-          { url: api.url, token: owner.token, storeId: owner.storeId, productIds, pid: api.process.pid },
-          apiSettings,
-        );
-        const peerRound = await measureRead(
-          { url: peerServer.url, token: owner.token, storeId: owner.storeId, productIds, pid: peerServer.process.pid },
-          apiSettings,
-        );
-        const comparedRound = compared
-          ? await measureApi(
-              { url: compared.url, token: owner.token, storeId: owner.storeId, productIds, pid: compared.process.pid },
-              apiSettings,
-            )
-          : undefined;
+        // Every server's read, then every writer's write, each in an order that turns from round to round.
+        // A run right after a write run shares the two cores with what PostgreSQL still does for it (WAL,
+        // dirty pages), which raised the CPU per request of whichever server came next: in a fixed order
+        // the same server took that in every round.
+        const reads = new Map<string, LoadResult>();
+        const writes = new Map<string, LoadResult>();
+        for (const server of rotated(servers, round - 1))
+          reads.set(server.name, await measureRead(server.target, apiSettings));
+        for (const server of rotated(writers, round - 1))
+          writes.set(server.name, await measureWrite(server.target, apiSettings));
+        const both = (name: string): ApiResults => ({ read: reads.get(name)!, write: writes.get(name)! });
+        const baselineRound = both('baseline');
+        const apiRound = both('api');
+        const peerRound = reads.get('peer')!;
+        const comparedRound = compared ? both('compared') : undefined;
         rounds.push({ baseline: baselineRound, api: apiRound, peer: peerRound, compared: comparedRound });
         if (comparedRound) {
           log(

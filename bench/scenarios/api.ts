@@ -49,10 +49,6 @@ export function measureWrite(target: ApiTargets, settings: ApiSettings): Promise
   });
 }
 
-export async function measureApi(target: ApiTargets, settings: ApiSettings): Promise<ApiResults> {
-  return { read: await measureRead(target, settings), write: await measureWrite(target, settings) };
-}
-
 /**
  * The peer's smoke check, before it is measured: its first page of the store's products must be the
  * API's (a 200, the same products in the same order, the same next cursor), or the comparison means
