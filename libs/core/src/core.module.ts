@@ -92,7 +92,11 @@ export class CoreModule {
         DomainErrorAnswers,
         { provide: APP_FILTER, useClass: ErrorEnvelopeFilter },
         // A keyed write's refusal is held until its Idempotency-Key has been looked at (HeldValidation).
-        { provide: APP_PIPE, useFactory: () => new HeldValidation(strictValidationPipe()) },
+        {
+          provide: APP_PIPE,
+          inject: [RouteTransactions],
+          useFactory: (routes: RouteTransactions) => new HeldValidation(strictValidationPipe(), routes),
+        },
         IdempotentWrites,
         // Wraps every route's handler: the request transaction, and a write's Idempotency-Key inside it.
         RouteTransactions,

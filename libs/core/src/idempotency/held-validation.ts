@@ -26,14 +26,20 @@ function carriesKey(request: FastifyRequest): boolean {
  * the handler, where IdempotentWrites runs (transactions/route-transactions.ts), so for such a write the
  * pipe's error is kept on the request (`heldValidationError`) and the value passed on as it came; the
  * handler never runs with it: IdempotentWrites throws the held error once the key has had its say
- * (`keyed`, `run`). Any other request gets the pipe's answer as it is.
+ * (`keyed`, `run`). Any other request gets the pipe's answer as it is, and so does every request of an
+ * app whose handlers were not wrapped (RouteTransactions.wrapped): there nothing would throw it later.
  */
 export class HeldValidation implements PipeTransform {
-  constructor(private readonly pipe: PipeTransform) {}
+  /** `routes.wrapped`: whether every handler runs through IdempotentWrites; until then nothing is held. */
+  constructor(
+    private readonly pipe: PipeTransform,
+    private readonly routes: { readonly wrapped: boolean },
+  ) {}
 
   transform(value: unknown, metadata: ArgumentMetadata): unknown {
     const request = currentExchange()?.request;
-    if (request === undefined || !carriesKey(request)) return this.pipe.transform(value, metadata);
+    if (request === undefined || !this.routes.wrapped || !carriesKey(request))
+      return this.pipe.transform(value, metadata);
     const hold = (error: unknown) => {
       // The first refusal, as Nest would have thrown it: the parameters are validated in order.
       request.heldValidationError ??= error;

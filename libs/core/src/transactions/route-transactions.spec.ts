@@ -38,7 +38,8 @@ class ThingsController {
 }
 
 function routesOf(controllers: object[]): RouteTransactions {
-  const getControllers = () => controllers.map((instance) => ({ instance }));
+  const getControllers = () =>
+    controllers.map((instance) => ({ instance, name: instance.constructor.name, isDependencyTreeStatic: () => true }));
   const discovery = { getControllers } as unknown as DiscoveryService;
   return new RouteTransactions({} as TenantDb, {} as IdempotentWrites, discovery);
 }
@@ -60,6 +61,18 @@ describe('RouteTransactions.wrapRoutes', () => {
     expect(controller.helper).toBe(prototype.helper);
     // The class itself is untouched: another app's instance of it starts from the declared handlers.
     expect(Object.hasOwn(new ThingsController(), 'read')).toBe(false);
+  });
+
+  it('refuses a request-scoped controller, whose handlers Nest would call unwrapped on a new instance', () => {
+    const scoped = { instance: new ThingsController(), name: 'ThingsController', isDependencyTreeStatic: () => false };
+    const discovery = { getControllers: () => [scoped] } as unknown as DiscoveryService;
+    const routes = new RouteTransactions({} as TenantDb, {} as IdempotentWrites, discovery);
+    expect(() => routes.wrapRoutes()).toThrow('ThingsController is request-scoped');
+    expect(routes.wrapped).toBe(false);
+    const wrapping = routesOf([new ThingsController()]);
+    expect(wrapping.wrapped).toBe(false);
+    wrapping.wrapRoutes();
+    expect(wrapping.wrapped).toBe(true);
   });
 
   it('wraps once: a second pass finds every handler wrapped', () => {

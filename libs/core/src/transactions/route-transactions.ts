@@ -61,20 +61,36 @@ export class RouteTransactions {
     private readonly discovery: DiscoveryService,
   ) {}
 
-  /** Wraps the route handlers of every controller of the app; returns how many it wrapped. */
+  /** Whether `wrapRoutes` has run: HeldValidation holds a refusal back only then. */
+  private routesWrapped = false;
+
+  get wrapped(): boolean {
+    return this.routesWrapped;
+  }
+
+  /**
+   * Wraps the route handlers of every controller of the app; returns how many it wrapped. Refuses a
+   * request-scoped controller: Nest would call the handlers of a new instance per request, unwrapped,
+   * outside the request transaction and past a held validation error.
+   */
   wrapRoutes(): number {
     const scanner = new MetadataScanner();
     let wrapped = 0;
-    for (const { instance } of this.discovery.getControllers()) {
+    for (const controller of this.discovery.getControllers()) {
+      if (!controller.isDependencyTreeStatic()) {
+        throw new Error(`${controller.name} is request-scoped: its route handlers could not be wrapped`);
+      }
+      const { instance } = controller;
       if (!instance || typeof instance !== 'object') continue;
-      const controller = instance as Record<string, unknown>;
-      for (const name of scanner.getAllMethodNames(Object.getPrototypeOf(controller))) {
-        const handler = controller[name] as Handler & { [WRAPPED]?: true };
+      const target = instance as Record<string, unknown>;
+      for (const name of scanner.getAllMethodNames(Object.getPrototypeOf(target))) {
+        const handler = target[name] as Handler & { [WRAPPED]?: true };
         if (typeof handler !== 'function' || handler[WRAPPED] || !Reflect.hasMetadata(PATH_METADATA, handler)) continue;
-        controller[name] = this.wrap(handler);
+        target[name] = this.wrap(handler);
         wrapped++;
       }
     }
+    this.routesWrapped = true;
     return wrapped;
   }
 
