@@ -96,10 +96,10 @@ export class RouteTransactions {
 
   private wrap(handler: Handler): Handler {
     const ownTransactions = Reflect.getMetadata(OWN_TRANSACTIONS, handler) === true;
-    // eslint-disable-next-line @typescript-eslint/no-this-alias
-    const routes = this;
+    const run = (handle: () => unknown) => this.run(ownTransactions, handle);
+    // A function, not an arrow: Nest calls it with the controller as `this`.
     const wrapper = function (this: unknown, ...args: unknown[]): unknown {
-      return routes.run(ownTransactions, () => handler.apply(this, args));
+      return run(() => handler.apply(this, args));
     };
     for (const key of Reflect.getMetadataKeys(handler)) {
       Reflect.defineMetadata(key, Reflect.getMetadata(key, handler), wrapper);
