@@ -57,7 +57,11 @@ interface RowShape {
   empty: Record<string, null> | null;
 }
 
-/** Row shapes by statement name, for each set of type parsers (a pool's `types`: the API's differ). */
+/**
+ * Row shapes by statement name, for each set of type parsers: pg gives every connection its own (a
+ * TypeOverrides over its pool's `types`, which differ between the API's pools and the others), so each
+ * connection learns a statement's shape on its first run of it; a closed connection's entries go with it.
+ */
 const rowShapes = new WeakMap<object, Map<string, RowShape>>();
 
 function sameColumns(a: FieldDef[], b: FieldDef[]): boolean {
