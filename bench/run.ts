@@ -9,7 +9,8 @@
  * after a failure.
  *
  * Env: BENCH_DURATION (s per measured run, 10), BENCH_ROUNDS (alternating baseline/API rounds, 3;
- * the median round counts), BENCH_WARMUP (s, 3), BENCH_CONNECTIONS (16),
+ * the median round counts), BENCH_WARMUP (s before each measured run, 3), BENCH_WARMUP_PASS (s of reads and of
+ * writes each server serves once before the first round, 20; 0 skips it), BENCH_CONNECTIONS (16),
  * BENCH_WEBHOOK_RATE (changes/s, 200), BENCH_WEBHOOK_SECONDS (30, changes committed in SQL),
  * BENCH_WEBHOOK_API_SECONDS (30, changes through the API), BENCH_WEBHOOK_KNEE_RATES (the knee search's
  * rates in SQL, 200,400,600,800,1000,1200; 0 skips it), BENCH_WEBHOOK_KNEE_SECONDS (5 per rate),
@@ -48,6 +49,8 @@ const settings = {
   durationSec: setting('BENCH_DURATION', 10),
   rounds: Math.max(1, setting('BENCH_ROUNDS', 3)),
   warmupSec: setting('BENCH_WARMUP', 3),
+  /** Seconds of reads, then of writes, each server serves once before the first round (0: none). */
+  warmupPassSec: setting('BENCH_WARMUP_PASS', 20),
   connections: setting('BENCH_CONNECTIONS', 16),
   webhookRate: setting('BENCH_WEBHOOK_RATE', 200),
   webhookSec: setting('BENCH_WEBHOOK_SECONDS', 30),
@@ -137,8 +140,16 @@ interface ApiRound {
   compared?: ApiResults;
 }
 
+/** The API's figure over the baseline's, each round's own, then the median over the rounds. */
+interface PairedRatios {
+  rps: number;
+  cpu: number;
+}
+
 interface Results {
   baseline?: ApiResults;
+  /** The API against the baseline, round by round (their medians): see PairedRatios. */
+  ratios?: { read: PairedRatios; write: PairedRatios };
   api?: ApiResults;
   /** The peer (peer-server.ts): the same read as a typical NestJS app writes it, measured in the same rounds. */
   peer?: { read: LoadResult };
@@ -196,6 +207,13 @@ function report(results: Results): string {
           : []),
       ]),
     );
+    if (results.ratios) {
+      const { read, write } = results.ratios;
+      lines.push(
+        `the API against the baseline, median of the rounds' own ratios: read ${ratio(read.rps, 1)} of its req/s ` +
+          `at ${fixed(read.cpu, 2)}× its CPU per request, write ${ratio(write.rps, 1)} at ${fixed(write.cpu, 2)}×`,
+      );
+    }
     if (peer) {
       const cpu = (api.read.cpuMsPerRequest ?? NaN) / (peer.cpuMsPerRequest ?? NaN);
       lines.push(
@@ -468,6 +486,17 @@ async function main(): Promise<void> {
       const writers = servers.filter((server) => server.writes);
       /** `list` started `by` places later: each server takes another place in each round. */
       const rotated = <T>(list: T[], by: number) => list.map((_, index) => list[(index + by) % list.length]!);
+      if (settings.warmupPassSec > 0) {
+        // A freshly started server spends its first tens of seconds compiling: V8 optimises its hot functions
+        // one by one, on a helper thread whose CPU time counts for the process. The API runs far more code per
+        // request than the baseline, so in a first round its CPU per request held up to 0.5 ms of compiling
+        // (a write's 2.9 ms, against 2.1 in the rounds after). Each server serves the same unmeasured load
+        // first, so that the rounds compare servers as they run, not as they start.
+        log(`warm-up pass: ${settings.warmupPassSec} s of reads and of writes on each server, not measured`);
+        const pass = { durationSec: settings.warmupPassSec, warmupSec: 0, connections: settings.connections };
+        for (const server of servers) await measureRead(server.target, pass);
+        for (const server of writers) await measureWrite(server.target, pass);
+      }
       for (let round = 1; round <= settings.rounds; round++) {
         // Every server's read, then every writer's write, each in an order that turns from round to round.
         // A run right after a write run shares the two cores with what PostgreSQL still does for it (WAL,
@@ -512,6 +541,16 @@ async function main(): Promise<void> {
       results.baseline = { read: median((r) => r.baseline.read), write: median((r) => r.baseline.write) };
       results.api = { read: median((r) => r.api.read), write: median((r) => r.api.write) };
       results.peer = { read: median((r) => r.peer) };
+      // The rounds' own ratios: the API and the baseline of one round ran a few seconds apart, on the machine
+      // as it was then, where the median rounds above may come from different rounds.
+      const pairedMedian = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+      const paired = (kind: 'read' | 'write'): PairedRatios => ({
+        rps: pairedMedian(rounds.map((r) => r.api[kind].rps / r.baseline[kind].rps)),
+        cpu: pairedMedian(
+          rounds.map((r) => (r.api[kind].cpuMsPerRequest ?? NaN) / (r.baseline[kind].cpuMsPerRequest ?? NaN)),
+        ),
+      });
+      results.ratios = { read: paired('read'), write: paired('write') };
       if (compared)
         results.compared = { read: median((r) => r.compared!.read), write: median((r) => r.compared!.write) };
       rounds.forEach((round, index) => {

@@ -139,7 +139,8 @@ export async function createApp(settings: Settings): Promise<NestFastifyApplicat
     maxAge: 600,
   });
   const metrics = app.get(MetricsService);
-  fastify.addHook('onResponse', async (request, reply) => {
+  // A callback hook, not an async one: an async hook costs a promise (and its async resource) per request.
+  fastify.addHook('onResponse', (request, reply, done) => {
     // A safety net: a request transaction nobody adopted or closed is rolled back and its connection freed.
     request.requestTransaction?.abandon();
     metrics.observeHttp(
@@ -148,6 +149,7 @@ export async function createApp(settings: Settings): Promise<NestFastifyApplicat
       reply.statusCode,
       reply.elapsedTime / 1000,
     );
+    done();
   });
   setupOpenApi(app, config);
   // Before `init` registers the routes: Nest registers the handlers as they are then.

@@ -34,9 +34,11 @@ export function registerDrainHooks(fastify: FastifyInstance): void {
     draining = true;
     for (const socket of connections) if (socket.bytesRead === 0) socket.destroy();
   });
-  fastify.addHook('onRequest', async (request, reply) => {
-    if (!draining) return;
-    return reply
+  // Callback hooks, not async ones: they run on every request, and an async hook costs a promise each time.
+  fastify.addHook('onRequest', (request, reply, done) => {
+    if (!draining) return done();
+    // Answered here: the request goes no further (done is not called).
+    void reply
       .status(503)
       .header('connection', 'close')
       .header('retry-after', String(SHUTDOWN_RETRY_AFTER_SECONDS))
@@ -49,8 +51,9 @@ export function registerDrainHooks(fastify: FastifyInstance): void {
         }),
       );
   });
-  fastify.addHook('onSend', async (_request, reply) => {
+  fastify.addHook('onSend', (_request, reply, payload, done) => {
     if (draining) void reply.header('connection', 'close');
+    done(null, payload);
   });
 }
 

@@ -1,5 +1,6 @@
-import { TenantDb } from '../tenancy/db-handles.js';
 import { Injectable } from '@nestjs/common';
+import { queryRows } from '../database/raw-sql.js';
+import { TenantDb } from '../tenancy/db-handles.js';
 import type { StoreEventName, StoreEventOf, StoreEventPayloads } from './store-event-catalog.js';
 
 /**
@@ -7,6 +8,7 @@ import type { StoreEventName, StoreEventOf, StoreEventPayloads } from './store-e
  * commits. Each names who acted (`actor`: the user or store key the transaction is bound to, read by
  * the database once per statement; the webhook envelope does not carry it). Typed by the event catalog
  * (`StoreEventPayloads`): an event no context declares, or data of another event's shape, does not compile.
+ * In a request transaction the statements go straight to its connection, as named statements (`queryRows`).
  */
 @Injectable()
 export class OutboxService {
@@ -24,13 +26,15 @@ export class OutboxService {
   async appendAll(storeId: string, events: readonly StoreEventOf[]): Promise<void> {
     if (events.length === 0) return;
     if (events.length === 1) {
-      await this.db.tx.query(
+      await queryRows(
+        this.db.tx,
         'INSERT INTO outbox_events (store_id, event, data, actor) VALUES ($1, $2, $3, (SELECT app_actor()))',
         [storeId, events[0].event, JSON.stringify(events[0].data)],
       );
       return;
     }
-    await this.db.tx.query(
+    await queryRows(
+      this.db.tx,
       // created_at is clock_timestamp() per row; the added microseconds keep it strictly ascending even
       // when two rows read the same clock, so the relay (ordering by created_at) keeps the given order.
       `INSERT INTO outbox_events (store_id, event, data, created_at, actor)
