@@ -1,3 +1,4 @@
+import { ClsServiceManager } from 'nestjs-cls';
 import { DataSource, QueryFailedError, type QueryRunner } from 'typeorm';
 import { RequestTransaction } from '../libs/core/src/tenancy/request-transaction.js';
 
@@ -5,7 +6,8 @@ import { RequestTransaction } from '../libs/core/src/tenancy/request-transaction
  * RequestTransaction's commit (libs/core/src/tenancy/request-transaction.ts) sends COMMIT on the runner's pg
  * connection itself, past TypeORM's `commitTransaction`: on the real PostgreSQL, that the work is committed,
  * that TypeORM's runner knows the transaction ended, and that a COMMIT the database refuses (a deferred
- * constraint) is a QueryFailedError after which nothing is kept and the connection serves again.
+ * constraint) or turns into a rollback (a statement had failed) is a QueryFailedError after which nothing
+ * is kept, no work after the commit runs, and the connection serves again.
  */
 describe('the request transaction commits on its own connection', () => {
   // The test database as its owner, one connection: the probe tables are temporary ones of that connection.
@@ -29,6 +31,21 @@ describe('the request transaction commits on its own connection', () => {
   }
 
   const count = async (table: string) => Number((await db.query(`SELECT count(*) AS n FROM ${table}`))[0].n);
+
+  /** `adopt` in a request context, as the handlers run, with work registered to run after the commit. */
+  async function adoptInContext(transaction: RequestTransaction, work: Parameters<RequestTransaction['adopt']>[0]) {
+    const ran: string[] = [];
+    const outcome = await ClsServiceManager.getClsService().run(async () => {
+      transaction.enter();
+      return transaction
+        .adopt(async (manager) => {
+          await RequestTransaction.afterCommit(async () => void ran.push('after commit'));
+          return work(manager);
+        })
+        .catch((error: unknown) => error);
+    });
+    return { outcome, ran };
+  }
 
   it("commits the work, ends the runner's transaction and gives the connection back", async () => {
     const { runner, transaction } = await opened();
@@ -63,6 +80,33 @@ describe('the request transaction commits on its own connection', () => {
     expect((await db.query('SELECT txid_current_if_assigned() AS tx'))[0].tx).toBeNull();
   });
 
+  it('runs the work registered for after the commit once the commit is done', async () => {
+    const { transaction } = await opened();
+    const { outcome, ran } = await adoptInContext(transaction, async (manager) => {
+      await manager.query('INSERT INTO commit_probe_parent (id) VALUES (5)');
+      return 'kept';
+    });
+    expect(outcome).toBe('kept');
+    expect(ran).toEqual(['after commit']);
+    expect(await count('commit_probe_parent')).toBe(3);
+  });
+
+  it('a handler that swallows a failed statement does not pass for committed: 25P02, nothing kept', async () => {
+    const { runner, transaction } = await opened();
+    const { outcome, ran } = await adoptInContext(transaction, async (manager) => {
+      await manager.query('INSERT INTO commit_probe_parent (id) VALUES (6)');
+      // A duplicate key: the transaction is aborted, and PostgreSQL would answer COMMIT with ROLLBACK.
+      await manager.query('INSERT INTO commit_probe_parent (id) VALUES (6)').catch(() => undefined);
+      return 'looks fine';
+    });
+    expect(outcome).toBeInstanceOf(QueryFailedError);
+    expect((outcome as QueryFailedError & { driverError: { code: string } }).driverError.code).toBe('25P02');
+    expect(ran).toEqual([]);
+    expect(runner.isReleased).toBe(true);
+    expect(await count('commit_probe_parent')).toBe(3);
+    expect((await db.query('SELECT txid_current_if_assigned() AS tx'))[0].tx).toBeNull();
+  });
+
   it('a handler that throws is rolled back: its work is gone, its error is the answer', async () => {
     const { runner, transaction } = await opened();
     const failure = await transaction
@@ -73,6 +117,6 @@ describe('the request transaction commits on its own connection', () => {
       .catch((error: unknown) => error);
     expect((failure as Error).message).toBe('refused by the handler');
     expect(runner.isReleased).toBe(true);
-    expect(await count('commit_probe_parent')).toBe(2);
+    expect(await count('commit_probe_parent')).toBe(3);
   });
 });

@@ -89,19 +89,32 @@ export class RequestTransaction {
    * subscriber events and query logging around it (this project registers neither): a statement fewer
    * through TypeORM's per-query work on every request. A failed COMMIT is TypeORM's `QueryFailedError`,
    * and the runner still counts the transaction as open, so the rollback above ends it, as before.
+   *
+   * PostgreSQL answers the COMMIT of a transaction a statement already failed in with `ROLLBACK`, not an
+   * error: were a handler to catch a statement's error and return, nothing would be kept while the
+   * request answered as if it had been. That answer is a refusal here too (SQLSTATE 25P02, "in failed
+   * transaction"), so the request fails and no work after the commit runs.
    */
   private async commit(): Promise<void> {
     const runner = this.runner as QueryRunner & { databaseConnection?: pg.PoolClient; transactionDepth: number };
     const connection = runner.isReleased ? undefined : runner.databaseConnection;
-    // Inside a savepoint (not a request's own transaction) TypeORM's own bookkeeping is needed.
+    // A released runner (its connection lost) or one still inside a savepoint (no handler leaves one open:
+    // every nested transaction closes its own) is left to TypeORM, which refuses or commits as it did.
     if (connection === undefined || runner.transactionDepth !== 1) return runner.commitTransaction();
+    let result: pg.QueryResult;
     try {
-      await connection.query('COMMIT');
+      result = await connection.query('COMMIT');
     } catch (error) {
       throw new QueryFailedError('COMMIT', [], error as Error);
     }
     Object.assign(runner as unknown as { isTransactionActive: boolean }, { isTransactionActive: false });
     runner.transactionDepth = 0;
+    if (result.command !== 'COMMIT') {
+      const rolledBack = Object.assign(new Error('the transaction had failed: its COMMIT rolled it back'), {
+        code: '25P02',
+      });
+      throw new QueryFailedError('COMMIT', [], rolledBack);
+    }
   }
 
   /** Rolls back and releases a transaction no handler adopted (the request was refused); a no-op otherwise. */
