@@ -123,6 +123,13 @@ async function profilePass(
   }
 }
 
+/** A round's CPU per request of the API and the baseline, and their ratio (latest.json's `rounds`). */
+const cpuOfRound = (api: LoadResult, baseline: LoadResult) => ({
+  api_cpu_ms: api.cpuMsPerRequest,
+  baseline_cpu_ms: baseline.cpuMsPerRequest,
+  cpu_ratio: (api.cpuMsPerRequest ?? NaN) / (baseline.cpuMsPerRequest ?? NaN),
+});
+
 const ratio = (value: number, base: number) => (base > 0 ? `${Math.round((100 * value) / base)}%` : '—');
 const fixed = (value: number, digits = 0) => (Number.isFinite(value) ? value.toFixed(digits) : '—');
 
@@ -149,7 +156,7 @@ interface PairedRatios {
 interface Results {
   baseline?: ApiResults;
   /** The API against the baseline, round by round (their medians): see PairedRatios. */
-  ratios?: { read: PairedRatios; write: PairedRatios };
+  round_ratios?: { read: PairedRatios; write: PairedRatios };
   api?: ApiResults;
   /** The peer (peer-server.ts): the same read as a typical NestJS app writes it, measured in the same rounds. */
   peer?: { read: LoadResult };
@@ -207,8 +214,8 @@ function report(results: Results): string {
           : []),
       ]),
     );
-    if (results.ratios) {
-      const { read, write } = results.ratios;
+    if (results.round_ratios) {
+      const { read, write } = results.round_ratios;
       lines.push(
         `the API against the baseline, median of the rounds' own ratios: read ${ratio(read.rps, 1)} of its req/s ` +
           `at ${fixed(read.cpu, 2)}× its CPU per request, write ${ratio(write.rps, 1)} at ${fixed(write.cpu, 2)}×`,
@@ -550,7 +557,7 @@ async function main(): Promise<void> {
           rounds.map((r) => (r.api[kind].cpuMsPerRequest ?? NaN) / (r.baseline[kind].cpuMsPerRequest ?? NaN)),
         ),
       });
-      results.ratios = { read: paired('read'), write: paired('write') };
+      results.round_ratios = { read: paired('read'), write: paired('write') };
       if (compared)
         results.compared = { read: median((r) => r.compared!.read), write: median((r) => r.compared!.write) };
       rounds.forEach((round, index) => {
@@ -695,6 +702,7 @@ async function main(): Promise<void> {
           api_rps: round.api.read.rps,
           baseline_rps: round.baseline.read.rps,
           ratio: round.api.read.rps / round.baseline.read.rps,
+          ...cpuOfRound(round.api.read, round.baseline.read),
           peer_rps: round.peer.rps,
           ratio_vs_peer: round.api.read.rps / round.peer.rps,
         },
@@ -702,6 +710,7 @@ async function main(): Promise<void> {
           api_rps: round.api.write.rps,
           baseline_rps: round.baseline.write.rps,
           ratio: round.api.write.rps / round.baseline.write.rps,
+          ...cpuOfRound(round.api.write, round.baseline.write),
         },
       })),
     };
