@@ -553,9 +553,7 @@ async function main(): Promise<void> {
       const pairedMedian = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
       const paired = (kind: 'read' | 'write'): PairedRatios => ({
         rps: pairedMedian(rounds.map((r) => r.api[kind].rps / r.baseline[kind].rps)),
-        cpu: pairedMedian(
-          rounds.map((r) => (r.api[kind].cpuMsPerRequest ?? NaN) / (r.baseline[kind].cpuMsPerRequest ?? NaN)),
-        ),
+        cpu: pairedMedian(rounds.map((r) => cpuOfRound(r.api[kind], r.baseline[kind]).cpu_ratio)),
       });
       results.round_ratios = { read: paired('read'), write: paired('write') };
       if (compared)
