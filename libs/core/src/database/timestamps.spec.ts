@@ -1,5 +1,7 @@
 import fc from 'fast-check';
+import { isDeepStrictEqual } from 'node:util';
 import pg from 'pg';
+import { isoTimestamp } from '../time/iso-timestamp.js';
 import { fastTimestamp, parseTimestamp, parseTimestamptz, TIMESTAMP_OID, TIMESTAMPTZ_OID } from './timestamps.js';
 import { apiTypes } from './type-parsers.js';
 
@@ -130,6 +132,60 @@ describe('timestamp parsers', () => {
       ),
       { numRuns: 20_000 },
     );
+  });
+
+  it('note the ISO text of what they read in UTC, the same string toISOString writes (isoTimestamp)', () => {
+    /** isoTimestamp of what the parser read, and toISOString of postgres-date's, for a valid instant. */
+    const noted = (text: string) => {
+      const date = parseTimestamptz(text);
+      const expected = postgresDate(text);
+      if (!(date instanceof Date) || !(expected instanceof Date) || Number.isNaN(expected.getTime())) return undefined;
+      return { iso: isoTimestamp(date), expected: expected.toISOString() };
+    };
+    fc.assert(
+      fc.property(fc.oneof(timestamptz, mangled(timestamptz)), (text) => {
+        const read = noted(text);
+        return read === undefined || read.iso === read.expected;
+      }),
+      { numRuns: 50_000 },
+    );
+    // Every fraction width, the edges of months (leap years included) and of the day.
+    for (const text of [
+      '2026-11-27 21:13:47+00',
+      '2026-11-27 21:13:47.5+00',
+      '2026-11-27 21:13:47.05+00',
+      '2026-11-27 21:13:47.123+00',
+      '2026-11-27 21:13:47.123999+00',
+      '2024-02-29 23:59:59.999999+00',
+      '2100-02-28 00:00:00+00',
+      '0100-01-01 00:00:00+00',
+      '9999-12-31 23:59:59.999+00',
+    ]) {
+      expect(noted(text)?.iso).toBe((postgresDate(text) as Date).toISOString());
+      expect(noted(text)?.iso).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    }
+  });
+
+  it('note no ISO text for what the text does not spell as an instant: out of range, or another zone', () => {
+    // Day 31 of February, hour 24: Date counts on (as postgres-date), and the answer is its instant's.
+    for (const text of ['2025-02-31 10:00:00+00', '2025-01-01 24:00:00+00', '2025-01-00 10:00:00+00']) {
+      const date = parseTimestamptz(text) as Date;
+      expect(isoTimestamp(date)).toBe((postgresDate(text) as Date).toISOString());
+      expect(isoTimestamp(date).slice(0, 10)).not.toBe(text.slice(0, 10));
+    }
+    const zoned = parseTimestamptz('2026-11-27 21:13:47.123+01') as Date;
+    expect(isoTimestamp(zoned)).toBe('2026-11-27T20:13:47.123Z');
+  });
+
+  it('drop the noted text once the Date is set to another instant, and show it nowhere', () => {
+    const date = parseTimestamptz('2026-11-27 21:13:47.123456+00') as Date;
+    expect(isoTimestamp(date)).toBe('2026-11-27T21:13:47.123Z');
+    date.setTime(Date.UTC(2020, 0, 2, 3, 4, 5, 6));
+    expect(isoTimestamp(date)).toBe('2020-01-02T03:04:05.006Z');
+    // Private to the Date: no key, no symbol, the same under deep equality as any Date of the instant.
+    expect(Reflect.ownKeys(date)).toEqual([]);
+    expect(isDeepStrictEqual(date, new Date(Date.UTC(2020, 0, 2, 3, 4, 5, 6)))).toBe(true);
+    expect(JSON.stringify({ date })).toBe('{"date":"2020-01-02T03:04:05.006Z"}');
   });
 
   it('are the pools’ parsers for the two types, and pg’s for every other', () => {

@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { noteIsoText } from '../time/iso-timestamp.js';
 
 /** PostgreSQL's type ids of `timestamp with time zone` and `timestamp` (without). */
 export const TIMESTAMPTZ_OID = 1184;
@@ -62,6 +63,7 @@ export function fastTimestamp(text: string, zoned: boolean): Date | undefined {
   if (!(year >= 100 && month >= 0 && day >= 0 && hour >= 0 && minute >= 0 && second >= 0)) return undefined;
   let at = 19;
   let millisecond = 0;
+  let digits = 0;
   if (text.charCodeAt(at) === 46) {
     // .ffffff: PostgreSQL writes 1 to 6 digits and Date keeps milliseconds, the first three; postgres-date's
     // 1000 × 0.ffffff, which Date.UTC truncates, gives the same for every 1 to 6 digits (timestamps.spec.ts).
@@ -72,7 +74,7 @@ export function fastTimestamp(text: string, zoned: boolean): Date | undefined {
       if (at - start < 3) millisecond = millisecond * 10 + digit;
       at++;
     }
-    const digits = at - start;
+    digits = at - start;
     if (digits === 0) return undefined;
     for (let i = digits; i < 3; i++) millisecond *= 10;
   }
@@ -84,7 +86,22 @@ export function fastTimestamp(text: string, zoned: boolean): Date | undefined {
   // Date.UTC(year, month - 1, day, hour, minute, second, millisecond), which costs as much as the rest of
   // the parse: the day, hours, minutes and seconds count linearly, as they do there, even past their range.
   const days = daysBeforeMonth(year, month) + day - 1;
-  return new Date(days * DAY + hour * HOUR + minute * MINUTE + second * 1000 + millisecond - offset);
+  const date = new Date(days * DAY + hour * HOUR + minute * MINUTE + second * 1000 + millisecond - offset);
+  // When the session's zone is UTC (the server's TimeZone setting), a valid text spells the instant as
+  // toISOString would, but for the `T`, the milliseconds' three digits and the `Z`: noted on the Date, for the
+  // answer that writes it (isoTimestamp). Any other zone leaves that to isoTimestamp's arithmetic.
+  const valid = day >= 1 && day <= monthLength(year, month) && hour < 24 && minute < 60 && second < 60;
+  if (offset === 0 && valid) {
+    const fraction = digits >= 3 ? text.slice(19, 23) : `.${String(millisecond).padStart(3, '0')}`;
+    noteIsoText(date, `${text.slice(0, 10)}T${text.slice(11, 19)}${fraction}Z`);
+  }
+  return date;
+}
+
+/** The days of `month` (1–12) of `year`, in the proleptic Gregorian calendar. */
+function monthLength(year: number, month: number): number {
+  if (month === 2) return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28;
+  return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
 }
 
 /**

@@ -5,10 +5,15 @@ import { QueryFailedError, type EntityManager, type QueryRunner } from 'typeorm'
 
 const REQUEST_TRANSACTION = 'storefront:request-transaction';
 
-/** A value for a statement sent as text: quoted by the driver's own rules, or NULL. */
+/**
+ * A value for a statement sent as text: quoted by the driver's own rules, or NULL. A string with no quote
+ * and no backslash (every UUID and hex proof) is the driver's answer without its character-by-character
+ * copy: `'value'`, as `escapeLiteral` writes it.
+ */
 export function sqlLiteral(value: string | boolean | null): string {
   if (value === null) return 'NULL';
   if (typeof value === 'boolean') return value ? 'true' : 'false';
+  if (value.indexOf("'") === -1 && value.indexOf('\\') === -1) return `'${value}'`;
   return pg.escapeLiteral(value);
 }
 
