@@ -24,6 +24,13 @@ const DATABASE_HANDLES = [
     importNames: ['SERVICE_CONNECTION', 'Connections', 'ConnectionsModule', 'serviceDataSource'],
     message: 'The connections stay inside libs/core/src/tenancy: query through TenantDb, SystemDb or ScopedDb.',
   },
+  // Not a database handle, but refused in the same files: the app has no global pipe, so a body or query read
+  // with Nest's own decorator would reach its handler unvalidated.
+  {
+    name: '@nestjs/common',
+    importNames: ['Body', 'Query'],
+    message: 'Body and Query come from @app/core: they carry the validation pipe (libs/core/src/validation).',
+  },
 ];
 /**
  * The tenancy module's private files: the connections (the service login's among them) and the adapter that picks one.

@@ -6,7 +6,7 @@ import { ROUTE_ARGS_METADATA } from '@nestjs/common/constants.js';
 import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum.js';
 import * as classValidator from 'class-validator';
 import fc from 'fast-check';
-import { ApiError, STRICT_VALIDATION_OPTIONS, strictValidationPipe } from '@app/core';
+import { ApiError, AppValidation, STRICT_VALIDATION_OPTIONS, strictValidationPipe } from '@app/core';
 
 const LIBS = fileURLToPath(new URL('../../../libs/', import.meta.url));
 
@@ -201,5 +201,51 @@ describe('the routes’ strict validation answers as Nest’s ValidationPipe doe
       }),
       { numRuns: 1500 },
     );
+  });
+});
+
+/** Every parameter of every route handler: its kind (Nest's RouteParamtypes, or the custom key), type and pipes. */
+async function everyParameter() {
+  const files = fs
+    .readdirSync(LIBS, { recursive: true, encoding: 'utf8' })
+    .filter((file) => file.endsWith('.controller.ts'))
+    .sort();
+  const parameters: { name: string; kind: string; metatype: unknown; pipes: unknown[] }[] = [];
+  for (const file of files) {
+    const module = (await import(path.join(LIBS, file))) as Record<string, unknown>;
+    for (const controller of Object.values(module)) {
+      if (typeof controller !== 'function') continue;
+      for (const method of Object.getOwnPropertyNames(controller.prototype as object)) {
+        const args = Reflect.getMetadata(ROUTE_ARGS_METADATA, controller, method) as
+          Record<string, { index: number; data?: string; pipes?: unknown[] }> | undefined;
+        const types = Reflect.getMetadata('design:paramtypes', controller.prototype as object, method) as
+          unknown[] | undefined;
+        for (const [key, { index, data, pipes }] of Object.entries(args ?? {})) {
+          const kind = key.split(':')[0]!;
+          const name = `${controller.name}.${method} #${index}${data === undefined ? '' : ` (${data})`}`;
+          parameters.push({ name, kind, metatype: types?.[index], pipes: pipes ?? [] });
+        }
+      }
+    }
+  }
+  return parameters;
+}
+
+// The app has no global pipe: each body and query carries the validation pipe, and nothing else needs one.
+describe('the routes’ parameters', () => {
+  it('every body and query, whole or one field, goes through AppValidation first', async () => {
+    const parameters = await everyParameter();
+    const read = parameters.filter(
+      ({ kind }) => kind === String(RouteParamtypes.BODY) || kind === String(RouteParamtypes.QUERY),
+    );
+    expect(read.length).toBeGreaterThanOrEqual(50);
+    const unvalidated = read.filter(({ pipes }) => pipes[0] !== AppValidation).map(({ name }) => name);
+    expect(unvalidated).toEqual([]);
+  });
+
+  it('every path parameter is a string (a conversion would be a pipe of its own)', async () => {
+    const paths = (await everyParameter()).filter(({ kind }) => kind === String(RouteParamtypes.PARAM));
+    expect(paths.length).toBeGreaterThanOrEqual(30);
+    expect(paths.filter(({ metatype }) => metatype !== String).map(({ name }) => name)).toEqual([]);
   });
 });

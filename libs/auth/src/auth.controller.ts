@@ -1,17 +1,4 @@
-import {
-  Body,
-  Controller,
-  Get,
-  HttpCode,
-  Inject,
-  Logger,
-  Post,
-  Put,
-  Query,
-  Req,
-  Res,
-  UseInterceptors,
-} from '@nestjs/common';
+import { Controller, Get, HttpCode, Inject, Logger, Post, Put, Req, Res, UseInterceptors } from '@nestjs/common';
 import { ApiExtraModels, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
@@ -22,6 +9,8 @@ import {
   PublicKeyAllowed,
   type HttpConfig,
   type UserPrincipal,
+  Body,
+  Query,
 } from '@app/core';
 import { authConfig, type AuthConfig } from './auth.config.js';
 import { AccountService, type AccountRequest, type Verified } from './accounts/account.service.js';

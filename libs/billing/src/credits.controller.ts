@@ -1,7 +1,7 @@
-import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
+import { Controller, Get, HttpCode, Post } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { Roles } from '@app/auth';
-import { ApiFunctionRoute, StoreScoped } from '@app/core';
+import { ApiFunctionRoute, StoreScoped, Body, Query } from '@app/core';
 import { CreditsQueryDto, GrantCreditsDto } from './credits.dto.js';
 import { CreditsService } from './credits.service.js';
 import { ApiGetCredits, ApiGrantCredits } from './credits.openapi.js';

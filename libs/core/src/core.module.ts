@@ -1,5 +1,5 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import { APP_FILTER, APP_PIPE, DiscoveryModule } from '@nestjs/core';
+import { APP_FILTER, DiscoveryModule } from '@nestjs/core';
 import { BullModule } from '@nestjs/bull';
 import { CqrsModule } from '@nestjs/cqrs';
 import { TerminusModule } from '@nestjs/terminus';
@@ -13,7 +13,6 @@ import { SafeHttpClient } from './http-client/safe-http-client.js';
 import { SAFE_HTTP_PROVIDERS } from './http-client/safe-http.providers.js';
 import { DomainErrorAnswers } from './errors/domain-error.js';
 import { ErrorEnvelopeFilter } from './errors/error-envelope.filter.js';
-import { strictValidationPipe } from './errors/validation.js';
 import { HealthController } from './observability/health.controller.js';
 import { loggingConfig } from './observability/logging.config.js';
 import { loggingModule } from './observability/logging.js';
@@ -24,7 +23,6 @@ import { OutboxRetention } from './outbox/outbox-retention.js';
 import { OutboxService } from './outbox/outbox.service.js';
 import { StoreEventCounter } from './outbox/store-event-counter.js';
 import { StoreEventSubscribers } from './outbox/store-event-subscribers.js';
-import { HeldValidation } from './idempotency/held-validation.js';
 import { IdempotentWrites } from './idempotency/idempotent-writes.js';
 import { IdempotencyStore } from './idempotency/idempotency.store.js';
 import { redisConfig, type RedisConfig } from './redis/redis.config.js';
@@ -91,12 +89,7 @@ export class CoreModule {
         EventErrorLogger,
         DomainErrorAnswers,
         { provide: APP_FILTER, useClass: ErrorEnvelopeFilter },
-        // A keyed write's refusal is held until its Idempotency-Key has been looked at (HeldValidation).
-        {
-          provide: APP_PIPE,
-          inject: [RouteTransactions],
-          useFactory: (routes: RouteTransactions) => new HeldValidation(strictValidationPipe(), routes),
-        },
+        // No app pipe: bodies and queries carry their validation pipe (`Body`, `Query`: validated-params.ts).
         IdempotentWrites,
         // Wraps every route's handler: the request transaction, and a write's Idempotency-Key inside it.
         RouteTransactions,

@@ -33,6 +33,7 @@ export * from './redis/redis.module.js';
 export * from './throttling/app-throttler.guard.js';
 export * from './throttling/redis-throttler.storage.js';
 export * from './transactions/route-transactions.js';
+export * from './validation/validated-params.js';
 export * from './validation/validators.js';
 export * from './openapi/api-responses.js';
 export * from './database/raw-sql.js';

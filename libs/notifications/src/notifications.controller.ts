@@ -1,7 +1,7 @@
-import { Controller, Get, Query } from '@nestjs/common';
+import { Controller, Get } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiTags } from '@nestjs/swagger';
-import { ApiFunctionRoute, StoreScoped } from '@app/core';
+import { ApiFunctionRoute, StoreScoped, Query } from '@app/core';
 import { ListNotificationsParams } from './notification.dto.js';
 import { ListNotificationsQuery } from './queries/list-notifications/list-notifications.query.js';
 import { ApiListNotifications } from './notifications.openapi.js';

@@ -1,8 +1,17 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Post, Query } from '@nestjs/common';
+import { Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Post } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiTags } from '@nestjs/swagger';
 import { Roles } from '@app/auth';
-import { ApiError, ApiFunctionRoute, CurrentUser, PageQueryDto, type UserPrincipal, StoreScoped } from '@app/core';
+import {
+  ApiError,
+  ApiFunctionRoute,
+  CurrentUser,
+  PageQueryDto,
+  type UserPrincipal,
+  StoreScoped,
+  Body,
+  Query,
+} from '@app/core';
 import { CreateApiKeyDto } from './api-key.dto.js';
 import { CreateApiKeyCommand } from './commands/create-api-key.js';
 import { RevokeApiKeyCommand } from './commands/revoke-api-key.js';

@@ -1,7 +1,7 @@
-import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import { Controller, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiTags } from '@nestjs/swagger';
-import { ApiErrorResponse, ApiFunctionRoute, StoreScoped } from '@app/core';
+import { ApiErrorResponse, ApiFunctionRoute, StoreScoped, Body, Query } from '@app/core';
 import { CreateCustomerCommand } from './commands/create-customer/create-customer.command.js';
 import { UpdateCustomerCommand } from './commands/update-customer/update-customer.command.js';
 import { CreateCustomerDto, ListCustomersQuery as ListCustomersParams, UpdateCustomerDto } from './customer.dto.js';

@@ -1,16 +1,4 @@
-import {
-  Body,
-  Controller,
-  Delete,
-  Get,
-  HttpCode,
-  Inject,
-  Param,
-  ParseUUIDPipe,
-  Patch,
-  Post,
-  Query,
-} from '@nestjs/common';
+import { Controller, Delete, Get, HttpCode, Inject, Param, ParseUUIDPipe, Patch, Post } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiParam, ApiTags } from '@nestjs/swagger';
 import { authConfig, type AuthConfig } from '@app/auth';
@@ -23,6 +11,8 @@ import {
   PageQueryDto,
   type UserPrincipal,
   StoreScoped,
+  Body,
+  Query,
 } from '@app/core';
 import { InviteMemberCommand } from './commands/invite-member/invite-member.command.js';
 import { RemoveMemberCommand } from './commands/remove-member/remove-member.command.js';

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import { Controller, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiTags } from '@nestjs/swagger';
 import {
@@ -10,6 +10,8 @@ import {
   type StoreAccess,
   StoreScoped,
   type UserPrincipal,
+  Body,
+  Query,
 } from '@app/core';
 import { Roles } from '@app/auth';
 import { ChangeOrderStatusCommand } from './commands/change-order-status/change-order-status.command.js';

@@ -1,7 +1,7 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import { Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiTags } from '@nestjs/swagger';
-import { ApiFunctionRoute, CurrentStoreAccess, type StoreAccess, StoreScoped } from '@app/core';
+import { ApiFunctionRoute, CurrentStoreAccess, type StoreAccess, StoreScoped, Body, Query } from '@app/core';
 import { AdjustInventoryCommand } from './commands/adjust-inventory/adjust-inventory.command.js';
 import { CreateProductCommand } from './commands/create-product/create-product.command.js';
 import { DeleteProductCommand } from './commands/delete-product/delete-product.command.js';

@@ -1,6 +1,6 @@
-import { Body, Controller, Get, Param, Patch } from '@nestjs/common';
+import { Controller, Get, Param, Patch } from '@nestjs/common';
 import { ApiParam, ApiTags } from '@nestjs/swagger';
-import { ApiFunctionRoute, StoreScoped } from '@app/core';
+import { ApiFunctionRoute, StoreScoped, Body } from '@app/core';
 import { MailSettings } from '@app/mail';
 import { UpdateStoreMailSettingsDto } from './store-mail-settings.dto.js';
 import { ApiGetStoreMailSettings, ApiUpdateStoreMailSettings } from './store-mail-settings.openapi.js';

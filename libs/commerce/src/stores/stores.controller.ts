@@ -1,7 +1,7 @@
-import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import { Controller, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiTags } from '@nestjs/swagger';
-import { ApiFunctionRoute, CurrentUser, PageQueryDto, StoreScoped, type UserPrincipal } from '@app/core';
+import { ApiFunctionRoute, CurrentUser, PageQueryDto, StoreScoped, type UserPrincipal, Body, Query } from '@app/core';
 import { Roles } from '@app/auth';
 import { CreateStoreCommand } from './commands/create-store/create-store.command.js';
 import { UpdateStoreCommand } from './commands/update-store/update-store.command.js';

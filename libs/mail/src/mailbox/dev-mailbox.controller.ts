@@ -1,4 +1,4 @@
-import { Controller, Get, Query } from '@nestjs/common';
+import { Controller, Get } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import {
   ApiError,
@@ -10,6 +10,7 @@ import {
   toPage,
   type UserPrincipal,
   isoTimestamp,
+  Query,
 } from '@app/core';
 import { DevMailboxMessage, DevMailboxQuery } from './dev-mailbox.dto.js';
 import { ApiListDevMailbox } from './dev-mailbox.openapi.js';

@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, Header, HttpCode, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { Controller, Delete, Get, Header, HttpCode, Inject, Param, Post, Req, Res } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
@@ -12,6 +12,8 @@ import {
   Public,
   StoreScoped,
   type UserPrincipal,
+  Body,
+  Query,
 } from '@app/core';
 import { SocialConnectDto, StoreQueryDto } from '../social.dto.js';
 import { browserCookieName, CONNECT_PATH, SocialConnectService } from './social-connect.service.js';

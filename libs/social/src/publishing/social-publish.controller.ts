@@ -1,6 +1,6 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { ApiFunctionRoute, OwnTransactions, StoreScoped } from '@app/core';
+import { ApiFunctionRoute, OwnTransactions, StoreScoped, Body, Query } from '@app/core';
 import { SocialPostsQueryDto, SocialPublishDto } from '../social.dto.js';
 import { SocialPublishService } from './social-publish.service.js';
 import { ApiPublishSocialPost, ApiCancelSocialPost, ApiListSocialPosts } from './social-publish.openapi.js';

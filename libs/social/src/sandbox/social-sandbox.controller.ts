@@ -1,6 +1,6 @@
-import { Controller, Get, Header, Inject, Param, Query } from '@nestjs/common';
+import { Controller, Get, Header, Inject, Param } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import { ApiError, httpConfig, OwnTransactions, Public, TenantDb, type HttpConfig } from '@app/core';
+import { ApiError, httpConfig, OwnTransactions, Public, TenantDb, type HttpConfig, Query } from '@app/core';
 import { CALLBACK_PATH } from '../connect/social-connect.service.js';
 import { isSocialPlatform, socialPlatformDefinition } from '../platforms/registry.js';
 import { sandboxCode } from '../platforms/sandbox.platform.js';

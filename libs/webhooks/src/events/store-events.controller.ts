@@ -1,7 +1,7 @@
-import { Controller, Get, Param, Query } from '@nestjs/common';
+import { Controller, Get, Param } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiTags } from '@nestjs/swagger';
-import { ApiFunctionRoute, StoreScoped } from '@app/core';
+import { ApiFunctionRoute, StoreScoped, Query } from '@app/core';
 import { ListStoreEventsQuery } from './list-store-events/list-store-events.query.js';
 import { ListStoreEventsParams } from './store-event.dto.js';
 import { ApiListStoreEvents } from './store-events.openapi.js';

@@ -1,7 +1,7 @@
-import { Body, Controller, Get, HttpCode, Param, ParseUUIDPipe, Post, Query } from '@nestjs/common';
+import { Controller, Get, HttpCode, Param, ParseUUIDPipe, Post } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiParam, ApiTags } from '@nestjs/swagger';
-import { ApiError, ApiFunctionRoute, StoreScoped } from '@app/core';
+import { ApiError, ApiFunctionRoute, StoreScoped, Body, Query } from '@app/core';
 import { RecoverDeliveriesCommand } from './commands/recover-deliveries/recover-deliveries.command.js';
 import { RedeliverDeliveryCommand } from './commands/redeliver-delivery/redeliver-delivery.command.js';
 import { SendTestEventCommand } from './commands/send-test-event/send-test-event.command.js';

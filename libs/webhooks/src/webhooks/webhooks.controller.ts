@@ -1,7 +1,7 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import { Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiTags } from '@nestjs/swagger';
-import { ApiFunctionRoute, StoreScoped } from '@app/core';
+import { ApiFunctionRoute, StoreScoped, Body, Query } from '@app/core';
 import { DeleteWebhookCommand } from './commands/delete-webhook/delete-webhook.command.js';
 import { RegisterWebhookCommand } from './commands/register-webhook/register-webhook.command.js';
 import { RotateWebhookSecretCommand } from './commands/rotate-webhook-secret/rotate-webhook-secret.command.js';

@@ -1,8 +1,8 @@
-import { Body, Controller } from '@nestjs/common';
+import { Controller } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiProperty, ApiTags } from '@nestjs/swagger';
 import { IsString, IsUrl, MaxLength } from 'class-validator';
-import { ApiFunctionRoute, StoreScoped } from '@app/core';
+import { ApiFunctionRoute, StoreScoped, Body } from '@app/core';
 import { CurrentAiCall, type AiCall } from '../ai-function.js';
 import { ChargedRoute } from '../charged.decorator.js';
 import { ChargedStore, Language } from '../dto-fields.js';

@@ -1,7 +1,7 @@
-import { Body, Controller } from '@nestjs/common';
+import { Controller } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiTags } from '@nestjs/swagger';
-import { ApiFunctionRoute, StoreScoped } from '@app/core';
+import { ApiFunctionRoute, StoreScoped, Body } from '@app/core';
 import { SocialPlatformList } from '@app/social';
 import { CurrentAiCall, type AiCall } from '../ai-function.js';
 import { ChargedRoute } from '../charged.decorator.js';
