@@ -33,6 +33,17 @@ describe('text arrays', () => {
     );
   });
 
+  it('reads any plain array as splitting it at its commas would', () => {
+    const plain = fc.stringMatching(/^[^{}"\\]{0,30}$/);
+    fc.assert(
+      fc.property(plain, (inner) => {
+        const split = inner === '' ? [] : inner.split(',').map((value) => (value === 'NULL' ? null : value));
+        expect(fastTextArray(`{${inner}}`)).toEqual(split);
+      }),
+      { numRuns: 20_000 },
+    );
+  });
+
   it('takes the fast path for plain elements and leaves quoted, nested and bounded arrays to pg', () => {
     expect(fastTextArray('{linen,tote,eco-bag}')).toEqual(['linen', 'tote', 'eco-bag']);
     expect(fastTextArray('{}')).toEqual([]);
