@@ -35,6 +35,12 @@ const DATABASE_HANDLES = [
 /**
  * The tenancy module's private files: the connections (the service login's among them) and the adapter that picks one.
  */
+/** Nest's `Body` and `Query` by a deeper path of the package (`@nestjs/common/index.js`): refused as by its name. */
+const NEST_PARAMS_PATTERN = {
+  group: ['@nestjs/common/*'],
+  importNames: ['Body', 'Query'],
+  message: 'Body and Query come from @app/core: they carry the validation pipe (libs/core/src/validation).',
+};
 const CONNECTIONS_PATTERN = {
   group: ['**/tenancy/connections.js', '**/tenancy/connections.module.js', '**/tenancy/scoped-transaction-adapter.js'],
   message: 'The connections stay inside libs/core/src/tenancy: query through TenantDb, SystemDb or ScopedDb.',
@@ -109,13 +115,21 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { paths: [...DATABASE_HANDLES, SYSTEM_DB], patterns: [SYSTEM_DB_PATTERN, CONNECTIONS_PATTERN] },
+        {
+          paths: [...DATABASE_HANDLES, SYSTEM_DB],
+          patterns: [SYSTEM_DB_PATTERN, CONNECTIONS_PATTERN, NEST_PARAMS_PATTERN],
+        },
       ],
     },
   },
   {
     files: SYSTEM_DB_USERS,
-    rules: { 'no-restricted-imports': ['error', { paths: DATABASE_HANDLES, patterns: [CONNECTIONS_PATTERN] }] },
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { paths: DATABASE_HANDLES, patterns: [CONNECTIONS_PATTERN, NEST_PARAMS_PATTERN] },
+      ],
+    },
   },
   // The generated client and the flows that drive it read every answer typed by the document: no
   // assertion, `any` or `!` may paper over a route whose schema is missing (docs/sdk.md).

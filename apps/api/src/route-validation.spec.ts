@@ -204,18 +204,39 @@ describe('the routes’ strict validation answers as Nest’s ValidationPipe doe
   });
 });
 
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+
+/** Every source file of the libraries and the app that declares a controller, whatever its name. */
+function controllerFiles(): string[] {
+  return ['libs', 'apps']
+    .flatMap((dir) =>
+      fs
+        .readdirSync(path.join(ROOT, dir), { recursive: true, encoding: 'utf8' })
+        .map((file) => path.join(ROOT, dir, file)),
+    )
+    .filter((file) => file.endsWith('.ts') && !file.endsWith('.spec.ts') && !file.endsWith('.d.ts'))
+    .filter((file) => fs.readFileSync(file, 'utf8').includes('@Controller('))
+    .sort();
+}
+
+/** The handlers' names of a controller class, its own and those it inherits. */
+function handlerNames(controller: Function): string[] {
+  const names = new Set<string>();
+  for (let proto = controller.prototype as object | null; proto && proto !== Object.prototype;) {
+    for (const name of Object.getOwnPropertyNames(proto)) if (name !== 'constructor') names.add(name);
+    proto = Object.getPrototypeOf(proto) as object | null;
+  }
+  return [...names];
+}
+
 /** Every parameter of every route handler: its kind (Nest's RouteParamtypes, or the custom key), type and pipes. */
 async function everyParameter() {
-  const files = fs
-    .readdirSync(LIBS, { recursive: true, encoding: 'utf8' })
-    .filter((file) => file.endsWith('.controller.ts'))
-    .sort();
   const parameters: { name: string; kind: string; metatype: unknown; pipes: unknown[] }[] = [];
-  for (const file of files) {
-    const module = (await import(path.join(LIBS, file))) as Record<string, unknown>;
+  for (const file of controllerFiles()) {
+    const module = (await import(file)) as Record<string, unknown>;
     for (const controller of Object.values(module)) {
-      if (typeof controller !== 'function') continue;
-      for (const method of Object.getOwnPropertyNames(controller.prototype as object)) {
+      if (typeof controller !== 'function' || !Reflect.getMetadata('__controller__', controller)) continue;
+      for (const method of handlerNames(controller)) {
         const args = Reflect.getMetadata(ROUTE_ARGS_METADATA, controller, method) as
           Record<string, { index: number; data?: string; pipes?: unknown[] }> | undefined;
         const types = Reflect.getMetadata('design:paramtypes', controller.prototype as object, method) as
@@ -239,6 +260,7 @@ describe('the routes’ parameters', () => {
       ({ kind }) => kind === String(RouteParamtypes.BODY) || kind === String(RouteParamtypes.QUERY),
     );
     expect(read.length).toBeGreaterThanOrEqual(50);
+    expect(controllerFiles().map((file) => path.relative(ROOT, file))).toContain('apps/api/src/queue-dashboard.ts');
     const unvalidated = read.filter(({ pipes }) => pipes[0] !== AppValidation).map(({ name }) => name);
     expect(unvalidated).toEqual([]);
   });

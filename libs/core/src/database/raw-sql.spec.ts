@@ -62,7 +62,7 @@ describe('rowBuilder', () => {
     ({ name, dataTypeID, format, tableID: 0, columnID: 0, dataTypeSize: -1, dataTypeModifier: -1 }) as const;
   /** pg's own row: its Result, described by the same columns. */
   const pgRow = (fields: ReturnType<typeof field>[], texts: (string | null)[]) => {
-    const result = new pg.Result(undefined, undefined) as unknown as {
+    const result = new (pg.Result as unknown as new () => unknown)() as {
       addFields(f: unknown[]): void;
       parseRow(t: (string | null)[]): Record<string, unknown>;
       _parsers: ((text: string) => unknown)[];

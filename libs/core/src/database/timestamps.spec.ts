@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { isDeepStrictEqual } from 'node:util';
 import pg from 'pg';
-import { isoTimestamp } from '../time/iso-timestamp.js';
+import { isoTimestamp, noteIsoText } from '../time/iso-timestamp.js';
 import { fastTimestamp, parseTimestamp, parseTimestamptz, TIMESTAMP_OID, TIMESTAMPTZ_OID } from './timestamps.js';
 import { apiTypes } from './type-parsers.js';
 
@@ -186,6 +186,11 @@ describe('timestamp parsers', () => {
     expect(Reflect.ownKeys(date)).toEqual([]);
     expect(isDeepStrictEqual(date, new Date(Date.UTC(2020, 0, 2, 3, 4, 5, 6)))).toBe(true);
     expect(JSON.stringify({ date })).toBe('{"date":"2020-01-02T03:04:05.006Z"}');
+    // Noted again (the same Date through another parse path, say): the new text, no TypeError.
+    noteIsoText(date, '2020-01-02T03:04:05.006Z');
+    expect(isoTimestamp(date)).toBe('2020-01-02T03:04:05.006Z');
+    date.setTime(0);
+    expect(isoTimestamp(date)).toBe('1970-01-01T00:00:00.000Z');
   });
 
   it('are the pools’ parsers for the two types, and pg’s for every other', () => {

@@ -33,7 +33,13 @@ class IsoText extends Adopt {
   }
 
   static note(date: Date, iso: string): void {
-    new IsoText(date, iso);
+    if (!(#iso in date)) {
+      new IsoText(date, iso);
+      return;
+    }
+    // Noted before (its fields can be added once): noted anew.
+    (date as unknown as IsoText).#iso = iso;
+    (date as unknown as IsoText).#time = date.getTime();
   }
 
   static of(date: Date): string | undefined {
