@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource, QueryFailedError } from 'typeorm';
-import { queryRows } from '@app/core';
+import { isoTimestamp, queryRows } from '@app/core';
+import { apiTypes } from '../libs/core/src/database/type-parsers.js';
 
 /**
  * queryRows inside a transaction sends its statement straight to the transaction's pg connection as a
@@ -111,5 +112,46 @@ describe('raw SQL in a transaction: named statements on the held connection', ()
     expect(await read(id).catch((error: unknown) => error)).toMatchObject({ code: '0A000' });
     expect(await read(id)).toEqual([{ id, n: 7, note: null }]);
     expect(await read(id)).toEqual([{ id, n: 7, note: null }]);
+  });
+
+  it("with the API's parsers: each timestamp answers its ISO text in any session zone, rows as pg's", async () => {
+    // The API's pools parse with apiTypes (tenancy/connections.module.ts): the timestamp parser notes the ISO
+    // text PostgreSQL's UTC output spells, and the row builder makes the rows.
+    const api = new DataSource({
+      type: 'postgres',
+      url: process.env.DATABASE_URL,
+      poolSize: 1,
+      extra: { types: apiTypes },
+    });
+    await api.initialize();
+    try {
+      const instants = [
+        '2026-11-27T21:13:47.123456Z',
+        '2026-11-27T21:13:47.000Z',
+        '2026-11-27T21:13:47.05Z',
+        '2024-02-29T23:59:59.999999Z',
+        '0100-01-01T00:00:00Z',
+        '9999-12-31T23:59:59.999Z',
+      ];
+      const sql = `SELECT $1::timestamptz AS at, $2::int AS n, $3::text AS n /* ${randomUUID()} */`;
+      for (const zone of ['UTC', 'Asia/Kolkata', 'America/St_Johns']) {
+        const rows = await api.transaction(async (manager) => {
+          await manager.query(`SET LOCAL TimeZone = '${zone}'`);
+          const made = [];
+          for (const at of instants) made.push((await queryRows(manager, sql, [at, 1, 'x']))[0]);
+          return made;
+        });
+        expect(rows.map((row) => isoTimestamp(row.at))).toEqual(
+          instants.map((at) => new Date(at.replace(/(\.\d{3})\d+Z$/, '$1Z')).toISOString()),
+        );
+        // A repeated column name: the first one's place, the last one's value, as pg makes it.
+        expect(Object.entries(rows[0]!)).toEqual([
+          ['at', rows[0]!.at],
+          ['n', 'x'],
+        ]);
+      }
+    } finally {
+      await api.destroy();
+    }
   });
 });
