@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { DataSource, QueryFailedError } from 'typeorm';
+import type { EventEmitter } from 'node:events';
+import { DataSource, QueryFailedError, type EntityManager, type QueryRunner } from 'typeorm';
 import { isoTimestamp, queryRows } from '@app/core';
 import { apiTypes } from '../libs/core/src/database/type-parsers.js';
 
@@ -112,6 +113,98 @@ describe('raw SQL in a transaction: named statements on the held connection', ()
     expect(await read(id).catch((error: unknown) => error)).toMatchObject({ code: '0A000' });
     expect(await read(id)).toEqual([{ id, n: 7, note: null }]);
     expect(await read(id)).toEqual([{ id, n: 7, note: null }]);
+  });
+
+  /** The protocol messages of each kind PostgreSQL sends on the transaction's connection while `work` runs. */
+  async function messagesDuring<T>(
+    manager: EntityManager,
+    kinds: string[],
+    work: () => Promise<T>,
+  ): Promise<{ result: T; seen: Record<string, number> }> {
+    const runner = manager.queryRunner as QueryRunner & { databaseConnection: { connection: EventEmitter } };
+    const wire = runner.databaseConnection.connection;
+    const seen: Record<string, number> = Object.fromEntries(kinds.map((kind) => [kind, 0]));
+    const counters = kinds.map((kind) => [kind, () => (seen[kind] += 1)] as const);
+    for (const [kind, count] of counters) wire.on(kind, count);
+    try {
+      return { result: await work(), seen };
+    } finally {
+      for (const [kind, count] of counters) wire.off(kind, count);
+    }
+  }
+
+  it('a statement described once on a connection runs again without Describe, its rows made as before', async () => {
+    const sql = `SELECT $1::int AS n, $2::timestamptz AS at, $3::text[] AS tags /* ${randomUUID()} */`;
+    const runs = await db.transaction((manager) =>
+      messagesDuring(manager, ['rowDescription', 'parseComplete', 'dataRow'], async () => [
+        await queryRows(manager, sql, [1, '2026-11-27 10:00:00.5+00', ['a']]),
+        await queryRows(manager, sql, [2, '2000-02-29 12:00:00+00', []]),
+        await queryRows(manager, sql, [3, '1999-12-31 23:59:59+00', ['b', 'c']]),
+      ]),
+    );
+    expect(runs.result).toEqual([
+      [{ n: 1, at: new Date('2026-11-27T10:00:00.500Z'), tags: ['a'] }],
+      [{ n: 2, at: new Date('2000-02-29T12:00:00.000Z'), tags: [] }],
+      [{ n: 3, at: new Date('1999-12-31T23:59:59.000Z'), tags: ['b', 'c'] }],
+    ]);
+    expect(runs.seen).toEqual({ rowDescription: 1, parseComplete: 1, dataRow: 3 });
+    // The next transaction on the same connection: prepared and described already.
+    const later = await db.transaction((manager) =>
+      messagesDuring(manager, ['rowDescription'], () => queryRows(manager, sql, [4, '2026-01-01 00:00:00+00', []])),
+    );
+    expect(later).toEqual({
+      result: [{ n: 4, at: new Date('2026-01-01T00:00:00.000Z'), tags: [] }],
+      seen: { rowDescription: 0 },
+    });
+  });
+
+  it('a statement without rows (NoData) runs again without Describe, and does its work each time', async () => {
+    const sql = `INSERT INTO pg_temp.raw_sql_probe (id, n) VALUES ($1, $2) /* ${randomUUID()} */`;
+    const ids = [randomUUID(), randomUUID(), randomUUID()];
+    const runs = await db.transaction((manager) =>
+      messagesDuring(manager, ['noData', 'rowDescription', 'commandComplete'], async () => {
+        const answers = [];
+        for (const [i, id] of ids.entries()) answers.push(await queryRows(manager, sql, [id, i]));
+        return answers;
+      }),
+    );
+    expect(runs).toEqual({ result: [[], [], []], seen: { noData: 1, rowDescription: 0, commandComplete: 3 } });
+    const stored = await db.query('SELECT n FROM pg_temp.raw_sql_probe WHERE id = ANY($1) ORDER BY n', [ids]);
+    expect(stored).toEqual([{ n: 0 }, { n: 1 }, { n: 2 }]);
+  });
+
+  it('a column renamed under a described statement: a run is refused, never answered under the old name', async () => {
+    await db.query('CREATE TEMP TABLE raw_sql_renamed (id uuid PRIMARY KEY, n int)');
+    const id = randomUUID();
+    await db.query('INSERT INTO pg_temp.raw_sql_renamed (id, n) VALUES ($1, 3)', [id]);
+    const read = () =>
+      db.transaction((manager) => queryRows(manager, 'SELECT * FROM pg_temp.raw_sql_renamed WHERE id = $1', [id]));
+    expect(await read()).toEqual([{ id, n: 3 }]);
+    expect(await read()).toEqual([{ id, n: 3 }]);
+    await db.query('ALTER TABLE pg_temp.raw_sql_renamed RENAME COLUMN n TO quantity');
+    expect(await read().catch((error: unknown) => error)).toMatchObject({ code: '0A000' });
+    expect(await read()).toEqual([{ id, quantity: 3 }]);
+    expect(await read()).toEqual([{ id, quantity: 3 }]);
+  });
+
+  it('a value pg cannot write, on a described statement: that run is refused, the statement goes on', async () => {
+    const sql = `SELECT $1::text AS word /* ${randomUUID()} */`;
+    const unwritable = {
+      toPostgres() {
+        throw new Error('this value cannot be written');
+      },
+    };
+    const answers = await db.transaction(async (manager) => {
+      const first = await queryRows(manager, sql, ['one']);
+      const refused = await queryRows(manager, sql, [unwritable]).catch((error: unknown) => error);
+      const after = await queryRows(manager, sql, ['three']);
+      return { first, refused, after };
+    });
+    expect(answers.first).toEqual([{ word: 'one' }]);
+    expect(answers.refused).toBeInstanceOf(QueryFailedError);
+    expect((answers.refused as Error).message).toBe('this value cannot be written');
+    expect(answers.after).toEqual([{ word: 'three' }]);
+    expect(await db.transaction((manager) => queryRows(manager, sql, ['four']))).toEqual([{ word: 'four' }]);
   });
 
   it("with the API's parsers: each timestamp answers its ISO text in any session zone, rows as pg's", async () => {

@@ -44,10 +44,12 @@ type TextParser = (text: string) => unknown;
 /** The parts of pg's Result that turn a statement's row description into its rows. */
 interface ResultInternals {
   fields: FieldDef[];
+  command: string | null;
   _types: object | undefined;
   _parsers: TextParser[] | undefined;
   _prebuiltEmptyResultObject: Record<string, null> | null;
   addFields(fields: FieldDef[]): void;
+  addCommandComplete(message: unknown): void;
   parseRow(texts: (string | null)[]): Record<string, unknown>;
 }
 
@@ -112,25 +114,35 @@ function sameColumns(a: FieldDef[], b: FieldDef[]): boolean {
 
 const PgResult = pg.Result as unknown as new (rowMode?: string, types?: object) => ResultInternals;
 
+/** A statement's row shape as the connection whose type parsers are `types` last saw it described. */
+function knownShape(types: object | undefined, statement: string): RowShape | undefined {
+  return types === undefined ? undefined : rowShapes.get(types)?.get(statement);
+}
+
+/** The shape of a statement that returns no rows (Describe answered NoData): INSERT, UPDATE without RETURNING. */
+const NO_ROWS: RowShape = { fields: [], parsers: undefined, empty: null, build: undefined };
+
 /**
  * A named statement's Result. pg describes a prepared statement's columns on every execution, and its
  * Result then looks up a parser per column and builds the empty row each row is copied from, anew (a few
  * percent of a request). When the columns are those of the statement's last execution, this takes both
  * from then; columns that differ (a migration changed the table) are described afresh. The parsers and
- * the empty row are only read, never changed, by the rows made with them.
+ * the empty row are only read, never changed, by the rows made with them. What the connection learns here
+ * also lets the next run skip the Describe itself (`NamedStatementQuery`).
  */
 export class NamedStatementResult extends PgResult {
   private build: RowBuilder | undefined = undefined;
+  private described = false;
 
   constructor(private readonly statement: string) {
     super(undefined, undefined);
   }
 
   override addFields(fields: FieldDef[]): void {
+    this.described = true;
     // The connection's type parsers, set by pg when the query was handed to it.
     const types = this._types;
-    const known = types === undefined ? undefined : rowShapes.get(types);
-    const shape = known?.get(this.statement);
+    const shape = knownShape(types, this.statement);
     if (shape !== undefined && sameColumns(shape.fields, fields)) {
       this.fields = fields;
       this._parsers = shape.parsers;
@@ -140,11 +152,16 @@ export class NamedStatementResult extends PgResult {
     }
     super.addFields(fields);
     this.build = rowBuilder(fields);
-    if (types === undefined) return;
-    const shapes = known ?? new Map<string, RowShape>();
-    if (known === undefined) rowShapes.set(types, shapes);
     const empty = this._prebuiltEmptyResultObject;
-    shapes.set(this.statement, { fields, parsers: this._parsers, empty, build: this.build });
+    this.remember({ fields, parsers: this._parsers, empty, build: this.build });
+  }
+
+  /** The end of the statement's run: one that was described without a row description returns no rows. */
+  override addCommandComplete(message: unknown): void {
+    if (!this.described && this.command === null && knownShape(this._types, this.statement) === undefined) {
+      this.remember(NO_ROWS);
+    }
+    super.addCommandComplete(message);
   }
 
   /** A row of the statement: made by its columns' builder (`rowBuilder`), or as pg makes it. */
@@ -154,6 +171,92 @@ export class NamedStatementResult extends PgResult {
       ? build(texts, this._parsers!)
       : super.parseRow(texts);
   }
+
+  private remember(shape: RowShape): void {
+    const types = this._types;
+    if (types === undefined) return;
+    let shapes = rowShapes.get(types);
+    if (shapes === undefined) rowShapes.set(types, (shapes = new Map<string, RowShape>()));
+    shapes.set(this.statement, shape);
+  }
+}
+
+/** The parts of pg's Connection (one per pg client) that a run of a prepared statement writes with. */
+interface WireConnection {
+  /** The statements this connection has prepared (PostgreSQL answered ParseComplete), by name: their texts. */
+  parsedStatements: Record<string, string | undefined>;
+  bind(config: {
+    portal: string;
+    statement: string;
+    values: unknown[];
+    binary: boolean | undefined;
+    valueMapper: unknown;
+  }): void;
+  sync(): void;
+}
+
+/** The parts of pg's Query that run a named statement. */
+interface QueryInternals {
+  name: string;
+  text: string;
+  values: unknown[];
+  portal: string;
+  binary: boolean | undefined;
+  rows: number | undefined;
+  _result: NamedStatementResult;
+  _results: unknown;
+  prepare(connection: WireConnection): void;
+  handleRowDescription(message: { fields: FieldDef[] }): void;
+  handleError(error: unknown, connection: WireConnection): void;
+  _getRows(connection: WireConnection, rows: number | undefined): void;
+}
+
+const PgQuery = pg.Query as unknown as new (
+  text: string,
+  values: unknown[],
+  callback: (error: Error | undefined, result: unknown) => void,
+) => QueryInternals;
+
+/** How pg turns a parameter into its text (Dates, arrays, JSON, Buffers), as its own prepare binds. */
+const prepareValue = (pg as unknown as { utils?: { prepareValue?: unknown } }).utils?.prepareValue;
+/** Without it (another pg), every run is left to pg's own prepare. */
+const bindsLikePg = typeof prepareValue === 'function';
+
+/**
+ * A run of a named statement. pg sends Parse (the first time on a connection), Bind, Describe, Execute and
+ * Sync, and so PostgreSQL answers every run with the statement's row description, which pg parses afresh
+ * (a few percent of a request's work). Once this connection has prepared the statement and seen its row
+ * description (or its NoData), a run sends Bind, Execute and Sync only and takes the columns from then.
+ * That is safe: PostgreSQL refuses to run a prepared statement whose result columns changed since it was
+ * prepared (0A000, "cached plan must not change result type"; `queryRows` then names the text anew), so the
+ * columns a run returns are always the ones it was described with. A statement in binary stays pg's.
+ */
+class NamedStatementQuery extends PgQuery {
+  override prepare(connection: WireConnection): void {
+    const shape = knownShape(this._result._types, this.name);
+    const prepared = connection.parsedStatements[this.name] === this.text;
+    if (shape === undefined || !prepared || !bindsLikePg || this.binary === true) {
+      super.prepare(connection);
+      return;
+    }
+    try {
+      connection.bind({
+        portal: this.portal,
+        statement: this.name,
+        values: this.values,
+        binary: this.binary,
+        valueMapper: prepareValue,
+      });
+    } catch (error) {
+      // A value pg cannot write: nothing of this run was sent, and the statement stays prepared. The Sync
+      // answers ReadyForQuery, which ends the run on the connection.
+      connection.sync();
+      this.handleError(error, connection);
+      return;
+    }
+    if (shape.fields.length > 0) this.handleRowDescription({ fields: shape.fields });
+    this._getRows(connection, this.rows);
+  }
 }
 
 /**
@@ -162,12 +265,12 @@ export class NamedStatementResult extends PgResult {
  */
 function namedQuery(connection: PoolClient, name: string, text: string, values: unknown[]): Promise<QueryResult> {
   return new Promise((resolve, reject) => {
-    const query = new pg.Query(text, values, (error: Error | undefined, result: unknown) =>
+    const query = new NamedStatementQuery(text, values, (error: Error | undefined, result: unknown) =>
       error ? reject(error) : resolve(result as QueryResult),
-    ) as InstanceType<typeof pg.Query> & { name?: string; _result: ResultInternals; _results: unknown };
+    );
     query.name = name;
     query._result = query._results = new NamedStatementResult(name);
-    void connection.query(query);
+    void connection.query(query as unknown as pg.Submittable);
   });
 }
 
