@@ -3,3 +3,9 @@
 declare module 'class-validator/cjs/validation/ValidationExecutor.js' {
   export { ValidationExecutor } from 'class-validator/types/validation/ValidationExecutor.js';
 }
+
+// class-transformer's metadata registry (the one its decorators write to), by its CommonJS path: the package's
+// index does not export it.
+declare module 'class-transformer/cjs/storage.js' {
+  export { defaultMetadataStorage } from 'class-transformer/types/storage.js';
+}
