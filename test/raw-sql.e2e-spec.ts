@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { EventEmitter } from 'node:events';
 import { DataSource, QueryFailedError, type EntityManager, type QueryRunner } from 'typeorm';
 import { isoTimestamp, queryRows } from '@app/core';
+import pg from 'pg';
+import { describedOnce } from '../libs/core/src/database/raw-sql.js';
 import { apiTypes } from '../libs/core/src/database/type-parsers.js';
 
 /**
@@ -11,8 +13,14 @@ import { apiTypes } from '../libs/core/src/database/type-parsers.js';
  * gave them.
  */
 describe('raw SQL in a transaction: named statements on the held connection', () => {
-  // The test database as its owner, one connection: the probe table is a temporary one of that connection.
-  const db = new DataSource({ type: 'postgres', url: process.env.DATABASE_URL, poolSize: 1 });
+  // The test database as its owner, one connection: the probe table is a temporary one of that connection. Its
+  // connection describes a statement once, as the app's pools do unless DATABASE_POOLER=transaction.
+  const db = new DataSource({
+    type: 'postgres',
+    url: process.env.DATABASE_URL,
+    poolSize: 1,
+    extra: { types: describedOnce(pg.types) },
+  });
 
   beforeAll(async () => {
     await db.initialize();
@@ -156,6 +164,43 @@ describe('raw SQL in a transaction: named statements on the held connection', ()
       result: [{ n: 4, at: new Date('2026-01-01T00:00:00.000Z'), tags: [] }],
       seen: { rowDescription: 0 },
     });
+  });
+
+  it('behind a pooler in transaction mode (types not described once), every run asks for its columns', async () => {
+    const pooled = new DataSource({ type: 'postgres', url: process.env.DATABASE_URL, poolSize: 1 });
+    await pooled.initialize();
+    try {
+      const sql = `SELECT $1::int AS n /* ${randomUUID()} */`;
+      const runs = await pooled.transaction((manager) =>
+        messagesDuring(manager, ['rowDescription', 'parseComplete'], async () => [
+          await queryRows(manager, sql, [1]),
+          await queryRows(manager, sql, [2]),
+          await queryRows(manager, sql, [3]),
+        ]),
+      );
+      expect(runs.result).toEqual([[{ n: 1 }], [{ n: 2 }], [{ n: 3 }]]);
+      expect(runs.seen).toEqual({ rowDescription: 3, parseComplete: 1 });
+    } finally {
+      await pooled.destroy();
+    }
+  });
+
+  it('a value pg cannot write on the first run: refused, and the statement prepares and runs after', async () => {
+    const sql = `SELECT $1::text AS word /* ${randomUUID()} */`;
+    const unwritable = {
+      toPostgres() {
+        throw new Error('this value cannot be written');
+      },
+    };
+    const answers = await db.transaction(async (manager) => {
+      const refused = await queryRows(manager, sql, [unwritable]).catch((error: unknown) => error);
+      const after = await queryRows(manager, sql, ['two']);
+      const again = await queryRows(manager, sql, ['three']);
+      return { refused, after, again };
+    });
+    expect((answers.refused as Error).message).toBe('this value cannot be written');
+    expect(answers.after).toEqual([{ word: 'two' }]);
+    expect(answers.again).toEqual([{ word: 'three' }]);
   });
 
   it('a statement without rows (NoData) runs again without Describe, and does its work each time', async () => {

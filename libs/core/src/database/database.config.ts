@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { Type } from 'class-transformer';
-import { IsBoolean, IsInt, IsOptional, Matches, Max, Min } from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsOptional, Matches, Max, Min } from 'class-validator';
 import { defineSettings, Setting, SettingsGroup } from '../config/settings.js';
 import { AsBoolean, AsDuration } from '../config/transforms.js';
 
@@ -71,6 +71,16 @@ export class DatabaseConfig extends SettingsGroup {
   @Min(1)
   @Max(200)
   DATABASE_POOL_SIZE = 10;
+
+  @Setting(
+    'What the pools connect through: `none` (PostgreSQL itself) or `session` (a pooler that gives each client ' +
+      'connection a server connection of its own), where each connection asks for a prepared statement\'s ' +
+      'columns on its first run only; or `transaction` (a pooler in transaction mode that keeps prepared ' +
+      'statements, such as PgBouncer 1.21+ with `max_prepared_statements`), where every run asks for them, ' +
+      'since the pooler may prepare a statement afresh on another server connection after a migration.',
+  )
+  @IsIn(['none', 'session', 'transaction'])
+  DATABASE_POOLER: 'none' | 'session' | 'transaction' = 'none';
 
   @Setting(
     'Longest wait for a database connection, new or from the pool (100–60000 ms). While the database is ' +

@@ -55,6 +55,16 @@ describe('NamedStatementResult', () => {
     elsewhere.addFields([field('n', 23), field('note', 25)]);
     expect(elsewhere.parseRow(['41', null])).toEqual({ n: 'mine', note: null });
   });
+
+  it('refuses a row of another width than its columns as a changed result type (0A000), never misreads it', () => {
+    const made = result('SELECT_2', new pg.TypeOverrides());
+    made.addFields([field('n', 23), field('note', 25)]);
+    for (const row of [['1'], ['1', 'x', 'extra']]) {
+      const refusal = { code: '0A000', message: expect.stringMatching(/cached plan must not change result type/) };
+      expect(() => made.parseRow(row)).toThrow(expect.objectContaining(refusal));
+    }
+    expect(made.parseRow(['1', 'x'])).toEqual({ n: 1, note: 'x' });
+  });
 });
 
 describe('rowBuilder', () => {

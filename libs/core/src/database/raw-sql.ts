@@ -164,12 +164,19 @@ export class NamedStatementResult extends PgResult {
     super.addCommandComplete(message);
   }
 
-  /** A row of the statement: made by its columns' builder (`rowBuilder`), or as pg makes it. */
+  /**
+   * A row of the statement: made by its columns' builder (`rowBuilder`), or as pg makes it. A row whose width
+   * is not its columns' (taken from an earlier run that was described otherwise) is refused as PostgreSQL refuses
+   * a statement whose columns changed, so `queryRows` names the text anew.
+   */
   override parseRow(texts: (string | null)[]): Record<string, unknown> {
+    if (texts.length !== this.fields.length) {
+      throw Object.assign(new Error('cached plan must not change result type (a row of another width)'), {
+        code: '0A000',
+      });
+    }
     const build = this.build;
-    return build !== undefined && texts.length === this.fields.length
-      ? build(texts, this._parsers!)
-      : super.parseRow(texts);
+    return build !== undefined ? build(texts, this._parsers!) : super.parseRow(texts);
   }
 
   private remember(shape: RowShape): void {
@@ -185,6 +192,9 @@ export class NamedStatementResult extends PgResult {
 interface WireConnection {
   /** The statements this connection has prepared (PostgreSQL answered ParseComplete), by name: their texts. */
   parsedStatements: Record<string, string | undefined>;
+  /** The statements whose Parse is on its way, by name. */
+  submittedNamedStatements: Record<string, string | undefined>;
+  parse(config: { text: string; name: string; types: unknown }): void;
   bind(config: {
     portal: string;
     statement: string;
@@ -192,6 +202,7 @@ interface WireConnection {
     binary: boolean | undefined;
     valueMapper: unknown;
   }): void;
+  describe(config: { type: 'P'; name: string }): void;
   sync(): void;
 }
 
@@ -200,12 +211,14 @@ interface QueryInternals {
   name: string;
   text: string;
   values: unknown[];
+  types: unknown;
   portal: string;
   binary: boolean | undefined;
   rows: number | undefined;
   _result: NamedStatementResult;
   _results: unknown;
   prepare(connection: WireConnection): void;
+  hasBeenParsed(connection: WireConnection): boolean;
   handleRowDescription(message: { fields: FieldDef[] }): void;
   handleError(error: unknown, connection: WireConnection): void;
   _getRows(connection: WireConnection, rows: number | undefined): void;
@@ -222,22 +235,56 @@ const prepareValue = (pg as unknown as { utils?: { prepareValue?: unknown } }).u
 /** Without it (another pg), every run is left to pg's own prepare. */
 const bindsLikePg = typeof prepareValue === 'function';
 
+/** The `types` of the pools whose connections describe a prepared statement once (`describedOnce`). */
+const describingOnce = new WeakSet<object>();
+
 /**
- * A run of a named statement. pg sends Parse (the first time on a connection), Bind, Describe, Execute and
- * Sync, and so PostgreSQL answers every run with the statement's row description, which pg parses afresh
- * (a few percent of a request's work). Once this connection has prepared the statement and seen its row
- * description (or its NoData), a run sends Bind, Execute and Sync only and takes the columns from then.
- * That is safe: PostgreSQL refuses to run a prepared statement whose result columns changed since it was
- * prepared (0A000, "cached plan must not change result type"; `queryRows` then names the text anew), so the
- * columns a run returns are always the ones it was described with. A statement in binary stays pg's.
+ * `types` for a pool whose connections are PostgreSQL's own sessions (directly, or through a pooler in session
+ * mode): a named statement's columns are described on its first run on a connection, not on every run
+ * (`NamedStatementQuery`). Not for a pool behind a pooler in transaction mode: it may prepare the statement
+ * afresh on another server connection, after a migration with other columns, and no refusal would say so.
+ */
+export function describedOnce<T extends { getTypeParser: unknown }>(types: T): T {
+  const marked = { ...types };
+  describingOnce.add(marked);
+  return marked;
+}
+
+/** Whether a connection's type parsers (pg's TypeOverrides over its pool's `types`) are a `describedOnce` pool's. */
+function describesOnce(overrides: object | undefined): boolean {
+  const pool = (overrides as { _types?: object } | undefined)?._types;
+  return pool !== undefined && describingOnce.has(pool);
+}
+
+/**
+ * A run of a named statement, written as pg writes it (Parse the first time on a connection, Bind, Describe,
+ * Execute, Sync) with two differences:
+ *
+ * - **Describe once.** pg asks for the statement's columns on every run and parses the answer afresh (a few
+ *   percent of a request's work). On a `describedOnce` pool's connection that has prepared the statement and
+ *   seen its columns (or its NoData), a run sends Bind, Execute and Sync only and takes the columns from then.
+ *   PostgreSQL refuses to run a prepared statement whose result columns changed since it was prepared (0A000,
+ *   "cached plan must not change result type"; `queryRows` then names the text anew), so a run's rows always
+ *   have the columns it was described with; a row of another width is refused the same way (`parseRow`).
+ * - **A value pg cannot write** (its serialiser throws) fails that run only: a Sync ends it. pg also sends
+ *   Close for the statement, which PostgreSQL then forgets while the connection still counts it as prepared:
+ *   every later run of it on that connection would fail.
+ *
+ * A statement in binary, and any run when pg's value writer cannot be found, stay pg's.
  */
 class NamedStatementQuery extends PgQuery {
   override prepare(connection: WireConnection): void {
-    const shape = knownShape(this._result._types, this.name);
-    const prepared = connection.parsedStatements[this.name] === this.text;
-    if (shape === undefined || !prepared || !bindsLikePg || this.binary === true) {
+    if (!bindsLikePg || this.binary === true) {
       super.prepare(connection);
       return;
+    }
+    const shape =
+      connection.parsedStatements[this.name] === this.text && describesOnce(this._result._types)
+        ? knownShape(this._result._types, this.name)
+        : undefined;
+    if (!this.hasBeenParsed(connection)) {
+      connection.parse({ text: this.text, name: this.name, types: this.types });
+      connection.submittedNamedStatements[this.name] = this.text;
     }
     try {
       connection.bind({
@@ -248,13 +295,13 @@ class NamedStatementQuery extends PgQuery {
         valueMapper: prepareValue,
       });
     } catch (error) {
-      // A value pg cannot write: nothing of this run was sent, and the statement stays prepared. The Sync
-      // answers ReadyForQuery, which ends the run on the connection.
+      // Nothing of the Bind was sent; the statement (its Parse, if sent now) stays. The Sync ends the run.
       connection.sync();
       this.handleError(error, connection);
       return;
     }
-    if (shape.fields.length > 0) this.handleRowDescription({ fields: shape.fields });
+    if (shape === undefined) connection.describe({ type: 'P', name: this.portal || '' });
+    else if (shape.fields.length > 0) this.handleRowDescription({ fields: shape.fields });
     this._getRows(connection, this.rows);
   }
 }

@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { describedOnce } from './raw-sql.js';
 import { parseTextArray, TEXT_ARRAY_OID, VARCHAR_ARRAY_OID } from './text-arrays.js';
 import { parseTimestamp, parseTimestamptz, TIMESTAMP_OID, TIMESTAMPTZ_OID } from './timestamps.js';
 
@@ -18,3 +19,6 @@ export const apiTypes = {
     return pg.types.getTypeParser(oid, format);
   },
 };
+
+/** `apiTypes` for pools whose connections are PostgreSQL sessions of their own (`describedOnce`, raw-sql.ts). */
+export const apiTypesDescribedOnce = describedOnce(apiTypes);

@@ -5,7 +5,7 @@ import { runtimeConfig, type RuntimeConfig } from '../config/runtime.config.js';
 import { databaseConfig, type DatabaseConfig } from '../database/database.config.js';
 import { StartupError } from '../database/ensure-database.js';
 import { OWNER_ROLE, REQUEST_ROLE, SYSTEM_ROLE } from '../database/roles.js';
-import { apiTypes } from '../database/type-parsers.js';
+import { apiTypes, apiTypesDescribedOnce } from '../database/type-parsers.js';
 import { Connections, SERVICE_CONNECTION } from './connections.js';
 import { RequestBindingModule } from './request-binding.js';
 
@@ -65,8 +65,14 @@ function options(
     // Bounds both a new connection to the server and the wait for a free one of the pool: while the
     // database is down, requests answer 503 within this time instead of queueing without end.
     connectTimeoutMS: config.DATABASE_CONNECT_TIMEOUT_MS,
-    // Timestamps and text arrays parse on fast paths, to the same values as pg's own (database/type-parsers.ts).
-    extra: { max: config.DATABASE_POOL_SIZE, application_name: `storefront-${role}-${name}`, types: apiTypes },
+    // Timestamps and text arrays parse on fast paths, to the same values as pg's own (database/type-parsers.ts);
+    // a prepared statement's columns are asked for once per connection unless a pooler in transaction mode may
+    // prepare it afresh elsewhere (database/raw-sql.ts).
+    extra: {
+      max: config.DATABASE_POOL_SIZE,
+      application_name: `storefront-${role}-${name}`,
+      types: config.DATABASE_POOLER === 'transaction' ? apiTypes : apiTypesDescribedOnce,
+    },
     logging: false,
   };
 }

@@ -152,6 +152,54 @@ class WithGetter {
 // class-transformer does not set a key the prototype has a getter (without setter) for.
 Object.defineProperty(WithGetter.prototype, 'kind', { get: () => 'fixed' });
 
+class WithSetter {
+  private stored?: string;
+
+  @IsString()
+  set email(value: string) {
+    this.stored = value;
+  }
+
+  get email(): string {
+    return this.stored ?? '';
+  }
+}
+
+class NamedPrototype {
+  @IsOptional()
+  @IsString()
+  prototype?: string;
+
+  @IsString()
+  name!: string;
+}
+
+class SkippedNumber {
+  @ValidateIf(() => false)
+  @ValidateNested()
+  @Type(() => Number)
+  n!: number;
+}
+
+class Fussy {
+  @ValidateBy({
+    name: 'fussy',
+    validator: {
+      validate: () => {
+        throw new Error('a validator that throws');
+      },
+    },
+  })
+  value!: string;
+}
+
+class Holder {
+  @ValidateIf(() => false)
+  @ValidateNested()
+  @Type(() => Fussy)
+  inner?: Fussy;
+}
+
 const asBody = (metatype: Function): ArgumentMetadata => ({ type: 'body', metatype: metatype as never });
 
 /** Nest's pipe with the strict options and class-validator's own validate: what a body must come out as. */
@@ -306,15 +354,28 @@ describe('CompiledBodies: a JSON body made into its DTO and checked from compile
     expect(bodies.build(Counted, { n: 1 })).toBeUndefined();
     expect(bodies.build(Slow, { value: 'a' })).toBeUndefined();
     expect(bodies.build(WithGetter, { name: 'a', kind: 'b' })).toBeUndefined();
+    // A setter that stores under another key: the pipe refuses that key.
+    expect(bodies.build(WithSetter, { email: 'a@example.com' })).toBeUndefined();
+    expect(await pipeAnswer(WithSetter, { email: 'a@example.com' })).toEqual({ ok: false });
+    // A key the pipe strips before it validates; a nested `@Type` it converts to; a rule that throws where the
+    // pipe does not look.
+    expect(bodies.build(NamedPrototype, { prototype: 'x', name: 'n' })).toBeUndefined();
+    expect(bodies.build(SkippedNumber, { n: '5' })).toBeUndefined();
+    expect(bodies.build(Holder, { inner: { value: 'v' } })).toBeUndefined();
     // What the pipe makes of them, for the record: each is valid there.
     for (const [metatype, body] of [
       [Trimmed, { name: ' a ' }],
       [Counted, { n: '1' }],
       [Slow, { value: 'a' }],
       [WithGetter, { name: 'a', kind: 'b' }],
+      [NamedPrototype, { prototype: 'x', name: 'n' }],
+      [SkippedNumber, { n: '5' }],
+      [Holder, { inner: { value: 'v' } }],
     ] as const) {
       expect(await pipeAnswer(metatype, body)).toMatchObject({ ok: true });
     }
+    expect(await pipeAnswer(NamedPrototype, { prototype: 'x', name: 'n' })).toEqual({ ok: true, dto: { name: 'n' } });
+    expect(await pipeAnswer(SkippedNumber, { n: '5' })).toEqual({ ok: true, dto: { n: 5 } });
   });
 
   it('on generated bodies of the test classes, every DTO it makes is the pipe’s', async () => {

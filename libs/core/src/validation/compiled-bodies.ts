@@ -29,6 +29,21 @@ interface Compiled {
   plan: ClassPlan | null;
 }
 
+/** The types class-transformer converts a value to rather than making an instance of (a nested `@Type` of them). */
+const CONVERTED = new Set<unknown>([String, Number, Boolean, Date, Buffer]);
+
+/** The keys Nest's pipe deletes from a body before anything else: a class that declares one is the pipe's. */
+const STRIPPED = new Set(['__proto__', 'constructor', 'prototype']);
+
+/** Whether a class or one it extends defines a getter or setter of that name (class-transformer would call it). */
+function hasAccessor(type: Function, name: string): boolean {
+  for (let proto: object | null = type.prototype as object; proto !== null; proto = Object.getPrototypeOf(proto)) {
+    const descriptor = Object.getOwnPropertyDescriptor(proto, name);
+    if (descriptor !== undefined) return descriptor.get !== undefined || descriptor.set !== undefined;
+  }
+  return false;
+}
+
 /** Where the fast path cannot tell: the pipe then decides, and builds the errors. */
 const UNSURE = Symbol('unsure');
 
@@ -76,7 +91,13 @@ export class CompiledBodies {
 
   /** The DTO of `metatype` the strict pipe would answer for this parsed JSON body, or undefined: ask the pipe. */
   build(metatype: Function, body: unknown): object | undefined {
-    const made = this.make(metatype, undefined, body);
+    let made: object | typeof UNSURE;
+    try {
+      made = this.make(metatype, undefined, body);
+    } catch {
+      // A rule or `@Type` function that throws (on a nested object the pipe might not look into): the pipe's.
+      return undefined;
+    }
     return made === UNSURE ? undefined : made;
   }
 
@@ -88,7 +109,7 @@ export class CompiledBodies {
     const entity = new (type as new () => Record<string, unknown>)();
     for (const key of Object.keys(plain)) {
       const property = plan.properties.get(key);
-      // Not a property of the class (`__proto__`, `constructor` and `prototype` never are): the pipe's to refuse.
+      // Not a property of the class (`__proto__`, `constructor` and `prototype` never are in a plan): the pipe's.
       if (property === undefined) return UNSURE;
       const value = this.value(property, plain, entity);
       if (value === UNSURE) return UNSURE;
@@ -100,16 +121,17 @@ export class CompiledBodies {
   /** What class-transformer sets for a key: a plain value as it is, an array of them copied, nested objects made. */
   private value(property: PropertyPlan, plain: Record<string, unknown>, entity: object): unknown {
     const value = plain[property.name];
-    if (value === null || typeof value !== 'object') return value;
     const nested = property.nested;
-    // The class `@Type` names, asked once per key as class-transformer asks it.
+    // The class `@Type` names, asked once per key as class-transformer asks it; one of the types it converts a
+    // plain value to (`@Type(() => Number)`) is the pipe's.
     const type =
       nested === undefined
         ? undefined
         : ((nested.type.typeFunction
             ? nested.type.typeFunction({ newObject: entity, object: plain, property: property.name })
             : nested.type.reflectedType) as unknown);
-    if (nested !== undefined && typeof type !== 'function') return UNSURE;
+    if (nested !== undefined && (typeof type !== 'function' || CONVERTED.has(type))) return UNSURE;
+    if (value === null || typeof value !== 'object') return value;
     if (!isPlainArray(value)) return type === undefined ? UNSURE : this.make(type as Function, nested!.schema, value);
     const items: unknown[] = [];
     for (let i = 0; i < value.length; i++) {
@@ -203,8 +225,8 @@ function madeAsPlainArray(reflectedType: unknown): boolean {
 /**
  * A class's plan, or null when its bodies are left to the pipe: no rules (the pipe refuses the body as an unknown
  * value), a rule type the plan does not take, a class-transformer decorator other than a nested property's plain
- * `@Type`, a property class-transformer would skip (a getter, a method), a field its constructor sets that is not
- * validated (the pipe refuses every body then) or that is nested.
+ * `@Type`, a property that is an accessor or a method, or named as a key the pipe strips, a field its constructor
+ * sets that is not validated (the pipe refuses every body then) or that is nested.
  */
 function compile(type: Function, metadatas: Metadata[], storage: MemoisedMetadataStorage): ClassPlan | null {
   if (metadatas.length === 0) return null;
@@ -227,8 +249,8 @@ function compile(type: Function, metadatas: Metadata[], storage: MemoisedMetadat
   for (const [name, rules] of Object.entries(storage.groupByPropertyName(metadatas))) {
     if (rules.length === 0) continue;
     if (rules.some((rule) => !PLANNED.has(rule.type))) return null;
-    const descriptor = Object.getOwnPropertyDescriptor(type.prototype, name);
-    if ((descriptor && !descriptor.set) || template[name] instanceof Function) return null;
+    // A name the pipe strips, an accessor (a setter may store elsewhere), a method: the pipe's.
+    if (STRIPPED.has(name) || hasAccessor(type, name) || template[name] instanceof Function) return null;
     if (transformer.findTransformMetadatas(type, name, TransformationType.PLAIN_TO_CLASS).length > 0) return null;
     const typed = transformer.findTypeMetadata(type, name);
     const nestedRule = rules.find((rule) => rule.type === ValidationTypes.NESTED_VALIDATION);
