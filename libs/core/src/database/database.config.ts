@@ -74,7 +74,7 @@ export class DatabaseConfig extends SettingsGroup {
 
   @Setting(
     'What the pools connect through: `none` (PostgreSQL itself) or `session` (a pooler that gives each client ' +
-      'connection a server connection of its own), where each connection asks for a prepared statement\'s ' +
+      "connection a server connection of its own), where each connection asks for a prepared statement's " +
       'columns on its first run only; or `transaction` (a pooler in transaction mode that keeps prepared ' +
       'statements, such as PgBouncer 1.21+ with `max_prepared_statements`), where every run asks for them, ' +
       'since the pooler may prepare a statement afresh on another server connection after a migration.',

@@ -37,11 +37,7 @@ import { CreateApiKeyDto } from '../../../commerce/src/api-keys/api-key.dto.js';
 import { CreateCustomerDto, UpdateCustomerDto } from '../../../commerce/src/customers/customer.dto.js';
 import { InviteMemberDto, UpdateMemberDto } from '../../../commerce/src/members/member.dto.js';
 import { PlaceOrderDto, UpdateOrderDto } from '../../../commerce/src/orders/order.dto.js';
-import {
-  AdjustInventoryDto,
-  CreateProductDto,
-  UpdateProductDto,
-} from '../../../commerce/src/products/product.dto.js';
+import { AdjustInventoryDto, CreateProductDto, UpdateProductDto } from '../../../commerce/src/products/product.dto.js';
 import { UpdateStoreMailSettingsDto } from '../../../commerce/src/stores/store-mail-settings.dto.js';
 import { CreateStoreDto, UpdateStoreDto } from '../../../commerce/src/stores/store.dto.js';
 import { SocialConnectDto, SocialPublishDto } from '../../../social/src/social.dto.js';
@@ -293,8 +289,7 @@ function changed(base: unknown, changes: Change[]): unknown {
     else if (kind === 'borrow') {
       const from = all[other % all.length]!;
       holder[last] = structuredClone(holderOf(body, from)[from.at(-1)!]);
-    }
-    else if (kind === 'add') {
+    } else if (kind === 'add') {
       const target = holder[last];
       if (target !== null && typeof target === 'object' && !Array.isArray(target)) {
         // As JSON.parse makes it: an own property, even `__proto__`.
