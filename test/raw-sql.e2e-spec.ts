@@ -3,12 +3,12 @@ import type { EventEmitter } from 'node:events';
 import { DataSource, QueryFailedError, type EntityManager, type QueryRunner } from 'typeorm';
 import { isoTimestamp, queryRows } from '@app/core';
 import pg from 'pg';
-import { describedOnce } from '../libs/core/src/database/raw-sql.js';
+import { describedOnce } from '../libs/core/src/database/named-statements.js';
 import { apiTypes } from '../libs/core/src/database/type-parsers.js';
 
 /**
  * queryRows inside a transaction sends its statement straight to the transaction's pg connection as a
- * named prepared statement (libs/core/src/database/raw-sql.ts): on the real PostgreSQL, what the
+ * named prepared statement (libs/core/src/database/raw-sql.ts, named-statements.ts): on the real PostgreSQL, what the
  * connection holds afterwards, and that rows, refusals and several-statement texts come back as TypeORM
  * gave them.
  */
@@ -123,6 +123,13 @@ describe('raw SQL in a transaction: named statements on the held connection', ()
     expect(await read(id)).toEqual([{ id, n: 7, note: null }]);
   });
 
+  /** A parameter pg's value writer throws on (`toPostgres`), before anything of its Bind is sent. */
+  const unwritable = {
+    toPostgres() {
+      throw new Error('this value cannot be written');
+    },
+  };
+
   /** The protocol messages of each kind PostgreSQL sends on the transaction's connection while `work` runs. */
   async function messagesDuring<T>(
     manager: EntityManager,
@@ -187,11 +194,6 @@ describe('raw SQL in a transaction: named statements on the held connection', ()
 
   it('a value pg cannot write on the first run: refused, and the statement prepares and runs after', async () => {
     const sql = `SELECT $1::text AS word /* ${randomUUID()} */`;
-    const unwritable = {
-      toPostgres() {
-        throw new Error('this value cannot be written');
-      },
-    };
     const answers = await db.transaction(async (manager) => {
       const refused = await queryRows(manager, sql, [unwritable]).catch((error: unknown) => error);
       const after = await queryRows(manager, sql, ['two']);
@@ -234,11 +236,6 @@ describe('raw SQL in a transaction: named statements on the held connection', ()
 
   it('a value pg cannot write, on a described statement: that run is refused, the statement goes on', async () => {
     const sql = `SELECT $1::text AS word /* ${randomUUID()} */`;
-    const unwritable = {
-      toPostgres() {
-        throw new Error('this value cannot be written');
-      },
-    };
     const answers = await db.transaction(async (manager) => {
       const first = await queryRows(manager, sql, ['one']);
       const refused = await queryRows(manager, sql, [unwritable]).catch((error: unknown) => error);

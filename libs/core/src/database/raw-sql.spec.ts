@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import pg from 'pg';
-import { MAX_NAMED_STATEMENTS, MAX_ROW_BUILDERS, NamedStatementResult, rowBuilder, statementName } from './raw-sql.js';
+import { MAX_ROW_BUILDERS, NamedStatementResult, rowBuilder } from './named-statements.js';
+import { MAX_NAMED_STATEMENTS, statementName } from './raw-sql.js';
 
 describe('statementName', () => {
   it('names a text the same every time, another text otherwise, and stops naming past the bound', () => {

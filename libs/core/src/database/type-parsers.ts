@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { describedOnce } from './raw-sql.js';
+import { describedOnce } from './named-statements.js';
 import { parseTextArray, TEXT_ARRAY_OID, VARCHAR_ARRAY_OID } from './text-arrays.js';
 import { parseTimestamp, parseTimestamptz, TIMESTAMP_OID, TIMESTAMPTZ_OID } from './timestamps.js';
 
@@ -20,5 +20,5 @@ export const apiTypes = {
   },
 };
 
-/** `apiTypes` for pools whose connections are PostgreSQL sessions of their own (`describedOnce`, raw-sql.ts). */
+/** `apiTypes` for pools whose connections are PostgreSQL sessions of their own (`describedOnce`). */
 export const apiTypesDescribedOnce = describedOnce(apiTypes);

@@ -67,7 +67,7 @@ function options(
     connectTimeoutMS: config.DATABASE_CONNECT_TIMEOUT_MS,
     // Timestamps and text arrays parse on fast paths, to the same values as pg's own (database/type-parsers.ts);
     // a prepared statement's columns are asked for once per connection unless a pooler in transaction mode may
-    // prepare it afresh elsewhere (database/raw-sql.ts).
+    // prepare it afresh elsewhere (database/named-statements.ts).
     extra: {
       max: config.DATABASE_POOL_SIZE,
       application_name: `storefront-${role}-${name}`,
