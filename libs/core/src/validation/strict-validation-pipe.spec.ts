@@ -2,8 +2,8 @@ import type { ArgumentMetadata } from '@nestjs/common';
 import { Transform, Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
 import { ApiError } from '../errors/api-error.js';
-import { strictValidationPipe } from '../errors/validation.js';
-import { MAX_QUERY_KEY_LENGTH, QUERY_CACHE_SIZE, type StrictValidationPipe } from './strict-validation-pipe.js';
+import { STRICT_VALIDATION_OPTIONS, strictValidationPipe } from '../errors/validation.js';
+import { MAX_QUERY_KEY_LENGTH, QUERY_CACHE_SIZE, StrictValidationPipe } from './strict-validation-pipe.js';
 
 class PageQuery {
   @IsOptional()
@@ -20,6 +20,15 @@ class PageQuery {
   @IsOptional()
   @IsString()
   cursor?: string;
+}
+
+class Item {
+  @IsString()
+  name!: string;
+
+  @IsInt()
+  @Min(1)
+  quantity!: number;
 }
 
 class TagsQuery {
@@ -126,5 +135,22 @@ describe('StrictValidationPipe', () => {
       await pipe.transform(query({ cursor: `c${i}` }), asQuery(PageQuery));
     const kept = (pipe as unknown as { queries: Map<Function, { size: number }> }).queries.get(PageQuery)!;
     expect(kept.size).toBe(QUERY_CACHE_SIZE);
+  });
+
+  it('makes a valid body from compiled rules only with the options those rules mirror', async () => {
+    const body = () => ({ name: 'tote', quantity: 2 });
+    const asBody: ArgumentMetadata = { type: 'body', metatype: Item as never };
+    // The strict options: the DTO instance, without class-validator being asked.
+    const made = await pipe.transform(body(), asBody);
+    expect(made).toBeInstanceOf(Item);
+    expect(validations).not.toHaveBeenCalled();
+    // The plain value answered (transform off) or a rule skipped for missing values: the pipe's own answer.
+    const plain = new StrictValidationPipe({ ...STRICT_VALIDATION_OPTIONS, transform: false });
+    const answered = await plain.transform(body(), asBody);
+    expect(answered).not.toBeInstanceOf(Item);
+    expect(answered).toEqual(body());
+    const lenient = new StrictValidationPipe({ ...STRICT_VALIDATION_OPTIONS, skipMissingProperties: true });
+    expect(await lenient.transform({ quantity: 2 }, asBody)).toMatchObject({ quantity: 2 });
+    await expect(pipe.transform({ quantity: 2 }, asBody)).rejects.toBeInstanceOf(ApiError);
   });
 });

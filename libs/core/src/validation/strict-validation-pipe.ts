@@ -42,6 +42,25 @@ class ValidatedQuery {
 }
 
 /**
+ * Whether the pipe's answer for a valid body is the one `CompiledBodies` makes: the DTO instance (`transform`),
+ * made by class-transformer's defaults, checked with every rule (no groups, nothing skipped). Other options
+ * (the plain value answered, validation groups, missing properties skipped) leave every body to the pipe.
+ */
+function compilesBodies(options: ValidationPipeOptions): boolean {
+  return (
+    options.transform === true &&
+    options.transformOptions === undefined &&
+    options.expectedType === undefined &&
+    !options.groups?.length &&
+    !options.always &&
+    !options.strictGroups &&
+    !options.skipMissingProperties &&
+    !options.skipNullProperties &&
+    !options.skipUndefinedProperties
+  );
+}
+
+/**
  * The strict ValidationPipe of every /functions/v1 route, with three shortcuts that leave its answers as they were:
  *
  * - class-validator reads each DTO class's rules once (`MemoisedMetadataStorage`) instead of filtering its whole
@@ -60,16 +79,24 @@ class ValidatedQuery {
  */
 export class StrictValidationPipe extends ValidationPipe {
   private readonly queries = new Map<Function, BoundedCache<string, ValidatedQuery>>();
-  private readonly bodies = new CompiledBodies(memoisedValidator.getMetadataStorage());
+  /** Undefined when the options change what the pipe answers for a valid body (`compilesBodies`). */
+  private readonly bodies: CompiledBodies | undefined;
 
   constructor(options: Omit<ValidationPipeOptions, 'validatorPackage'>) {
     super({ ...options, validatorPackage: memoisedValidator });
+    this.bodies = compilesBodies(options) ? new CompiledBodies(memoisedValidator.getMetadataStorage()) : undefined;
   }
 
   // Not async: the routes' other parameters (path parameters, bodies) go to Nest's pipe without another promise.
   override transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
-    if (metadata.type === 'body' && this.expectedType === undefined && this.toValidate(metadata)) {
-      const dto = this.bodies.build(metadata.metatype!, value);
+    const bodies = this.bodies;
+    if (
+      bodies !== undefined &&
+      metadata.type === 'body' &&
+      this.expectedType === undefined &&
+      this.toValidate(metadata)
+    ) {
+      const dto = bodies.build(metadata.metatype!, value);
       if (dto !== undefined) return Promise.resolve(dto);
     }
     const key = this.queryKey(value, metadata);
