@@ -51,7 +51,7 @@ async function checked(
 const MAY_BYPASS_RLS = Symbol('storefront:request-login-may-bypass-rls');
 type CheckedOptions = DataSourceOptions & { [MAY_BYPASS_RLS]?: boolean };
 
-function options(
+export function poolOptions(
   config: DatabaseConfig,
   role: RuntimeConfig['APP_ROLE'],
   url: string,
@@ -89,7 +89,7 @@ function options(
       inject: [databaseConfig.KEY, runtimeConfig.KEY],
       useFactory: (config: DatabaseConfig, runtime: RuntimeConfig) =>
         Object.assign(
-          { ...options(config, runtime.APP_ROLE, config.requestDatabaseUrl, 'request'), retryAttempts: 0 },
+          { ...poolOptions(config, runtime.APP_ROLE, config.requestDatabaseUrl, 'request'), retryAttempts: 0 },
           { [MAY_BYPASS_RLS]: config.requestLoginMayBypassRls },
         ),
       dataSourceFactory: async (opts) =>
@@ -104,7 +104,7 @@ function options(
       name: SERVICE_CONNECTION,
       inject: [databaseConfig.KEY, runtimeConfig.KEY],
       useFactory: (config: DatabaseConfig, runtime: RuntimeConfig) => ({
-        ...options(config, runtime.APP_ROLE, config.serviceDatabaseUrl, 'service'),
+        ...poolOptions(config, runtime.APP_ROLE, config.serviceDatabaseUrl, 'service'),
         name: SERVICE_CONNECTION,
         retryAttempts: 0,
       }),
